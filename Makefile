@@ -1,0 +1,134 @@
+# kifu: game-record database and analysis toolkit.
+#
+#   make                 build libkifu and the tools into bin/
+#   make test            build and run every test
+#   make demo            build, then show what kifu does on the examples
+#   make bench           benchmarks (figures for the closing notes)
+#   make fuzz            libFuzzer harnesses (clang)
+#   make install PREFIX=/usr/local
+#
+# Switches: DEVELOPER=1 adds -Werror; SANITIZE=address,undefined builds with
+# sanitizers (into its own build directory, so it never mixes with a plain build).
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PREFIX ?= /usr/local
+
+WARNINGS = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla
+ifeq ($(DEVELOPER),1)
+WARNINGS += -Werror
+endif
+
+OPT ?= -O2 -g
+ifneq ($(SANITIZE),)
+OPT = -O1 -g -fno-omit-frame-pointer
+SANFLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all
+O = build/san-$(subst $(comma),-,$(SANITIZE))
+BIN = $(O)/bin
+else
+O = build/default
+BIN = bin
+endif
+comma := ,
+
+PKGS = sqlite3 yaml-0.1
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lyaml)
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+ALL_CFLAGS = $(WARNINGS) $(OPT) $(SANFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude -Ilib \
+	$(PKG_CFLAGS) -MMD -MP $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+LIBS = $(PKG_LIBS) -lm
+
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/games/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+LIBKIFU := $(O)/libkifu.a
+
+CLI_SRCS := $(sort $(wildcard cli/kifu-*.c))
+CLI_COMMON_SRCS := $(sort $(filter-out cli/kifu-%,$(wildcard cli/*.c)))
+CLI_COMMON_OBJS := $(CLI_COMMON_SRCS:%.c=$(O)/%.o)
+TOOLS := $(CLI_SRCS:cli/%.c=$(BIN)/%)
+
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
+
+DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev
+DEB_TEST = libcmocka-dev libxml2-utils time
+DEB_FUZZ = clang libclang-rt-14-dev
+
+.PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests
+.DEFAULT_GOAL := all
+
+all: $(TOOLS)
+
+# Installs missing Debian packages when run as root with apt-get, otherwise
+# says exactly what to install. Runs once per make invocation.
+deps:
+	@sh build-aux/ensure-packages $(DEB_BUILD)
+
+deps-test:
+	@sh build-aux/ensure-packages $(DEB_BUILD) $(DEB_TEST)
+
+deps-fuzz:
+	@sh build-aux/ensure-packages $(DEB_BUILD) $(DEB_TEST) $(DEB_FUZZ)
+
+$(O)/%.o: %.c | $(if $(filter test,$(MAKECMDGOALS)),deps-test,deps)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIBKIFU): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN)/%: $(O)/cli/%.o $(CLI_COMMON_OBJS) $(LIBKIFU)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(CLI_COMMON_OBJS) $(LIBKIFU) $(LIBS)
+
+$(O)/tests/test_%.o: tests/test_%.c | deps-test
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -DKIFU_SOURCE_DIR='"$(CURDIR)"' -c $< -o $@
+
+$(O)/tests/test_%: $(O)/tests/test_%.o $(LIBKIFU)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBKIFU) $(CMOCKA_LIBS) $(LIBS)
+
+# libFuzzer harnesses: tests/fuzz/fuzz_NAME.c, each built with the whole
+# library by clang; tests/fuzz/run seeds and runs them for FUZZ_SECONDS each.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
+
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) | deps-fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARNINGS) -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L \
+		-Iinclude -Ilib $(PKG_CFLAGS) $< $(LIB_SRCS) -o $@ $(LIBS)
+
+fuzz: $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run $(FUZZ_BINS)
+
+check-tests: $(TEST_BINS) $(TOOLS)
+
+test: check-tests
+	@KIFU_BIN=$(CURDIR)/$(BIN) KIFU_BUILD=$(CURDIR)/$(O) sh tests/run $(TEST_BINS)
+
+demo: all
+	@sh examples/demo $(BIN)
+
+bench: all
+
+	@sh bench/run $(BIN)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/kifu
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(LIBKIFU) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/kifu/*.h $(DESTDIR)$(PREFIX)/include/kifu/
+
+clean:
+	rm -rf build bin
+
+-include $(LIB_OBJS:.o=.d) $(CLI_SRCS:cli/%.c=$(O)/cli/%.d) $(CLI_COMMON_OBJS:.o=.d) \
+	$(TEST_SRCS:tests/%.c=$(O)/tests/%.d)

@@ -1,0 +1,35 @@
+/*
+ * A growable text buffer (git's strbuf in miniature). Renderers and writers
+ * append to it; the data is always NUL-terminated once anything was added.
+ */
+#ifndef KIFU_BUF_H
+#define KIFU_BUF_H
+
+#include <stddef.h>
+
+struct kifu_buf {
+	char *data;  /* NUL-terminated; NULL until the first append */
+	size_t len;
+	size_t cap;
+	int failed;  /* set when an allocation failed; later appends are no-ops */
+};
+
+#define KIFU_BUF_INIT { NULL, 0, 0, 0 }
+
+/* Appends; return 0 or KIFU_ENOMEM (and then every later append fails too). */
+int kifu_buf_add(struct kifu_buf *b, const char *s, size_t n);
+int kifu_buf_puts(struct kifu_buf *b, const char *s);
+int kifu_buf_putc(struct kifu_buf *b, char c);
+int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Empties b but keeps its memory. */
+void kifu_buf_reset(struct kifu_buf *b);
+
+/* Frees the memory; b may be reused after. */
+void kifu_buf_release(struct kifu_buf *b);
+
+/* Hands the data to the caller (free() it) and resets b. Never NULL unless out of memory. */
+char *kifu_buf_detach(struct kifu_buf *b);
+
+#endif

@@ -1,0 +1,169 @@
+/*
+ * The game interface. Every rules engine is one `const struct kifu_game`
+ * filled with designated initializers and listed in the NULL-terminated
+ * registry kifu_games[]. Generic code (validator, store, statistics, export,
+ * players, tests) talks to games only through this table.
+ *
+ * A position ("state") is a plain fixed-size block of memory of
+ * game->state_size bytes, aligned for any type: copying it with memcpy() is
+ * a complete clone, which is how callers undo a move (copy-make). States hold
+ * no pointers. The position hash is kept up to date incrementally by apply().
+ */
+#ifndef KIFU_GAME_H
+#define KIFU_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kifu/buf.h"
+#include "kifu/error.h"
+
+/*
+ * A move is a small value whose encoding belongs to its game. Every move a
+ * game lists or parses is canonical: two spellings of the same move give
+ * the same value, so values can be compared with ==.
+ */
+typedef uint64_t kifu_move;
+
+/* Longest canonical move text, NUL included. */
+#define KIFU_MOVE_TEXT_MAX 96
+
+enum kifu_status {
+	KIFU_ONGOING = 0, /* the rules have not ended the game */
+	KIFU_WIN = 1,     /* outcome.winner won */
+	KIFU_DRAW = 2     /* the rules ended it in a draw */
+};
+
+struct kifu_outcome {
+	int status; /* enum kifu_status */
+	int winner; /* side index when status == KIFU_WIN, else -1 */
+};
+
+/* A figure that reports should give (final score, captures, pieces left...). */
+enum kifu_figure_type { KIFU_FIG_INT = 0, KIFU_FIG_TEXT = 1 };
+
+struct kifu_figure {
+	char key[32];   /* snake_case name: "score", "captures_white" */
+	int type;       /* enum kifu_figure_type */
+	long num;       /* the value when KIFU_FIG_INT */
+	char text[64];  /* the value when KIFU_FIG_TEXT ("blue,green") */
+};
+
+#define KIFU_FIGURES_MAX 8
+
+/* The game allows a record to name the side that moves first (`first:`). */
+#define KIFU_GAME_CHOOSE_FIRST 0x1
+
+struct kifu_game {
+	const char *name;              /* record id: "splay-schmidt" */
+	const char *title;             /* human name: "Splay (Schmidt)" */
+	const char *const *variants;   /* NULL-terminated; [0] is the default */
+	const char *const *sides;      /* NULL-terminated, in turn order */
+	int nsides;
+	unsigned flags;                /* KIFU_GAME_* */
+	size_t state_size;             /* bytes of one position */
+	size_t max_moves;              /* upper bound of legal_moves() in any position */
+
+	/*
+	 * Sets up the start position of variant (an index into variants) with
+	 * side `first` (an index into sides) to move. The state memory need not
+	 * be initialised. Returns 0, or KIFU_ENOTFOUND for a variant or side
+	 * out of range or a first side the game does not allow.
+	 */
+	int (*init)(void *state, int variant, int first, struct kifu_error *err);
+
+	/* The side to move (an index into sides). */
+	int (*side_to_move)(const void *state);
+
+	/*
+	 * Writes every legal move, each once, into moves (room for max_moves)
+	 * and returns their count. A position where the game is over has none;
+	 * `pass` is listed exactly when the rules require it.
+	 */
+	size_t (*legal_moves)(const void *state, kifu_move *moves);
+
+	/*
+	 * Optional (may be NULL): the number legal_moves() would return,
+	 * computed faster where the game can (perft counts leaves with it).
+	 */
+	size_t (*count_moves)(const void *state);
+
+	/* Plays move m, which must be one legal_moves() lists. */
+	void (*apply)(void *state, kifu_move m);
+
+	/*
+	 * Parses one move as written (surrounding white space ignored, upper
+	 * case accepted, every spelling the spec accepts) and checks that it is
+	 * legal here. On success *out is the canonical move. On failure returns
+	 * KIFU_EPARSE with "unparsable move 'TEXT': WHY" or KIFU_EILLEGAL with
+	 * "illegal move 'TEXT': WHY", TEXT being the move as written (trimmed).
+	 */
+	int (*parse_move)(const void *state, const char *text, kifu_move *out,
+			  struct kifu_error *err);
+
+	/* Writes m in canonical notation into buf (KIFU_MOVE_TEXT_MAX bytes). */
+	void (*format_move)(const void *state, kifu_move m, char *buf);
+
+	/* Whether the rules have ended the game, and how. */
+	void (*outcome)(const void *state, struct kifu_outcome *out);
+
+	/* The incrementally maintained 64-bit position hash. */
+	uint64_t (*hash)(const void *state);
+
+	/* The same hash computed from scratch (tests compare the two). */
+	uint64_t (*rehash)(const void *state);
+
+	/* Fills up to KIFU_FIGURES_MAX figures the game's page asks reports to give; returns the count. */
+	int (*figures)(const void *state, struct kifu_figure *out);
+
+	/* Appends a text diagram of the position (coordinates, owners, heights). */
+	int (*render_text)(const void *state, struct kifu_buf *out);
+};
+
+/* The registry: every game, NULL-terminated, in a fixed order. */
+extern const struct kifu_game *const kifu_games[];
+
+/* Looks a game up by record id; NULL when unknown. */
+const struct kifu_game *kifu_game_find(const char *name);
+
+/* Index of a variant or side by name, or -1 (names are case-sensitive). */
+int kifu_game_variant_index(const struct kifu_game *g, const char *name);
+int kifu_game_side_index(const struct kifu_game *g, const char *name);
+
+/* Number of variants. */
+int kifu_game_variant_count(const struct kifu_game *g);
+
+/*
+ * A position with its game, for callers that want one allocation: the state
+ * memory follows the header and is aligned for any type.
+ */
+struct kifu_pos {
+	const struct kifu_game *game;
+	int variant;
+	int first;
+	void *state;
+};
+
+/* Creates the start position; *out belongs to the caller (kifu_pos_free). */
+int kifu_pos_new(struct kifu_pos **out, const struct kifu_game *g, int variant,
+		 int first, struct kifu_error *err);
+void kifu_pos_free(struct kifu_pos *pos);
+
+/* Copies src's state into dst (same game). */
+void kifu_pos_copy(struct kifu_pos *dst, const struct kifu_pos *src);
+
+/*
+ * Parses a comma-separated move list (spaces inside a move are part of it)
+ * and plays it from pos. On failure err says which move (1-based ply) and
+ * why, and pos holds the position before the failing move.
+ */
+int kifu_pos_play_list(struct kifu_pos *pos, const char *list, struct kifu_error *err);
+
+/*
+ * Perft: *out = the number of legal move sequences of length depth from
+ * state. Leaf moves are counted without being played. Returns 0 or
+ * KIFU_ENOMEM.
+ */
+int kifu_perft(uint64_t *out, const struct kifu_game *g, const void *state, int depth);
+
+#endif

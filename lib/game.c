@@ -1,0 +1,170 @@
+/*
+ * Generic services over the game interface: registry look-ups by name,
+ * positions with their game (kifu_pos), playing a comma-separated move list,
+ * and perft. Nothing here knows any game's rules.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/game.h"
+
+const struct kifu_game *kifu_game_find(const char *name)
+{
+	const struct kifu_game *const *g;
+
+	for (g = kifu_games; *g; g++)
+		if (!strcmp((*g)->name, name))
+			return *g;
+	return NULL;
+}
+
+static int name_index(const char *const *names, const char *name)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+int kifu_game_variant_index(const struct kifu_game *g, const char *name)
+{
+	return name_index(g->variants, name);
+}
+
+int kifu_game_side_index(const struct kifu_game *g, const char *name)
+{
+	return name_index(g->sides, name);
+}
+
+int kifu_game_variant_count(const struct kifu_game *g)
+{
+	int n = 0;
+
+	while (g->variants[n])
+		n++;
+	return n;
+}
+
+/* The state follows the header, aligned for any type. */
+struct pos_block {
+	struct kifu_pos pos;
+	max_align_t state[];
+};
+
+int kifu_pos_new(struct kifu_pos **out, const struct kifu_game *g, int variant,
+		 int first, struct kifu_error *err)
+{
+	struct pos_block *b;
+	int ret;
+
+	*out = NULL;
+	b = calloc(1, sizeof(*b) + g->state_size);
+	if (!b)
+		return kifu_error_set(err, KIFU_ENOMEM, "position of '%s': out of memory", g->name);
+	b->pos.game = g;
+	b->pos.variant = variant;
+	b->pos.first = first;
+	b->pos.state = b->state;
+	ret = g->init(b->pos.state, variant, first, err);
+	if (ret < 0) {
+		free(b);
+		return ret;
+	}
+	*out = &b->pos;
+	return 0;
+}
+
+void kifu_pos_free(struct kifu_pos *pos)
+{
+	free(pos); /* the header is the first member of its block */
+}
+
+void kifu_pos_copy(struct kifu_pos *dst, const struct kifu_pos *src)
+{
+	dst->variant = src->variant;
+	dst->first = src->first;
+	memcpy(dst->state, src->state, src->game->state_size);
+}
+
+int kifu_pos_play_list(struct kifu_pos *pos, const char *list, struct kifu_error *err)
+{
+	const struct kifu_game *g = pos->game;
+	const char *p = list;
+	char text[KIFU_MOVE_TEXT_MAX * 2];
+	int ply = 0;
+
+	if (!*list)
+		return 0;
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		struct kifu_outcome oc;
+		kifu_move m;
+		int ret;
+
+		ply++;
+		if (n >= sizeof(text))
+			return kifu_error_set(err, KIFU_EPARSE, "ply %d: unparsable move '%.*s': too long",
+					      ply, 40, p);
+		memcpy(text, p, n);
+		text[n] = '\0';
+		g->outcome(pos->state, &oc);
+		if (oc.status != KIFU_ONGOING)
+			return kifu_error_set(err, KIFU_EILLEGAL,
+					      "ply %d: move '%s' after the end of the game", ply, text);
+		ret = g->parse_move(pos->state, text, &m, err);
+		if (ret < 0) {
+			char why[KIFU_ERROR_MSG_MAX];
+
+			memcpy(why, err ? err->message : "", sizeof(why));
+			why[sizeof(why) - 1] = '\0';
+			return kifu_error_set(err, ret, "ply %d: %s", ply, why);
+		}
+		g->apply(pos->state, m);
+		if (!end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+static uint64_t perft_rec(const struct kifu_game *g, const void *state, int depth,
+			  kifu_move *moves, unsigned char *states)
+{
+	size_t n, i;
+	uint64_t total = 0;
+	void *child = states;
+
+	if (depth <= 1)
+		return g->count_moves ? g->count_moves(state) : g->legal_moves(state, moves);
+	n = g->legal_moves(state, moves);
+	for (i = 0; i < n; i++) {
+		memcpy(child, state, g->state_size);
+		g->apply(child, moves[i]);
+		total += perft_rec(g, child, depth - 1, moves + g->max_moves,
+				   states + g->state_size);
+	}
+	return total;
+}
+
+int kifu_perft(uint64_t *out, const struct kifu_game *g, const void *state, int depth)
+{
+	kifu_move *moves = NULL;
+	unsigned char *states = NULL;
+	int ret = KIFU_ENOMEM;
+
+	*out = 1;
+	if (depth <= 0)
+		return 0;
+	moves = malloc(sizeof(*moves) * g->max_moves * (size_t)depth);
+	states = malloc(g->state_size * (size_t)depth + 1);
+	if (!moves || !states)
+		goto out;
+	*out = perft_rec(g, state, depth, moves, states);
+	ret = 0;
+out:
+	free(moves);
+	free(states);
+	return ret;
+}

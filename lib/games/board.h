@@ -1,0 +1,97 @@
+/*
+ * Internal helpers shared by the rules engines (not a public header): board
+ * geometry for hex-hex and square boards, cell and direction names, Zobrist
+ * keys and move-text normalisation. Engines include this; generic code does
+ * not.
+ */
+#ifndef KIFU_GAMES_BOARD_H
+#define KIFU_GAMES_BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kifu/game.h"
+
+/*
+ * Zobrist key number `index` of a game, computed (splitmix64) rather than
+ * tabled: stable across builds and versions, since stored position hashes
+ * must not change, and with no table size limits (stack heights).
+ */
+static inline uint64_t kifu_zobrist(uint64_t salt, uint64_t index)
+{
+	uint64_t z = salt + (index + 1) * UINT64_C(0x9e3779b97f4a7c15);
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* ---- hex-hex boards (pointy-topped, rows lettered from the top) ---- */
+
+#define KIFU_HEX_MAX_R 5
+#define KIFU_HEX_MAX_ROWS (2 * KIFU_HEX_MAX_R + 1)
+#define KIFU_HEX_MAX_CELLS 91
+
+/* Directions in the spec's order: e, w, ne, nw, se, sw. */
+enum { KIFU_HEX_E, KIFU_HEX_W, KIFU_HEX_NE, KIFU_HEX_NW, KIFU_HEX_SE, KIFU_HEX_SW };
+
+struct kifu_hex {
+	int R;          /* side length - 1 */
+	int ncells;
+	int nrows;
+	int rowlen[KIFU_HEX_MAX_ROWS];
+	int rowstart[KIFU_HEX_MAX_ROWS];           /* index of the row's first cell */
+	int8_t q[KIFU_HEX_MAX_CELLS];              /* axial coordinates */
+	int8_t r[KIFU_HEX_MAX_CELLS];
+	int8_t row[KIFU_HEX_MAX_CELLS];            /* 0 = row a */
+	int8_t num[KIFU_HEX_MAX_CELLS];            /* 1-based number in the row */
+	int8_t border[KIFU_HEX_MAX_CELLS];         /* on the outer ring */
+	int8_t nb[KIFU_HEX_MAX_CELLS][6];          /* neighbour by direction, -1 off board */
+};
+
+/* The board with side R + 1 (R from 1 to KIFU_HEX_MAX_R); built once, thread-safe. */
+const struct kifu_hex *kifu_hex_board(int R);
+
+/* Cell index of a name such as "f11" (case-insensitive, n bytes), or -1. */
+int kifu_hex_cell_parse(const struct kifu_hex *h, const char *s, size_t n);
+
+/* Writes the name of cell ("f11") into buf (at least 4 bytes). */
+void kifu_hex_cell_name(const struct kifu_hex *h, int cell, char *buf);
+
+/* The cell k steps from cell in direction dir, or -1 off the board. */
+int kifu_hex_step(const struct kifu_hex *h, int cell, int dir, int k);
+
+/* Direction index of "e", "w", "ne", "nw", "se", "sw" (n bytes, case-insensitive), or -1. */
+int kifu_hex_dir_parse(const char *s, size_t n);
+const char *kifu_hex_dir_name(int dir);
+
+/* ---- square boards (files a.., ranks 1.. from the bottom) ---- */
+
+/* Directions: n, s, e, w, ne, nw, se, sw. */
+enum { KIFU_SQ_N, KIFU_SQ_S, KIFU_SQ_E, KIFU_SQ_W, KIFU_SQ_NE, KIFU_SQ_NW, KIFU_SQ_SE, KIFU_SQ_SW };
+extern const int kifu_sq_dfile[8];
+extern const int kifu_sq_drank[8];
+
+/* Cell index (rank * width + file) of "c10" (case-insensitive, n bytes), or -1. */
+int kifu_sq_cell_parse(int width, int height, const char *s, size_t n);
+
+/* Writes the name of cell into buf (at least 4 bytes). */
+void kifu_sq_cell_name(int width, int cell, char *buf);
+
+/* Direction index of "n", "s", ..., "sw" (n bytes, case-insensitive), or -1. */
+int kifu_sq_dir_parse(const char *s, size_t n);
+const char *kifu_sq_dir_name(int dir);
+
+/* ---- move text ---- */
+
+/*
+ * Copies a move as written into out (size bytes): surrounding white space
+ * dropped, upper case lowered, and, when spaces_allowed, every inner run of
+ * white space made one space. Returns the length, or -1 when it does not fit
+ * or (spaces not allowed) white space stands inside the move.
+ * `trimmed` (may be NULL, size bytes) receives the move trimmed but
+ * otherwise as written, for quoting it in messages.
+ */
+int kifu_move_text_norm(const char *in, int spaces_allowed, char *out, char *trimmed,
+			size_t size);
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * Conformance suite over every registered game and variant (OpenSpiel's
+ * RandomSimTest in spirit): seeded random playouts in which every position
+ * is checked against the interface's promises. It names no game, so a new
+ * game is covered by being listed in the registry.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kifu/game.h"
+
+/* Enough for thousands of playouts in all, yet quick under sanitizers. */
+#define PLAYOUTS_PER_VARIANT 300
+#define MAX_PLIES 400
+/* Moves per position whose format/parse/apply are checked in full. */
+#define CHECKED_MOVES 24
+
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static size_t rng_below(struct rng *r, size_t n)
+{
+	return (size_t)(rng_next(r) % n);
+}
+
+static int cmp_move(const void *a, const void *b)
+{
+	kifu_move x = *(const kifu_move *)a, y = *(const kifu_move *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Upper-cases s and wraps it in white space: another spelling the spec accepts. */
+static void respell(const char *s, char *out, size_t size)
+{
+	size_t i = 0;
+
+	out[i++] = ' ';
+	out[i++] = '\t';
+	for (; *s && i + 3 < size; s++)
+		out[i++] = (*s >= 'a' && *s <= 'z') ? (char)(*s - 'a' + 'A') : *s;
+	out[i++] = ' ';
+	out[i] = '\0';
+}
+
+static void check_move(const struct kifu_game *g, const void *state, kifu_move m,
+		       void *scratch, const void *snapshot)
+{
+	char text[KIFU_MOVE_TEXT_MAX], again[KIFU_MOVE_TEXT_MAX], other[KIFU_MOVE_TEXT_MAX + 8];
+	struct kifu_error err;
+	kifu_move parsed;
+	int ret;
+
+	g->format_move(state, m, text);
+	assert_true(strlen(text) > 0);
+	ret = g->parse_move(state, text, &parsed, &err);
+	if (ret != 0)
+		fail_msg("%s: listed move '%s' does not parse back: %s", g->name, text, err.message);
+	assert_true(parsed == m);
+	respell(text, other, sizeof(other));
+	assert_int_equal(g->parse_move(state, other, &parsed, &err), 0);
+	assert_true(parsed == m);
+	g->format_move(state, parsed, again);
+	assert_string_equal(text, again);
+
+	memcpy(scratch, state, g->state_size);
+	g->apply(scratch, m);
+	/* the move was applied to a copy: the original is untouched */
+	assert_memory_equal(state, snapshot, g->state_size);
+	if (g->hash(scratch) != g->rehash(scratch))
+		fail_msg("%s: after '%s' the incremental hash differs from the full one", g->name,
+			 text);
+}
+
+static void check_garbage(const struct kifu_game *g, const void *state, struct rng *r)
+{
+	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789-+>/ ,pas";
+	char text[24];
+	size_t len = 1 + rng_below(r, sizeof(text) - 2), i;
+	struct kifu_error err;
+	kifu_move m;
+	int ret;
+
+	for (i = 0; i < len; i++)
+		text[i] = alphabet[rng_below(r, sizeof(alphabet) - 1)];
+	text[len] = '\0';
+	kifu_error_clear(&err);
+	ret = g->parse_move(state, text, &m, &err);
+	if (ret == 0)
+		return; /* random text can be a legal move */
+	assert_true(ret == KIFU_EPARSE || ret == KIFU_EILLEGAL);
+	assert_int_equal(err.code, ret);
+	assert_true(!strncmp(err.message, ret == KIFU_EPARSE ? "unparsable move '" :
+							       "illegal move '", 14));
+}
+
+static void playout(const struct kifu_game *g, int variant, int first, struct rng *r,
+		    kifu_move *moves, unsigned char *mem)
+{
+	void *state = mem, *scratch = mem + g->state_size, *snapshot = mem + 2 * g->state_size;
+	struct kifu_error err;
+	int ply;
+
+	assert_int_equal(g->init(state, variant, first, &err), 0);
+	assert_int_equal(g->side_to_move(state), first);
+	assert_true(g->hash(state) == g->rehash(state));
+	for (ply = 0; ply < MAX_PLIES; ply++) {
+		struct kifu_outcome oc;
+		struct kifu_figure figs[KIFU_FIGURES_MAX];
+		size_t n = g->legal_moves(state, moves), i;
+		int side = g->side_to_move(state);
+
+		assert_true(n <= g->max_moves);
+		assert_true(side >= 0 && side < g->nsides);
+		if (g->count_moves)
+			assert_int_equal(g->count_moves(state), n);
+		g->outcome(state, &oc);
+		assert_true(g->figures(state, figs) <= KIFU_FIGURES_MAX);
+		if (n == 0) {
+			/* only a finished game has no moves */
+			assert_int_not_equal(oc.status, KIFU_ONGOING);
+			if (oc.status == KIFU_WIN)
+				assert_true(oc.winner >= 0 && oc.winner < g->nsides);
+			return;
+		}
+		assert_int_equal(oc.status, KIFU_ONGOING);
+
+		memcpy(snapshot, state, g->state_size);
+		qsort(moves, n, sizeof(*moves), cmp_move);
+		for (i = 1; i < n; i++)
+			if (moves[i] == moves[i - 1])
+				fail_msg("%s: a move is listed twice", g->name);
+		if (n <= CHECKED_MOVES) {
+			for (i = 0; i < n; i++)
+				check_move(g, state, moves[i], scratch, snapshot);
+		} else {
+			for (i = 0; i < CHECKED_MOVES; i++)
+				check_move(g, state, moves[rng_below(r, n)], scratch, snapshot);
+		}
+		check_garbage(g, state, r);
+		g->apply(state, moves[rng_below(r, n)]);
+		assert_true(g->hash(state) == g->rehash(state));
+	}
+}
+
+static void test_random_playouts(void **unused)
+{
+	const struct kifu_game *const *gp;
+
+	(void)unused;
+	for (gp = kifu_games; *gp; gp++) {
+		const struct kifu_game *g = *gp;
+		kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+		unsigned char *mem = malloc(3 * g->state_size);
+		int variants = kifu_game_variant_count(g), v, i;
+
+		assert_non_null(moves);
+		assert_non_null(mem);
+		for (v = 0; v < variants; v++) {
+			struct rng r = { UINT64_C(0x6b69667521) + (uint64_t)v };
+
+			for (i = 0; i < PLAYOUTS_PER_VARIANT; i++) {
+				/* every side starts sometimes, where the game allows a choice */
+				int first = (g->flags & KIFU_GAME_CHOOSE_FIRST) ? i % g->nsides : 0;
+
+				playout(g, v, first, &r, moves, mem);
+			}
+		}
+		free(moves);
+		free(mem);
+	}
+}
+
+static void test_registry(void **unused)
+{
+	const struct kifu_game *const *gp;
+	int count = 0;
+
+	(void)unused;
+	for (gp = kifu_games; *gp; gp++, count++) {
+		const struct kifu_game *g = *gp;
+		struct kifu_error err;
+		unsigned char *state = malloc(g->state_size);
+		struct kifu_buf b = KIFU_BUF_INIT;
+		int s;
+
+		assert_ptr_equal(kifu_game_find(g->name), g);
+		assert_int_equal(kifu_game_variant_index(g, g->variants[0]), 0);
+		for (s = 0; g->sides[s]; s++)
+			assert_int_equal(kifu_game_side_index(g, g->sides[s]), s);
+		assert_int_equal(s, g->nsides);
+		assert_non_null(g->init);
+		assert_non_null(g->side_to_move);
+		assert_non_null(g->legal_moves);
+		assert_non_null(g->apply);
+		assert_non_null(g->parse_move);
+		assert_non_null(g->format_move);
+		assert_non_null(g->outcome);
+		assert_non_null(g->hash);
+		assert_non_null(g->rehash);
+		assert_non_null(g->figures);
+		assert_non_null(g->render_text);
+		/* an unknown variant and, where no choice is allowed, a second first side are refused */
+		assert_int_equal(g->init(state, kifu_game_variant_count(g), 0, &err), KIFU_ENOTFOUND);
+		if (!(g->flags & KIFU_GAME_CHOOSE_FIRST))
+			assert_int_equal(g->init(state, 0, 1, &err), KIFU_ENOTFOUND);
+		assert_int_equal(g->init(state, 0, g->nsides, &err), KIFU_ENOTFOUND);
+		assert_int_equal(g->init(state, 0, 0, &err), 0);
+		assert_int_equal(g->render_text(state, &b), 0);
+		assert_true(b.len > 0);
+		kifu_buf_release(&b);
+		free(state);
+	}
+	assert_int_equal(count, 5);
+	assert_null(kifu_game_find("chess"));
+}
+
+/* Start positions hash alike, and the side to move is part of the hash. */
+static void test_hash_covers_side_to_move(void **unused)
+{
+	const struct kifu_game *const *gp;
+
+	(void)unused;
+	for (gp = kifu_games; *gp; gp++) {
+		const struct kifu_game *g = *gp;
+		struct kifu_pos *a, *b;
+		struct kifu_error err;
+
+		assert_int_equal(kifu_pos_new(&a, g, 0, 0, &err), 0);
+		assert_int_equal(kifu_pos_new(&b, g, 0, 0, &err), 0);
+		assert_true(g->hash(a->state) == g->hash(b->state));
+		/* a differing side to move must show in the hash where a choice is allowed */
+		if (g->flags & KIFU_GAME_CHOOSE_FIRST) {
+			assert_int_equal(g->init(b->state, 0, 1, &err), 0);
+			assert_true(g->hash(a->state) != g->hash(b->state));
+		}
+		kifu_pos_free(a);
+		kifu_pos_free(b);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_hash_covers_side_to_move),
+		cmocka_unit_test(test_random_playouts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
