@@ -93,6 +93,7 @@ int kifu_pos_play_list(struct kifu_pos *pos, const char *list, struct kifu_error
 	const struct kifu_game *g = pos->game;
 	const char *p = list;
 	char text[KIFU_MOVE_TEXT_MAX * 2];
+	struct kifu_error why;
 	int ply = 0;
 
 	if (!*list)
@@ -114,14 +115,9 @@ int kifu_pos_play_list(struct kifu_pos *pos, const char *list, struct kifu_error
 		if (oc.status != KIFU_ONGOING)
 			return kifu_error_set(err, KIFU_EILLEGAL,
 					      "ply %d: move '%s' after the end of the game", ply, text);
-		ret = g->parse_move(pos->state, text, &m, err);
-		if (ret < 0) {
-			char why[KIFU_ERROR_MSG_MAX];
-
-			memcpy(why, err ? err->message : "", sizeof(why));
-			why[sizeof(why) - 1] = '\0';
-			return kifu_error_set(err, ret, "ply %d: %s", ply, why);
-		}
+		ret = g->parse_move(pos->state, text, &m, &why);
+		if (ret < 0)
+			return kifu_error_set(err, ret, "ply %d: %s", ply, why.message);
 		g->apply(pos->state, m);
 		if (!end)
 			return 0;

@@ -1,0 +1,504 @@
+/*
+ * Rules engine of splay-schmidt, Greg Schmidt's territory game Splay (2011)
+ * on the 91-cell hex-hex board: a turn adds one checker to an own tower or
+ * starts a tower on a suitable empty interior cell; a tower whose height
+ * reaches its number of empty neighbours splays, covering them with the
+ * mover's markers, and every tower that can no longer splay then collapses
+ * into a marker. The game ends at 46 units of territory or when nobody can
+ * place; the side with more units wins. See spec/games/splay-schmidt.md.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <threads.h>
+
+#include "board.h"
+
+extern const struct kifu_game kifu_game_splay_schmidt;
+
+#define NCELLS 91
+#define NINTERIOR 61
+#define WIN_UNITS 46
+
+/*
+ * A cell holds 0 (empty), +h / -h (a white / black tower of height h, 1..5:
+ * a tower always keeps at least h + 1 empty neighbours, so h <= 5 between
+ * turns) or +MARK / -MARK (a white / black marker).
+ */
+#define MARK 8
+
+/* Moves are a cell index (a placement) or MOVE_PASS. */
+#define MOVE_PASS ((kifu_move)NCELLS)
+
+#define SALT UINT64_C(0x5b1a7c3e9d2f4860)
+/* Zobrist index of a cell content: cell * 32 + (content + 16); the side key follows. */
+#define ZKEY(cell, v) kifu_zobrist(SALT, (uint64_t)(cell) * 32 + (uint64_t)((v) + 16))
+#define ZSIDE kifu_zobrist(SALT, (uint64_t)NCELLS * 32)
+
+struct sp_state {
+	uint64_t hash;
+	int8_t cell[NCELLS];
+	uint8_t enb[NCELLS];   /* empty neighbours of each cell */
+	uint8_t units[2];      /* cells holding a side's towers or markers */
+	uint8_t ntowers[2];
+	uint8_t side;          /* 0 white, 1 black */
+};
+
+static const char *const sp_variants[] = { "standard", NULL };
+static const char *const sp_sides[] = { "white", "black", NULL };
+
+/* Geometry built once from the shared hex board: compact neighbour lists, interior cells. */
+struct sp_geo {
+	const struct kifu_hex *hex;
+	uint8_t nnb[NCELLS];
+	uint8_t nb[NCELLS][6];
+	uint8_t interior[NINTERIOR];
+};
+
+static struct sp_geo geo;
+static once_flag geo_once = ONCE_FLAG_INIT;
+
+static void geo_fill(void)
+{
+	const struct kifu_hex *h = kifu_hex_board(5);
+	int c, d, k = 0;
+
+	geo.hex = h;
+	for (c = 0; c < NCELLS; c++) {
+		geo.nnb[c] = 0;
+		for (d = 0; d < 6; d++)
+			if (h->nb[c][d] >= 0)
+				geo.nb[c][geo.nnb[c]++] = (uint8_t)h->nb[c][d];
+		if (!h->border[c])
+			geo.interior[k++] = (uint8_t)c;
+	}
+}
+
+static void geo_build(void)
+{
+	call_once(&geo_once, geo_fill);
+}
+
+static int is_tower(int v)
+{
+	return v != 0 && v > -MARK && v < MARK;
+}
+
+static int abs8(int v)
+{
+	return v < 0 ? -v : v;
+}
+
+/* Colour (0 white, 1 black) of a non-empty cell content. */
+static int colour_of(int v)
+{
+	return v < 0;
+}
+
+static void set_cell(struct sp_state *s, int c, int v)
+{
+	s->hash ^= ZKEY(c, s->cell[c]) ^ ZKEY(c, v);
+	s->cell[c] = (int8_t)v;
+}
+
+/*
+ * Why an empty interior cell c cannot take a new tower, or 0 when it can:
+ * 1 = no empty neighbour, 2 = a neighbouring tower (its cell in *crowded)
+ * would keep fewer than height + 1 empty neighbours. The crowding check is
+ * on the placement alone, before any splay it causes (RULING).
+ */
+static int empty_block(const struct sp_state *s, int c, int *crowded)
+{
+	int i;
+
+	if (s->enb[c] == 0)
+		return 1;
+	for (i = 0; i < geo.nnb[c]; i++) {
+		int n = geo.nb[c][i], v = s->cell[n];
+
+		if (is_tower(v) && s->enb[n] < abs8(v) + 2) {
+			if (crowded)
+				*crowded = n;
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int empty_legal(const struct sp_state *s, int c)
+{
+	return s->cell[c] == 0 && !empty_block(s, c, NULL);
+}
+
+static int count_empty_legal(const struct sp_state *s)
+{
+	int i, n = 0;
+
+	for (i = 0; i < NINTERIOR; i++)
+		n += empty_legal(s, geo.interior[i]);
+	return n;
+}
+
+static int units_over(const struct sp_state *s)
+{
+	return s->units[0] >= WIN_UNITS || s->units[1] >= WIN_UNITS;
+}
+
+/* Whether the rules have ended the game: 46 units, or nobody can place. */
+static int game_over(const struct sp_state *s)
+{
+	if (units_over(s))
+		return 1;
+	if (s->ntowers[0] || s->ntowers[1])
+		return 0;
+	return count_empty_legal(s) == 0;
+}
+
+static int sp_init(void *state, int variant, int first, struct kifu_error *err)
+{
+	struct sp_state *s = state;
+	int c;
+
+	if (variant != 0)
+		return kifu_error_set(err, KIFU_ENOTFOUND, "splay-schmidt has no variant %d", variant);
+	if (first != 0)
+		return kifu_error_set(err, KIFU_ENOTFOUND,
+				      "splay-schmidt does not allow choosing the first side");
+	geo_build();
+	memset(s, 0, sizeof(*s));
+	for (c = 0; c < NCELLS; c++) {
+		s->enb[c] = geo.nnb[c];
+		s->hash ^= ZKEY(c, 0);
+	}
+	return 0;
+}
+
+static int sp_side_to_move(const void *state)
+{
+	const struct sp_state *s = state;
+
+	return s->side;
+}
+
+/*
+ * At most 61 moves: every placement is on an interior cell (towers only
+ * ever stand on interior cells), each cell gives at most one move, and pass
+ * is listed only when there is no placement.
+ */
+static size_t sp_legal_moves(const void *state, kifu_move *moves)
+{
+	const struct sp_state *s = state;
+	size_t n = 0;
+	int i;
+
+	if (units_over(s))
+		return 0;
+	for (i = 0; i < NINTERIOR; i++) {
+		int c = geo.interior[i], v = s->cell[c];
+
+		if (v == 0 ? !empty_block(s, c, NULL) : (is_tower(v) && colour_of(v) == s->side))
+			moves[n++] = (kifu_move)c;
+	}
+	if (n == 0 && s->ntowers[!s->side])
+		moves[n++] = MOVE_PASS;
+	return n;
+}
+
+static size_t sp_count_moves(const void *state)
+{
+	const struct sp_state *s = state;
+	size_t n;
+
+	if (units_over(s))
+		return 0;
+	n = (size_t)s->ntowers[s->side] + (size_t)count_empty_legal(s);
+	if (n == 0 && s->ntowers[!s->side])
+		n = 1;
+	return n;
+}
+
+/* Covers empty cell c with a marker of side `col`, updating the counts. */
+static void put_marker(struct sp_state *s, int c, int col)
+{
+	int i;
+
+	set_cell(s, c, col ? -MARK : MARK);
+	s->units[col]++;
+	for (i = 0; i < geo.nnb[c]; i++)
+		s->enb[geo.nb[c][i]]--;
+}
+
+static void splay(struct sp_state *s, int c)
+{
+	int col = colour_of(s->cell[c]);
+	int i, j;
+
+	/* Markers first, then the collapses, which cannot change any empty count. */
+	for (i = 0; i < geo.nnb[c]; i++) {
+		int n = geo.nb[c][i];
+
+		if (s->cell[n] == 0)
+			put_marker(s, n, col);
+	}
+	set_cell(s, c, col ? -MARK : MARK);
+	s->ntowers[col]--;
+	/* Only towers next to a new marker lost empty neighbours. */
+	for (i = 0; i < geo.nnb[c]; i++) {
+		int n = geo.nb[c][i];
+
+		for (j = 0; j < geo.nnb[n]; j++) {
+			int t = geo.nb[n][j], v = s->cell[t];
+
+			if (is_tower(v) && s->enb[t] <= abs8(v)) {
+				int tc = colour_of(v);
+
+				set_cell(s, t, tc ? -MARK : MARK);
+				s->ntowers[tc]--;
+			}
+		}
+	}
+}
+
+static void sp_apply(void *state, kifu_move m)
+{
+	struct sp_state *s = state;
+	int col = s->side;
+
+	if (m != MOVE_PASS) {
+		int c = (int)m, v = s->cell[c], i;
+
+		if (v == 0) {
+			set_cell(s, c, col ? -1 : 1);
+			s->units[col]++;
+			s->ntowers[col]++;
+			for (i = 0; i < geo.nnb[c]; i++)
+				s->enb[geo.nb[c][i]]--;
+		} else {
+			set_cell(s, c, v + (col ? -1 : 1));
+		}
+		if (abs8(s->cell[c]) == s->enb[c])
+			splay(s, c);
+	}
+	s->side ^= 1;
+	s->hash ^= ZSIDE;
+}
+
+static void sp_format_move(const void *state, kifu_move m, char *buf)
+{
+	(void)state;
+	geo_build();
+	if (m == MOVE_PASS || m >= NCELLS) {
+		strcpy(buf, m == MOVE_PASS ? "pass" : "?");
+		return;
+	}
+	kifu_hex_cell_name(geo.hex, (int)m, buf);
+}
+
+static const char *content_name(int v)
+{
+	if (v == MARK)
+		return "a white marker";
+	if (v == -MARK)
+		return "a black marker";
+	return v > 0 ? "a white tower" : "a black tower";
+}
+
+static int sp_parse_move(const void *state, const char *text, kifu_move *out,
+			 struct kifu_error *err)
+{
+	const struct sp_state *s = state;
+	char norm[KIFU_MOVE_TEXT_MAX], trimmed[KIFU_MOVE_TEXT_MAX], name[8];
+	int len, c, v, why, crowded = -1;
+
+	geo_build();
+	len = kifu_move_text_norm(text, 0, norm, trimmed, sizeof(norm));
+	if (len < 0)
+		return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': %s", trimmed,
+				      strlen(trimmed) + 1 >= sizeof(trimmed) ? "too long"
+									     : "white space inside the move");
+	if (len == 0)
+		return kifu_error_set(err, KIFU_EPARSE, "unparsable move '': empty move");
+	if (!strcmp(norm, "pass")) {
+		if (game_over(s))
+			return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over",
+					      trimmed);
+		if (s->ntowers[s->side] || count_empty_legal(s))
+			return kifu_error_set(err, KIFU_EILLEGAL,
+					      "illegal move '%s': pass is not allowed: you have a legal move",
+					      trimmed);
+		*out = MOVE_PASS;
+		return 0;
+	}
+	c = kifu_hex_cell_parse(geo.hex, norm, (size_t)len);
+	if (c < 0) {
+		int shaped = len >= 2 && len <= 3 && norm[0] >= 'a' && norm[0] <= 'z' &&
+			     strspn(norm + 1, "0123456789") == (size_t)len - 1;
+
+		if (shaped)
+			return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': unknown cell '%s'",
+					      trimmed, norm);
+		return kifu_error_set(err, KIFU_EPARSE,
+				      "unparsable move '%s': expected a cell name or 'pass'", trimmed);
+	}
+	kifu_hex_cell_name(geo.hex, c, name);
+	if (game_over(s))
+		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over", trimmed);
+	v = s->cell[c];
+	if (v != 0) {
+		if (is_tower(v) && colour_of(v) == s->side) {
+			*out = (kifu_move)c;
+			return 0;
+		}
+		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': '%s' holds %s", trimmed,
+				      name, content_name(v));
+	}
+	if (geo.hex->border[c])
+		return kifu_error_set(err, KIFU_EILLEGAL,
+				      "illegal move '%s': '%s' is a border cell", trimmed, name);
+	why = empty_block(s, c, &crowded);
+	if (why == 1)
+		return kifu_error_set(err, KIFU_EILLEGAL,
+				      "illegal move '%s': '%s' has no empty neighbour", trimmed, name);
+	if (why == 2) {
+		char tname[8];
+
+		kifu_hex_cell_name(geo.hex, crowded, tname);
+		return kifu_error_set(err, KIFU_EILLEGAL,
+				      "illegal move '%s': the %s tower on '%s' would have fewer empty neighbours than its height + 1",
+				      trimmed, s->cell[crowded] > 0 ? "white" : "black", tname);
+	}
+	*out = (kifu_move)c;
+	return 0;
+}
+
+static void sp_outcome(const void *state, struct kifu_outcome *out)
+{
+	const struct sp_state *s = state;
+
+	out->status = KIFU_ONGOING;
+	out->winner = -1;
+	if (!game_over(s))
+		return;
+	/* Every tower becomes a marker of its colour: the units are the final markers. */
+	if (s->units[0] == s->units[1]) {
+		out->status = KIFU_DRAW;
+	} else {
+		out->status = KIFU_WIN;
+		out->winner = s->units[0] > s->units[1] ? 0 : 1;
+	}
+}
+
+static uint64_t sp_hash(const void *state)
+{
+	const struct sp_state *s = state;
+
+	return s->hash;
+}
+
+static uint64_t sp_rehash(const void *state)
+{
+	const struct sp_state *s = state;
+	uint64_t h = 0;
+	int c;
+
+	for (c = 0; c < NCELLS; c++)
+		h ^= ZKEY(c, s->cell[c]);
+	if (s->side)
+		h ^= ZSIDE;
+	return h;
+}
+
+static void put_int_figure(struct kifu_figure *f, const char *key, long num)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->key, sizeof(f->key), "%s", key);
+	f->type = KIFU_FIG_INT;
+	f->num = num;
+}
+
+/*
+ * Towers become markers of their own colour at the end, so the final count
+ * of each side is its units: one formula serves both the finished game and
+ * the running one.
+ */
+static int sp_figures(const void *state, struct kifu_figure *out)
+{
+	const struct sp_state *s = state;
+
+	put_int_figure(&out[0], "score", (long)s->units[0] - (long)s->units[1]);
+	put_int_figure(&out[1], "territory_white", s->units[0]);
+	put_int_figure(&out[2], "territory_black", s->units[1]);
+	return 3;
+}
+
+static void cell_token(int v, char *tok)
+{
+	if (v == 0)
+		strcpy(tok, ".");
+	else if (v == MARK)
+		strcpy(tok, "W");
+	else if (v == -MARK)
+		strcpy(tok, "B");
+	else {
+		tok[0] = v > 0 ? 'w' : 'b';
+		tok[1] = (char)('0' + abs8(v));
+		tok[2] = '\0';
+	}
+}
+
+static int sp_render_text(const void *state, struct kifu_buf *out)
+{
+	const struct sp_state *s = state;
+	const struct kifu_hex *h;
+	struct kifu_outcome oc;
+	int row, i;
+
+	geo_build();
+	h = geo.hex;
+	for (row = 0; row < h->nrows; row++) {
+		int indent = 2 * (row < 5 ? 5 - row : row - 5);
+
+		kifu_buf_printf(out, "%c %*s", 'a' + row, indent, "");
+		for (i = 0; i < h->rowlen[row]; i++) {
+			char tok[4];
+
+			cell_token(s->cell[h->rowstart[row] + i], tok);
+			kifu_buf_printf(out, "%4s", tok);
+		}
+		kifu_buf_printf(out, "%*s   %c1-%c%d\n", indent, "", 'a' + row, 'a' + row,
+				h->rowlen[row]);
+	}
+	kifu_buf_puts(out, "(wN/bN: white/black tower of height N; W/B: white/black marker)\n");
+	sp_outcome(s, &oc);
+	if (oc.status == KIFU_WIN)
+		kifu_buf_printf(out, "game over: %s wins", sp_sides[oc.winner]);
+	else if (oc.status == KIFU_DRAW)
+		kifu_buf_puts(out, "game over: draw");
+	else
+		kifu_buf_printf(out, "to move: %s", sp_sides[s->side]);
+	return kifu_buf_printf(out, "; score %d; territory_white %d; territory_black %d\n",
+			       (int)s->units[0] - (int)s->units[1], s->units[0], s->units[1]);
+}
+
+const struct kifu_game kifu_game_splay_schmidt = {
+	.name = "splay-schmidt",
+	.title = "Splay (Schmidt)",
+	.variants = sp_variants,
+	.sides = sp_sides,
+	.nsides = 2,
+	.flags = 0,
+	.state_size = sizeof(struct sp_state),
+	.max_moves = NINTERIOR,
+	.init = sp_init,
+	.side_to_move = sp_side_to_move,
+	.legal_moves = sp_legal_moves,
+	.count_moves = sp_count_moves,
+	.apply = sp_apply,
+	.parse_move = sp_parse_move,
+	.format_move = sp_format_move,
+	.outcome = sp_outcome,
+	.hash = sp_hash,
+	.rehash = sp_rehash,
+	.figures = sp_figures,
+	.render_text = sp_render_text,
+};
