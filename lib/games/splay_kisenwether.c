@@ -1,0 +1,653 @@
+/*
+ * Rules engine of splay-kisenwether, Joseph Kisenwether's Splay (2000): a
+ * stacking race on 8x8 squares where mixed stacks of white and black stones
+ * step or splay (spread one stone a cell) in eight directions, stones that
+ * reach the far rank for their colour (white on rank 1, black on rank 8) are
+ * captured by the other side, no move may leave a stack taller than the
+ * longest run from its cell to the edge, a splay of a stack at that size
+ * limit is forced when one is legal, and the first side to capture 9 stones
+ * wins. See shared/spec/games/splay-kisenwether.md.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "board.h"
+
+extern const struct kifu_game kifu_game_splay_kisenwether;
+
+#define W 8
+#define NCELLS 64
+#define WHITE 0
+#define BLACK 1
+#define WIN_CAPTURES 9
+
+/*
+ * A cell is one byte: a sentinel bit at bit h above the colours of the h
+ * stones, bottom stone in bit 0, 1 = black. An empty cell is 1 (sentinel
+ * alone). No stack can be taller than 7 (the largest size limit) after a
+ * legal move, so a byte holds every stack; sums before captures may reach
+ * 14 stones and are computed in unsigned int.
+ */
+#define EMPTY 1u
+
+/* Moves: from in bits 0-5, direction in bits 6-8, SPLAY flag; pass alone. */
+#define MV_FROM(m) ((int)((m) & 63))
+#define MV_DIR(m) ((int)(((m) >> 6) & 7))
+#define MV_SPLAY ((kifu_move)1 << 9)
+#define MV_PASS ((kifu_move)1 << 10)
+#define MV_MAKE(from, dir, splay) \
+	((kifu_move)(from) | (kifu_move)(dir) << 6 | ((splay) ? MV_SPLAY : 0))
+
+/*
+ * Bound of legal_moves(): every move but pass starts from a stack topped by
+ * one of the mover's stones, and a side has at most 18 stones, so at most 18
+ * origins; each has at most 8 steps and 8 splays. Pass is listed alone.
+ */
+#define MAX_MOVES (18 * 16)
+
+struct kis_state {
+	uint64_t hash;
+	uint8_t cell[NCELLS];
+	uint8_t side;    /* to move */
+	uint8_t cap[2];  /* stones captured by white, by black */
+	uint8_t pad[5];
+};
+
+/* Zobrist layout: cell * 256 + byte, then the side to move, then captures. */
+#define Z_SALT UINT64_C(0x6b6973656e776574)
+#define Z_SIDE (NCELLS * 256)
+#define Z_CAP(who, n) (Z_SIDE + 1 + (uint64_t)(who) * 64 + (uint64_t)(n))
+
+/* Cell index step of each direction (n, s, e, w, ne, nw, se, sw). */
+static const int delta[8] = { W, -W, 1, -1, W + 1, W - 1, -W + 1, -W - 1 };
+
+/* Cells from a cell to the edge in each direction, as constant expressions. */
+#define MN(a, b) ((a) < (b) ? (a) : (b))
+#define RK(s) ((s) / W)
+#define FL(s) ((s) % W)
+#define RAY(s) { 7 - RK(s), RK(s), 7 - FL(s), FL(s), MN(7 - RK(s), 7 - FL(s)), \
+		 MN(7 - RK(s), FL(s)), MN(RK(s), 7 - FL(s)), MN(RK(s), FL(s)) }
+#define RAYROW(r) RAY(r * W + 0), RAY(r * W + 1), RAY(r * W + 2), RAY(r * W + 3), \
+		  RAY(r * W + 4), RAY(r * W + 5), RAY(r * W + 6), RAY(r * W + 7)
+static const uint8_t raylen[NCELLS][8] = {
+	RAYROW(0), RAYROW(1), RAYROW(2), RAYROW(3),
+	RAYROW(4), RAYROW(5), RAYROW(6), RAYROW(7)
+};
+
+/* The size limit: the longest ray (an orthogonal one is never shorter than a diagonal). */
+#define MX(a, b) ((a) > (b) ? (a) : (b))
+#define LIM(s) MX(MX(RK(s), 7 - RK(s)), MX(FL(s), 7 - FL(s)))
+#define LIMROW(r) LIM(r * W + 0), LIM(r * W + 1), LIM(r * W + 2), LIM(r * W + 3), \
+		  LIM(r * W + 4), LIM(r * W + 5), LIM(r * W + 6), LIM(r * W + 7)
+static const uint8_t limit[NCELLS] = {
+	LIMROW(0), LIMROW(1), LIMROW(2), LIMROW(3),
+	LIMROW(4), LIMROW(5), LIMROW(6), LIMROW(7)
+};
+
+static inline int height(unsigned v)
+{
+	return 31 - __builtin_clz(v);
+}
+
+static inline int nblack(unsigned v)
+{
+	return __builtin_popcount(v) - 1;
+}
+
+static inline int top_colour(unsigned v, int h)
+{
+	return (int)(v >> (h - 1)) & 1;
+}
+
+/* The rank on which stones of colour c are captured: white on rank 1, black on rank 8. */
+static inline int capture_rank(int c)
+{
+	return c == WHITE ? 0 : 7;
+}
+
+static uint64_t zcell(int cell, unsigned v)
+{
+	return v == EMPTY ? 0 : kifu_zobrist(Z_SALT, (uint64_t)cell * 256 + v);
+}
+
+static uint64_t zcap(int who, int n)
+{
+	return n ? kifu_zobrist(Z_SALT, Z_CAP(who, n)) : 0;
+}
+
+static uint64_t compute_hash(const struct kis_state *st)
+{
+	uint64_t h = 0;
+	int c;
+
+	for (c = 0; c < NCELLS; c++)
+		h ^= zcell(c, st->cell[c]);
+	if (st->side)
+		h ^= kifu_zobrist(Z_SALT, Z_SIDE);
+	h ^= zcap(WHITE, st->cap[WHITE]) ^ zcap(BLACK, st->cap[BLACK]);
+	return h;
+}
+
+/* Height of stack v after a step onto stack t at cell `to`, captures done. */
+static int step_height(unsigned vs, unsigned vt, int to)
+{
+	int hs = height(vs), ht = height(vt);
+
+	switch (RK(to)) {
+	case 0: /* only the black stones stay */
+		return nblack(vs) + nblack(vt);
+	case 7: /* only the white stones stay */
+		return hs - nblack(vs) + ht - nblack(vt);
+	default:
+		return hs + ht;
+	}
+}
+
+/*
+ * Whether the splay of stack v (height h) from s along d keeps every stack
+ * it lands on within its limit; `full` has the cells already at their
+ * limit. The ray is known to be long enough. A stone captured on landing
+ * leaves its stack as it was.
+ */
+static int splay_fits(int s, int d, unsigned v, int h, uint64_t full)
+{
+	int k, t = s;
+
+	for (k = 1; k <= h; k++) {
+		int b = (int)(v >> (h - k)) & 1;
+
+		t += delta[d];
+		if (RK(t) == capture_rank(b))
+			continue;
+		if (full >> t & 1)
+			return 0;
+	}
+	return 1;
+}
+
+static uint64_t full_cells(const struct kis_state *st)
+{
+	uint64_t full = 0;
+	int c;
+
+	for (c = 0; c < NCELLS; c++)
+		if (height(st->cell[c]) >= limit[c])
+			full |= (uint64_t)1 << c;
+	return full;
+}
+
+/*
+ * The steps and splays of `side` (pass aside) into mv (NULL: count only).
+ * When a splay of a stack at its size limit is legal, only such splays are
+ * listed. With `any`, returns as soon as one move is known.
+ */
+static size_t gen(const struct kis_state *st, int side, kifu_move *mv, int any)
+{
+	uint64_t full = full_cells(st);
+	size_t n = 0;
+	int forced = 0, s, d;
+
+	for (s = 0; s < NCELLS; s++) {
+		unsigned v = st->cell[s];
+		int h;
+
+		if (v == EMPTY)
+			continue;
+		h = height(v);
+		if (top_colour(v, h) != side)
+			continue;
+		if (h == limit[s]) {
+			/* only rays as long as the limit can take it */
+			for (d = 0; d < 8; d++) {
+				if (raylen[s][d] < h || !splay_fits(s, d, v, h, full))
+					continue;
+				if (!forced) {
+					forced = 1;
+					n = 0;
+				}
+				if (mv)
+					mv[n] = MV_MAKE(s, d, 1);
+				n++;
+			}
+		}
+		if (forced) {
+			if (any)
+				return n;
+			continue;
+		}
+		for (d = 0; d < 8; d++) {
+			int t;
+
+			if (!raylen[s][d])
+				continue;
+			t = s + delta[d];
+			if (step_height(v, st->cell[t], t) > limit[t])
+				continue;
+			if (mv)
+				mv[n] = MV_MAKE(s, d, 0);
+			n++;
+		}
+		/* at the limit, the splays were all tried above */
+		if (h >= 2 && h < limit[s]) {
+			for (d = 0; d < 8; d++) {
+				if (raylen[s][d] < h || !splay_fits(s, d, v, h, full))
+					continue;
+				if (mv)
+					mv[n] = MV_MAKE(s, d, 1);
+				n++;
+			}
+		}
+		if (any && n)
+			return n;
+	}
+	return n;
+}
+
+static int game_over_by_captures(const struct kis_state *st)
+{
+	return st->cap[WHITE] >= WIN_CAPTURES || st->cap[BLACK] >= WIN_CAPTURES;
+}
+
+static int kis_init(void *state, int variant, int first, struct kifu_error *err)
+{
+	struct kis_state *st = state;
+	int f;
+
+	if (variant != 0)
+		return kifu_error_set(err, KIFU_ENOTFOUND, "splay-kisenwether has no variant %d",
+				      variant);
+	if (first != WHITE && first != BLACK)
+		return kifu_error_set(err, KIFU_ENOTFOUND, "splay-kisenwether has no side %d", first);
+	memset(st, 0, sizeof(*st));
+	memset(st->cell, EMPTY, sizeof(st->cell));
+	for (f = 1; f <= 6; f++) {
+		st->cell[6 * W + f] = 4;     /* two white stones */
+		st->cell[5 * W + f] = 2;     /* one white stone */
+		st->cell[2 * W + f] = 3;     /* one black stone */
+		st->cell[1 * W + f] = 7;     /* two black stones */
+	}
+	st->side = (uint8_t)first;
+	st->hash = compute_hash(st);
+	return 0;
+}
+
+static int kis_side_to_move(const void *state)
+{
+	return ((const struct kis_state *)state)->side;
+}
+
+static size_t kis_legal_moves(const void *state, kifu_move *moves)
+{
+	const struct kis_state *st = state;
+	size_t n;
+
+	if (game_over_by_captures(st))
+		return 0;
+	n = gen(st, st->side, moves, 0);
+	if (!n && gen(st, !st->side, NULL, 1)) {
+		moves[0] = MV_PASS;
+		n = 1;
+	}
+	return n;
+}
+
+static size_t kis_count_moves(const void *state)
+{
+	const struct kis_state *st = state;
+	size_t n;
+
+	if (game_over_by_captures(st))
+		return 0;
+	n = gen(st, st->side, NULL, 0);
+	if (!n && gen(st, !st->side, NULL, 1))
+		n = 1;
+	return n;
+}
+
+static void set_cell(struct kis_state *st, int c, unsigned v)
+{
+	st->hash ^= zcell(c, st->cell[c]) ^ zcell(c, v);
+	st->cell[c] = (uint8_t)v;
+}
+
+static void add_captures(struct kis_state *st, int who, int n)
+{
+	if (!n)
+		return;
+	st->hash ^= zcap(who, st->cap[who]) ^ zcap(who, st->cap[who] + n);
+	st->cap[who] = (uint8_t)(st->cap[who] + n);
+}
+
+static void kis_apply(void *state, kifu_move m)
+{
+	struct kis_state *st = state;
+
+	if (m != MV_PASS) {
+		int s = MV_FROM(m), d = MV_DIR(m);
+		unsigned v = st->cell[s];
+		int h = height(v);
+
+		set_cell(st, s, EMPTY);
+		if (m & MV_SPLAY) {
+			int k, t = s;
+
+			for (k = 1; k <= h; k++) {
+				int b = (int)(v >> (h - k)) & 1;
+				unsigned vt;
+
+				t += delta[d];
+				if (RK(t) == capture_rank(b)) {
+					add_captures(st, !b, 1);
+					continue;
+				}
+				vt = st->cell[t];
+				set_cell(st, t, vt + ((unsigned)(1 + b) << height(vt)));
+			}
+		} else {
+			int t = s + delta[d];
+			unsigned vt = st->cell[t];
+			int ht = height(vt);
+			/* the moved stack above the stones of t (its sentinel dropped) */
+			unsigned nv = (v << ht) + vt - (1u << ht);
+			int nh = h + ht, keep;
+
+			if (RK(t) == 0) {
+				keep = nblack(nv);
+				add_captures(st, BLACK, nh - keep);
+				nv = (2u << keep) - 1;
+			} else if (RK(t) == 7) {
+				keep = nh - nblack(nv);
+				add_captures(st, WHITE, nh - keep);
+				nv = 1u << keep;
+			}
+			set_cell(st, t, nv);
+		}
+	}
+	st->side ^= 1;
+	st->hash ^= kifu_zobrist(Z_SALT, Z_SIDE);
+}
+
+static void kis_format_move(const void *state, kifu_move m, char *buf)
+{
+	char from[4], to[4];
+	int s, d;
+
+	(void)state;
+	if (m == MV_PASS) {
+		strcpy(buf, "pass");
+		return;
+	}
+	s = MV_FROM(m);
+	d = MV_DIR(m);
+	kifu_sq_cell_name(W, s, from);
+	if (m & MV_SPLAY) {
+		snprintf(buf, KIFU_MOVE_TEXT_MAX, "%s>%s", from, kifu_sq_dir_name(d));
+	} else {
+		kifu_sq_cell_name(W, s + delta[d], to);
+		snprintf(buf, KIFU_MOVE_TEXT_MAX, "%s-%s", from, to);
+	}
+}
+
+static int in_list(const kifu_move *moves, size_t n, kifu_move m)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (moves[i] == m)
+			return 1;
+	return 0;
+}
+
+/* The direction from a to b when b is adjacent to a, else -1. */
+static int adjacent_dir(int a, int b)
+{
+	int d;
+
+	for (d = 0; d < 8; d++)
+		if (raylen[a][d] && a + delta[d] == b)
+			return d;
+	return -1;
+}
+
+/* The first stack over its limit that move m (intrinsically possible) would leave, or -1. */
+static int overfull_cell(const struct kis_state *st, kifu_move m, int *newh)
+{
+	int s = MV_FROM(m), d = MV_DIR(m);
+	unsigned v = st->cell[s];
+	int h = height(v), k, t = s;
+
+	if (!(m & MV_SPLAY)) {
+		t = s + delta[d];
+		*newh = step_height(v, st->cell[t], t);
+		return *newh > limit[t] ? t : -1;
+	}
+	for (k = 1; k <= h; k++) {
+		int b = (int)(v >> (h - k)) & 1;
+
+		t += delta[d];
+		if (RK(t) == capture_rank(b))
+			continue;
+		*newh = height(st->cell[t]) + 1;
+		if (*newh > limit[t])
+			return t;
+	}
+	return -1;
+}
+
+static int kis_parse_move(const void *state, const char *text, kifu_move *out,
+			  struct kifu_error *err)
+{
+	const struct kis_state *st = state;
+	char norm[KIFU_MOVE_TEXT_MAX], raw[KIFU_MOVE_TEXT_MAX], cname[4];
+	kifu_move moves[MAX_MOVES], m;
+	const char *sep;
+	size_t n;
+	int len, s, d, h, bad, newh;
+	unsigned v;
+
+	len = kifu_move_text_norm(text, 0, norm, raw, sizeof(norm));
+	if (len < 0)
+		return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': %s", raw,
+				      strlen(raw) + 1 >= sizeof(raw) ? "too long" :
+				      "white space inside the move");
+	if (len == 0)
+		return kifu_error_set(err, KIFU_EPARSE, "unparsable move '': empty move");
+	if (!strcmp(norm, "pass")) {
+		m = MV_PASS;
+	} else {
+		sep = strpbrk(norm, "->");
+		if (!sep)
+			return kifu_error_set(err, KIFU_EPARSE,
+					      "unparsable move '%s': expected CELL-CELL, CELL>DIR or pass",
+					      raw);
+		s = kifu_sq_cell_parse(W, W, norm, (size_t)(sep - norm));
+		if (s < 0)
+			return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': unknown cell '%.*s'",
+					      raw, (int)(sep - norm), raw);
+		if (*sep == '-') {
+			int t = kifu_sq_cell_parse(W, W, sep + 1, strlen(sep + 1));
+
+			if (t < 0)
+				return kifu_error_set(err, KIFU_EPARSE,
+						      "unparsable move '%s': unknown cell '%s'", raw,
+						      raw + (sep + 1 - norm));
+			d = adjacent_dir(s, t);
+			if (d < 0)
+				return kifu_error_set(err, KIFU_EILLEGAL,
+						      "illegal move '%s': '%s' is not adjacent to '%.*s'",
+						      raw, raw + (sep + 1 - norm), (int)(sep - norm),
+						      raw);
+			m = MV_MAKE(s, d, 0);
+		} else {
+			d = kifu_sq_dir_parse(sep + 1, strlen(sep + 1));
+			if (d < 0)
+				return kifu_error_set(err, KIFU_EPARSE,
+						      "unparsable move '%s': unknown direction '%s'", raw,
+						      raw + (sep + 1 - norm));
+			m = MV_MAKE(s, d, 1);
+		}
+	}
+	if (game_over_by_captures(st))
+		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over", raw);
+	n = kis_legal_moves(st, moves);
+	if (m == MV_PASS) {
+		if (!n)
+			return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over",
+					      raw);
+		if (moves[0] != MV_PASS)
+			return kifu_error_set(err, KIFU_EILLEGAL,
+					      "illegal move '%s': pass is not allowed: you have a legal move",
+					      raw);
+		*out = m;
+		return 0;
+	}
+	if (!n)
+		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over", raw);
+	s = MV_FROM(m);
+	kifu_sq_cell_name(W, s, cname);
+	v = st->cell[s];
+	if (v == EMPTY)
+		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': no stack on '%s'", raw,
+				      cname);
+	h = height(v);
+	if (top_colour(v, h) != st->side)
+		return kifu_error_set(err, KIFU_EILLEGAL,
+				      "illegal move '%s': no stack of yours on '%s' (its top stone is %s)",
+				      raw, cname, top_colour(v, h) == WHITE ? "white" : "black");
+	if (m & MV_SPLAY) {
+		if (h == 1)
+			return kifu_error_set(err, KIFU_EILLEGAL,
+					      "illegal move '%s': a single stone cannot splay", raw);
+		if (raylen[s][MV_DIR(m)] < h)
+			return kifu_error_set(err, KIFU_EILLEGAL,
+					      "illegal move '%s': the splay would put a stone off the board",
+					      raw);
+	}
+	bad = overfull_cell(st, m, &newh);
+	if (bad >= 0) {
+		kifu_sq_cell_name(W, bad, cname);
+		return kifu_error_set(err, KIFU_EILLEGAL,
+				      "illegal move '%s': it would leave a stack of %d on '%s', whose size limit is %d",
+				      raw, newh, cname, limit[bad]);
+	}
+	if (moves[0] == MV_PASS || !in_list(moves, n, m))
+		/* possible in itself, so only the forced splay rule excludes it */
+		return kifu_error_set(err, KIFU_EILLEGAL,
+				      "illegal move '%s': a splay of a stack at its size limit is forced",
+				      raw);
+	*out = m;
+	return 0;
+}
+
+static void kis_outcome(const void *state, struct kifu_outcome *out)
+{
+	const struct kis_state *st = state;
+
+	out->status = KIFU_ONGOING;
+	out->winner = -1;
+	if (st->cap[WHITE] >= WIN_CAPTURES) {
+		out->status = KIFU_WIN;
+		out->winner = WHITE;
+	} else if (st->cap[BLACK] >= WIN_CAPTURES) {
+		out->status = KIFU_WIN;
+		out->winner = BLACK;
+	} else if (!gen(st, st->side, NULL, 1) && !gen(st, !st->side, NULL, 1)) {
+		out->status = KIFU_DRAW;
+	}
+}
+
+static uint64_t kis_hash(const void *state)
+{
+	return ((const struct kis_state *)state)->hash;
+}
+
+static uint64_t kis_rehash(const void *state)
+{
+	return compute_hash(state);
+}
+
+static int kis_figures(const void *state, struct kifu_figure *out)
+{
+	const struct kis_state *st = state;
+	static const char *const keys[2] = { "captures_white", "captures_black" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		snprintf(out[i].key, sizeof(out[i].key), "%s", keys[i]);
+		out[i].type = KIFU_FIG_INT;
+		out[i].num = st->cap[i];
+	}
+	return 2;
+}
+
+/*
+ * One column of 8 characters a cell: the stones bottom to top ('w' white,
+ * 'b' black; the last letter is the top stone, which decides who moves the
+ * stack), '.' for an empty cell.
+ */
+static void render_files(struct kifu_buf *out)
+{
+	int f;
+
+	kifu_buf_puts(out, "   ");
+	for (f = 0; f < W - 1; f++)
+		kifu_buf_printf(out, " %-7c", 'a' + f);
+	kifu_buf_printf(out, " %c\n", 'a' + f);
+}
+
+static int kis_render_text(const void *state, struct kifu_buf *out)
+{
+	const struct kis_state *st = state;
+	int r, f, i;
+
+	render_files(out);
+	for (r = W - 1; r >= 0; r--) {
+		kifu_buf_printf(out, "%2d ", r + 1);
+		for (f = 0; f < W; f++) {
+			unsigned v = st->cell[r * W + f];
+			char col[9];
+			int h = height(v);
+
+			if (v == EMPTY) {
+				strcpy(col, ".");
+			} else {
+				for (i = 0; i < h; i++)
+					col[i] = (v >> i & 1) ? 'b' : 'w';
+				col[h] = '\0';
+			}
+			kifu_buf_printf(out, " %-7s", col);
+		}
+		kifu_buf_printf(out, " %d\n", r + 1);
+	}
+	render_files(out);
+	return kifu_buf_printf(out, "to move: %s; captures_white: %d, captures_black: %d\n",
+			       st->side == WHITE ? "white" : "black", st->cap[WHITE],
+			       st->cap[BLACK]);
+}
+
+static const char *const kis_variants[] = { "standard", NULL };
+static const char *const kis_sides[] = { "white", "black", NULL };
+
+const struct kifu_game kifu_game_splay_kisenwether = {
+	.name = "splay-kisenwether",
+	.title = "Splay (Kisenwether)",
+	.variants = kis_variants,
+	.sides = kis_sides,
+	.nsides = 2,
+	.flags = KIFU_GAME_CHOOSE_FIRST,
+	.state_size = sizeof(struct kis_state),
+	.max_moves = MAX_MOVES,
+	.init = kis_init,
+	.side_to_move = kis_side_to_move,
+	.legal_moves = kis_legal_moves,
+	.count_moves = kis_count_moves,
+	.apply = kis_apply,
+	.parse_move = kis_parse_move,
+	.format_move = kis_format_move,
+	.outcome = kis_outcome,
+	.hash = kis_hash,
+	.rehash = kis_rehash,
+	.figures = kis_figures,
+	.render_text = kis_render_text,
+};
