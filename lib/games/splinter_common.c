@@ -1,0 +1,717 @@
+/*
+ * The mechanics the Splinter games share (splinter, splinter-quad): board
+ * geometry, pushing a line of pieces (off the edge too), splitting the
+ * pieces into groups connected through sides and corners and keeping the
+ * largest with the mover's /CELL choice on ties, the move encoding, its text
+ * (parse and format) and the text diagram. The rules that differ between the
+ * games (no return, endings, eliminations) stay in their own files.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <threads.h>
+
+#include "board.h"
+#include "splinter_common.h"
+
+const int spl_opposite[8] = {
+	KIFU_SQ_S, KIFU_SQ_N, KIFU_SQ_W, KIFU_SQ_E, KIFU_SQ_SW, KIFU_SQ_SE, KIFU_SQ_NW, KIFU_SQ_NE
+};
+
+/*
+ * The eight neighbours of a cell as a ring, clockwise from north. Two ring
+ * cells touch when they follow each other on the ring, or are both
+ * orthogonal neighbours two steps apart (north and east touch at a corner).
+ */
+static const int ring_dir[8] = {
+	KIFU_SQ_N, KIFU_SQ_NE, KIFU_SQ_E, KIFU_SQ_SE, KIFU_SQ_S, KIFU_SQ_SW, KIFU_SQ_W, KIFU_SQ_NW
+};
+
+/* The number of clusters of touching cells of each ring pattern. */
+static uint8_t ring_clusters[256];
+
+#define SPL_NGEOMS 2
+static struct spl_geom geoms[SPL_NGEOMS]; /* 10 x 9, 10 x 10 */
+static once_flag geom_once = ONCE_FLAG_INIT;
+
+static int ring_touch(int i, int j)
+{
+	int d = (i - j + 8) % 8;
+
+	if (d == 1 || d == 7)
+		return 1;
+	return (d == 2 || d == 6) && i % 2 == 0;
+}
+
+static void build_ring_clusters(void)
+{
+	unsigned pat;
+
+	for (pat = 0; pat < 256; pat++) {
+		unsigned seen = 0;
+		int i, n = 0;
+
+		for (i = 0; i < 8; i++) {
+			unsigned todo;
+
+			if (!(pat >> i & 1) || (seen >> i & 1))
+				continue;
+			n++;
+			seen |= 1u << i;
+			todo = 1u << i;
+			while (todo) {
+				int a = __builtin_ctz(todo), b;
+
+				todo &= todo - 1;
+				for (b = 0; b < 8; b++)
+					if ((pat >> b & 1) && !(seen >> b & 1) &&
+					    ring_touch(a, b)) {
+						seen |= 1u << b;
+						todo |= 1u << b;
+					}
+			}
+		}
+		ring_clusters[pat] = (uint8_t)n;
+	}
+}
+
+static void build_geom(struct spl_geom *g, int width, int height)
+{
+	int c, d;
+
+	memset(g, 0, sizeof(*g));
+	g->width = width;
+	g->height = height;
+	g->ncells = width * height;
+	for (c = 0; c < g->ncells; c++) {
+		int f = c % width, r = c / width;
+
+		spl_bb_set(&g->bit[c], c);
+		spl_bb_set(&g->file[f], c);
+		for (d = 0; d < 8; d++) {
+			int nf = f + kifu_sq_dfile[d], nr = r + kifu_sq_drank[d];
+
+			if (nf < 0 || nf >= width || nr < 0 || nr >= height) {
+				g->step[c][d] = -1;
+				continue;
+			}
+			g->step[c][d] = (int8_t)(nr * width + nf);
+			spl_bb_set(&g->nb[c], nr * width + nf);
+		}
+	}
+}
+
+static void build_all(void)
+{
+	build_ring_clusters();
+	build_geom(&geoms[0], 10, 9);
+	build_geom(&geoms[1], 10, 10);
+}
+
+const struct spl_geom *spl_geom_get(int width, int height)
+{
+	int i;
+
+	call_once(&geom_once, build_all);
+	for (i = 0; i < SPL_NGEOMS; i++)
+		if (geoms[i].width == width && geoms[i].height == height)
+			return &geoms[i];
+	return NULL;
+}
+
+static uint64_t piece_key(uint64_t salt, int cell, int code)
+{
+	return kifu_zobrist(salt, (uint64_t)cell * 17 + (uint64_t)code);
+}
+
+void spl_put(struct spl_core *c, uint64_t salt, int cell, int code)
+{
+	c->cell[cell] = (uint8_t)code;
+	spl_bb_set(&c->occ, cell);
+	c->count[SPL_SIDE(code)][SPL_TYPE(code)]++;
+	c->total[SPL_SIDE(code)]++;
+	c->hash ^= piece_key(salt, cell, code);
+}
+
+static void take(struct spl_core *c, uint64_t salt, int cell)
+{
+	int code = c->cell[cell];
+
+	c->cell[cell] = 0;
+	spl_bb_clear(&c->occ, cell);
+	c->count[SPL_SIDE(code)][SPL_TYPE(code)]--;
+	c->total[SPL_SIDE(code)]--;
+	if (salt)
+		c->hash ^= piece_key(salt, cell, code);
+}
+
+uint64_t spl_board_hash(const struct spl_geom *g, const struct spl_core *c, uint64_t salt)
+{
+	uint64_t h = 0;
+	int cell;
+
+	for (cell = 0; cell < g->ncells; cell++)
+		if (c->cell[cell])
+			h ^= piece_key(salt, cell, c->cell[cell]);
+	return h;
+}
+
+int spl_push(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int from, int dir,
+	     struct spl_bb *moved)
+{
+	struct spl_bb line;
+	int after = spl_line(g, &c->occ, from, dir, &line);
+	int back = spl_opposite[dir], dst = after, edge = from, src, off = 0;
+
+	*moved = line;
+	spl_bb_clear(moved, from);
+	if (after < 0) {
+		/* the front piece leaves; the others each step into the next cell */
+		while (g->step[edge][dir] >= 0)
+			edge = g->step[edge][dir];
+		off = c->cell[edge];
+		take(c, salt, edge);
+		dst = edge;
+	} else {
+		spl_bb_set(moved, after);
+	}
+	for (; dst != from; dst = src) {
+		int code;
+
+		src = g->step[dst][back];
+		code = c->cell[src];
+		if (salt)
+			c->hash ^= piece_key(salt, src, code) ^ piece_key(salt, dst, code);
+		c->cell[dst] = (uint8_t)code;
+	}
+	c->cell[from] = 0;
+	spl_bb_clear(&c->occ, from);
+	/* after fills; or the edge cell, emptied by take(), got the piece behind */
+	spl_bb_set(&c->occ, after >= 0 ? after : edge);
+	return off;
+}
+
+/* The group of occ holding cell start. */
+static struct spl_bb flood(const struct spl_geom *g, const struct spl_bb *occ, int start)
+{
+	struct spl_bb comp = g->bit[start], todo = comp;
+
+	while (!spl_bb_empty(&todo)) {
+		int c = spl_bb_first(&todo);
+		uint64_t n0 = g->nb[c].w[0] & occ->w[0] & ~comp.w[0];
+		uint64_t n1 = g->nb[c].w[1] & occ->w[1] & ~comp.w[1];
+
+		spl_bb_clear(&todo, c);
+		comp.w[0] |= n0;
+		comp.w[1] |= n1;
+		todo.w[0] |= n0;
+		todo.w[1] |= n1;
+	}
+	return comp;
+}
+
+static unsigned ring_of(const struct spl_geom *g, const struct spl_bb *occ, int cell)
+{
+	unsigned ring = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		int n = g->step[cell][ring_dir[i]];
+
+		if (n >= 0 && spl_bb_has(occ, n))
+			ring |= 1u << i;
+	}
+	return ring;
+}
+
+/* The pieces but a mover, in groups: what all its slides share. */
+struct rest {
+	struct spl_bb occ;
+	int n;
+	struct spl_bb comp[8];
+	int size[8];
+};
+
+/*
+ * Before a move the pieces form one group (every splinter leaves one), so
+ * every group of the others holds a neighbour of the mover: when those
+ * neighbours touch one another around the ring, they are one group and no
+ * search is needed.
+ */
+static void rest_init(const struct spl_geom *g, const struct spl_bb *occ, int from,
+		      struct rest *r)
+{
+	unsigned ring = ring_of(g, occ, from);
+	struct spl_bb seen = { { 0, 0 } };
+	int i;
+
+	r->occ = *occ;
+	spl_bb_clear(&r->occ, from);
+	r->n = 0;
+	if (ring_clusters[ring] <= 1) {
+		r->comp[0] = r->occ;
+		r->size[0] = spl_bb_count(&r->occ);
+		r->n = r->size[0] > 0;
+		return;
+	}
+	for (i = 0; i < 8; i++) {
+		int c = g->step[from][ring_dir[i]];
+
+		if (!(ring >> i & 1) || spl_bb_has(&seen, c))
+			continue;
+		r->comp[r->n] = flood(g, &r->occ, c);
+		r->size[r->n] = spl_bb_count(&r->comp[r->n]);
+		seen.w[0] |= r->comp[r->n].w[0];
+		seen.w[1] |= r->comp[r->n].w[1];
+		r->n++;
+	}
+}
+
+/*
+ * The slide only empties the mover's cell and fills sl->after (nothing when
+ * the front piece is pushed off), so its groups are those of the rest, the
+ * ones touching the new cell merged with it.
+ */
+static void look_ahead(const struct spl_geom *g, const struct rest *r, struct spl_slide *sl)
+{
+	struct spl_bb merged = { { 0, 0 } };
+	int sizes[9], n = 0, best = 0, i, j, msize = 1;
+
+	if (sl->after >= 0) {
+		const struct spl_bb *nb = &g->nb[sl->after];
+
+		merged = g->bit[sl->after];
+		for (i = 0; i < r->n; i++) {
+			if ((nb->w[0] & r->comp[i].w[0]) | (nb->w[1] & r->comp[i].w[1])) {
+				merged.w[0] |= r->comp[i].w[0];
+				merged.w[1] |= r->comp[i].w[1];
+				msize += r->size[i];
+			} else {
+				sizes[n++] = i;
+			}
+		}
+		if (!n) {
+			sl->groups = sl->ties = 1;
+			return;
+		}
+	} else {
+		if (r->n <= 1) {
+			sl->groups = sl->ties = 1;
+			return;
+		}
+		for (i = 0; i < r->n; i++)
+			sizes[n++] = i;
+		msize = 0;
+	}
+	/* sizes[] holds the indices of the untouched groups; the merged one has msize */
+	sl->groups = n + (msize > 0);
+	sl->ties = 0;
+	if (msize > 0) {
+		best = msize;
+		sl->ties = 1;
+		sl->keep = merged;
+	}
+	for (j = 0; j < n; j++) {
+		int sz = r->size[sizes[j]];
+
+		if (sz > best) {
+			best = sz;
+			sl->ties = 0;
+		}
+		if (sz == best) {
+			sl->ties++;
+			sl->keep = r->comp[sizes[j]];
+		}
+	}
+}
+
+size_t spl_generate(const struct spl_geom *g, const struct spl_core *c, int side,
+		    spl_slide_fn fn, const void *state, kifu_move *moves)
+{
+	struct spl_bb own = c->occ;
+	struct spl_slide sl;
+	struct rest r;
+	size_t n = 0;
+
+	while (!spl_bb_empty(&own)) {
+		sl.from = spl_bb_first(&own);
+		spl_bb_clear(&own, sl.from);
+		if (SPL_SIDE(c->cell[sl.from]) != side)
+			continue;
+		rest_init(g, &c->occ, sl.from, &r);
+		for (sl.dir = 0; sl.dir < 8; sl.dir++) {
+			if (g->step[sl.from][sl.dir] < 0)
+				continue;
+			sl.after = spl_line(g, &c->occ, sl.from, sl.dir, &sl.line);
+			look_ahead(g, &r, &sl);
+			n += fn(g, state, &sl, moves ? moves + n : NULL);
+		}
+	}
+	/* never in practice: a side with a piece always has a slide the rules allow */
+	if (!n) {
+		if (moves)
+			moves[0] = SPL_PASS;
+		n = 1;
+	}
+	return n;
+}
+
+int spl_connected(const struct spl_geom *g, const struct spl_bb *occ)
+{
+	struct spl_bb comp;
+
+	if (spl_bb_empty(occ))
+		return 1;
+	comp = flood(g, occ, spl_bb_first(occ));
+	return spl_bb_equal(&comp, occ);
+}
+
+int spl_canon_cell(const struct spl_geom *g, const struct spl_bb *grp)
+{
+	int f;
+
+	for (f = 0; f < g->width; f++) {
+		struct spl_bb x = { { grp->w[0] & g->file[f].w[0], grp->w[1] & g->file[f].w[1] } };
+
+		if (!spl_bb_empty(&x))
+			return spl_bb_first(&x);
+	}
+	return -1;
+}
+
+/* Canonical order of cells: by file, then by rank. */
+static int canon_key(const struct spl_geom *g, int cell)
+{
+	return (cell % g->width) * g->height + cell / g->width;
+}
+
+int spl_tied(const struct spl_geom *g, const struct spl_bb *occ, struct spl_bb *tied,
+	     int *ngroups)
+{
+	struct spl_bb rest = *occ;
+	int best = 0, ties = 0, groups = 0, i, j;
+
+	while (!spl_bb_empty(&rest)) {
+		struct spl_bb comp = flood(g, &rest, spl_bb_first(&rest));
+		int n = spl_bb_count(&comp);
+
+		groups++;
+		rest.w[0] &= ~comp.w[0];
+		rest.w[1] &= ~comp.w[1];
+		if (n > best) {
+			best = n;
+			ties = 0;
+		}
+		if (n == best)
+			tied[ties++] = comp;
+	}
+	/* insertion sort by canonical cell: there are few */
+	for (i = 1; i < ties; i++) {
+		struct spl_bb x = tied[i];
+		int k = canon_key(g, spl_canon_cell(g, &x));
+
+		for (j = i; j > 0 && canon_key(g, spl_canon_cell(g, &tied[j - 1])) > k; j--)
+			tied[j] = tied[j - 1];
+		tied[j] = x;
+	}
+	if (ngroups)
+		*ngroups = groups;
+	return ties;
+}
+
+void spl_keep(const struct spl_geom *g, struct spl_core *c, uint64_t salt,
+	      const struct spl_bb *keep)
+{
+	struct spl_bb gone = { { c->occ.w[0] & ~keep->w[0], c->occ.w[1] & ~keep->w[1] } };
+
+	(void)g;
+	while (!spl_bb_empty(&gone)) {
+		int cell = spl_bb_first(&gone);
+
+		spl_bb_clear(&gone, cell);
+		take(c, salt, cell);
+	}
+}
+
+void spl_remove_sides(struct spl_core *c, uint64_t salt, unsigned sides)
+{
+	struct spl_bb all = c->occ;
+
+	while (!spl_bb_empty(&all)) {
+		int cell = spl_bb_first(&all);
+
+		spl_bb_clear(&all, cell);
+		if (sides >> SPL_SIDE(c->cell[cell]) & 1)
+			take(c, salt, cell);
+	}
+}
+
+int spl_apply_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t salt, kifu_move m,
+		       int *used)
+{
+	struct spl_bb tied[SPL_MAX_CELLS];
+	int groups, n = spl_tied(g, &c->occ, tied, &groups), i;
+
+	if (groups <= 1)
+		return n;
+	if (n == 1) {
+		spl_keep(g, c, salt, &tied[0]);
+		return n;
+	}
+	for (i = 0; i < n; i++)
+		if (spl_bb_has(&tied[i], spl_move_suf(m, *used)))
+			break;
+	(*used)++;
+	if (i < n) /* always, for a listed move */
+		spl_keep(g, c, salt, &tied[i]);
+	return n;
+}
+
+void spl_format(const struct spl_geom *g, kifu_move m, char *buf)
+{
+	int i, n;
+
+	if (m == SPL_PASS) {
+		strcpy(buf, "pass");
+		return;
+	}
+	kifu_sq_cell_name(g->width, spl_move_from(m), buf);
+	buf += strlen(buf);
+	*buf++ = '-';
+	kifu_sq_cell_name(g->width, g->step[spl_move_from(m)][spl_move_dir(m)], buf);
+	n = spl_move_nsuf(m);
+	for (i = 0; i < n; i++) {
+		buf += strlen(buf);
+		*buf++ = '/';
+		kifu_sq_cell_name(g->width, spl_move_suf(m, i), buf);
+	}
+}
+
+/* Length of the cell name at s: letters, then digits. */
+static size_t cell_span(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] >= 'a' && s[n] <= 'z')
+		n++;
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
+static int parse_error(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int parse_error(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
+{
+	char why[KIFU_ERROR_MSG_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': %s", t->trimmed, why);
+}
+
+int spl_illegal(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
+{
+	char why[KIFU_ERROR_MSG_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': %s", t->trimmed, why);
+}
+
+/* Reads one cell name at norm + pos (quoting the written text on failure). */
+static int read_cell(const struct spl_geom *g, const char *norm, size_t pos, size_t *len,
+		     const struct spl_text *t, int *cell, struct kifu_error *err)
+{
+	size_t n = cell_span(norm + pos);
+
+	*len = n;
+	*cell = n ? kifu_sq_cell_parse(g->width, g->height, norm + pos, n) : -1;
+	if (!n && !pos)
+		return parse_error(err, t, "expected a move such as 'c4-d5' or 'pass'");
+	if (!n)
+		return parse_error(err, t, "missing cell after '%c'", norm[pos - 1]);
+	if (*cell < 0)
+		return parse_error(err, t, "unknown cell '%.*s'", (int)n, t->trimmed + pos);
+	return 0;
+}
+
+int spl_parse_text(const struct spl_geom *g, const char *text, struct spl_text *t,
+		   struct kifu_error *err)
+{
+	char norm[sizeof(t->trimmed)];
+	size_t pos = 0, n;
+	int len, ret, d, df, dr;
+
+	memset(t, 0, sizeof(*t));
+	len = kifu_move_text_norm(text, 0, norm, t->trimmed, sizeof(norm));
+	if (len < 0)
+		return parse_error(err, t, "expected a move such as 'c4-d5' or 'pass'");
+	if (!strcmp(norm, "pass")) {
+		t->pass = 1;
+		return 0;
+	}
+	ret = read_cell(g, norm, pos, &n, t, &t->from, err);
+	if (ret < 0)
+		return ret;
+	pos += n;
+	if (norm[pos] != '-')
+		return parse_error(err, t, "expected '-' after '%.*s'", (int)n, t->trimmed);
+	pos++;
+	ret = read_cell(g, norm, pos, &n, t, &t->to, err);
+	if (ret < 0)
+		return ret;
+	pos += n;
+	while (norm[pos] == '/') {
+		if (t->nsuf == SPL_TEXT_MAX_SUFFIXES)
+			return parse_error(err, t, "too many /CELL suffixes");
+		pos++;
+		ret = read_cell(g, norm, pos, &n, t, &t->suf[t->nsuf], err);
+		if (ret < 0)
+			return ret;
+		t->nsuf++;
+		pos += n;
+	}
+	if (norm[pos])
+		return parse_error(err, t, "unexpected '%s'", t->trimmed + pos);
+	df = t->to % g->width - t->from % g->width;
+	dr = t->to / g->width - t->from / g->width;
+	for (d = 0; d < 8; d++)
+		if (kifu_sq_dfile[d] == df && kifu_sq_drank[d] == dr)
+			break;
+	t->dir = d;
+	if (d == 8) {
+		char a[4], b[4];
+
+		kifu_sq_cell_name(g->width, t->from, a);
+		kifu_sq_cell_name(g->width, t->to, b);
+		return spl_illegal(err, t, "'%s' is not next to '%s': a piece slides one square",
+				   b, a);
+	}
+	return 0;
+}
+
+int spl_parse_begin(const struct spl_geom *g, const struct spl_core *c, int side, int over,
+		    size_t (*count)(const void *), const void *state, const char *text,
+		    struct spl_text *t, struct spl_core *after, kifu_move *m,
+		    struct kifu_error *err)
+{
+	struct spl_bb moved;
+	int ret = spl_parse_text(g, text, t, err);
+
+	if (ret < 0)
+		return ret;
+	if (over)
+		return spl_illegal(err, t, "the game is over");
+	if (t->pass) {
+		if (count(state))
+			return spl_illegal(err, t, "pass is not allowed: you have a legal move");
+		*m = SPL_PASS;
+		return 1;
+	}
+	if (!c->cell[t->from] || SPL_SIDE(c->cell[t->from]) != side) {
+		char a[4];
+
+		kifu_sq_cell_name(g->width, t->from, a);
+		return spl_illegal(err, t, "no piece of yours on '%s'", a);
+	}
+	*after = *c;
+	spl_push(g, after, 0, t->from, t->dir, &moved);
+	*m = spl_move(t->from, t->dir);
+	return 0;
+}
+
+int spl_parse_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t salt,
+		       const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err)
+{
+	struct spl_bb tied[SPL_MAX_CELLS];
+	int groups, n = spl_tied(g, &c->occ, tied, &groups), i;
+	char name[4];
+
+	if (groups <= 1)
+		return 0;
+	if (n == 1) {
+		spl_keep(g, c, salt, &tied[0]);
+		return 0;
+	}
+	if (*used >= t->nsuf)
+		return spl_illegal(err, t, "tie needs /CELL");
+	for (i = 0; i < n; i++)
+		if (spl_bb_has(&tied[i], t->suf[*used]))
+			break;
+	if (i == n) {
+		kifu_sq_cell_name(g->width, t->suf[*used], name);
+		return spl_illegal(err, t, "'%s' is not in a group tied for largest", name);
+	}
+	(*used)++;
+	*m = spl_move_add_suf(*m, spl_canon_cell(g, &tied[i]));
+	spl_keep(g, c, salt, &tied[i]);
+	return 0;
+}
+
+int spl_parse_finish(const struct spl_geom *g, const struct spl_text *t, int used,
+		     struct kifu_error *err)
+{
+	char name[4];
+
+	if (used >= t->nsuf)
+		return 0;
+	kifu_sq_cell_name(g->width, t->suf[used], name);
+	if (!used)
+		return spl_illegal(err, t,
+				   "no tie for the largest group arises: '/%s' is not allowed", name);
+	return spl_illegal(err, t, "no further tie arises: '/%s' is not allowed", name);
+}
+
+int spl_render_board(const struct spl_geom *g, const struct spl_core *c,
+		     const char *const *sides, const char *types, struct kifu_buf *out)
+{
+	int f, r;
+
+	for (r = g->height - 1; r >= 0; r--) {
+		kifu_buf_printf(out, "%2d", r + 1);
+		for (f = 0; f < g->width; f++) {
+			int code = c->cell[r * g->width + f];
+
+			if (!code)
+				kifu_buf_puts(out, "  .");
+			else
+				kifu_buf_printf(out, " %c%c", sides[SPL_SIDE(code)][0] - 'a' + 'A',
+						types[SPL_TYPE(code)]);
+		}
+		kifu_buf_putc(out, '\n');
+	}
+	kifu_buf_puts(out, "  ");
+	for (f = 0; f < g->width; f++)
+		kifu_buf_printf(out, "  %c", 'a' + f);
+	return kifu_buf_putc(out, '\n');
+}
+
+int spl_render_figures(const struct kifu_figure *f, int n, struct kifu_buf *out)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			kifu_buf_puts(out, ", ");
+		if (f[i].type == KIFU_FIG_TEXT)
+			ret = kifu_buf_printf(out, "%s %s", f[i].key,
+					      f[i].text[0] ? f[i].text : "-");
+		else
+			ret = kifu_buf_printf(out, "%s %ld", f[i].key, f[i].num);
+	}
+	return ret;
+}
+
+void spl_figure_int(struct kifu_figure *f, const char *key, const char *side, long num)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->key, sizeof(f->key), "%s_%s", key, side);
+	f->type = KIFU_FIG_INT;
+	f->num = num;
+}

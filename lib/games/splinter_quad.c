@@ -1,0 +1,478 @@
+/*
+ * Rules engine of Splinter for four (Ed Nadel): red, blue, green and yellow
+ * on a 10 x 10 board slide and push as in two-player Splinter (no no-return
+ * rule), and after the splinter every side without a square, a cross and a
+ * circle is eliminated and its pieces leave, which may split the board again
+ * (a further splinter and /CELL choice), until nothing changes; turns skip
+ * eliminated sides and the last side in the game wins. The push and splinter
+ * mechanics shared with splinter live in splinter_common.c.
+ */
+#include <string.h>
+
+#include "board.h"
+#include "splinter_common.h"
+
+extern const struct kifu_game kifu_game_splinter_quad;
+
+#define SQ_SIZE 10
+#define SQ_SALT UINT64_C(0x9a7c3e51d2b40f68)
+#define SQ_SIDES 4
+#define SQ_ALL 0xfu
+
+enum { SQ_SQUARE, SQ_CROSS, SQ_CIRCLE };
+
+/* Zobrist indices of the keys beyond the pieces. */
+#define SQ_KEY_SIDE (SPL_KEY_EXTRA + 0)
+#define SQ_KEY_ALIVE (SPL_KEY_EXTRA + 10)
+#define SQ_KEY_RESULT (SPL_KEY_EXTRA + 40)
+#define SQ_KEY_ORDER (SPL_KEY_EXTRA + 60)
+
+struct sq_state {
+	struct spl_core core;
+	uint8_t side;            /* to move */
+	uint8_t alive;           /* sides still in the game, bit per side */
+	uint8_t nelim;
+	uint8_t order[SQ_SIDES]; /* sides in the order of their elimination */
+	int8_t status;           /* enum kifu_status, set when the game ends */
+	int8_t winner;
+};
+
+static const char *const sq_variants[] = { "standard", NULL };
+static const char *const sq_sides[] = { "red", "blue", "green", "yellow", NULL };
+
+static const struct spl_geom *geom(void)
+{
+	return spl_geom_get(SQ_SIZE, SQ_SIZE);
+}
+
+static uint64_t key(int index)
+{
+	return kifu_zobrist(SQ_SALT, (uint64_t)index);
+}
+
+/* The keys of everything but the pieces. */
+static uint64_t extra_hash(const struct sq_state *s)
+{
+	uint64_t h = key(SQ_KEY_SIDE + s->side) ^ key(SQ_KEY_ALIVE + s->alive);
+	int i;
+
+	if (s->status != KIFU_ONGOING)
+		h ^= key(SQ_KEY_RESULT + s->status * 8 + s->winner + 1);
+	for (i = 0; i < s->nelim; i++)
+		h ^= key(SQ_KEY_ORDER + i * SQ_SIDES + s->order[i]);
+	return h;
+}
+
+/* Block cell (x, y), x = 0..5 on files c..h, y = 0..5 on ranks 3..8. */
+static int start_code(int x, int y)
+{
+	static const int side_of[2][2] = { { 0, 1 }, { 3, 2 } }; /* [x odd][y odd] */
+	int inner = x >= 1 && x <= 4 && y >= 1 && y <= 4, type;
+
+	if (!inner)
+		type = SQ_CIRCLE;
+	else if ((x >= 2 && x <= 3 && y >= 2 && y <= 3) ||
+		 ((x == 1 || x == 4) && (y == 1 || y == 4)))
+		type = SQ_SQUARE;
+	else
+		type = SQ_CROSS;
+	return SPL_CODE(side_of[x % 2][y % 2], type);
+}
+
+static int sq_init(void *state, int variant, int first, struct kifu_error *err)
+{
+	struct sq_state *s = state;
+	int x, y;
+
+	if (variant != 0)
+		return kifu_error_set(err, KIFU_ENOTFOUND, "splinter-quad has no variant %d",
+				      variant);
+	if (first < 0 || first >= SQ_SIDES)
+		return kifu_error_set(err, KIFU_ENOTFOUND, "splinter-quad has no side %d", first);
+	memset(s, 0, sizeof(*s));
+	s->side = (uint8_t)first;
+	s->alive = SQ_ALL;
+	s->winner = -1;
+	for (y = 0; y < 6; y++)
+		for (x = 0; x < 6; x++)
+			spl_put(&s->core, SQ_SALT, (y + 2) * SQ_SIZE + x + 2, start_code(x, y));
+	s->core.hash ^= extra_hash(s);
+	return 0;
+}
+
+static int sq_side_to_move(const void *state)
+{
+	return ((const struct sq_state *)state)->side;
+}
+
+/* The sides of alive that lack a square, a cross or a circle. */
+static unsigned lacking_counts(const uint8_t *count, unsigned alive)
+{
+	unsigned out = 0;
+	int side;
+
+	for (side = 0; side < SQ_SIDES; side++, count += SPL_MAX_TYPES)
+		if ((alive >> side & 1) &&
+		    (!count[SQ_SQUARE] || !count[SQ_CROSS] || !count[SQ_CIRCLE]))
+			out |= 1u << side;
+	return out;
+}
+
+static unsigned lacking(const struct spl_core *c, unsigned alive)
+{
+	return lacking_counts(&c->count[0][0], alive);
+}
+
+static size_t chain(const struct spl_geom *g, struct spl_core *c, unsigned alive, kifu_move m,
+		    kifu_move *out);
+
+/*
+ * Lists (out != NULL) or counts the moves a board c gives after a splinter:
+ * the eliminations, then (when their removal splits the board) the next
+ * splinter. m is the move so far.
+ */
+static size_t eliminate(const struct spl_geom *g, struct spl_core *c, unsigned alive,
+			kifu_move m, kifu_move *out)
+{
+	unsigned elim = lacking(c, alive);
+
+	if (!elim) {
+		if (out)
+			*out = m;
+		return 1;
+	}
+	spl_remove_sides(c, 0, elim);
+	return chain(g, c, alive & ~elim, m, out);
+}
+
+/*
+ * Lists or counts the moves a board c gives from a splinter on: one per
+ * sequence of tie choices through it and the elimination chain. The
+ * recursion depth is at most 4 (see max_moves). Scratch boards skip the
+ * hash (salt 0).
+ */
+static size_t chain(const struct spl_geom *g, struct spl_core *c, unsigned alive, kifu_move m,
+		    kifu_move *out)
+{
+	struct spl_bb tied[SPL_MAX_CELLS];
+	int groups, n = spl_tied(g, &c->occ, tied, &groups), i;
+	size_t total = 0;
+
+	if (n > 1) {
+		for (i = 0; i < n; i++) {
+			struct spl_core copy = *c;
+
+			spl_keep(g, &copy, 0, &tied[i]);
+			total += eliminate(g, &copy, alive,
+					   spl_move_add_suf(m, spl_canon_cell(g, &tied[i])),
+					   out ? out + total : NULL);
+		}
+		return total;
+	}
+	if (groups > 1)
+		spl_keep(g, c, 0, &tied[0]);
+	return eliminate(g, c, alive, m, out);
+}
+
+/*
+ * Move counting without playing the move, when the slide leaves no tie: the
+ * sides the push and splinter eliminate, and *rest, the pieces left after
+ * their removal (codes as after the push).
+ */
+static unsigned first_eliminations(const struct spl_geom *g, const struct sq_state *s,
+				   const struct spl_slide *sl, struct spl_bb *rest)
+{
+	uint8_t count[SPL_MAX_SIDES][SPL_MAX_TYPES];
+	struct spl_bb gone = { { 0, 0 } };
+	unsigned elim;
+	int code;
+
+	memcpy(count, s->core.count, sizeof(count));
+	*rest = s->core.occ;
+	spl_bb_clear(rest, sl->from);
+	if (sl->after >= 0) {
+		spl_bb_set(rest, sl->after);
+	} else {
+		int edge = sl->from;
+
+		while (g->step[edge][sl->dir] >= 0)
+			edge = g->step[edge][sl->dir];
+		code = s->core.cell[edge];
+		count[SPL_SIDE(code)][SPL_TYPE(code)]--;
+	}
+	if (sl->groups > 1) {
+		gone.w[0] = rest->w[0] & ~sl->keep.w[0];
+		gone.w[1] = rest->w[1] & ~sl->keep.w[1];
+		*rest = sl->keep;
+	}
+	while (!spl_bb_empty(&gone)) {
+		int cell = spl_bb_first(&gone);
+
+		spl_bb_clear(&gone, cell);
+		code = spl_code_after(g, &s->core, sl, cell);
+		count[SPL_SIDE(code)][SPL_TYPE(code)]--;
+	}
+	elim = lacking_counts(&count[0][0], s->alive);
+	if (elim) {
+		gone = *rest;
+		while (!spl_bb_empty(&gone)) {
+			int cell = spl_bb_first(&gone);
+
+			spl_bb_clear(&gone, cell);
+			if (elim >> SPL_SIDE(spl_code_after(g, &s->core, sl, cell)) & 1)
+				spl_bb_clear(rest, cell);
+		}
+	}
+	return elim;
+}
+
+/* The moves of one slide: one per sequence of tie choices through the chain. */
+static size_t slide_moves(const struct spl_geom *g, const void *state, const struct spl_slide *sl,
+			  kifu_move *out)
+{
+	const struct sq_state *s = state;
+	struct spl_core after;
+	struct spl_bb moved, rest;
+
+	/*
+	 * No tie, and no piece leaves (most slides), or no elimination, or
+	 * one that splits nothing: a single move.
+	 */
+	if (sl->ties == 1 && ((sl->groups == 1 && sl->after >= 0) ||
+			      !first_eliminations(g, s, sl, &rest) || spl_connected(g, &rest))) {
+		if (out)
+			*out = spl_move(sl->from, sl->dir);
+		return 1;
+	}
+	after = s->core;
+	spl_push(g, &after, 0, sl->from, sl->dir, &moved);
+	if (sl->ties > 1)
+		return chain(g, &after, s->alive, spl_move(sl->from, sl->dir), out);
+	/* the look-ahead knows the group that stays */
+	if (sl->groups > 1)
+		spl_keep(g, &after, 0, &sl->keep);
+	return eliminate(g, &after, s->alive, spl_move(sl->from, sl->dir), out);
+}
+
+static size_t sq_legal_moves(const void *state, kifu_move *moves)
+{
+	const struct sq_state *s = state;
+
+	if (s->status != KIFU_ONGOING)
+		return 0;
+	return spl_generate(geom(), &s->core, s->side, slide_moves, s, moves);
+}
+
+static size_t sq_count_moves(const void *state)
+{
+	return sq_legal_moves(state, NULL);
+}
+
+/* What a move did beyond the board: for the result and the figures. */
+struct sq_effect {
+	unsigned alive;                /* sides in the game after the move */
+	uint8_t order[SQ_SIDES];       /* eliminated by the move, in order */
+	int nelim;
+	int pieces[SQ_SIDES];          /* after the move's own splinter */
+};
+
+/*
+ * Resolves a pushed board: the move's splinter, then eliminations and new
+ * splinters until nothing changes. The tie choices come from the move m
+ * (t == NULL: applying a listed move) or from the text t, in which case their
+ * canonical cells are added to *m and a wrong or missing choice is reported.
+ *
+ * Sides eliminated by one removal are recorded in turn order starting from
+ * the mover; removals later in the chain come after earlier ones.
+ */
+static int resolve(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int mover,
+		   unsigned alive, const struct spl_text *t, kifu_move *m, struct sq_effect *fx,
+		   struct kifu_error *err)
+{
+	int used = 0, ret = 0, i;
+	unsigned elim;
+
+	if (t)
+		ret = spl_parse_splinter(g, c, salt, t, &used, m, err);
+	else
+		spl_apply_splinter(g, c, salt, *m, &used);
+	for (i = 0; i < SQ_SIDES; i++)
+		fx->pieces[i] = c->total[i];
+	fx->nelim = 0;
+	while (!ret && (elim = lacking(c, alive)) != 0) {
+		for (i = 0; i < SQ_SIDES; i++)
+			if (elim >> ((mover + i) % SQ_SIDES) & 1)
+				fx->order[fx->nelim++] = (uint8_t)((mover + i) % SQ_SIDES);
+		alive &= ~elim;
+		spl_remove_sides(c, salt, elim);
+		if (t)
+			ret = spl_parse_splinter(g, c, salt, t, &used, m, err);
+		else
+			spl_apply_splinter(g, c, salt, *m, &used);
+	}
+	fx->alive = alive;
+	if (!ret && t)
+		ret = spl_parse_finish(g, t, used, err);
+	return ret;
+}
+
+static void sq_apply(void *state, kifu_move m)
+{
+	const struct spl_geom *g = geom();
+	struct sq_state *s = state;
+	struct sq_effect fx;
+	struct spl_bb moved;
+	int i, best = -1, nbest = 0;
+
+	s->core.hash ^= extra_hash(s);
+	if (m != SPL_PASS) {
+		spl_push(g, &s->core, SQ_SALT, spl_move_from(m), spl_move_dir(m), &moved);
+		resolve(g, &s->core, SQ_SALT, s->side, s->alive, NULL, &m, &fx, NULL);
+		for (i = 0; i < fx.nelim; i++)
+			s->order[s->nelim++] = fx.order[i];
+		if (!fx.alive) {
+			/* everyone left went out at once: most pieces after the move's splinter */
+			for (i = 0; i < SQ_SIDES; i++) {
+				if (!(s->alive >> i & 1))
+					continue;
+				if (best < 0 || fx.pieces[i] > fx.pieces[best]) {
+					best = i;
+					nbest = 1;
+				} else if (fx.pieces[i] == fx.pieces[best]) {
+					nbest++;
+				}
+			}
+			s->status = nbest == 1 ? KIFU_WIN : KIFU_DRAW;
+			s->winner = (int8_t)(nbest == 1 ? best : -1);
+		} else if (!(fx.alive & (fx.alive - 1))) {
+			s->status = KIFU_WIN;
+			s->winner = (int8_t)__builtin_ctz(fx.alive);
+		}
+		s->alive = (uint8_t)fx.alive;
+	}
+	if (s->alive) {
+		do
+			s->side = (uint8_t)((s->side + 1) % SQ_SIDES);
+		while (!(s->alive >> s->side & 1));
+	}
+	s->core.hash ^= extra_hash(s);
+}
+
+static int sq_parse_move(const void *state, const char *text, kifu_move *out,
+			 struct kifu_error *err)
+{
+	const struct spl_geom *g = geom();
+	const struct sq_state *s = state;
+	struct spl_text t;
+	struct spl_core after;
+	struct sq_effect fx;
+	kifu_move m;
+	int ret;
+
+	ret = spl_parse_begin(g, &s->core, s->side, s->status != KIFU_ONGOING, sq_count_moves, s,
+			      text, &t, &after, &m, err);
+	if (!ret)
+		ret = resolve(g, &after, 0, s->side, s->alive, &t, &m, &fx, err);
+	if (ret >= 0)
+		*out = m;
+	return ret < 0 ? ret : 0;
+}
+
+static void sq_format_move(const void *state, kifu_move m, char *buf)
+{
+	(void)state;
+	spl_format(geom(), m, buf);
+}
+
+static void sq_outcome(const void *state, struct kifu_outcome *out)
+{
+	const struct sq_state *s = state;
+
+	out->status = s->status;
+	out->winner = s->winner;
+}
+
+static uint64_t sq_hash(const void *state)
+{
+	return ((const struct sq_state *)state)->core.hash;
+}
+
+static uint64_t sq_rehash(const void *state)
+{
+	const struct sq_state *s = state;
+
+	return spl_board_hash(geom(), &s->core, SQ_SALT) ^ extra_hash(s);
+}
+
+/*
+ * eliminated: the sides in the order they went out, joined by commas. Sides
+ * put out by one removal are listed in turn order starting from the mover
+ * (the mover first when it put itself out); a later removal of the same
+ * move's chain comes after an earlier one.
+ */
+static int sq_figures(const void *state, struct kifu_figure *out)
+{
+	const struct sq_state *s = state;
+	int side, n = 0, i;
+	size_t len = 0;
+
+	for (side = 0; side < SQ_SIDES; side++)
+		spl_figure_int(&out[n++], "pieces", sq_sides[side], s->core.total[side]);
+	memset(&out[n], 0, sizeof(out[n]));
+	strcpy(out[n].key, "eliminated");
+	out[n].type = KIFU_FIG_TEXT;
+	for (i = 0; i < s->nelim; i++) {
+		const char *name = sq_sides[s->order[i]];
+
+		if (i)
+			out[n].text[len++] = ',';
+		memcpy(out[n].text + len, name, strlen(name) + 1);
+		len += strlen(name);
+	}
+	return n + 1;
+}
+
+static int sq_render_text(const void *state, struct kifu_buf *out)
+{
+	const struct sq_state *s = state;
+	struct kifu_figure f[KIFU_FIGURES_MAX];
+	int n = sq_figures(s, f);
+
+	spl_render_board(geom(), &s->core, sq_sides, "sxo", out);
+	kifu_buf_printf(out, "%s to move; ", sq_sides[s->side]);
+	spl_render_figures(f, n, out);
+	return kifu_buf_putc(out, '\n');
+}
+
+/*
+ * max_moves: a side has at most 9 pieces, each with at most 8 slides. One
+ * slide gives one move per sequence of tie choices. Where two sequences first
+ * differ they keep two disjoint tied groups, and every later kept group lies
+ * inside the one kept before, so the last groups kept by the sequences are
+ * disjoint non-empty sets of the at most 36 pieces: at most 36 sequences per
+ * slide, 9 * 8 * 36 = 2592 moves. (A sequence has at most 4 choices: the
+ * move's own splinter, and one after each elimination round that leaves a
+ * side in the game, which is at most 3 rounds for 4 sides.)
+ */
+const struct kifu_game kifu_game_splinter_quad = {
+	.name = "splinter-quad",
+	.title = "Splinter for four",
+	.variants = sq_variants,
+	.sides = sq_sides,
+	.nsides = SQ_SIDES,
+	.flags = KIFU_GAME_CHOOSE_FIRST,
+	.state_size = sizeof(struct sq_state),
+	.max_moves = 9 * 8 * 36,
+	.init = sq_init,
+	.side_to_move = sq_side_to_move,
+	.legal_moves = sq_legal_moves,
+	.count_moves = sq_count_moves,
+	.apply = sq_apply,
+	.parse_move = sq_parse_move,
+	.format_move = sq_format_move,
+	.outcome = sq_outcome,
+	.hash = sq_hash,
+	.rehash = sq_rehash,
+	.figures = sq_figures,
+	.render_text = sq_render_text,
+};
