@@ -63,20 +63,18 @@ static kifu_move try_move(const struct kifu_pos *p, const char *text, int code, 
 static void expect_figures(const struct kifu_pos *p, const char *want)
 {
 	struct kifu_figure f[KIFU_FIGURES_MAX];
-	char line[256] = "";
+	struct kifu_buf line = KIFU_BUF_INIT;
 	int n = p->game->figures(p->state, f), i;
 
+	kifu_buf_puts(&line, "");
 	for (i = 0; i < n; i++) {
-		size_t len = strlen(line);
-
 		if (f[i].type == KIFU_FIG_TEXT)
-			snprintf(line + len, sizeof(line) - len, "%s%s=%s", i ? " " : "", f[i].key,
-				 f[i].text);
+			kifu_buf_printf(&line, "%s%s=%s", i ? " " : "", f[i].key, f[i].text);
 		else
-			snprintf(line + len, sizeof(line) - len, "%s%s=%ld", i ? " " : "", f[i].key,
-				 f[i].num);
+			kifu_buf_printf(&line, "%s%s=%ld", i ? " " : "", f[i].key, f[i].num);
 	}
-	assert_string_equal(line, want);
+	assert_string_equal(line.data, want);
+	kifu_buf_release(&line);
 }
 
 /* The rank line of the diagram, without its number: "  .  . Ys Rx ...". */
