@@ -61,6 +61,8 @@ DEB_FUZZ = clang libclang-rt-14-dev
 
 .PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests
 .DEFAULT_GOAL := all
+# keep object files that pattern chains would treat as intermediate
+.SECONDARY:
 
 all: $(TOOLS)
 
