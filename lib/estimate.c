@@ -1,0 +1,137 @@
+/*
+ * The estimators of kifu-stats. Wilson's interval is the usual closed form.
+ * Ratings maximise the Bradley-Terry likelihood of all games at once, plus
+ * one virtual draw per player against an opponent rated at the players'
+ * mean; that likelihood does not change when every rating moves by the same
+ * amount, so the mean is then set to 1500. With gamma = 10^(R / 400) and
+ * s_i = gamma_i / (gamma_i + 1) the expected score of the virtual draw, its
+ * equations are: actual score - expected score = 1/2 - mean(s) for every
+ * player (virtual draw included on both sides). Hunter's MM step for
+ * Bradley-Terry, gamma_i = W_i / sum_j n_ij / (gamma_i + gamma_j), solves
+ * them when W_i is the actual score less that constant; the gammas are
+ * rescaled to geometric mean 1 after every step.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/estimate.h"
+
+#define MAX_ITERATIONS 100000
+#define TOLERANCE 1e-12
+
+int kifu_estimate_wilson(double *low, double *high, double score, double n)
+{
+	const double z = KIFU_WILSON_Z, z2 = z * z;
+	double p, denom, centre, half;
+
+	if (!(n > 0) || score < 0 || score > n)
+		return KIFU_ERANGE;
+	p = score / n;
+	denom = 1 + z2 / n;
+	centre = (p + z2 / (2 * n)) / denom;
+	half = z / denom * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+	*low = centre - half < 0 ? 0 : centre - half;
+	*high = centre + half > 1 ? 1 : centre + half;
+	return 0;
+}
+
+/* Games between a pair, summed so that the order of pairings does not matter. */
+struct pair_total {
+	size_t a, b;  /* a < b */
+	double games;
+};
+
+static int cmp_pair(const void *x, const void *y)
+{
+	const struct pair_total *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	return 0;
+}
+
+int kifu_estimate_ratings(double *ratings, size_t nplayers, const struct kifu_pairing *pairings,
+			  size_t npairings, struct kifu_error *err)
+{
+	struct pair_total *pairs = NULL;
+	double *score = NULL, *gamma = NULL, *denom = NULL;
+	size_t npairs = 0, i, k;
+	int ret = KIFU_ENOMEM, iter;
+
+	if (nplayers == 0)
+		return 0;
+	pairs = malloc(sizeof(*pairs) * (npairings ? npairings : 1));
+	score = calloc(nplayers, sizeof(*score));
+	gamma = malloc(sizeof(*gamma) * nplayers);
+	denom = malloc(sizeof(*denom) * nplayers);
+	if (!pairs || !score || !gamma || !denom) {
+		kifu_error_set(err, KIFU_ENOMEM, "ratings: out of memory");
+		goto out;
+	}
+	for (k = 0; k < npairings; k++) {
+		const struct kifu_pairing *p = &pairings[k];
+
+		if (p->a >= nplayers || p->b >= nplayers || p->a == p->b) {
+			ret = kifu_error_set(err, KIFU_ERANGE, "ratings: pairing %zu names no pair of players", k + 1);
+			goto out;
+		}
+		score[p->a] += p->score_a;
+		score[p->b] += 1 - p->score_a;
+		pairs[npairs].a = p->a < p->b ? p->a : p->b;
+		pairs[npairs].b = p->a < p->b ? p->b : p->a;
+		pairs[npairs].games = 1;
+		npairs++;
+	}
+	qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
+	for (i = 0, k = 0; k < npairs; k++) {
+		if (i > 0 && !cmp_pair(&pairs[i - 1], &pairs[k]))
+			pairs[i - 1].games += pairs[k].games;
+		else
+			pairs[i++] = pairs[k];
+	}
+	npairs = i;
+	for (i = 0; i < nplayers; i++) {
+		score[i] += 0.5; /* the virtual draw */
+		gamma[i] = 1;
+	}
+	for (iter = 0; iter < MAX_ITERATIONS; iter++) {
+		double logsum = 0, change = 0, scale, shift = 0;
+
+		for (i = 0; i < nplayers; i++) {
+			denom[i] = 1 / (gamma[i] + 1); /* the virtual opponent, gamma 1 */
+			shift += gamma[i] * denom[i];
+		}
+		shift = 0.5 - shift / (double)nplayers;
+		for (k = 0; k < npairs; k++) {
+			double d = pairs[k].games / (gamma[pairs[k].a] + gamma[pairs[k].b]);
+
+			denom[pairs[k].a] += d;
+			denom[pairs[k].b] += d;
+		}
+		for (i = 0; i < nplayers; i++) {
+			/* score >= 1/2 (the virtual draw) and |shift| < 1/2: g stays positive */
+			double g = (score[i] - shift) / denom[i];
+
+			change = fmax(change, fabs(log(g / gamma[i])));
+			gamma[i] = g;
+			logsum += log(g);
+		}
+		scale = exp(-logsum / (double)nplayers);
+		for (i = 0; i < nplayers; i++)
+			gamma[i] *= scale;
+		if (change < TOLERANCE)
+			break;
+	}
+	for (i = 0; i < nplayers; i++)
+		ratings[i] = 1500 + 400 * log10(gamma[i]);
+	ret = 0;
+out:
+	free(pairs);
+	free(score);
+	free(gamma);
+	free(denom);
+	return ret;
+}
