@@ -38,9 +38,9 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
-ALL_CFLAGS = $(WARNINGS) $(OPT) $(SANFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude -Ilib \
+ALL_CFLAGS = $(WARNINGS) $(OPT) $(SANFLAGS) -pthread -D_POSIX_C_SOURCE=200809L -Iinclude -Ilib \
 	$(PKG_CFLAGS) -MMD -MP $(CFLAGS)
-ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) -pthread $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
 LIB_SRCS := $(sort $(wildcard lib/*.c lib/games/*.c))

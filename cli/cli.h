@@ -5,6 +5,8 @@
 #ifndef KIFU_CLI_H
 #define KIFU_CLI_H
 
+#include <stdio.h>
+
 #include "kifu/error.h"
 #include "kifu/game.h"
 
@@ -42,5 +44,23 @@ void cli_version(void) __attribute__((noreturn));
 void cli_resolve_game(const char *usage, const char *game_name, const char *variant,
 		      const char *first, const struct kifu_game **game, int *variant_index,
 		      int *first_index);
+
+/*
+ * Writes s to fp as a JSON string, quotes included: ", \\ and control
+ * characters escaped, bytes that are not UTF-8 written as U+FFFD.
+ */
+void cli_json_string(FILE *fp, const char *s);
+
+/*
+ * Visits path: a file is passed to fn as it is; a directory is searched
+ * recursively, its entries in name order (byte order), and every regular
+ * file whose name ends in one of exts (NULL-terminated, e.g. ".yaml") is
+ * passed to fn. Symbolic links to files are followed, links to directories
+ * are not. A path that cannot be read is reported on stderr ("cannot open
+ * 'P': why") and the walk goes on. Returns 0, 1 when something could not
+ * be read, or the first negative value fn returned (which stops the walk).
+ */
+int cli_walk(const char *path, const char *const *exts,
+	     int (*fn)(const char *file, void *ctx), void *ctx);
 
 #endif
