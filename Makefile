@@ -44,7 +44,8 @@ ALL_LDFLAGS = $(SANFLAGS) -pthread $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
 LIB_SRCS := $(sort $(wildcard lib/*.c lib/games/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+SCHEMA_C := $(O)/gen/schema.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o) $(SCHEMA_C:.c=.o)
 LIBKIFU := $(O)/libkifu.a
 
 CLI_SRCS := $(sort $(wildcard cli/kifu-*.c))
@@ -81,6 +82,13 @@ $(O)/%.o: %.c | $(if $(filter test,$(MAKECMDGOALS)),deps-test,deps)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# The database schema (schema/NNN-*.sql, in order) compiled into libkifu.
+$(SCHEMA_C): $(sort $(wildcard schema/*.sql)) build-aux/embed-sql
+	@mkdir -p $(dir $@)
+	sh build-aux/embed-sql $(filter %.sql,$^) >$@.tmp && mv $@.tmp $@
+$(SCHEMA_C:.c=.o): $(SCHEMA_C)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(LIBKIFU): $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -103,10 +111,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) | deps-fuzz
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(SCHEMA_C) | deps-fuzz
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARNINGS) -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L \
-		-Iinclude -Ilib $(PKG_CFLAGS) $< $(LIB_SRCS) -o $@ $(LIBS)
+		-Iinclude -Ilib $(PKG_CFLAGS) $< $(LIB_SRCS) $(SCHEMA_C) -o $@ $(LIBS)
 
 fuzz: $(FUZZ_BINS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run $(FUZZ_BINS)

@@ -1,0 +1,214 @@
+/*
+ * The game database: an SQLite file holding replayed games (with every
+ * position hash, for position search), the records that failed validation
+ * (in quarantine, with their raw text and diagnostics), and where each came
+ * from. The schema is schema/NNN-name.sql, compiled into the library and applied
+ * in order when an older database is opened; schema/README.md documents
+ * every table and view.
+ *
+ * Typical use (kifu-import):
+ *
+ *     struct kifu_store *st;
+ *
+ *     kifu_store_open(&st, "kifu.db", 0, &err);
+ *     kifu_store_begin(st, &err);
+ *     ... kifu_store_game_add(&id, st, rec, &replay, &origin, &err) per valid game,
+ *     ... kifu_store_quarantine_add(...) per rejected record;
+ *     kifu_store_commit(st, &err);
+ *     kifu_store_free(st);
+ *
+ * Errors carry the database path as err->source (borrowed from the store:
+ * report them before kifu_store_free) and a message that quotes it.
+ * After an error inside a transaction, call kifu_store_rollback.
+ *
+ * 64-bit position hashes and keys are stored as signed INTEGER (the same
+ * 64 bits); tools print them as 16 lower-case hex digits.
+ */
+#ifndef KIFU_STORE_H
+#define KIFU_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "kifu/buf.h"
+#include "kifu/error.h"
+#include "kifu/record.h"
+
+struct kifu_store;
+
+/* The schema version this library writes (the number of schema/NNN-*.sql files). */
+int kifu_store_schema_version(void);
+
+/*
+ * Opens the database at path, creating it when missing, in WAL mode with
+ * foreign keys on, and brings an older schema up to date (each migration
+ * in its own transaction). A database of a newer schema, or an SQLite file
+ * that is not a kifu database, is refused. *out belongs to the caller
+ * (kifu_store_free). flags: none yet, pass 0.
+ */
+int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
+		    struct kifu_error *err);
+
+/* Rolls back an open transaction and closes; NULL is accepted. */
+void kifu_store_free(struct kifu_store *st);
+
+/* Borrowed: the SQLite handle (for queries of one's own) and the path. */
+sqlite3 *kifu_store_db(struct kifu_store *st);
+const char *kifu_store_path(const struct kifu_store *st);
+
+/* Transactions (BEGIN IMMEDIATE). Writes outside one are each their own. */
+int kifu_store_begin(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_commit(struct kifu_store *st, struct kifu_error *err);
+void kifu_store_rollback(struct kifu_store *st);
+int kifu_store_in_transaction(const struct kifu_store *st);
+
+/* ---- Import provenance ---- */
+
+/*
+ * Starts an import: a row of `imports` stamped now (UTC), with paths (the
+ * PATH arguments, one per line; may be NULL). *id receives its id.
+ */
+int kifu_store_import_begin(int64_t *id, struct kifu_store *st, const char *paths,
+			    struct kifu_error *err);
+
+/* Stamps the import finished, with its counts. */
+int kifu_store_import_end(struct kifu_store *st, int64_t id, long imported, long duplicates,
+			  long rejected, struct kifu_error *err);
+
+/* Adds a source file of an import (size -1 when unknown); *id receives its id. */
+int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, const char *path,
+			long long size, struct kifu_error *err);
+
+/* Where a record came from; every field may be 0 / NULL (unknown). */
+struct kifu_origin {
+	int64_t import_id;
+	int64_t file_id;     /* a row of `files` */
+	const char *file;    /* the path as given ("<stdin>"), for quarantine */
+	int line;            /* the document's first line */
+	int number;          /* 1-based game number in its file */
+};
+
+/* ---- Games ---- */
+
+/*
+ * The duplicate key of a replayed game: a 64-bit hash of the game, the
+ * variant, the first side, each side's player name, the date as written
+ * and the sequence of position hashes. Spelling does not enter it (moves
+ * count through the positions they reach), so the same game written
+ * differently has the same key. The result and other headers do not
+ * enter it either.
+ */
+uint64_t kifu_store_game_key(const struct kifu_record *rec, const struct kifu_replay *rp);
+
+/*
+ * Stores a valid game: rec as read, rp its complete replay made with
+ * KIFU_VALIDATE_TEXT (canonical moves, hashes, outcome, figures), from
+ * origin (may be NULL). Returns 1 when stored (*id = the new id), 0 when
+ * the database already holds the game (same kifu_store_game_key; *id = the
+ * stored game's id, nothing is written), or a negative KIFU_E* code.
+ * id may be NULL.
+ */
+int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_record *rec,
+			const struct kifu_replay *rp, const struct kifu_origin *origin,
+			struct kifu_error *err);
+
+/*
+ * Puts a rejected record in quarantine: raw (len bytes, any content: the
+ * document as it was in its file; truncated says the text was cut),
+ * rec (may be NULL; its game name is kept when it has one), every
+ * diagnostic in diags (errors and warnings), and origin (may be NULL).
+ * The key is (file, game number, hash of raw): the same record seen again
+ * is not stored twice. Returns 1 when stored (*id set), 0 when already
+ * there (*id = its id), or a negative KIFU_E* code. id may be NULL.
+ */
+int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *raw, size_t len,
+			      int truncated, const struct kifu_record *rec,
+			      const struct kifu_diags *diags, const struct kifu_origin *origin,
+			      struct kifu_error *err);
+
+/*
+ * Rebuilds the record of stored game id (headers, players, moves in
+ * canonical notation with comments and clocks as given, result,
+ * termination, tags), such that kifu_record_write gives its canonical
+ * YAML and kifu_record_validate replays it. *out belongs to the caller
+ * (kifu_record_free). KIFU_ENOTFOUND when there is no such game.
+ */
+int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_t id,
+			 struct kifu_error *err);
+
+/* ---- Selecting games ---- */
+
+/*
+ * What kifu-stats, kifu-search and kifu-export select games by. NULL
+ * fields do not filter. game, variant, event and termination match
+ * exactly (case-sensitive; termination is the stated or implied one:
+ * 'rules' for a game the rules ended); player matches a game where any
+ * side's player has exactly that name; since and until (YYYY, YYYY-MM or
+ * YYYY-MM-DD) are inclusive and compare first days (a partial date, in a
+ * record or here, counts as its first day), and games without a date are
+ * left out when either is given.
+ */
+struct kifu_filter {
+	const char *game, *variant, *player, *event, *since, *until, *termination;
+};
+
+/*
+ * Appends to out a boolean SQL expression over the games table under the
+ * alias games_alias (an SQL identifier, e.g. "g"; NULL means "games") that
+ * is true for the games f selects ("1" when f selects everything). Values
+ * are never pasted in: the expression uses numbered parameters ?first,
+ * ?first+1, ..., which kifu_filter_bind then binds. Returns the number of
+ * parameters used, or KIFU_EPARSE (a since/until that is not a date),
+ * KIFU_ERANGE (a bad alias) or KIFU_ENOMEM.
+ */
+int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const char *games_alias,
+		    int first, struct kifu_error *err);
+
+/* Binds f's values to ?first... of stmt; returns the count bound or a negative KIFU_E* code. */
+int kifu_filter_bind(sqlite3_stmt *stmt, int first, const struct kifu_filter *f,
+		     struct kifu_error *err);
+
+/*
+ * Normalises a date as written in a record or a filter (YYYY, YYYY-MM or
+ * YYYY-MM-DD, a real calendar date) to its first day "YYYY-MM-DD" in out
+ * (11 bytes). Returns 0 or KIFU_EPARSE.
+ */
+int kifu_date_first_day(char *out, const char *date, struct kifu_error *err);
+
+/*
+ * Calls fn(id, ctx) for every game f selects (f may be NULL), newest first:
+ * by first-day date, then by id, descending; games without a date come
+ * last. A non-zero return of fn stops the walk and is returned.
+ */
+int kifu_store_game_each(struct kifu_store *st, const struct kifu_filter *f,
+			 int (*fn)(int64_t id, void *ctx), void *ctx, struct kifu_error *err);
+
+/* The same ids in an array: *ids (free() it; NULL when n is 0) and *n. */
+int kifu_store_game_ids(int64_t **ids, size_t *n, struct kifu_store *st,
+			const struct kifu_filter *f, struct kifu_error *err);
+
+/* ---- Bulk loading ---- */
+
+/*
+ * Search indexes (position hashes, players' games, dates) make every insert
+ * a random write, and checking foreign keys costs a lookup per row; a large
+ * import is faster without both, rebuilding the indexes once at the end.
+ * kifu_store_bulk_begin drops those indexes (remembering their definitions
+ * in the table deferred_indexes, in the same transaction, so that a crash
+ * loses nothing) and stops enforcing foreign keys on this connection (the
+ * store's own writes keep them). kifu_store_bulk_end rebuilds every
+ * deferred index, also one left by an interrupted bulk load, and enforces
+ * foreign keys again. Both must be called outside a transaction. Queries
+ * stay correct meanwhile, only slower. kifu_store_indexes_deferred tells
+ * how many indexes are deferred.
+ */
+int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_indexes_deferred(int *count, struct kifu_store *st, struct kifu_error *err);
+
+/* Number of stored games (an estimate is not enough for tests: this counts). */
+int kifu_store_game_count(long long *count, struct kifu_store *st, struct kifu_error *err);
+
+#endif

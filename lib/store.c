@@ -1,0 +1,1188 @@
+/*
+ * The game database (include/kifu/store.h): opening and migrating the
+ * SQLite file, transactions, and writing games, quarantined records and
+ * import provenance. Every statement is prepared once and kept on the store
+ * (an import runs the same few statements millions of times), every value
+ * goes through a bound parameter, and a game's rows are written in key
+ * order so that the B-trees mostly grow at their right edge. Selecting and
+ * loading games live in store_select.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_impl.h"
+
+/* PRAGMA application_id of a kifu database: 'kifu' in ASCII. */
+#define KIFU_APPLICATION_ID 0x6b696675
+
+/* How long a writer waits for another one before "database is locked". */
+#define BUSY_TIMEOUT_MS 10000
+
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_BEGIN] = "BEGIN IMMEDIATE",
+	[ST_COMMIT] = "COMMIT",
+	[ST_ROLLBACK] = "ROLLBACK",
+	[ST_GAME_INSERT] =
+		"INSERT INTO games(game, variant, first, event, site, round, date, date_first, "
+		"annotator, source, result, winner, termination, plies, content_hash, file_id, "
+		"file_line, file_game) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+		"?13, ?14, ?15, ?16, ?17, ?18) ON CONFLICT(content_hash) DO NOTHING",
+	[ST_GAME_BY_KEY] = "SELECT id FROM games WHERE content_hash = ?1",
+	[ST_PLAYER_FIND] = "SELECT id FROM players WHERE name = ?1",
+	[ST_PLAYER_INSERT] = "INSERT INTO players(name) VALUES (?1)",
+	[ST_SIDE_INSERT] = "INSERT INTO sides(game_id, side_index, side, player_id, rating) "
+			   "VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_MOVE_INSERT] = "INSERT INTO moves(game_id, ply, move, comment, clock, clock_text) "
+			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_POS_INSERT] = "INSERT INTO positions(game_id, ply, hash) VALUES (?1, ?2, ?3)",
+	[ST_FIGURE_INSERT] = "INSERT INTO figures(game_id, key, num, text) VALUES (?1, ?2, ?3, ?4) "
+			     "ON CONFLICT DO NOTHING",
+	[ST_TAG_INSERT] = "INSERT INTO tags(game_id, seq, key, value, type) "
+			  "VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_QUAR_INSERT] =
+		"INSERT INTO quarantine(import_id, file, file_line, file_game, game, raw, "
+		"raw_truncated, raw_hash, errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+		"ON CONFLICT(file, file_game, raw_hash) DO NOTHING",
+	[ST_QUAR_FIND] = "SELECT id FROM quarantine WHERE file = ?1 AND file_game = ?2 "
+			 "AND raw_hash = ?3",
+	[ST_QDIAG_INSERT] = "INSERT INTO quarantine_diags(quarantine_id, seq, severity, line, col, "
+			    "ply, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[ST_IMPORT_INSERT] = "INSERT INTO imports(started_at, paths) "
+			     "VALUES (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?1)",
+	[ST_IMPORT_END] = "UPDATE imports SET finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), "
+			  "imported = ?2, duplicates = ?3, rejected = ?4 WHERE id = ?1",
+	[ST_FILE_INSERT] = "INSERT INTO files(import_id, path, size) VALUES (?1, ?2, ?3)",
+	[ST_LOAD_GAME] = "SELECT game, variant, first, event, site, round, date, annotator, "
+			 "source, result, termination FROM games WHERE id = ?1",
+	[ST_LOAD_SIDES] = "SELECT s.side, p.name, s.rating FROM sides s "
+			  "JOIN players p ON p.id = s.player_id "
+			  "WHERE s.game_id = ?1 ORDER BY s.side_index",
+	[ST_LOAD_MOVES] = "SELECT move, comment, clock_text FROM moves WHERE game_id = ?1 "
+			  "ORDER BY ply",
+	[ST_LOAD_TAGS] = "SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq",
+};
+
+/* The indexes a bulk load drops and rebuilds: each makes every insert a random write. */
+static const char *const deferrable_indexes[] = { "positions_hash", "sides_player", "games_date",
+						  NULL };
+
+static const char *const tag_types[] = {
+	[KIFU_SCALAR_STR] = "str", [KIFU_SCALAR_NULL] = "null", [KIFU_SCALAR_BOOL] = "bool",
+	[KIFU_SCALAR_INT] = "int", [KIFU_SCALAR_FLOAT] = "float",
+	[KIFU_SCALAR_TIMESTAMP] = "timestamp",
+};
+
+int kifu_store_schema_version(void)
+{
+	int n = 0;
+
+	while (kifu_migrations[n].version)
+		n++;
+	return n;
+}
+
+int kifu_store_fail_(struct kifu_store *st, const char *what, struct kifu_error *err)
+{
+	int rc = st->db ? sqlite3_errcode(st->db) : SQLITE_ERROR;
+
+	kifu_error_at(err, st->path, 0, 0);
+	return kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
+			      "database '%s': %s: %s", st->path, what,
+			      st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+}
+
+/*
+ * The multi-row INSERTs: MULTI_ROWS rows of one game per step, the game id
+ * in ?1 and the first ply in ?2 shared by every row. One step instead of
+ * sixteen saves most of SQLite's per-statement work. Used in bulk mode
+ * only: a statement writing several rows needs a statement journal (a
+ * copy of every page it touches) whenever it may fail half-way, which
+ * enforced foreign keys make possible; OR FAIL covers the other
+ * constraints (a failure rolls the whole batch back anyway).
+ */
+static int multi_sql(struct kifu_buf *out, int k)
+{
+	int r, p = 3;
+
+	kifu_buf_puts(out, k == ST_POS_INSERT_N
+			   ? "INSERT OR FAIL INTO positions(game_id, ply, hash) VALUES "
+			   : "INSERT OR FAIL INTO moves(game_id, ply, move, comment, clock, clock_text) "
+			     "VALUES ");
+	for (r = 0; r < MULTI_ROWS; r++) {
+		kifu_buf_printf(out, "%s(?1, ?2 + %d", r ? ", " : "", r);
+		if (k == ST_POS_INSERT_N) {
+			kifu_buf_printf(out, ", ?%d)", p++);
+		} else {
+			kifu_buf_printf(out, ", ?%d, ?%d, ?%d, ?%d)", p, p + 1, p + 2, p + 3);
+			p += 4;
+		}
+	}
+	return out->failed ? KIFU_ENOMEM : 0;
+}
+
+sqlite3_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	const char *text = stmt_sql[k];
+
+	if (st->stmt[k])
+		return st->stmt[k];
+	if (!text) {
+		if (multi_sql(&sql, k) < 0) {
+			kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			return NULL;
+		}
+		text = sql.data;
+	}
+	if (sqlite3_prepare_v3(st->db, text, -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[k],
+			       NULL) != SQLITE_OK) {
+		kifu_store_fail_(st, "cannot prepare a statement", err);
+		st->stmt[k] = NULL;
+	}
+	kifu_buf_release(&sql);
+	return st->stmt[k];
+}
+
+/* Steps s once (a write, or a query whose first row is wanted) and resets it. */
+static int step_once(struct kifu_store *st, sqlite3_stmt *s, const char *what,
+		     struct kifu_error *err)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		int ret = kifu_store_fail_(st, what, err);
+
+		sqlite3_reset(s);
+		return ret;
+	}
+	sqlite3_reset(s);
+	return 0;
+}
+
+/* Runs SQL text of our own (pragmas, DDL) that takes no parameters. */
+static int exec(struct kifu_store *st, const char *sql, const char *what, struct kifu_error *err)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return kifu_store_fail_(st, what, err);
+	return 0;
+}
+
+/* The single integer a query of our own returns (PRAGMA user_version, count(*)). */
+static int query_int(long long *out, struct kifu_store *st, const char *sql,
+		     struct kifu_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int ret = 0, rc;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		ret = kifu_store_fail_(st, "cannot read", err);
+		goto out;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(s, 0);
+	} else if (rc == SQLITE_DONE) {
+		*out = 0;
+	} else {
+		ret = kifu_store_fail_(st, "cannot read", err);
+	}
+out:
+	sqlite3_finalize(s);
+	return ret;
+}
+
+static int bind_text(sqlite3_stmt *s, int i, const char *text)
+{
+	return text ? sqlite3_bind_text(s, i, text, -1, SQLITE_STATIC) : sqlite3_bind_null(s, i);
+}
+
+/* ---- Opening and migrating ---- */
+
+/* Joins a migration's lines into one SQL text. */
+static int migration_text(struct kifu_buf *out, const struct kifu_migration *m)
+{
+	const char *const *line;
+
+	kifu_buf_reset(out);
+	for (line = m->lines; *line; line++)
+		kifu_buf_puts(out, *line);
+	return out->failed ? KIFU_ENOMEM : 0;
+}
+
+/* Applies migration m in one transaction, unless another process did it first. */
+static int apply_migration(struct kifu_store *st, const struct kifu_migration *m,
+			   struct kifu_buf *sql, struct kifu_error *err)
+{
+	long long version, objects, app;
+	char pragma[64];
+	int ret;
+
+	ret = exec(st, "BEGIN IMMEDIATE", "cannot start a migration", err);
+	if (ret < 0)
+		return ret;
+	ret = query_int(&version, st, "PRAGMA user_version", err);
+	if (ret < 0)
+		goto out;
+	if (version >= m->version)
+		goto out;
+	if (version == 0) {
+		/* Never turn somebody else's database into a kifu one. */
+		ret = query_int(&objects, st, "SELECT count(*) FROM sqlite_master", err);
+		if (ret == 0)
+			ret = query_int(&app, st, "PRAGMA application_id", err);
+		if (ret < 0)
+			goto out;
+		if (objects || (app && app != KIFU_APPLICATION_ID)) {
+			kifu_error_at(err, st->path, 0, 0);
+			ret = kifu_error_set(err, KIFU_EDB, "database '%s' is not a kifu database",
+					     st->path);
+			goto out;
+		}
+	}
+	if (migration_text(sql, m) < 0) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (sqlite3_exec(st->db, sql->data, NULL, NULL, NULL) != SQLITE_OK) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "cannot apply schema '%s'", m->name);
+		ret = kifu_store_fail_(st, what, err);
+		goto out;
+	}
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
+	ret = exec(st, pragma, "cannot set the schema version", err);
+out:
+	if (ret < 0)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	else
+		ret = exec(st, "COMMIT", "cannot commit a migration", err);
+	return ret;
+}
+
+static int migrate(struct kifu_store *st, struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	long long version, app;
+	int latest = kifu_store_schema_version(), ret, i;
+
+	ret = query_int(&version, st, "PRAGMA user_version", err);
+	if (ret == 0)
+		ret = query_int(&app, st, "PRAGMA application_id", err);
+	if (ret < 0)
+		goto out;
+	if (app && app != KIFU_APPLICATION_ID) {
+		kifu_error_at(err, st->path, 0, 0);
+		ret = kifu_error_set(err, KIFU_EDB, "database '%s' is not a kifu database", st->path);
+		goto out;
+	}
+	if (version > latest) {
+		kifu_error_at(err, st->path, 0, 0);
+		ret = kifu_error_set(err, KIFU_EDB,
+				     "database '%s' has schema version %lld, newer than this kifu (%d)",
+				     st->path, version, latest);
+		goto out;
+	}
+	for (i = (int)version; i < latest && ret == 0; i++)
+		ret = apply_migration(st, &kifu_migrations[i], &sql, err);
+out:
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
+		    struct kifu_error *err)
+{
+	struct kifu_store *st;
+	int ret = 0, rc;
+
+	(void)flags;
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	if (st)
+		st->path = strdup(path);
+	if (st)
+		st->players = calloc(PLAYER_CACHE_SIZE, sizeof(*st->players));
+	if (!st || !st->path || !st->players) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* One thread per store: SQLite's own locking would only cost time. */
+	rc = sqlite3_open_v2(path, &st->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		kifu_error_at(err, path, 0, 0);
+		ret = kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
+				     "cannot open database '%s': %s", path,
+				     st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		goto out;
+	}
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	/*
+	 * WAL lets readers work while an import writes; synchronous=NORMAL in
+	 * WAL mode loses at most the last commits on power loss, never
+	 * consistency. The cache is bounded so that memory stays flat.
+	 */
+	ret = exec(st, "PRAGMA journal_mode = WAL", "cannot use it", err);
+	if (ret == 0)
+		ret = exec(st,
+			   "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;"
+			   "PRAGMA cache_size = -4096; PRAGMA journal_size_limit = 67108864",
+			   "cannot configure", err);
+	if (ret == 0)
+		ret = migrate(st, err);
+out:
+	if (ret < 0) {
+		/* err->source must not point into the store freed here. */
+		if (err && st && err->source == st->path)
+			kifu_error_at(err, path, 0, 0);
+		kifu_store_free(st);
+		return ret;
+	}
+	*out = st;
+	return 0;
+}
+
+static void players_clear(struct kifu_store *st)
+{
+	size_t i;
+
+	for (i = 0; i < PLAYER_CACHE_SIZE && st->nplayers; i++) {
+		if (st->players[i].name) {
+			free(st->players[i].name);
+			st->players[i].name = NULL;
+			st->nplayers--;
+		}
+	}
+	st->nplayers = 0;
+}
+
+void kifu_store_free(struct kifu_store *st)
+{
+	int k;
+
+	if (!st)
+		return;
+	if (st->in_tx)
+		kifu_store_rollback(st);
+	for (k = 0; k < ST_COUNT; k++)
+		sqlite3_finalize(st->stmt[k]);
+	sqlite3_close(st->db);
+	if (st->players)
+		players_clear(st);
+	free(st->players);
+	free(st->path);
+	free(st);
+}
+
+sqlite3 *kifu_store_db(struct kifu_store *st)
+{
+	return st->db;
+}
+
+const char *kifu_store_path(const struct kifu_store *st)
+{
+	return st->path;
+}
+
+/* ---- Transactions ---- */
+
+int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
+{
+	sqlite3_stmt *s;
+	int ret;
+
+	if (st->in_tx) {
+		kifu_error_at(err, st->path, 0, 0);
+		return kifu_error_set(err, KIFU_ERROR, "database '%s': a transaction is already open",
+				      st->path);
+	}
+	s = kifu_store_stmt_(st, ST_BEGIN, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	ret = step_once(st, s, "cannot start a transaction", err);
+	if (ret == 0)
+		st->in_tx = 1;
+	return ret;
+}
+
+int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
+{
+	sqlite3_stmt *s;
+	int ret;
+
+	if (!st->in_tx)
+		return 0;
+	s = kifu_store_stmt_(st, ST_COMMIT, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	ret = step_once(st, s, "cannot commit", err);
+	if (ret == 0)
+		st->in_tx = 0;
+	return ret;
+}
+
+void kifu_store_rollback(struct kifu_store *st)
+{
+	/* Ids cached during the transaction may be gone with it. */
+	players_clear(st);
+	if (sqlite3_get_autocommit(st->db) == 0)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	st->in_tx = 0;
+}
+
+int kifu_store_in_transaction(const struct kifu_store *st)
+{
+	return st->in_tx;
+}
+
+/* ---- Hashing ---- */
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static uint64_t fnv_bytes(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= FNV_PRIME;
+	}
+	return h;
+}
+
+/* A string and its terminator, so that "ab","c" and "a","bc" differ; NULL differs from "". */
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	if (!s)
+		return fnv_bytes(h, "\xff", 1);
+	return fnv_bytes(h, s, strlen(s) + 1);
+}
+
+/* splitmix64's finaliser: every input bit reaches every output bit. */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint64_t kifu_store_game_key(const struct kifu_record *rec, const struct kifu_replay *rp)
+{
+	const struct kifu_game *g = rp->game;
+	uint64_t h = fnv_str(FNV_OFFSET, "kifu game key 1");
+	size_t i;
+	int s;
+
+	h = fnv_str(h, g ? g->name : rec->game);
+	h = fnv_str(h, g && rp->variant >= 0 ? g->variants[rp->variant] : rec->variant);
+	h = fnv_bytes(h, &(int32_t){ rp->first }, 4);
+	for (s = 0; g && s < g->nsides; s++) {
+		const char *name = NULL;
+
+		for (i = 0; i < rec->nplayers; i++)
+			if (rec->players[i].side && !strcmp(rec->players[i].side, g->sides[s]))
+				name = rec->players[i].name;
+		h = fnv_str(h, name);
+	}
+	h = fnv_str(h, rec->date);
+	h = mix64(h ^ (uint64_t)rp->nplies);
+	/* The positions, mixed 64 bits at a time: this is most of the work. */
+	for (i = 0; rp->hashes && i <= rp->nplies; i++)
+		h = mix64(h ^ rp->hashes[i]) + i;
+	return mix64(h);
+}
+
+/* ---- Players ---- */
+
+static size_t name_slot(const char *name)
+{
+	return (size_t)(mix64(fnv_str(FNV_OFFSET, name)) & (PLAYER_CACHE_SIZE - 1));
+}
+
+static int player_id(int64_t *id, struct kifu_store *st, const char *name, struct kifu_error *err)
+{
+	size_t k = name_slot(name);
+	sqlite3_stmt *s;
+	int rc, ret = 0;
+
+	while (st->players[k].name) {
+		if (!strcmp(st->players[k].name, name)) {
+			*id = st->players[k].id;
+			return 0;
+		}
+		k = (k + 1) & (PLAYER_CACHE_SIZE - 1);
+	}
+	s = kifu_store_stmt_(st, ST_PLAYER_FIND, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	bind_text(s, 1, name);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(s, 0);
+		sqlite3_reset(s);
+	} else if (rc == SQLITE_DONE) {
+		sqlite3_reset(s);
+		s = kifu_store_stmt_(st, ST_PLAYER_INSERT, err);
+		if (!s)
+			return err ? err->code : KIFU_EDB;
+		bind_text(s, 1, name);
+		ret = step_once(st, s, "cannot store a player", err);
+		if (ret < 0)
+			return ret;
+		*id = sqlite3_last_insert_rowid(st->db);
+	} else {
+		ret = kifu_store_fail_(st, "cannot look a player up", err);
+		sqlite3_reset(s);
+		return ret;
+	}
+	/* Cache it; a full cache starts again (players come and go in archives). */
+	if (st->nplayers >= PLAYER_CACHE_SIZE / 2) {
+		players_clear(st);
+		k = name_slot(name);
+	}
+	st->players[k].name = strdup(name);
+	if (st->players[k].name) {
+		st->players[k].id = *id;
+		st->nplayers++;
+	}
+	return 0;
+}
+
+/* ---- Games ---- */
+
+static const char *variant_name(const struct kifu_record *rec, const struct kifu_replay *rp)
+{
+	return rp->variant >= 0 ? rp->game->variants[rp->variant] : rec->variant;
+}
+
+static int insert_game_row(struct kifu_store *st, const struct kifu_record *rec,
+			   const struct kifu_replay *rp, const struct kifu_origin *from, uint64_t key,
+			   struct kifu_error *err)
+{
+	const struct kifu_game *g = rp->game;
+	const char *result = rec->result ? rec->result : "unfinished";
+	const char *term = rec->termination;
+	char first_day[11];
+	sqlite3_stmt *s = kifu_store_stmt_(st, ST_GAME_INSERT, err);
+	int winner;
+
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	if (!term && strcmp(result, "unfinished") != 0)
+		term = "rules";
+	winner = kifu_game_side_index(g, result);
+	bind_text(s, 1, g->name);
+	bind_text(s, 2, variant_name(rec, rp));
+	bind_text(s, 3, rp->first >= 0 ? g->sides[rp->first] : g->sides[0]);
+	bind_text(s, 4, rec->event);
+	bind_text(s, 5, rec->site);
+	bind_text(s, 6, rec->round);
+	bind_text(s, 7, rec->date);
+	if (rec->date && kifu_date_first_day(first_day, rec->date, NULL) == 0)
+		sqlite3_bind_text(s, 8, first_day, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, 8);
+	bind_text(s, 9, rec->annotator);
+	bind_text(s, 10, rec->source);
+	bind_text(s, 11, result);
+	if (winner >= 0)
+		sqlite3_bind_int(s, 12, winner);
+	else
+		sqlite3_bind_null(s, 12);
+	bind_text(s, 13, term);
+	sqlite3_bind_int64(s, 14, (sqlite3_int64)rp->nplies);
+	sqlite3_bind_int64(s, 15, (sqlite3_int64)key);
+	if (from && from->file_id > 0)
+		sqlite3_bind_int64(s, 16, from->file_id);
+	else
+		sqlite3_bind_null(s, 16);
+	if (from && from->line > 0)
+		sqlite3_bind_int(s, 17, from->line);
+	else
+		sqlite3_bind_null(s, 17);
+	if (from && from->number > 0)
+		sqlite3_bind_int(s, 18, from->number);
+	else
+		sqlite3_bind_null(s, 18);
+	return step_once(st, s, "cannot store a game", err);
+}
+
+static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			const struct kifu_replay *rp, struct kifu_error *err)
+{
+	const struct kifu_game *g = rp->game;
+	sqlite3_stmt *s;
+	size_t i;
+	int side, ret;
+
+	for (side = 0; side < g->nsides; side++) {
+		for (i = 0; i < rec->nplayers; i++) {
+			const struct kifu_player *p = &rec->players[i];
+			int64_t pid = 0;
+
+			if (!p->side || !p->name || strcmp(p->side, g->sides[side]) != 0)
+				continue;
+			ret = player_id(&pid, st, p->name, err);
+			if (ret < 0)
+				return ret;
+			s = kifu_store_stmt_(st, ST_SIDE_INSERT, err);
+			if (!s)
+				return err ? err->code : KIFU_EDB;
+			sqlite3_bind_int64(s, 1, id);
+			sqlite3_bind_int(s, 2, side);
+			bind_text(s, 3, g->sides[side]);
+			sqlite3_bind_int64(s, 4, pid);
+			if (p->has_rating)
+				sqlite3_bind_int64(s, 5, p->rating);
+			else
+				sqlite3_bind_null(s, 5);
+			ret = step_once(st, s, "cannot store a player's side", err);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Binds one move's columns from parameter p on. */
+static void bind_move(sqlite3_stmt *s, int p, const struct kifu_record *rec,
+		      const struct kifu_replay *rp, size_t ply)
+{
+	const struct kifu_turn *t = ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
+	const char *text = kifu_replay_text(rp, ply);
+
+	bind_text(s, p, text ? text : t && t->text ? t->text : "");
+	bind_text(s, p + 1, t ? t->comment : NULL);
+	if (t && t->clock) {
+		sqlite3_bind_double(s, p + 2, t->clock_seconds);
+		bind_text(s, p + 3, t->clock);
+	} else {
+		sqlite3_bind_null(s, p + 2);
+		sqlite3_bind_null(s, p + 3);
+	}
+}
+
+static int insert_moves(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			const struct kifu_replay *rp, struct kifu_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	size_t ply = 1;
+	int ret, r;
+
+	if (st->bulk && rp->nplies >= MULTI_ROWS) {
+		s = kifu_store_stmt_(st, ST_MOVE_INSERT_N, err);
+		if (!s)
+			return err ? err->code : KIFU_EDB;
+		/* Bindings survive sqlite3_reset: the game id is bound once. */
+		sqlite3_bind_int64(s, 1, id);
+	}
+	for (; s && ply + MULTI_ROWS - 1 <= rp->nplies; ply += MULTI_ROWS) {
+		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
+		for (r = 0; r < MULTI_ROWS; r++)
+			bind_move(s, 3 + 4 * r, rec, rp, ply + (size_t)r);
+		ret = step_once(st, s, "cannot store a move", err);
+		if (ret < 0)
+			return ret;
+	}
+	if (ply > rp->nplies)
+		return 0;
+	s = kifu_store_stmt_(st, ST_MOVE_INSERT, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	for (; ply <= rp->nplies; ply++) {
+		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
+		bind_move(s, 3, rec, rp, ply);
+		ret = step_once(st, s, "cannot store a move", err);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int insert_positions(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
+			    struct kifu_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	size_t ply = 0, n = rp->nplies + 1;
+	int ret, r;
+
+	if (st->bulk && n >= MULTI_ROWS) {
+		s = kifu_store_stmt_(st, ST_POS_INSERT_N, err);
+		if (!s)
+			return err ? err->code : KIFU_EDB;
+		sqlite3_bind_int64(s, 1, id);
+	}
+	for (; s && ply + MULTI_ROWS <= n; ply += MULTI_ROWS) {
+		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
+		for (r = 0; r < MULTI_ROWS; r++)
+			sqlite3_bind_int64(s, 3 + r, (sqlite3_int64)rp->hashes[ply + (size_t)r]);
+		ret = step_once(st, s, "cannot store a position", err);
+		if (ret < 0)
+			return ret;
+	}
+	if (ply == n)
+		return 0;
+	s = kifu_store_stmt_(st, ST_POS_INSERT, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	for (; ply < n; ply++) {
+		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
+		sqlite3_bind_int64(s, 3, (sqlite3_int64)rp->hashes[ply]);
+		ret = step_once(st, s, "cannot store a position", err);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			       const struct kifu_replay *rp, struct kifu_error *err)
+{
+	sqlite3_stmt *s;
+	size_t i;
+	int k, ret;
+
+	if (rp->nfigures) {
+		s = kifu_store_stmt_(st, ST_FIGURE_INSERT, err);
+		if (!s)
+			return err ? err->code : KIFU_EDB;
+		sqlite3_bind_int64(s, 1, id);
+		for (k = 0; k < rp->nfigures; k++) {
+			const struct kifu_figure *f = &rp->figures[k];
+
+			bind_text(s, 2, f->key);
+			if (f->type == KIFU_FIG_INT) {
+				sqlite3_bind_int64(s, 3, f->num);
+				sqlite3_bind_null(s, 4);
+			} else {
+				sqlite3_bind_null(s, 3);
+				bind_text(s, 4, f->text);
+			}
+			ret = step_once(st, s, "cannot store a figure", err);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	if (rec->ntags) {
+		s = kifu_store_stmt_(st, ST_TAG_INSERT, err);
+		if (!s)
+			return err ? err->code : KIFU_EDB;
+		sqlite3_bind_int64(s, 1, id);
+		for (i = 0; i < rec->ntags; i++) {
+			const struct kifu_tag *t = &rec->tags[i];
+			int type = t->type >= 0 && t->type <= KIFU_SCALAR_TIMESTAMP ? t->type : 0;
+
+			sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
+			bind_text(s, 3, t->key ? t->key : "");
+			bind_text(s, 4, t->value ? t->value : "");
+			bind_text(s, 5, tag_types[type]);
+			ret = step_once(st, s, "cannot store a tag", err);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int find_by_key(int64_t *id, struct kifu_store *st, uint64_t key, struct kifu_error *err)
+{
+	sqlite3_stmt *s = kifu_store_stmt_(st, ST_GAME_BY_KEY, err);
+	int rc;
+
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	sqlite3_bind_int64(s, 1, (sqlite3_int64)key);
+	rc = sqlite3_step(s);
+	*id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		int ret = kifu_store_fail_(st, "cannot look a game up", err);
+
+		sqlite3_reset(s);
+		return ret;
+	}
+	sqlite3_reset(s);
+	return 0;
+}
+
+/* Wraps a write in a transaction of its own when the caller has none open. */
+static int own_begin(int *own, struct kifu_store *st, struct kifu_error *err)
+{
+	*own = !st->in_tx;
+	return *own ? kifu_store_begin(st, err) : 0;
+}
+
+/* Ends what own_begin started; returns ret, or the commit's error. */
+static int own_end(int own, int ret, struct kifu_store *st, struct kifu_error *err)
+{
+	int c;
+
+	if (!own)
+		return ret;
+	if (ret < 0) {
+		kifu_store_rollback(st);
+		return ret;
+	}
+	c = kifu_store_commit(st, err);
+	if (c < 0)
+		kifu_store_rollback(st);
+	return c < 0 ? c : ret;
+}
+
+int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_record *rec,
+			const struct kifu_replay *rp, const struct kifu_origin *origin,
+			struct kifu_error *err)
+{
+	uint64_t key;
+	int64_t gid = 0;
+	int own, ret;
+
+	if (id)
+		*id = 0;
+	if (!rp->game || !rp->complete || !rp->hashes) {
+		kifu_error_at(err, st->path, 0, 0);
+		return kifu_error_set(err, KIFU_EINVALID,
+				      "database '%s': game %d is not a complete replay", st->path,
+				      rec->number);
+	}
+	key = kifu_store_game_key(rec, rp);
+	ret = own_begin(&own, st, err);
+	if (ret < 0)
+		return ret;
+	ret = insert_game_row(st, rec, rp, origin, key, err);
+	if (ret < 0)
+		goto out;
+	if (sqlite3_changes(st->db) == 0) {
+		/* The unique key said no: the game is already stored. */
+		ret = find_by_key(&gid, st, key, err);
+		goto out;
+	}
+	gid = sqlite3_last_insert_rowid(st->db);
+	ret = insert_sides(st, gid, rec, rp, err);
+	if (ret == 0)
+		ret = insert_moves(st, gid, rec, rp, err);
+	if (ret == 0)
+		ret = insert_positions(st, gid, rp, err);
+	if (ret == 0)
+		ret = insert_figures_tags(st, gid, rec, rp, err);
+	if (ret == 0)
+		ret = 1;
+out:
+	ret = own_end(own, ret, st, err);
+	if (id && ret >= 0)
+		*id = gid;
+	return ret;
+}
+
+/* ---- Quarantine ---- */
+
+int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *raw, size_t len,
+			      int truncated, const struct kifu_record *rec,
+			      const struct kifu_diags *diags, const struct kifu_origin *origin,
+			      struct kifu_error *err)
+{
+	const char *file = origin && origin->file ? origin->file : "";
+	int number = origin ? origin->number : 0;
+	uint64_t raw_hash = mix64(fnv_bytes(FNV_OFFSET, raw ? raw : "", raw ? len : 0));
+	sqlite3_stmt *s;
+	int64_t qid = 0;
+	size_t i;
+	int errors = 0, own, ret, rc;
+
+	if (id)
+		*id = 0;
+	for (i = 0; diags && i < diags->n; i++)
+		errors += diags->v[i].severity == KIFU_DIAG_ERROR;
+	ret = own_begin(&own, st, err);
+	if (ret < 0)
+		return ret;
+	s = kifu_store_stmt_(st, ST_QUAR_INSERT, err);
+	if (!s) {
+		ret = err ? err->code : KIFU_EDB;
+		goto out;
+	}
+	if (origin && origin->import_id > 0)
+		sqlite3_bind_int64(s, 1, origin->import_id);
+	else
+		sqlite3_bind_null(s, 1);
+	bind_text(s, 2, file);
+	if (origin && origin->line > 0)
+		sqlite3_bind_int(s, 3, origin->line);
+	else
+		sqlite3_bind_null(s, 3);
+	sqlite3_bind_int(s, 4, number);
+	bind_text(s, 5, rec ? rec->game : NULL);
+	sqlite3_bind_blob64(s, 6, raw ? raw : "", raw ? len : 0, SQLITE_STATIC);
+	sqlite3_bind_int(s, 7, truncated != 0);
+	sqlite3_bind_int64(s, 8, (sqlite3_int64)raw_hash);
+	sqlite3_bind_int(s, 9, errors);
+	ret = step_once(st, s, "cannot quarantine a record", err);
+	if (ret < 0)
+		goto out;
+	if (sqlite3_changes(st->db) == 0) {
+		s = kifu_store_stmt_(st, ST_QUAR_FIND, err);
+		if (!s) {
+			ret = err ? err->code : KIFU_EDB;
+			goto out;
+		}
+		bind_text(s, 1, file);
+		sqlite3_bind_int(s, 2, number);
+		sqlite3_bind_int64(s, 3, (sqlite3_int64)raw_hash);
+		rc = sqlite3_step(s);
+		qid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+		sqlite3_reset(s);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			ret = kifu_store_fail_(st, "cannot look a quarantined record up", err);
+		goto out;
+	}
+	qid = sqlite3_last_insert_rowid(st->db);
+	s = kifu_store_stmt_(st, ST_QDIAG_INSERT, err);
+	if (!s) {
+		ret = err ? err->code : KIFU_EDB;
+		goto out;
+	}
+	sqlite3_bind_int64(s, 1, qid);
+	for (i = 0; diags && i < diags->n; i++) {
+		const struct kifu_diag *d = &diags->v[i];
+
+		sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
+		bind_text(s, 3, d->severity == KIFU_DIAG_WARNING ? "warning" : "error");
+		if (d->line > 0) {
+			sqlite3_bind_int(s, 4, d->line);
+			sqlite3_bind_int(s, 5, d->col);
+		} else {
+			sqlite3_bind_null(s, 4);
+			sqlite3_bind_null(s, 5);
+		}
+		if (d->ply > 0)
+			sqlite3_bind_int(s, 6, d->ply);
+		else
+			sqlite3_bind_null(s, 6);
+		bind_text(s, 7, d->message ? d->message : "");
+		ret = step_once(st, s, "cannot store a diagnostic", err);
+		if (ret < 0)
+			goto out;
+	}
+	ret = 1;
+out:
+	ret = own_end(own, ret, st, err);
+	if (id && ret >= 0)
+		*id = qid;
+	return ret;
+}
+
+/* ---- Provenance ---- */
+
+int kifu_store_import_begin(int64_t *id, struct kifu_store *st, const char *paths,
+			    struct kifu_error *err)
+{
+	sqlite3_stmt *s = kifu_store_stmt_(st, ST_IMPORT_INSERT, err);
+	int ret;
+
+	*id = 0;
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	bind_text(s, 1, paths);
+	ret = step_once(st, s, "cannot record the import", err);
+	if (ret == 0)
+		*id = sqlite3_last_insert_rowid(st->db);
+	return ret;
+}
+
+int kifu_store_import_end(struct kifu_store *st, int64_t id, long imported, long duplicates,
+			  long rejected, struct kifu_error *err)
+{
+	sqlite3_stmt *s = kifu_store_stmt_(st, ST_IMPORT_END, err);
+
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int64(s, 2, imported);
+	sqlite3_bind_int64(s, 3, duplicates);
+	sqlite3_bind_int64(s, 4, rejected);
+	return step_once(st, s, "cannot record the import", err);
+}
+
+int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, const char *path,
+			long long size, struct kifu_error *err)
+{
+	sqlite3_stmt *s = kifu_store_stmt_(st, ST_FILE_INSERT, err);
+	int ret;
+
+	*id = 0;
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	sqlite3_bind_int64(s, 1, import_id);
+	bind_text(s, 2, path);
+	if (size >= 0)
+		sqlite3_bind_int64(s, 3, size);
+	else
+		sqlite3_bind_null(s, 3);
+	ret = step_once(st, s, "cannot record a file", err);
+	if (ret == 0)
+		*id = sqlite3_last_insert_rowid(st->db);
+	return ret;
+}
+
+/* ---- Bulk loading ---- */
+
+static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
+{
+	sqlite3_stmt *find = NULL, *keep = NULL;
+	char drop[96];
+	int own, ret, i;
+
+	ret = own_begin(&own, st, err);
+	if (ret < 0)
+		return ret;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1",
+			       -1, &find, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db,
+			       "INSERT OR REPLACE INTO deferred_indexes(name, sql) VALUES (?1, ?2)",
+			       -1, &keep, NULL) != SQLITE_OK) {
+		ret = kifu_store_fail_(st, "cannot defer the indexes", err);
+		goto out;
+	}
+	for (i = 0; deferrable_indexes[i] && ret == 0; i++) {
+		int rc;
+
+		sqlite3_bind_text(find, 1, deferrable_indexes[i], -1, SQLITE_STATIC);
+		rc = sqlite3_step(find);
+		if (rc == SQLITE_DONE) {
+			sqlite3_reset(find);
+			continue;
+		}
+		if (rc != SQLITE_ROW) {
+			ret = kifu_store_fail_(st, "cannot defer the indexes", err);
+			sqlite3_reset(find);
+			break;
+		}
+		sqlite3_bind_text(keep, 1, deferrable_indexes[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(keep, 2, (const char *)sqlite3_column_text(find, 0), -1,
+				  SQLITE_TRANSIENT);
+		ret = step_once(st, keep, "cannot defer the indexes", err);
+		sqlite3_reset(find);
+		/* The names are this file's constants, never input. */
+		snprintf(drop, sizeof(drop), "DROP INDEX IF EXISTS %s", deferrable_indexes[i]);
+		if (ret == 0)
+			ret = exec(st, drop, "cannot defer the indexes", err);
+	}
+out:
+	sqlite3_finalize(find);
+	sqlite3_finalize(keep);
+	return own_end(own, ret, st, err);
+}
+
+static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
+{
+	sqlite3_stmt *list = NULL, *done = NULL;
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	int own, ret, rc;
+
+	ret = own_begin(&own, st, err);
+	if (ret < 0)
+		return ret;
+	if (sqlite3_prepare_v2(st->db, "SELECT name, sql FROM deferred_indexes ORDER BY name", -1,
+			       &list, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "DELETE FROM deferred_indexes WHERE name = ?1", -1, &done,
+			       NULL) != SQLITE_OK) {
+		ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
+		goto out;
+	}
+	/*
+	 * One at a time: read a definition, drop the reading statement, then
+	 * build (schema changes and an open read do not mix).
+	 */
+	for (;;) {
+		rc = sqlite3_step(list);
+		if (rc == SQLITE_DONE)
+			break;
+		if (rc != SQLITE_ROW) {
+			ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
+			break;
+		}
+		kifu_buf_reset(&sql);
+		kifu_buf_puts(&sql, (const char *)sqlite3_column_text(list, 1));
+		sqlite3_bind_text(done, 1, (const char *)sqlite3_column_text(list, 0), -1,
+				  SQLITE_TRANSIENT);
+		sqlite3_reset(list);
+		if (sql.failed) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			break;
+		}
+		/* The definition is the one SQLite itself recorded for our index. */
+		ret = exec(st, sql.data, "cannot rebuild the indexes", err);
+		if (ret == 0)
+			ret = step_once(st, done, "cannot rebuild the indexes", err);
+		if (ret < 0)
+			break;
+	}
+out:
+	sqlite3_finalize(list);
+	sqlite3_finalize(done);
+	kifu_buf_release(&sql);
+	return own_end(own, ret, st, err);
+}
+
+static int outside_tx(struct kifu_store *st, const char *what, struct kifu_error *err)
+{
+	if (!st->in_tx)
+		return 0;
+	kifu_error_at(err, st->path, 0, 0);
+	return kifu_error_set(err, KIFU_ERROR, "database '%s': cannot %s inside a transaction",
+			      st->path, what);
+}
+
+int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err)
+{
+	int ret = outside_tx(st, "start a bulk load", err);
+
+	if (ret == 0)
+		ret = indexes_defer(st, err);
+	/*
+	 * The store writes a game's rows after the game, in one transaction:
+	 * checking every move's and position's parent would only cost time.
+	 */
+	if (ret == 0)
+		ret = exec(st, "PRAGMA foreign_keys = OFF", "cannot start a bulk load", err);
+	/* Fewer checkpoints (each one syncs twice): the WAL may grow to 64 MiB. */
+	if (ret == 0)
+		ret = exec(st, "PRAGMA wal_autocheckpoint = 16384", "cannot start a bulk load", err);
+	if (ret == 0)
+		st->bulk = 1;
+	return ret;
+}
+
+int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
+{
+	int ret = outside_tx(st, "end a bulk load", err);
+
+	if (ret == 0)
+		ret = indexes_restore(st, err);
+	if (ret == 0)
+		ret = exec(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
+			   "cannot end a bulk load", err);
+	if (ret == 0)
+		st->bulk = 0;
+	return ret;
+}
+
+int kifu_store_indexes_deferred(int *count, struct kifu_store *st, struct kifu_error *err)
+{
+	long long n = 0;
+	int ret = query_int(&n, st, "SELECT count(*) FROM deferred_indexes", err);
+
+	*count = (int)n;
+	return ret;
+}
+
+int kifu_store_game_count(long long *count, struct kifu_store *st, struct kifu_error *err)
+{
+	return query_int(count, st, "SELECT count(*) FROM games", err);
+}

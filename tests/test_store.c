@@ -1,0 +1,794 @@
+/*
+ * Unit tests of the game database (lib/store*.c): a new database and its
+ * schema, every row a game writes, duplicates that do not depend on how
+ * the moves were spelt, migrations from older schema versions and refusal
+ * of newer ones and of foreign databases, quarantine rows and their key,
+ * filters (SQL with bound parameters only, inclusive first-day dates,
+ * newest-first order), loading a stored game back into the exact record
+ * the writer gave for the original, and bulk mode's deferred indexes.
+ */
+#define _DEFAULT_SOURCE
+#include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "kifu/record.h"
+#include "kifu/store.h"
+
+#ifndef KIFU_SOURCE_DIR
+#define KIFU_SOURCE_DIR "."
+#endif
+
+/* ---- helpers ---- */
+
+static char tmpdir[256];
+static char dbpath[300];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/kifu-test-store.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(dbpath, sizeof(dbpath), "%s/t.db", tmpdir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+	char p[320];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "%s%s", dbpath, suffixes[i]);
+		unlink(p);
+	}
+	rmdir(tmpdir);
+	return 0;
+}
+
+static struct kifu_store *open_db(void)
+{
+	struct kifu_store *st = NULL;
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	if (kifu_store_open(&st, dbpath, 0, &err) < 0)
+		fail_msg("open: %s", err.message);
+	return st;
+}
+
+/* One integer from a query (with %-style arguments pasted in: test data only). */
+static long long q_int(struct kifu_store *st, const char *fmt, ...)
+{
+	char sql[1024];
+	sqlite3_stmt *s;
+	long long v = -999;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	if (sqlite3_prepare_v2(kifu_store_db(st), sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(kifu_store_db(st)));
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* One text from a query, "(null)" for NULL, "(none)" without a row. */
+static const char *q_text(struct kifu_store *st, const char *fmt, ...)
+{
+	static char out[4096];
+	char sql[1024];
+	sqlite3_stmt *s;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	if (sqlite3_prepare_v2(kifu_store_db(st), sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(kifu_store_db(st)));
+	snprintf(out, sizeof(out), "(none)");
+	if (sqlite3_step(s) == SQLITE_ROW)
+		snprintf(out, sizeof(out), "%s",
+			 sqlite3_column_type(s, 0) == SQLITE_NULL ? "(null)"
+			 : (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return out;
+}
+
+/* Reads the first record of text and validates it; it must be valid. */
+static struct kifu_record *parse(const char *text, struct kifu_replay *rp)
+{
+	struct kifu_reader *r;
+	struct kifu_record *rec = NULL;
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_reader_open_mem(&r, text, strlen(text), "test", &err), 0);
+	assert_int_equal(kifu_reader_next(&rec, &diags, r, &err), 1);
+	assert_int_equal(kifu_record_validate(rp, &diags, rec, KIFU_VALIDATE_TEXT |
+					      KIFU_VALIDATE_NO_CLOCK, &err), 0);
+	if (diags.errors)
+		fail_msg("record not valid: %s", diags.v[0].message);
+	kifu_diags_release(&diags);
+	kifu_reader_free(r);
+	return rec;
+}
+
+static char *slurp(const char *rel)
+{
+	char path[512];
+	FILE *fp;
+	char *text;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", KIFU_SOURCE_DIR, rel);
+	fp = fopen(path, "rb");
+	if (!fp)
+		fail_msg("cannot open %s", path);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	text = calloc(1, (size_t)n + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	return text;
+}
+
+static struct kifu_record *parse_file(const char *rel, struct kifu_replay *rp)
+{
+	char *text = slurp(rel);
+	struct kifu_record *rec = parse(text, rp);
+
+	free(text);
+	return rec;
+}
+
+/* Re-validates rec after a change (players, date...). */
+static void revalidate(struct kifu_record *rec, struct kifu_replay *rp)
+{
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	struct kifu_error err;
+
+	assert_int_equal(kifu_record_validate(rp, &diags, rec, KIFU_VALIDATE_TEXT |
+					      KIFU_VALIDATE_NO_CLOCK, &err), 0);
+	if (diags.errors)
+		fail_msg("record not valid: %s", diags.v[0].message);
+	kifu_diags_release(&diags);
+}
+
+static int add(struct kifu_store *st, int64_t *id, const struct kifu_record *rec,
+	       const struct kifu_replay *rp)
+{
+	struct kifu_error err;
+	int ret;
+
+	kifu_error_clear(&err);
+	ret = kifu_store_game_add(id, st, rec, rp, NULL, &err);
+	if (ret < 0)
+		fail_msg("game_add: %s", err.message);
+	return ret;
+}
+
+static const char game_text[] =
+	"game: splay-schmidt\n"
+	"event: Test Open\n"
+	"date: 2024-06\n"
+	"players:\n"
+	"  white: {name: \"Ann O'Neill\", rating: 1800}\n"
+	"  black: Bo\n"
+	"moves:\n"
+	"  - G4\n"
+	"  - {move: h4, comment: sharp, clock: 12.50}\n"
+	"  - g6\n"
+	"tags:\n"
+	"  opening: quiet\n"
+	"  board: 3\n";
+
+/* ---- tests ---- */
+
+static void test_open_creates_schema(void **state)
+{
+	struct kifu_store *st;
+
+	(void)state;
+	st = open_db();
+	assert_int_equal(kifu_store_schema_version(), 2);
+	assert_int_equal(q_int(st, "PRAGMA user_version"), 2);
+	assert_int_equal(q_int(st, "PRAGMA application_id"), 0x6b696675);
+	assert_string_equal(q_text(st, "PRAGMA journal_mode"), "wal");
+	assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE name IN ('games', "
+				   "'players', 'sides', 'moves', 'positions', 'figures', 'tags', "
+				   "'imports', 'files', 'quarantine', 'quarantine_diags', "
+				   "'game_list', 'results', 'positions_hash')"),
+			 14);
+	assert_string_equal(kifu_store_path(st), dbpath);
+	kifu_store_free(st);
+	/* Opening again changes nothing. */
+	st = open_db();
+	assert_int_equal(q_int(st, "PRAGMA user_version"), 2);
+	kifu_store_free(st);
+}
+
+static void test_game_rows(void **state)
+{
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_record *rec = parse(game_text, &rp);
+	struct kifu_store *st = open_db();
+	struct kifu_pos *pos;
+	struct kifu_error err;
+	int64_t id = 0, imp, file;
+	struct kifu_origin from;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(kifu_store_import_begin(&imp, st, "a\nb", &err), 0);
+	assert_int_equal(kifu_store_file_add(&file, st, imp, "games/x.yaml", 123, &err), 0);
+	from = (struct kifu_origin){ imp, file, "games/x.yaml", 7, 2 };
+	assert_int_equal(kifu_store_game_add(&id, st, rec, &rp, &from, &err), 1);
+	assert_true(id > 0);
+	assert_string_equal(q_text(st, "SELECT game || '|' || variant || '|' || first || '|' || "
+				       "event || '|' || date || '|' || date_first || '|' || "
+				       "result || '|' || plies FROM games WHERE id = %lld",
+				   (long long)id),
+			    "splay-schmidt|standard|white|Test Open|2024-06|2024-06-01|unfinished|3");
+	assert_string_equal(q_text(st, "SELECT winner FROM games"), "(null)");
+	assert_string_equal(q_text(st, "SELECT termination FROM games"), "(null)");
+	assert_string_equal(q_text(st, "SELECT site FROM games"), "(null)");
+	assert_int_equal(q_int(st, "SELECT content_hash FROM games"),
+			 (long long)kifu_store_game_key(rec, &rp));
+	assert_string_equal(q_text(st, "SELECT file_id || '|' || file_line || '|' || file_game "
+				       "FROM games"), "1|7|2");
+	assert_string_equal(q_text(st, "SELECT path || '|' || size FROM files"), "games/x.yaml|123");
+	assert_string_equal(q_text(st, "SELECT paths FROM imports"), "a\nb");
+	/* Players by side, ratings as given. */
+	assert_string_equal(q_text(st, "SELECT group_concat(side_index || ':' || side || ':' || "
+				       "player || ':' || ifnull(rating, '-'), ',') FROM "
+				       "(SELECT * FROM game_players ORDER BY side_index)"),
+			    "0:white:Ann O'Neill:1800,1:black:Bo:-");
+	/* Moves canonical (G4 was written in upper case), with comment and clock. */
+	assert_string_equal(q_text(st, "SELECT group_concat(move, ' ') FROM "
+				       "(SELECT move FROM moves ORDER BY ply)"), "g4 h4 g6");
+	assert_string_equal(q_text(st, "SELECT comment || '|' || clock || '|' || clock_text FROM "
+				       "moves WHERE ply = 2"), "sharp|12.5|12.50");
+	assert_int_equal(q_int(st, "SELECT count(*) FROM moves WHERE comment IS NULL"), 2);
+	/* Positions 0..3, the 64 bits of each hash, ply 0 the start position. */
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions"), 4);
+	for (i = 0; i <= 3; i++)
+		assert_int_equal(q_int(st, "SELECT hash FROM positions WHERE ply = %zu", i),
+				 (long long)(int64_t)rp.hashes[i]);
+	assert_int_equal(kifu_pos_new(&pos, kifu_game_find("splay-schmidt"), 0, 0, &err), 0);
+	assert_int_equal(q_int(st, "SELECT hash FROM positions WHERE ply = 0"),
+			 (long long)(int64_t)pos->game->hash(pos->state));
+	kifu_pos_free(pos);
+	{
+		char hex[17];
+
+		snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)rp.hashes[2]);
+		assert_string_equal(q_text(st, "SELECT hash FROM positions_hex WHERE ply = 2"), hex);
+	}
+	/* Figures of the final position, tags with their YAML types. */
+	assert_int_equal(q_int(st, "SELECT count(*) FROM figures"), rp.nfigures);
+	for (i = 0; i < (size_t)rp.nfigures; i++) {
+		if (rp.figures[i].type == KIFU_FIG_INT)
+			assert_int_equal(q_int(st, "SELECT num FROM figures WHERE key = '%s'",
+					       rp.figures[i].key), rp.figures[i].num);
+		else
+			assert_string_equal(q_text(st, "SELECT text FROM figures WHERE key = '%s'",
+						   rp.figures[i].key), rp.figures[i].text);
+	}
+	assert_string_equal(q_text(st, "SELECT group_concat(key || '=' || value || ':' || type, ',') "
+				       "FROM (SELECT * FROM tags ORDER BY seq)"),
+			    "opening=quiet:str,board=3:int");
+	/* The view with the players joined. */
+	assert_string_equal(q_text(st, "SELECT players FROM game_list"), "Ann O'Neill - Bo");
+	assert_int_equal(q_int(st, "PRAGMA foreign_key_check"), -999);
+	kifu_store_free(st);
+	kifu_record_free(rec);
+	kifu_replay_release(&rp);
+}
+
+static void test_duplicates_ignore_spelling(void **state)
+{
+	struct kifu_replay a = KIFU_REPLAY_INIT, b = KIFU_REPLAY_INIT, c = KIFU_REPLAY_INIT;
+	struct kifu_record *ra = parse(game_text, &a);
+	struct kifu_record *rb, *rc;
+	struct kifu_store *st = open_db();
+	struct kifu_error err;
+	int64_t ida, idb, idc;
+	char *p;
+
+	(void)state;
+	/* The same game: other spellings (case, white space), another event, no tags. */
+	rb = parse("game: splay-schmidt\nvariant: standard\nevent: Elsewhere\ndate: 2024-06\n"
+		   "players: {black: Bo, white: Ann O'Neill}\n"
+		   "moves: ['  g4 ', H4, G6]\n", &b);
+	/* A different date is a different game. */
+	p = strdup(game_text);
+	memcpy(strstr(p, "2024-06"), "2024-07", 7);
+	rc = parse(p, &c);
+	free(p);
+	assert_int_equal(kifu_store_game_key(ra, &a), kifu_store_game_key(rb, &b));
+	assert_true(kifu_store_game_key(ra, &a) != kifu_store_game_key(rc, &c));
+	assert_int_equal(add(st, &ida, ra, &a), 1);
+	assert_int_equal(add(st, &idb, rb, &b), 0);
+	assert_int_equal(idb, ida);
+	assert_int_equal(add(st, &idc, rc, &c), 1);
+	assert_true(idc != ida);
+	/* A duplicate writes nothing. */
+	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 2);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM moves"), 6);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM players"), 2);
+	assert_string_equal(q_text(st, "SELECT event FROM games WHERE id = %lld", (long long)ida),
+			    "Test Open");
+	/* Another player is another game too. */
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_record_set_player(rb, "black", "Cy", 0, 0, &err), 0);
+	revalidate(rb, &b);
+	assert_int_equal(add(st, NULL, rb, &b), 1);
+	/* Inside a transaction, a duplicate of a game of the same batch is seen too. */
+	assert_int_equal(kifu_store_begin(st, &err), 0);
+	assert_int_equal(kifu_record_set(rb, KIFU_KEY_DATE, "2020", &err), 0);
+	revalidate(rb, &b);
+	assert_int_equal(add(st, NULL, rb, &b), 1);
+	assert_int_equal(add(st, NULL, rb, &b), 0);
+	assert_int_equal(kifu_store_commit(st, &err), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 4);
+	kifu_store_free(st);
+	kifu_record_free(ra);
+	kifu_record_free(rb);
+	kifu_record_free(rc);
+	kifu_replay_release(&a);
+	kifu_replay_release(&b);
+	kifu_replay_release(&c);
+}
+
+static void exec_sql(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+}
+
+static void test_migrates_older(void **state)
+{
+	char *v1 = slurp("schema/001-initial.sql");
+	struct kifu_store *st;
+	sqlite3 *db;
+
+	(void)state;
+	/* A version-1 database made by hand, holding a game. */
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	exec_sql(db, v1);
+	exec_sql(db, "PRAGMA user_version = 1");
+	exec_sql(db, "INSERT INTO games(game, variant, first, result, plies, content_hash) "
+		     "VALUES ('glaisher', 'standard', 'red', 'draw', 0, 42)");
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	free(v1);
+	st = open_db();
+	assert_int_equal(q_int(st, "PRAGMA user_version"), 2);
+	/* The views of version 2 exist and see the old game. */
+	assert_string_equal(q_text(st, "SELECT game || ' ' || result FROM game_list"),
+			    "glaisher draw");
+	assert_int_equal(q_int(st, "SELECT games FROM results"), 1);
+	kifu_store_free(st);
+	teardown(state);
+	setup(state);
+	/* Version 0: an empty SQLite file. */
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	exec_sql(db, "PRAGMA user_version = 0; VACUUM");
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	st = open_db();
+	assert_int_equal(q_int(st, "PRAGMA user_version"), 2);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM game_list"), 0);
+	kifu_store_free(st);
+}
+
+static void test_refuses_newer_and_foreign(void **state)
+{
+	struct kifu_store *st = NULL;
+	struct kifu_error err;
+	char want[512];
+	sqlite3 *db;
+
+	(void)state;
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	exec_sql(db, "CREATE TABLE t(x); PRAGMA user_version = 7");
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_open(&st, dbpath, 0, &err), KIFU_EDB);
+	assert_null(st);
+	snprintf(want, sizeof(want), "database '%s' has schema version 7, newer than this kifu (2)",
+		 dbpath);
+	assert_string_equal(err.message, want);
+	assert_string_equal(err.source, dbpath);
+	/* Somebody else's database (version 0, with tables) is left alone. */
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	exec_sql(db, "PRAGMA user_version = 0");
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	assert_int_equal(kifu_store_open(&st, dbpath, 0, &err), KIFU_EDB);
+	snprintf(want, sizeof(want), "database '%s' is not a kifu database", dbpath);
+	assert_string_equal(err.message, want);
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	exec_sql(db, "SELECT x FROM t");
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	/* A file that is not SQLite, and a directory that does not exist. */
+	{
+		FILE *fp = fopen(dbpath, "w");
+
+		fputs("this is not a database, not even close; it is a text file of some length\n", fp);
+		fclose(fp);
+	}
+	unlink(strcat(strcpy(want, dbpath), "-wal"));
+	unlink(strcat(strcpy(want, dbpath), "-shm"));
+	assert_int_equal(kifu_store_open(&st, dbpath, 0, &err), KIFU_EDB);
+	assert_non_null(strstr(err.message, dbpath));
+	assert_int_equal(kifu_store_open(&st, "/nonexistent/dir/x.db", 0, &err), KIFU_EDB);
+	assert_string_equal(err.source, "/nonexistent/dir/x.db");
+	assert_non_null(strstr(err.message, "cannot open database '/nonexistent/dir/x.db'"));
+}
+
+static void test_quarantine(void **state)
+{
+	static const char raw[] = "---\ngame: splay-schmidt\nmoves: [g7, g7]\n";
+	struct kifu_store *st = open_db();
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	struct kifu_origin from = { 0, 0, "games/bad.yaml", 4, 2 };
+	struct kifu_error err;
+	int64_t id1 = 0, id2 = 0;
+
+	(void)state;
+	kifu_diags_add(&diags, KIFU_DIAG_ERROR, 2, 2, (struct kifu_mark){ 6, 13 },
+		       "illegal move '%s'", "g7");
+	kifu_diags_add(&diags, KIFU_DIAG_WARNING, 2, 0, (struct kifu_mark){ 0, 0 }, "suspicious");
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_quarantine_add(&id1, st, raw, sizeof(raw) - 1, 0, NULL, &diags,
+						   &from, &err), 1);
+	assert_true(id1 > 0);
+	assert_string_equal(q_text(st, "SELECT file || '|' || file_line || '|' || file_game || '|' "
+				       "|| errors || '|' || raw_truncated || '|' || CAST(raw AS TEXT) "
+				       "FROM quarantine"),
+			    "games/bad.yaml|4|2|1|0|---\ngame: splay-schmidt\nmoves: [g7, g7]\n");
+	assert_string_equal(q_text(st, "SELECT typeof(raw) FROM quarantine"), "blob");
+	assert_string_equal(q_text(st, "SELECT group_concat(seq || ':' || severity || ':' || "
+				       "ifnull(line, '-') || ':' || ifnull(col, '-') || ':' || "
+				       "ifnull(ply, '-') || ':' || message, '|') FROM "
+				       "(SELECT * FROM quarantine_diags ORDER BY seq)"),
+			    "0:error:6:13:2:game 2, ply 2: illegal move 'g7'|"
+			    "1:warning:-:-:-:game 2: suspicious");
+	assert_string_equal(q_text(st, "SELECT first_error FROM quarantine_list"),
+			    "game 2, ply 2: illegal move 'g7'");
+	/* The same record again is not stored twice... */
+	assert_int_equal(kifu_store_quarantine_add(&id2, st, raw, sizeof(raw) - 1, 0, NULL, &diags,
+						   &from, &err), 0);
+	assert_int_equal(id2, id1);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine_diags"), 2);
+	/* ...but the same place with other text is another record, and bytes are kept as they are. */
+	assert_int_equal(kifu_store_quarantine_add(&id2, st, "a\0b\xff", 4, 1, NULL, &diags, &from,
+						   &err), 1);
+	assert_int_equal(q_int(st, "SELECT length(raw) FROM quarantine WHERE id = %lld",
+			       (long long)id2), 4);
+	assert_int_equal(q_int(st, "SELECT raw_truncated FROM quarantine WHERE id = %lld",
+			       (long long)id2), 1);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine"), 2);
+	kifu_diags_release(&diags);
+	kifu_store_free(st);
+}
+
+/* Stores the filter test's five games (ids 1..5). */
+static void store_filter_games(struct kifu_store *st)
+{
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_record *rec = parse_file("examples/splay-schmidt/splay-schmidt-standard-01.yaml",
+					     &rp);
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	/* 1: 2023-02-27, Hugo Moreau - Mateo Ruiz, Online Blitz Arena, rules. */
+	assert_int_equal(add(st, NULL, rec, &rp), 1);
+	/* 2: 2024, Zoe - Hugo Moreau, Club. */
+	kifu_record_set(rec, KIFU_KEY_DATE, "2024", &err);
+	kifu_record_set(rec, KIFU_KEY_EVENT, "Club", &err);
+	kifu_record_set_player(rec, "white", "Zoe", 0, 0, &err);
+	kifu_record_set_player(rec, "black", "Hugo Moreau", 0, 0, &err);
+	revalidate(rec, &rp);
+	assert_int_equal(add(st, NULL, rec, &rp), 1);
+	/* 3: no date, Ann - Bo, Online Blitz Arena. */
+	kifu_record_set(rec, KIFU_KEY_DATE, NULL, &err);
+	kifu_record_set(rec, KIFU_KEY_EVENT, "Online Blitz Arena", &err);
+	kifu_record_set_player(rec, "white", "Ann", 0, 0, &err);
+	kifu_record_set_player(rec, "black", "Bo", 0, 0, &err);
+	revalidate(rec, &rp);
+	assert_int_equal(add(st, NULL, rec, &rp), 1);
+	/* 4: 2023-02, Ann - Cy, Online Blitz Arena. */
+	kifu_record_set(rec, KIFU_KEY_DATE, "2023-02", &err);
+	kifu_record_set_player(rec, "black", "Cy", 0, 0, &err);
+	revalidate(rec, &rp);
+	assert_int_equal(add(st, NULL, rec, &rp), 1);
+	kifu_record_free(rec);
+	/* 5: glaisher advanced, 2023-07-05, Club Championship, resignation. */
+	rec = parse_file("examples/glaisher/glaisher-advanced-03.yaml", &rp);
+	assert_string_equal(rec->termination, "resignation");
+	assert_string_equal(rec->date, "2023-07-05");
+	assert_int_equal(add(st, NULL, rec, &rp), 1);
+	kifu_record_free(rec);
+	kifu_replay_release(&rp);
+}
+
+/* The ids f selects, as "2,5,1". */
+static const char *ids_of(struct kifu_store *st, struct kifu_filter f)
+{
+	static char out[256];
+	struct kifu_error err;
+	int64_t *ids;
+	size_t n, i, len = 0;
+
+	kifu_error_clear(&err);
+	if (kifu_store_game_ids(&ids, &n, st, &f, &err) < 0)
+		fail_msg("game_ids: %s", err.message);
+	out[0] = '\0';
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%lld", i ? "," : "",
+					(long long)ids[i]);
+	free(ids);
+	return out;
+}
+
+static void test_filters(void **state)
+{
+	struct kifu_store *st = open_db();
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_error err;
+	struct kifu_filter f;
+	sqlite3_stmt *s;
+	int64_t *ids;
+	size_t n;
+
+	(void)state;
+	store_filter_games(st);
+	/* Newest first: by first-day date, then id; undated last. */
+	assert_string_equal(ids_of(st, (struct kifu_filter){ 0 }), "2,5,1,4,3");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .player = "Hugo Moreau" }), "2,1");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .player = "hugo moreau" }), "");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .event = "Online Blitz Arena" }), "1,4,3");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .event = "Online Blitz" }), "");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .since = "2023-02" }), "2,5,1,4");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .until = "2023-02-27" }), "1,4");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .until = "2023-02" }), "4");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .since = "2024", .until = "2024" }), "2");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .termination = "rules" }), "2,1,4,3");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .termination = "resignation" }), "5");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .game = "glaisher" }), "5");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .variant = "standard" }), "2,1,4,3");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .game = "glaisher",
+							     .variant = "advanced" }), "5");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .player = "Ann", .since = "2023" }), "4");
+	/* A bad date is an error, not an empty answer. */
+	kifu_error_clear(&err);
+	f = (struct kifu_filter){ .since = "2023-13" };
+	assert_int_equal(kifu_store_game_ids(&ids, &n, st, &f, &err), KIFU_EPARSE);
+	assert_string_equal(err.message,
+			    "invalid date '2023-13': expected YYYY, YYYY-MM or YYYY-MM-DD");
+	f = (struct kifu_filter){ .until = "2023-02-29" };
+	assert_int_equal(kifu_store_game_ids(&ids, &n, st, &f, &err), KIFU_EPARSE);
+	/* The expression carries parameters only, numbered from `first`. */
+	f = (struct kifu_filter){ .player = "Robert'); DROP TABLE games; --", .event = "x" };
+	kifu_buf_puts(&sql, "SELECT count(*) FROM games g WHERE ?1 = ?2 AND ");
+	assert_int_equal(kifu_filter_sql(&sql, &f, "g", 3, &err), 2);
+	assert_null(strstr(sql.data, "Robert"));
+	assert_non_null(strstr(sql.data, "?3"));
+	assert_non_null(strstr(sql.data, "?4"));
+	assert_int_equal(sqlite3_prepare_v2(kifu_store_db(st), sql.data, -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_int(s, 1, 1);
+	sqlite3_bind_int(s, 2, 1);
+	assert_int_equal(kifu_filter_bind(s, 3, &f, &err), 2);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(s, 0), 0);
+	sqlite3_finalize(s);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 5);
+	/* No filter at all is "1"; a bad alias is refused. */
+	kifu_buf_reset(&sql);
+	assert_int_equal(kifu_filter_sql(&sql, NULL, NULL, 1, &err), 0);
+	assert_string_equal(sql.data, "1");
+	assert_int_equal(kifu_filter_sql(&sql, &f, "g; DROP", 1, &err), KIFU_ERANGE);
+	kifu_buf_release(&sql);
+	kifu_store_free(st);
+}
+
+static void test_date_first_day(void **state)
+{
+	char day[11];
+
+	(void)state;
+	assert_int_equal(kifu_date_first_day(day, "2024", NULL), 0);
+	assert_string_equal(day, "2024-01-01");
+	assert_int_equal(kifu_date_first_day(day, "2024-06", NULL), 0);
+	assert_string_equal(day, "2024-06-01");
+	assert_int_equal(kifu_date_first_day(day, "2024-02-29", NULL), 0);
+	assert_string_equal(day, "2024-02-29");
+	assert_int_equal(kifu_date_first_day(day, "2023-02-29", NULL), KIFU_EPARSE);
+	assert_int_equal(kifu_date_first_day(day, "1900-02-29", NULL), KIFU_EPARSE);
+	assert_int_equal(kifu_date_first_day(day, "2000-02-29", NULL), 0);
+	assert_int_equal(kifu_date_first_day(day, "2024-6", NULL), KIFU_EPARSE);
+	assert_int_equal(kifu_date_first_day(day, "2024-06-31", NULL), KIFU_EPARSE);
+	assert_int_equal(kifu_date_first_day(day, "24", NULL), KIFU_EPARSE);
+	assert_int_equal(kifu_date_first_day(day, "2024/06", NULL), KIFU_EPARSE);
+	assert_int_equal(kifu_date_first_day(day, "", NULL), KIFU_EPARSE);
+}
+
+/* Stores rec, loads it back: same replay, same canonical YAML, same key. */
+static void round_trip(struct kifu_store *st, const struct kifu_record *rec,
+		       const struct kifu_replay *rp)
+{
+	struct kifu_replay rp2 = KIFU_REPLAY_INIT;
+	struct kifu_record *back;
+	struct kifu_buf a = KIFU_BUF_INIT, b = KIFU_BUF_INIT;
+	struct kifu_error err;
+	int64_t id;
+	size_t k;
+
+	assert_int_equal(add(st, &id, rec, rp), 1);
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_game_load(&back, st, id, &err), 0);
+	revalidate(back, &rp2);
+	assert_int_equal(rp2.nplies, rp->nplies);
+	for (k = 0; k <= rp->nplies; k++)
+		assert_true(rp2.hashes[k] == rp->hashes[k]);
+	assert_int_equal(kifu_record_write(&a, rec, rp, &err), 0);
+	assert_int_equal(kifu_record_write(&b, back, &rp2, &err), 0);
+	assert_string_equal(b.data, a.data);
+	assert_int_equal(kifu_store_game_key(back, &rp2), kifu_store_game_key(rec, rp));
+	kifu_buf_release(&a);
+	kifu_buf_release(&b);
+	kifu_record_free(back);
+	kifu_replay_release(&rp2);
+}
+
+/* Every valid example, stored and loaded back, writes out as the original does. */
+static void test_load_round_trip(void **state)
+{
+	static const char *const files[] = {
+		"examples/glaisher/glaisher-standard-01.yaml",
+		"examples/glaisher/glaisher-advanced-03.yaml",
+		"examples/splay-schmidt/splay-schmidt-standard-02.yaml",
+		"examples/splay-kisenwether/splay-kisenwether-standard-01.yaml",
+		"examples/splinter/splinter-knockout-01.yaml",
+		"examples/splinter/splinter-survival-02.yaml",
+		"examples/splinter-quad/splinter-quad-standard-01.yaml",
+		"examples/splinter-quad/splinter-quad-standard-04.yaml",
+	};
+	struct kifu_store *st = open_db();
+	struct kifu_error err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i <= sizeof(files) / sizeof(files[0]); i++) {
+		struct kifu_replay rp = KIFU_REPLAY_INIT;
+		struct kifu_record *rec;
+
+		/* The last round is the in-memory game with comments, clocks and tags. */
+		rec = i < sizeof(files) / sizeof(files[0]) ? parse_file(files[i], &rp)
+			: parse(game_text, &rp);
+		round_trip(st, rec, &rp);
+		kifu_record_free(rec);
+		kifu_replay_release(&rp);
+	}
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_game_load(&(struct kifu_record *){ NULL }, st, 999, &err),
+			 KIFU_ENOTFOUND);
+	kifu_store_free(st);
+}
+
+static void test_bulk_mode(void **state)
+{
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_record *rec = parse(game_text, &rp);
+	struct kifu_store *st = open_db();
+	struct kifu_error err;
+	char before[1024];
+	int deferred = -1;
+	int64_t id;
+
+	(void)state;
+	snprintf(before, sizeof(before), "%s",
+		 q_text(st, "SELECT group_concat(name || ':' || sql, '|') FROM (SELECT * FROM "
+			    "sqlite_master WHERE name IN ('positions_hash', 'sides_player', "
+			    "'games_date') ORDER BY name)"));
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
+	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
+	assert_int_equal(deferred, 3);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE name = "
+				   "'positions_hash'"), 0);
+	assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 0);
+	/* Multi-row inserts (a long game) and a duplicate, in bulk mode. */
+	assert_int_equal(kifu_store_begin(st, &err), 0);
+	assert_int_equal(kifu_store_bulk_begin(st, &err), KIFU_ERROR);
+	assert_int_equal(add(st, &id, rec, &rp), 1);
+	kifu_record_free(rec);
+	rec = parse_file("examples/splay-schmidt/splay-schmidt-standard-01.yaml", &rp);
+	assert_true(rp.nplies > 40);
+	assert_int_equal(add(st, &id, rec, &rp), 1);
+	assert_int_equal(add(st, NULL, rec, &rp), 0);
+	assert_int_equal(kifu_store_commit(st, &err), 0);
+	/* Long games with comments and clocks come back whole from the multi-row inserts. */
+	{
+		static const char *const long_games[] = {
+			"examples/splay-schmidt/splay-schmidt-standard-02.yaml",
+			"examples/splay-kisenwether/splay-kisenwether-standard-02.yaml",
+		};
+		struct kifu_replay lrp = KIFU_REPLAY_INIT;
+		size_t i;
+
+		for (i = 0; i < 2; i++) {
+			struct kifu_record *lrec = parse_file(long_games[i], &lrp);
+
+			assert_true(lrp.nplies > 2 * 16);
+			round_trip(st, lrec, &lrp);
+			kifu_record_free(lrec);
+		}
+		kifu_replay_release(&lrp);
+	}
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions WHERE game_id = %lld",
+			       (long long)id), (long long)rp.nplies + 1);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM moves WHERE game_id = %lld",
+			       (long long)id), (long long)rp.nplies);
+	assert_int_equal(q_int(st, "SELECT hash FROM positions WHERE game_id = %lld AND ply = %zu",
+			       (long long)id, rp.nplies), (long long)(int64_t)rp.hashes[rp.nplies]);
+	assert_string_equal(q_text(st, "SELECT move FROM moves WHERE game_id = %lld AND ply = 17",
+				   (long long)id), kifu_replay_text(&rp, 17));
+	kifu_store_free(st);
+	/* A crash here leaves the indexes deferred; bulk_end in a later run rebuilds them. */
+	st = open_db();
+	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
+	assert_int_equal(deferred, 3);
+	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
+	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
+	assert_int_equal(deferred, 0);
+	assert_string_equal(q_text(st, "SELECT group_concat(name || ':' || sql, '|') FROM (SELECT * "
+				       "FROM sqlite_master WHERE name IN ('positions_hash', "
+				       "'sides_player', 'games_date') ORDER BY name)"), before);
+	assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 1);
+	assert_string_equal(q_text(st, "PRAGMA integrity_check"), "ok");
+	assert_int_equal(q_int(st, "PRAGMA foreign_key_check"), -999);
+	/* The index answers a position search. */
+	assert_int_equal(q_int(st, "SELECT count(DISTINCT game_id) FROM positions WHERE hash = %lld",
+			       (long long)(int64_t)rp.hashes[0]), 3);
+	kifu_store_free(st);
+	kifu_record_free(rec);
+	kifu_replay_release(&rp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_open_creates_schema, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_game_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_duplicates_ignore_spelling, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrates_older, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refuses_newer_and_foreign, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quarantine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
+		cmocka_unit_test(test_date_first_day),
+		cmocka_unit_test_setup_teardown(test_load_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bulk_mode, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
