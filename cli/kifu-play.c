@@ -1,0 +1,491 @@
+/*
+ * kifu-play: plays games between the built-in players (random, mcts:N) and
+ * writes them as format-1 records, one file per game with -o DIR or one
+ * YAML stream on stdout. Seats rotate from game to game, every game's
+ * seeds come from --seed and the game's number alone, and each record is
+ * validated before it is written, so the same command always writes the
+ * same valid games.
+ */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kifu/game.h"
+#include "kifu/player.h"
+#include "kifu/record.h"
+
+static const char usage[] =
+	"kifu-play GAME [--variant V] [--first SIDE] --players SPEC,SPEC[,...] [--games N]\n"
+	"                 [--seed S] [--max-plies N] [--quiet] [-o DIR]";
+
+/* Most sides a game may have here, and so most SPECs. */
+#define MAX_SPECS 16
+
+#define DEFAULT_MAX_PLIES 1000
+
+struct options {
+	const struct kifu_game *game;
+	int variant, first;
+	char *specs[MAX_SPECS]; /* point into specs_text */
+	char *specs_text;
+	int nspecs;
+	long games;
+	uint64_t seed;
+	long max_plies;
+	const char *dir;
+	int quiet;
+};
+
+/* What the summary line reports: per SPEC position, and in all. */
+struct tally {
+	long wins[MAX_SPECS];
+	long draws, unfinished, decided;
+};
+
+static void help(void)
+{
+	const struct kifu_game *const *g;
+
+	printf("usage: %s\n\n"
+	       "Plays games between built-in players and writes them as format-1 records:\n"
+	       "one file per game in DIR with -o (DIR/GAME-VARIANT-00001.yaml, ...), else\n"
+	       "one YAML stream on stdout.\n\n"
+	       "  --players SPECS  one SPEC per side of GAME, or one for all sides, comma-\n"
+	       "                   separated. SPEC: 'random' (uniform over legal moves) or\n"
+	       "                   'mcts:N' (Monte Carlo tree search, N playouts per move)\n"
+	       "  --variant V      a variant of GAME (default: its first)\n"
+	       "  --first SIDE     the side that moves first, where the game allows a choice\n"
+	       "  --games N        games to play (default 1)\n"
+	       "  --seed S         0 to 2^64-1 (default 1): same seed, same games\n"
+	       "  --max-plies N    stop a game after N plies and write it as 'result:\n"
+	       "                   unfinished' (default %d)\n"
+	       "  -o, --output DIR write one file per game into DIR (created if missing)\n"
+	       "  --quiet          no progress bar and no summary on stderr\n"
+	       "  --help, --version\n\n"
+	       "Game i (from 0) gives side j the SPEC at position (i + j) mod n of the list,\n"
+	       "so seats rotate; the player name written is the SPEC and ' #k', k its\n"
+	       "1-based position ('mcts:200 #1'). A summary (wins per player, draws,\n"
+	       "unfinished games) goes to stderr; a progress bar too when stderr is a\n"
+	       "terminal.\n\n"
+	       "Games:\n", usage, DEFAULT_MAX_PLIES);
+	for (g = kifu_games; *g; g++) {
+		int v;
+
+		printf("  %-18s sides:", (*g)->name);
+		for (v = 0; (*g)->sides[v]; v++)
+			printf(" %s", (*g)->sides[v]);
+		printf("; variants:");
+		for (v = 0; (*g)->variants[v]; v++)
+			printf(" %s%s", (*g)->variants[v], v == 0 ? " (default)" : "");
+		printf("\n");
+	}
+	exit(EXIT_OK);
+}
+
+static long parse_count(const char *opt, const char *text, long min, long max)
+{
+	char *end;
+	long l;
+
+	errno = 0;
+	l = strtol(text, &end, 10);
+	if (errno || *end || end == text || text[0] == '-' || text[0] == '+' ||
+	    text[0] == ' ' || l < min || l > max)
+		cli_usage_error(usage, "%s must be a whole number from %ld to %ld, not '%s'", opt,
+				min, max, text);
+	return l;
+}
+
+static uint64_t parse_seed(const char *text)
+{
+	unsigned long long u;
+	char *end;
+
+	errno = 0;
+	u = strtoull(text, &end, 10);
+	if (errno || *end || end == text || text[0] < '0' || text[0] > '9')
+		cli_usage_error(usage, "--seed must be a whole number from 0 to "
+				"18446744073709551615, not '%s'", text);
+	return (uint64_t)u;
+}
+
+/* Splits --players and checks every SPEC by making a player of it. */
+static void parse_players(struct options *o, const char *text)
+{
+	struct kifu_error err;
+	char *p;
+	int k;
+
+	if (o->game->nsides > MAX_SPECS) {
+		cli_errorf("'%s' has %d sides; kifu-play handles up to %d", o->game->name,
+			   o->game->nsides, MAX_SPECS);
+		exit(EXIT_FAILURE_IO);
+	}
+	o->specs_text = malloc(strlen(text) + 1);
+	if (!o->specs_text) {
+		cli_errorf("out of memory");
+		exit(EXIT_FAILURE_IO);
+	}
+	strcpy(o->specs_text, text);
+	o->nspecs = 0;
+	p = o->specs_text;
+	for (;;) {
+		char *comma = strchr(p, ',');
+
+		if (o->nspecs == MAX_SPECS)
+			cli_usage_error(usage, "--players: more than %d players in '%s'", MAX_SPECS,
+					text);
+		o->specs[o->nspecs++] = p;
+		if (!comma)
+			break;
+		*comma = '\0';
+		p = comma + 1;
+	}
+	if (o->nspecs != 1 && o->nspecs != o->game->nsides)
+		cli_usage_error(usage, "--players: '%s' gives %d players; %s needs %d (one per "
+				"side) or 1 (for all sides)", text, o->nspecs, o->game->name,
+				o->game->nsides);
+	for (k = 0; k < o->nspecs; k++) {
+		struct kifu_bot *bot = NULL;
+
+		kifu_error_clear(&err);
+		if (kifu_player_new(&bot, o->game, o->specs[k], 0, &err) < 0) {
+			if (err.code == KIFU_ENOMEM) {
+				cli_error(&err);
+				exit(EXIT_FAILURE_IO);
+			}
+			cli_usage_error(usage, "--players: %s", err.message);
+		}
+		kifu_player_free(bot);
+	}
+}
+
+/* splitmix64's finaliser over a and b: independent seeds from (S, i, j). */
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+	uint64_t z = a + UINT64_C(0x9e3779b97f4a7c15) * (b + 1);
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The progress bar, redrawn at most ten times a second. */
+struct progress {
+	int on;
+	double last;
+};
+
+static void progress_show(struct progress *pr, long game, long games, int ply, int force)
+{
+	double t;
+	int i, filled;
+
+	if (!pr->on)
+		return;
+	t = now();
+	if (!force && t - pr->last < 0.1)
+		return;
+	pr->last = t;
+	filled = (int)(30 * game / games);
+	fprintf(stderr, "\r%s: [", cli_progname());
+	for (i = 0; i < 30; i++)
+		fputc(i < filled ? '#' : '.', stderr);
+	fprintf(stderr, "] game %ld of %ld, ply %d   ", game + 1 > games ? games : game + 1,
+		games, ply);
+	fflush(stderr);
+}
+
+static void progress_end(struct progress *pr)
+{
+	if (pr->on)
+		fprintf(stderr, "\r\033[K");
+}
+
+/*
+ * Plays game i into rec (made here; the caller frees it) and tallies its
+ * result. Returns 0, or an exit code after printing what failed.
+ */
+static int play_game(struct kifu_record **out, const struct options *o, long i,
+		     struct tally *tally, struct progress *pr)
+{
+	const struct kifu_game *g = o->game;
+	struct kifu_bot *bots[MAX_SPECS] = { NULL };
+	struct kifu_record *rec = NULL;
+	struct kifu_pos *pos = NULL;
+	struct kifu_outcome oc;
+	struct kifu_error err;
+	uint64_t game_seed = mix(o->seed, (uint64_t)i);
+	char text[KIFU_MOVE_TEXT_MAX], name[256], round[32];
+	int j, plies = 0, ret = EXIT_FAILURE_IO;
+
+	*out = NULL;
+	kifu_error_clear(&err);
+	if (kifu_record_new(&rec, &err) < 0 || kifu_pos_new(&pos, g, o->variant, o->first, &err) < 0)
+		goto fail;
+	snprintf(round, sizeof(round), "%ld", i + 1);
+	if (kifu_record_set(rec, KIFU_KEY_GAME, g->name, &err) < 0 ||
+	    kifu_record_set(rec, KIFU_KEY_VARIANT, g->variants[o->variant], &err) < 0 ||
+	    kifu_record_set(rec, KIFU_KEY_EVENT, "kifu-play", &err) < 0 ||
+	    kifu_record_set(rec, KIFU_KEY_ROUND, round, &err) < 0)
+		goto fail;
+	/* With the same options, the seed and the round replay the game. */
+	snprintf(name, sizeof(name), "%llu", (unsigned long long)o->seed);
+	if (kifu_record_add_tag(rec, "seed", name, KIFU_SCALAR_INT, &err) < 0)
+		goto fail;
+	if ((g->flags & KIFU_GAME_CHOOSE_FIRST) &&
+	    kifu_record_set(rec, KIFU_KEY_FIRST, g->sides[o->first], &err) < 0)
+		goto fail;
+	for (j = 0; j < g->nsides; j++) {
+		int k = (int)((i + j) % o->nspecs);
+
+		snprintf(name, sizeof(name), "%s #%d", o->specs[k], k + 1);
+		if (kifu_record_set_player(rec, g->sides[j], name, 0, 0, &err) < 0 ||
+		    kifu_player_new(&bots[j], g, o->specs[k], mix(game_seed, (uint64_t)j),
+				    &err) < 0)
+			goto fail;
+	}
+	for (;;) {
+		kifu_move m;
+
+		g->outcome(pos->state, &oc);
+		if (oc.status != KIFU_ONGOING || plies >= o->max_plies)
+			break;
+		progress_show(pr, i, o->games, plies, 0);
+		if (kifu_player_choose(&m, bots[g->side_to_move(pos->state)], pos->state,
+				       &err) < 0)
+			goto fail;
+		g->format_move(pos->state, m, text);
+		if (kifu_record_add_turn(rec, text, NULL, NULL, &err) < 0)
+			goto fail;
+		g->apply(pos->state, m);
+		plies++;
+	}
+	if (oc.status == KIFU_WIN) {
+		tally->wins[(i + oc.winner) % o->nspecs]++;
+		tally->decided++;
+	} else if (oc.status == KIFU_DRAW) {
+		tally->draws++;
+	} else {
+		tally->unfinished++;
+	}
+	/* A game the cap cut short is written unfinished, with no termination. */
+	if (kifu_record_set(rec, KIFU_KEY_RESULT,
+			    oc.status == KIFU_WIN ? g->sides[oc.winner] :
+			    oc.status == KIFU_DRAW ? "draw" : "unfinished", &err) < 0 ||
+	    (oc.status != KIFU_ONGOING &&
+	     kifu_record_set(rec, KIFU_KEY_TERMINATION, "rules", &err) < 0))
+		goto fail;
+	*out = rec;
+	rec = NULL;
+	ret = 0;
+	goto out;
+fail:
+	if (err.code == KIFU_ENOMEM || !err.message[0])
+		cli_errorf("game %ld: %s", i + 1, err.message[0] ? err.message : "out of memory");
+	else
+		cli_errorf("internal error: game %ld: %s", i + 1, err.message);
+out:
+	for (j = 0; j < g->nsides; j++)
+		kifu_player_free(bots[j]);
+	kifu_record_free(rec);
+	kifu_pos_free(pos);
+	return ret;
+}
+
+/*
+ * Checks rec the way kifu-validate will and writes it (with canonical
+ * moves from the replay) into doc. A record that does not validate is a
+ * bug of ours or of a rules engine, never written.
+ */
+static int render(struct kifu_buf *doc, const struct kifu_record *rec, long i)
+{
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	struct kifu_replay replay = KIFU_REPLAY_INIT;
+	struct kifu_error err;
+	size_t d;
+	int ret = EXIT_FAILURE_IO;
+
+	kifu_error_clear(&err);
+	if (kifu_record_validate(&replay, &diags, rec, KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK,
+				 &err) < 0) {
+		cli_errorf("game %ld: %s", i + 1, err.message);
+		goto out;
+	}
+	if (diags.errors) {
+		for (d = 0; d < diags.n; d++)
+			if (diags.v[d].severity == KIFU_DIAG_ERROR)
+				break;
+		cli_errorf("internal error: game %ld does not validate: %s", i + 1,
+			   d < diags.n ? diags.v[d].message : "?");
+		goto out;
+	}
+	kifu_buf_reset(doc);
+	if (kifu_record_write(doc, rec, &replay, &err) < 0 || doc->failed) {
+		cli_errorf("game %ld: %s", i + 1, err.message[0] ? err.message : "out of memory");
+		goto out;
+	}
+	ret = 0;
+out:
+	kifu_replay_release(&replay);
+	kifu_diags_release(&diags);
+	return ret;
+}
+
+static int write_file(const char *path, const struct kifu_buf *doc)
+{
+	FILE *fp = fopen(path, "w");
+	int ret = EXIT_FAILURE_IO;
+
+	if (!fp) {
+		cli_errorf("cannot write '%s': %s", path, strerror(errno));
+		return ret;
+	}
+	if (fwrite(doc->data, 1, doc->len, fp) != doc->len) {
+		cli_errorf("cannot write '%s': %s", path, strerror(errno));
+		fclose(fp);
+		return ret;
+	}
+	if (fclose(fp) != 0) {
+		cli_errorf("cannot write '%s': %s", path, strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
+static void summary(const struct options *o, const struct tally *t)
+{
+	int k;
+
+	if (o->quiet)
+		return;
+	fprintf(stderr, "%s: %ld game%s: %ld decided, %ld drawn, %ld unfinished\n",
+		cli_progname(), o->games, o->games == 1 ? "" : "s", t->decided, t->draws,
+		t->unfinished);
+	if (o->nspecs < 2)
+		return;
+	for (k = 0; k < o->nspecs; k++)
+		fprintf(stderr, "%s:   %s #%d won %ld\n", cli_progname(), o->specs[k], k + 1,
+			t->wins[k]);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "variant", required_argument, NULL, 'v' },
+		{ "first", required_argument, NULL, 'f' },
+		{ "players", required_argument, NULL, 'p' },
+		{ "games", required_argument, NULL, 'g' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "max-plies", required_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *variant = NULL, *first = NULL, *players = NULL;
+	const char *games = NULL, *seed = NULL, *max_plies = NULL;
+	struct options o;
+	struct tally tally;
+	struct progress pr = { 0, 0 };
+	struct kifu_buf doc = KIFU_BUF_INIT;
+	char *path = NULL;
+	long i;
+	int opt, ret = EXIT_OK;
+
+	cli_init(argv[0]);
+	memset(&o, 0, sizeof(o));
+	memset(&tally, 0, sizeof(tally));
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:", options, NULL)) != -1) {
+		switch (opt) {
+		case 'v': variant = optarg; break;
+		case 'f': first = optarg; break;
+		case 'p': players = optarg; break;
+		case 'g': games = optarg; break;
+		case 's': seed = optarg; break;
+		case 'm': max_plies = optarg; break;
+		case 'o': o.dir = optarg; break;
+		case 'q': o.quiet = 1; break;
+		case 'h': help(); break;
+		case 'V': cli_version(); break;
+		case ':':
+			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 1)
+		cli_usage_error(usage, "%s", argc - optind ? "expected one GAME" : "expected GAME");
+	cli_resolve_game(usage, argv[optind], variant, first, &o.game, &o.variant, &o.first);
+	if (!players)
+		cli_usage_error(usage, "--players is required");
+	parse_players(&o, players);
+	o.games = games ? parse_count("--games", games, 1, 100000000L) : 1;
+	o.seed = seed ? parse_seed(seed) : 1;
+	o.max_plies = max_plies ? parse_count("--max-plies", max_plies, 1, KIFU_RECORD_MAX_TURNS)
+				: DEFAULT_MAX_PLIES;
+	if (o.dir) {
+		if (mkdir(o.dir, 0777) < 0 && errno != EEXIST) {
+			cli_errorf("cannot create '%s': %s", o.dir, strerror(errno));
+			ret = EXIT_FAILURE_IO;
+			goto out;
+		}
+		path = malloc(strlen(o.dir) + strlen(o.game->name) +
+			      strlen(o.game->variants[o.variant]) + 64);
+		if (!path) {
+			cli_errorf("out of memory");
+			ret = EXIT_FAILURE_IO;
+			goto out;
+		}
+	}
+	pr.on = !o.quiet && isatty(STDERR_FILENO);
+
+	for (i = 0; i < o.games; i++) {
+		struct kifu_record *rec = NULL;
+
+		ret = play_game(&rec, &o, i, &tally, &pr);
+		if (!ret)
+			ret = render(&doc, rec, i);
+		kifu_record_free(rec);
+		if (ret)
+			break;
+		if (o.dir) {
+			sprintf(path, "%s/%s-%s-%05ld.yaml", o.dir, o.game->name,
+				o.game->variants[o.variant], i + 1);
+			ret = write_file(path, &doc);
+			if (ret)
+				break;
+		} else if (fwrite(doc.data, 1, doc.len, stdout) != doc.len || fflush(stdout)) {
+			cli_errorf("cannot write the games: %s", strerror(errno));
+			ret = EXIT_FAILURE_IO;
+			break;
+		}
+		progress_show(&pr, i + 1, o.games, 0, 1);
+	}
+	progress_end(&pr);
+	if (!ret)
+		summary(&o, &tally);
+out:
+	free(path);
+	free(o.specs_text);
+	kifu_buf_release(&doc);
+	return ret;
+}

@@ -1,0 +1,93 @@
+/*
+ * Built-in players: programs that choose moves for a side, through the game
+ * interface only, so that every game (and any game added later) can be
+ * played by them. A player is made from a SPEC string:
+ *
+ *   random   a legal move chosen uniformly at random;
+ *   mcts:N   Monte Carlo tree search (UCT) with N playouts per move.
+ *
+ * MCTS, precisely: each move builds a fresh tree from the current position
+ * in a node pool that is reset after the move. One iteration selects from
+ * the root by UCB1, score(child) = mean + C * sqrt(ln(parent visits) /
+ * child visits) with C = sqrt(2) (KIFU_PLAYER_UCT_C) on rewards in [0, 1],
+ * unvisited children first (in an order shuffled at expansion). A leaf
+ * visited before is expanded with all its legal moves at once; the
+ * iteration then plays uniformly random moves from the new child to the end
+ * of the game, or for at most KIFU_PLAYER_PLAYOUT_PLIES plies. Every side
+ * gets its own reward: 1 to the winner and 0 to the others, 1/nsides to
+ * every side for a draw (0.5 each in a two-player game), and a playout cut
+ * by the ply cap scores as a draw. Each node keeps the reward of the side
+ * that moved into it (the side to move at its parent), and selection at a
+ * node maximises that side's reward, so games of three or four players are
+ * searched each from the point of view of the side to move. The move
+ * played is the root child with most visits (ties: the better mean, then
+ * the shuffled order). A position with a single legal move, or with a move
+ * that wins at once for the side to move (the first such in the shuffled
+ * order), is answered without search. When the pool reaches
+ * KIFU_PLAYER_MAX_NODES nodes the tree stops growing and iterations play
+ * out from where they stop.
+ *
+ * Players are deterministic: they use their own generator (xoshiro256**
+ * seeded by splitmix64 from the seed given), never rand(), so the same seed
+ * and the same positions give the same moves.
+ */
+#ifndef KIFU_PLAYER_H
+#define KIFU_PLAYER_H
+
+#include <stdint.h>
+
+#include "kifu/error.h"
+#include "kifu/game.h"
+
+/* The exploration constant of UCB1 (sqrt(2)). */
+#define KIFU_PLAYER_UCT_C 1.41421356237309504880
+
+/* Longest random playout, in plies from the node it starts at. */
+#define KIFU_PLAYER_PLAYOUT_PLIES 1000
+
+/* Most tree nodes one move's search may hold (32 bytes each). */
+#define KIFU_PLAYER_MAX_NODES (1u << 21)
+
+/* Largest N accepted in `mcts:N`. */
+#define KIFU_PLAYER_MAX_PLAYOUTS 100000000L
+
+/*
+ * A player made by kifu_player_new. (struct kifu_player is taken: it is a
+ * `players` entry of a record, in record.h.)
+ */
+struct kifu_bot;
+
+/*
+ * Makes a player of game g from spec ("random", "mcts:N") with generator
+ * seed `seed`. *out belongs to the caller (kifu_player_free). Returns 0,
+ * KIFU_EPARSE for a bad spec ("unknown player 'foo'", "mcts needs a
+ * playout count: 'mcts:'") or KIFU_ENOMEM.
+ */
+int kifu_player_new(struct kifu_bot **out, const struct kifu_game *g, const char *spec,
+		    uint64_t seed, struct kifu_error *err);
+
+/* Frees p (NULL is accepted). */
+void kifu_player_free(struct kifu_bot *p);
+
+/* The spec p was made from, as given. */
+const char *kifu_player_spec(const struct kifu_bot *p);
+
+/*
+ * Chooses a move for the side to move in state (a position of p's game) and
+ * stores it in *out; state is not changed. Returns 0, KIFU_EILLEGAL when
+ * the game is over there (no legal move), or KIFU_ENOMEM.
+ */
+int kifu_player_choose(kifu_move *out, struct kifu_bot *p, const void *state,
+		       struct kifu_error *err);
+
+/*
+ * One random playout, exactly as the search plays them: from state (left
+ * unchanged), uniformly random moves drawn from p's generator until the
+ * game ends or max_plies moves were played. *outcome is the rules' outcome
+ * at the end (status KIFU_ONGOING when the cap cut the playout) and *plies
+ * the number of moves played. Returns 0 (the players' benchmark calls it).
+ */
+int kifu_player_playout(struct kifu_outcome *outcome, int *plies, struct kifu_bot *p,
+			const void *state, int max_plies);
+
+#endif

@@ -1,0 +1,476 @@
+/*
+ * The built-in players of include/kifu/player.h: a uniformly random player
+ * and UCT Monte Carlo tree search. They see games only through struct
+ * kifu_game (legal_moves, apply, outcome, side_to_move), so they play every
+ * registered game. The search keeps its tree in one pool of small nodes
+ * addressed by index (so the pool can grow with realloc), children of a
+ * node side by side, and resets the pool after each move: no allocation
+ * happens per node or per playout.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/player.h"
+
+enum player_kind { PLAYER_RANDOM, PLAYER_MCTS };
+
+/* The node has its children listed (a terminal node has none). */
+#define NODE_EXPANDED 0x1
+
+struct node {
+	kifu_move move;   /* the move from the parent to this node */
+	double reward;    /* sum over visits of the reward of `mover` */
+	uint32_t visits;
+	uint32_t first;   /* index of the first child, when expanded */
+	uint32_t count;   /* number of children */
+	uint8_t mover;    /* the side that played `move` */
+	uint8_t flags;    /* NODE_* */
+};
+
+struct kifu_bot {
+	const struct kifu_game *game;
+	char *spec;
+	int kind;           /* enum player_kind */
+	long playouts;      /* N of mcts:N */
+	uint64_t rng[4];    /* xoshiro256** state */
+	kifu_move *moves;   /* room for game->max_moves */
+	void *scratch;      /* one state, walked down the tree and played out */
+	double *rewards;    /* one per side, of the current iteration */
+	struct node *nodes; /* the search tree of the current move */
+	uint32_t nnodes, cap;
+	uint32_t *path;     /* node indexes from the root to the current leaf */
+	size_t path_cap;
+};
+
+/* splitmix64, used only to spread a seed over the xoshiro state. */
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* xoshiro256** (Blackman and Vigna): fast, and good in the low bits too. */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+/*
+ * Uniform in [0, n), n >= 1. Values below 2^64 mod n are rejected so that
+ * every result is equally likely (a plain modulo would favour small ones).
+ */
+static size_t rng_below(uint64_t *s, size_t n)
+{
+	uint64_t bound = (uint64_t)n;
+	uint64_t threshold = (0 - bound) % bound;
+	uint64_t x;
+
+	do
+		x = rng_next(s);
+	while (x < threshold);
+	return (size_t)(x % bound);
+}
+
+static int parse_spec(struct kifu_bot *p, const char *spec, struct kifu_error *err)
+{
+	const char *digits;
+	long n = 0;
+
+	if (!strcmp(spec, "random")) {
+		p->kind = PLAYER_RANDOM;
+		return 0;
+	}
+	if (strncmp(spec, "mcts", 4) || (spec[4] != '\0' && spec[4] != ':'))
+		return kifu_error_set(err, KIFU_EPARSE, "unknown player '%s'", spec);
+	if (spec[4] == '\0' || spec[5] == '\0')
+		return kifu_error_set(err, KIFU_EPARSE, "mcts needs a playout count: '%s'", spec);
+	/* Digits only: strtol would also take signs and white space. */
+	for (digits = spec + 5; *digits; digits++) {
+		if (*digits < '0' || *digits > '9' || n > KIFU_PLAYER_MAX_PLAYOUTS) {
+			n = -1;
+			break;
+		}
+		n = n * 10 + (*digits - '0');
+	}
+	if (n < 1 || n > KIFU_PLAYER_MAX_PLAYOUTS)
+		return kifu_error_set(err, KIFU_EPARSE,
+				      "mcts playout count must be a whole number from 1 to %ld: '%s'",
+				      KIFU_PLAYER_MAX_PLAYOUTS, spec);
+	p->kind = PLAYER_MCTS;
+	p->playouts = n;
+	return 0;
+}
+
+int kifu_player_new(struct kifu_bot **out, const struct kifu_game *g, const char *spec,
+		    uint64_t seed, struct kifu_error *err)
+{
+	struct kifu_bot *p;
+	int i, ret;
+
+	*out = NULL;
+	if (g->nsides < 1 || g->nsides > UINT8_MAX)
+		return kifu_error_set(err, KIFU_ERANGE, "players cannot play '%s': %d sides",
+				      g->name, g->nsides);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return kifu_error_set(err, KIFU_ENOMEM, "player '%s': out of memory", spec);
+	p->game = g;
+	ret = parse_spec(p, spec, err);
+	if (ret < 0)
+		goto out;
+	p->spec = malloc(strlen(spec) + 1);
+	p->moves = malloc(sizeof(*p->moves) * (g->max_moves ? g->max_moves : 1));
+	p->scratch = malloc(g->state_size ? g->state_size : 1);
+	p->rewards = malloc(sizeof(*p->rewards) * (size_t)g->nsides);
+	if (!p->spec || !p->moves || !p->scratch || !p->rewards) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "player '%s': out of memory", spec);
+		goto out;
+	}
+	strcpy(p->spec, spec);
+	for (i = 0; i < 4; i++)
+		p->rng[i] = splitmix64(&seed);
+out:
+	if (ret < 0)
+		kifu_player_free(p);
+	else
+		*out = p;
+	return ret;
+}
+
+void kifu_player_free(struct kifu_bot *p)
+{
+	if (!p)
+		return;
+	free(p->spec);
+	free(p->moves);
+	free(p->scratch);
+	free(p->rewards);
+	free(p->nodes);
+	free(p->path);
+	free(p);
+}
+
+const char *kifu_player_spec(const struct kifu_bot *p)
+{
+	return p->spec;
+}
+
+/* Random moves from state (changed in place) to the end or the cap. */
+static int playout(struct kifu_bot *p, void *state, int max_plies, struct kifu_outcome *oc)
+{
+	const struct kifu_game *g = p->game;
+	int plies;
+
+	for (plies = 0; plies < max_plies; plies++) {
+		size_t n = g->legal_moves(state, p->moves);
+
+		if (!n)
+			break;
+		g->apply(state, p->moves[rng_below(p->rng, n)]);
+	}
+	g->outcome(state, oc);
+	return plies;
+}
+
+int kifu_player_playout(struct kifu_outcome *outcome, int *plies, struct kifu_bot *p,
+			const void *state, int max_plies)
+{
+	memcpy(p->scratch, state, p->game->state_size);
+	*plies = playout(p, p->scratch, max_plies, outcome);
+	return 0;
+}
+
+/* Every side's reward for an outcome: see player.h. */
+static void score(double *rewards, const struct kifu_outcome *oc, int nsides)
+{
+	int i;
+
+	if (oc->status == KIFU_WIN && oc->winner >= 0 && oc->winner < nsides) {
+		for (i = 0; i < nsides; i++)
+			rewards[i] = i == oc->winner ? 1.0 : 0.0;
+		return;
+	}
+	/* A draw, or a playout the cap cut short. */
+	for (i = 0; i < nsides; i++)
+		rewards[i] = 1.0 / nsides;
+}
+
+/*
+ * Makes room for n more nodes, growing the pool up to KIFU_PLAYER_MAX_NODES.
+ * Returns 1 when there is room, 0 when the cap forbids it, KIFU_ENOMEM.
+ */
+static int reserve_nodes(struct kifu_bot *p, size_t n)
+{
+	size_t want = (size_t)p->nnodes + n, cap = p->cap;
+	struct node *nodes;
+
+	if (want > KIFU_PLAYER_MAX_NODES)
+		return 0;
+	if (want <= cap)
+		return 1;
+	if (cap < 4096)
+		cap = 4096;
+	while (cap < want)
+		cap *= 2;
+	if (cap > KIFU_PLAYER_MAX_NODES)
+		cap = KIFU_PLAYER_MAX_NODES;
+	nodes = realloc(p->nodes, sizeof(*nodes) * cap);
+	if (!nodes)
+		return KIFU_ENOMEM;
+	p->nodes = nodes;
+	p->cap = (uint32_t)cap;
+	return 1;
+}
+
+static int push_path(struct kifu_bot *p, size_t depth, uint32_t idx)
+{
+	if (depth >= p->path_cap) {
+		size_t cap = p->path_cap ? p->path_cap * 2 : 256;
+		uint32_t *path = realloc(p->path, sizeof(*path) * cap);
+
+		if (!path)
+			return KIFU_ENOMEM;
+		p->path = path;
+		p->path_cap = cap;
+	}
+	p->path[depth] = idx;
+	return 0;
+}
+
+/*
+ * Lists the legal moves of state as the children of node idx, in a random
+ * order (so that unvisited children are tried in random order). Returns 1
+ * when expanded, 0 when the pool is full, KIFU_ENOMEM.
+ */
+static int expand(struct kifu_bot *p, uint32_t idx, const void *state)
+{
+	const struct kifu_game *g = p->game;
+	size_t n = g->legal_moves(state, p->moves), i;
+	uint8_t mover = (uint8_t)g->side_to_move(state);
+	struct node *child;
+	int ret;
+
+	ret = reserve_nodes(p, n);
+	if (ret <= 0)
+		return ret;
+	for (i = n; i > 1; i--) {
+		size_t j = rng_below(p->rng, i);
+		kifu_move t = p->moves[i - 1];
+
+		p->moves[i - 1] = p->moves[j];
+		p->moves[j] = t;
+	}
+	p->nodes[idx].first = p->nnodes;
+	p->nodes[idx].count = (uint32_t)n;
+	p->nodes[idx].flags |= NODE_EXPANDED;
+	child = p->nodes + p->nnodes;
+	for (i = 0; i < n; i++, child++) {
+		child->move = p->moves[i];
+		child->reward = 0;
+		child->visits = 0;
+		child->first = 0;
+		child->count = 0;
+		child->mover = mover;
+		child->flags = 0;
+	}
+	p->nnodes += (uint32_t)n;
+	return 1;
+}
+
+/* UCB1 over the children of an expanded node; unvisited children first. */
+static uint32_t select_child(const struct kifu_bot *p, const struct node *parent)
+{
+	const struct node *c = p->nodes + parent->first;
+	double log_n = log((double)parent->visits), best_score = -1;
+	uint32_t i, best = 0;
+
+	for (i = 0; i < parent->count; i++) {
+		double s;
+
+		if (!c[i].visits)
+			return parent->first + i;
+		s = c[i].reward / c[i].visits +
+		    KIFU_PLAYER_UCT_C * sqrt(log_n / c[i].visits);
+		if (s > best_score) {
+			best_score = s;
+			best = i;
+		}
+	}
+	return parent->first + best;
+}
+
+/* One selection, expansion, playout and back-up from the root state. */
+static int iterate(struct kifu_bot *p, const void *root)
+{
+	const struct kifu_game *g = p->game;
+	struct kifu_outcome oc;
+	uint32_t idx = 0;
+	size_t depth = 0, i;
+	int ret;
+
+	memcpy(p->scratch, root, g->state_size);
+	ret = push_path(p, depth++, 0);
+	for (;;) {
+		struct node *node = p->nodes + idx;
+
+		if (ret < 0)
+			return ret;
+		if (!(node->flags & NODE_EXPANDED)) {
+			/* A leaf: grown on its second visit, so that the tree
+			 * only spends nodes where playouts keep coming back. */
+			if (node->visits == 0 && idx != 0)
+				break;
+			ret = expand(p, idx, p->scratch);
+			if (ret < 0)
+				return ret;
+			if (ret == 0)
+				break; /* the pool is full: play out from here */
+			node = p->nodes + idx; /* the pool may have moved */
+		}
+		if (node->count == 0)
+			break; /* the game is over here */
+		idx = select_child(p, node);
+		g->apply(p->scratch, p->nodes[idx].move);
+		ret = push_path(p, depth++, idx);
+	}
+	playout(p, p->scratch, KIFU_PLAYER_PLAYOUT_PLIES, &oc);
+	score(p->rewards, &oc, g->nsides);
+	for (i = 0; i < depth; i++) {
+		struct node *node = p->nodes + p->path[i];
+
+		node->visits++;
+		node->reward += p->rewards[node->mover];
+	}
+	return 0;
+}
+
+/* The root child with most visits; ties go to the better mean, then the first. */
+static kifu_move best_move(const struct kifu_bot *p)
+{
+	const struct node *root = p->nodes, *c = p->nodes + root->first;
+	uint32_t i, best = 0;
+
+	for (i = 1; i < root->count; i++) {
+		if (c[i].visits > c[best].visits ||
+		    (c[i].visits == c[best].visits && c[i].visits &&
+		     c[i].reward / c[i].visits > c[best].reward / c[best].visits))
+			best = i;
+	}
+	return c[best].move;
+}
+
+/*
+ * A root move that wins at once, if any. With a thousand moves to choose
+ * from (glaisher) and a few hundred playouts, the search would try a
+ * winning move once at best and could well pass it by; checking every move
+ * costs one apply each, little next to the playouts.
+ */
+static int winning_move(kifu_move *out, struct kifu_bot *p, const void *state)
+{
+	const struct kifu_game *g = p->game;
+	const struct node *c = p->nodes + p->nodes[0].first;
+	int me = g->side_to_move(state);
+	uint32_t i;
+
+	for (i = 0; i < p->nodes[0].count; i++) {
+		struct kifu_outcome oc;
+
+		memcpy(p->scratch, state, g->state_size);
+		g->apply(p->scratch, c[i].move);
+		g->outcome(p->scratch, &oc);
+		if (oc.status == KIFU_WIN && oc.winner == me) {
+			*out = c[i].move;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int mcts_choose(kifu_move *out, struct kifu_bot *p, const void *state,
+		       struct kifu_error *err)
+{
+	long i;
+	int ret;
+
+	p->nnodes = 0;
+	ret = reserve_nodes(p, 1);
+	if (ret < 0)
+		goto out;
+	p->nodes[0].move = 0;
+	p->nodes[0].reward = 0;
+	p->nodes[0].visits = 0;
+	p->nodes[0].first = 0;
+	p->nodes[0].count = 0;
+	p->nodes[0].mover = 0;
+	p->nodes[0].flags = 0;
+	p->nnodes = 1;
+	ret = expand(p, 0, state);
+	if (ret < 0)
+		goto out;
+	if (ret == 0) {
+		/* More moves than the pool holds: no search is possible. */
+		size_t n = p->game->legal_moves(state, p->moves);
+
+		*out = p->moves[rng_below(p->rng, n)];
+		ret = 0;
+		goto out;
+	}
+	if (p->nodes[0].count == 1) {
+		*out = p->nodes[p->nodes[0].first].move;
+		ret = 0;
+		goto out;
+	}
+	if (winning_move(out, p, state)) {
+		ret = 0;
+		goto out;
+	}
+	for (i = 0; i < p->playouts; i++) {
+		ret = iterate(p, state);
+		if (ret < 0)
+			goto out;
+	}
+	*out = best_move(p);
+	ret = 0;
+out:
+	if (ret == KIFU_ENOMEM)
+		kifu_error_set(err, ret, "player '%s': out of memory", p->spec);
+	p->nnodes = 0; /* the tree lives for one move */
+	return ret;
+}
+
+int kifu_player_choose(kifu_move *out, struct kifu_bot *p, const void *state,
+		       struct kifu_error *err)
+{
+	size_t n;
+
+	*out = 0;
+	/* Both players need a move: an ended game is the caller's mistake. */
+	n = p->game->legal_moves(state, p->moves);
+	if (!n)
+		return kifu_error_set(err, KIFU_EILLEGAL,
+				      "player '%s': no legal move, the game is over", p->spec);
+	if (p->kind == PLAYER_RANDOM) {
+		*out = p->moves[rng_below(p->rng, n)];
+		return 0;
+	}
+	return mcts_choose(out, p, state, err);
+}

@@ -1,0 +1,116 @@
+#!/bin/sh
+# kifu-play: for every game and variant its --help lists, random and small
+# MCTS games are played twice with the same seed (byte-identical output
+# expected), once with another seed (different output expected), as a
+# stream and as one file per game (the same games), and everything written
+# must pass kifu-validate. Then capped games, seat rotation, player names,
+# --first, and the usage errors of bad player specs.
+set -u
+bin=${KIFU_BIN:?KIFU_BIN must name the directory of the tools}
+play=$bin/kifu-play
+validate=$bin/kifu-validate
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-play.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+fail() {
+	echo "play.sh: FAIL: $*" >&2
+	status=1
+}
+
+# "GAME NSIDES VARIANT..." per game, from the Games list of --help.
+"$play" --help >"$tmp/help" || fail "--help exited $?"
+grep -q '^usage: kifu-play GAME' "$tmp/help" || fail "--help has no usage line"
+sed -n 's/^  \([a-z-]*\) *sides: \([^;]*\); variants: \(.*\)$/\1|\2|\3/p' "$tmp/help" |
+	sed 's/ (default)//' >"$tmp/games"
+[ "$(wc -l <"$tmp/games")" -ge 5 ] || fail "--help lists fewer than 5 games"
+"$play" --version | grep -q '^kifu-play (kifu) ' || fail "--version"
+
+# SPEC repeated: "mcts:8,random,random" for three sides.
+specs() {
+	first=$1 other=$2 n=$3 list=$1
+	while [ "$n" -gt 1 ]; do
+		list="$list,$other"
+		n=$((n - 1))
+	done
+	echo "$list"
+}
+
+pairs=0
+while IFS='|' read -r game sides variants; do
+	nsides=$(echo "$sides" | wc -w)
+	for variant in $variants; do
+		pairs=$((pairs + 1))
+		out=$tmp/$game-$variant
+		mcts=$(specs mcts:8 random "$nsides")
+		for p in random "$mcts"; do
+			tag=$(echo "$p" | cut -d, -f1 | tr : _)
+			"$play" "$game" --variant "$variant" --players "$p" --games 3 --seed 42 \
+				--quiet >"$out-$tag-a.yaml" ||
+				fail "$game/$variant --players $p exited $?"
+			"$play" "$game" --variant "$variant" --players "$p" --games 3 --seed 42 \
+				--quiet >"$out-$tag-b.yaml"
+			cmp -s "$out-$tag-a.yaml" "$out-$tag-b.yaml" ||
+				fail "$game/$variant --players $p: same seed, different games"
+			"$play" "$game" --variant "$variant" --players "$p" --games 3 --seed 43 \
+				--quiet >"$tmp/other.yaml"
+			cmp -s "$out-$tag-a.yaml" "$tmp/other.yaml" &&
+				fail "$game/$variant --players $p: seeds 42 and 43 gave the same games"
+			rm -f "$out-$tag-b.yaml" "$tmp/other.yaml"
+			[ "$(grep -c '^---$' "$out-$tag-a.yaml")" -eq 3 ] ||
+				fail "$game/$variant --players $p: not 3 documents"
+		done
+		# -o DIR: one file per game, the same games as the stream.
+		"$play" "$game" --variant "$variant" --players "$mcts" --games 3 --seed 42 \
+			--quiet -o "$tmp/dir-$game-$variant" || fail "$game/$variant -o exited $?"
+		[ "$(ls "$tmp/dir-$game-$variant" | wc -l)" -eq 3 ] &&
+			[ -f "$tmp/dir-$game-$variant/$game-$variant-00003.yaml" ] ||
+			fail "$game/$variant -o: not the 3 files GAME-VARIANT-0000N.yaml"
+		cat "$tmp/dir-$game-$variant"/*.yaml | cmp -s - "$out-mcts_8-a.yaml" ||
+			fail "$game/$variant: -o wrote other games than stdout"
+	done
+done <"$tmp/games"
+[ "$pairs" -ge 7 ] || fail "only $pairs game/variant pairs found in --help"
+
+# Capped games are unfinished and still valid.
+"$play" splinter-quad --players random --games 2 --max-plies 5 --quiet >"$tmp/capped.yaml" ||
+	fail "--max-plies exited $?"
+[ "$(grep -c '^result: unfinished$' "$tmp/capped.yaml")" -eq 2 ] ||
+	fail "--max-plies 5: games not written as 'result: unfinished'"
+grep -q '^termination:' "$tmp/capped.yaml" && fail "--max-plies 5: a capped game has a termination"
+
+# Seats rotate; names are SPEC #k; --first is written where the game allows it.
+"$play" splinter --first white --players mcts:4,random --games 2 --seed 5 --quiet \
+	>"$tmp/seats.yaml" || fail "--first exited $?"
+sed -n '/^players:/,/^first:/p' "$tmp/seats.yaml" | grep -v '^players:\|^first:' \
+	>"$tmp/seats.txt"
+printf "  blue: 'mcts:4 #1'\n  white: 'random #2'\n  blue: 'random #2'\n  white: 'mcts:4 #1'\n" |
+	cmp -s - "$tmp/seats.txt" || fail "seats do not rotate as CLI.md says: $(cat "$tmp/seats.txt")"
+[ "$(grep -c '^first: white$' "$tmp/seats.yaml")" -eq 2 ] || fail "--first white not written"
+
+# Everything written validates.
+"$validate" "$tmp" >"$tmp/validate.out" 2>"$tmp/validate.err" ||
+	fail "kifu-validate exited $?: $(head -5 "$tmp/validate.err")"
+n=$(cat "$tmp"/*.yaml "$tmp"/dir-*/*.yaml | grep -c '^---$')
+grep -q "^$n games, $n valid, 0 invalid" "$tmp/validate.out" ||
+	fail "kifu-validate over $n games: $(cat "$tmp/validate.out")"
+
+# Usage errors: exit 2 and a message that quotes the subject.
+expect_usage() {
+	message=$1
+	shift
+	"$play" "$@" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "kifu-play $*: exit $rc, expected 2"
+	grep -qF -- "$message" "$tmp/err" || fail "kifu-play $*: no '$message' in: $(cat "$tmp/err")"
+}
+expect_usage "unknown player 'foo'" splay-schmidt --players foo
+expect_usage "mcts needs a playout count: 'mcts:'" splay-schmidt --players random,mcts:
+expect_usage "'random,random,random' gives 3 players" splay-schmidt --players random,random,random
+expect_usage "--players is required" splay-schmidt
+expect_usage "unknown game 'chess'" chess --players random
+expect_usage "unknown variant 'blitz'" glaisher --variant blitz --players random
+expect_usage "--games must be a whole number" glaisher --players random --games 0
+expect_usage "--seed must be a whole number" glaisher --players random --seed -1
+
+exit $status
