@@ -20,10 +20,11 @@
 #include "kifu/game.h"
 #include "kifu/player.h"
 #include "kifu/record.h"
+#include "kifu/store.h"
 
 static const char usage[] =
 	"kifu-play GAME [--variant V] [--first SIDE] --players SPEC,SPEC[,...] [--games N]\n"
-	"                 [--seed S] [--max-plies N] [--quiet] [-o DIR]";
+	"                 [--seed S] [--max-plies N] [--quiet] [-o DIR | --db FILE]";
 
 /* Most sides a game may have here, and so most SPECs. */
 #define MAX_SPECS 16
@@ -40,6 +41,7 @@ struct options {
 	uint64_t seed;
 	long max_plies;
 	const char *dir;
+	const char *db;
 	int quiet;
 };
 
@@ -47,6 +49,7 @@ struct options {
 struct tally {
 	long wins[MAX_SPECS];
 	long draws, unfinished, decided;
+	long stored, duplicates;
 };
 
 static void help(void)
@@ -55,8 +58,10 @@ static void help(void)
 
 	printf("usage: %s\n\n"
 	       "Plays games between built-in players and writes them as format-1 records:\n"
-	       "one file per game in DIR with -o (DIR/GAME-VARIANT-00001.yaml, ...), else\n"
-	       "one YAML stream on stdout.\n\n"
+	       "one file per game in DIR with -o (DIR/GAME-VARIANT-00001.yaml, ...),\n"
+	       "straight into the database with --db FILE (or, without -o and --db, the\n"
+	       "database $KIFU_DB names when it is set), else one YAML stream on stdout.\n"
+	       "A game the database already holds is counted as a duplicate, not stored.\n\n"
 	       "  --players SPECS  one SPEC per side of GAME, or one for all sides, comma-\n"
 	       "                   separated. SPEC: 'random' (uniform over legal moves) or\n"
 	       "                   'mcts:N' (Monte Carlo tree search, N playouts per move)\n"
@@ -67,6 +72,7 @@ static void help(void)
 	       "  --max-plies N    stop a game after N plies and write it as 'result:\n"
 	       "                   unfinished' (default %d)\n"
 	       "  -o, --output DIR write one file per game into DIR (created if missing)\n"
+	       "  --db FILE        store the games in the database FILE (created if missing)\n"
 	       "  --quiet          no progress bar and no summary on stderr\n"
 	       "  --help, --version\n\n"
 	       "Game i (from 0) gives side j the SPEC at position (i + j) mod n of the list,\n"
@@ -309,20 +315,19 @@ out:
 }
 
 /*
- * Checks rec the way kifu-validate will and writes it (with canonical
- * moves from the replay) into doc. A record that does not validate is a
- * bug of ours or of a rules engine, never written.
+ * Checks rec the way kifu-validate will, into replay (with canonical
+ * texts). A record that does not validate is a bug of ours or of a rules
+ * engine, never written or stored.
  */
-static int render(struct kifu_buf *doc, const struct kifu_record *rec, long i)
+static int check(struct kifu_replay *replay, const struct kifu_record *rec, long i)
 {
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_replay replay = KIFU_REPLAY_INIT;
 	struct kifu_error err;
 	size_t d;
 	int ret = EXIT_FAILURE_IO;
 
 	kifu_error_clear(&err);
-	if (kifu_record_validate(&replay, &diags, rec, KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK,
+	if (kifu_record_validate(replay, &diags, rec, KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK,
 				 &err) < 0) {
 		cli_errorf("game %ld: %s", i + 1, err.message);
 		goto out;
@@ -335,15 +340,55 @@ static int render(struct kifu_buf *doc, const struct kifu_record *rec, long i)
 			   d < diags.n ? diags.v[d].message : "?");
 		goto out;
 	}
+	ret = 0;
+out:
+	kifu_diags_release(&diags);
+	return ret;
+}
+
+/* Writes rec (with canonical moves from its replay) into doc. */
+static int render(struct kifu_buf *doc, const struct kifu_record *rec, long i)
+{
+	struct kifu_replay replay = KIFU_REPLAY_INIT;
+	struct kifu_error err;
+	int ret = check(&replay, rec, i);
+
+	if (ret)
+		goto out;
+	kifu_error_clear(&err);
 	kifu_buf_reset(doc);
 	if (kifu_record_write(doc, rec, &replay, &err) < 0 || doc->failed) {
 		cli_errorf("game %ld: %s", i + 1, err.message[0] ? err.message : "out of memory");
+		ret = EXIT_FAILURE_IO;
+	}
+out:
+	kifu_replay_release(&replay);
+	return ret;
+}
+
+/* Stores rec in st; a game st already holds is counted as a duplicate. */
+static int store(struct kifu_store *st, const struct kifu_record *rec, long i, struct tally *t)
+{
+	struct kifu_replay replay = KIFU_REPLAY_INIT;
+	struct kifu_error err;
+	int ret = check(&replay, rec, i);
+
+	if (ret)
+		goto out;
+	kifu_error_clear(&err);
+	ret = kifu_store_game_add(NULL, st, rec, &replay, NULL, &err);
+	if (ret < 0) {
+		cli_error(&err);
+		ret = EXIT_FAILURE_IO;
 		goto out;
 	}
+	if (ret == 1)
+		t->stored++;
+	else
+		t->duplicates++;
 	ret = 0;
 out:
 	kifu_replay_release(&replay);
-	kifu_diags_release(&diags);
 	return ret;
 }
 
@@ -377,6 +422,9 @@ static void summary(const struct options *o, const struct tally *t)
 	fprintf(stderr, "%s: %ld game%s: %ld decided, %ld drawn, %ld unfinished\n",
 		cli_progname(), o->games, o->games == 1 ? "" : "s", t->decided, t->draws,
 		t->unfinished);
+	if (o->db)
+		fprintf(stderr, "%s: stored %ld in '%s', duplicates %ld\n", cli_progname(),
+			t->stored, o->db, t->duplicates);
 	if (o->nspecs < 2)
 		return;
 	for (k = 0; k < o->nspecs; k++)
@@ -394,6 +442,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "max-plies", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "db", required_argument, NULL, 'd' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -405,6 +454,8 @@ int main(int argc, char **argv)
 	struct tally tally;
 	struct progress pr = { 0, 0 };
 	struct kifu_buf doc = KIFU_BUF_INIT;
+	struct kifu_store *st = NULL;
+	struct kifu_error err;
 	char *path = NULL;
 	long i;
 	int opt, ret = EXIT_OK;
@@ -422,6 +473,7 @@ int main(int argc, char **argv)
 		case 's': seed = optarg; break;
 		case 'm': max_plies = optarg; break;
 		case 'o': o.dir = optarg; break;
+		case 'd': o.db = optarg; break;
 		case 'q': o.quiet = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
@@ -442,6 +494,16 @@ int main(int argc, char **argv)
 	o.seed = seed ? parse_seed(seed) : 1;
 	o.max_plies = max_plies ? parse_count("--max-plies", max_plies, 1, KIFU_RECORD_MAX_TURNS)
 				: DEFAULT_MAX_PLIES;
+	if (o.dir && o.db)
+		cli_usage_error(usage, "-o and --db exclude each other");
+	if (!o.dir && !o.db && getenv("KIFU_DB") && *getenv("KIFU_DB"))
+		o.db = getenv("KIFU_DB");
+	kifu_error_clear(&err);
+	if (o.db && (kifu_store_open(&st, o.db, 0, &err) < 0 || kifu_store_begin(st, &err) < 0)) {
+		cli_error(&err);
+		ret = EXIT_FAILURE_IO;
+		goto out;
+	}
 	if (o.dir) {
 		if (mkdir(o.dir, 0777) < 0 && errno != EEXIST) {
 			cli_errorf("cannot create '%s': %s", o.dir, strerror(errno));
@@ -463,11 +525,19 @@ int main(int argc, char **argv)
 
 		ret = play_game(&rec, &o, i, &tally, &pr);
 		if (!ret)
-			ret = render(&doc, rec, i);
+			ret = st ? store(st, rec, i, &tally) : render(&doc, rec, i);
 		kifu_record_free(rec);
 		if (ret)
 			break;
-		if (o.dir) {
+		if (st) {
+			/* commit in batches: an interrupted run keeps what it stored */
+			if ((i + 1) % 100 == 0 && (kifu_store_commit(st, &err) < 0 ||
+						   kifu_store_begin(st, &err) < 0)) {
+				cli_error(&err);
+				ret = EXIT_FAILURE_IO;
+				break;
+			}
+		} else if (o.dir) {
 			sprintf(path, "%s/%s-%s-%05ld.yaml", o.dir, o.game->name,
 				o.game->variants[o.variant], i + 1);
 			ret = write_file(path, &doc);
@@ -481,9 +551,16 @@ int main(int argc, char **argv)
 		progress_show(&pr, i + 1, o.games, 0, 1);
 	}
 	progress_end(&pr);
+	if (st && !ret && kifu_store_commit(st, &err) < 0) {
+		cli_error(&err);
+		ret = EXIT_FAILURE_IO;
+	}
 	if (!ret)
 		summary(&o, &tally);
 out:
+	if (st && kifu_store_in_transaction(st))
+		kifu_store_rollback(st);
+	kifu_store_free(st);
 	free(path);
 	free(o.specs_text);
 	kifu_buf_release(&doc);

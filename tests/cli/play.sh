@@ -112,5 +112,39 @@ expect_usage "unknown game 'chess'" chess --players random
 expect_usage "unknown variant 'blitz'" glaisher --variant blitz --players random
 expect_usage "--games must be a whole number" glaisher --players random --games 0
 expect_usage "--seed must be a whole number" glaisher --players random --seed -1
+expect_usage "-o and --db exclude each other" glaisher --players random -o "$tmp/x" --db "$tmp/x.db"
+
+# --db stores the games (the same ones the YAML stream holds); a second run
+# with the same seed finds them all there; $KIFU_DB works without --db.
+"$play" splay-schmidt --players random,mcts:5 --games 4 --seed 9 --db "$tmp/play.db" \
+	2>"$tmp/err" || fail "kifu-play --db: exit $?"
+grep -qF "stored 4 in '$tmp/play.db', duplicates 0" "$tmp/err" || fail "--db summary: $(cat "$tmp/err")"
+KIFU_DB="$tmp/play.db" "$play" splay-schmidt --players random,mcts:5 --games 4 --seed 9 \
+	2>"$tmp/err" >"$tmp/out" || fail "kifu-play with KIFU_DB: exit $?"
+grep -qF "stored 0 in '$tmp/play.db', duplicates 4" "$tmp/err" || fail "KIFU_DB summary: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "kifu-play with KIFU_DB also wrote to stdout"
+"$play" splay-schmidt --players random,mcts:5 --games 4 --seed 9 --quiet >"$tmp/stream.yaml"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$tmp/play.db" "$tmp/stream.yaml" <<'PY' || fail "the stored games differ from the stream"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+stored = [" ".join(m for (m,) in db.execute(
+    "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (gid,)))
+    for (gid,) in db.execute("SELECT id FROM games ORDER BY id")]
+games, cur, in_moves = [], None, False
+for line in open(sys.argv[2]):
+    if line.startswith("---"):
+        cur = []
+        games.append(cur)
+    elif line.startswith("moves:"):
+        in_moves = True
+    elif in_moves and line.startswith("  - "):
+        cur.append(line[4:].strip().strip("'\""))
+    elif not line.startswith(" "):
+        in_moves = False
+assert len(stored) == 4, stored
+assert stored == [" ".join(g) for g in games], (stored, games)
+PY
+fi
 
 exit $status
