@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,12 +505,58 @@ static size_t skip_digits(const char *s, size_t n, size_t i, int *nd)
 	return i;
 }
 
+/*
+ * The value of a float written [-+]?[0-9_]*.[0-9_]* (no exponent) when its
+ * digits make an integer m of at most 2^53 and it has at most 22 digits
+ * after the point: m and 10^k are then exact doubles, and one division,
+ * correctly rounded, gives the correctly rounded m / 10^k that strtod()
+ * gives. Returns 0 when the text is not of that kind.
+ */
+static int float_exact(const char *s, size_t n, double *out)
+{
+	static const double pow10[23] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+	};
+	uint64_t m = 0;
+	size_t i = 0;
+	int neg = 0, frac = -1, digits = 0;
+	double v;
+
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	for (; i < n; i++) {
+		if (s[i] == '_')
+			continue;
+		if (s[i] == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9' || m > (UINT64_C(1) << 53) / 10)
+			return 0;
+		m = m * 10 + (uint64_t)(s[i] - '0');
+		digits++;
+		if (m > UINT64_C(1) << 53)
+			return 0;
+		if (frac >= 0 && ++frac > 22)
+			return 0;
+	}
+	if (!digits)
+		return 0;
+	v = (double)m / pow10[frac < 0 ? 0 : frac];
+	*out = neg ? -v : v;
+	return 1;
+}
+
 /* strtod of s[i..n) without its '_' separators. */
 static double float_value(const char *s, size_t n, size_t i)
 {
 	char small[128], *tmp = small;
 	size_t k = 0;
 	double v;
+
+	if (float_exact(s + i, n - i, &v))
+		return v;
 
 	if (n - i + 1 > sizeof(small)) {
 		tmp = malloc(n - i + 1);

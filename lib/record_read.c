@@ -92,6 +92,25 @@ static const char *clip(const char *s, size_t n, char *buf)
 }
 
 /*
+ * Whether the 8 bytes at s are all printable ASCII or line feeds (the bulk
+ * of any file), tested at once: each test below works within each byte,
+ * no carry crossing into the next one.
+ */
+static int plain8(const unsigned char *s)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80, low7 = ones * 0x7f;
+	uint64_t x, y, lf, below, above;
+
+	memcpy(&x, s, sizeof(x));
+	y = x ^ (ones * '\n');
+	lf = ~(((y & low7) + low7) | y) & high;         /* bytes that are '\n' */
+	x |= lf >> 2;                                   /* ... count as a space */
+	below = ~(((x & low7) + ones * 0x60) | x) & high; /* below 0x20 */
+	above = (((x & low7) + ones) | x) & high;         /* 0x7f and above */
+	return !(below | above);
+}
+
+/*
  * Validates the staged bytes from r->stage_ok on: complete characters that
  * YAML accepts become readable; an incomplete sequence at the end waits for
  * more input (unless at the end of the input); anything else stops the
@@ -115,6 +134,8 @@ static void stage_validate(struct kifu_reader *r)
 		unsigned c, need, k;
 		unsigned long cp;
 
+		while (n - i >= 8 && plain8(s + i))
+			i += 8;
 		while (i < n && plain[s[i]])
 			i++;
 		if (i == n)
@@ -420,7 +441,8 @@ static void on_scalar(struct doc *d, yaml_event_t *ev)
 
 	if (r->skip)
 		return;
-	check_props(d, ev->data.scalar.anchor, ev->data.scalar.tag, &ev->start_mark);
+	if (ev->data.scalar.anchor || ev->data.scalar.tag)
+		check_props(d, ev->data.scalar.anchor, ev->data.scalar.tag, &ev->start_mark);
 	i = add_node(d, N_SCALAR, &ev->start_mark);
 	if (!i && r->overflow)
 		return;
@@ -487,7 +509,8 @@ static int on_start(struct doc *d, yaml_event_t *ev, int type)
 		anchor = ev->data.sequence_start.anchor;
 		tag = ev->data.sequence_start.tag;
 	}
-	check_props(d, anchor, tag, &ev->start_mark);
+	if (anchor || tag)
+		check_props(d, anchor, tag, &ev->start_mark);
 	if (r->stored_depth >= KIFU_RECORD_MAX_DEPTH) {
 		add_node(d, N_BAD, &ev->start_mark);
 		if (!r->too_deep_reported) {
@@ -797,6 +820,16 @@ static void convert_moves(struct doc *d, const struct node *v)
 		return;
 	}
 	d->rec->plies_written = v->nkids;
+	/* room for every turn at once rather than by doubling (push_turn_ grows it if this fails) */
+	if (v->nkids > d->rec->cap_turns_) {
+		size_t want = v->nkids < KIFU_RECORD_MAX_TURNS ? v->nkids : KIFU_RECORD_MAX_TURNS;
+		struct kifu_turn *t = realloc(d->rec->turns, want * sizeof(*t));
+
+		if (t) {
+			d->rec->turns = t;
+			d->rec->cap_turns_ = want;
+		}
+	}
 	for (c = v->first; c; c = N(d, c)->next) {
 		if (++ply > KIFU_RECORD_MAX_TURNS) {
 			diag(d, ply, node_at(N(d, c)), "'moves' has more than %d turns",
