@@ -216,6 +216,7 @@ static void test_registry(void **unused)
 		assert_non_null(g->rehash);
 		assert_non_null(g->figures);
 		assert_non_null(g->render_text);
+		assert_non_null(g->render_svg);
 		/* an unknown variant and, where no choice is allowed, a second first side are refused */
 		assert_int_equal(g->init(state, kifu_game_variant_count(g), 0, &err), KIFU_ENOTFOUND);
 		if (!(g->flags & KIFU_GAME_CHOOSE_FIRST))

@@ -118,6 +118,16 @@ struct kifu_game {
 
 	/* Appends a text diagram of the position (coordinates, owners, heights). */
 	int (*render_text)(const void *state, struct kifu_buf *out);
+
+	/*
+	 * Appends a picture of the position: one complete standalone <svg>
+	 * element (with xmlns and viewBox), the side to move and the figures
+	 * written below the board. Every element that shows a cell's content
+	 * carries data-cell="NAME" and data-content="CODE", CODE being the
+	 * cell's token in render_text, so that the picture can be checked
+	 * against the engine. Returns 0 or KIFU_ENOMEM.
+	 */
+	int (*render_svg)(const void *state, struct kifu_buf *out);
 };
 
 /* The registry: every game, NULL-terminated, in a fixed order. */

@@ -15,6 +15,7 @@
 #include <threads.h>
 
 #include "board.h"
+#include "svg.h"
 
 extern const struct kifu_game kifu_game_glaisher;
 
@@ -514,11 +515,47 @@ static int cell_shaped(const char *s, size_t n)
 #define PARSE_FAIL(...) kifu_error_set(err, KIFU_EPARSE, __VA_ARGS__)
 #define ILLEGAL(...) kifu_error_set(err, KIFU_EILLEGAL, __VA_ARGS__)
 
+/*
+ * kifu_hex_cell_parse() of a token of the normalised text (no upper case
+ * there): a row letter, then a number from 1 without a leading zero, both
+ * on the board.
+ */
+static int hex_cell(const char *s, size_t n)
+{
+	const struct kifu_hex *h = geo.hex;
+	int row, num;
+
+	if (n < 2 || n > 3 || s[0] < 'a' || s[0] > 'z' || s[1] < '1' || s[1] > '9')
+		return -1;
+	row = s[0] - 'a';
+	num = s[1] - '0';
+	if (n == 3) {
+		if (s[2] < '0' || s[2] > '9')
+			return -1;
+		num = num * 10 + (s[2] - '0');
+	}
+	if (row >= h->nrows || num > h->rowlen[row])
+		return -1;
+	return h->rowstart[row] + num - 1;
+}
+
+/* kifu_hex_dir_parse() of a word of the normalised text: e, w, ne, nw, se, sw. */
+static int hex_dir(const char *s, size_t n)
+{
+	if (n == 1)
+		return s[0] == 'e' ? KIFU_HEX_E : s[0] == 'w' ? KIFU_HEX_W : -1;
+	if (n != 2 || (s[0] != 'n' && s[0] != 's') || (s[1] != 'e' && s[1] != 'w'))
+		return -1;
+	if (s[0] == 'n')
+		return s[1] == 'e' ? KIFU_HEX_NE : KIFU_HEX_NW;
+	return s[1] == 'e' ? KIFU_HEX_SE : KIFU_HEX_SW;
+}
+
 /* Parses a cell token; -1 with the error set when it is not one. */
 static int parse_cell(const char *tok, size_t n, const char *trimmed, const char *what,
 		      struct kifu_error *err)
 {
-	int c = kifu_hex_cell_parse(geo.hex, tok, n);
+	int c = hex_cell(tok, n);
 
 	if (c >= 0)
 		return c;
@@ -553,9 +590,13 @@ static int parse_parts(const char *tok, size_t n, const char *trimmed, struct pa
 	size_t i = 0;
 	int k;
 
-	memset(p, 0, sizeof(*p));
+	/* text[] and len[] are filled up to count */
+	p->count = 0;
+	p->repeat = 0;
+	p->mask = 0;
+	p->sum = 0;
 	for (;;) {
-		size_t j = i;
+		size_t j = i, digits = i;
 		int len;
 
 		while (j < n && tok[j] != '+')
@@ -564,7 +605,9 @@ static int parse_parts(const char *tok, size_t n, const char *trimmed, struct pa
 		if (len == 0)
 			return PARSE_FAIL("unparsable move '%s': empty part in '%.*s'", trimmed,
 					  (int)n, tok);
-		if (strspn(tok + i, "0123456789") < j - i)
+		while (digits < j && tok[digits] >= '0' && tok[digits] <= '9')
+			digits++;
+		if (digits < j)
 			return PARSE_FAIL("unparsable move '%s': part '%.*s' is not a number",
 					  trimmed, len, tok + i);
 		if (tok[i] == '0' && len > 1)
@@ -625,12 +668,14 @@ static int check_separation(const struct gl_state *s, int o, int d, const struct
 	char oname[8], name[8];
 	unsigned blk;
 
-	kifu_hex_cell_name(geo.hex, o, oname);
 	if (s->setup)
 		return ILLEGAL("illegal move '%s': the set-up turns are not over: place a 6-stack on an empty cell",
 			       trimmed);
-	if (!(s->occ[col] & BIT(o)))
+	/* the origin's name is only written in messages */
+	if (!(s->occ[col] & BIT(o))) {
+		kifu_hex_cell_name(geo.hex, o, oname);
 		return ILLEGAL("illegal move '%s': no stack of yours on '%s'", trimmed, oname);
+	}
 	if (p->count < 2)
 		return ILLEGAL("illegal move '%s': a separation needs two or more parts", trimmed);
 	if (p->repeat)
@@ -640,9 +685,11 @@ static int check_separation(const struct gl_state *s, int o, int d, const struct
 	if (k >= 0)
 		return ILLEGAL("illegal move '%s': the part of %.*s would leave the board", trimmed,
 			       p->len[k], p->text[k]);
-	if ((uint32_t)p->sum != s->h[o])
+	if ((uint32_t)p->sum != s->h[o]) {
+		kifu_hex_cell_name(geo.hex, o, oname);
 		return ILLEGAL("illegal move '%s': the parts add up to %d, the stack on '%s' is %lu high",
 			       trimmed, p->sum, oname, (unsigned long)s->h[o]);
+	}
 	blk = blocked_parts(s, o, d, theirs) & p->mask;
 	if (blk) {
 		int t;
@@ -676,6 +723,33 @@ static int check_separation(const struct gl_state *s, int o, int d, const struct
 	return 0;
 }
 
+/*
+ * kifu_move_text_norm() (spaces allowed) for the usual spelling of a move,
+ * lower case with single spaces between its words ("a2>e 4+2 c3"), which
+ * normalises to itself: copied as it is. Anything else goes through
+ * kifu_move_text_norm().
+ */
+static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
+{
+	size_t n;
+
+	for (n = 0; text[n]; n++) {
+		char c = text[n];
+
+		if (n + 1 >= size)
+			break;
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '>' || c == '+')
+			continue;
+		if (c != ' ' || !n || text[n - 1] == ' ' || !text[n + 1])
+			break;
+	}
+	if (text[n])
+		return kifu_move_text_norm(text, 1, norm, trimmed, size);
+	memcpy(norm, text, n + 1);
+	memcpy(trimmed, text, n + 1);
+	return (int)n;
+}
+
 static int gl_parse_move(const void *state, const char *text, kifu_move *out,
 			 struct kifu_error *err)
 {
@@ -688,7 +762,7 @@ static int gl_parse_move(const void *state, const char *text, kifu_move *out,
 	int len, ntok = 0, o, d, cell = -1, ret;
 
 	geo_init();
-	len = kifu_move_text_norm(text, 1, norm, trimmed, sizeof(norm));
+	len = norm_text(text, norm, trimmed, sizeof(norm));
 	if (len < 0)
 		return PARSE_FAIL("unparsable move '%s': too long", trimmed);
 	if (len == 0)
@@ -726,7 +800,7 @@ static int gl_parse_move(const void *state, const char *text, kifu_move *out,
 	o = parse_cell(tok[0], (size_t)(gt - tok[0]), trimmed, "an origin cell", err);
 	if (o < 0)
 		return KIFU_EPARSE;
-	d = kifu_hex_dir_parse(gt + 1, tlen[0] - (size_t)(gt - tok[0]) - 1);
+	d = hex_dir(gt + 1, tlen[0] - (size_t)(gt - tok[0]) - 1);
 	if (d < 0)
 		return PARSE_FAIL("unparsable move '%s': unknown direction '%.*s'", trimmed,
 				  (int)(tlen[0] - (size_t)(gt - tok[0]) - 1), gt + 1);
@@ -738,9 +812,17 @@ static int gl_parse_move(const void *state, const char *text, kifu_move *out,
 		if (cell < 0)
 			return KIFU_EPARSE;
 	}
-	if (game_over(s))
-		return ILLEGAL("illegal move '%s': the game is over", trimmed);
-	return check_separation(s, o, d, &parts, cell, trimmed, out, err);
+	/*
+	 * A legal separation is one the mover has, so the game is not over
+	 * then unless a connection ended it: the scan of every separation
+	 * that tells whether the mover has one is needed only to refuse.
+	 */
+	if (!s->winner) {
+		ret = check_separation(s, o, d, &parts, cell, trimmed, out, err);
+		if (ret == 0 || !game_over(s))
+			return ret;
+	}
+	return ILLEGAL("illegal move '%s': the game is over", trimmed);
 }
 
 static void gl_outcome(const void *state, struct kifu_outcome *out)
@@ -854,6 +936,44 @@ static int gl_render_text(const void *state, struct kifu_buf *out)
 			       pieces_of(s, 0), pieces_of(s, 1));
 }
 
+/*
+ * Stacks are discs in their colour, one rim showing per piece up to five
+ * (taller stacks would not fit their cell), with the exact height written
+ * on top.
+ */
+static int gl_render_svg(const void *state, struct kifu_buf *out)
+{
+	const struct gl_state *s = state;
+	struct kifu_svg_caption cap;
+	struct kifu_svg_hex l;
+	int c;
+
+	geo_init();
+	kifu_svg_hex_layout(&l, geo.hex, 32);
+	kifu_svg_caption_make(&cap, &kifu_game_glaisher, s, l.width);
+	kifu_svg_begin(out, &kifu_game_glaisher, l.width, l.height + kifu_svg_caption_height(&cap));
+	kifu_svg_hex_board(out, &l, NULL);
+	for (c = 0; c < NC; c++) {
+		char name[8], tok[16], num[12];
+		double x, y;
+
+		if (!s->h[c])
+			continue;
+		kifu_hex_cell_name(geo.hex, c, name);
+		snprintf(tok, sizeof(tok), "%c%lu", colour_at(s, c) ? 'y' : 'r',
+			 (unsigned long)s->h[c]);
+		snprintf(num, sizeof(num), "%lu", (unsigned long)s->h[c]);
+		kifu_svg_hex_centre(&l, c, &x, &y);
+		kifu_svg_cell_open(out, name, tok, x, y - 4);
+		kifu_svg_disc_stack(out, kifu_svg_colour(gl_sides[colour_at(s, c)]), l.size * 0.52,
+				    s->h[c] < 5 ? (int)s->h[c] : 5, 5, num);
+		kifu_svg_cell_close(out);
+	}
+	kifu_svg_caption_put(out, &cap, l.width / 2, l.height);
+	kifu_svg_hex_numbers(out, &l);
+	return kifu_svg_end(out);
+}
+
 const struct kifu_game kifu_game_glaisher = {
 	.name = "glaisher",
 	.title = "Glaisher",
@@ -875,4 +995,5 @@ const struct kifu_game kifu_game_glaisher = {
 	.rehash = gl_rehash,
 	.figures = gl_figures,
 	.render_text = gl_render_text,
+	.render_svg = gl_render_svg,
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "svg.h"
 
 extern const struct kifu_game kifu_game_splay_kisenwether;
 
@@ -89,9 +90,17 @@ static inline int height(unsigned v)
 	return 31 - __builtin_clz(v);
 }
 
+/*
+ * Stacks hold at most 14 stones plus the sentinel (sums before captures),
+ * so a 16-bit bit count does; __builtin_popcount would be a library call
+ * where the build does not enable a popcount instruction.
+ */
 static inline int nblack(unsigned v)
 {
-	return __builtin_popcount(v) - 1;
+	v = v - ((v >> 1) & 0x5555u);
+	v = (v & 0x3333u) + ((v >> 2) & 0x3333u);
+	v = (v + (v >> 4)) & 0x0f0fu;
+	return (int)((v + (v >> 8)) & 0x1fu) - 1;
 }
 
 static inline int top_colour(unsigned v, int h)
@@ -165,14 +174,31 @@ static int splay_fits(int s, int d, unsigned v, int h, uint64_t full)
 	return 1;
 }
 
+/*
+ * Whether one of the eight cells from c holds a stack of 4 or more, which
+ * is at least every size limit asks: its sentinel is at bit 4 or above.
+ */
+static inline int tall8(const struct kis_state *st, int c)
+{
+	uint64_t word;
+
+	memcpy(&word, st->cell + c, sizeof(word));
+	return (word & UINT64_C(0xf0f0f0f0f0f0f0f0)) != 0;
+}
+
 static uint64_t full_cells(const struct kis_state *st)
 {
 	uint64_t full = 0;
 	int c;
 
-	for (c = 0; c < NCELLS; c++)
+	for (c = 0; c < NCELLS; c++) {
+		if (!(c & 7) && !tall8(st, c)) {
+			c += 7;
+			continue;
+		}
 		if (height(st->cell[c]) >= limit[c])
 			full |= (uint64_t)1 << c;
+	}
 	return full;
 }
 
@@ -388,16 +414,6 @@ static void kis_format_move(const void *state, kifu_move m, char *buf)
 	}
 }
 
-static int in_list(const kifu_move *moves, size_t n, kifu_move m)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (moves[i] == m)
-			return 1;
-	return 0;
-}
-
 /* The direction from a to b when b is adjacent to a, else -1. */
 static int adjacent_dir(int a, int b)
 {
@@ -434,18 +450,107 @@ static int overfull_cell(const struct kis_state *st, kifu_move m, int *newh)
 	return -1;
 }
 
+/*
+ * Whether move m (a step to an adjacent cell or a splay) is possible in
+ * itself: a stack of the mover's, a splay of two stones or more that stays
+ * on the board, no stack left over its limit (*bad and *newh say which and
+ * how tall, as overfull_cell()). These are exactly the checks of gen() but
+ * the forced splay rule.
+ */
+static int possible(const struct kis_state *st, kifu_move m, int *bad, int *newh)
+{
+	int s = MV_FROM(m);
+	unsigned v = st->cell[s];
+	int h = height(v);
+
+	if (v == EMPTY || top_colour(v, h) != st->side)
+		return 0;
+	if ((m & MV_SPLAY) && (h == 1 || raylen[s][MV_DIR(m)] < h))
+		return 0;
+	*bad = overfull_cell(st, m, newh);
+	return *bad < 0;
+}
+
+/*
+ * Whether side can splay a stack at its size limit, keeping every stack it
+ * lands on within its limit: such a splay is then forced (see gen()).
+ */
+static int forced_splay(const struct kis_state *st, int side)
+{
+	uint64_t full = 0;
+	int s, d, have_full = 0;
+
+	/* eight cells at a time, skip those where no stack is as tall as a limit */
+	for (s = 0; s < NCELLS; s++) {
+		unsigned v;
+		int h;
+
+		if (!(s & 7) && !tall8(st, s)) {
+			s += 7;
+			continue;
+		}
+		v = st->cell[s];
+		h = height(v);
+		if (h != limit[s] || top_colour(v, h) != side)
+			continue;
+		if (!have_full) {
+			full = full_cells(st);
+			have_full = 1;
+		}
+		for (d = 0; d < 8; d++)
+			if (raylen[s][d] >= h && splay_fits(s, d, v, h, full))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether gen() lists m, a move possible in itself from a stack of height
+ * h: with a forced splay only splays of stacks at their limit are listed;
+ * otherwise every step, and the splays of stacks below their limit (those
+ * at it would have made a splay forced).
+ */
+static int listed(const struct kis_state *st, kifu_move m, int h)
+{
+	int s = MV_FROM(m);
+
+	if (forced_splay(st, st->side))
+		return (m & MV_SPLAY) && h == limit[s];
+	return !(m & MV_SPLAY) || h < limit[s];
+}
+
+/*
+ * kifu_move_text_norm() for the usual spelling of a move, lower case
+ * without white space ("c2-c3", "d2>ne"), which normalises to itself:
+ * copied as it is. Anything else goes through kifu_move_text_norm().
+ */
+static int norm_text(const char *text, char *norm, char *raw, size_t size)
+{
+	size_t n;
+
+	for (n = 0; text[n]; n++) {
+		char c = text[n];
+
+		if (n + 1 >= size || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+				       c == '-' || c == '>'))
+			return kifu_move_text_norm(text, 0, norm, raw, size);
+	}
+	memcpy(norm, text, n + 1);
+	memcpy(raw, text, n + 1);
+	return (int)n;
+}
+
 static int kis_parse_move(const void *state, const char *text, kifu_move *out,
 			  struct kifu_error *err)
 {
 	const struct kis_state *st = state;
 	char norm[KIFU_MOVE_TEXT_MAX], raw[KIFU_MOVE_TEXT_MAX], cname[4];
-	kifu_move moves[MAX_MOVES], m;
+	kifu_move m;
 	const char *sep;
-	size_t n;
-	int len, s, d, h, bad, newh;
+	int len, s, d, h, bad, newh = 0;
 	unsigned v;
 
-	len = kifu_move_text_norm(text, 0, norm, raw, sizeof(norm));
+	len = norm_text(text, norm, raw, sizeof(norm));
 	if (len < 0)
 		return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': %s", raw,
 				      strlen(raw) + 1 >= sizeof(raw) ? "too long" :
@@ -489,48 +594,53 @@ static int kis_parse_move(const void *state, const char *text, kifu_move *out,
 	}
 	if (game_over_by_captures(st))
 		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over", raw);
-	n = kis_legal_moves(st, moves);
+	/*
+	 * Only the one move is checked, not the whole list: pass is legal
+	 * exactly when the mover has no move and the opponent has one, and a
+	 * move possible in itself gives the mover a move (so the game is not
+	 * over) and is listed unless the forced splay rule excludes it.
+	 */
 	if (m == MV_PASS) {
-		if (!n)
-			return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over",
-					      raw);
-		if (moves[0] != MV_PASS)
+		if (gen(st, st->side, NULL, 1))
 			return kifu_error_set(err, KIFU_EILLEGAL,
 					      "illegal move '%s': pass is not allowed: you have a legal move",
+					      raw);
+		if (!gen(st, !st->side, NULL, 1))
+			return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over",
 					      raw);
 		*out = m;
 		return 0;
 	}
-	if (!n)
-		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over", raw);
 	s = MV_FROM(m);
-	kifu_sq_cell_name(W, s, cname);
 	v = st->cell[s];
-	if (v == EMPTY)
-		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': no stack on '%s'", raw,
-				      cname);
 	h = height(v);
-	if (top_colour(v, h) != st->side)
-		return kifu_error_set(err, KIFU_EILLEGAL,
-				      "illegal move '%s': no stack of yours on '%s' (its top stone is %s)",
-				      raw, cname, top_colour(v, h) == WHITE ? "white" : "black");
-	if (m & MV_SPLAY) {
-		if (h == 1)
+	bad = -1;
+	if (!possible(st, m, &bad, &newh)) {
+		/* a position where neither side can move is over, whatever the move */
+		if (!gen(st, st->side, NULL, 1) && !gen(st, !st->side, NULL, 1))
+			return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over",
+					      raw);
+		kifu_sq_cell_name(W, s, cname);
+		if (v == EMPTY)
+			return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': no stack on '%s'",
+					      raw, cname);
+		if (top_colour(v, h) != st->side)
+			return kifu_error_set(err, KIFU_EILLEGAL,
+					      "illegal move '%s': no stack of yours on '%s' (its top stone is %s)",
+					      raw, cname, top_colour(v, h) == WHITE ? "white" : "black");
+		if ((m & MV_SPLAY) && h == 1)
 			return kifu_error_set(err, KIFU_EILLEGAL,
 					      "illegal move '%s': a single stone cannot splay", raw);
-		if (raylen[s][MV_DIR(m)] < h)
+		if ((m & MV_SPLAY) && raylen[s][MV_DIR(m)] < h)
 			return kifu_error_set(err, KIFU_EILLEGAL,
 					      "illegal move '%s': the splay would put a stone off the board",
 					      raw);
-	}
-	bad = overfull_cell(st, m, &newh);
-	if (bad >= 0) {
 		kifu_sq_cell_name(W, bad, cname);
 		return kifu_error_set(err, KIFU_EILLEGAL,
 				      "illegal move '%s': it would leave a stack of %d on '%s', whose size limit is %d",
 				      raw, newh, cname, limit[bad]);
 	}
-	if (moves[0] == MV_PASS || !in_list(moves, n, m))
+	if (!listed(st, m, h))
 		/* possible in itself, so only the forced splay rule excludes it */
 		return kifu_error_set(err, KIFU_EILLEGAL,
 				      "illegal move '%s': a splay of a stack at its size limit is forced",
@@ -626,6 +736,91 @@ static int kis_render_text(const void *state, struct kifu_buf *out)
 			       st->cap[BLACK]);
 }
 
+/* The stones of a stack bottom to top, as in render_text ("wwb"). */
+static void stack_code(unsigned v, char *col)
+{
+	int h = height(v), i;
+
+	for (i = 0; i < h; i++)
+		col[i] = (v >> i & 1) ? 'b' : 'w';
+	col[h] = '\0';
+}
+
+/* A row of n small stones of colour c from (x, y) rightwards: the captures. */
+static void svg_tally(struct kifu_buf *out, const char *label, const char *colour, int n,
+		      double x, double y)
+{
+	const struct kifu_svg_colour *c = kifu_svg_colour(colour);
+	int i;
+
+	kifu_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x - 8, y + 5);
+	kifu_svg_escape(out, label);
+	kifu_buf_printf(out, ": %d</text>", n);
+	for (i = 0; i < n; i++)
+		kifu_buf_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"%s\" "
+				"stroke=\"%s\" stroke-width=\"1.2\"/>", x + 8 + i * 18, y, c->fill,
+				c->stroke);
+	kifu_buf_putc(out, '\n');
+}
+
+/*
+ * Each stack is drawn from the side: one flat disc per stone, bottom stone
+ * lowest, so both its height and its order show; the top stone (who moves
+ * it) is the uppermost disc, and the height is written beside it. The
+ * captured stones are laid out in two rows under the board.
+ */
+static int kis_render_svg(const void *state, struct kifu_buf *out)
+{
+	const struct kis_state *st = state;
+	struct kifu_svg_caption cap;
+	struct kifu_svg_sq l;
+	double trays;
+	int c, i;
+
+	kifu_svg_sq_layout(&l, W, W, 60);
+	trays = 2 * 24 + 6;
+	kifu_svg_caption_make(&cap, &kifu_game_splay_kisenwether, st, l.width);
+	kifu_svg_begin(out, &kifu_game_splay_kisenwether, l.width,
+		       l.height + trays + kifu_svg_caption_height(&cap));
+	kifu_svg_sq_board(out, &l);
+	for (c = 0; c < NCELLS; c++) {
+		unsigned v = st->cell[c];
+		char name[4], code[9];
+		int h = height(v);
+		double x, y;
+
+		if (v == EMPTY)
+			continue;
+		kifu_sq_cell_name(W, c, name);
+		stack_code(v, code);
+		kifu_svg_sq_centre(&l, c, &x, &y);
+		kifu_svg_cell_open(out, name, code, x, y);
+		kifu_buf_puts(out, "<g transform=\"translate(-4 0)\" stroke-width=\"1.2\">");
+		for (i = 0; i < h; i++) {
+			const struct kifu_svg_colour *col = kifu_svg_colour(code[i] == 'b' ? "black" : "white");
+			double top = 10 - i * 5.0;
+
+			/* a coin seen from the side: its rim, then its face */
+			kifu_buf_printf(out, "<path d=\"M-19 %.1f a19 6.5 0 0 0 38 0 v5 "
+					"a19 6.5 0 0 1 -38 0 z\" fill=\"%s\" stroke=\"%s\"/>"
+					"<ellipse cy=\"%.1f\" rx=\"19\" ry=\"6.5\" fill=\"%s\" "
+					"stroke=\"%s\"/>", top, col->fill, col->stroke, top, col->fill,
+					col->stroke);
+		}
+		kifu_buf_puts(out, "</g>");
+		kifu_buf_printf(out, "<text x=\"24\" y=\"%.1f\" font-size=\"13\" "
+				"font-weight=\"bold\" text-anchor=\"middle\" fill=\"#4a3f2c\">%d</text>",
+				10 - (h - 1) * 5.0 + 4.5, h);
+		kifu_svg_cell_close(out);
+	}
+	kifu_buf_printf(out, "<g class=\"captures\" font-size=\"13\" fill=\"#4a3f2c\">\n");
+	svg_tally(out, "captured by white", "black", st->cap[WHITE], l.width * 0.42, l.height + 12);
+	svg_tally(out, "captured by black", "white", st->cap[BLACK], l.width * 0.42, l.height + 36);
+	kifu_buf_puts(out, "</g>\n");
+	kifu_svg_caption_put(out, &cap, l.width / 2, l.height + trays);
+	return kifu_svg_end(out);
+}
+
 static const char *const kis_variants[] = { "standard", NULL };
 static const char *const kis_sides[] = { "white", "black", NULL };
 
@@ -650,4 +845,5 @@ const struct kifu_game kifu_game_splay_kisenwether = {
 	.rehash = kis_rehash,
 	.figures = kis_figures,
 	.render_text = kis_render_text,
+	.render_svg = kis_render_svg,
 };

@@ -13,6 +13,7 @@
 #include <threads.h>
 
 #include "board.h"
+#include "svg.h"
 
 extern const struct kifu_game kifu_game_splay_schmidt;
 
@@ -303,6 +304,24 @@ static const char *content_name(int v)
 	return v > 0 ? "a white tower" : "a black tower";
 }
 
+/*
+ * kifu_move_text_norm() for the usual spelling of a move, a lower-case cell
+ * name or "pass", which normalises to itself: copied as it is. Anything
+ * else goes through kifu_move_text_norm().
+ */
+static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
+{
+	size_t n;
+
+	for (n = 0; text[n]; n++)
+		if (n + 1 >= size || !((text[n] >= 'a' && text[n] <= 'z') ||
+				       (text[n] >= '0' && text[n] <= '9')))
+			return kifu_move_text_norm(text, 0, norm, trimmed, size);
+	memcpy(norm, text, n + 1);
+	memcpy(trimmed, text, n + 1);
+	return (int)n;
+}
+
 static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 			 struct kifu_error *err)
 {
@@ -311,7 +330,7 @@ static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 	int len, c, v, why, crowded = -1;
 
 	geo_build();
-	len = kifu_move_text_norm(text, 0, norm, trimmed, sizeof(norm));
+	len = norm_text(text, norm, trimmed, sizeof(norm));
 	if (len < 0)
 		return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': %s", trimmed,
 				      strlen(trimmed) + 1 >= sizeof(trimmed) ? "too long"
@@ -340,15 +359,16 @@ static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 		return kifu_error_set(err, KIFU_EPARSE,
 				      "unparsable move '%s': expected a cell name or 'pass'", trimmed);
 	}
-	kifu_hex_cell_name(geo.hex, c, name);
 	if (game_over(s))
 		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over", trimmed);
 	v = s->cell[c];
+	if (v != 0 && is_tower(v) && colour_of(v) == s->side) {
+		*out = (kifu_move)c;
+		return 0;
+	}
+	/* the cell's name is only written in messages */
+	kifu_hex_cell_name(geo.hex, c, name);
 	if (v != 0) {
-		if (is_tower(v) && colour_of(v) == s->side) {
-			*out = (kifu_move)c;
-			return 0;
-		}
 		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': '%s' holds %s", trimmed,
 				      name, content_name(v));
 	}
@@ -480,6 +500,59 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 			       (int)s->units[0] - (int)s->units[1], s->units[0], s->units[1]);
 }
 
+/* Border cells cannot take a tower: a darker shade shows where play happens. */
+static const char *sp_svg_fill(int cell)
+{
+	return geo.hex->border[cell] ? "#d9c598" : "#eddcb6";
+}
+
+/*
+ * Towers are stacks of discs in their colour with the height on top;
+ * markers tint their cell in their colour and fly a flag. Pieces sit a
+ * little above the cell's centre, clear of the cell number.
+ */
+static int sp_render_svg(const void *state, struct kifu_buf *out)
+{
+	const struct sp_state *s = state;
+	struct kifu_svg_caption cap;
+	struct kifu_svg_hex l;
+	int c;
+
+	geo_build();
+	kifu_svg_hex_layout(&l, geo.hex, 28);
+	kifu_svg_caption_make(&cap, &kifu_game_splay_schmidt, s, l.width);
+	kifu_svg_begin(out, &kifu_game_splay_schmidt, l.width,
+		       l.height + kifu_svg_caption_height(&cap));
+	kifu_svg_hex_board(out, &l, sp_svg_fill);
+	for (c = 0; c < NCELLS; c++) {
+		const struct kifu_svg_colour *col;
+		char name[8], tok[4], num[4];
+		int v = s->cell[c];
+		double x, y;
+
+		if (!v)
+			continue;
+		col = kifu_svg_colour(sp_sides[colour_of(v)]);
+		kifu_hex_cell_name(geo.hex, c, name);
+		cell_token(v, tok);
+		kifu_svg_hex_centre(&l, c, &x, &y);
+		kifu_svg_cell_open(out, name, tok, x, y);
+		if (is_tower(v)) {
+			snprintf(num, sizeof(num), "%d", abs8(v));
+			kifu_buf_puts(out, "<g transform=\"translate(0 -4)\">");
+			kifu_svg_disc_stack(out, col, l.size * 0.5, abs8(v), 5, num);
+			kifu_buf_puts(out, "</g>");
+		} else {
+			kifu_svg_hex_shape(out, &l, 0.9, col->tint);
+			kifu_svg_flag(out, col, l.size * 0.8);
+		}
+		kifu_svg_cell_close(out);
+	}
+	kifu_svg_caption_put(out, &cap, l.width / 2, l.height);
+	kifu_svg_hex_numbers(out, &l);
+	return kifu_svg_end(out);
+}
+
 const struct kifu_game kifu_game_splay_schmidt = {
 	.name = "splay-schmidt",
 	.title = "Splay (Schmidt)",
@@ -501,4 +574,5 @@ const struct kifu_game kifu_game_splay_schmidt = {
 	.rehash = sp_rehash,
 	.figures = sp_figures,
 	.render_text = sp_render_text,
+	.render_svg = sp_render_svg,
 };

@@ -234,6 +234,7 @@ static void sp_apply(void *state, kifu_move m)
 {
 	const struct spl_geom *g = geom();
 	struct sp_state *s = state;
+	struct spl_slide sl;
 	int used = 0, dir = spl_move_dir(m);
 
 	s->core.hash ^= state_hash(s);
@@ -244,8 +245,9 @@ static void sp_apply(void *state, kifu_move m)
 		s->core.hash ^= state_hash(s);
 		return;
 	}
-	spl_push(g, &s->core, SP_SALT, spl_move_from(m), dir, &s->moved);
-	spl_apply_splinter(g, &s->core, SP_SALT, m, &used);
+	spl_slide_ahead(g, &s->core.occ, spl_move_from(m), dir, &sl);
+	spl_push(g, &s->core, SP_SALT, sl.from, dir, &s->moved);
+	spl_apply_slide(g, &sl, &s->core, SP_SALT, m, &used);
 	s->moved.w[0] &= s->core.occ.w[0];
 	s->moved.w[1] &= s->core.occ.w[1];
 	s->back = (uint8_t)(spl_bb_empty(&s->moved) ? 0 : spl_opposite[dir] + 1);
@@ -259,16 +261,16 @@ static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 	const struct sp_state *s = state;
 	struct spl_text t;
 	struct spl_core after;
-	struct spl_bb line;
+	struct spl_slide sl;
 	kifu_move m;
 	int ret, used = 0;
 
-	ret = spl_parse_begin(g, &s->core, s->side, over(s), sp_count_moves, s, text, &t, &after,
+	ret = spl_parse_begin(g, &s->core, s->side, over(s), sp_count_moves, s, text, &t, NULL,
 			      &m, err);
 	if (ret)
 		goto out;
-	spl_line(g, &s->core.occ, t.from, t.dir, &line);
-	if (returns(s, t.dir, &line)) {
+	spl_slide_ahead(g, &s->core.occ, t.from, t.dir, &sl);
+	if (returns(s, t.dir, &sl.line)) {
 		char a[4], b[4];
 		int c;
 
@@ -280,7 +282,17 @@ static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 		return spl_illegal(err, &t,
 				   "no-return square: the piece on '%s' would go back to '%s'", a, b);
 	}
-	ret = spl_parse_splinter(g, &after, 0, &t, &used, &m, err);
+	/*
+	 * Nothing follows the splinter here, so the board after the push
+	 * matters only when a tie asks which group the move keeps.
+	 */
+	if (sl.groups > 1 && sl.ties > 1) {
+		struct spl_bb moved;
+
+		after = s->core;
+		spl_push(g, &after, 0, t.from, t.dir, &moved);
+		ret = spl_parse_slide(g, &sl, &after, &t, &used, &m, err);
+	}
 	if (!ret)
 		ret = spl_parse_finish(g, &t, used, err);
 out:
@@ -326,10 +338,20 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 	const struct sp_state *s = state;
 	struct kifu_figure f[KIFU_FIGURES_MAX];
 	struct spl_bb m = s->moved;
+	struct kifu_outcome oc;
 	int n = sp_figures(s, f);
 
 	spl_render_board(g, &s->core, sp_sides, s->variant == SP_KNOCKOUT ? "krbp" : "sxo", out);
-	kifu_buf_printf(out, "%s to move; ", sp_sides[s->side]);
+	kifu_buf_puts(out, s->variant == SP_KNOCKOUT
+		      ? "(B/W: blue/white; k king, r rook, b bishop, p pawn)\n"
+		      : "(B/W: blue/white; s square, x cross, o circle)\n");
+	sp_outcome(s, &oc);
+	if (oc.status == KIFU_WIN)
+		kifu_buf_printf(out, "game over: %s wins; ", sp_sides[oc.winner]);
+	else if (oc.status == KIFU_DRAW)
+		kifu_buf_puts(out, "game over: draw; ");
+	else
+		kifu_buf_printf(out, "%s to move; ", sp_sides[s->side]);
 	spl_render_figures(f, n, out);
 	if (s->back) {
 		kifu_buf_puts(out, "\nno return:");
@@ -344,6 +366,15 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 		}
 	}
 	return kifu_buf_putc(out, '\n');
+}
+
+static int sp_render_svg(const void *state, struct kifu_buf *out)
+{
+	const struct sp_state *s = state;
+
+	return spl_render_svg(geom(), &s->core, &kifu_game_splinter, s,
+			      s->variant == SP_KNOCKOUT ? "krbp" : "sxo",
+			      s->back ? &s->moved : NULL, s->back - 1, out);
 }
 
 /*
@@ -376,4 +407,5 @@ const struct kifu_game kifu_game_splinter = {
 	.rehash = sp_rehash,
 	.figures = sp_figures,
 	.render_text = sp_render_text,
+	.render_svg = sp_render_svg,
 };

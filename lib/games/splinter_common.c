@@ -13,6 +13,7 @@
 
 #include "board.h"
 #include "splinter_common.h"
+#include "svg.h"
 
 const int spl_opposite[8] = {
 	KIFU_SQ_S, KIFU_SQ_N, KIFU_SQ_W, KIFU_SQ_E, KIFU_SQ_SW, KIFU_SQ_SE, KIFU_SQ_NW, KIFU_SQ_NE
@@ -30,6 +31,12 @@ static const int ring_dir[8] = {
 /* The number of clusters of touching cells of each ring pattern. */
 static uint8_t ring_clusters[256];
 
+/*
+ * The ring pattern of the neighbours as they lie in the board's bits: SW,
+ * S, SE, W, E, NW, N, NE (bits 0-7; see ring_of()).
+ */
+static uint8_t window_ring[256];
+
 #define SPL_NGEOMS 2
 static struct spl_geom geoms[SPL_NGEOMS]; /* 10 x 9, 10 x 10 */
 static once_flag geom_once = ONCE_FLAG_INIT;
@@ -45,7 +52,15 @@ static int ring_touch(int i, int j)
 
 static void build_ring_clusters(void)
 {
+	/* the ring bit of each window bit */
+	static const int ring_bit[8] = { 5, 4, 3, 6, 2, 7, 0, 1 };
 	unsigned pat;
+	int k;
+
+	for (pat = 0; pat < 256; pat++)
+		for (k = 0; k < 8; k++)
+			if (pat >> k & 1)
+				window_ring[pat] |= (uint8_t)(1u << ring_bit[k]);
 
 	for (pat = 0; pat < 256; pat++) {
 		unsigned seen = 0;
@@ -98,6 +113,10 @@ static void build_geom(struct spl_geom *g, int width, int height)
 			g->step[c][d] = (int8_t)(nr * width + nf);
 			spl_bb_set(&g->nb[c], nr * width + nf);
 		}
+		if (f > 0)
+			spl_bb_set(&g->not_first, c);
+		if (f < width - 1)
+			spl_bb_set(&g->not_last, c);
 	}
 }
 
@@ -191,37 +210,89 @@ int spl_push(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int fr
 	return off;
 }
 
+/* The cells of x moved k cells up the indices (0 < k < 64), or down. */
+static inline struct spl_bb bb_up(struct spl_bb x, int k)
+{
+	x.w[1] = x.w[1] << k | x.w[0] >> (64 - k);
+	x.w[0] <<= k;
+	return x;
+}
+
+static inline struct spl_bb bb_down(struct spl_bb x, int k)
+{
+	x.w[0] = x.w[0] >> k | x.w[1] << (64 - k);
+	x.w[1] >>= k;
+	return x;
+}
+
+/*
+ * Grows *comp (cells of occ) to the whole group of occ holding it, or stops
+ * as soon as it holds every cell of target (when not NULL): returns 1 when
+ * it did (*comp is then part of the group), else 0. The group grows by whole rings of
+ * neighbours at a time, all cells at once (a cell's neighbours are the cells
+ * one file and one rank away: shifts by 1 and by the width), as many rounds
+ * as the group is wide rather than one round per cell.
+ */
+static int grow(const struct spl_geom *g, const struct spl_bb *occ, struct spl_bb *comp,
+		const struct spl_bb *target)
+{
+	struct spl_bb c = *comp;
+
+	for (;;) {
+		struct spl_bb e = { { c.w[0] & g->not_last.w[0], c.w[1] & g->not_last.w[1] } };
+		struct spl_bb w = { { c.w[0] & g->not_first.w[0], c.w[1] & g->not_first.w[1] } };
+		struct spl_bb row, n, s, next;
+
+		e = bb_up(e, 1);
+		w = bb_down(w, 1);
+		row.w[0] = c.w[0] | e.w[0] | w.w[0];
+		row.w[1] = c.w[1] | e.w[1] | w.w[1];
+		n = bb_up(row, g->width);
+		s = bb_down(row, g->width);
+		next.w[0] = (row.w[0] | n.w[0] | s.w[0]) & occ->w[0];
+		next.w[1] = (row.w[1] | n.w[1] | s.w[1]) & occ->w[1];
+		if (spl_bb_equal(&next, &c)) {
+			*comp = c;
+			return 0;
+		}
+		c = next;
+		if (target && !(target->w[0] & ~c.w[0]) && !(target->w[1] & ~c.w[1])) {
+			*comp = c;
+			return 1;
+		}
+	}
+}
+
 /* The group of occ holding cell start. */
 static struct spl_bb flood(const struct spl_geom *g, const struct spl_bb *occ, int start)
 {
-	struct spl_bb comp = g->bit[start], todo = comp;
+	struct spl_bb comp = g->bit[start];
 
-	while (!spl_bb_empty(&todo)) {
-		int c = spl_bb_first(&todo);
-		uint64_t n0 = g->nb[c].w[0] & occ->w[0] & ~comp.w[0];
-		uint64_t n1 = g->nb[c].w[1] & occ->w[1] & ~comp.w[1];
-
-		spl_bb_clear(&todo, c);
-		comp.w[0] |= n0;
-		comp.w[1] |= n1;
-		todo.w[0] |= n0;
-		todo.w[1] |= n1;
-	}
+	grow(g, occ, &comp, NULL);
 	return comp;
 }
 
-static unsigned ring_of(const struct spl_geom *g, const struct spl_bb *occ, int cell)
+/*
+ * The ring pattern of the occupied neighbours nbs of cell: the board's
+ * bits from the south-west neighbour on, shifted down to bit 0, hold the
+ * three southern neighbours at bits 0-2, the western and eastern ones at
+ * width and width + 2, the three northern ones from 2 * width on.
+ */
+static unsigned ring_of(const struct spl_geom *g, const struct spl_bb *nbs, int cell)
 {
-	unsigned ring = 0;
-	int i;
+	int w = g->width, base = cell - w - 1;
+	uint64_t win;
 
-	for (i = 0; i < 8; i++) {
-		int n = g->step[cell][ring_dir[i]];
-
-		if (n >= 0 && spl_bb_has(occ, n))
-			ring |= 1u << i;
-	}
-	return ring;
+	if (base < 0)
+		win = nbs->w[0] << -base;
+	else if (base == 0)
+		win = nbs->w[0];
+	else if (base < 64)
+		win = nbs->w[0] >> base | nbs->w[1] << (64 - base);
+	else
+		win = nbs->w[1] >> (base - 64);
+	return window_ring[(win & 7) | (win >> (w - 3) & 8) | (win >> (w - 2) & 16) |
+			   (win >> (2 * w - 5) & 0xe0)];
 }
 
 /* The pieces but a mover, in groups: what all its slides share. */
@@ -238,11 +309,12 @@ struct rest {
  * neighbours touch one another around the ring, they are one group and no
  * search is needed.
  */
-static void rest_init(const struct spl_geom *g, const struct spl_bb *occ, int from,
-		      struct rest *r)
+static inline void rest_init(const struct spl_geom *g, const struct spl_bb *occ, int pieces,
+			     int from, struct rest *r)
 {
-	unsigned ring = ring_of(g, occ, from);
-	struct spl_bb seen = { { 0, 0 } };
+	struct spl_bb seen = { { 0, 0 } }, nbs = { { g->nb[from].w[0] & occ->w[0],
+						    g->nb[from].w[1] & occ->w[1] } };
+	unsigned ring = ring_of(g, &nbs, from);
 	int i;
 
 	r->occ = *occ;
@@ -250,19 +322,34 @@ static void rest_init(const struct spl_geom *g, const struct spl_bb *occ, int fr
 	r->n = 0;
 	if (ring_clusters[ring] <= 1) {
 		r->comp[0] = r->occ;
-		r->size[0] = spl_bb_count(&r->occ);
+		r->size[0] = pieces - 1;
 		r->n = r->size[0] > 0;
 		return;
 	}
+	/*
+	 * The neighbours usually meet again close by: growing the group of
+	 * the first one stops as soon as it has reached every neighbour, the
+	 * rest then being one group, long before it has covered it.
+	 */
 	for (i = 0; i < 8; i++) {
 		int c = g->step[from][ring_dir[i]];
+		struct spl_bb comp;
 
 		if (!(ring >> i & 1) || spl_bb_has(&seen, c))
 			continue;
-		r->comp[r->n] = flood(g, &r->occ, c);
-		r->size[r->n] = spl_bb_count(&r->comp[r->n]);
-		seen.w[0] |= r->comp[r->n].w[0];
-		seen.w[1] |= r->comp[r->n].w[1];
+		comp = g->bit[c];
+		if (!r->n && grow(g, &r->occ, &comp, &nbs)) {
+			r->comp[0] = r->occ;
+			r->size[0] = pieces - 1;
+			r->n = 1;
+			return;
+		}
+		if (r->n)
+			grow(g, &r->occ, &comp, NULL);
+		r->comp[r->n] = comp;
+		r->size[r->n] = spl_bb_count(&comp);
+		seen.w[0] |= comp.w[0];
+		seen.w[1] |= comp.w[1];
 		r->n++;
 	}
 }
@@ -272,7 +359,7 @@ static void rest_init(const struct spl_geom *g, const struct spl_bb *occ, int fr
  * the front piece is pushed off), so its groups are those of the rest, the
  * ones touching the new cell merged with it.
  */
-static void look_ahead(const struct spl_geom *g, const struct rest *r, struct spl_slide *sl)
+static inline void look_ahead(const struct spl_geom *g, const struct rest *r, struct spl_slide *sl)
 {
 	struct spl_bb merged = { { 0, 0 } };
 	int sizes[9], n = 0, best = 0, i, j, msize = 1;
@@ -325,6 +412,37 @@ static void look_ahead(const struct spl_geom *g, const struct rest *r, struct sp
 	}
 }
 
+/*
+ * The last look-ahead spl_slide_ahead() made in this thread: a record is
+ * replayed by parsing each move and then applying it, which asks for the
+ * same slide from the same pieces twice.
+ */
+static _Thread_local struct {
+	const struct spl_geom *g;
+	struct spl_bb occ;
+	struct spl_slide sl;
+} last_ahead;
+
+void spl_slide_ahead(const struct spl_geom *g, const struct spl_bb *occ, int from, int dir,
+		     struct spl_slide *sl)
+{
+	struct rest r;
+
+	if (last_ahead.g == g && last_ahead.sl.from == from && last_ahead.sl.dir == dir &&
+	    spl_bb_equal(&last_ahead.occ, occ)) {
+		*sl = last_ahead.sl;
+		return;
+	}
+	sl->from = from;
+	sl->dir = dir;
+	sl->after = spl_line(g, occ, from, dir, &sl->line);
+	rest_init(g, occ, spl_bb_count(occ), from, &r);
+	look_ahead(g, &r, sl);
+	last_ahead.g = g;
+	last_ahead.occ = *occ;
+	last_ahead.sl = *sl;
+}
+
 size_t spl_generate(const struct spl_geom *g, const struct spl_core *c, int side,
 		    spl_slide_fn fn, const void *state, kifu_move *moves)
 {
@@ -332,13 +450,14 @@ size_t spl_generate(const struct spl_geom *g, const struct spl_core *c, int side
 	struct spl_slide sl;
 	struct rest r;
 	size_t n = 0;
+	int pieces = spl_bb_count(&c->occ);
 
 	while (!spl_bb_empty(&own)) {
 		sl.from = spl_bb_first(&own);
 		spl_bb_clear(&own, sl.from);
 		if (SPL_SIDE(c->cell[sl.from]) != side)
 			continue;
-		rest_init(g, &c->occ, sl.from, &r);
+		rest_init(g, &c->occ, pieces, sl.from, &r);
 		for (sl.dir = 0; sl.dir < 8; sl.dir++) {
 			if (g->step[sl.from][sl.dir] < 0)
 				continue;
@@ -467,6 +586,18 @@ int spl_apply_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t sa
 	return n;
 }
 
+int spl_apply_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *c,
+		    uint64_t salt, kifu_move m, int *used)
+{
+	if (sl->groups <= 1)
+		return 1;
+	if (sl->ties == 1) {
+		spl_keep(g, c, salt, &sl->keep);
+		return 1;
+	}
+	return spl_apply_splinter(g, c, salt, m, used);
+}
+
 void spl_format(const struct spl_geom *g, kifu_move m, char *buf)
 {
 	int i, n;
@@ -524,6 +655,29 @@ int spl_illegal(struct kifu_error *err, const struct spl_text *t, const char *fm
 	return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': %s", t->trimmed, why);
 }
 
+/*
+ * kifu_sq_cell_parse() of the n bytes at s that cell_span() measured (lower
+ * case letters, then digits): a letter, then a number from 1 without a
+ * leading zero, both on the board.
+ */
+static int cell_parse(const struct spl_geom *g, const char *s, size_t n)
+{
+	int file, rank;
+
+	if (n < 2 || n > 3 || s[0] < 'a' || s[0] > 'z' || s[1] < '1' || s[1] > '9')
+		return -1;
+	file = s[0] - 'a';
+	rank = s[1] - '0';
+	if (n == 3) {
+		if (s[2] < '0' || s[2] > '9')
+			return -1;
+		rank = rank * 10 + (s[2] - '0');
+	}
+	if (file >= g->width || rank > g->height)
+		return -1;
+	return (rank - 1) * g->width + file;
+}
+
 /* Reads one cell name at norm + pos (quoting the written text on failure). */
 static int read_cell(const struct spl_geom *g, const char *norm, size_t pos, size_t *len,
 		     const struct spl_text *t, int *cell, struct kifu_error *err)
@@ -531,7 +685,7 @@ static int read_cell(const struct spl_geom *g, const char *norm, size_t pos, siz
 	size_t n = cell_span(norm + pos);
 
 	*len = n;
-	*cell = n ? kifu_sq_cell_parse(g->width, g->height, norm + pos, n) : -1;
+	*cell = n ? cell_parse(g, norm + pos, n) : -1;
 	if (!n && !pos)
 		return parse_error(err, t, "expected a move such as 'c4-d5' or 'pass'");
 	if (!n)
@@ -541,6 +695,27 @@ static int read_cell(const struct spl_geom *g, const char *norm, size_t pos, siz
 	return 0;
 }
 
+/*
+ * kifu_move_text_norm() for the usual spelling of a move, lower case
+ * without white space ("c4-d5/c3"), which normalises to itself: copied as
+ * it is. Anything else goes through kifu_move_text_norm().
+ */
+static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
+{
+	size_t n;
+
+	for (n = 0; text[n]; n++) {
+		char c = text[n];
+
+		if (n + 1 >= size || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+				       c == '-' || c == '/'))
+			return kifu_move_text_norm(text, 0, norm, trimmed, size);
+	}
+	memcpy(norm, text, n + 1);
+	memcpy(trimmed, text, n + 1);
+	return (int)n;
+}
+
 int spl_parse_text(const struct spl_geom *g, const char *text, struct spl_text *t,
 		   struct kifu_error *err)
 {
@@ -548,8 +723,10 @@ int spl_parse_text(const struct spl_geom *g, const char *text, struct spl_text *
 	size_t pos = 0, n;
 	int len, ret, d, df, dr;
 
-	memset(t, 0, sizeof(*t));
-	len = kifu_move_text_norm(text, 0, norm, t->trimmed, sizeof(norm));
+	/* every field but the text, which norm_text() always writes */
+	t->pass = t->from = t->to = t->dir = t->nsuf = 0;
+	memset(t->suf, 0, sizeof(t->suf));
+	len = norm_text(text, norm, t->trimmed, sizeof(norm));
 	if (len < 0)
 		return parse_error(err, t, "expected a move such as 'c4-d5' or 'pass'");
 	if (!strcmp(norm, "pass")) {
@@ -620,8 +797,10 @@ int spl_parse_begin(const struct spl_geom *g, const struct spl_core *c, int side
 		kifu_sq_cell_name(g->width, t->from, a);
 		return spl_illegal(err, t, "no piece of yours on '%s'", a);
 	}
-	*after = *c;
-	spl_push(g, after, 0, t->from, t->dir, &moved);
+	if (after) {
+		*after = *c;
+		spl_push(g, after, 0, t->from, t->dir, &moved);
+	}
 	*m = spl_move(t->from, t->dir);
 	return 0;
 }
@@ -652,6 +831,19 @@ int spl_parse_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t sa
 	*m = spl_move_add_suf(*m, spl_canon_cell(g, &tied[i]));
 	spl_keep(g, c, salt, &tied[i]);
 	return 0;
+}
+
+int spl_parse_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *after,
+		    const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err)
+{
+	if (sl->groups <= 1)
+		return 0;
+	if (sl->ties == 1) {
+		spl_keep(g, after, 0, &sl->keep);
+		return 0;
+	}
+	/* a tie: the groups in canonical order, and the written choice */
+	return spl_parse_splinter(g, after, 0, t, used, m, err);
 }
 
 int spl_parse_finish(const struct spl_geom *g, const struct spl_text *t, int used,
@@ -690,6 +882,103 @@ int spl_render_board(const struct spl_geom *g, const struct spl_core *c,
 	for (f = 0; f < g->width; f++)
 		kifu_buf_printf(out, "  %c", 'a' + f);
 	return kifu_buf_putc(out, '\n');
+}
+
+/* The outline of a piece of type letter t around (0, 0), for cells of side 50. */
+static void svg_shape(struct kifu_buf *out, char t, const struct kifu_svg_colour *col)
+{
+	static const char plus[] = "-5.5,-16 5.5,-16 5.5,-5.5 16,-5.5 16,5.5 5.5,5.5 5.5,16 "
+				   "-5.5,16 -5.5,5.5 -16,5.5 -16,-5.5 -5.5,-5.5";
+	static const char castle[] = "-14,15 14,15 14,-15 8,-15 8,-9 3,-9 3,-15 -3,-15 -3,-9 "
+				     "-8,-9 -8,-15 -14,-15";
+	static const char crown[] = "-16,14 16,14 16,-12 8,-2 0,-16 -8,-2 -16,-12";
+	char paint[160];
+
+	snprintf(paint, sizeof(paint), "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.6\" "
+		 "stroke-linejoin=\"round\"", col->fill, col->stroke);
+	switch (t) {
+	case 's':
+		kifu_buf_printf(out, "<rect x=\"-14\" y=\"-14\" width=\"28\" height=\"28\" "
+				"rx=\"2\" %s/>", paint);
+		break;
+	case 'x':
+		kifu_buf_printf(out, "<polygon points=\"%s\" %s/>", plus, paint);
+		break;
+	case 'b':
+		kifu_buf_printf(out, "<polygon points=\"%s\" transform=\"rotate(45) "
+				"scale(1.1)\" %s/>", plus, paint);
+		break;
+	case 'r':
+		kifu_buf_printf(out, "<polygon points=\"%s\" %s/>", castle, paint);
+		break;
+	case 'k':
+		kifu_buf_printf(out, "<polygon points=\"%s\" %s/><circle cx=\"0\" cy=\"6\" "
+				"r=\"3.5\" fill=\"%s\"/>", crown, paint, col->ink);
+		break;
+	default: /* circle, pawn */
+		kifu_buf_printf(out, "<circle cx=\"0\" cy=\"0\" r=\"15\" %s/>", paint);
+		break;
+	}
+}
+
+int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
+		   const struct kifu_game *game, const void *state, const char *types,
+		   const struct spl_bb *noreturn, int back_dir, struct kifu_buf *out)
+{
+	struct kifu_svg_caption cap;
+	struct kifu_svg_sq l;
+	int cell;
+
+	kifu_svg_sq_layout(&l, g->width, g->height, 50);
+	kifu_svg_caption_make(&cap, game, state, l.width);
+	if (noreturn && !spl_bb_empty(noreturn) && cap.n < KIFU_SVG_CAPTION_LINES)
+		snprintf(cap.line[cap.n++], sizeof(cap.line[0]),
+			 "red arrow: that piece may not go back that way (no return)");
+	kifu_svg_begin(out, game, l.width, l.height + kifu_svg_caption_height(&cap));
+	kifu_svg_sq_board(out, &l);
+	for (cell = 0; cell < g->ncells; cell++) {
+		int code = c->cell[cell];
+		const char *side;
+		char name[4], tok[3];
+		double x, y;
+
+		if (!code)
+			continue;
+		side = game->sides[SPL_SIDE(code)];
+		kifu_sq_cell_name(g->width, cell, name);
+		tok[0] = (char)(side[0] - 'a' + 'A');
+		tok[1] = types[SPL_TYPE(code)];
+		tok[2] = '\0';
+		kifu_svg_sq_centre(&l, cell, &x, &y);
+		kifu_svg_cell_open(out, name, tok, x, y);
+		svg_shape(out, tok[1], kifu_svg_colour(side));
+		kifu_svg_cell_close(out);
+	}
+	if (noreturn && !spl_bb_empty(noreturn)) {
+		struct spl_bb m = *noreturn;
+
+		/* A short arrow on the piece's edge, pointing where it may not go. */
+		kifu_buf_puts(out, "<g class=\"no-return\" stroke=\"#b3261e\" stroke-width=\"2.5\" "
+			      "stroke-linecap=\"round\" fill=\"none\">\n");
+		while (!spl_bb_empty(&m)) {
+			int at = spl_bb_first(&m);
+			double x, y, dx = kifu_sq_dfile[back_dir], dy = -kifu_sq_drank[back_dir];
+			double n = (dx && dy) ? 0.7071 : 1.0;
+
+			spl_bb_clear(&m, at);
+			kifu_svg_sq_centre(&l, at, &x, &y);
+			dx *= n;
+			dy *= n;
+			kifu_buf_printf(out, "<path d=\"M%.1f %.1f L%.1f %.1f M%.1f %.1f L%.1f %.1f "
+					"L%.1f %.1f\"/>\n", x + dx * 14, y + dy * 14, x + dx * 23,
+					y + dy * 23, x + dx * 23 - dy * 4 - dx * 4,
+					y + dy * 23 + dx * 4 - dy * 4, x + dx * 23, y + dy * 23,
+					x + dx * 23 + dy * 4 - dx * 4, y + dy * 23 - dx * 4 - dy * 4);
+		}
+		kifu_buf_puts(out, "</g>\n");
+	}
+	kifu_svg_caption_put(out, &cap, l.width / 2, l.height);
+	return kifu_svg_end(out);
 }
 
 int spl_render_figures(const struct kifu_figure *f, int n, struct kifu_buf *out)

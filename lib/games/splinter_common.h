@@ -83,6 +83,7 @@ struct spl_geom {
 	struct spl_bb bit[SPL_MAX_CELLS];
 	struct spl_bb nb[SPL_MAX_CELLS];     /* the up to 8 neighbours */
 	struct spl_bb file[SPL_MAX_FILES];
+	struct spl_bb not_first, not_last;   /* the cells off the first file, off the last */
 };
 
 /* The width x height board (10 x 9 or 10 x 10). */
@@ -158,6 +159,15 @@ struct spl_slide {
 	int ties;             /* groups tied for largest after the move */
 	struct spl_bb keep;   /* the largest group, when groups > 1 and ties == 1 */
 };
+
+/*
+ * The look-ahead of the slide from `from` towards dir (its destination on
+ * the board) in a position whose pieces occ form one group, as every
+ * position reached by play does (the start position is one group, and each
+ * splinter keeps one): the same answer spl_generate() gives that slide.
+ */
+void spl_slide_ahead(const struct spl_geom *g, const struct spl_bb *occ, int from, int dir,
+		     struct spl_slide *sl);
 
 /*
  * Called for each slide of the mover's pieces (destination on the board):
@@ -253,6 +263,15 @@ static inline kifu_move spl_move_add_suf(kifu_move m, int cell)
 int spl_apply_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t salt, kifu_move m,
 		       int *used);
 
+/*
+ * The move's own splinter while applying move m, on c (the board once
+ * pushed), with sl the slide's spl_slide_ahead() from the position before
+ * it: no split, or the one largest group kept, or on a tie as
+ * spl_apply_splinter(), whose return value it gives (1 without a tie).
+ */
+int spl_apply_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *c,
+		    uint64_t salt, kifu_move m, int *used);
+
 /* Writes m ("c4-d5/c3", "pass") into buf (KIFU_MOVE_TEXT_MAX bytes). */
 void spl_format(const struct spl_geom *g, kifu_move m, char *buf);
 
@@ -277,8 +296,9 @@ int spl_illegal(struct kifu_error *err, const struct spl_text *t, const char *fm
  * The start of every game's parse_move: reads the text, checks that the game
  * is not over, that pass comes only without a legal move (count(state) says)
  * and that the mover owns the piece, then plays the push on *after (no
- * hash), a copy of c, and sets *m to the move without suffixes. Returns 1
- * for a legal pass (*m set), 0 to go on with the splinter, or an error.
+ * hash; skipped when after is NULL), a copy of c, and sets *m to the move
+ * without suffixes. Returns 1 for a legal pass (*m set), 0 to go on with
+ * the splinter, or an error.
  */
 int spl_parse_begin(const struct spl_geom *g, const struct spl_core *c, int side, int over,
 		    size_t (*count)(const void *), const void *state, const char *text,
@@ -293,6 +313,15 @@ int spl_parse_begin(const struct spl_geom *g, const struct spl_core *c, int side
 int spl_parse_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t salt,
 		       const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err);
 
+/*
+ * The move's own splinter while parsing, on *after (the board once pushed),
+ * with sl the slide's spl_slide_ahead() from the position before it: no
+ * split, or the one largest group kept (no hash), or on a tie as
+ * spl_parse_splinter(). Returns 0 or an error.
+ */
+int spl_parse_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *after,
+		    const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err);
+
 /* Refuses suffixes left over once the move is resolved. */
 int spl_parse_finish(const struct spl_geom *g, const struct spl_text *t, int used,
 		     struct kifu_error *err);
@@ -303,6 +332,18 @@ int spl_parse_finish(const struct spl_geom *g, const struct spl_text *t, int use
  */
 int spl_render_board(const struct spl_geom *g, const struct spl_core *c,
 		     const char *const *sides, const char *types, struct kifu_buf *out);
+
+/*
+ * Appends the picture of the board (render_svg): each piece a shape by its
+ * type letter in types ("krbp": crown, castle, diagonal cross, disc;
+ * "sxo": square, upright cross, disc) in its side's colours, with the
+ * data-content code of spl_render_board. When noreturn is not NULL, its
+ * pieces get a small arrow pointing the way they may not go back (back_dir,
+ * a KIFU_SQ_* direction). The caption comes from game's figures.
+ */
+int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
+		   const struct kifu_game *game, const void *state, const char *types,
+		   const struct spl_bb *noreturn, int back_dir, struct kifu_buf *out);
 
 /* Appends "KEY VALUE" for each figure, separated by ", ". */
 int spl_render_figures(const struct kifu_figure *f, int n, struct kifu_buf *out);

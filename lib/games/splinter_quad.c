@@ -277,8 +277,9 @@ struct sq_effect {
 };
 
 /*
- * Resolves a pushed board: the move's splinter, then eliminations and new
- * splinters until nothing changes. The tie choices come from the move m
+ * Resolves a pushed board: the move's splinter (sl: the slide's look-ahead
+ * from the position before the push), then eliminations and new splinters
+ * until nothing changes. The tie choices come from the move m
  * (t == NULL: applying a listed move) or from the text t, in which case their
  * canonical cells are added to *m and a wrong or missing choice is reported.
  *
@@ -286,16 +287,17 @@ struct sq_effect {
  * the mover; removals later in the chain come after earlier ones.
  */
 static int resolve(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int mover,
-		   unsigned alive, const struct spl_text *t, kifu_move *m, struct sq_effect *fx,
-		   struct kifu_error *err)
+		   unsigned alive, const struct spl_slide *sl, const struct spl_text *t,
+		   kifu_move *m, struct sq_effect *fx, struct kifu_error *err)
 {
 	int used = 0, ret = 0, i;
 	unsigned elim;
 
+	/* the move's own splinter: the look-ahead knows it unless there is a tie */
 	if (t)
-		ret = spl_parse_splinter(g, c, salt, t, &used, m, err);
+		ret = spl_parse_slide(g, sl, c, t, &used, m, err);
 	else
-		spl_apply_splinter(g, c, salt, *m, &used);
+		spl_apply_slide(g, sl, c, salt, *m, &used);
 	for (i = 0; i < SQ_SIDES; i++)
 		fx->pieces[i] = c->total[i];
 	fx->nelim = 0;
@@ -321,13 +323,15 @@ static void sq_apply(void *state, kifu_move m)
 	const struct spl_geom *g = geom();
 	struct sq_state *s = state;
 	struct sq_effect fx;
+	struct spl_slide sl;
 	struct spl_bb moved;
 	int i, best = -1, nbest = 0;
 
 	s->core.hash ^= extra_hash(s);
 	if (m != SPL_PASS) {
-		spl_push(g, &s->core, SQ_SALT, spl_move_from(m), spl_move_dir(m), &moved);
-		resolve(g, &s->core, SQ_SALT, s->side, s->alive, NULL, &m, &fx, NULL);
+		spl_slide_ahead(g, &s->core.occ, spl_move_from(m), spl_move_dir(m), &sl);
+		spl_push(g, &s->core, SQ_SALT, sl.from, sl.dir, &moved);
+		resolve(g, &s->core, SQ_SALT, s->side, s->alive, &sl, NULL, &m, &fx, NULL);
 		for (i = 0; i < fx.nelim; i++)
 			s->order[s->nelim++] = fx.order[i];
 		if (!fx.alive) {
@@ -366,13 +370,16 @@ static int sq_parse_move(const void *state, const char *text, kifu_move *out,
 	struct spl_text t;
 	struct spl_core after;
 	struct sq_effect fx;
+	struct spl_slide sl;
 	kifu_move m;
 	int ret;
 
 	ret = spl_parse_begin(g, &s->core, s->side, s->status != KIFU_ONGOING, sq_count_moves, s,
 			      text, &t, &after, &m, err);
-	if (!ret)
-		ret = resolve(g, &after, 0, s->side, s->alive, &t, &m, &fx, err);
+	if (!ret) {
+		spl_slide_ahead(g, &s->core.occ, t.from, t.dir, &sl);
+		ret = resolve(g, &after, 0, s->side, s->alive, &sl, &t, &m, &fx, err);
+	}
 	if (ret >= 0)
 		*out = m;
 	return ret < 0 ? ret : 0;
@@ -436,12 +443,27 @@ static int sq_render_text(const void *state, struct kifu_buf *out)
 {
 	const struct sq_state *s = state;
 	struct kifu_figure f[KIFU_FIGURES_MAX];
+	struct kifu_outcome oc;
 	int n = sq_figures(s, f);
 
 	spl_render_board(geom(), &s->core, sq_sides, "sxo", out);
-	kifu_buf_printf(out, "%s to move; ", sq_sides[s->side]);
+	kifu_buf_puts(out, "(R/B/G/Y: red/blue/green/yellow; s square, x cross, o circle)\n");
+	sq_outcome(s, &oc);
+	if (oc.status == KIFU_WIN)
+		kifu_buf_printf(out, "game over: %s wins; ", sq_sides[oc.winner]);
+	else if (oc.status == KIFU_DRAW)
+		kifu_buf_puts(out, "game over: draw; ");
+	else
+		kifu_buf_printf(out, "%s to move; ", sq_sides[s->side]);
 	spl_render_figures(f, n, out);
 	return kifu_buf_putc(out, '\n');
+}
+
+static int sq_render_svg(const void *state, struct kifu_buf *out)
+{
+	const struct sq_state *s = state;
+
+	return spl_render_svg(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL, 0, out);
 }
 
 /*
@@ -475,4 +497,5 @@ const struct kifu_game kifu_game_splinter_quad = {
 	.rehash = sq_rehash,
 	.figures = sq_figures,
 	.render_text = sq_render_text,
+	.render_svg = sq_render_svg,
 };
