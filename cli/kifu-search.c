@@ -1,0 +1,301 @@
+/*
+ * kifu-search: lists the stored games that match FILTERS and, with
+ * --after MOVES --game G, those that reach the position after MOVES at any
+ * ply in any move order, newest first, as a table or a JSON array. The
+ * position is replayed through the engine and looked up by its hash
+ * (include/kifu/search.h); an illegal move in MOVES is the input being
+ * invalid (exit 1), an unknown game, variant or filter value a usage
+ * error (exit 2).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kifu/search.h"
+#include "kifu/store.h"
+
+static const char usage[] =
+	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V]] [--json]";
+
+static const char *const terminations[] = { "rules", "resignation", "timeout", "agreement",
+					    "abandoned", NULL };
+
+static void help(void)
+{
+	printf("usage: %s\n\n"
+	       "Lists the stored games matching FILTERS, newest first (by date, then by id,\n"
+	       "descending; games without a date last): id, game, variant, players (in turn\n"
+	       "order, ? for a side without one), date, result and plies.\n\n"
+	       "  --after MOVES  only the games that reach the position after MOVES (a\n"
+	       "                 comma-separated move list of game G from its start; spaces\n"
+	       "                 inside a move are part of it) at any ply, in any move order;\n"
+	       "                 the column ply gives the first ply at which each reaches it.\n"
+	       "                 Needs --game G; the variant is --variant V, else G's default.\n"
+	       "  --json         a JSON array of objects {id, game, variant, players (an object\n"
+	       "                 side -> name), date (null when unknown), result, plies, and ply\n"
+	       "                 with --after}\n"
+	       "  FILTERS        --game G, --variant V, --player NAME (any side), --event TEXT,\n"
+	       "                 --since DATE, --until DATE, --termination T (rules,\n"
+	       "                 resignation, timeout, agreement or abandoned). Exact matches;\n"
+	       "                 --since and --until are inclusive, a partial date (2024,\n"
+	       "                 2024-06) counting as its first day, and leave out games\n"
+	       "                 without a date.\n"
+	       "  --db FILE      the database (default $KIFU_DB, else kifu.db)\n"
+	       "  --help, --version\n\n"
+	       "No match prints an empty table (or []) and exits 0.\n"
+	       "Exit status: 0 success, 1 an illegal move in MOVES, 2 usage error, 3 I/O or\n"
+	       "database error.\n",
+	       usage);
+	exit(EXIT_OK);
+}
+
+static void check_filter(const struct kifu_filter *f)
+{
+	const struct kifu_game *g = NULL;
+	struct kifu_error err;
+	char day[11];
+	int k, ok;
+
+	if (f->game && !(g = kifu_game_find(f->game)))
+		cli_usage_error(usage, "unknown game '%s'", f->game);
+	if (f->variant) {
+		for (k = 0, ok = 0; kifu_games[k]; k++)
+			if ((!g || kifu_games[k] == g) &&
+			    kifu_game_variant_index(kifu_games[k], f->variant) >= 0)
+				ok = 1;
+		if (!ok && g)
+			cli_usage_error(usage, "unknown variant '%s' of '%s'", f->variant, g->name);
+		if (!ok)
+			cli_usage_error(usage, "unknown variant '%s'", f->variant);
+	}
+	if (f->termination) {
+		for (k = 0, ok = 0; terminations[k]; k++)
+			ok |= !strcmp(f->termination, terminations[k]);
+		if (!ok)
+			cli_usage_error(usage, "unknown termination '%s' (rules, resignation, timeout, "
+					"agreement or abandoned)", f->termination);
+	}
+	kifu_error_clear(&err);
+	if (f->since && kifu_date_first_day(day, f->since, &err) < 0)
+		cli_usage_error(usage, "--since: %s", err.message);
+	if (f->until && kifu_date_first_day(day, f->until, &err) < 0)
+		cli_usage_error(usage, "--until: %s", err.message);
+}
+
+/* "name - name" in turn order, ? for a side without a player. */
+static void players_text(struct kifu_buf *b, const struct kifu_search_hit *h)
+{
+	const struct kifu_game *g = kifu_game_find(h->game);
+	size_t i;
+	int s;
+
+	kifu_buf_reset(b);
+	for (s = 0; g && s < g->nsides; s++) {
+		const char *name = "?";
+
+		for (i = 0; i < h->nplayers; i++)
+			if (!strcmp(h->players[i].side, g->sides[s]))
+				name = h->players[i].name;
+		kifu_buf_printf(b, "%s%s", s ? " - " : "", name);
+	}
+	if (!b->data)
+		kifu_buf_puts(b, "");
+}
+
+/* Display width: code points of UTF-8 text. */
+static size_t width_of(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+#define NCOLS 8
+
+static void cell_texts(char cells[NCOLS][64], const char **wide, struct kifu_buf *pl,
+		       const struct kifu_search_hit *h)
+{
+	snprintf(cells[0], 64, "%" PRId64, h->id);
+	snprintf(cells[1], 64, "%s", h->game);
+	snprintf(cells[2], 64, "%s", h->variant);
+	players_text(pl, h);
+	*wide = pl->data;
+	snprintf(cells[4], 64, "%s", h->date ? h->date : "-");
+	snprintf(cells[5], 64, "%s", h->result);
+	snprintf(cells[6], 64, "%ld", h->plies);
+	snprintf(cells[7], 64, "%ld", h->ply);
+}
+
+static void print_table(const struct kifu_search_result *res, int with_ply)
+{
+	static const char *const heads[NCOLS] = { "id", "game", "variant", "players", "date",
+						  "result", "plies", "ply" };
+	static const int right[NCOLS] = { 1, 0, 0, 0, 0, 0, 1, 1 };
+	size_t width[NCOLS], i, n = kifu_search_count(res);
+	struct kifu_buf pl = KIFU_BUF_INIT;
+	char cells[NCOLS][64];
+	const char *wide;
+	int c, ncols = with_ply ? NCOLS : NCOLS - 1;
+
+	for (c = 0; c < NCOLS; c++)
+		width[c] = strlen(heads[c]);
+	for (i = 0; i < n; i++) {
+		cell_texts(cells, &wide, &pl, kifu_search_hit(res, i));
+		for (c = 0; c < ncols; c++) {
+			size_t w = width_of(c == 3 ? wide : cells[c]);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	for (i = 0; i <= n; i++) {
+		if (i > 0)
+			cell_texts(cells, &wide, &pl, kifu_search_hit(res, i - 1));
+		for (c = 0; c < ncols; c++) {
+			const char *s = i == 0 ? heads[c] : c == 3 ? wide : cells[c];
+			int pad = (int)(width[c] - width_of(s));
+
+			if (right[c])
+				printf("%*s%s", pad, "", s);
+			else if (c == ncols - 1)
+				fputs(s, stdout);
+			else
+				printf("%s%*s", s, pad, "");
+			if (c != ncols - 1)
+				fputs("  ", stdout);
+		}
+		putchar('\n');
+	}
+	kifu_buf_release(&pl);
+}
+
+static void print_json(const struct kifu_search_result *res, int with_ply)
+{
+	size_t i, k, n = kifu_search_count(res);
+
+	fputs(n ? "[\n" : "[]\n", stdout);
+	for (i = 0; i < n; i++) {
+		const struct kifu_search_hit *h = kifu_search_hit(res, i);
+
+		printf("  {\"id\": %" PRId64 ", \"game\": ", h->id);
+		cli_json_string(stdout, h->game);
+		fputs(", \"variant\": ", stdout);
+		cli_json_string(stdout, h->variant);
+		fputs(", \"players\": {", stdout);
+		for (k = 0; k < h->nplayers; k++) {
+			if (k)
+				fputs(", ", stdout);
+			cli_json_string(stdout, h->players[k].side);
+			fputs(": ", stdout);
+			cli_json_string(stdout, h->players[k].name);
+		}
+		fputs("}, \"date\": ", stdout);
+		if (h->date)
+			cli_json_string(stdout, h->date);
+		else
+			fputs("null", stdout);
+		fputs(", \"result\": ", stdout);
+		cli_json_string(stdout, h->result);
+		printf(", \"plies\": %ld", h->plies);
+		if (with_ply)
+			printf(", \"ply\": %ld", h->ply);
+		fputs(i + 1 < n ? "},\n" : "}\n]\n", stdout);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_DB = 256, O_GAME, O_VARIANT, O_PLAYER, O_EVENT, O_SINCE, O_UNTIL, O_TERM,
+	       O_AFTER, O_JSON };
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, O_DB },
+		{ "game", required_argument, NULL, O_GAME },
+		{ "variant", required_argument, NULL, O_VARIANT },
+		{ "player", required_argument, NULL, O_PLAYER },
+		{ "event", required_argument, NULL, O_EVENT },
+		{ "since", required_argument, NULL, O_SINCE },
+		{ "until", required_argument, NULL, O_UNTIL },
+		{ "termination", required_argument, NULL, O_TERM },
+		{ "after", required_argument, NULL, O_AFTER },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct kifu_search_result *res = NULL;
+	struct kifu_store *st = NULL;
+	struct kifu_filter f;
+	struct kifu_error err;
+	const char *db = NULL, *after = NULL;
+	uint64_t hash;
+	int opt, json = 0, status = EXIT_OK;
+
+	cli_init(argv[0]);
+	memset(&f, 0, sizeof(f));
+	kifu_error_clear(&err);
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+		switch (opt) {
+		case O_DB: db = optarg; break;
+		case O_GAME: f.game = optarg; break;
+		case O_VARIANT: f.variant = optarg; break;
+		case O_PLAYER: f.player = optarg; break;
+		case O_EVENT: f.event = optarg; break;
+		case O_SINCE: f.since = optarg; break;
+		case O_UNTIL: f.until = optarg; break;
+		case O_TERM: f.termination = optarg; break;
+		case O_AFTER: after = optarg; break;
+		case O_JSON: json = 1; break;
+		case 'h': help(); break;
+		case 'V': cli_version(); break;
+		case ':':
+			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (after && !f.game)
+		cli_usage_error(usage, "--after needs --game G (the game MOVES belong to)");
+	check_filter(&f);
+	if (after) {
+		const struct kifu_game *g;
+		int variant, first;
+
+		cli_resolve_game(usage, f.game, f.variant, NULL, &g, &variant, &first);
+		/* The position belongs to one variant: the default one unless named. */
+		f.variant = g->variants[variant];
+		if (kifu_search_position(&hash, g, variant, after, &err) < 0) {
+			cli_errorf("--after: %s", err.message);
+			return err.code == KIFU_ENOMEM ? EXIT_FAILURE_IO : EXIT_INVALID;
+		}
+	}
+
+	if (!db)
+		db = getenv("KIFU_DB") && getenv("KIFU_DB")[0] ? getenv("KIFU_DB") : "kifu.db";
+	if (kifu_store_open(&st, db, 0, &err) < 0 ||
+	    kifu_search_games(&res, st, &f, after ? &hash : NULL, &err) < 0) {
+		cli_error(&err);
+		status = EXIT_FAILURE_IO;
+		goto out;
+	}
+	if (json)
+		print_json(res, after != NULL);
+	else
+		print_table(res, after != NULL);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_errorf("cannot write to standard output");
+		status = EXIT_FAILURE_IO;
+	}
+out:
+	kifu_search_result_free(res);
+	kifu_store_free(st);
+	return status;
+}

@@ -1,0 +1,299 @@
+/*
+ * kifu-stats: reports over the stored games (summary, openings, players,
+ * lengths) as an aligned table, CSV or JSON on stdout, and optionally as an
+ * SVG chart. Everything is computed by libkifu (include/kifu/stats.h); this
+ * file reads the options, checks them (unknown games, variants,
+ * terminations and malformed dates are usage errors, exit 2) and writes
+ * what the library returns.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kifu/stats.h"
+#include "kifu/store.h"
+
+static const char usage[] =
+	"kifu-stats [--db FILE] [FILTERS] [--format table|csv|json] [--svg FILE] REPORT";
+
+static const char *const terminations[] = { "rules", "resignation", "timeout", "agreement",
+					    "abandoned", NULL };
+
+static void help(void)
+{
+	printf("usage: %s\n\n"
+	       "Reports over the games stored by kifu-import.\n\n"
+	       "REPORT is one of:\n"
+	       "  summary    per game and variant: games, wins_<side> for each side, draws,\n"
+	       "             unfinished, draw_rate, first_mover_score with its 95%% Wilson\n"
+	       "             interval (ci_low, ci_high), mean_plies, median_plies\n"
+	       "  openings [--depth N] [--min-games K] [--by-position]\n"
+	       "             one row per distinct line of 1..N plies (default N = 2) played in\n"
+	       "             at least K games (default 1), per game and variant: line (the\n"
+	       "             canonical moves joined by single spaces; json also gives them as\n"
+	       "             the array `moves`), plies, games, wins_<side>, draws, unfinished,\n"
+	       "             first_mover_score, ci_low, ci_high. --by-position makes one row per\n"
+	       "             position reached after the line's last ply (by the stored position\n"
+	       "             hash, also shown as `hash`): lines that transpose into each other\n"
+	       "             are one row, labelled with the most common line among them (the\n"
+	       "             line most of its games took to reach it first), and a game counts\n"
+	       "             once per row\n"
+	       "  players    per player: games, wins, draws, losses, unfinished, score, rating\n"
+	       "  lengths    per game and variant: the number of games of each length (plies)\n\n",
+	       usage);
+	/* In parts: ISO C compilers need not take string literals past 4095 bytes. */
+	fputs("Definitions:\n"
+	       "  - a finished game is one whose result is not `unfinished`;\n"
+	       "  - a side's score = (wins + draws / number of sides) / finished games;\n"
+	       "  - the first mover is the side to move at the start of the game (the\n"
+	       "    record's `first`, or the game's default); first_mover_score is the first\n"
+	       "    mover's score over finished games, and the Wilson 95%% interval is\n"
+	       "    computed on it;\n"
+	       "  - draw_rate = draws / finished games; scores, intervals and draw_rate are\n"
+	       "    null (empty in csv, - in a table) when no game is finished;\n"
+	       "  - mean and median plies are over all games, unfinished included (the median\n"
+	       "    of an even count is the mean of the two middle values);\n"
+	       "  - players: only games whose every side names a player count (and not those\n"
+	       "    where one player holds two sides); games counts them all, wins, draws and\n"
+	       "    losses the finished ones; a player's score is as a side's; the rating is\n"
+	       "    an Elo-scale Bradley-Terry maximum-likelihood fit over every finished game\n"
+	       "    at once, unfinished games left out, each player also getting one virtual\n"
+	       "    draw against an opponent rated at the mean, the mean set to 1500; a\n"
+	       "    four-player game counts as its winner beating each other player, a drawn\n"
+	       "    one as a draw between every pair; players without a finished game have no\n"
+	       "    rating.\n\n", stdout);
+	fputs("Options:\n"
+	       "  FILTERS           --game G, --variant V, --player NAME (any side),\n"
+	       "                    --event TEXT, --since DATE, --until DATE, --termination T\n"
+	       "                    (rules, resignation, timeout, agreement or abandoned; the\n"
+	       "                    stated or implied one). Exact matches. --since and --until\n"
+	       "                    are inclusive; a partial date (2024, 2024-06), in a record\n"
+	       "                    or here, counts as its first day; games without a date are\n"
+	       "                    left out when either is given.\n"
+	       "  --format F        table (default: aligned for a terminal), csv (a header row,\n"
+	       "                    RFC 4180 quoting, CRLF line ends) or json (one object whose\n"
+	       "                    `rows` array holds one object per row, keys the csv header\n"
+	       "                    names, numbers as JSON numbers, null where there is no\n"
+	       "                    value). When rows of several games mix, the csv header is\n"
+	       "                    the union of the rows' columns in order of first\n"
+	       "                    appearance, empty where a column does not apply; json\n"
+	       "                    leaves such keys out.\n"
+	       "  --svg FILE        also draw the report as an SVG chart in FILE: summary,\n"
+	       "                    outcome bars per game and variant; openings, the first\n"
+	       "                    mover's win/draw/loss bars per line with the Wilson interval\n"
+	       "                    of its score; lengths, a histogram per game and variant;\n"
+	       "                    players, rating bars (long reports: their largest rows)\n"
+	       "  --no-cache        compute from the stored games, without the precomputed\n"
+	       "                    tables (slower; the figures are the same)\n"
+	       "  --db FILE         the database (default $KIFU_DB, else kifu.db)\n"
+	       "  --help, --version\n\n"
+	       "The first report after an import brings precomputed tables up to date with the\n"
+	       "new games (players: with every game), which takes a moment on a large import.\n\n"
+	       "Exit status: 0 success, 2 usage error, 3 I/O or database error.\n", stdout);
+	exit(EXIT_OK);
+}
+
+static long parse_number(const char *opt, const char *text, long min)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || *end || end == text || v < min || text[0] == '+' || text[0] == ' ')
+		cli_usage_error(usage, "%s expects a whole number of %ld or more, not '%s'", opt, min,
+				text);
+	return v;
+}
+
+/* Usage errors for filters that can select nothing by mistake. */
+static void check_filter(const struct kifu_filter *f)
+{
+	const struct kifu_game *g = NULL;
+	struct kifu_error err;
+	char day[11];
+	int k, ok;
+
+	if (f->game && !(g = kifu_game_find(f->game)))
+		cli_usage_error(usage, "unknown game '%s'", f->game);
+	if (f->variant) {
+		ok = 0;
+		for (k = 0; kifu_games[k]; k++)
+			if ((!g || kifu_games[k] == g) &&
+			    kifu_game_variant_index(kifu_games[k], f->variant) >= 0)
+				ok = 1;
+		if (!ok && g)
+			cli_usage_error(usage, "unknown variant '%s' of '%s'", f->variant, g->name);
+		if (!ok)
+			cli_usage_error(usage, "unknown variant '%s'", f->variant);
+	}
+	if (f->termination) {
+		for (k = 0, ok = 0; terminations[k]; k++)
+			ok |= !strcmp(f->termination, terminations[k]);
+		if (!ok)
+			cli_usage_error(usage, "unknown termination '%s' (rules, resignation, timeout, "
+					"agreement or abandoned)", f->termination);
+	}
+	kifu_error_clear(&err);
+	if (f->since && kifu_date_first_day(day, f->since, &err) < 0)
+		cli_usage_error(usage, "--since: %s", err.message);
+	if (f->until && kifu_date_first_day(day, f->until, &err) < 0)
+		cli_usage_error(usage, "--until: %s", err.message);
+}
+
+static int write_file(const char *path, const struct kifu_buf *b)
+{
+	FILE *fp = fopen(path, "w");
+	int ok;
+
+	if (!fp) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+		if (why[0] >= 'A' && why[0] <= 'Z')
+			why[0] = (char)(why[0] - 'A' + 'a');
+		cli_errorf("cannot open '%s': %s", path, why);
+		return -1;
+	}
+	ok = fwrite(b->data ? b->data : "", 1, b->len, fp) == b->len;
+	if (fclose(fp) != 0)
+		ok = 0;
+	if (!ok) {
+		cli_errorf("cannot write '%s'", path);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_DB = 256, O_GAME, O_VARIANT, O_PLAYER, O_EVENT, O_SINCE, O_UNTIL, O_TERM,
+	       O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE };
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, O_DB },
+		{ "game", required_argument, NULL, O_GAME },
+		{ "variant", required_argument, NULL, O_VARIANT },
+		{ "player", required_argument, NULL, O_PLAYER },
+		{ "event", required_argument, NULL, O_EVENT },
+		{ "since", required_argument, NULL, O_SINCE },
+		{ "until", required_argument, NULL, O_UNTIL },
+		{ "termination", required_argument, NULL, O_TERM },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "svg", required_argument, NULL, O_SVG },
+		{ "depth", required_argument, NULL, O_DEPTH },
+		{ "min-games", required_argument, NULL, O_MIN },
+		{ "by-position", no_argument, NULL, O_BYPOS },
+		{ "no-cache", no_argument, NULL, O_NOCACHE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const formats[] = { "table", "csv", "json", NULL };
+	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
+	struct kifu_filter f;
+	struct kifu_store *st = NULL;
+	struct kifu_report *rep = NULL;
+	struct kifu_buf out = KIFU_BUF_INIT, svg = KIFU_BUF_INIT;
+	struct kifu_error err;
+	const char *db = NULL, *svg_path = NULL, *format = "table";
+	int opt_c, kind, fmt = -1, k, status = EXIT_OK, openings_only = 0;
+
+	cli_init(argv[0]);
+	memset(&f, 0, sizeof(f));
+	kifu_error_clear(&err);
+	opterr = 0;
+	while ((opt_c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+		switch (opt_c) {
+		case O_DB: db = optarg; break;
+		case O_GAME: f.game = optarg; break;
+		case O_VARIANT: f.variant = optarg; break;
+		case O_PLAYER: f.player = optarg; break;
+		case O_EVENT: f.event = optarg; break;
+		case O_SINCE: f.since = optarg; break;
+		case O_UNTIL: f.until = optarg; break;
+		case O_TERM: f.termination = optarg; break;
+		case O_FORMAT: format = optarg; break;
+		case O_SVG: svg_path = optarg; break;
+		case O_DEPTH:
+			opt.depth = (int)parse_number("--depth", optarg, 1);
+			if (opt.depth > 10000)
+				cli_usage_error(usage, "--depth %s is too deep (10000 at most)",
+						optarg);
+			openings_only = 1;
+			break;
+		case O_MIN:
+			opt.min_games = parse_number("--min-games", optarg, 0);
+			openings_only = 1;
+			break;
+		case O_BYPOS: opt.by_position = 1; openings_only = 1; break;
+		case O_NOCACHE: opt.flags |= KIFU_STATS_NO_CACHE; break;
+		case 'h': help(); break;
+		case 'V': cli_version(); break;
+		case ':':
+			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		cli_usage_error(usage, "expected a REPORT (summary, openings, players or lengths)");
+	if (optind + 1 < argc)
+		cli_usage_error(usage, "unexpected argument '%s'", argv[optind + 1]);
+	kind = kifu_stats_kind_find(argv[optind]);
+	if (kind < 0)
+		cli_usage_error(usage, "unknown report '%s' (summary, openings, players or lengths)",
+				argv[optind]);
+	if (openings_only && kind != KIFU_STATS_OPENINGS)
+		cli_usage_error(usage, "--depth, --min-games and --by-position apply to openings, "
+				"not '%s'", argv[optind]);
+	for (k = 0; formats[k]; k++)
+		if (!strcmp(format, formats[k]))
+			fmt = k;
+	if (fmt < 0)
+		cli_usage_error(usage, "unknown format '%s' (table, csv or json)", format);
+	check_filter(&f);
+
+	if (!db)
+		db = getenv("KIFU_DB") && getenv("KIFU_DB")[0] ? getenv("KIFU_DB") : "kifu.db";
+	if (kifu_store_open(&st, db, 0, &err) < 0 ||
+	    kifu_stats_report(&rep, st, kind, &f, &opt, &err) < 0) {
+		cli_error(&err);
+		status = err.code == KIFU_EPARSE || err.code == KIFU_ERANGE ? EXIT_USAGE
+									     : EXIT_FAILURE_IO;
+		goto out;
+	}
+	if (kifu_report_write(&out, rep, fmt == 0 ? KIFU_REPORT_TABLE : fmt == 1 ? KIFU_REPORT_CSV
+										: KIFU_REPORT_JSON,
+			      &err) < 0) {
+		cli_error(&err);
+		status = EXIT_FAILURE_IO;
+		goto out;
+	}
+	if (out.len && fwrite(out.data, 1, out.len, stdout) != out.len) {
+		cli_errorf("cannot write to standard output");
+		status = EXIT_FAILURE_IO;
+		goto out;
+	}
+	if (svg_path) {
+		if (kifu_report_svg(&svg, rep, &err) < 0) {
+			cli_error(&err);
+			status = EXIT_FAILURE_IO;
+			goto out;
+		}
+		if (write_file(svg_path, &svg) < 0)
+			status = EXIT_FAILURE_IO;
+	}
+out:
+	if (fflush(stdout) != 0 && status == EXIT_OK) {
+		cli_errorf("cannot write to standard output");
+		status = EXIT_FAILURE_IO;
+	}
+	kifu_buf_release(&out);
+	kifu_buf_release(&svg);
+	kifu_report_free(rep);
+	kifu_store_free(st);
+	return status;
+}

@@ -1,0 +1,60 @@
+/*
+ * Finding stored games (kifu-search): the games a filter selects and,
+ * given a position, those that reach it at any ply in any move order (by
+ * the position hashes the store keeps for every ply), newest first.
+ */
+#ifndef KIFU_SEARCH_H
+#define KIFU_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kifu/error.h"
+#include "kifu/game.h"
+#include "kifu/store.h"
+
+/* One side of a found game and who played it. */
+struct kifu_search_player {
+	const char *side;
+	const char *name;
+};
+
+/* One found game; its strings belong to the result it came from. */
+struct kifu_search_hit {
+	int64_t id;
+	const char *game, *variant;
+	const char *date;      /* as written; NULL when the record had none */
+	const char *result;    /* a side, "draw" or "unfinished" */
+	long plies;
+	long ply;              /* first ply reaching the position; -1 in a search without one */
+	size_t nplayers;       /* the sides that name a player, in turn order */
+	const struct kifu_search_player *players;
+};
+
+struct kifu_search_result;
+
+void kifu_search_result_free(struct kifu_search_result *res);
+size_t kifu_search_count(const struct kifu_search_result *res);
+/* Borrowed; i < kifu_search_count(res). */
+const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *res, size_t i);
+
+/*
+ * The position hash after moves (a comma-separated list, as kifu-perft
+ * --after takes it; "" is the start) from the start of variant of g, its
+ * default first side moving first. On an unparsable or illegal move,
+ * KIFU_EPARSE or KIFU_EILLEGAL with "ply P: ..." as the message.
+ */
+int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
+			 const char *moves, struct kifu_error *err);
+
+/*
+ * The games f selects (may be NULL) and, when hash is not NULL, that
+ * reach the position *hash at some ply (ply 0 included), newest first: by
+ * first-day date, then id, descending, games without a date last. With a
+ * hash, f should name the game and variant the position belongs to.
+ * *out belongs to the caller (kifu_search_result_free).
+ */
+int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
+		      const struct kifu_filter *f, const uint64_t *hash, struct kifu_error *err);
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * Finding stored games (include/kifu/search.h). A position is found
+ * through the index on positions(hash): the games that reach it, with the
+ * first ply they do, are one indexed GROUP BY, joined to the games the
+ * filter selects and sorted newest first; so a search costs about the
+ * number of games found, whatever the size of the database. The position
+ * itself is replayed through the engine, so that it is the hash the store
+ * kept for the same position, whatever the move order that led there.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/search.h"
+#include "stats_impl.h"
+
+struct kifu_search_result {
+	struct kifu_search_hit *v;
+	size_t n, cap;
+	struct kifu_search_player *players;
+	size_t nplayers, cap_players;
+	size_t *first_player;  /* per hit, while building: its first entry in players */
+	struct arena strings;
+};
+
+void kifu_search_result_free(struct kifu_search_result *res)
+{
+	if (!res)
+		return;
+	free(res->v);
+	free(res->players);
+	free(res->first_player);
+	arena_release(&res->strings);
+	free(res);
+}
+
+size_t kifu_search_count(const struct kifu_search_result *res)
+{
+	return res->n;
+}
+
+const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *res, size_t i)
+{
+	return i < res->n ? &res->v[i] : NULL;
+}
+
+int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
+			 const char *moves, struct kifu_error *err)
+{
+	struct kifu_pos *pos = NULL;
+	int ret;
+
+	ret = kifu_pos_new(&pos, g, variant, 0, err);
+	if (ret == 0)
+		ret = kifu_pos_play_list(pos, moves, err);
+	if (ret == 0)
+		*hash = g->hash(pos->state);
+	kifu_pos_free(pos);
+	return ret;
+}
+
+/* A copy of column i's text in the result's arena; NULL for SQL NULL or out of memory. */
+static const char *keep_text(struct kifu_search_result *res, sqlite3_stmt *s, int i, int *failed)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+	const char *copy;
+
+	if (!t)
+		return NULL;
+	copy = arena_strndup(&res->strings, t, (size_t)sqlite3_column_bytes(s, i));
+	if (!copy)
+		*failed = 1;
+	return copy;
+}
+
+static int fail_db(struct kifu_store *st, const char *what, struct kifu_error *err)
+{
+	sqlite3 *db = kifu_store_db(st);
+	int rc = sqlite3_errcode(db);
+
+	kifu_error_at(err, kifu_store_path(st), 0, 0);
+	return kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
+			      "database '%s': %s: %s", kifu_store_path(st), what,
+			      sqlite3_errmsg(db));
+}
+
+/* Player names by id: a search meets the same few players again and again. */
+struct name_cache {
+	int64_t *ids;
+	const char **names;
+	size_t n, cap;       /* cap: a power of two, 0 until first use */
+	sqlite3_stmt *lookup;
+};
+
+static void name_cache_release(struct name_cache *nc)
+{
+	free(nc->ids);
+	free(nc->names);
+	sqlite3_finalize(nc->lookup);
+}
+
+static size_t id_slot(int64_t id, size_t cap)
+{
+	uint64_t z = (uint64_t)id * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(z ^ (z >> 29)) & (cap - 1);
+}
+
+/* The name of player id (in res's arena); NULL with *ret set on failure. */
+static const char *player_name(struct kifu_search_result *res, struct name_cache *nc,
+			       struct kifu_store *st, int64_t id, int *ret, struct kifu_error *err)
+{
+	size_t k;
+	const char *name = NULL;
+	int rc;
+
+	if ((nc->n + 1) * 2 > nc->cap) {
+		size_t cap = nc->cap ? nc->cap * 2 : 1024, i;
+		int64_t *ids = malloc(cap * sizeof(*ids));
+		const char **names = calloc(cap, sizeof(*names));
+
+		if (!ids || !names) {
+			free(ids);
+			free(names);
+			*ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			return NULL;
+		}
+		for (i = 0; i < nc->cap; i++) {
+			if (!nc->names[i])
+				continue;
+			k = id_slot(nc->ids[i], cap);
+			while (names[k])
+				k = (k + 1) & (cap - 1);
+			ids[k] = nc->ids[i];
+			names[k] = nc->names[i];
+		}
+		free(nc->ids);
+		free(nc->names);
+		nc->ids = ids;
+		nc->names = names;
+		nc->cap = cap;
+	}
+	for (k = id_slot(id, nc->cap); nc->names[k]; k = (k + 1) & (nc->cap - 1))
+		if (nc->ids[k] == id)
+			return nc->names[k];
+	if (!nc->lookup && sqlite3_prepare_v2(kifu_store_db(st), "SELECT name FROM players WHERE id = ?1",
+					      -1, &nc->lookup, NULL) != SQLITE_OK) {
+		*ret = fail_db(st, "cannot read players", err);
+		return NULL;
+	}
+	sqlite3_bind_int64(nc->lookup, 1, id);
+	rc = sqlite3_step(nc->lookup);
+	if (rc == SQLITE_ROW) {
+		int failed = 0;
+
+		name = keep_text(res, nc->lookup, 0, &failed);
+		if (failed || !name)
+			*ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	} else {
+		*ret = fail_db(st, "cannot read players", err);
+	}
+	sqlite3_reset(nc->lookup);
+	if (!name)
+		return NULL;
+	nc->ids[k] = id;
+	nc->names[k] = name;
+	nc->n++;
+	return name;
+}
+
+static int add_hit(struct kifu_search_result *res, sqlite3_stmt *s)
+{
+	struct kifu_search_hit *h;
+	int failed = 0;
+
+	if (res->n == res->cap) {
+		size_t cap = res->cap ? res->cap * 2 : 64;
+		struct kifu_search_hit *v = realloc(res->v, cap * sizeof(*v));
+		size_t *fp = realloc(res->first_player, cap * sizeof(*fp));
+
+		if (v)
+			res->v = v;
+		if (fp)
+			res->first_player = fp;
+		if (!v || !fp)
+			return KIFU_ENOMEM;
+		res->cap = cap;
+	}
+	h = &res->v[res->n];
+	memset(h, 0, sizeof(*h));
+	h->id = sqlite3_column_int64(s, 0);
+	h->game = keep_text(res, s, 1, &failed);
+	h->variant = keep_text(res, s, 2, &failed);
+	h->date = keep_text(res, s, 3, &failed);
+	h->result = keep_text(res, s, 4, &failed);
+	h->plies = (long)sqlite3_column_int64(s, 5);
+	h->ply = sqlite3_column_type(s, 6) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(s, 6);
+	if (failed || !h->game || !h->variant || !h->result)
+		return KIFU_ENOMEM;
+	res->first_player[res->n++] = res->nplayers;
+	return 0;
+}
+
+/* Adds the side of columns 7 (name) and 8 (player id) of s to the last hit. */
+static int add_player(struct kifu_search_result *res, struct name_cache *nc, struct kifu_store *st,
+		      sqlite3_stmt *s, struct kifu_error *err)
+{
+	struct kifu_search_player *p;
+	const char *side, *name;
+	int failed = 0, ret = 0;
+
+	if (res->nplayers == res->cap_players) {
+		size_t cap = res->cap_players ? res->cap_players * 2 : 128;
+		struct kifu_search_player *v = realloc(res->players, cap * sizeof(*v));
+
+		if (!v)
+			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		res->players = v;
+		res->cap_players = cap;
+	}
+	/* Side names are the registry's few: keep one copy of each run of them. */
+	side = keep_text(res, s, 7, &failed);
+	if (failed || !side)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	name = player_name(res, nc, st, sqlite3_column_int64(s, 8), &ret, err);
+	if (!name)
+		return ret;
+	p = &res->players[res->nplayers++];
+	p->side = side;
+	p->name = name;
+	res->v[res->n - 1].nplayers++;
+	return 0;
+}
+
+int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
+		      const struct kifu_filter *f, const uint64_t *hash, struct kifu_error *err)
+{
+	struct kifu_search_result *res = calloc(1, sizeof(*res));
+	struct name_cache nc = { NULL, NULL, 0, 0, NULL };
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	int64_t last = 0;
+	size_t i;
+	int ret, rc, first = hash ? 2 : 1;
+
+	*out = NULL;
+	if (!res)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	/*
+	 * One statement: each game with its sides (one row per side, none for
+	 * a game without players). With a position, the GROUP BY runs on the
+	 * index positions(hash), which holds (hash, game_id, ply) in order, so
+	 * each game's first ply comes without a sort; CROSS JOIN keeps SQLite
+	 * from scanning that index the other way round.
+	 */
+	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.date, g.result, g.plies, ");
+	if (hash)
+		kifu_buf_puts(&sql, "h.ply, s.side, s.player_id "
+				    "FROM (SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
+				    "GROUP BY game_id) AS h CROSS JOIN games g "
+				    "LEFT JOIN sides s ON s.game_id = g.id WHERE g.id = h.game_id AND ");
+	else
+		kifu_buf_puts(&sql, "NULL, s.side, s.player_id FROM games g "
+				    "LEFT JOIN sides s ON s.game_id = g.id WHERE ");
+	ret = kifu_filter_sql(&sql, f, "g", first, err);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC, g.id DESC, s.side_index");
+	if (sql.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (sqlite3_prepare_v2(kifu_store_db(st), sql.data, -1, &s, NULL) != SQLITE_OK) {
+		ret = fail_db(st, "cannot search games", err);
+		goto out;
+	}
+	if (hash)
+		sqlite3_bind_int64(s, 1, (sqlite3_int64)*hash);
+	ret = kifu_filter_bind(s, first, f, err);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+
+		if (res->n == 0 || id != last) {
+			last = id;
+			ret = add_hit(res, s);
+			if (ret < 0) {
+				kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+				goto out;
+			}
+		}
+		if (sqlite3_column_type(s, 8) != SQLITE_NULL) {
+			ret = add_player(res, &nc, st, s, err);
+			if (ret < 0)
+				goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		ret = fail_db(st, "cannot search games", err);
+		goto out;
+	}
+	/* The players array stopped moving: point each hit at its part. */
+	for (i = 0; i < res->n; i++)
+		res->v[i].players = res->players ? res->players + res->first_player[i] : NULL;
+out:
+	sqlite3_finalize(s);
+	name_cache_release(&nc);
+	kifu_buf_release(&sql);
+	if (ret < 0) {
+		kifu_search_result_free(res);
+		return ret;
+	}
+	*out = res;
+	return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * Private to the statistics (lib/stats*.c): building a struct
+ * kifu_report row by row, and the report's string storage.
+ */
+#ifndef KIFU_STATS_IMPL_H
+#define KIFU_STATS_IMPL_H
+
+#include <stddef.h>
+
+#include "kifu/stats.h"
+
+/* Strings that never move once stored: a chain of blocks. */
+struct arena_block;
+
+struct arena {
+	struct arena_block *head;
+};
+
+/* A copy of s (n bytes, NUL added) that lives as long as the arena; NULL when out of memory. */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+void arena_release(struct arena *a);
+
+struct report_col {
+	char *name;
+	unsigned flags;  /* KIFU_COLUMN_* */
+	int prec;        /* digits after the point of a real in a text table */
+};
+
+struct report_row {
+	struct kifu_cell *cells;
+	size_t n;
+};
+
+struct kifu_report {
+	char name[16];
+	struct report_col *cols;
+	size_t ncols, cap_cols;
+	struct report_row *rows;
+	size_t nrows, cap_rows;
+	struct arena strings;
+	int failed;      /* an allocation failed while building */
+};
+
+int report_new(struct kifu_report **out, const char *name);
+
+/*
+ * The index of the column named name, added at the end when new (so that
+ * the columns are the union of the rows' columns in order of first
+ * appearance); -1 when out of memory.
+ */
+long report_col(struct kifu_report *rep, const char *name, unsigned flags, int prec);
+
+/* Appends a row whose cells are all absent; returns its index or -1. */
+long report_row(struct kifu_report *rep);
+
+/*
+ * Setters of one cell of a row (col as report_col returned, -1 ignored).
+ * A real that is not finite is stored as null. Text and lists are copied.
+ * A failure marks the report failed (report_failed says so).
+ */
+void report_set_int(struct kifu_report *rep, long row, long col, long long v);
+void report_set_real(struct kifu_report *rep, long row, long col, double v);
+void report_set_null(struct kifu_report *rep, long row, long col);
+void report_set_text(struct kifu_report *rep, long row, long col, const char *s);
+/* A list from a string of items separated by sep. */
+void report_set_list(struct kifu_report *rep, long row, long col, const char *s, char sep);
+
+int report_failed(const struct kifu_report *rep);
+
+/* Appends v as the shortest text that reads back as the same double. */
+void stats_put_real(struct kifu_buf *out, double v);
+
+#endif
