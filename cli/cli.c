@@ -250,3 +250,74 @@ int cli_walk(const char *path, const char *const *exts,
 		return walk_dir(path, exts, fn, ctx);
 	return fn(path, ctx);
 }
+
+void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d)
+{
+	const char *sev = d->severity == KIFU_DIAG_WARNING ? "warning" : "error";
+
+	if (d->line > 0)
+		fprintf(fp, "%s:%d:%d: %s: %s\n", file, d->line, d->col > 0 ? d->col : 1, sev,
+			d->message);
+	else
+		fprintf(fp, "%s: %s: %s\n", file, sev, d->message);
+}
+
+const char *cli_db_path(const char *db_option)
+{
+	const char *env = getenv("KIFU_DB");
+
+	if (db_option)
+		return db_option;
+	return env && *env ? env : "kifu.db";
+}
+
+int cli_filter_option(struct kifu_filter *f, int opt, const char *arg)
+{
+	switch (opt) {
+	case CLI_OPT_GAME: f->game = arg; return 1;
+	case CLI_OPT_VARIANT: f->variant = arg; return 1;
+	case CLI_OPT_PLAYER: f->player = arg; return 1;
+	case CLI_OPT_EVENT: f->event = arg; return 1;
+	case CLI_OPT_SINCE: f->since = arg; return 1;
+	case CLI_OPT_UNTIL: f->until = arg; return 1;
+	case CLI_OPT_TERMINATION: f->termination = arg; return 1;
+	default: return 0;
+	}
+}
+
+static const char *const terminations[] = { "rules", "resignation", "timeout", "agreement",
+					    "abandoned", NULL };
+
+void cli_filter_check(const char *usage, const struct kifu_filter *f)
+{
+	const struct kifu_game *g = NULL;
+	struct kifu_error err;
+	char day[11];
+	int k, ok;
+
+	if (f->game && !(g = kifu_game_find(f->game)))
+		cli_usage_error(usage, "unknown game '%s'", f->game);
+	if (f->variant) {
+		ok = 0;
+		for (k = 0; kifu_games[k]; k++)
+			if ((!g || kifu_games[k] == g) &&
+			    kifu_game_variant_index(kifu_games[k], f->variant) >= 0)
+				ok = 1;
+		if (!ok && g)
+			cli_usage_error(usage, "unknown variant '%s' of '%s'", f->variant, g->name);
+		if (!ok)
+			cli_usage_error(usage, "unknown variant '%s'", f->variant);
+	}
+	if (f->termination) {
+		for (k = 0, ok = 0; terminations[k]; k++)
+			ok |= !strcmp(f->termination, terminations[k]);
+		if (!ok)
+			cli_usage_error(usage, "unknown termination '%s' (rules, resignation, timeout, "
+					"agreement or abandoned)", f->termination);
+	}
+	kifu_error_clear(&err);
+	if (f->since && kifu_date_first_day(day, f->since, &err) < 0)
+		cli_usage_error(usage, "--since: %s", err.message);
+	if (f->until && kifu_date_first_day(day, f->until, &err) < 0)
+		cli_usage_error(usage, "--until: %s", err.message);
+}

@@ -9,6 +9,8 @@
 
 #include "kifu/error.h"
 #include "kifu/game.h"
+#include "kifu/record.h"
+#include "kifu/store.h"
 
 #define KIFU_VERSION "0.1.0"
 
@@ -62,5 +64,41 @@ void cli_json_string(FILE *fp, const char *s);
  */
 int cli_walk(const char *path, const char *const *exts,
 	     int (*fn)(const char *file, void *ctx), void *ctx);
+
+/* Prints a diagnostic as "FILE:LINE:COL: error: MESSAGE" (or "warning:") to fp. */
+void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d);
+
+/* The database to use: --db's value when given, else $KIFU_DB when set, else "kifu.db". */
+const char *cli_db_path(const char *db_option);
+
+/* Long-option codes of the FILTERS of CLI.md, shared by the tools that select stored games. */
+enum {
+	CLI_OPT_GAME = 0x1000,
+	CLI_OPT_VARIANT,
+	CLI_OPT_PLAYER,
+	CLI_OPT_EVENT,
+	CLI_OPT_SINCE,
+	CLI_OPT_UNTIL,
+	CLI_OPT_TERMINATION
+};
+
+/* Entries for a getopt_long table (the tool includes <getopt.h>). */
+#define CLI_FILTER_OPTIONS \
+	{ "game", required_argument, NULL, CLI_OPT_GAME }, \
+	{ "variant", required_argument, NULL, CLI_OPT_VARIANT }, \
+	{ "player", required_argument, NULL, CLI_OPT_PLAYER }, \
+	{ "event", required_argument, NULL, CLI_OPT_EVENT }, \
+	{ "since", required_argument, NULL, CLI_OPT_SINCE }, \
+	{ "until", required_argument, NULL, CLI_OPT_UNTIL }, \
+	{ "termination", required_argument, NULL, CLI_OPT_TERMINATION }
+
+/* Stores the FILTERS option opt (a CLI_OPT_* code) with its argument in f; 1 when it was one, else 0. */
+int cli_filter_option(struct kifu_filter *f, int opt, const char *arg);
+
+/*
+ * Usage errors (exit 2) for filters that would select nothing by mistake:
+ * an unknown game, variant or termination, or a date that is not one.
+ */
+void cli_filter_check(const char *usage, const struct kifu_filter *f);
 
 #endif

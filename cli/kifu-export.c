@@ -1161,17 +1161,6 @@ out:
 	return ret < 0 ? -1 : 0;
 }
 
-static void print_diag(const char *file, const struct kifu_diag *d)
-{
-	const char *sev = d->severity == KIFU_DIAG_WARNING ? "warning" : "error";
-
-	if (d->line > 0)
-		fprintf(stderr, "%s:%d:%d: %s: %s\n", file, d->line, d->col > 0 ? d->col : 1, sev,
-			d->message);
-	else
-		fprintf(stderr, "%s: %s: %s\n", file, sev, d->message);
-}
-
 /*
  * Validates rec and, when valid, exports it; diagnostics go to stderr as
  * kifu-validate prints them, with source as the file. Returns -1 to stop
@@ -1191,7 +1180,7 @@ static int check_and_export(struct export *ex, const struct kifu_record *rec,
 		return -1;
 	}
 	for (i = 0; i < diags->n; i++)
-		print_diag(source, &diags->v[i]);
+		cli_print_diag(stderr, source, &diags->v[i]);
 	if (diags->errors) {
 		ex->invalid = 1;
 		return 0;
@@ -1312,8 +1301,7 @@ static void export_store(struct export *ex, const char *db, long id, const struc
 	size_t n = 0, i;
 
 	kifu_error_clear(&err);
-	if (!db)
-		db = getenv("KIFU_DB") && getenv("KIFU_DB")[0] ? getenv("KIFU_DB") : "kifu.db";
+	db = cli_db_path(db);
 	if (kifu_store_open(&st, db, 0, &err) < 0) {
 		cli_error(&err);
 		ex->io_error = 1;
@@ -1353,8 +1341,7 @@ static long parse_count(const char *opt, const char *text)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_ID, O_FILE, O_TO, O_PLY, O_GAME, O_VARIANT, O_PLAYER, O_EVENT,
-	       O_SINCE, O_UNTIL, O_TERM };
+	enum { O_DB = 256, O_ID, O_FILE, O_TO, O_PLY };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		{ "id", required_argument, NULL, O_ID },
@@ -1362,13 +1349,7 @@ int main(int argc, char **argv)
 		{ "to", required_argument, NULL, O_TO },
 		{ "ply", required_argument, NULL, O_PLY },
 		{ "output", required_argument, NULL, 'o' },
-		{ "game", required_argument, NULL, O_GAME },
-		{ "variant", required_argument, NULL, O_VARIANT },
-		{ "player", required_argument, NULL, O_PLAYER },
-		{ "event", required_argument, NULL, O_EVENT },
-		{ "since", required_argument, NULL, O_SINCE },
-		{ "until", required_argument, NULL, O_UNTIL },
-		{ "termination", required_argument, NULL, O_TERM },
+		CLI_FILTER_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -1387,6 +1368,10 @@ int main(int argc, char **argv)
 	ex.replay = (struct kifu_replay)KIFU_REPLAY_INIT;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:", options, NULL)) != -1) {
+		if (cli_filter_option(&f.f, opt, optarg)) {
+			f.any = 1;
+			continue;
+		}
 		switch (opt) {
 		case O_DB: db = optarg; break;
 		case O_ID: id = parse_count("--id", optarg); break;
@@ -1394,13 +1379,6 @@ int main(int argc, char **argv)
 		case O_TO: to = optarg; break;
 		case O_PLY: ex.ply = parse_count("--ply", optarg); break;
 		case 'o': ex.out_path = optarg; break;
-		case O_GAME: f.f.game = optarg; f.any = 1; break;
-		case O_VARIANT: f.f.variant = optarg; f.any = 1; break;
-		case O_PLAYER: f.f.player = optarg; f.any = 1; break;
-		case O_EVENT: f.f.event = optarg; f.any = 1; break;
-		case O_SINCE: f.f.since = optarg; f.any = 1; break;
-		case O_UNTIL: f.f.until = optarg; f.any = 1; break;
-		case O_TERM: f.f.termination = optarg; f.any = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		case ':':
@@ -1423,6 +1401,8 @@ int main(int argc, char **argv)
 		cli_usage_error(usage, "expected --file RECORD, --id N or FILTERS");
 	if (sources > 1)
 		cli_usage_error(usage, "give only one of --file, --id and FILTERS");
+	if (f.any)
+		cli_filter_check(usage, &f.f);
 	if (ex.ply >= 0 && (ex.format == FMT_YAML || ex.format == FMT_JSON))
 		cli_usage_error(usage, "--ply applies to text, svg and html, not '%s'", to);
 	if (db && file)

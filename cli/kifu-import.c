@@ -494,17 +494,6 @@ static void progress(struct run *run)
 	run->shown_any = 1;
 }
 
-static void print_diag(const char *file, const struct kifu_diag *d)
-{
-	const char *sev = d->severity == KIFU_DIAG_WARNING ? "warning" : "error";
-
-	if (d->line > 0)
-		fprintf(stderr, "%s:%d:%d: %s: %s\n", file, d->line, d->col > 0 ? d->col : 1, sev,
-			d->message);
-	else
-		fprintf(stderr, "%s: %s: %s\n", file, sev, d->message);
-}
-
 static int db_fail(struct run *run, const struct kifu_error *err)
 {
 	progress_clear(run);
@@ -573,7 +562,7 @@ static int write_record(struct run *run, struct slot *sl, struct kifu_error *err
 		if (!run->quiet) {
 			progress_clear(run);
 			for (i = 0; i < sl->diags.n; i++)
-				print_diag(run->file, &sl->diags.v[i]);
+				cli_print_diag(stderr, run->file, &sl->diags.v[i]);
 		}
 		ret = kifu_store_quarantine_add(NULL, run->st, sl->raw.data, sl->raw.len,
 						sl->raw_truncated, sl->rec, &sl->diags, &from, err);
@@ -831,10 +820,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		cli_usage_error(usage, "expected at least one PATH");
-	if (!db)
-		db = getenv("KIFU_DB");
-	if (!db || !*db)
-		db = "kifu.db";
+	db = cli_db_path(db);
 	run.progress = !run.quiet && isatty(2);
 	run.total_bytes = 0;
 	for (i = optind; i < argc && run.progress; i++)

@@ -21,9 +21,6 @@
 static const char usage[] =
 	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V]] [--json]";
 
-static const char *const terminations[] = { "rules", "resignation", "timeout", "agreement",
-					    "abandoned", NULL };
-
 static void help(void)
 {
 	printf("usage: %s\n\n"
@@ -51,39 +48,6 @@ static void help(void)
 	       "database error.\n",
 	       usage);
 	exit(EXIT_OK);
-}
-
-static void check_filter(const struct kifu_filter *f)
-{
-	const struct kifu_game *g = NULL;
-	struct kifu_error err;
-	char day[11];
-	int k, ok;
-
-	if (f->game && !(g = kifu_game_find(f->game)))
-		cli_usage_error(usage, "unknown game '%s'", f->game);
-	if (f->variant) {
-		for (k = 0, ok = 0; kifu_games[k]; k++)
-			if ((!g || kifu_games[k] == g) &&
-			    kifu_game_variant_index(kifu_games[k], f->variant) >= 0)
-				ok = 1;
-		if (!ok && g)
-			cli_usage_error(usage, "unknown variant '%s' of '%s'", f->variant, g->name);
-		if (!ok)
-			cli_usage_error(usage, "unknown variant '%s'", f->variant);
-	}
-	if (f->termination) {
-		for (k = 0, ok = 0; terminations[k]; k++)
-			ok |= !strcmp(f->termination, terminations[k]);
-		if (!ok)
-			cli_usage_error(usage, "unknown termination '%s' (rules, resignation, timeout, "
-					"agreement or abandoned)", f->termination);
-	}
-	kifu_error_clear(&err);
-	if (f->since && kifu_date_first_day(day, f->since, &err) < 0)
-		cli_usage_error(usage, "--since: %s", err.message);
-	if (f->until && kifu_date_first_day(day, f->until, &err) < 0)
-		cli_usage_error(usage, "--until: %s", err.message);
 }
 
 /* "name - name" in turn order, ? for a side without a player. */
@@ -211,17 +175,10 @@ static void print_json(const struct kifu_search_result *res, int with_ply)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_GAME, O_VARIANT, O_PLAYER, O_EVENT, O_SINCE, O_UNTIL, O_TERM,
-	       O_AFTER, O_JSON };
+	enum { O_DB = 256, O_AFTER, O_JSON };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
-		{ "game", required_argument, NULL, O_GAME },
-		{ "variant", required_argument, NULL, O_VARIANT },
-		{ "player", required_argument, NULL, O_PLAYER },
-		{ "event", required_argument, NULL, O_EVENT },
-		{ "since", required_argument, NULL, O_SINCE },
-		{ "until", required_argument, NULL, O_UNTIL },
-		{ "termination", required_argument, NULL, O_TERM },
+		CLI_FILTER_OPTIONS,
 		{ "after", required_argument, NULL, O_AFTER },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, 'h' },
@@ -241,15 +198,10 @@ int main(int argc, char **argv)
 	kifu_error_clear(&err);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+		if (cli_filter_option(&f, opt, optarg))
+			continue;
 		switch (opt) {
 		case O_DB: db = optarg; break;
-		case O_GAME: f.game = optarg; break;
-		case O_VARIANT: f.variant = optarg; break;
-		case O_PLAYER: f.player = optarg; break;
-		case O_EVENT: f.event = optarg; break;
-		case O_SINCE: f.since = optarg; break;
-		case O_UNTIL: f.until = optarg; break;
-		case O_TERM: f.termination = optarg; break;
 		case O_AFTER: after = optarg; break;
 		case O_JSON: json = 1; break;
 		case 'h': help(); break;
@@ -264,7 +216,7 @@ int main(int argc, char **argv)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 	if (after && !f.game)
 		cli_usage_error(usage, "--after needs --game G (the game MOVES belong to)");
-	check_filter(&f);
+	cli_filter_check(usage, &f);
 	if (after) {
 		const struct kifu_game *g;
 		int variant, first;
@@ -278,8 +230,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (!db)
-		db = getenv("KIFU_DB") && getenv("KIFU_DB")[0] ? getenv("KIFU_DB") : "kifu.db";
+	db = cli_db_path(db);
 	if (kifu_store_open(&st, db, 0, &err) < 0 ||
 	    kifu_search_games(&res, st, &f, after ? &hash : NULL, &err) < 0) {
 		cli_error(&err);

@@ -19,9 +19,6 @@
 static const char usage[] =
 	"kifu-stats [--db FILE] [FILTERS] [--format table|csv|json] [--svg FILE] REPORT";
 
-static const char *const terminations[] = { "rules", "resignation", "timeout", "agreement",
-					    "abandoned", NULL };
-
 static void help(void)
 {
 	printf("usage: %s\n\n"
@@ -109,41 +106,6 @@ static long parse_number(const char *opt, const char *text, long min)
 	return v;
 }
 
-/* Usage errors for filters that can select nothing by mistake. */
-static void check_filter(const struct kifu_filter *f)
-{
-	const struct kifu_game *g = NULL;
-	struct kifu_error err;
-	char day[11];
-	int k, ok;
-
-	if (f->game && !(g = kifu_game_find(f->game)))
-		cli_usage_error(usage, "unknown game '%s'", f->game);
-	if (f->variant) {
-		ok = 0;
-		for (k = 0; kifu_games[k]; k++)
-			if ((!g || kifu_games[k] == g) &&
-			    kifu_game_variant_index(kifu_games[k], f->variant) >= 0)
-				ok = 1;
-		if (!ok && g)
-			cli_usage_error(usage, "unknown variant '%s' of '%s'", f->variant, g->name);
-		if (!ok)
-			cli_usage_error(usage, "unknown variant '%s'", f->variant);
-	}
-	if (f->termination) {
-		for (k = 0, ok = 0; terminations[k]; k++)
-			ok |= !strcmp(f->termination, terminations[k]);
-		if (!ok)
-			cli_usage_error(usage, "unknown termination '%s' (rules, resignation, timeout, "
-					"agreement or abandoned)", f->termination);
-	}
-	kifu_error_clear(&err);
-	if (f->since && kifu_date_first_day(day, f->since, &err) < 0)
-		cli_usage_error(usage, "--since: %s", err.message);
-	if (f->until && kifu_date_first_day(day, f->until, &err) < 0)
-		cli_usage_error(usage, "--until: %s", err.message);
-}
-
 static int write_file(const char *path, const struct kifu_buf *b)
 {
 	FILE *fp = fopen(path, "w");
@@ -170,17 +132,10 @@ static int write_file(const char *path, const struct kifu_buf *b)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_GAME, O_VARIANT, O_PLAYER, O_EVENT, O_SINCE, O_UNTIL, O_TERM,
-	       O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE };
+	enum { O_DB = 256, O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
-		{ "game", required_argument, NULL, O_GAME },
-		{ "variant", required_argument, NULL, O_VARIANT },
-		{ "player", required_argument, NULL, O_PLAYER },
-		{ "event", required_argument, NULL, O_EVENT },
-		{ "since", required_argument, NULL, O_SINCE },
-		{ "until", required_argument, NULL, O_UNTIL },
-		{ "termination", required_argument, NULL, O_TERM },
+		CLI_FILTER_OPTIONS,
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "svg", required_argument, NULL, O_SVG },
 		{ "depth", required_argument, NULL, O_DEPTH },
@@ -206,15 +161,10 @@ int main(int argc, char **argv)
 	kifu_error_clear(&err);
 	opterr = 0;
 	while ((opt_c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+		if (cli_filter_option(&f, opt_c, optarg))
+			continue;
 		switch (opt_c) {
 		case O_DB: db = optarg; break;
-		case O_GAME: f.game = optarg; break;
-		case O_VARIANT: f.variant = optarg; break;
-		case O_PLAYER: f.player = optarg; break;
-		case O_EVENT: f.event = optarg; break;
-		case O_SINCE: f.since = optarg; break;
-		case O_UNTIL: f.until = optarg; break;
-		case O_TERM: f.termination = optarg; break;
 		case O_FORMAT: format = optarg; break;
 		case O_SVG: svg_path = optarg; break;
 		case O_DEPTH:
@@ -254,10 +204,9 @@ int main(int argc, char **argv)
 			fmt = k;
 	if (fmt < 0)
 		cli_usage_error(usage, "unknown format '%s' (table, csv or json)", format);
-	check_filter(&f);
+	cli_filter_check(usage, &f);
 
-	if (!db)
-		db = getenv("KIFU_DB") && getenv("KIFU_DB")[0] ? getenv("KIFU_DB") : "kifu.db";
+	db = cli_db_path(db);
 	if (kifu_store_open(&st, db, 0, &err) < 0 ||
 	    kifu_stats_report(&rep, st, kind, &f, &opt, &err) < 0) {
 		cli_error(&err);

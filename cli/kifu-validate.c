@@ -138,17 +138,6 @@ static void help(void)
 	exit(EXIT_OK);
 }
 
-static void print_diag(FILE *err, const char *file, const struct kifu_diag *d)
-{
-	const char *sev = d->severity == KIFU_DIAG_WARNING ? "warning" : "error";
-
-	if (d->line > 0)
-		fprintf(err, "%s:%d:%d: %s: %s\n", file, d->line, d->col > 0 ? d->col : 1, sev,
-			d->message);
-	else
-		fprintf(err, "%s: %s: %s\n", file, sev, d->message);
-}
-
 static void print_json(FILE *out, const struct kifu_diags *diags, const char *file,
 		       const struct kifu_record *rec, int valid)
 {
@@ -602,7 +591,7 @@ static int check_record(struct run *run, struct slot *sl, const char *file, FILE
 		return sl->err.code;
 	valid = sl->diags.errors == 0;
 	for (i = 0; i < sl->diags.n; i++)
-		print_diag(err, file, &sl->diags.v[i]);
+		cli_print_diag(err, file, &sl->diags.v[i]);
 	tally[0]++;
 	tally[valid ? 1 : 2]++;
 	if (run->json)
@@ -742,7 +731,7 @@ static int validate_pipe(struct run *run, struct pipe *p, const char *file)
 			}
 		} else if (r < 0) {
 			for (i = 0; (size_t)i < sl->diags.n; i++)
-				print_diag(stderr, file, &sl->diags.v[i]);
+				cli_print_diag(stderr, file, &sl->diags.v[i]);
 			fail = &sl->err;
 		}
 		kifu_record_free(sl->rec);
