@@ -22,7 +22,7 @@ static double now(void)
 
 static int bench(const struct kifu_game *g, int variant, double seconds)
 {
-	struct kifu_bot *p = NULL;
+	struct kifu_player *p = NULL;
 	struct kifu_pos *pos = NULL;
 	struct kifu_error err;
 	long count = 0, plies = 0, capped = 0;

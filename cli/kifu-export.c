@@ -352,7 +352,7 @@ static int put_json(struct kifu_buf *b, const struct kifu_record *rec,
 	}
 	kifu_buf_puts(b, "},\n  \"players\":{");
 	for (i = 0; i < rec->nplayers; i++) {
-		const struct kifu_player *p = &rec->players[i];
+		const struct kifu_record_player *p = &rec->players[i];
 
 		if (i)
 			kifu_buf_putc(b, ',');

@@ -159,7 +159,7 @@ static void parse_players(struct options *o, const char *text)
 				"side) or 1 (for all sides)", text, o->nspecs, o->game->name,
 				o->game->nsides);
 	for (k = 0; k < o->nspecs; k++) {
-		struct kifu_bot *bot = NULL;
+		struct kifu_player *bot = NULL;
 
 		kifu_error_clear(&err);
 		if (kifu_player_new(&bot, o->game, o->specs[k], 0, &err) < 0) {
@@ -231,7 +231,7 @@ static int play_game(struct kifu_record **out, const struct options *o, long i,
 		     struct tally *tally, struct progress *pr)
 {
 	const struct kifu_game *g = o->game;
-	struct kifu_bot *bots[MAX_SPECS] = { NULL };
+	struct kifu_player *bots[MAX_SPECS] = { NULL };
 	struct kifu_record *rec = NULL;
 	struct kifu_pos *pos = NULL;
 	struct kifu_outcome oc;

@@ -29,7 +29,7 @@ struct node {
 	uint8_t flags;    /* NODE_* */
 };
 
-struct kifu_bot {
+struct kifu_player {
 	const struct kifu_game *game;
 	char *spec;
 	int kind;           /* enum player_kind */
@@ -90,7 +90,7 @@ static size_t rng_below(uint64_t *s, size_t n)
 	return (size_t)(x % bound);
 }
 
-static int parse_spec(struct kifu_bot *p, const char *spec, struct kifu_error *err)
+static int parse_spec(struct kifu_player *p, const char *spec, struct kifu_error *err)
 {
 	const char *digits;
 	long n = 0;
@@ -120,10 +120,10 @@ static int parse_spec(struct kifu_bot *p, const char *spec, struct kifu_error *e
 	return 0;
 }
 
-int kifu_player_new(struct kifu_bot **out, const struct kifu_game *g, const char *spec,
+int kifu_player_new(struct kifu_player **out, const struct kifu_game *g, const char *spec,
 		    uint64_t seed, struct kifu_error *err)
 {
-	struct kifu_bot *p;
+	struct kifu_player *p;
 	int i, ret;
 
 	*out = NULL;
@@ -156,7 +156,7 @@ out:
 	return ret;
 }
 
-void kifu_player_free(struct kifu_bot *p)
+void kifu_player_free(struct kifu_player *p)
 {
 	if (!p)
 		return;
@@ -169,13 +169,13 @@ void kifu_player_free(struct kifu_bot *p)
 	free(p);
 }
 
-const char *kifu_player_spec(const struct kifu_bot *p)
+const char *kifu_player_spec(const struct kifu_player *p)
 {
 	return p->spec;
 }
 
 /* Random moves from state (changed in place) to the end or the cap. */
-static int playout(struct kifu_bot *p, void *state, int max_plies, struct kifu_outcome *oc)
+static int playout(struct kifu_player *p, void *state, int max_plies, struct kifu_outcome *oc)
 {
 	const struct kifu_game *g = p->game;
 	int plies;
@@ -191,7 +191,7 @@ static int playout(struct kifu_bot *p, void *state, int max_plies, struct kifu_o
 	return plies;
 }
 
-int kifu_player_playout(struct kifu_outcome *outcome, int *plies, struct kifu_bot *p,
+int kifu_player_playout(struct kifu_outcome *outcome, int *plies, struct kifu_player *p,
 			const void *state, int max_plies)
 {
 	memcpy(p->scratch, state, p->game->state_size);
@@ -218,7 +218,7 @@ static void score(double *rewards, const struct kifu_outcome *oc, int nsides)
  * Makes room for n more nodes, growing the pool up to KIFU_PLAYER_MAX_NODES.
  * Returns 1 when there is room, 0 when the cap forbids it, KIFU_ENOMEM.
  */
-static int reserve_nodes(struct kifu_bot *p, size_t n)
+static int reserve_nodes(struct kifu_player *p, size_t n)
 {
 	size_t want = (size_t)p->nnodes + n, cap = p->cap;
 	struct node *nodes;
@@ -241,7 +241,7 @@ static int reserve_nodes(struct kifu_bot *p, size_t n)
 	return 1;
 }
 
-static int push_path(struct kifu_bot *p, size_t depth, uint32_t idx)
+static int push_path(struct kifu_player *p, size_t depth, uint32_t idx)
 {
 	if (depth >= p->path_cap) {
 		size_t cap = p->path_cap ? p->path_cap * 2 : 256;
@@ -261,7 +261,7 @@ static int push_path(struct kifu_bot *p, size_t depth, uint32_t idx)
  * order (so that unvisited children are tried in random order). Returns 1
  * when expanded, 0 when the pool is full, KIFU_ENOMEM.
  */
-static int expand(struct kifu_bot *p, uint32_t idx, const void *state)
+static int expand(struct kifu_player *p, uint32_t idx, const void *state)
 {
 	const struct kifu_game *g = p->game;
 	size_t n = g->legal_moves(state, p->moves), i;
@@ -297,7 +297,7 @@ static int expand(struct kifu_bot *p, uint32_t idx, const void *state)
 }
 
 /* UCB1 over the children of an expanded node; unvisited children first. */
-static uint32_t select_child(const struct kifu_bot *p, const struct node *parent)
+static uint32_t select_child(const struct kifu_player *p, const struct node *parent)
 {
 	const struct node *c = p->nodes + parent->first;
 	double log_n = log((double)parent->visits), best_score = -1;
@@ -319,7 +319,7 @@ static uint32_t select_child(const struct kifu_bot *p, const struct node *parent
 }
 
 /* One selection, expansion, playout and back-up from the root state. */
-static int iterate(struct kifu_bot *p, const void *root)
+static int iterate(struct kifu_player *p, const void *root)
 {
 	const struct kifu_game *g = p->game;
 	struct kifu_outcome oc;
@@ -364,7 +364,7 @@ static int iterate(struct kifu_bot *p, const void *root)
 }
 
 /* The root child with most visits; ties go to the better mean, then the first. */
-static kifu_move best_move(const struct kifu_bot *p)
+static kifu_move best_move(const struct kifu_player *p)
 {
 	const struct node *root = p->nodes, *c = p->nodes + root->first;
 	uint32_t i, best = 0;
@@ -384,7 +384,7 @@ static kifu_move best_move(const struct kifu_bot *p)
  * winning move once at best and could well pass it by; checking every move
  * costs one apply each, little next to the playouts.
  */
-static int winning_move(kifu_move *out, struct kifu_bot *p, const void *state)
+static int winning_move(kifu_move *out, struct kifu_player *p, const void *state)
 {
 	const struct kifu_game *g = p->game;
 	const struct node *c = p->nodes + p->nodes[0].first;
@@ -405,7 +405,7 @@ static int winning_move(kifu_move *out, struct kifu_bot *p, const void *state)
 	return 0;
 }
 
-static int mcts_choose(kifu_move *out, struct kifu_bot *p, const void *state,
+static int mcts_choose(kifu_move *out, struct kifu_player *p, const void *state,
 		       struct kifu_error *err)
 {
 	long i;
@@ -457,7 +457,7 @@ out:
 	return ret;
 }
 
-int kifu_player_choose(kifu_move *out, struct kifu_bot *p, const void *state,
+int kifu_player_choose(kifu_move *out, struct kifu_player *p, const void *state,
 		       struct kifu_error *err)
 {
 	size_t n;

@@ -88,7 +88,7 @@ static void *push(void **v, size_t *n, size_t *cap, size_t elem)
 	return p;
 }
 
-struct kifu_player *kifu_record_push_player_(struct kifu_record *rec)
+struct kifu_record_player *kifu_record_push_player_(struct kifu_record *rec)
 {
 	return push((void **)&rec->players, &rec->nplayers, &rec->cap_players_,
 		    sizeof(*rec->players));
@@ -208,7 +208,7 @@ int kifu_record_set(struct kifu_record *rec, int key, const char *text, struct k
 int kifu_record_set_player(struct kifu_record *rec, const char *side, const char *name,
 			   int has_rating, long rating, struct kifu_error *err)
 {
-	struct kifu_player *p = NULL;
+	struct kifu_record_player *p = NULL;
 	size_t i;
 	int failed = 0;
 

@@ -162,7 +162,7 @@ static void check_players(struct check *c, const struct kifu_game *g)
 	size_t i, j;
 
 	for (i = 0; i < rec->nplayers; i++) {
-		const struct kifu_player *p = &rec->players[i];
+		const struct kifu_record_player *p = &rec->players[i];
 
 		if (g && kifu_game_side_index(g, p->side) < 0) {
 			join(list, sizeof(list), g->sides, NULL);

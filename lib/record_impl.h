@@ -14,7 +14,7 @@
 char *kifu_record_strndup_(struct kifu_record *rec, const char *s, size_t n);
 
 /* Appends a zeroed element; NULL when out of memory. */
-struct kifu_player *kifu_record_push_player_(struct kifu_record *rec);
+struct kifu_record_player *kifu_record_push_player_(struct kifu_record *rec);
 struct kifu_turn *kifu_record_push_turn_(struct kifu_record *rec);
 struct kifu_tag *kifu_record_push_tag_(struct kifu_record *rec);
 

@@ -619,7 +619,7 @@ static int int_of(struct doc *d, const struct node *v, const char *what, long *o
 
 static void convert_player(struct doc *d, const struct node *k, const struct node *v)
 {
-	struct kifu_player *p;
+	struct kifu_record_player *p;
 	char buf[CLIP + 1], what[CLIP + 40];
 	const char *side = clip(k->text, k->len, buf);
 	uint32_t c;

@@ -208,7 +208,7 @@ static void put_field(struct kifu_buf *out, const char *key, const char *value)
 	kifu_buf_putc(out, '\n');
 }
 
-static void put_player(struct kifu_buf *out, const struct kifu_player *p)
+static void put_player(struct kifu_buf *out, const struct kifu_record_player *p)
 {
 	put_key(out, "  ", p->side);
 	if (!p->has_rating) {

@@ -621,7 +621,7 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 
 	for (side = 0; side < g->nsides; side++) {
 		for (i = 0; i < rec->nplayers; i++) {
-			const struct kifu_player *p = &rec->players[i];
+			const struct kifu_record_player *p = &rec->players[i];
 			int64_t pid = 0;
 
 			if (!p->side || !p->name || strcmp(p->side, g->sides[side]) != 0)

@@ -63,7 +63,7 @@ static int is_legal(const struct kifu_game *g, const void *state, kifu_move m, k
 static int play(struct game_log *log, const struct kifu_game *g, int variant,
 		const char *const *specs, int nspecs, int round, uint64_t seed, int max_plies)
 {
-	struct kifu_bot *players[8] = { NULL };
+	struct kifu_player *players[8] = { NULL };
 	struct kifu_pos *pos = NULL;
 	struct kifu_error err;
 	kifu_move *buf = malloc(sizeof(*buf) * g->max_moves);
@@ -102,7 +102,7 @@ static int play(struct game_log *log, const struct kifu_game *g, int variant,
 
 static void expect_bad_spec(const char *spec, const char *message)
 {
-	struct kifu_bot *p = (struct kifu_bot *)&p; /* must be reset to NULL */
+	struct kifu_player *p = (struct kifu_player *)&p; /* must be reset to NULL */
 	struct kifu_error err;
 
 	kifu_error_clear(&err);
@@ -120,7 +120,7 @@ static void test_specs(void **unused)
 
 	(void)unused;
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		struct kifu_bot *p = NULL;
+		struct kifu_player *p = NULL;
 
 		kifu_error_clear(&err);
 		assert_int_equal(kifu_player_new(&p, kifu_games[0], good[i], 7, &err), 0);
@@ -224,7 +224,7 @@ static void test_ended_and_playout(void **unused)
 
 	(void)unused;
 	for (g = kifu_games; *g; g++) {
-		struct kifu_bot *p = NULL;
+		struct kifu_player *p = NULL;
 		struct kifu_pos *pos = NULL, *copy = NULL;
 		struct kifu_outcome oc;
 		struct kifu_error err;

@@ -360,7 +360,7 @@ static const char *termination_of(const struct kifu_record *r)
 	return kifu_record_termination(r);
 }
 
-static const struct kifu_player *player_of(const struct kifu_record *r, const char *side)
+static const struct kifu_record_player *player_of(const struct kifu_record *r, const char *side)
 {
 	size_t i;
 
@@ -388,7 +388,7 @@ static void assert_same_record(const struct kifu_record *a, const struct kifu_re
 	assert_true(eq(a->first, b->first));
 	assert_int_equal(a->nplayers, b->nplayers);
 	for (i = 0; i < a->nplayers; i++) {
-		const struct kifu_player *p = &a->players[i], *q = player_of(b, p->side);
+		const struct kifu_record_player *p = &a->players[i], *q = player_of(b, p->side);
 
 		assert_non_null(q);
 		assert_true(eq(p->name, q->name));

@@ -51,11 +51,8 @@
 /* Largest N accepted in `mcts:N`. */
 #define KIFU_PLAYER_MAX_PLAYOUTS 100000000L
 
-/*
- * A player made by kifu_player_new. (struct kifu_player is taken: it is a
- * `players` entry of a record, in record.h.)
- */
-struct kifu_bot;
+/* A player made by kifu_player_new (a record's `players` entry is struct kifu_record_player). */
+struct kifu_player;
 
 /*
  * Makes a player of game g from spec ("random", "mcts:N") with generator
@@ -63,21 +60,21 @@ struct kifu_bot;
  * KIFU_EPARSE for a bad spec ("unknown player 'foo'", "mcts needs a
  * playout count: 'mcts:'") or KIFU_ENOMEM.
  */
-int kifu_player_new(struct kifu_bot **out, const struct kifu_game *g, const char *spec,
+int kifu_player_new(struct kifu_player **out, const struct kifu_game *g, const char *spec,
 		    uint64_t seed, struct kifu_error *err);
 
 /* Frees p (NULL is accepted). */
-void kifu_player_free(struct kifu_bot *p);
+void kifu_player_free(struct kifu_player *p);
 
 /* The spec p was made from, as given. */
-const char *kifu_player_spec(const struct kifu_bot *p);
+const char *kifu_player_spec(const struct kifu_player *p);
 
 /*
  * Chooses a move for the side to move in state (a position of p's game) and
  * stores it in *out; state is not changed. Returns 0, KIFU_EILLEGAL when
  * the game is over there (no legal move), or KIFU_ENOMEM.
  */
-int kifu_player_choose(kifu_move *out, struct kifu_bot *p, const void *state,
+int kifu_player_choose(kifu_move *out, struct kifu_player *p, const void *state,
 		       struct kifu_error *err);
 
 /*
@@ -87,7 +84,7 @@ int kifu_player_choose(kifu_move *out, struct kifu_bot *p, const void *state,
  * at the end (status KIFU_ONGOING when the cap cut the playout) and *plies
  * the number of moves played. Returns 0 (the players' benchmark calls it).
  */
-int kifu_player_playout(struct kifu_outcome *outcome, int *plies, struct kifu_bot *p,
+int kifu_player_playout(struct kifu_outcome *outcome, int *plies, struct kifu_player *p,
 			const void *state, int max_plies);
 
 #endif

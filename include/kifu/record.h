@@ -92,7 +92,7 @@ enum kifu_scalar_type {
 int kifu_yaml_resolve(const char *s, size_t n, long *ival, double *fval, int *overflow);
 
 /* One player entry of `players`. */
-struct kifu_player {
+struct kifu_record_player {
 	char *side;            /* the side name as written (the mapping key) */
 	char *name;            /* NULL only when the entry is broken */
 	long rating;
@@ -139,7 +139,7 @@ struct kifu_record {
 	char *game, *variant, *event, *site, *round, *annotator, *source, *date;
 	char *first, *result, *termination;
 
-	struct kifu_player *players;
+	struct kifu_record_player *players;
 	size_t nplayers;
 	struct kifu_turn *turns;
 	size_t nturns;
