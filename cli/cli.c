@@ -92,53 +92,11 @@ void cli_resolve_game(const char *usage, const char *game_name, const char *vari
 
 void cli_json_string(FILE *fp, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	struct kifu_buf b = KIFU_BUF_INIT;
 
-	putc('"', fp);
-	while (*p) {
-		unsigned char c = *p;
-		int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
-			: (c & 0xf8) == 0xf0 ? 4 : 0;
-		int i;
-
-		if (c == '"' || c == '\\') {
-			putc('\\', fp);
-			putc(c, fp);
-		} else if (c == '\n') {
-			fputs("\\n", fp);
-		} else if (c == '\t') {
-			fputs("\\t", fp);
-		} else if (c == '\r') {
-			fputs("\\r", fp);
-		} else if (c < 0x20) {
-			fprintf(fp, "\\u%04x", c);
-		} else if (n == 1) {
-			putc(c, fp);
-		} else {
-			unsigned long cp = n == 2 ? c & 0x1fu : n == 3 ? c & 0x0fu : c & 0x07u;
-
-			for (i = 1; n && i < n; i++) {
-				if ((p[i] & 0xc0) != 0x80)
-					n = 0;
-				else
-					cp = cp << 6 | (p[i] & 0x3f);
-			}
-			if (n && ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
-				  (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-				  (cp >= 0xd800 && cp <= 0xdfff)))
-				n = 0;
-			if (!n) {
-				fputs("\\ufffd", fp);
-				p++;
-				continue;
-			}
-			fwrite(p, 1, (size_t)n, fp);
-			p += n;
-			continue;
-		}
-		p++;
-	}
-	putc('"', fp);
+	if (kifu_buf_json_string(&b, s) == 0)
+		fwrite(b.data, 1, b.len, fp);
+	kifu_buf_release(&b);
 }
 
 static void lower_first(char *s)

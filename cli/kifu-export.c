@@ -105,32 +105,6 @@ static int is_dir(const char *path)
 
 /* ---- escaping ---- */
 
-/* Appends s as JSON string text (quotes included), as cli_json_string does for a FILE. */
-static void json_string(struct kifu_buf *b, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	kifu_buf_putc(b, '"');
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			kifu_buf_putc(b, '\\');
-			kifu_buf_putc(b, (char)*p);
-		} else if (*p == '\n') {
-			kifu_buf_puts(b, "\\n");
-		} else if (*p == '\t') {
-			kifu_buf_puts(b, "\\t");
-		} else if (*p == '\r') {
-			kifu_buf_puts(b, "\\r");
-		} else if (*p < 0x20 || *p == 0x7f) {
-			kifu_buf_printf(b, "\\u%04x", *p);
-		} else {
-			/* The reader only yields valid UTF-8, so bytes pass through. */
-			kifu_buf_putc(b, (char)*p);
-		}
-	}
-	kifu_buf_putc(b, '"');
-}
-
 /*
  * Appends s as a single-quoted JavaScript string literal for a <script>
  * element ("</" and "<!" broken up, so that the HTML parser never ends the
@@ -294,10 +268,10 @@ static void json_figures(struct kifu_buf *b, const struct kifu_figure *f, int n)
 	for (i = 0; i < n; i++) {
 		if (i)
 			kifu_buf_putc(b, ',');
-		json_string(b, f[i].key);
+		kifu_buf_json_string(b, f[i].key);
 		kifu_buf_putc(b, ':');
 		if (f[i].type == KIFU_FIG_TEXT)
-			json_string(b, f[i].text);
+			kifu_buf_json_string(b, f[i].text);
 		else
 			kifu_buf_printf(b, "%ld", f[i].num);
 	}
@@ -312,7 +286,7 @@ static int json_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 
 	kifu_buf_printf(b, "%s\n    {\"ply\":%zu,\"move\":", ply ? "," : "", ply);
 	if (ply)
-		json_string(b, kifu_replay_text(rp, ply));
+		kifu_buf_json_string(b, kifu_replay_text(rp, ply));
 	else
 		kifu_buf_puts(b, "null");
 	kifu_buf_printf(b, ",\"hash\":\"%016llx\",\"figures\":",
@@ -331,11 +305,11 @@ static int put_json(struct kifu_buf *b, const struct kifu_record *rec,
 
 	result_of(rec, &result, &term);
 	kifu_buf_puts(b, "{\n  \"game\":");
-	json_string(b, g->name);
+	kifu_buf_json_string(b, g->name);
 	kifu_buf_puts(b, ",\n  \"variant\":");
-	json_string(b, g->variants[rp->variant]);
+	kifu_buf_json_string(b, g->variants[rp->variant]);
 	kifu_buf_puts(b, ",\n  \"first\":");
-	json_string(b, g->sides[rp->first]);
+	kifu_buf_json_string(b, g->sides[rp->first]);
 	kifu_buf_puts(b, ",\n  \"headers\":{");
 	first = 1;
 	for (k = KIFU_KEY_EVENT; k <= KIFU_KEY_DATE; k++) {
@@ -345,9 +319,9 @@ static int put_json(struct kifu_buf *b, const struct kifu_record *rec,
 			continue;
 		if (!first)
 			kifu_buf_putc(b, ',');
-		json_string(b, kifu_key_name(k));
+		kifu_buf_json_string(b, kifu_key_name(k));
 		kifu_buf_putc(b, ':');
-		json_string(b, v);
+		kifu_buf_json_string(b, v);
 		first = 0;
 	}
 	kifu_buf_puts(b, "},\n  \"players\":{");
@@ -356,9 +330,9 @@ static int put_json(struct kifu_buf *b, const struct kifu_record *rec,
 
 		if (i)
 			kifu_buf_putc(b, ',');
-		json_string(b, p->side);
+		kifu_buf_json_string(b, p->side);
 		kifu_buf_puts(b, ":{\"name\":");
-		json_string(b, p->name ? p->name : "");
+		kifu_buf_json_string(b, p->name ? p->name : "");
 		if (p->has_rating)
 			kifu_buf_printf(b, ",\"rating\":%ld", p->rating);
 		kifu_buf_putc(b, '}');
@@ -368,10 +342,10 @@ static int put_json(struct kifu_buf *b, const struct kifu_record *rec,
 		const struct kifu_turn *t = &rec->turns[i];
 
 		kifu_buf_printf(b, "%s\n    {\"ply\":%zu,\"move\":", i ? "," : "", i + 1);
-		json_string(b, kifu_replay_text(rp, i + 1));
+		kifu_buf_json_string(b, kifu_replay_text(rp, i + 1));
 		if (t->comment) {
 			kifu_buf_puts(b, ",\"comment\":");
-			json_string(b, t->comment);
+			kifu_buf_json_string(b, t->comment);
 		}
 		if (t->clock) {
 			kifu_buf_puts(b, ",\"clock\":");
@@ -385,19 +359,19 @@ static int put_json(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_buf_putc(b, '}');
 	}
 	kifu_buf_puts(b, rp->nplies ? "\n  ],\n  \"result\":" : "],\n  \"result\":");
-	json_string(b, result);
+	kifu_buf_json_string(b, result);
 	kifu_buf_puts(b, ",\n  \"termination\":");
 	if (term)
-		json_string(b, term);
+		kifu_buf_json_string(b, term);
 	else
 		kifu_buf_puts(b, "null");
 	kifu_buf_puts(b, ",\n  \"tags\":{");
 	for (i = 0; i < rec->ntags; i++) {
 		if (i)
 			kifu_buf_putc(b, ',');
-		json_string(b, rec->tags[i].key);
+		kifu_buf_json_string(b, rec->tags[i].key);
 		kifu_buf_putc(b, ':');
-		json_string(b, rec->tags[i].value);
+		kifu_buf_json_string(b, rec->tags[i].value);
 	}
 	kifu_buf_puts(b, "},\n  \"plies\":[");
 	ret = walk_plies(rp, 0, rp->nplies, json_ply, b);

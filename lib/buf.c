@@ -78,6 +78,58 @@ int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
 	return 0;
 }
 
+int kifu_buf_json_string(struct kifu_buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	kifu_buf_putc(b, '"');
+	while (*p) {
+		unsigned char c = *p;
+		int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+			: (c & 0xf8) == 0xf0 ? 4 : 0;
+		int i;
+
+		if (c == '"' || c == '\\') {
+			kifu_buf_putc(b, '\\');
+			kifu_buf_putc(b, (char)c);
+		} else if (c == '\n') {
+			kifu_buf_puts(b, "\\n");
+		} else if (c == '\t') {
+			kifu_buf_puts(b, "\\t");
+		} else if (c == '\r') {
+			kifu_buf_puts(b, "\\r");
+		} else if (c < 0x20 || c == 0x7f) {
+			kifu_buf_printf(b, "\\u%04x", c);
+		} else if (n == 1) {
+			kifu_buf_putc(b, (char)c);
+		} else {
+			unsigned long cp = n == 2 ? c & 0x1fu : n == 3 ? c & 0x0fu : c & 0x07u;
+
+			for (i = 1; n && i < n; i++) {
+				if ((p[i] & 0xc0) != 0x80)
+					n = 0;
+				else
+					cp = cp << 6 | (p[i] & 0x3f);
+			}
+			if (n && ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+				  (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+				  (cp >= 0xd800 && cp <= 0xdfff)))
+				n = 0;
+			if (!n) {
+				kifu_buf_puts(b, "\\ufffd");
+				p++;
+				continue;
+			}
+			kifu_buf_add(b, (const char *)p, (size_t)n);
+			p += n;
+			continue;
+		}
+		p++;
+	}
+	kifu_buf_putc(b, '"');
+	return b->failed ? KIFU_ENOMEM : 0;
+}
+
 void kifu_buf_reset(struct kifu_buf *b)
 {
 	b->len = 0;

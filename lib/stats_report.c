@@ -471,37 +471,12 @@ static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
 	return out->failed || cell.failed ? KIFU_ENOMEM : 0;
 }
 
-/* Appends s as a JSON string (UTF-8 passes through; stored text is valid UTF-8). */
-static void json_string(struct kifu_buf *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	kifu_buf_putc(out, '"');
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			kifu_buf_putc(out, '\\');
-			kifu_buf_putc(out, (char)*p);
-		} else if (*p == '\n') {
-			kifu_buf_puts(out, "\\n");
-		} else if (*p == '\t') {
-			kifu_buf_puts(out, "\\t");
-		} else if (*p == '\r') {
-			kifu_buf_puts(out, "\\r");
-		} else if (*p < 0x20 || *p == 0x7f) {
-			kifu_buf_printf(out, "\\u%04x", *p);
-		} else {
-			kifu_buf_putc(out, (char)*p);
-		}
-	}
-	kifu_buf_putc(out, '"');
-}
-
 static int write_json(struct kifu_buf *out, const struct kifu_report *rep)
 {
 	size_t r, c, i;
 
 	kifu_buf_puts(out, "{\n  \"report\": ");
-	json_string(out, rep->name);
+	kifu_buf_json_string(out, rep->name);
 	kifu_buf_puts(out, ",\n  \"rows\": [");
 	for (r = 0; r < rep->nrows; r++) {
 		int first = 1;
@@ -516,19 +491,19 @@ static int write_json(struct kifu_buf *out, const struct kifu_report *rep)
 			if (!first)
 				kifu_buf_puts(out, ", ");
 			first = 0;
-			json_string(out, rep->cols[c].name);
+			kifu_buf_json_string(out, rep->cols[c].name);
 			kifu_buf_puts(out, ": ");
 			switch (k->type) {
 			case KIFU_CELL_NULL: kifu_buf_puts(out, "null"); break;
 			case KIFU_CELL_INT: kifu_buf_printf(out, "%lld", k->i); break;
 			case KIFU_CELL_REAL: stats_put_real(out, k->r); break;
-			case KIFU_CELL_TEXT: json_string(out, k->text); break;
+			case KIFU_CELL_TEXT: kifu_buf_json_string(out, k->text); break;
 			case KIFU_CELL_LIST:
 				kifu_buf_putc(out, '[');
 				for (i = 0, s = k->text; i < k->count; i++, s += strlen(s) + 1) {
 					if (i)
 						kifu_buf_puts(out, ", ");
-					json_string(out, s);
+					kifu_buf_json_string(out, s);
 				}
 				kifu_buf_putc(out, ']');
 				break;

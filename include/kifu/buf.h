@@ -23,6 +23,13 @@ int kifu_buf_putc(struct kifu_buf *b, char c);
 int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Appends s as a JSON string, quotes included: '"', '\\' and control
+ * characters (and DEL) escaped, and every byte that is not part of valid
+ * UTF-8 written as U+FFFD, so the output is always valid JSON.
+ */
+int kifu_buf_json_string(struct kifu_buf *b, const char *s);
+
 /* Empties b but keeps its memory. */
 void kifu_buf_reset(struct kifu_buf *b);
 

@@ -1,0 +1,71 @@
+/*
+ * Tests of the text buffer: appends and formatting, and the JSON string
+ * writer every JSON output of kifu goes through.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "kifu/buf.h"
+#include "kifu/error.h"
+
+static void expect_json(const char *in, const char *want)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+
+	assert_int_equal(kifu_buf_json_string(&b, in), 0);
+	assert_string_equal(b.data, want);
+	kifu_buf_release(&b);
+}
+
+static void test_json_string(void **unused)
+{
+	(void)unused;
+	expect_json("", "\"\"");
+	expect_json("a2>se 3+2+1 e5", "\"a2>se 3+2+1 e5\"");
+	expect_json("say \"hi\" \\ bye", "\"say \\\"hi\\\" \\\\ bye\"");
+	expect_json("l1\nl2\tt\rr", "\"l1\\nl2\\tt\\rr\"");
+	expect_json("\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\"");
+	/* valid UTF-8 passes through: é (2 bytes), 棋 (3), 𝄞 (4) */
+	expect_json("\xc3\xa9\xe6\xa3\x8b\xf0\x9d\x84\x9e", "\"\xc3\xa9\xe6\xa3\x8b\xf0\x9d\x84\x9e\"");
+	/* a lone continuation byte, a cut sequence, an overlong '/', a surrogate */
+	expect_json("a\x80z", "\"a\\ufffdz\"");
+	expect_json("\xe6\xa3", "\"\\ufffd\\ufffd\"");
+	expect_json("\xc0\xaf", "\"\\ufffd\\ufffd\"");
+	expect_json("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");
+}
+
+static void test_appends(void **unused)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+	char *s;
+	int i;
+
+	(void)unused;
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(kifu_buf_printf(&b, "%d,", i % 10), 0);
+	assert_int_equal(b.len, 2000);
+	assert_memory_equal(b.data, "0,1,2,", 6);
+	kifu_buf_reset(&b);
+	assert_int_equal(b.len, 0);
+	assert_string_equal(b.data, "");
+	kifu_buf_puts(&b, "ab");
+	kifu_buf_putc(&b, 'c');
+	s = kifu_buf_detach(&b);
+	assert_string_equal(s, "abc");
+	assert_null(b.data);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_appends),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
