@@ -38,12 +38,13 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
-ALL_CFLAGS = $(WARNINGS) $(OPT) $(SANFLAGS) -pthread -D_POSIX_C_SOURCE=200809L -Iinclude -Ilib \
+ALL_CFLAGS = $(WARNINGS) $(OPT) $(SANFLAGS) -pthread -D_POSIX_C_SOURCE=200809L -Iinclude -Ilib -Iimport \
 	$(PKG_CFLAGS) -MMD -MP $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) -pthread $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
-LIB_SRCS := $(sort $(wildcard lib/*.c lib/games/*.c))
+# libkifu: the library, its games and the foreign formats of import/
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/games/*.c import/*.c))
 SCHEMA_C := $(O)/gen/schema.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o) $(SCHEMA_C:.c=.o)
 LIBKIFU := $(O)/libkifu.a
