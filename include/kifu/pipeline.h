@@ -50,7 +50,8 @@ struct kifu_item {
 	/* RECORD: the record (the consumer may take it, setting *rec to NULL), its diagnostics */
 	struct kifu_record **rec;
 	struct kifu_diags *diags;
-	struct kifu_replay *replay;   /* with KIFU_PIPELINE_REPLAY: the replay of the record */
+	struct kifu_replay *replay;   /* with KIFU_PIPELINE_REPLAY: the replay of the record (the
+					 consumer may take its contents, leaving KIFU_REPLAY_INIT) */
 	int valid;                    /* with KIFU_PIPELINE_REPLAY: no error, replayed to the end */
 	const char *raw;              /* with KIFU_PIPELINE_RAW, invalid records: the record's text */
 	size_t raw_len;
