@@ -58,7 +58,7 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 
 DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev
-DEB_TEST = libcmocka-dev libxml2-utils time
+DEB_TEST = libcmocka-dev libxml2-utils time zip zstd xz-utils bzip2 p7zip-full
 DEB_FUZZ = clang libclang-rt-14-dev
 
 .PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests

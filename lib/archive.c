@@ -140,10 +140,10 @@ static int setup(struct kifu_archive **out, const char *name, int kind,
 	ar->lim.max_ratio = limits && limits->max_ratio > 0 ? limits->max_ratio
 							    : KIFU_ARCHIVE_MAX_RATIO;
 	archive_read_support_filter_all(ar->a);
+	archive_read_support_format_all(ar->a);
+	/* a compressed file may hold a tar (games.gz): raw only when no format claims it */
 	if (kind == KIFU_ARCHIVE_COMPRESSED)
 		archive_read_support_format_raw(ar->a);
-	else
-		archive_read_support_format_all(ar->a);
 	*out = ar;
 	return 0;
 }
@@ -253,11 +253,12 @@ int kifu_archive_next(struct kifu_archive_member *m, struct kifu_archive *ar,
 			}
 			return fail(err, KIFU_EIO, "damaged archive", ar);
 		}
-		if (archive_entry_filetype(e) == AE_IFREG || ar->kind == KIFU_ARCHIVE_COMPRESSED)
+		m->whole = archive_format(ar->a) == ARCHIVE_FORMAT_RAW;
+		if (archive_entry_filetype(e) == AE_IFREG || m->whole)
 			break;
 	}
 	free(ar->member);
-	if (ar->kind == KIFU_ARCHIVE_COMPRESSED) {
+	if (m->whole) {
 		char buf[4096];
 
 		ar->member = strdup(kifu_archive_inner_name(buf, sizeof(buf), ar->name));

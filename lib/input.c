@@ -406,7 +406,7 @@ out:
 
 /* ---- archives ---- */
 
-static int read_archive(struct kifu_ring *p, struct kifu_archive *ar, int kind, const char *name,
+static int read_archive(struct kifu_ring *p, struct kifu_archive *ar, const char *name,
 			int depth, long *found);
 
 /* The format a name says, --from first. */
@@ -415,7 +415,7 @@ static const struct kifu_format *named_format(const struct kifu_ring *p, const c
 	return p->opt.from ? p->opt.from : kifu_format_by_name(name);
 }
 
-static int read_member(struct kifu_ring *p, const struct kifu_archive_member *m, int kind,
+static int read_member(struct kifu_ring *p, const struct kifu_archive_member *m,
 		       const char *arname, int depth, long *found)
 {
 	size_t n = strlen(arname) + strlen(m->name) + 3;
@@ -425,7 +425,7 @@ static int read_member(struct kifu_ring *p, const struct kifu_archive_member *m,
 
 	if (!name)
 		return -1;
-	if (kind == KIFU_ARCHIVE_COMPRESSED)
+	if (m->whole)
 		snprintf(name, n, "%s", arname);
 	else
 		snprintf(name, n, "%s(%s)", arname, m->name);
@@ -442,14 +442,14 @@ static int read_member(struct kifu_ring *p, const struct kifu_archive_member *m,
 		} else if ((ret = kifu_archive_open_source(&sub, m->src, name, inner, &lim, &err)) < 0) {
 			ret = fail(p, name, &err, ret) < 0 || ret == KIFU_ENOMEM ? -1 : 0;
 		} else {
-			ret = read_archive(p, sub, inner, name, depth + 1, found);
+			ret = read_archive(p, sub, name, depth + 1, found);
 			kifu_archive_free(sub);
 		}
-	} else if (f || kind == KIFU_ARCHIVE_COMPRESSED) {
+	} else if (f || m->whole) {
 		char buf[4096];
 
 		/* a compressed file's format is that of its name without the suffix, else its content */
-		if (!f && kind == KIFU_ARCHIVE_COMPRESSED)
+		if (!f && m->whole)
 			f = kifu_format_by_name(kifu_archive_inner_name(buf, sizeof(buf), m->name));
 		ret = read_records(p, m->src, name, f, m->size, found);
 	} else {
@@ -460,7 +460,7 @@ static int read_member(struct kifu_ring *p, const struct kifu_archive_member *m,
 }
 
 /* Reads every member of ar (called name); returns 0, or -1 to stop everything. */
-static int read_archive(struct kifu_ring *p, struct kifu_archive *ar, int kind, const char *name,
+static int read_archive(struct kifu_ring *p, struct kifu_archive *ar, const char *name,
 			int depth, long *found)
 {
 	struct kifu_archive_member m;
@@ -469,7 +469,7 @@ static int read_archive(struct kifu_ring *p, struct kifu_archive *ar, int kind, 
 
 	kifu_error_clear(&err);
 	while ((ret = kifu_archive_next(&m, ar, &err)) > 0)
-		if (read_member(p, &m, kind, name, depth, found) < 0)
+		if (read_member(p, &m, name, depth, found) < 0)
 			return -1;
 	if (ret < 0)
 		return fail(p, name, &err, ret) < 0 || ret == KIFU_ENOMEM ? -1 : 0;
@@ -530,7 +530,7 @@ static int read_path(struct kifu_ring *p, const char *path, const char *name, lo
 				if ((ret = kifu_archive_open_source(&ar, &s->src, name, kind, &lim, &err)) < 0) {
 					ret = fail(p, name, &err, ret);
 				} else {
-					ret = read_archive(p, ar, kind, name, 1, found);
+					ret = read_archive(p, ar, name, 1, found);
 					kifu_archive_free(ar);
 				}
 			} else {
@@ -547,7 +547,7 @@ static int read_path(struct kifu_ring *p, const char *path, const char *name, lo
 		if ((ret = kifu_archive_open_path(&ar, path, kind, &lim, &err)) < 0) {
 			ret = fail(p, name, &err, ret);
 		} else {
-			ret = read_archive(p, ar, kind, name, 1, found);
+			ret = read_archive(p, ar, name, 1, found);
 			kifu_archive_free(ar);
 		}
 	} else if (kind != KIFU_ARCHIVE_NONE) {
@@ -557,7 +557,7 @@ static int read_path(struct kifu_ring *p, const char *path, const char *name, lo
 		if ((ret = kifu_archive_open_source(&ar, &fs.src, name, kind, &lim, &err)) < 0) {
 			ret = fail(p, name, &err, ret);
 		} else {
-			ret = read_archive(p, ar, kind, name, 1, found);
+			ret = read_archive(p, ar, name, 1, found);
 			kifu_archive_free(ar);
 		}
 	} else {

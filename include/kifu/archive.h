@@ -50,6 +50,7 @@ struct kifu_archive_member {
 	const char *name;      /* as stored ("2024/r1.pgn"); the archive's inner name for COMPRESSED */
 	long long size;        /* expanded bytes, -1 when the archive does not say */
 	struct kifu_source *src; /* its bytes, until the next call */
+	int whole;             /* the member is the whole content of a compressed file */
 };
 
 /*
