@@ -37,6 +37,8 @@ static int stop(struct imp_in *in, const char *problem, long value)
 /* The next raw byte of the source, or IMP_EOF / IMP_ERR. */
 static int raw(struct imp_in *in)
 {
+	if (in->npend)
+		return in->pend[--in->npend];
 	if (in->pos == in->len) {
 		long got;
 
@@ -64,16 +66,22 @@ static int next_byte(struct imp_in *in)
 
 	if (in->problem)
 		return IMP_BAD;
-	c = raw(in);
 	if (!in->bom_checked) {
+		/* a byte-order mark at the very start is skipped, however the source splits it */
+		static const int bom[3] = { 0xef, 0xbb, 0xbf };
+		int b[3], n = 0, k, got;
+
 		in->bom_checked = 1;
-		/* a byte-order mark at the very start is skipped */
-		if (c == 0xef && in->pos + 1 < in->len && in->buf[in->pos] == 0xbb &&
-		    in->buf[in->pos + 1] == 0xbf) {
-			in->pos += 2;
-			c = raw(in);
+		while (n < 3 && (b[n] = raw(in)) == bom[n])
+			n++;
+		if (n < 3) {
+			/* not a mark: hand back what was read (the end of input repeats by itself) */
+			got = b[n] >= 0 ? n + 1 : n;
+			for (k = got - 1; k >= 0; k--)
+				in->pend[in->npend++] = b[k];
 		}
 	}
+	c = raw(in);
 	if (c < 0) {
 		if (c == IMP_EOF && in->need)
 			return stop(in, "bytes that are not UTF-8", 0);

@@ -37,6 +37,7 @@ struct imp_in {
 	unsigned long cp, min;  /* the code point being decoded, its smallest valid value */
 	int peeked;             /* a byte returned by imp_peek, not consumed yet; -10 none */
 	int bom_checked;
+	int pend[3], npend;      /* bytes read while looking for a byte-order mark */
 	const char *problem;    /* why the input stopped (IMP_BAD) */
 	long problem_value;
 	struct kifu_mark problem_at;

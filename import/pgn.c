@@ -567,13 +567,20 @@ static int read_comment(struct pgn *p, struct imp_text *into)
 			diag(p, KIFU_DIAG_ERROR, 0, at, "unterminated comment: no closing '}'");
 			return -1;
 		}
-		/* a line break inside a comment is one space (the writer wraps long ones) */
+		/*
+		 * A line break and the white space around it are one space (the
+		 * writer wraps long comments only where a single space is).
+		 */
 		if (c == '\r' || c == '\n') {
-			if (!crlf)
-				imp_text_addc(into, ' ');
+			while (into->n && (into->s[into->n - 1] == ' ' || into->s[into->n - 1] == '\t'))
+				into->n--;
 			crlf = 1;
 			continue;
 		}
+		if (crlf && (c == ' ' || c == '\t'))
+			continue;
+		if (crlf && into->n)
+			imp_text_addc(into, ' ');
 		crlf = 0;
 		imp_text_addc(into, c);
 	}
@@ -694,7 +701,7 @@ static int read_movetext(struct pgn *p)
 			}
 			continue;
 		}
-		if (c == ')' || c == '}' || c == '"') {
+		if (c == ')' || c == '}' || c == '"' || c == ']') {
 			imp_getc(&p->in);
 			diag(p, KIFU_DIAG_ERROR, 0, at, "unexpected '%c' in the movetext", c);
 			continue;
@@ -710,6 +717,8 @@ static int read_movetext(struct pgn *p)
 		}
 		while (!is_delim(imp_peek(&p->in)) && p->tok.n < MAX_TOKEN)
 			imp_text_addc(&p->tok, imp_getc(&p->in));
+		if (!p->tok.n) /* cannot happen: every delimiter is handled above */
+			imp_getc(&p->in);
 		if (p->tok.failed) {
 			p->failed = 1;
 			break;

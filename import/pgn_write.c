@@ -59,6 +59,7 @@ static void braced(struct line *l, const char *text)
 {
 	const char *s = text, *sp;
 	int first = 1;
+	size_t prev = 0;
 
 	for (;;) {
 		size_t n, w;
@@ -70,7 +71,8 @@ static void braced(struct line *l, const char *text)
 			first = 0;
 		} else {
 			w = chars(s, n);
-			if (l->col + 1 + w > LINE_MAX_COLS && n) {
+			/* only a single space may become a line break */
+			if (l->col + 1 + w > LINE_MAX_COLS && n && prev) {
 				kifu_buf_putc(l->out, '\n');
 				l->col = 0;
 			} else {
@@ -82,6 +84,7 @@ static void braced(struct line *l, const char *text)
 		}
 		if (!sp)
 			break;
+		prev = n;
 		s = sp + 1;
 	}
 }
