@@ -32,9 +32,9 @@ BIN = bin
 endif
 comma := ,
 
-PKGS = sqlite3 yaml-0.1 libarchive
+PKGS = sqlite3 yaml-0.1 libarchive jansson
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lyaml -larchive)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lyaml -larchive -ljansson)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -57,7 +57,7 @@ TOOLS := $(CLI_SRCS:cli/%.c=$(BIN)/%)
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 
-DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev
+DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev
 DEB_TEST = libcmocka-dev libxml2-utils time zip zstd xz-utils bzip2 p7zip-full
 DEB_FUZZ = clang libclang-rt-14-dev
 
@@ -115,7 +115,7 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(SCHEMA_C) | deps-fuzz
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARNINGS) -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L \
-		-Iinclude -Ilib $(PKG_CFLAGS) $< $(LIB_SRCS) $(SCHEMA_C) -o $@ $(LIBS)
+		-Iinclude -Ilib -Iimport $(PKG_CFLAGS) $< $(LIB_SRCS) $(SCHEMA_C) -o $@ $(LIBS)
 
 fuzz: $(FUZZ_BINS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run $(FUZZ_BINS)

@@ -16,6 +16,9 @@
 
 const struct kifu_format *const kifu_formats[] = {
 	&kifu_format_yaml,
+	&kifu_format_apgr,
+	&kifu_format_pgn,
+	&kifu_format_csv,
 	NULL
 };
 
@@ -68,8 +71,7 @@ const struct kifu_format *kifu_format_sniff(const char *head, size_t n)
 
 static long fp_read(void *ctx, void *buf, size_t n, struct kifu_error *err)
 {
-	const struct kifu_source *src = ctx;
-	FILE *fp = src->priv_;
+	FILE *fp = ctx;
 	size_t got = fread(buf, 1, n, fp);
 
 	if (got == 0 && ferror(fp)) {
@@ -78,7 +80,7 @@ static long fp_read(void *ctx, void *buf, size_t n, struct kifu_error *err)
 		snprintf(why, sizeof(why), "%s", strerror(errno ? errno : EIO));
 		if (why[0] >= 'A' && why[0] <= 'Z')
 			why[0] = (char)(why[0] - 'A' + 'a');
-		return kifu_error_set(err, KIFU_EIO, "cannot read '%s': %s", src->name, why);
+		return kifu_error_set(err, KIFU_EIO, "cannot read the stream: %s", why);
 	}
 	return (long)got;
 }
@@ -86,9 +88,8 @@ static long fp_read(void *ctx, void *buf, size_t n, struct kifu_error *err)
 void kifu_source_from_fp(struct kifu_source *src, FILE *fp, const char *name)
 {
 	src->read = fp_read;
-	src->ctx = src;
+	src->ctx = fp;
 	src->name = name;
-	src->priv_ = fp;
 }
 
 /* ---- yaml: kifu's own format (RECORDS.md) ---- */

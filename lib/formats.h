@@ -9,6 +9,9 @@
 
 #include "kifu/format.h"
 
-extern const struct kifu_format kifu_format_yaml;
+extern const struct kifu_format kifu_format_yaml;   /* lib/format.c */
+extern const struct kifu_format kifu_format_apgr;   /* import/apgr.c */
+extern const struct kifu_format kifu_format_pgn;    /* import/pgn.c */
+extern const struct kifu_format kifu_format_csv;    /* import/csv.c */
 
 #endif

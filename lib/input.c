@@ -505,7 +505,6 @@ static int read_path(struct kifu_ring *p, const char *path, const char *name, lo
 	fs.src.read = fd_read;
 	fs.src.ctx = &fs;
 	fs.src.name = name;
-	fs.src.priv_ = NULL;
 	if (fstat(fs.fd, &st) == 0 && S_ISREG(st.st_mode))
 		size = (long long)st.st_size;
 	kind = kifu_archive_kind(name);

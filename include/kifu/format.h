@@ -31,13 +31,9 @@ struct kifu_source {
 	long (*read)(void *ctx, void *buf, size_t n, struct kifu_error *err);
 	void *ctx;
 	const char *name;
-	void *priv_;            /* private to the constructors below */
 };
 
-/*
- * A source over an open stdio stream (not closed by the source). src->ctx
- * points to src itself: src must stay where it is while it is read.
- */
+/* A source over an open stdio stream (not closed by the source). */
 void kifu_source_from_fp(struct kifu_source *src, FILE *fp, const char *name);
 
 struct kifu_format {

@@ -1,0 +1,132 @@
+/*
+ * Private helpers shared by the foreign formats of import/ (apgr, pgn, csv):
+ * a byte reader over a struct kifu_source that keeps the line and column of
+ * the next character and stops at the first byte that is not UTF-8 or is a
+ * control character (as the YAML reader does), growable text with the size
+ * limit of one scalar, and builders that put a field into a record together
+ * with its source positions. Not installed.
+ */
+#ifndef KIFU_IMPORT_IMPL_H
+#define KIFU_IMPORT_IMPL_H
+
+#include <stddef.h>
+
+#include "kifu/format.h"
+#include "kifu/record.h"
+
+/* The formats of import/ (the registry lists them). */
+extern const struct kifu_format kifu_format_apgr;
+extern const struct kifu_format kifu_format_pgn;
+extern const struct kifu_format kifu_format_csv;
+
+/* Longest subject quoted in a message. */
+#define IMP_CLIP 60
+
+/* imp_getc results other than a byte. */
+#define IMP_EOF (-1)
+#define IMP_BAD (-2) /* a byte that is not UTF-8 or a control character: in->problem */
+#define IMP_ERR (-3) /* the source failed: in->error, in->code */
+
+struct imp_in {
+	const struct kifu_source *src;
+	unsigned char buf[65536];
+	size_t pos, len;
+	int eof;
+	int line, col;          /* of the next character */
+	int need;               /* continuation bytes still expected */
+	unsigned long cp, min;  /* the code point being decoded, its smallest valid value */
+	int peeked;             /* a byte returned by imp_peek, not consumed yet; -10 none */
+	int bom_checked;
+	int pend[3], npend;      /* bytes read while looking for a byte-order mark */
+	const char *problem;    /* why the input stopped (IMP_BAD) */
+	long problem_value;
+	struct kifu_mark problem_at;
+	int code;               /* the source's error code (IMP_ERR) */
+	struct kifu_error error;
+	unsigned long long consumed;
+};
+
+void imp_in_init(struct imp_in *in, const struct kifu_source *src);
+
+/* The next byte (or IMP_EOF, IMP_BAD, IMP_ERR: those repeat on every later call). */
+int imp_getc(struct imp_in *in);
+/* The next byte without consuming it. */
+int imp_peek(struct imp_in *in);
+/* The position of the next character. */
+struct kifu_mark imp_at(const struct imp_in *in);
+
+/* Appends the diagnostic of an IMP_BAD stop ("invalid input: ...") to game K. */
+int imp_bad_input(struct kifu_diags *diags, int game, const struct imp_in *in);
+
+/* A growable text: NUL-terminated, at most KIFU_RECORD_MAX_SCALAR bytes kept. */
+struct imp_text {
+	char *s;
+	size_t n, cap;
+	int over;   /* bytes were dropped past the limit */
+	int failed; /* an allocation failed */
+};
+
+void imp_text_reset(struct imp_text *t);
+void imp_text_release(struct imp_text *t);
+void imp_text_addc(struct imp_text *t, int c);
+void imp_text_add(struct imp_text *t, const char *s, size_t n);
+/* Removes white space at both ends. */
+void imp_text_trim(struct imp_text *t);
+
+/* A copy of s fit for quoting: at most IMP_CLIP bytes, cut on a character boundary. */
+const char *imp_clip(const char *s, char buf[IMP_CLIP + 4]);
+
+/* ASCII case-insensitive comparisons (locale-free). */
+int imp_strcaseeq(const char *a, const char *b);
+int imp_strncaseeq(const char *a, const char *b, size_t n);
+
+/*
+ * Record builders: each copies its strings into the record (n bytes, or up
+ * to the NUL when n is (size_t)-1), marks the key present and keeps the
+ * positions. Return 0 or KIFU_ENOMEM.
+ */
+int imp_set(struct kifu_record *rec, int key, const char *s, size_t n, struct kifu_mark key_at,
+	    struct kifu_mark value_at);
+int imp_player(struct kifu_record *rec, const char *side, const char *name, int has_rating,
+	       long rating, struct kifu_mark at);
+struct kifu_turn *imp_turn(struct kifu_record *rec, const char *move, size_t n,
+			   struct kifu_mark at);
+int imp_turn_comment(struct kifu_record *rec, struct kifu_turn *t, const char *s);
+int imp_turn_clock(struct kifu_record *rec, struct kifu_turn *t, const char *clock);
+int imp_tag(struct kifu_record *rec, const char *key, const char *value, int type,
+	    struct kifu_mark at);
+
+/* The game called name (its id, or its title case-insensitively), or NULL. */
+const struct kifu_game *imp_game_lookup(const char *name);
+
+/*
+ * Whether s is a clock in decimal seconds ("598", "597.5"): digits, at most
+ * one point with digits on both sides, no sign, no leading zero before
+ * another digit.
+ */
+int imp_decimal_clock(const char *s);
+
+/* The writers, each in its own file beside its reader. */
+int kifu_apgr_write_(struct kifu_buf *out, const struct kifu_record *const *recs,
+		     const struct kifu_replay *const *rps, size_t n, struct kifu_error *err);
+int kifu_pgn_write_(struct kifu_buf *out, const struct kifu_record *const *recs,
+		    const struct kifu_replay *const *rps, size_t n, struct kifu_error *err);
+
+/* pgn: the longest tag name and movetext token. */
+#define PGN_MAX_NAME KIFU_RECORD_MAX_SCALAR
+#define PGN_MAX_TOKEN 1024
+
+/* pgn: characters that end a movetext symbol; whether s is a result token in game g. */
+int imp_pgn_delim(int c);
+int imp_pgn_result_token(const struct kifu_game *g, const char *s);
+
+/*
+ * The side to move before every ply of rec (sides[i] for ply i + 1), by
+ * replaying rp's moves when given, else the record's texts; where the replay
+ * stops, turns go round in the game's order. sides has rec->nturns entries.
+ * Returns 0, or KIFU_ENOMEM.
+ */
+int imp_sides_to_move(int *sides, const struct kifu_record *rec, const struct kifu_game *g,
+		      int variant, int first, const struct kifu_replay *rp);
+
+#endif
