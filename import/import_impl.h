@@ -35,6 +35,8 @@ struct imp_in {
 	int line, col;          /* of the next character */
 	int need;               /* continuation bytes still expected */
 	unsigned long cp, min;  /* the code point being decoded, its smallest valid value */
+	int lead;               /* its first byte, and where that stands */
+	struct kifu_mark lead_at;
 	int peeked;             /* a byte returned by imp_peek, not consumed yet; -10 none */
 	int bom_checked;
 	int pend[3], npend;      /* bytes read while looking for a byte-order mark */
