@@ -32,9 +32,9 @@ BIN = bin
 endif
 comma := ,
 
-PKGS = sqlite3 yaml-0.1 jansson
+PKGS = sqlite3 yaml-0.1 libarchive jansson
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lyaml -ljansson)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lyaml -larchive -ljansson)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -57,8 +57,8 @@ TOOLS := $(CLI_SRCS:cli/%.c=$(BIN)/%)
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 
-DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libjansson-dev
-DEB_TEST = libcmocka-dev libxml2-utils time
+DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev
+DEB_TEST = libcmocka-dev libxml2-utils time zip zstd xz-utils bzip2 p7zip-full
 DEB_FUZZ = clang libclang-rt-14-dev
 
 .PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests

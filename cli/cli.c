@@ -220,6 +220,47 @@ void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d)
 		fprintf(fp, "%s: %s: %s\n", file, sev, d->message);
 }
 
+const struct kifu_format *cli_format_option(const char *usage, const char *name)
+{
+	const struct kifu_format *f = kifu_format_find(name);
+	char list[256] = "";
+	size_t i;
+
+	if (f)
+		return f;
+	for (i = 0; kifu_formats[i]; i++) {
+		size_t n = strlen(list);
+
+		snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", kifu_formats[i]->name);
+	}
+	cli_usage_error(usage, "unknown format '%s' (known: %s)", name, list);
+}
+
+int cli_print_item(const struct kifu_item *it, int quiet)
+{
+	const char *msg = it->err->message[0] ? it->err->message : kifu_strerror(it->err->code);
+
+	if (it->kind == KIFU_ITEM_WARNING) {
+		if (!quiet)
+			fprintf(stderr, "%s: warning: %s\n", progname, msg);
+		return EXIT_OK;
+	}
+	if (it->err->code == KIFU_ERANGE && it->input) {
+		fprintf(stderr, "%s: error: %s\n", it->input, msg);
+		return EXIT_INVALID;
+	}
+	fprintf(stderr, "%s: error: %s\n", progname, msg);
+	return EXIT_FAILURE_IO;
+}
+
+void cli_print_skipped(const struct kifu_pipeline_summary *sum, int quiet)
+{
+	if (sum->skipped && !quiet)
+		fprintf(stderr, "%s: warning: skipped %ld archive member%s whose name%s no record "
+			"pattern\n", progname, sum->skipped, sum->skipped == 1 ? "" : "s",
+			sum->skipped == 1 ? " matches" : "s match");
+}
+
 const char *cli_db_path(const char *db_option)
 {
 	const char *env = getenv("KIFU_DB");

@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #include "kifu/error.h"
+#include "kifu/format.h"
+#include "kifu/pipeline.h"
 #include "kifu/game.h"
 #include "kifu/record.h"
 #include "kifu/store.h"
@@ -64,6 +66,24 @@ void cli_json_string(FILE *fp, const char *s);
  */
 int cli_walk(const char *path, const char *const *exts,
 	     int (*fn)(const char *file, void *ctx), void *ctx);
+
+/*
+ * --from FORMAT: the format called name, or a usage error (exit 2) naming
+ * the known ones.
+ */
+const struct kifu_format *cli_format_option(const char *usage, const char *name);
+
+/*
+ * Prints a pipeline item that is not a record (an input that failed, a
+ * note on the inputs) as "PROG: error: ..." or "PROG: warning: ...", and
+ * returns the exit status it calls for: EXIT_FAILURE_IO for an input that
+ * could not be read, EXIT_INVALID for one refused by a limit (an archive
+ * member expanding too far), EXIT_OK for a warning.
+ */
+int cli_print_item(const struct kifu_item *it, int quiet);
+
+/* Prints the note on archive members passed over, when there were any. */
+void cli_print_skipped(const struct kifu_pipeline_summary *sum, int quiet);
 
 /* Prints a diagnostic as "FILE:LINE:COL: error: MESSAGE" (or "warning:") to fp. */
 void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d);

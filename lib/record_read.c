@@ -16,6 +16,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "kifu/format.h"
 #include "kifu/record.h"
 #include "record_impl.h"
 
@@ -42,8 +43,11 @@ struct node {
 struct kifu_reader {
 	yaml_parser_t parser;
 	int parser_ok;
-	FILE *fp;             /* NULL for memory */
+	FILE *fp;             /* NULL for memory or a source */
 	int own_fp;
+	const struct kifu_source *src; /* a byte stream (kifu_reader_open_source) */
+	struct kifu_error src_err;     /* why src failed */
+	int src_failed;                /* the KIFU_E* code src returned */
 	const unsigned char *mem;
 	size_t mem_size, mem_pos;
 	char *name;
@@ -204,7 +208,17 @@ static int read_handler(void *data, unsigned char *buffer, size_t size, size_t *
 		r->stage_ok -= r->stage_pos;
 		r->stage_pos = 0;
 		while (r->stage_ok == r->stage_pos && !r->problem && !r->input_eof) {
-			if (r->fp) {
+			if (r->src) {
+				long got = r->src->read(r->src->ctx, r->stage + r->stage_len,
+							sizeof(r->stage) - r->stage_len, &r->src_err);
+
+				if (got < 0) {
+					r->src_failed = (int)got;
+					r->io_errno = -1;
+					return 0;
+				}
+				n = (size_t)got;
+			} else if (r->fp) {
 				n = fread(r->stage + r->stage_len, 1, sizeof(r->stage) - r->stage_len, r->fp);
 				if (n == 0 && ferror(r->fp)) {
 					r->io_errno = errno ? errno : -1;
@@ -261,6 +275,16 @@ int kifu_reader_open_fp(struct kifu_reader **out, FILE *fp, const char *name,
 
 	if (ret == 0)
 		(*out)->fp = fp;
+	return ret;
+}
+
+int kifu_reader_open_source(struct kifu_reader **out, const struct kifu_source *src,
+			    struct kifu_error *err)
+{
+	int ret = open_common(out, src->name, err);
+
+	if (ret == 0)
+		(*out)->src = src;
 	return ret;
 }
 
@@ -1093,6 +1117,15 @@ static int fatal(struct doc *d, size_t diags_start, struct kifu_mark doc_at, int
 	r->done = 1;
 	if (r->parser.error == YAML_MEMORY_ERROR)
 		return kifu_error_set(err, KIFU_ENOMEM, "reading '%s': out of memory", r->name);
+	if (r->src_failed) {
+		int code = r->src_failed;
+
+		if (err) {
+			*err = r->src_err;
+			err->code = code;
+		}
+		return code;
+	}
 	if (r->io_errno) {
 		char why[128];
 

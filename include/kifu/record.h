@@ -235,6 +235,15 @@ int kifu_reader_open_mem(struct kifu_reader **out, const void *data, size_t size
 void kifu_reader_free(struct kifu_reader *r);
 
 /*
+ * Opens a reader over a byte stream (include/kifu/format.h): a file, a
+ * member of an archive. src is borrowed and must outlive the reader; a
+ * failure of src->read ends the input with its own code and message.
+ */
+struct kifu_source;
+int kifu_reader_open_source(struct kifu_reader **out, const struct kifu_source *src,
+			    struct kifu_error *err);
+
+/*
  * Reads the next YAML document into *out (the caller frees it) and appends
  * its structural problems (YAML errors, keys, types, limits) to diags.
  * Returns 1 when a record was produced, 0 at the end of the stream, or

@@ -179,7 +179,7 @@ check "several svg games without -o exit 2" [ $? -eq 2 ]
 check "several svg games without -o say why" grep -q 'give -o DIR' "$tmp/err"
 "$x" --file "$tmp/three.yaml" --to svg -o "$tmp/pics" 2>"$tmp/err"
 check "several svg games into a new directory" [ $? -eq 0 ]
-check "one svg per game" [ "$(ls "$tmp/pics" | tr '\n' ' ')" = "three-1.svg three-2.svg three-3.svg " ]
+check "one svg per game" [ "$(ls "$tmp/pics" | tr '\n' ' ')" = "three-001.svg three-002.svg three-003.svg " ]
 for s in "$tmp"/pics/*.svg; do
 	check "$s: xmllint" xmllint --noout "$s"
 done
@@ -187,9 +187,10 @@ mkdir "$tmp/pages"
 "$x" --file "$tmp/three.yaml" --to html -o "$tmp/pages/" 2>"$tmp/err"
 check "several pages into an existing directory" [ "$(ls "$tmp/pages" | wc -l)" -eq 3 ]
 "$x" --file "$one" --to html -o "$tmp/pages" 2>"$tmp/err"
-check "one page into a directory" [ -s "$tmp/pages/glaisher-standard-01-1.html" ]
+check "one page into a directory" [ -s "$tmp/pages/glaisher-standard-01-001.html" ]
 "$x" --file "$one" --to json -o "$tmp/pages" >/dev/null 2>"$tmp/err"
-check "json into a directory is a usage error" [ $? -eq 2 ]
+check "json into a directory exits 0" [ $? -eq 0 ]
+check "json into a directory: one file per game" [ -s "$tmp/pages/glaisher-standard-01-001.json" ]
 
 # Text from the record is escaped everywhere: names and comments with markup.
 cat >"$tmp/markup.yaml" <<'END'
