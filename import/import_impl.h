@@ -14,10 +14,8 @@
 #include "kifu/format.h"
 #include "kifu/record.h"
 
-/* The formats of import/ (the registry lists them). */
-extern const struct kifu_format kifu_format_apgr;
-extern const struct kifu_format kifu_format_pgn;
-extern const struct kifu_format kifu_format_csv;
+/* The formats themselves (kifu_format_apgr, _pgn, _csv) are declared for the registry. */
+#include "formats.h"
 
 /* Longest subject quoted in a message. */
 #define IMP_CLIP 60
