@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "import_impl.h"
+#include "json_pos.h"
 #include "record_impl.h"
 
 /* ---- Splitting the input into records ---- */
@@ -29,16 +30,7 @@ struct apgr {
 	const struct kifu_source *src;
 	int started, array, ended, games, elements;
 	struct imp_text el;      /* the element being gathered */
-	/* positions of the values of the element being converted */
-	struct vpos *pos;
-	size_t npos, cap_pos;
-	const json_t **hkeys;    /* open-addressing map json_t* -> index into pos */
-	uint32_t *hvals;
-	size_t hcap;
-};
-
-struct vpos {
-	struct kifu_mark key, val;
+	struct json_index index; /* where the values of the element being converted start */
 };
 
 static int is_ws(int c)
@@ -123,169 +115,6 @@ static int gather(struct apgr *a, const char **why)
 	}
 }
 
-/* ---- Positions of values ---- */
-
-struct scan {
-	const char *s;
-	size_t i, n;
-	struct kifu_mark at;
-	struct apgr *a;
-	int failed;
-};
-
-static void sc_adv(struct scan *s)
-{
-	unsigned char c = (unsigned char)s->s[s->i++];
-
-	if (c == '\n')
-		s->at.line++, s->at.col = 1;
-	else if ((c & 0xc0) != 0x80)
-		s->at.col++;
-}
-
-static void sc_ws(struct scan *s)
-{
-	while (s->i < s->n && is_ws((unsigned char)s->s[s->i]))
-		sc_adv(s);
-}
-
-static void sc_string(struct scan *s)
-{
-	sc_adv(s);
-	while (s->i < s->n && s->s[s->i] != '"') {
-		if (s->s[s->i] == '\\')
-			sc_adv(s);
-		if (s->i < s->n)
-			sc_adv(s);
-	}
-	if (s->i < s->n)
-		sc_adv(s);
-}
-
-static void sc_value(struct scan *s, struct kifu_mark key)
-{
-	struct apgr *a = s->a;
-	char c;
-
-	sc_ws(s);
-	if (s->i >= s->n)
-		return;
-	if (a->npos == a->cap_pos) {
-		size_t cap = a->cap_pos ? a->cap_pos * 2 : 256;
-		struct vpos *p = realloc(a->pos, cap * sizeof(*p));
-
-		if (!p) {
-			s->failed = 1;
-			return;
-		}
-		a->pos = p;
-		a->cap_pos = cap;
-	}
-	a->pos[a->npos].key = key;
-	a->pos[a->npos++].val = s->at;
-	c = s->s[s->i];
-	if (c == '{' || c == '[') {
-		char close = c == '{' ? '}' : ']';
-
-		sc_adv(s);
-		sc_ws(s);
-		while (s->i < s->n && s->s[s->i] != close) {
-			struct kifu_mark k = s->at;
-
-			if (c == '{') {
-				sc_string(s);
-				sc_ws(s);
-				if (s->i < s->n)
-					sc_adv(s); /* ':' */
-			}
-			sc_value(s, k);
-			sc_ws(s);
-			if (s->i < s->n && s->s[s->i] == ',')
-				sc_adv(s);
-			sc_ws(s);
-		}
-		if (s->i < s->n)
-			sc_adv(s);
-	} else if (c == '"') {
-		sc_string(s);
-	} else {
-		while (s->i < s->n && !is_ws((unsigned char)s->s[s->i]) &&
-		       !strchr(",]}", s->s[s->i]))
-			sc_adv(s);
-	}
-}
-
-static size_t hslot(const struct apgr *a, const json_t *v)
-{
-	uintptr_t h = (uintptr_t)v;
-
-	h ^= h >> 17;
-	h *= (uintptr_t)0x9e3779b97f4a7c15ull;
-	return (size_t)(h ^ (h >> 29)) & (a->hcap - 1);
-}
-
-/* Pairs every json_t with its position, in the scan's (document) order. */
-static void index_values(struct apgr *a, const json_t *v, size_t *k)
-{
-	size_t idx = (*k)++, i;
-
-	if (!json_is_null(v) && !json_is_boolean(v) && idx < a->npos) {
-		for (i = hslot(a, v); a->hkeys[i]; i = (i + 1) & (a->hcap - 1))
-			;
-		a->hkeys[i] = v;
-		a->hvals[i] = (uint32_t)idx;
-	}
-	if (json_is_object(v)) {
-		const char *key;
-		json_t *x;
-
-		json_object_foreach((json_t *)v, key, x)
-			index_values(a, x, k);
-	} else if (json_is_array(v)) {
-		for (i = 0; i < json_array_size(v); i++)
-			index_values(a, json_array_get(v, i), k);
-	}
-}
-
-static int build_index(struct apgr *a, const json_t *root, struct kifu_mark at)
-{
-	struct scan s = { a->el.s, 0, a->el.n, at, a, 0 };
-	size_t k = 0, cap = 16;
-
-	a->npos = 0;
-	sc_value(&s, at);
-	if (s.failed)
-		return -1;
-	while (cap < a->npos * 2)
-		cap *= 2;
-	if (cap > a->hcap) {
-		free(a->hkeys);
-		free(a->hvals);
-		a->hkeys = malloc(cap * sizeof(*a->hkeys));
-		a->hvals = malloc(cap * sizeof(*a->hvals));
-		if (!a->hkeys || !a->hvals) {
-			a->hcap = 0;
-			return -1;
-		}
-		a->hcap = cap;
-	}
-	memset(a->hkeys, 0, a->hcap * sizeof(*a->hkeys));
-	index_values(a, root, &k);
-	return 0;
-}
-
-static const struct vpos *vpos_of(const struct apgr *a, const json_t *v)
-{
-	size_t i;
-
-	if (!v || !a->hcap)
-		return NULL;
-	for (i = hslot(a, v); a->hkeys[i]; i = (i + 1) & (a->hcap - 1))
-		if (a->hkeys[i] == v)
-			return &a->pos[a->hvals[i]];
-	return NULL;
-}
-
 /* ---- Converting one record ---- */
 
 struct conv {
@@ -298,14 +127,14 @@ struct conv {
 
 static struct kifu_mark val_at(const struct conv *c, const json_t *v)
 {
-	const struct vpos *p = vpos_of(c->a, v);
+	const struct json_pos *p = json_index_find(&c->a->index, v);
 
 	return p ? p->val : c->at;
 }
 
 static struct kifu_mark key_at(const struct conv *c, const json_t *v)
 {
-	const struct vpos *p = vpos_of(c->a, v);
+	const struct json_pos *p = json_index_find(&c->a->index, v);
 
 	return p ? p->key : c->at;
 }
@@ -964,9 +793,7 @@ static void apgr_close(void *state)
 	if (!a)
 		return;
 	free(a->el.s);
-	free(a->pos);
-	free(a->hkeys);
-	free(a->hvals);
+	json_index_release(&a->index);
 	free(a);
 }
 
@@ -1118,7 +945,7 @@ static int apgr_next(struct kifu_record **out, struct kifu_diags *diags, void *s
 	{
 		struct conv cv = { a, rec, diags, 0, at };
 
-		if (build_index(a, root, at) < 0)
+		if (json_index_build(&a->index, a->el.s, a->el.n, at, root) < 0)
 			cv.failed = 1;
 		else
 			convert(&cv, root);

@@ -34,6 +34,13 @@ static int stop(struct imp_in *in, const char *problem, long value)
 	return IMP_BAD;
 }
 
+static int stop_lead(struct imp_in *in)
+{
+	stop(in, "bytes that are not UTF-8", in->lead);
+	in->problem_at = in->lead_at;
+	return IMP_BAD;
+}
+
 /* The next raw byte of the source, or IMP_EOF / IMP_ERR. */
 static int raw(struct imp_in *in)
 {
@@ -84,7 +91,7 @@ static int next_byte(struct imp_in *in)
 	c = raw(in);
 	if (c < 0) {
 		if (c == IMP_EOF && in->need)
-			return stop(in, "bytes that are not UTF-8", 0);
+			return stop_lead(in);
 		return c;
 	}
 	if (in->need == 0) {
@@ -100,14 +107,20 @@ static int next_byte(struct imp_in *in)
 		} else {
 			return stop(in, "bytes that are not UTF-8", c);
 		}
+		if (c >= 0x80) {
+			/* a sequence that breaks is reported at its first byte */
+			in->lead = c;
+			in->lead_at.line = in->line;
+			in->lead_at.col = in->col;
+		}
 	} else {
 		if ((c & 0xc0) != 0x80)
-			return stop(in, "bytes that are not UTF-8", c);
+			return stop_lead(in);
 		in->cp = in->cp << 6 | ((unsigned long)c & 0x3f);
 		if (--in->need == 0) {
 			if (in->cp < in->min || in->cp > 0x10ffff ||
 			    (in->cp >= 0xd800 && in->cp <= 0xdfff))
-				return stop(in, "bytes that are not UTF-8", c);
+				return stop_lead(in);
 			if ((in->cp >= 0x80 && in->cp <= 0x9f && in->cp != 0x85) ||
 			    in->cp == 0xfffe || in->cp == 0xffff)
 				return stop(in, "a control character", (long)in->cp);

@@ -14,10 +14,8 @@
 #include "kifu/format.h"
 #include "kifu/record.h"
 
-/* The formats of import/ (the registry lists them). */
-extern const struct kifu_format kifu_format_apgr;
-extern const struct kifu_format kifu_format_pgn;
-extern const struct kifu_format kifu_format_csv;
+/* The formats themselves (kifu_format_apgr, _pgn, _csv) are declared for the registry. */
+#include "formats.h"
 
 /* Longest subject quoted in a message. */
 #define IMP_CLIP 60
@@ -35,6 +33,8 @@ struct imp_in {
 	int line, col;          /* of the next character */
 	int need;               /* continuation bytes still expected */
 	unsigned long cp, min;  /* the code point being decoded, its smallest valid value */
+	int lead;               /* its first byte, and where that stands */
+	struct kifu_mark lead_at;
 	int peeked;             /* a byte returned by imp_peek, not consumed yet; -10 none */
 	int bom_checked;
 	int pend[3], npend;      /* bytes read while looking for a byte-order mark */

@@ -147,8 +147,10 @@ static int read_tag(struct pgn *p)
 	for (;;) {
 		c = imp_getc(&p->in);
 		if (c < 0) {
-			diag(p, KIFU_DIAG_ERROR, 0, at, "unterminated tag '%s': the value has no closing '\"'",
-			     imp_clip(p->tok.s, buf));
+			if (c == IMP_EOF)
+				diag(p, KIFU_DIAG_ERROR, 0, at,
+				     "unterminated tag '%s': the value has no closing '\"'",
+				     imp_clip(p->tok.s, buf));
 			return -1;
 		}
 		if (c == '"')
@@ -160,8 +162,9 @@ static int read_tag(struct pgn *p)
 	while ((c = imp_peek(&p->in)) == ' ' || c == '\t')
 		imp_getc(&p->in);
 	if (c != ']') {
-		diag(p, KIFU_DIAG_ERROR, 0, imp_at(&p->in), "unterminated tag '%s': expected ']'",
-		     imp_clip(p->tok.s, buf));
+		if (c >= 0 || c == IMP_EOF)
+			diag(p, KIFU_DIAG_ERROR, 0, imp_at(&p->in), "unterminated tag '%s': expected ']'",
+			     imp_clip(p->tok.s, buf));
 		skip_line(p);
 		return c < 0 ? -1 : 0;
 	}
@@ -564,7 +567,8 @@ static int read_comment(struct pgn *p, struct imp_text *into)
 	imp_text_reset(into);
 	while ((c = imp_getc(&p->in)) != '}') {
 		if (c < 0) {
-			diag(p, KIFU_DIAG_ERROR, 0, at, "unterminated comment: no closing '}'");
+			if (c == IMP_EOF)
+				diag(p, KIFU_DIAG_ERROR, 0, at, "unterminated comment: no closing '}'");
 			return -1;
 		}
 		/*
@@ -614,7 +618,8 @@ static int skip_variation(struct pgn *p)
 	do {
 		c = imp_getc(&p->in);
 		if (c < 0) {
-			diag(p, KIFU_DIAG_ERROR, 0, at, "unterminated variation: no closing ')'");
+			if (c == IMP_EOF)
+				diag(p, KIFU_DIAG_ERROR, 0, at, "unterminated variation: no closing ')'");
 			return -1;
 		}
 		if (c == '(')

@@ -178,8 +178,7 @@ static int tag_name_ok(const struct kifu_game *g, const char *key)
 	char name[64];
 	int i;
 
-	if (!key[0] || strlen(key) > MAX_NAME || !((key[0] >= 'A' && key[0] <= 'Z') ||
-						    (key[0] >= 'a' && key[0] <= 'z')))
+	if (!key[0] || strlen(key) > MAX_NAME)
 		return 0;
 	for (i = 0; key[i]; i++)
 		if (imp_pgn_delim((unsigned char)key[i]) || (unsigned char)key[i] < 0x20)

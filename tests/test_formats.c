@@ -421,6 +421,70 @@ static void test_round_trip_csv(void **state)
 	round_trip_all(&kifu_format_csv, LOSS_TAG_TYPES | LOSS_NOTES | LOSS_EMPTY);
 }
 
+/* ---- the examples of records from elsewhere ---- */
+
+/*
+ * examples/interop/: every file reads with no error (and the warnings its
+ * hand-touching asks for), and what was read goes through apgr and back
+ * unchanged, whatever format it came from.
+ */
+static void test_examples_interop(void **state)
+{
+	static const struct {
+		const char *name;
+		size_t games;
+		int warnings;
+	} files[] = { { "lisbon-autumn-cup.pgn", 5, 1 }, { "abstractplay-ladder.json", 4, 0 },
+		      { "bern-club-championship.csv", 2, 0 }, { NULL, 0, 0 } };
+	int i;
+
+	(void)state;
+	for (i = 0; files[i].name; i++) {
+		char path[512];
+		struct readout r, back;
+		struct kifu_buf out = KIFU_BUF_INIT;
+		struct kifu_error err;
+		const struct kifu_record **recs;
+		const struct kifu_replay **rps;
+		size_t len, k;
+		char *data;
+
+		snprintf(path, sizeof(path), "%s/examples/interop/%s", KIFU_SOURCE_DIR, files[i].name);
+		data = slurp(path, &len);
+		assert_non_null(data);
+		read_fmt(&r, by_suffix(files[i].name), data, len, 4096);
+		if (r.diags.errors || r.diags.warnings != files[i].warnings || r.n != files[i].games)
+			fail_msg("%s: %zu games, %d errors, %d warnings:\n%s", files[i].name, r.n,
+				 r.diags.errors, r.diags.warnings, r.diags.n ? r.diags.v[0].message : "");
+		recs = calloc(r.n, sizeof(*recs));
+		rps = calloc(r.n, sizeof(*rps));
+		for (k = 0; k < r.n; k++) {
+			recs[k] = r.recs[k];
+			rps[k] = &r.rps[k];
+			assert_true(r.rps[k].complete);
+		}
+		assert_int_equal(kifu_format_apgr.write(&out, recs, rps, r.n, &err), 0);
+		read_fmt(&back, &kifu_format_apgr, out.data, out.len, 4096);
+		assert_int_equal(back.n, r.n);
+		assert_int_equal(back.diags.n, 0);
+		for (k = 0; k < r.n; k++) {
+			struct kifu_buf a = KIFU_BUF_INIT, b = KIFU_BUF_INIT;
+
+			kifu_record_write(&a, r.recs[k], &r.rps[k], &err);
+			kifu_record_write(&b, back.recs[k], &back.rps[k], &err);
+			assert_string_equal(a.data, b.data);
+			kifu_buf_release(&a);
+			kifu_buf_release(&b);
+		}
+		free(recs);
+		free(rps);
+		kifu_buf_release(&out);
+		readout_free(&r);
+		readout_free(&back);
+		free(data);
+	}
+}
+
 /* ---- apgr against the schema "AP Game Record" 1-0-0 ---- */
 
 /*
@@ -704,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_write_refusals),
 		cmocka_unit_test(test_pgn_comment_forms),
 		cmocka_unit_test(test_apgr_schema),
+		cmocka_unit_test(test_examples_interop),
 		cmocka_unit_test(test_round_trip_apgr),
 		cmocka_unit_test(test_round_trip_pgn),
 		cmocka_unit_test(test_round_trip_csv),

@@ -55,8 +55,10 @@ static void round_trip(const struct kifu_record *rec, const struct kifu_replay *
 
 	kifu_error_clear(&err);
 	ret = f->write(&out, &rec, &rp, 1, &err);
-	if (ret == KIFU_EINVALID)
+	if (ret == KIFU_EINVALID) {
+		kifu_buf_release(&out);
 		return; /* a record this format refuses (said why) */
+	}
 	if (ret < 0 || !out.data)
 		abort();
 	m = (struct mem){ (const uint8_t *)out.data, out.len, 0, 4096 };

@@ -1,0 +1,189 @@
+/*
+ * Where each value of a JSON text starts. jansson parses but keeps no
+ * positions, so after it has accepted a text (well-formed by then) a small
+ * scan walks the same text and notes where every value and its key start,
+ * in document order; jansson keeps an object's keys in that order too, so
+ * walking the parsed tree alongside pairs each json_t with its place, kept
+ * in an open-addressing map from the json_t's address. Used by the apgr
+ * reader for the line and column of every diagnostic.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_pos.h"
+
+static int is_ws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+struct scan {
+	const char *s;
+	size_t i, n;
+	struct kifu_mark at;
+	struct json_index *a;
+	int failed;
+};
+
+static void sc_adv(struct scan *s)
+{
+	unsigned char c = (unsigned char)s->s[s->i++];
+
+	if (c == '\n')
+		s->at.line++, s->at.col = 1;
+	else if ((c & 0xc0) != 0x80)
+		s->at.col++;
+}
+
+static void sc_ws(struct scan *s)
+{
+	while (s->i < s->n && is_ws((unsigned char)s->s[s->i]))
+		sc_adv(s);
+}
+
+static void sc_string(struct scan *s)
+{
+	sc_adv(s);
+	while (s->i < s->n && s->s[s->i] != '"') {
+		if (s->s[s->i] == '\\')
+			sc_adv(s);
+		if (s->i < s->n)
+			sc_adv(s);
+	}
+	if (s->i < s->n)
+		sc_adv(s);
+}
+
+static void sc_value(struct scan *s, struct kifu_mark key)
+{
+	struct json_index *a = s->a;
+	char c;
+
+	sc_ws(s);
+	if (s->i >= s->n)
+		return;
+	if (a->npos == a->cap_pos) {
+		size_t cap = a->cap_pos ? a->cap_pos * 2 : 256;
+		struct json_pos *p = realloc(a->pos, cap * sizeof(*p));
+
+		if (!p) {
+			s->failed = 1;
+			return;
+		}
+		a->pos = p;
+		a->cap_pos = cap;
+	}
+	a->pos[a->npos].key = key;
+	a->pos[a->npos++].val = s->at;
+	c = s->s[s->i];
+	if (c == '{' || c == '[') {
+		char close = c == '{' ? '}' : ']';
+
+		sc_adv(s);
+		sc_ws(s);
+		while (s->i < s->n && s->s[s->i] != close) {
+			struct kifu_mark k = s->at;
+
+			if (c == '{') {
+				sc_string(s);
+				sc_ws(s);
+				if (s->i < s->n)
+					sc_adv(s); /* ':' */
+			}
+			sc_value(s, k);
+			sc_ws(s);
+			if (s->i < s->n && s->s[s->i] == ',')
+				sc_adv(s);
+			sc_ws(s);
+		}
+		if (s->i < s->n)
+			sc_adv(s);
+	} else if (c == '"') {
+		sc_string(s);
+	} else {
+		while (s->i < s->n && !is_ws((unsigned char)s->s[s->i]) &&
+		       !strchr(",]}", s->s[s->i]))
+			sc_adv(s);
+	}
+}
+
+static size_t hslot(const struct json_index *a, const json_t *v)
+{
+	uintptr_t h = (uintptr_t)v;
+
+	h ^= h >> 17;
+	h *= (uintptr_t)0x9e3779b97f4a7c15ull;
+	return (size_t)(h ^ (h >> 29)) & (a->hcap - 1);
+}
+
+/* Pairs every json_t with its position, in the scan's (document) order. */
+static void index_values(struct json_index *a, const json_t *v, size_t *k)
+{
+	size_t idx = (*k)++, i;
+
+	if (!json_is_null(v) && !json_is_boolean(v) && idx < a->npos) {
+		for (i = hslot(a, v); a->hkeys[i]; i = (i + 1) & (a->hcap - 1))
+			;
+		a->hkeys[i] = v;
+		a->hvals[i] = (uint32_t)idx;
+	}
+	if (json_is_object(v)) {
+		const char *key;
+		json_t *x;
+
+		json_object_foreach((json_t *)v, key, x)
+			index_values(a, x, k);
+	} else if (json_is_array(v)) {
+		for (i = 0; i < json_array_size(v); i++)
+			index_values(a, json_array_get(v, i), k);
+	}
+}
+
+int json_index_build(struct json_index *a, const char *text, size_t n, struct kifu_mark at,
+		     const json_t *root)
+{
+	struct scan s = { text, 0, n, at, a, 0 };
+	size_t k = 0, cap = 16;
+
+	a->npos = 0;
+	sc_value(&s, at);
+	if (s.failed)
+		return -1;
+	while (cap < a->npos * 2)
+		cap *= 2;
+	if (cap > a->hcap) {
+		free(a->hkeys);
+		free(a->hvals);
+		a->hkeys = malloc(cap * sizeof(*a->hkeys));
+		a->hvals = malloc(cap * sizeof(*a->hvals));
+		if (!a->hkeys || !a->hvals) {
+			a->hcap = 0;
+			return -1;
+		}
+		a->hcap = cap;
+	}
+	memset(a->hkeys, 0, a->hcap * sizeof(*a->hkeys));
+	index_values(a, root, &k);
+	return 0;
+}
+
+const struct json_pos *json_index_find(const struct json_index *a, const json_t *v)
+{
+	size_t i;
+
+	if (!v || !a->hcap)
+		return NULL;
+	for (i = hslot(a, v); a->hkeys[i]; i = (i + 1) & (a->hcap - 1))
+		if (a->hkeys[i] == v)
+			return &a->pos[a->hvals[i]];
+	return NULL;
+}
+
+void json_index_release(struct json_index *a)
+{
+	free(a->pos);
+	free(a->hkeys);
+	free(a->hvals);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,41 @@
+/*
+ * Positions of the values of a JSON text parsed by jansson (json_pos.c),
+ * for the apgr reader. Not installed.
+ */
+#ifndef KIFU_JSON_POS_H
+#define KIFU_JSON_POS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "kifu/record.h"
+
+/* Where a value starts, and where its key does (the value's own place for array items). */
+struct json_pos {
+	struct kifu_mark key, val;
+};
+
+/* Reusable from text to text; start zeroed, release with json_index_release. */
+struct json_index {
+	struct json_pos *pos;
+	size_t npos, cap_pos;
+	const json_t **hkeys; /* open addressing: json_t* -> index into pos */
+	uint32_t *hvals;
+	size_t hcap;
+};
+
+/*
+ * Notes the positions of every value of text (n bytes, starting at `at` in
+ * its file), which jansson parsed into root. Returns 0, or -1 when out of
+ * memory.
+ */
+int json_index_build(struct json_index *idx, const char *text, size_t n, struct kifu_mark at,
+		     const json_t *root);
+
+/* The position of v (a value of the last root indexed), or NULL (null, true, false). */
+const struct json_pos *json_index_find(const struct json_index *idx, const json_t *v);
+
+void json_index_release(struct json_index *idx);
+
+#endif
