@@ -3,14 +3,11 @@
  * line format of CLI.md, usage errors (exit 2), the --version line, JSON
  * strings, --from, and the items of the reading pipeline that are not records.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/stat.h>
 
 #include "cli.h"
 
