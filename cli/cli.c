@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "cli.h"
 
 static const char *progname = "kifu";
