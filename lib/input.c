@@ -195,6 +195,29 @@ static uint64_t spool_line(struct stream *s, long L)
 	return s->line_off;
 }
 
+/*
+ * The offset of line L, column C (characters, as readers count them): a
+ * record may start inside a line (a JSON array on one line). Within what was
+ * read; the line cursor stays at the line's start.
+ */
+static uint64_t spool_at(struct stream *s, long L, long C)
+{
+	uint64_t off = spool_line(s, L);
+	size_t i = (size_t)(off - s->base);
+
+	if (s->line != L)
+		return off;
+	for (; C > 1 && i < s->len; C--) {
+		if (s->buf[i] == '\n' || s->buf[i] == '\r')
+			break;
+		/* one character: a lead byte and its continuation bytes */
+		i++;
+		while (i < s->len && ((unsigned char)s->buf[i] & 0xc0) == 0x80)
+			i++;
+	}
+	return s->base + i;
+}
+
 /* Forgets the bytes before offset off (never past the line cursor). */
 static void spool_trim(struct stream *s, uint64_t off)
 {
@@ -361,7 +384,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 			}
 			/* The first record owns the comments above it. */
 			start = !pend && rec->number == 1 ? s->base
-				: rec->at.line > 0 ? spool_line(s, rec->at.line) : spool_end(s);
+				: rec->at.line > 0 ? spool_at(s, rec->at.line, rec->at.col) : spool_end(s);
 			if (pend) {
 				finish_record(pend, s, pend_start, start);
 				pend->bytes = p->bytes;
