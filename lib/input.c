@@ -665,6 +665,56 @@ static int walk_dir(struct kifu_ring *p, const char *path, long *found, long *fi
 	return ret;
 }
 
+/* The bytes of the wanted files under path (path itself when top, whatever its name). */
+static long long size_under(const char *path, int top)
+{
+	struct stat st;
+	long long total = 0;
+	DIR *dir;
+	struct dirent *de;
+	size_t n = strlen(path);
+	const char *base = strrchr(path, '/');
+
+	if ((top ? stat(path, &st) : lstat(path, &st)) != 0)
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		if (!top && (!wanted(base ? base + 1 : path) ||
+			     (S_ISLNK(st.st_mode) && stat(path, &st) != 0) || !S_ISREG(st.st_mode)))
+			return 0;
+		return (long long)st.st_size;
+	}
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir)) != NULL) {
+		char *full;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		full = malloc(n + strlen(de->d_name) + 2);
+		if (!full)
+			break;
+		snprintf(full, n + strlen(de->d_name) + 2, "%s/%s", path, de->d_name);
+		total += size_under(full, 0);
+		free(full);
+	}
+	closedir(dir);
+	return total;
+}
+
+long long kifu_pipeline_size(const char *const *paths, size_t n)
+{
+	long long total = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(paths[i], "-"))
+			return -1;
+		total += size_under(paths[i], 1);
+	}
+	return total;
+}
+
 const char *kifu_pipeline_patterns(void)
 {
 	return "*.yaml, *.yml, *.json, *.pgn, *.csv and archives (*.zip, *.tar, *.7z, *.gz, *.bz2, "

@@ -55,7 +55,7 @@ check "pkg-config points into the prefix" sh -c "echo '$flags' | grep -q -- '-I$
 sanflags=
 [ -n "$san" ] && sanflags="-fsanitize=$san"
 # shellcheck disable=SC2086 # the flags are words
-cc -std=c11 -Wall -Wextra $sanflags examples/libkifu/pgn2yaml.c $flags -o "$tmp/pgn2yaml" 2>"$tmp/cc.err"
+cc -std=c11 -Wall -Wextra $sanflags examples/pgn2yaml.c $flags -o "$tmp/pgn2yaml" 2>"$tmp/cc.err"
 check "a program builds against the installed libkifu: $(head -3 "$tmp/cc.err")" [ -x "$tmp/pgn2yaml" ]
 
 # A PGN file of games of every kind, and what kifu-export makes of it.
