@@ -49,10 +49,19 @@ done
 # Every example game is valid: at least three per game and variant.
 for d in examples/*/; do
 	[ "$d" = examples/invalid/ ] && continue
+	[ "$d" = examples/interop/ ] && continue
 	checked=$((checked + 1))
 	"$bin/kifu-validate" "$d" >"$tmp/out" 2>"$tmp/err" || { bad "$d: not all valid"; cat "$tmp/err"; }
 	[ -s "$tmp/err" ] && { bad "$d: diagnostics"; cat "$tmp/err"; }
 done
+# examples/interop/: every game valid, in every format and archive; the only
+# diagnostics are the skipped variation and the archives' README.txt.
+checked=$((checked + 1))
+"$bin/kifu-validate" examples/interop/ >"$tmp/out" 2>"$tmp/err" || { bad "examples/interop/: not all valid"; cat "$tmp/err"; }
+[ "$(cat "$tmp/out")" = "35 games, 35 valid, 0 invalid" ] || bad "examples/interop/: summary '$(cat "$tmp/out")'"
+[ "$(grep -c 'warning: game 1: variations are skipped' "$tmp/err")" = 3 ] &&
+	[ "$(grep -vc 'variations are skipped\|skipped 2 archive members' "$tmp/err")" = 0 ] ||
+	{ bad "examples/interop/: diagnostics"; cat "$tmp/err"; }
 for pair in splay-schmidt:standard splay-kisenwether:standard splinter:knockout splinter:survival \
 	splinter-quad:standard glaisher:standard glaisher:advanced; do
 	g=${pair%%:*}
