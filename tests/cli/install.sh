@@ -1,8 +1,8 @@
 #!/bin/sh
 # `make install` into a temporary prefix, as a packager or a user of the
 # library runs it: the tools, libkifu.a, the headers, kifu.pc, a man page
-# per tool and kifu-records(5); then a small program (examples/libkifu/
-# pgn2yaml.c) built against the installed library with
+# per tool and kifu-records(5); then a small program (examples/pgn2yaml.c)
+# built against the installed library with
 # `pkg-config --cflags --libs kifu`, reading PGN and printing canonical
 # YAML, which must be what kifu-export writes for the same games.
 # Runs from the repo root; tools in $KIFU_BIN, the sanitizers of the build
