@@ -47,7 +47,7 @@ struct export {
 	int invalid, io_error, usage_error;
 	/* svg/html: one game so far, held until it is known whether more follow */
 	struct kifu_buf pending;
-	char pending_name[300];
+	char pending_name[540];
 	int has_pending;
 	/* record formats that are not streams: the games, written together at the end */
 	struct kifu_record **recs;
@@ -372,7 +372,7 @@ static void base_name(char *out, size_t size, const char *input)
 static int consume(const struct kifu_item *it, void *ctx)
 {
 	struct export *ex = ctx;
-	char base[256], name[300], label[600];
+	char base[512], name[540], label[600];
 	int st;
 
 	switch (it->kind) {
