@@ -421,6 +421,75 @@ static void test_round_trip_csv(void **state)
 	round_trip_all(&kifu_format_csv, LOSS_TAG_TYPES | LOSS_NOTES | LOSS_EMPTY);
 }
 
+/* ---- limits against hostile input ---- */
+
+static int has_diag(const struct readout *r, const char *message)
+{
+	size_t i;
+
+	for (i = 0; i < r->diags.n; i++)
+		if (!strcmp(r->diags.v[i].message, message))
+			return 1;
+	return 0;
+}
+
+/* More than KIFU_RECORD_MAX_TURNS moves in each format, and too many pgn tags. */
+static void test_limits(void **state)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct readout r;
+	int i;
+
+	(void)state;
+	/* csv: one moves cell of 100,001 moves */
+	kifu_buf_puts(&b, "game,moves\nsplay-schmidt,\"");
+	for (i = 0; i <= KIFU_RECORD_MAX_TURNS; i++)
+		kifu_buf_puts(&b, i ? ",g7" : "g7");
+	kifu_buf_puts(&b, "\"\n");
+	read_fmt(&r, &kifu_format_csv, b.data, b.len, 1 << 16);
+	assert_int_equal(r.n, 1);
+	assert_true(r.recs[0]->flags & KIFU_RECORD_TRUNCATED);
+	assert_int_equal(r.recs[0]->nturns, KIFU_RECORD_MAX_TURNS);
+	assert_true(has_diag(&r, "game 1, ply 100001: 'moves' has more than 100000 turns"));
+	readout_free(&r);
+	/* pgn: the same in movetext */
+	kifu_buf_reset(&b);
+	kifu_buf_puts(&b, "[Game \"splay-schmidt\"]\n\n");
+	for (i = 0; i <= KIFU_RECORD_MAX_TURNS; i++)
+		kifu_buf_puts(&b, "g7\n");
+	kifu_buf_puts(&b, "*\n");
+	read_fmt(&r, &kifu_format_pgn, b.data, b.len, 1 << 16);
+	assert_int_equal(r.n, 1);
+	assert_true(r.recs[0]->flags & KIFU_RECORD_TRUNCATED);
+	assert_int_equal(r.recs[0]->nturns, KIFU_RECORD_MAX_TURNS);
+	assert_true(has_diag(&r, "game 1, ply 100001: 'moves' has more than 100000 turns"));
+	readout_free(&r);
+	/* apgr: rounds of 100,001 moves */
+	kifu_buf_reset(&b);
+	kifu_buf_puts(&b, "{\"header\": {}, \"moves\": [");
+	for (i = 0; i <= KIFU_RECORD_MAX_TURNS; i++)
+		kifu_buf_puts(&b, i ? ",[\"g7\"]" : "[\"g7\"]");
+	kifu_buf_puts(&b, "]}");
+	read_fmt(&r, &kifu_format_apgr, b.data, b.len, 1 << 16);
+	assert_int_equal(r.n, 1);
+	assert_true(r.recs[0]->flags & KIFU_RECORD_TRUNCATED);
+	assert_int_equal(r.recs[0]->nturns, KIFU_RECORD_MAX_TURNS);
+	assert_true(has_diag(&r, "game 1, ply 100001: 'moves' has more than 100000 turns"));
+	readout_free(&r);
+	/* pgn: 1,001 tags */
+	kifu_buf_reset(&b);
+	kifu_buf_puts(&b, "[Game \"splay-schmidt\"]\n");
+	for (i = 0; i < 1000; i++)
+		kifu_buf_printf(&b, "[t%d \"v\"]\n", i);
+	kifu_buf_puts(&b, "\n*\n");
+	read_fmt(&r, &kifu_format_pgn, b.data, b.len, 1 << 16);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.recs[0]->ntags, 999);
+	assert_true(has_diag(&r, "game 1: the game has more than 1000 tags"));
+	readout_free(&r);
+	kifu_buf_release(&b);
+}
+
 /* ---- the examples of records from elsewhere ---- */
 
 /*
@@ -769,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_pgn_comment_forms),
 		cmocka_unit_test(test_apgr_schema),
 		cmocka_unit_test(test_examples_interop),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_round_trip_apgr),
 		cmocka_unit_test(test_round_trip_pgn),
 		cmocka_unit_test(test_round_trip_csv),
