@@ -57,8 +57,8 @@ TOOLS := $(CLI_SRCS:cli/%.c=$(BIN)/%)
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 
-DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev
-DEB_TEST = libcmocka-dev libxml2-utils time zip zstd xz-utils bzip2 p7zip-full
+DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev help2man
+DEB_TEST = libcmocka-dev libxml2-utils time zip zstd xz-utils bzip2 p7zip-full groff-base
 DEB_FUZZ = clang libclang-rt-14-dev
 
 .PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests
@@ -123,7 +123,8 @@ fuzz: $(FUZZ_BINS)
 check-tests: $(TEST_BINS) $(TOOLS)
 
 test: check-tests
-	@KIFU_BIN=$(CURDIR)/$(BIN) KIFU_BUILD=$(CURDIR)/$(O) sh tests/run $(TEST_BINS)
+	@KIFU_BIN=$(CURDIR)/$(BIN) KIFU_BUILD=$(CURDIR)/$(O) KIFU_SANITIZE=$(SANITIZE) \
+		sh tests/run $(TEST_BINS)
 
 demo: all
 	@sh examples/demo $(BIN)
@@ -132,11 +133,39 @@ bench: all
 
 	@sh bench/run $(BIN)
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/kifu
+# Man pages: one per tool from its --help (help2man), and kifu-records(5).
+MAN1 := $(CLI_SRCS:cli/%.c=$(O)/man/%.1)
+MAN_NAME_kifu-validate = check game records against the record format
+MAN_NAME_kifu-import = store game records in the game database
+MAN_NAME_kifu-export = write games as records, JSON, text, SVG or HTML
+MAN_NAME_kifu-search = list stored games by header or position
+MAN_NAME_kifu-stats = statistics over the stored games
+MAN_NAME_kifu-play = play games between built-in players
+MAN_NAME_kifu-perft = count move sequences of a game
+MAN_NAME_kifu-analyse = review games with the built-in engine
+
+$(O)/man/%.1: $(BIN)/% man/kifu.h2m
+	@mkdir -p $(dir $@)
+	help2man --no-info --version-string=$(VERSION) --include=man/kifu.h2m \
+		--name="$(or $(MAN_NAME_$*),a kifu tool)" --output=$@ ./$<
+
+VERSION = $(shell sed -n 's/^\#define KIFU_VERSION "\(.*\)"/\1/p' cli/cli.h)
+
+install: all $(MAN1)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include/kifu $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIBKIFU) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/kifu/*.h $(DESTDIR)$(PREFIX)/include/kifu/
+	@# pkg-config: libkifu is a static library, so its dependencies are public
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+		'Name: kifu' 'Description: game-record database and analysis toolkit (libkifu)' \
+		'Version: $(VERSION)' 'Requires: $(PKGS)' \
+		'Libs: -L$${libdir} -lkifu -lm -pthread' 'Cflags: -I$${includedir}' \
+		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/kifu.pc
+	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/kifu-records.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
 clean:
 	rm -rf build bin

@@ -1,16 +1,12 @@
 /*
  * What every kifu tool does the same way: its name in messages, the error
  * line format of CLI.md, usage errors (exit 2), the --version line, JSON
- * strings, and walking the files and directories given on the command line.
+ * strings, --from, and the items of the reading pipeline that are not records.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -97,116 +93,6 @@ void cli_json_string(FILE *fp, const char *s)
 	if (kifu_buf_json_string(&b, s) == 0)
 		fwrite(b.data, 1, b.len, fp);
 	kifu_buf_release(&b);
-}
-
-static void lower_first(char *s)
-{
-	if (*s >= 'A' && *s <= 'Z')
-		*s = (char)(*s - 'A' + 'a');
-}
-
-static void report_unreadable(const char *path, int e)
-{
-	char why[256];
-
-	snprintf(why, sizeof(why), "%s", strerror(e));
-	lower_first(why);
-	cli_errorf("cannot open '%s': %s", path, why);
-}
-
-static int has_ext(const char *name, const char *const *exts)
-{
-	size_t n = strlen(name);
-
-	for (; exts && *exts; exts++) {
-		size_t k = strlen(*exts);
-
-		if (n > k && !strcmp(name + n - k, *exts))
-			return 1;
-	}
-	return 0;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int walk_dir(const char *path, const char *const *exts,
-		    int (*fn)(const char *file, void *ctx), void *ctx)
-{
-	DIR *dir = opendir(path);
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-	int ret = 0;
-
-	if (!dir) {
-		report_unreadable(path, errno);
-		return 1;
-	}
-	while ((de = readdir(dir)) != NULL) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (n == cap) {
-			char **nv = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof(*nv));
-
-			if (!nv)
-				break;
-			names = nv;
-		}
-		names[n] = strdup(de->d_name);
-		if (names[n])
-			n++;
-	}
-	closedir(dir);
-	qsort(names, n, sizeof(*names), cmp_names);
-	for (i = 0; i < n; i++) {
-		size_t len = strlen(path) + strlen(names[i]) + 2;
-		char *full = malloc(len);
-		struct stat st, lst;
-		int r = 0;
-
-		if (!full) {
-			ret = 1;
-			continue;
-		}
-		snprintf(full, len, "%s%s%s", path,
-			 path[0] && path[strlen(path) - 1] == '/' ? "" : "/", names[i]);
-		if (ret >= 0 && lstat(full, &lst) == 0) {
-			if (S_ISDIR(lst.st_mode))
-				r = walk_dir(full, exts, fn, ctx);
-			else if (has_ext(names[i], exts) && stat(full, &st) == 0 &&
-				 S_ISREG(st.st_mode))
-				r = fn(full, ctx);
-		} else if (ret >= 0) {
-			report_unreadable(full, errno);
-			r = 1;
-		}
-		if (r < 0)
-			ret = r;
-		else if (r > 0 && ret == 0)
-			ret = 1;
-		free(full);
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return ret;
-}
-
-int cli_walk(const char *path, const char *const *exts,
-	     int (*fn)(const char *file, void *ctx), void *ctx)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0) {
-		report_unreadable(path, errno);
-		return 1;
-	}
-	if (S_ISDIR(st.st_mode))
-		return walk_dir(path, exts, fn, ctx);
-	return fn(path, ctx);
 }
 
 void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d)

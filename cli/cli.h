@@ -55,17 +55,6 @@ void cli_resolve_game(const char *usage, const char *game_name, const char *vari
  */
 void cli_json_string(FILE *fp, const char *s);
 
-/*
- * Visits path: a file is passed to fn as it is; a directory is searched
- * recursively, its entries in name order (byte order), and every regular
- * file whose name ends in one of exts (NULL-terminated, e.g. ".yaml") is
- * passed to fn. Symbolic links to files are followed, links to directories
- * are not. A path that cannot be read is reported on stderr ("cannot open
- * 'P': why") and the walk goes on. Returns 0, 1 when something could not
- * be read, or the first negative value fn returned (which stops the walk).
- */
-int cli_walk(const char *path, const char *const *exts,
-	     int (*fn)(const char *file, void *ctx), void *ctx);
 
 /*
  * --from FORMAT: the format called name, or a usage error (exit 2) naming

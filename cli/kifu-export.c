@@ -49,7 +49,7 @@ struct export {
 	struct kifu_buf pending;
 	char pending_name[300];
 	int has_pending;
-	/* record formats but yaml: the games, written together at the end (csv needs them all) */
+	/* record formats that are not streams: the games, written together at the end */
 	struct kifu_record **recs;
 	struct kifu_replay **rps;
 	size_t n, cap;
@@ -231,7 +231,7 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 	}
 	if (ex->ply >= 0)
 		ply = (size_t)ex->ply;
-	if (ex->kind == K_RECORD && !ex->dir_mode && strcmp(ex->fmt->name, "yaml") != 0) {
+	if (ex->kind == K_RECORD && !ex->dir_mode && !(ex->fmt->flags & KIFU_FORMAT_STREAM)) {
 		if (ex->n == ex->cap) {
 			size_t cap = ex->cap ? 2 * ex->cap : 64;
 			struct kifu_record **r = realloc(ex->recs, cap * sizeof(*r));

@@ -15,18 +15,15 @@
  * not be committed is reported as not imported. A large import drops the
  * search indexes and rebuilds them once at the end.
  */
-#include <dirent.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "kifu/archive.h"
 #include "kifu/pipeline.h"
 #include "kifu/record.h"
 #include "kifu/store.h"
@@ -219,42 +216,6 @@ static int consume(const struct kifu_item *it, void *ctx)
 	}
 }
 
-/* Bytes under path (for the progress bar's ETA), quietly: the pipeline reports problems. */
-static long long input_size(const char *path, int top)
-{
-	struct stat st;
-	long long total = 0;
-	DIR *dir;
-	struct dirent *de;
-	size_t n = strlen(path);
-
-	if ((top ? stat(path, &st) : lstat(path, &st)) != 0)
-		return 0;
-	if (!S_ISDIR(st.st_mode)) {
-		if (!top && ((!kifu_format_by_name(path) && !kifu_archive_kind(path)) ||
-			     (S_ISLNK(st.st_mode) && stat(path, &st) != 0) || !S_ISREG(st.st_mode)))
-			return 0;
-		return (long long)st.st_size;
-	}
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while ((de = readdir(dir)) != NULL) {
-		char *full;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		full = malloc(n + strlen(de->d_name) + 2);
-		if (!full)
-			break;
-		sprintf(full, "%s/%s", path, de->d_name);
-		total += input_size(full, 0);
-		free(full);
-	}
-	closedir(dir);
-	return total;
-}
-
 static void help(void)
 {
 	printf("usage: %s\n\n"
@@ -365,7 +326,7 @@ int main(int argc, char **argv)
 	const char *db = NULL;
 	struct run run;
 	struct kifu_error err;
-	int o, i, status;
+	int o, status;
 
 	cli_init(argv[0]);
 	memset(&run, 0, sizeof(run));
@@ -390,9 +351,9 @@ int main(int argc, char **argv)
 		cli_usage_error(usage, "expected at least one PATH");
 	db = cli_db_path(db);
 	run.progress = !run.quiet && isatty(2);
-	for (i = optind; i < argc && run.progress; i++)
-		run.total_bytes = !strcmp(argv[i], "-") || run.total_bytes < 0 ? -1
-				  : run.total_bytes + input_size(argv[i], 1);
+	if (run.progress)
+		run.total_bytes = kifu_pipeline_size((const char *const *)argv + optind,
+						     (size_t)(argc - optind));
 	kifu_error_clear(&err);
 	if (kifu_store_open(&run.st, db, 0, &err) < 0) {
 		cli_errorf("%s", err.message);

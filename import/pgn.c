@@ -906,4 +906,5 @@ const struct kifu_format kifu_format_pgn = {
 	.next = pgn_next,
 	.close = pgn_close,
 	.write = kifu_pgn_write_,
+	.flags = KIFU_FORMAT_STREAM,
 };

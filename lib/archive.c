@@ -105,6 +105,14 @@ static int fail(struct kifu_error *err, int code, const char *what, struct kifu_
 	return kifu_error_set(err, code, "%s '%s': %s", what, ar->name, low);
 }
 
+/* libarchive reads 7z only with seeking, which a stream does not allow. */
+static int no_seek(struct kifu_error *err, const struct kifu_archive *ar)
+{
+	return kifu_error_set(err, KIFU_EIO, "cannot read '%s': a 7z archive is read from a file, "
+			      "not from a stream or from inside another archive (it needs seeking)",
+			      ar->name);
+}
+
 /* ---- reading an archive from a byte source ---- */
 
 static la_ssize_t under_read(struct archive *a, void *ctx, const void **buf)
@@ -209,6 +217,8 @@ static long member_read(void *ctx, void *buf, size_t n, struct kifu_error *err)
 			*err = ar->under_err;
 			return ar->under_code;
 		}
+		if (ar->under && archive_format(ar->a) == ARCHIVE_FORMAT_7ZIP)
+			return no_seek(err, ar);
 		return fail(err, KIFU_EIO, "damaged archive", ar);
 	}
 	ar->expanded += got;
@@ -251,6 +261,8 @@ int kifu_archive_next(struct kifu_archive_member *m, struct kifu_archive *ar,
 				*err = ar->under_err;
 				return ar->under_code;
 			}
+			if (ar->under && archive_format(ar->a) == ARCHIVE_FORMAT_7ZIP)
+				return no_seek(err, ar);
 			return fail(err, KIFU_EIO, "damaged archive", ar);
 		}
 		m->whole = archive_format(ar->a) == ARCHIVE_FORMAT_RAW;

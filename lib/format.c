@@ -136,4 +136,5 @@ const struct kifu_format kifu_format_yaml = {
 	.next = yaml_next,
 	.close = yaml_close,
 	.write = yaml_write,
+	.flags = KIFU_FORMAT_STREAM,
 };

@@ -195,6 +195,29 @@ static uint64_t spool_line(struct stream *s, long L)
 	return s->line_off;
 }
 
+/*
+ * The offset of line L, column C (characters, as readers count them): a
+ * record may start inside a line (a JSON array on one line). Within what was
+ * read; the line cursor stays at the line's start.
+ */
+static uint64_t spool_at(struct stream *s, long L, long C)
+{
+	uint64_t off = spool_line(s, L);
+	size_t i = (size_t)(off - s->base);
+
+	if (s->line != L)
+		return off;
+	for (; C > 1 && i < s->len; C--) {
+		if (s->buf[i] == '\n' || s->buf[i] == '\r')
+			break;
+		/* one character: a lead byte and its continuation bytes */
+		i++;
+		while (i < s->len && ((unsigned char)s->buf[i] & 0xc0) == 0x80)
+			i++;
+	}
+	return s->base + i;
+}
+
 /* Forgets the bytes before offset off (never past the line cursor). */
 static void spool_trim(struct stream *s, uint64_t off)
 {
@@ -361,7 +384,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 			}
 			/* The first record owns the comments above it. */
 			start = !pend && rec->number == 1 ? s->base
-				: rec->at.line > 0 ? spool_line(s, rec->at.line) : spool_end(s);
+				: rec->at.line > 0 ? spool_at(s, rec->at.line, rec->at.col) : spool_end(s);
 			if (pend) {
 				finish_record(pend, s, pend_start, start);
 				pend->bytes = p->bytes;
@@ -640,6 +663,56 @@ static int walk_dir(struct kifu_ring *p, const char *path, long *found, long *fi
 		free(names[i]);
 	free(names);
 	return ret;
+}
+
+/* The bytes of the wanted files under path (path itself when top, whatever its name). */
+static long long size_under(const char *path, int top)
+{
+	struct stat st;
+	long long total = 0;
+	DIR *dir;
+	struct dirent *de;
+	size_t n = strlen(path);
+	const char *base = strrchr(path, '/');
+
+	if ((top ? stat(path, &st) : lstat(path, &st)) != 0)
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		if (!top && (!wanted(base ? base + 1 : path) ||
+			     (S_ISLNK(st.st_mode) && stat(path, &st) != 0) || !S_ISREG(st.st_mode)))
+			return 0;
+		return (long long)st.st_size;
+	}
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir)) != NULL) {
+		char *full;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		full = malloc(n + strlen(de->d_name) + 2);
+		if (!full)
+			break;
+		snprintf(full, n + strlen(de->d_name) + 2, "%s/%s", path, de->d_name);
+		total += size_under(full, 0);
+		free(full);
+	}
+	closedir(dir);
+	return total;
+}
+
+long long kifu_pipeline_size(const char *const *paths, size_t n)
+{
+	long long total = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(paths[i], "-"))
+			return -1;
+		total += size_under(paths[i], 1);
+	}
+	return total;
 }
 
 const char *kifu_pipeline_patterns(void)

@@ -233,7 +233,7 @@ int kifu_pipeline_run(const char *const *paths, size_t n, const struct kifu_pipe
 	if (ret > 0)
 		ret = 0;
 	pthread_mutex_lock(&p->lock);
-	p->stop = 1;
+	__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&p->changed);
 	pthread_mutex_unlock(&p->lock);
 	pthread_join(thread, NULL);

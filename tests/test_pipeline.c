@@ -172,6 +172,26 @@ static void test_raw_text_of_invalid_records(void **state)
 	kifu_buf_release(&s.log);
 }
 
+/* Records that start inside a line (a JSON array on one line): the raw text starts at the record. */
+static void test_raw_text_inside_a_line(void **state)
+{
+	static const char json[] =
+		"[{\"header\":{\"game\":{\"name\":\"nosuch\"}},\"moves\":[]},"
+		"{\"header\":{\"game\":{\"name\":\"other\"}},\"moves\":[]}]";
+	struct seen s;
+	char path[256];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	put("line.json", json, sizeof(json) - 1);
+	snprintf(path, sizeof(path), "%s/line.json", dir);
+	assert_int_equal(run(&s, path, KIFU_PIPELINE_REPLAY | KIFU_PIPELINE_REPLAY_EARLY |
+				     KIFU_PIPELINE_RAW, 0), 0);
+	assert_int_equal(s.records, 2);
+	assert_string_equal(s.raw, "{\"header\":{\"game\":{\"name\":\"other\"}},\"moves\":[]}]");
+	kifu_buf_release(&s.log);
+}
+
 static void test_consumer_stops(void **state)
 {
 	struct kifu_buf b = KIFU_BUF_INIT;
@@ -275,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_directory_in_name_order),
 		cmocka_unit_test(test_many_records),
 		cmocka_unit_test(test_raw_text_of_invalid_records),
+		cmocka_unit_test(test_raw_text_inside_a_line),
 		cmocka_unit_test(test_consumer_stops),
 		cmocka_unit_test(test_missing_path),
 		cmocka_unit_test(test_compressed_and_limits),

@@ -70,7 +70,16 @@ struct kifu_format {
 	 */
 	int (*write)(struct kifu_buf *out, const struct kifu_record *const *recs,
 		     const struct kifu_replay *const *rps, size_t n, struct kifu_error *err);
+
+	unsigned flags;               /* KIFU_FORMAT_* */
 };
+
+/*
+ * write() of records one at a time, the outputs concatenated, is write() of
+ * them all (a stream of documents or games): a writer of many games need
+ * not hold them (a csv header or a JSON array needs them all).
+ */
+#define KIFU_FORMAT_STREAM 0x1
 
 /* The registry: every format, NULL-terminated. */
 extern const struct kifu_format *const kifu_formats[];

@@ -105,6 +105,13 @@ int kifu_pipeline_run(const char *const *paths, size_t n, const struct kifu_pipe
 		      struct kifu_pipeline_summary *summary, struct kifu_error *err);
 
 /*
+ * The bytes the inputs under paths hold, as stored (an archive counts its
+ * compressed size), for a progress bar's estimate; -1 when one is standard
+ * input. Quiet: problems are the run's to report.
+ */
+long long kifu_pipeline_size(const char *const *paths, size_t n);
+
+/*
  * The file-name patterns the pipeline looks for in directories, for
  * messages: "*.yaml, *.yml, *.json, *.pgn, *.csv and archives".
  */

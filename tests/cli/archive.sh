@@ -109,6 +109,9 @@ cp "$tmp/all.yaml.zst" "$tmp/all.data"
 check "a .zst named .data is read by content" [ "$("$v" "$tmp/all.data" 2>/dev/null)" = "$want" ]
 check "an archive on standard input (a pipe)" [ "$(cat "$tmp/t.zip" | "$v" - 2>/dev/null)" = "$want" ]
 check "a compressed file on standard input" [ "$("$v" - <"$tmp/all.yaml.xz" 2>/dev/null)" = "$want" ]
+"$v" - <"$tmp/t.7z" >/dev/null 2>"$tmp/err"
+check "a 7z on standard input: exit 3" [ $? -eq 3 ]
+check "a 7z on standard input: says why" grep -q "a 7z archive is read from a file, not from a stream" "$tmp/err"
 # A directory holding archives.
 mkdir -p "$tmp/dir/sub"
 cp "$tmp/t.7z" "$tmp/dir/sub/"

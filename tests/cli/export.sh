@@ -192,6 +192,29 @@ check "one page into a directory" [ -s "$tmp/pages/glaisher-standard-01-001.html
 check "json into a directory exits 0" [ $? -eq 0 ]
 check "json into a directory: one file per game" [ -s "$tmp/pages/glaisher-standard-01-001.json" ]
 
+# -o (issue 10): a directory for any number of games, - for stdout, nothing
+# written when several pictures have nowhere to go, a failed file told once.
+"$x" --file "$one" --to html -o "$tmp/newdir/" 2>"$tmp/err"
+check "one game into a new directory named with a /: exit 0" [ $? -eq 0 ]
+check "one game into a new directory named with a /: the page" [ -s "$tmp/newdir/glaisher-standard-01-001.html" ]
+"$x" --file "$tmp/three.yaml" --to html >"$tmp/out" 2>"$tmp/err"
+check "several pages without -o: exit 2" [ $? -eq 2 ]
+check "several pages without -o: nothing written" [ ! -s "$tmp/out" ]
+"$x" --file "$tmp/three.yaml" --to yaml -o - >"$tmp/out" 2>"$tmp/err"
+check "-o - is standard output" [ "$("$validate" "$tmp/out")" = "3 games, 3 valid, 0 invalid" ]
+check "-o - makes no file" [ ! -e ./- ]
+"$x" --file "$tmp/three.yaml" --to text -o /dev/full 2>"$tmp/err"
+check "a full output file: exit 3" [ $? -eq 3 ]
+check "a full output file is reported once" [ "$(grep -c "cannot write '/dev/full'" "$tmp/err")" -eq 1 ]
+mkdir -p "$tmp/ro"
+chmod 555 "$tmp/ro"
+if [ ! -w "$tmp/ro" ] || [ "$(id -u)" -ne 0 ]; then
+	"$x" --file "$tmp/three.yaml" --to svg -o "$tmp/ro/" 2>"$tmp/err"
+	check "an unwritable directory: exit 3" [ $? -eq 3 ]
+	check "an unwritable directory is reported once" [ "$(grep -c 'cannot write' "$tmp/err")" -eq 1 ]
+fi
+chmod 755 "$tmp/ro"
+
 # Text from the record is escaped everywhere: names and comments with markup.
 cat >"$tmp/markup.yaml" <<'END'
 game: glaisher

@@ -136,5 +136,24 @@ assert o["file"] == sys.argv[2], o["file"]
 PY
 check "json: file names are escaped: $(cat "$tmp/py")" [ ! -s "$tmp/py" ]
 
+# Memory stays flat in the number of games (issue 10: it grew about 40
+# bytes per document): 100,000 and 400,000 small documents, peak RSS within
+# 4 MB of each other (the larger file alone is 12 MB).
+if [ -x /usr/bin/time ]; then
+	doc='---
+game: splinter
+moves: []'
+	yes -- "$doc" | head -n 300000 >"$tmp/small.yaml"
+	yes -- "$doc" | head -n 1200000 >"$tmp/large.yaml"
+	/usr/bin/time -f %M -o "$tmp/rss-small" "$v" --quiet "$tmp/small.yaml" 2>/dev/null
+	/usr/bin/time -f %M -o "$tmp/rss-large" "$v" --quiet "$tmp/large.yaml" 2>/dev/null
+	small=$(tail -1 "$tmp/rss-small")
+	large=$(tail -1 "$tmp/rss-large")
+	check "memory flat in the number of games ($small KB for 100,000, $large KB for 400,000)" \
+		[ "$large" -lt $((small + 4096)) ]
+else
+	check "/usr/bin/time (Debian package time) for the memory check" false
+fi
+
 echo "validate: $n checks"
 exit $fail
