@@ -340,6 +340,24 @@ static void round_trip_file(const char *path, const struct kifu_format *f, unsig
 	kifu_error_clear(&err);
 	if (f->write(&out, recs, rps, orig.n, &err) < 0)
 		fail_msg("%s: writing %s: %s", path, f->name, err.message);
+	if (f == &kifu_format_pgn) {
+		/* movetext lines of at most 80 characters */
+		const char *line = out.data ? out.data : "";
+
+		while (*line) {
+			const char *eol = strchr(line, '\n');
+			size_t k, chars = 0;
+
+			if (!eol)
+				eol = line + strlen(line);
+			for (k = 0; line + k < eol; k++)
+				chars += ((unsigned char)line[k] & 0xc0) != 0x80;
+			if (line[0] != '[' && chars > 80)
+				fail_msg("%s: a pgn line of %zu characters: %.*s", path, chars,
+					 (int)(eol - line), line);
+			line = *eol ? eol + 1 : eol;
+		}
+	}
 	read_fmt(&back, f, out.data ? out.data : "", out.len, 4096);
 	if (back.n != orig.n)
 		fail_msg("%s: %zu records written as %s, %zu read back:\n%s", path, orig.n, f->name,
