@@ -240,8 +240,7 @@ static int is_datetime(const char *s)
 	       s[i + 4] <= '9' && s[i + 5] >= '0' && s[i + 5] <= '9' && !s[i + 6];
 }
 
-/* The integer text of a JSON number as kifu keeps it ("12", "597.5"). */
-static void number_text(const json_t *v, char *buf, size_t size)
+void kifu_apgr_number_text_(const json_t *v, char *buf, size_t size)
 {
 	if (json_is_integer(v)) {
 		snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
@@ -273,7 +272,7 @@ static void conv_tags(struct conv *c, const json_t *tags)
 		if (json_is_string(v)) {
 			value = json_string_value(v);
 		} else if (json_is_number(v)) {
-			number_text(v, text, sizeof(text));
+			kifu_apgr_number_text_(v, text, sizeof(text));
 			type = json_is_integer(v) ? KIFU_SCALAR_INT : KIFU_SCALAR_FLOAT;
 		} else if (json_is_boolean(v)) {
 			value = json_is_true(v) ? "true" : "false";
@@ -351,7 +350,7 @@ static void conv_turn_notes(struct conv *c, const json_t *turns)
 			int type;
 
 			if (json_is_number(ck))
-				number_text(ck, text, sizeof(text));
+				kifu_apgr_number_text_(ck, text, sizeof(text));
 			else if (json_is_string(ck))
 				s = json_string_value(ck);
 			else {
@@ -715,7 +714,7 @@ static void conv_header(struct conv *c, const json_t *h, const json_t *moves)
 			char text[64];
 
 			if (!json_is_string(v))
-				number_text(v, text, sizeof(text));
+				kifu_apgr_number_text_(v, text, sizeof(text));
 			if (imp_tag(c->rec, "gameid", json_is_string(v) ? json_string_value(v) : text,
 				    json_is_string(v) ? KIFU_SCALAR_STR
 				    : json_is_integer(v) ? KIFU_SCALAR_INT : KIFU_SCALAR_FLOAT,

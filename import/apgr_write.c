@@ -16,35 +16,32 @@
 #include <time.h>
 
 #include "import_impl.h"
+#include "json_pos.h"
 
-/* Whether text, written bare, is a JSON number that reads back as the same text. */
+/*
+ * Whether s, written bare, is a JSON number that the reader turns back into
+ * the same text and type: parsed by jansson and formatted as the reader
+ * formats it ("-0", "1.50" or "0x1F" are not).
+ */
 static int json_number_ok(const char *s, int is_float)
 {
-	const char *p = s;
-	char *end, buf[64];
-	double d;
+	json_t *v;
+	char buf[64];
+	int ok;
 
-	if (*p == '-')
-		p++;
-	if (*p == '0' && p[1] >= '0' && p[1] <= '9')
+	if (!((s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9')) ||
+	    strlen(s) > 40)
 		return 0;
-	if (!(*p >= '0' && *p <= '9'))
+	v = json_loads(s, JSON_DECODE_ANY, NULL);
+	if (!v)
 		return 0;
-	if (!is_float) {
-		size_t n = strspn(p, "0123456789");
-
-		return !p[n] && n <= 18;
+	ok = (is_float ? json_is_real(v) : json_is_integer(v));
+	if (ok) {
+		kifu_apgr_number_text_(v, buf, sizeof(buf));
+		ok = !strcmp(buf, s);
 	}
-	d = strtod(s, &end);
-	if (*end || strpbrk(s, "xXnNiI_:") || s[strlen(s) - 1] == '.' || strstr(s, ".e") ||
-	    strstr(s, ".E"))
-		return 0;
-	snprintf(buf, sizeof(buf), "%.15g", d);
-	if (strtod(buf, NULL) != d)
-		snprintf(buf, sizeof(buf), "%.17g", d);
-	if (!strpbrk(buf, ".eEn"))
-		strcat(buf, ".0");
-	return !strcmp(buf, s);
+	json_decref(v);
+	return ok;
 }
 
 static void put_tag_value(struct kifu_buf *out, const struct kifu_tag *t)

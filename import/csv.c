@@ -456,19 +456,8 @@ static void put_field(struct kifu_buf *out, const char *s, int first)
 {
 	if (!first)
 		kifu_buf_putc(out, ',');
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && !(s[0] && s[strlen(s) - 1] == ' ')) {
-		kifu_buf_puts(out, s);
-		return;
-	}
-	kifu_buf_putc(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			kifu_buf_putc(out, '"');
-		kifu_buf_putc(out, *s);
-	}
-	kifu_buf_putc(out, '"');
+	if (s)
+		kifu_buf_csv_field(out, s);
 }
 
 struct wcol {

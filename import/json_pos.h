@@ -38,4 +38,11 @@ const struct json_pos *json_index_find(const struct json_index *idx, const json_
 
 void json_index_release(struct json_index *idx);
 
+/*
+ * The text kifu keeps for a JSON number ("12", "597.5", "1e+300"): what the
+ * apgr reader gives a clock or tag, and what the writer compares with to
+ * decide whether a YAML number can be written as a bare JSON number.
+ */
+void kifu_apgr_number_text_(const json_t *v, char *buf, size_t size);
+
 #endif

@@ -162,3 +162,18 @@ char *kifu_buf_detach(struct kifu_buf *b)
 	b->len = b->cap = 0;
 	return p;
 }
+
+int kifu_buf_csv_field(struct kifu_buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' ')))
+		return kifu_buf_add(b, s, n);
+	kifu_buf_putc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			kifu_buf_putc(b, '"');
+		kifu_buf_putc(b, *s);
+	}
+	return kifu_buf_putc(b, '"');
+}

@@ -417,21 +417,6 @@ out:
 	return ret;
 }
 
-static void csv_field(struct kifu_buf *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		kifu_buf_puts(out, s);
-		return;
-	}
-	kifu_buf_putc(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			kifu_buf_putc(out, '"');
-		kifu_buf_putc(out, *s);
-	}
-	kifu_buf_putc(out, '"');
-}
-
 static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
 {
 	struct kifu_buf cell = KIFU_BUF_INIT;
@@ -444,7 +429,7 @@ static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
 			continue;
 		if (!first)
 			kifu_buf_putc(out, ',');
-		csv_field(out, rep->cols[c].name);
+		kifu_buf_csv_field(out, rep->cols[c].name);
 		first = 0;
 	}
 	kifu_buf_puts(out, "\r\n");
@@ -463,7 +448,7 @@ static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
 			kifu_buf_reset(&cell);
 			/* Full precision: csv is for programs. */
 			table_text(&cell, k, -1);
-			csv_field(out, cell.data ? cell.data : "");
+			kifu_buf_csv_field(out, cell.data ? cell.data : "");
 		}
 		kifu_buf_puts(out, "\r\n");
 	}

@@ -340,6 +340,24 @@ static void round_trip_file(const char *path, const struct kifu_format *f, unsig
 	kifu_error_clear(&err);
 	if (f->write(&out, recs, rps, orig.n, &err) < 0)
 		fail_msg("%s: writing %s: %s", path, f->name, err.message);
+	if (f == &kifu_format_pgn) {
+		/* movetext lines of at most 80 characters */
+		const char *line = out.data ? out.data : "";
+
+		while (*line) {
+			const char *eol = strchr(line, '\n');
+			size_t k, chars = 0;
+
+			if (!eol)
+				eol = line + strlen(line);
+			for (k = 0; line + k < eol; k++)
+				chars += ((unsigned char)line[k] & 0xc0) != 0x80;
+			if (line[0] != '[' && chars > 80)
+				fail_msg("%s: a pgn line of %zu characters: %.*s", path, chars,
+					 (int)(eol - line), line);
+			line = *eol ? eol + 1 : eol;
+		}
+	}
 	read_fmt(&back, f, out.data ? out.data : "", out.len, 4096);
 	if (back.n != orig.n)
 		fail_msg("%s: %zu records written as %s, %zu read back:\n%s", path, orig.n, f->name,
@@ -379,7 +397,7 @@ static void round_trip_all(const struct kifu_format *f, unsigned loss)
 	static const char *const dirs[] = { "examples/archive", "examples/glaisher",
 					    "examples/splay-kisenwether", "examples/splay-schmidt",
 					    "examples/splinter", "examples/splinter-quad",
-					    "tests/data/records/valid", NULL };
+					    "tests/data/records/valid", "tests/data/interop", NULL };
 	int i, records = 0;
 
 	for (i = 0; dirs[i]; i++) {
@@ -419,6 +437,73 @@ static void test_round_trip_csv(void **state)
 {
 	(void)state;
 	round_trip_all(&kifu_format_csv, LOSS_TAG_TYPES | LOSS_NOTES | LOSS_EMPTY);
+}
+
+/* ---- limits against hostile input ---- */
+
+static int has_diag(const struct readout *r, const char *message)
+{
+	size_t i;
+
+	for (i = 0; i < r->diags.n; i++)
+		if (!strcmp(r->diags.v[i].message, message))
+			return 1;
+	return 0;
+}
+
+/* text holds one game of more than KIFU_RECORD_MAX_TURNS moves: the rest is dropped, said once. */
+static void check_truncated(const struct kifu_format *f, const struct kifu_buf *text)
+{
+	struct readout r;
+
+	read_fmt(&r, f, text->data, text->len, 1 << 16);
+	assert_int_equal(r.n, 1);
+	assert_true(r.recs[0]->flags & KIFU_RECORD_TRUNCATED);
+	assert_int_equal(r.recs[0]->nturns, KIFU_RECORD_MAX_TURNS);
+	assert_true(has_diag(&r, "game 1, ply 100001: 'moves' has more than 100000 turns"));
+	readout_free(&r);
+}
+
+/* More than KIFU_RECORD_MAX_TURNS moves in each format, and too many pgn tags. */
+static void test_limits(void **state)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct readout r;
+	int i;
+
+	(void)state;
+	/* csv: one moves cell of 100,001 moves */
+	kifu_buf_puts(&b, "game,moves\nsplay-schmidt,\"");
+	for (i = 0; i <= KIFU_RECORD_MAX_TURNS; i++)
+		kifu_buf_puts(&b, i ? ",g7" : "g7");
+	kifu_buf_puts(&b, "\"\n");
+	check_truncated(&kifu_format_csv, &b);
+	/* pgn: the same in movetext */
+	kifu_buf_reset(&b);
+	kifu_buf_puts(&b, "[Game \"splay-schmidt\"]\n\n");
+	for (i = 0; i <= KIFU_RECORD_MAX_TURNS; i++)
+		kifu_buf_puts(&b, "g7\n");
+	kifu_buf_puts(&b, "*\n");
+	check_truncated(&kifu_format_pgn, &b);
+	/* apgr: rounds of one move */
+	kifu_buf_reset(&b);
+	kifu_buf_puts(&b, "{\"header\": {}, \"moves\": [");
+	for (i = 0; i <= KIFU_RECORD_MAX_TURNS; i++)
+		kifu_buf_puts(&b, i ? ",[\"g7\"]" : "[\"g7\"]");
+	kifu_buf_puts(&b, "]}");
+	check_truncated(&kifu_format_apgr, &b);
+	/* pgn: 1,001 tags */
+	kifu_buf_reset(&b);
+	kifu_buf_puts(&b, "[Game \"splay-schmidt\"]\n");
+	for (i = 0; i < 1000; i++)
+		kifu_buf_printf(&b, "[t%d \"v\"]\n", i);
+	kifu_buf_puts(&b, "\n*\n");
+	read_fmt(&r, &kifu_format_pgn, b.data, b.len, 1 << 16);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.recs[0]->ntags, 999);
+	assert_true(has_diag(&r, "game 1: the game has more than 1000 tags"));
+	readout_free(&r);
+	kifu_buf_release(&b);
 }
 
 /* ---- the examples of records from elsewhere ---- */
@@ -605,8 +690,12 @@ static const char *schema_violation(const json_t *rec)
 static void test_apgr_schema(void **state)
 {
 	static const char *const files[] = { "examples/archive/glaisher-advanced.yaml",
-					     "examples/archive/splinter-quad.yaml",
+					     "examples/archive/glaisher-standard.yaml",
 					     "examples/archive/splay-kisenwether.yaml",
+					     "examples/archive/splay-schmidt.yaml",
+					     "examples/archive/splinter-knockout.yaml",
+					     "examples/archive/splinter-quad.yaml",
+					     "examples/archive/splinter-survival.yaml",
 					     "tests/data/records/valid/full-headers.yaml",
 					     "tests/data/records/valid/typing-traps.yaml",
 					     "tests/data/records/valid/comments-clocks.yaml",
@@ -655,7 +744,7 @@ static void test_apgr_schema(void **state)
 		readout_free(&orig);
 		free(data);
 	}
-	assert_true(checked > 100);
+	assert_true(checked >= 700);
 	/* the checker itself catches what it should */
 	{
 		json_t *r = json_loads("{\"header\": {\"game\": {\"name\": \"x\"}, \"site\": {\"name\": "
@@ -769,6 +858,7 @@ int main(void)
 		cmocka_unit_test(test_pgn_comment_forms),
 		cmocka_unit_test(test_apgr_schema),
 		cmocka_unit_test(test_examples_interop),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_round_trip_apgr),
 		cmocka_unit_test(test_round_trip_pgn),
 		cmocka_unit_test(test_round_trip_csv),

@@ -30,6 +30,13 @@ int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
  */
 int kifu_buf_json_string(struct kifu_buf *b, const char *s);
 
+/*
+ * Appends s as one CSV field (RFC 4180): as it is, or in double quotes with
+ * '"' doubled when it holds a comma, a quote or a line break, or starts or
+ * ends with a space (which spreadsheets would otherwise trim).
+ */
+int kifu_buf_csv_field(struct kifu_buf *b, const char *s);
+
 /* Empties b but keeps its memory. */
 void kifu_buf_reset(struct kifu_buf *b);
 
