@@ -182,10 +182,8 @@ int main(int argc, char **argv)
 		case O_NOCACHE: opt.flags |= KIFU_STATS_NO_CACHE; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
-		case ':':
-			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt_c);
 		}
 	}
 	if (optind >= argc)
@@ -206,7 +204,7 @@ int main(int argc, char **argv)
 		cli_usage_error(usage, "unknown format '%s' (table, csv or json)", format);
 	cli_filter_check(usage, &f);
 
-	db = cli_db_path(db);
+	db = cli_db_path(usage, db);
 	if (kifu_store_open(&st, db, 0, &err) < 0 ||
 	    kifu_stats_report(&rep, st, kind, &f, &opt, &err) < 0) {
 		cli_error(&err);
@@ -222,7 +220,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (out.len && fwrite(out.data, 1, out.len, stdout) != out.len) {
-		cli_errorf("cannot write to standard output");
+		cli_flush_stdout();
 		status = EXIT_FAILURE_IO;
 		goto out;
 	}
@@ -236,10 +234,8 @@ int main(int argc, char **argv)
 			status = EXIT_FAILURE_IO;
 	}
 out:
-	if (fflush(stdout) != 0 && status == EXIT_OK) {
-		cli_errorf("cannot write to standard output");
+	if (cli_flush_stdout() < 0)
 		status = EXIT_FAILURE_IO;
-	}
 	kifu_buf_release(&out);
 	kifu_buf_release(&svg);
 	kifu_report_free(rep);

@@ -303,8 +303,11 @@ void stats_put_real(struct kifu_buf *out, double v)
 	kifu_buf_puts(out, text);
 }
 
-/* Appends the text of a cell as the table shows it. */
-static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec)
+/*
+ * Appends the text of a cell as the table shows it (escaped: control
+ * characters from records are shown as escapes), or as csv has it (exact).
+ */
+static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec, int escaped)
 {
 	size_t i;
 	const char *s;
@@ -318,10 +321,20 @@ static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec
 		else
 			stats_put_real(out, c->r);
 		break;
-	case KIFU_CELL_TEXT: kifu_buf_puts(out, c->text); break;
+	case KIFU_CELL_TEXT:
+		if (escaped)
+			kifu_buf_escaped(out, c->text);
+		else
+			kifu_buf_puts(out, c->text);
+		break;
 	case KIFU_CELL_LIST:
-		for (i = 0, s = c->text; i < c->count; i++, s += strlen(s) + 1)
-			kifu_buf_printf(out, "%s%s", i ? " " : "", s);
+		for (i = 0, s = c->text; i < c->count; i++, s += strlen(s) + 1) {
+			kifu_buf_puts(out, i ? " " : "");
+			if (escaped)
+				kifu_buf_escaped(out, s);
+			else
+				kifu_buf_puts(out, s);
+		}
 		break;
 	}
 }
@@ -362,7 +375,7 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 			if (rep->cols[c].flags & KIFU_COLUMN_JSON_ONLY)
 				continue;
 			kifu_buf_reset(&cell);
-			table_text(&cell, k, rep->cols[c].prec);
+			table_text(&cell, k, rep->cols[c].prec, 1);
 			w = cell.data ? text_width(cell.data, cell.len) : 0;
 			if (w > width[c])
 				width[c] = w;
@@ -384,7 +397,7 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 			if (r == 0)
 				kifu_buf_puts(&cell, rep->cols[c].name);
 			else
-				table_text(&cell, kifu_report_cell(rep, r - 1, c), rep->cols[c].prec);
+				table_text(&cell, kifu_report_cell(rep, r - 1, c), rep->cols[c].prec, 1);
 			s = cell.data ? cell.data : "";
 			w = text_width(s, cell.len);
 			pad = width[c] > w ? width[c] - w : 0;
@@ -462,7 +475,7 @@ static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
 				continue;
 			kifu_buf_reset(&cell);
 			/* Full precision: csv is for programs. */
-			table_text(&cell, k, -1);
+			table_text(&cell, k, -1, 0);
 			csv_field(out, cell.data ? cell.data : "");
 		}
 		kifu_buf_puts(out, "\r\n");
