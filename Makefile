@@ -139,8 +139,11 @@ fuzz: $(FUZZ_BINS)
 
 check-tests: $(TEST_BINS) $(TOOLS)
 
-test: check-tests
-	@KIFU_BIN=$(CURDIR)/$(BIN) KIFU_BUILD=$(CURDIR)/$(O) sh tests/run $(TEST_BINS)
+# deps-test has installed (or checked) every package of DEB_TEST, so a test
+# whose declared dependency is missing fails instead of skipping.
+test: deps-test check-tests
+	@KIFU_BIN=$(CURDIR)/$(BIN) KIFU_BUILD=$(CURDIR)/$(O) KIFU_TEST_DEPS=required \
+		sh tests/run $(TEST_BINS)
 
 demo: all
 	@sh examples/demo $(BIN)

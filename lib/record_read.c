@@ -10,6 +10,7 @@
  * input from costing unbounded time or memory.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -741,7 +742,7 @@ static void convert_clock(struct doc *d, struct kifu_turn *t, const struct node 
 	char buf[CLIP + 1];
 	double f = 0;
 	long l;
-	int type;
+	int type, overflow = 0;
 
 	if (v->type == N_BAD)
 		return;
@@ -755,9 +756,9 @@ static void convert_clock(struct doc *d, struct kifu_turn *t, const struct node 
 		     clip(v->text, v->len, buf));
 		return;
 	}
-	type = kifu_yaml_resolve(v->text, v->len, &l, &f, NULL);
+	type = kifu_yaml_resolve(v->text, v->len, &l, &f, &overflow);
 	if (type == KIFU_SCALAR_INT)
-		f = (double)l;
+		f = overflow ? HUGE_VAL : (double)l;
 	if (type != KIFU_SCALAR_INT && type != KIFU_SCALAR_FLOAT) {
 		diag(d, ply, node_at(v), "'clock' must be a plain number of seconds, not '%s'",
 		     clip(v->text, v->len, buf));
