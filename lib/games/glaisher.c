@@ -763,6 +763,8 @@ static int gl_parse_move(const void *state, const char *text, kifu_move *out,
 
 	geo_init();
 	len = norm_text(text, norm, trimmed, sizeof(norm));
+	if (len == -2)
+		return PARSE_FAIL("unparsable move '%s': only spaces may separate its parts", trimmed);
 	if (len < 0)
 		return PARSE_FAIL("unparsable move '%s': too long", trimmed);
 	if (len == 0)
