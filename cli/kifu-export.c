@@ -438,8 +438,7 @@ static int svg_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const vo
 {
 	struct svg_ctx *s = ctx;
 
-	(void)ply;
-	return rp->game->render_svg(state, s->b);
+	return kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, s->b);
 }
 
 static int put_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply)
@@ -471,7 +470,8 @@ static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	struct html_ctx *h = ctx;
 	struct kifu_buf b = KIFU_BUF_INIT;
 
-	if (rp->game->render_svg(state, &b) < 0 || !b.data) {
+	if (kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, &b) < 0 ||
+	    !b.data) {
 		kifu_buf_release(&b);
 		return KIFU_ENOMEM;
 	}
