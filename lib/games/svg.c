@@ -289,8 +289,9 @@ int kifu_svg_hex_shape(struct kifu_buf *out, const struct kifu_svg_hex *l, doubl
 #define MARK_OPACITY "0.45"
 #define MARK_STROKE "stroke=\"#6b8a00\" stroke-width=\"3\""
 
-int kifu_svg_hex_marks(struct kifu_buf *out, const struct kifu_svg_hex *l, const int *cells,
-		       int n)
+/* The marks of either kind of board: hl or sl is NULL. */
+static int put_marks(struct kifu_buf *out, const struct kifu_svg_hex *hl,
+		     const struct kifu_svg_sq *sl, const int *cells, int n)
 {
 	char name[8];
 	double x, y;
@@ -300,14 +301,30 @@ int kifu_svg_hex_marks(struct kifu_buf *out, const struct kifu_svg_hex *l, const
 		return 0;
 	kifu_buf_puts(out, "<g class=\"last-move\">\n");
 	for (i = 0; i < n; i++) {
-		kifu_hex_cell_name(l->hex, cells[i], name);
-		kifu_svg_hex_centre(l, cells[i], &x, &y);
-		kifu_buf_printf(out, "<polygon data-last=\"%s\" points=\"", name);
-		hex_points(out, x, y, l->size * 0.94);
-		kifu_buf_puts(out, "\" fill=\"" MARK_FILL "\" fill-opacity=\"" MARK_OPACITY "\" "
+		if (hl) {
+			kifu_hex_cell_name(hl->hex, cells[i], name);
+			kifu_svg_hex_centre(hl, cells[i], &x, &y);
+			kifu_buf_printf(out, "<polygon data-last=\"%s\" points=\"", name);
+			hex_points(out, x, y, hl->size * 0.94);
+			kifu_buf_putc(out, '"');
+		} else {
+			kifu_sq_cell_name(sl->files, cells[i], name);
+			kifu_svg_sq_centre(sl, cells[i], &x, &y);
+			/* Inset by half the stroke, so the outline stays inside the cell. */
+			kifu_buf_printf(out, "<rect data-last=\"%s\" x=\"%.1f\" y=\"%.1f\" "
+					"width=\"%.1f\" height=\"%.1f\"", name, x - sl->size / 2 + 1.5,
+					y - sl->size / 2 + 1.5, sl->size - 3, sl->size - 3);
+		}
+		kifu_buf_puts(out, " fill=\"" MARK_FILL "\" fill-opacity=\"" MARK_OPACITY "\" "
 			      MARK_STROKE "/>\n");
 	}
 	return kifu_buf_puts(out, "</g>\n");
+}
+
+int kifu_svg_hex_marks(struct kifu_buf *out, const struct kifu_svg_hex *l, const int *cells,
+		       int n)
+{
+	return put_marks(out, l, NULL, cells, n);
 }
 
 /* ---- square boards ---- */
@@ -408,21 +425,5 @@ int kifu_svg_flag(struct kifu_buf *out, const struct kifu_svg_colour *c, double 
 
 int kifu_svg_sq_marks(struct kifu_buf *out, const struct kifu_svg_sq *l, const int *cells, int n)
 {
-	char name[8];
-	double x, y;
-	int i;
-
-	if (n <= 0)
-		return 0;
-	kifu_buf_puts(out, "<g class=\"last-move\">\n");
-	for (i = 0; i < n; i++) {
-		kifu_sq_cell_name(l->files, cells[i], name);
-		kifu_svg_sq_centre(l, cells[i], &x, &y);
-		/* Inset by half the stroke, so the outline stays inside the cell. */
-		kifu_buf_printf(out, "<rect data-last=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				"height=\"%.1f\" fill=\"" MARK_FILL "\" fill-opacity=\"" MARK_OPACITY
-				"\" " MARK_STROKE "/>\n", name, x - l->size / 2 + 1.5,
-				y - l->size / 2 + 1.5, l->size - 3, l->size - 3);
-	}
-	return kifu_buf_puts(out, "</g>\n");
+	return put_marks(out, NULL, l, cells, n);
 }
