@@ -352,17 +352,21 @@ void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d)
 		fprintf(fp, "%s: %s: %s\n", file, sev, d->message);
 }
 
-const char *cli_db_path(const char *usage, const char *db_option)
+const char *cli_db_path(const char *db_option)
 {
 	const char *env = getenv("KIFU_DB");
 
 	/* An empty name would make SQLite use a temporary database, thrown away at exit. */
-	if (db_option && !*db_option)
-		cli_usage_error(usage, "--db needs a database name, not ''");
+	if (db_option && !*db_option) {
+		cli_errorf("--db needs a database name, not ''");
+		exit(EXIT_USAGE);
+	}
 	if (db_option)
 		return db_option;
-	if (env && !*env)
-		cli_usage_error(usage, "KIFU_DB is set but empty: name a database, or unset it");
+	if (env && !*env) {
+		cli_errorf("KIFU_DB is set but empty: name a database, or unset it");
+		exit(EXIT_USAGE);
+	}
 	return env ? env : "kifu.db";
 }
 

@@ -92,9 +92,9 @@ void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d);
 
 /*
  * The database to use: --db's value when given, else $KIFU_DB when set,
- * else "kifu.db". An empty name (--db '', KIFU_DB=) is a usage error.
+ * else "kifu.db". An empty name (--db '', KIFU_DB=) is a usage error (exit 2).
  */
-const char *cli_db_path(const char *usage, const char *db_option);
+const char *cli_db_path(const char *db_option);
 
 /* Long-option codes of the FILTERS of CLI.md, shared by the tools that select stored games. */
 enum {

@@ -1277,7 +1277,7 @@ static void export_store(struct export *ex, const char *db, long id, const struc
 	size_t n = 0, i;
 
 	kifu_error_clear(&err);
-	db = cli_db_path(usage, db);
+	db = cli_db_path(db);
 	if (kifu_store_open(&st, db, 0, &err) < 0) {
 		cli_error(&err);
 		ex->io_error = 1;

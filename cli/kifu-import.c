@@ -818,7 +818,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		cli_usage_error(usage, "expected at least one PATH");
-	db = cli_db_path(usage, db);
+	db = cli_db_path(db);
 	run.progress = !run.quiet && isatty(2);
 	run.total_bytes = 0;
 	for (i = optind; i < argc && run.progress; i++)

@@ -494,7 +494,7 @@ int main(int argc, char **argv)
 	if (o.dir && o.db)
 		cli_usage_error(usage, "-o and --db exclude each other");
 	if (o.db || (!o.dir && getenv("KIFU_DB")))
-		o.db = cli_db_path(usage, o.db);
+		o.db = cli_db_path(o.db);
 	kifu_error_clear(&err);
 	if (o.db && (kifu_store_open(&st, o.db, 0, &err) < 0 || kifu_store_begin(st, &err) < 0)) {
 		cli_error(&err);

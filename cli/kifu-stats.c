@@ -210,7 +210,7 @@ int main(int argc, char **argv)
 		cli_usage_error(usage, "unknown format '%s' (table, csv or json)", format);
 	cli_filter_check(usage, &f);
 
-	db = cli_db_path(usage, db);
+	db = cli_db_path(db);
 	if (kifu_store_open(&st, db, 0, &err) < 0 ||
 	    kifu_stats_report(&rep, st, kind, &f, &opt, &err) < 0) {
 		cli_error(&err);

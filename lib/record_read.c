@@ -10,7 +10,6 @@
  * input from costing unbounded time or memory.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -742,7 +741,7 @@ static void convert_clock(struct doc *d, struct kifu_turn *t, const struct node 
 	char buf[CLIP + 1];
 	double f = 0;
 	long l;
-	int type, overflow = 0;
+	int type;
 
 	if (v->type == N_BAD)
 		return;
@@ -756,9 +755,9 @@ static void convert_clock(struct doc *d, struct kifu_turn *t, const struct node 
 		     clip(v->text, v->len, buf));
 		return;
 	}
-	type = kifu_yaml_resolve(v->text, v->len, &l, &f, &overflow);
+	type = kifu_yaml_resolve(v->text, v->len, &l, &f, NULL);
 	if (type == KIFU_SCALAR_INT)
-		f = overflow ? HUGE_VAL : (double)l;
+		f = (double)l;
 	if (type != KIFU_SCALAR_INT && type != KIFU_SCALAR_FLOAT) {
 		diag(d, ply, node_at(v), "'clock' must be a plain number of seconds, not '%s'",
 		     clip(v->text, v->len, buf));
