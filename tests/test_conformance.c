@@ -159,34 +159,6 @@ static void playout(const struct kifu_game *g, int variant, int first, struct rn
 	}
 }
 
-static void test_random_playouts(void **unused)
-{
-	const struct kifu_game *const *gp;
-
-	(void)unused;
-	for (gp = kifu_games; *gp; gp++) {
-		const struct kifu_game *g = *gp;
-		kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
-		unsigned char *mem = malloc(3 * g->state_size);
-		int variants = kifu_game_variant_count(g), v, i;
-
-		assert_non_null(moves);
-		assert_non_null(mem);
-		for (v = 0; v < variants; v++) {
-			struct rng r = { UINT64_C(0x6b69667521) + (uint64_t)v };
-
-			for (i = 0; i < PLAYOUTS_PER_VARIANT; i++) {
-				/* every side starts sometimes, where the game allows a choice */
-				int first = (g->flags & KIFU_GAME_CHOOSE_FIRST) ? i % g->nsides : 0;
-
-				playout(g, v, first, &r, moves, mem);
-			}
-		}
-		free(moves);
-		free(mem);
-	}
-}
-
 /* Playouts per variant whose every position is drawn with its last move marked. */
 #define MARKED_PLAYOUTS 6
 #define MARKED_PLIES 160
@@ -299,6 +271,34 @@ static void test_last_move_marked(void **unused)
 	}
 }
 
+static void test_random_playouts(void **unused)
+{
+	const struct kifu_game *const *gp;
+
+	(void)unused;
+	for (gp = kifu_games; *gp; gp++) {
+		const struct kifu_game *g = *gp;
+		kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+		unsigned char *mem = malloc(3 * g->state_size);
+		int variants = kifu_game_variant_count(g), v, i;
+
+		assert_non_null(moves);
+		assert_non_null(mem);
+		for (v = 0; v < variants; v++) {
+			struct rng r = { UINT64_C(0x6b69667521) + (uint64_t)v };
+
+			for (i = 0; i < PLAYOUTS_PER_VARIANT; i++) {
+				/* every side starts sometimes, where the game allows a choice */
+				int first = (g->flags & KIFU_GAME_CHOOSE_FIRST) ? i % g->nsides : 0;
+
+				playout(g, v, first, &r, moves, mem);
+			}
+		}
+		free(moves);
+		free(mem);
+	}
+}
+
 static void test_registry(void **unused)
 {
 	const struct kifu_game *const *gp;
@@ -327,9 +327,9 @@ static void test_registry(void **unused)
 		assert_non_null(g->hash);
 		assert_non_null(g->rehash);
 		assert_non_null(g->figures);
+		assert_non_null(g->render_svg_last);
 		assert_non_null(g->render_text);
 		assert_non_null(g->render_svg);
-		assert_non_null(g->render_svg_last);
 		/* an unknown variant and, where no choice is allowed, a second first side are refused */
 		assert_int_equal(g->init(state, kifu_game_variant_count(g), 0, &err), KIFU_ENOTFOUND);
 		if (!(g->flags & KIFU_GAME_CHOOSE_FIRST))
@@ -372,10 +372,10 @@ static void test_hash_covers_side_to_move(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_last_move_marked),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_hash_covers_side_to_move),
 		cmocka_unit_test(test_random_playouts),
-		cmocka_unit_test(test_last_move_marked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
