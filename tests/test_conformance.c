@@ -114,7 +114,7 @@ static void check_garbage(const struct kifu_game *g, const void *state, struct r
  * Playouts (the first of each variant) whose every position is checked under
  * every symmetry, and the plies at which perft is compared too.
  */
-#define SYM_PLAYOUTS 6
+#define SYM_PLAYOUTS 4
 #define SYM_PERFT_EVERY 16
 #define SYM_PERFT_DEPTH 2
 
