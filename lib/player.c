@@ -548,6 +548,18 @@ static void child_value(struct kifu_player_value *v, const struct node *c)
 	v->score = c->visits ? c->reward / c->visits : 0;
 }
 
+/* Iterations through root child i until it has min_visits. */
+static int force_visits(struct kifu_player *p, const void *state, uint32_t i, long min_visits)
+{
+	int ret = 0;
+
+	p->force = i;
+	while (ret == 0 && p->nodes[p->nodes[0].first + i].visits < (uint64_t)min_visits)
+		ret = iterate(p, state);
+	p->force = NO_FORCE;
+	return ret;
+}
+
 int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 			const void *state, kifu_move played, long min_visits,
 			struct kifu_error *err)
@@ -600,14 +612,17 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 		visits += c[i].visits;
 	}
 	out->expected = visits ? reward / (double)visits : 0;
-	child_value(&out->best, &c[best]);
-	/* the played move searched as deep as asked, through its own subtree */
-	p->force = pi;
-	while (p->nodes[p->nodes[0].first + pi].visits < (uint64_t)min_visits) {
-		ret = iterate(p, state);
-		if (ret < 0)
-			goto out;
-	}
+	/*
+	 * Both moves searched as deep as asked, each through its own subtree:
+	 * with more moves than iterations (glaisher), the most visited move
+	 * may have one lucky visit, and the move played none.
+	 */
+	ret = force_visits(p, state, best, min_visits);
+	if (ret == 0)
+		ret = force_visits(p, state, pi, min_visits);
+	if (ret < 0)
+		goto out;
+	child_value(&out->best, p->nodes + p->nodes[0].first + best);
 	child_value(&out->played, p->nodes + p->nodes[0].first + pi);
 	ret = 0;
 out:

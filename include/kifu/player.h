@@ -113,11 +113,14 @@ struct kifu_player_analysis {
  *     the side to move there is always selected (so a move that allows an
  *     immediate win is valued as the loss it is, not by random playouts);
  *     at the root this makes the winning move the choice, scored 1;
- *   - then, while `played` has fewer than min_visits iterations, iterations
- *     are forced through it (its own subtree still searched by UCB1), so its
- *     score never rests on a few lucky visits.
- * `expected` and `best` are taken after the N iterations, before forcing;
- * best is the most visited root move (ties as in choose). Returns 0,
+ *   - the engine's choice is the most visited root move after the N
+ *     iterations (ties as in choose); then, while it, and then `played`,
+ *     has fewer than min_visits iterations, iterations are forced through
+ *     it (its own subtree still searched by UCB1), so that neither score
+ *     rests on a few lucky visits (with more moves than iterations, as in
+ *     glaisher, the most visited move may have been visited once).
+ * `expected` is the mean over the N iterations, before any forcing; the
+ * scores are the moves' means after it. Returns 0,
  * KIFU_EILLEGAL (not a searching player, the game is over, played not
  * legal), KIFU_ERANGE (more moves than the node pool holds) or KIFU_ENOMEM.
  */
