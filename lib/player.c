@@ -541,22 +541,28 @@ void kifu_player_seed(struct kifu_player *p, uint64_t seed)
 		p->rng[i] = splitmix64(&seed);
 }
 
-static void child_value(struct kifu_player_value *v, const struct node *c)
-{
-	v->move = c->move;
-	v->visits = c->visits;
-	v->score = c->visits ? c->reward / c->visits : 0;
-}
 
-/* Iterations through root child i until it has min_visits. */
-static int force_visits(struct kifu_player *p, const void *state, uint32_t i, long min_visits)
+/*
+ * `visits` more iterations through root child i; v gets their mean reward
+ * alone, free of the luck that made the search prefer (or neglect) i.
+ */
+static int fresh_value(struct kifu_player_value *v, struct kifu_player *p, const void *state,
+		       uint32_t i, long visits)
 {
+	const struct node *c = p->nodes + p->nodes[0].first + i;
+	double reward0 = c->reward;
+	uint32_t visits0 = c->visits;
+	long k;
 	int ret = 0;
 
 	p->force = i;
-	while (ret == 0 && p->nodes[p->nodes[0].first + i].visits < (uint64_t)min_visits)
+	for (k = 0; k < visits && ret == 0; k++)
 		ret = iterate(p, state);
 	p->force = NO_FORCE;
+	c = p->nodes + p->nodes[0].first + i; /* the pool may have moved */
+	v->move = c->move;
+	v->visits = c->visits - visits0;
+	v->score = v->visits ? (c->reward - reward0) / v->visits : 0;
 	return ret;
 }
 
@@ -617,13 +623,13 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 	 * with more moves than iterations (glaisher), the most visited move
 	 * may have one lucky visit, and the move played none.
 	 */
-	ret = force_visits(p, state, best, min_visits);
-	if (ret == 0)
-		ret = force_visits(p, state, pi, min_visits);
+	ret = fresh_value(&out->best, p, state, best, min_visits);
+	if (ret == 0 && pi == best)
+		out->played = out->best;
+	else if (ret == 0)
+		ret = fresh_value(&out->played, p, state, pi, min_visits);
 	if (ret < 0)
 		goto out;
-	child_value(&out->best, p->nodes + p->nodes[0].first + best);
-	child_value(&out->played, p->nodes + p->nodes[0].first + pi);
 	ret = 0;
 out:
 	if (ret == KIFU_ENOMEM)
