@@ -18,13 +18,19 @@
 /* More threads than this are never useful on one game. */
 #define MAX_THREADS 256
 
+/*
+ * Scores are ratios of whole numbers, so a loss meant to be 0.10 may come
+ * out as 0.0999999...: losses within EPS of a threshold reach it.
+ */
+#define EPS 1e-9
+
 int kifu_analyse_mark(double loss)
 {
-	if (loss >= KIFU_ANALYSE_BLUNDER)
+	if (loss >= KIFU_ANALYSE_BLUNDER - EPS)
 		return KIFU_REVIEW_BLUNDER;
-	if (loss >= KIFU_ANALYSE_MISTAKE)
+	if (loss >= KIFU_ANALYSE_MISTAKE - EPS)
 		return KIFU_REVIEW_MISTAKE;
-	if (loss >= KIFU_ANALYSE_DUBIOUS)
+	if (loss >= KIFU_ANALYSE_DUBIOUS - EPS)
 		return KIFU_REVIEW_DUBIOUS;
 	return KIFU_REVIEW_NONE;
 }
