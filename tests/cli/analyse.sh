@@ -3,8 +3,8 @@
 # tests/data/analyse/blunders/ (one per game and variant, the record's last
 # move lets the opponent win at once) reviewed from the file: the last ply
 # marked ?? in json, its yaml comment starting with ??, the text table
-# marking it; the same seed with 1 and 2 threads gives byte-identical
-# output in every format, another seed another json; a game from the
+# marking it; on one of them, the same seed with 1 and 2 threads gives
+# byte-identical output in every format, another seed another json; a game from the
 # database by --id and by FILTERS; then usage errors (--to html and --store
 # are not available yet, exit 2) and a missing database (exit 3).
 set -u
@@ -61,8 +61,6 @@ last = plies[-1]
 assert last['mark'] == '??', last
 assert last['best'] != last['move']
 PY
-	"$analyse" --file "$f" --to json --playouts 300 --threads 2 --seed 3 -o "$tmp/$name-2.json"
-	check "$name: 1 and 2 threads differ (json)" cmp -s "$tmp/$name-1.json" "$tmp/$name-2.json"
 done
 
 # One game in every format, 1 and 2 threads, at reduced playouts.
