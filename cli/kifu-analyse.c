@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "kifu/analyse.h"
@@ -85,18 +84,6 @@ static long parse_long(const char *opt, const char *text, long min, long max)
 	return v;
 }
 
-static uint64_t parse_seed(const char *text)
-{
-	unsigned long long u;
-	char *end;
-
-	errno = 0;
-	u = strtoull(text, &end, 10);
-	if (errno || *end || end == text || text[0] < '0' || text[0] > '9')
-		cli_usage_error(usage, "--seed must be a whole number from 0 to "
-				"18446744073709551615, not '%s'", text);
-	return (uint64_t)u;
-}
 
 /* ---- output ---- */
 
@@ -262,10 +249,11 @@ static int put_text(struct kifu_buf *b, const struct kifu_replay *rp,
 
 /* ---- one game ---- */
 
-/* Validates, analyses and writes one record. Returns -1 to stop everything. */
-static int analyse_record(struct run *r, struct kifu_record *rec, struct kifu_diags *diags,
-			  const char *source, const char *label)
+/* Validates, analyses and writes one record (a cli_game_fn). Returns -1 to stop everything. */
+static int analyse_record(void *ctx, struct kifu_record *rec, struct kifu_diags *diags,
+			  const char *source, const char *label, const char *name)
 {
+	struct run *r = ctx;
 	struct kifu_replay *rp = &r->replay;
 	struct kifu_ply_review *rv = NULL;
 	struct kifu_buf b = KIFU_BUF_INIT;
@@ -274,6 +262,7 @@ static int analyse_record(struct run *r, struct kifu_record *rec, struct kifu_di
 	size_t i;
 	int ret;
 
+	(void)name;
 	kifu_error_clear(&err);
 	if (kifu_record_validate(rp, diags, rec, KIFU_VALIDATE_TEXT, &err) < 0) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
@@ -324,116 +313,6 @@ out:
 	return ret;
 }
 
-static void analyse_file(struct run *r, const char *path)
-{
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_reader *rd = NULL;
-	struct kifu_record *rec;
-	struct kifu_error err;
-	const char *source = strcmp(path, "-") ? path : "<stdin>";
-	int ret;
-
-	kifu_error_clear(&err);
-	if (!strcmp(path, "-"))
-		ret = kifu_reader_open_fp(&rd, stdin, source, &err);
-	else
-		ret = kifu_reader_open_file(&rd, path, &err);
-	if (ret < 0) {
-		cli_errorf("%s", err.message);
-		r->io_error = 1;
-		goto out;
-	}
-	for (;;) {
-		char label[600];
-
-		kifu_diags_reset(&diags);
-		ret = kifu_reader_next(&rec, &diags, rd, &err);
-		if (ret < 0) {
-			cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(ret));
-			r->io_error = 1;
-			break;
-		}
-		if (ret == 0)
-			break;
-		snprintf(label, sizeof(label), "game %d of %s", rec->number, source);
-		ret = analyse_record(r, rec, &diags, source, label);
-		kifu_record_free(rec);
-		if (ret < 0)
-			break;
-	}
-out:
-	kifu_diags_release(&diags);
-	kifu_reader_free(rd);
-}
-
-static int analyse_stored(struct run *r, struct kifu_store *st, int64_t id)
-{
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_record *rec = NULL;
-	struct kifu_error err;
-	const char *db = kifu_store_path(st);
-	char label[600];
-	int ret;
-
-	kifu_error_clear(&err);
-	ret = kifu_store_game_load(&rec, st, id, &err);
-	if (ret == KIFU_ENOTFOUND) {
-		cli_errorf("no game with id %lld in '%s'", (long long)id, db);
-		r->invalid = 1;
-		ret = 0;
-		goto out;
-	}
-	if (ret < 0) {
-		cli_error(&err);
-		r->io_error = 1;
-		ret = -1;
-		goto out;
-	}
-	snprintf(label, sizeof(label), "game %lld in %s", (long long)id, db);
-	ret = analyse_record(r, rec, &diags, db, label);
-out:
-	kifu_record_free(rec);
-	kifu_diags_release(&diags);
-	return ret;
-}
-
-static void analyse_store(struct run *r, const char *db, long id, const struct kifu_filter *f)
-{
-	struct kifu_store *st = NULL;
-	struct kifu_error err;
-	int64_t *ids = NULL;
-	size_t n = 0, i;
-
-	kifu_error_clear(&err);
-	db = cli_db_path(db);
-	/* a tool that only reads never creates a database */
-	if (access(db, F_OK) != 0) {
-		cli_errorf("no database at '%s'", db);
-		r->io_error = 1;
-		return;
-	}
-	if (kifu_store_open(&st, db, 0, &err) < 0) {
-		cli_error(&err);
-		r->io_error = 1;
-		goto out;
-	}
-	if (id >= 0) {
-		analyse_stored(r, st, id);
-		goto out;
-	}
-	if (kifu_store_game_ids(&ids, &n, st, f, &err) < 0) {
-		cli_error(&err);
-		r->io_error = 1;
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		if (analyse_stored(r, st, ids[i]) < 0)
-			break;
-out:
-	free(ids);
-	kifu_store_free(st);
-}
-
 static void finish(struct run *r)
 {
 	struct kifu_buf b = KIFU_BUF_INIT;
@@ -472,6 +351,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run r;
+	struct cli_status status = { 0, 0, 0 };
 	struct kifu_filter f;
 	const char *db = NULL, *file = NULL, *to = "text";
 	long id = -1;
@@ -498,7 +378,7 @@ int main(int argc, char **argv)
 			r.opts.playouts = parse_long("--playouts", optarg, 1, KIFU_PLAYER_MAX_PLAYOUTS);
 			break;
 		case O_THREADS: r.opts.threads = (int)parse_long("--threads", optarg, 1, 256); break;
-		case O_SEED: r.opts.seed = parse_seed(optarg); break;
+		case O_SEED: r.opts.seed = cli_parse_seed(usage, optarg); break;
 		case O_STORE: store = 1; break;
 		case 'o': r.out_path = optarg; break;
 		case 'h': help(); break;
@@ -535,10 +415,14 @@ int main(int argc, char **argv)
 	r.json_array = id < 0;
 
 	if (file)
-		analyse_file(&r, file);
+		cli_games_file(file, analyse_record, &r, &status);
 	else
-		analyse_store(&r, db, id, &f);
+		cli_games_store(db, id, &f, CLI_GAMES_MUST_EXIST, analyse_record, &r, &status);
 	finish(&r);
 	kifu_replay_release(&r.replay);
-	return r.io_error ? EXIT_FAILURE_IO : r.invalid ? EXIT_INVALID : EXIT_OK;
+	if (status.usage_error)
+		return EXIT_USAGE;
+	if (r.io_error || status.io_error)
+		return EXIT_FAILURE_IO;
+	return r.invalid || status.invalid ? EXIT_INVALID : EXIT_OK;
 }

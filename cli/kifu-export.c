@@ -1060,143 +1060,11 @@ static int check_and_export(struct export *ex, const struct kifu_record *rec,
 	return export_game(ex, rec, label, name);
 }
 
-/* The name of a file's games in a directory: its base name without .yaml/.yml. */
-static void base_name(char *out, size_t size, const char *path)
+/* cli_game_fn over check_and_export. */
+static int export_one(void *ctx, struct kifu_record *rec, struct kifu_diags *diags,
+		      const char *source, const char *label, const char *name)
 {
-	const char *slash = strrchr(path, '/');
-	size_t n;
-
-	if (!strcmp(path, "-")) {
-		snprintf(out, size, "stdin");
-		return;
-	}
-	snprintf(out, size, "%s", slash ? slash + 1 : path);
-	n = strlen(out);
-	if (n > 5 && !strcmp(out + n - 5, ".yaml"))
-		out[n - 5] = '\0';
-	else if (n > 4 && !strcmp(out + n - 4, ".yml"))
-		out[n - 4] = '\0';
-	if (!out[0])
-		snprintf(out, size, "game");
-}
-
-static void export_file(struct export *ex, const char *path)
-{
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_reader *r = NULL;
-	struct kifu_record *rec;
-	struct kifu_error err;
-	const char *source = strcmp(path, "-") ? path : "<stdin>";
-	char base[256];
-	int ret;
-
-	base_name(base, sizeof(base), path);
-	kifu_error_clear(&err);
-	if (!strcmp(path, "-"))
-		ret = kifu_reader_open_fp(&r, stdin, source, &err);
-	else
-		ret = kifu_reader_open_file(&r, path, &err);
-	if (ret < 0) {
-		cli_errorf("%s", err.message);
-		ex->io_error = 1;
-		goto out;
-	}
-	for (;;) {
-		char name[300], label[600];
-
-		kifu_diags_reset(&diags);
-		ret = kifu_reader_next(&rec, &diags, r, &err);
-		if (ret < 0) {
-			cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(ret));
-			ex->io_error = 1;
-			break;
-		}
-		if (ret == 0)
-			break;
-		snprintf(name, sizeof(name), "%s-%d", base, rec->number);
-		snprintf(label, sizeof(label), "game %d of %s", rec->number, source);
-		ret = check_and_export(ex, rec, &diags, source, label, name);
-		kifu_record_free(rec);
-		if (ret < 0)
-			break;
-	}
-out:
-	kifu_diags_release(&diags);
-	kifu_reader_free(r);
-}
-
-/* ---- the database ---- */
-
-struct filters {
-	struct kifu_filter f;
-	int any;
-};
-
-/* Exports stored game id; returns -1 to stop everything. */
-static int export_stored(struct export *ex, struct kifu_store *st, int64_t id)
-{
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_record *rec = NULL;
-	struct kifu_error err;
-	const char *db = kifu_store_path(st);
-	char name[64], label[600];
-	int ret;
-
-	kifu_error_clear(&err);
-	ret = kifu_store_game_load(&rec, st, id, &err);
-	if (ret == KIFU_ENOTFOUND) {
-		cli_errorf("no game with id %lld in '%s'", (long long)id, db);
-		ex->invalid = 1;
-		ret = 0;
-		goto out;
-	}
-	if (ret < 0) {
-		cli_error(&err);
-		ex->io_error = 1;
-		ret = -1;
-		goto out;
-	}
-	snprintf(name, sizeof(name), "game-%lld", (long long)id);
-	snprintf(label, sizeof(label), "game %lld in %s", (long long)id, db);
-	ret = check_and_export(ex, rec, &diags, db, label, name);
-out:
-	kifu_record_free(rec);
-	kifu_diags_release(&diags);
-	return ret;
-}
-
-static void export_store(struct export *ex, const char *db, long id, const struct filters *f)
-{
-	struct kifu_store *st = NULL;
-	struct kifu_error err;
-	int64_t *ids = NULL;
-	size_t n = 0, i;
-
-	kifu_error_clear(&err);
-	db = cli_db_path(db);
-	if (kifu_store_open(&st, db, 0, &err) < 0) {
-		cli_error(&err);
-		ex->io_error = 1;
-		goto out;
-	}
-	if (id >= 0) {
-		export_stored(ex, st, id);
-		goto out;
-	}
-	if (kifu_store_game_ids(&ids, &n, st, &f->f, &err) < 0) {
-		cli_error(&err);
-		if (err.code == KIFU_EPARSE)
-			ex->usage_error = 1;
-		else
-			ex->io_error = 1;
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		if (export_stored(ex, st, ids[i]) < 0)
-			break;
-out:
-	free(ids);
-	kifu_store_free(st);
+	return check_and_export(ctx, rec, diags, source, label, name);
 }
 
 static long parse_count(const char *opt, const char *text)
@@ -1227,7 +1095,9 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct export ex;
-	struct filters f;
+	struct cli_status status = { 0, 0, 0 };
+	struct kifu_filter f;
+	int any_filter = 0;
 	const char *db = NULL, *file = NULL, *to = NULL;
 	long id = -1;
 	int opt, i, sources;
@@ -1240,8 +1110,8 @@ int main(int argc, char **argv)
 	ex.replay = (struct kifu_replay)KIFU_REPLAY_INIT;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:", options, NULL)) != -1) {
-		if (cli_filter_option(&f.f, opt, optarg)) {
-			f.any = 1;
+		if (cli_filter_option(&f, opt, optarg)) {
+			any_filter = 1;
 			continue;
 		}
 		switch (opt) {
@@ -1268,13 +1138,13 @@ int main(int argc, char **argv)
 			ex.format = i;
 	if (ex.format < 0)
 		cli_usage_error(usage, "unknown format '%s' (yaml, json, text, svg or html)", to);
-	sources = (file != NULL) + (id >= 0) + f.any;
+	sources = (file != NULL) + (id >= 0) + any_filter;
 	if (sources == 0)
 		cli_usage_error(usage, "expected --file RECORD, --id N or FILTERS");
 	if (sources > 1)
 		cli_usage_error(usage, "give only one of --file, --id and FILTERS");
-	if (f.any)
-		cli_filter_check(usage, &f.f);
+	if (any_filter)
+		cli_filter_check(usage, &f);
 	if (ex.ply >= 0 && (ex.format == FMT_YAML || ex.format == FMT_JSON))
 		cli_usage_error(usage, "--ply applies to text, svg and html, not '%s'", to);
 	if (db && file)
@@ -1288,9 +1158,12 @@ int main(int argc, char **argv)
 	ex.json_array = id < 0;
 
 	if (file)
-		export_file(&ex, file);
+		cli_games_file(file, export_one, &ex, &status);
 	else
-		export_store(&ex, db, id, &f);
+		cli_games_store(db, id, &f, 0, export_one, &ex, &status);
+	ex.invalid |= status.invalid;
+	ex.io_error |= status.io_error;
+	ex.usage_error |= status.usage_error;
 	finish(&ex);
 	kifu_replay_release(&ex.replay);
 	kifu_buf_release(&ex.pending);
