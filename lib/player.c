@@ -413,6 +413,17 @@ static int iterate(struct kifu_player *p, const void *root)
 	return 0;
 }
 
+/* n iterations from the root state. */
+static int search(struct kifu_player *p, const void *state, long n)
+{
+	long i;
+	int ret = 0;
+
+	for (i = 0; i < n && ret == 0; i++)
+		ret = iterate(p, state);
+	return ret;
+}
+
 /* The root child with most visits; ties go to the better mean, then the first. */
 static kifu_move best_move(const struct kifu_player *p)
 {
@@ -478,7 +489,6 @@ static int new_tree(struct kifu_player *p, const void *state)
 static int mcts_choose(kifu_move *out, struct kifu_player *p, const void *state,
 		       struct kifu_error *err)
 {
-	long i;
 	int ret;
 
 	ret = new_tree(p, state);
@@ -501,11 +511,9 @@ static int mcts_choose(kifu_move *out, struct kifu_player *p, const void *state,
 		ret = 0;
 		goto out;
 	}
-	for (i = 0; i < p->playouts; i++) {
-		ret = iterate(p, state);
-		if (ret < 0)
-			goto out;
-	}
+	ret = search(p, state, p->playouts);
+	if (ret < 0)
+		goto out;
 	*out = best_move(p);
 	ret = 0;
 out:
@@ -552,12 +560,10 @@ static int fresh_value(struct kifu_player_value *v, struct kifu_player *p, const
 	const struct node *c = p->nodes + p->nodes[0].first + i;
 	double reward0 = c->reward;
 	uint32_t visits0 = c->visits;
-	long k;
-	int ret = 0;
+	int ret;
 
 	p->force = i;
-	for (k = 0; k < visits && ret == 0; k++)
-		ret = iterate(p, state);
+	ret = search(p, state, visits);
 	p->force = NO_FORCE;
 	c = p->nodes + p->nodes[0].first + i; /* the pool may have moved */
 	v->move = c->move;
@@ -574,7 +580,6 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 	double reward = 0;
 	uint64_t visits = 0;
 	uint32_t i, pi = UINT32_MAX, best = 0;
-	long it;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -600,11 +605,9 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 				     p->spec);
 		goto out;
 	}
-	for (it = 0; it < p->playouts; it++) {
-		ret = iterate(p, state);
-		if (ret < 0)
-			goto out;
-	}
+	ret = search(p, state, p->playouts);
+	if (ret < 0)
+		goto out;
 	c = p->nodes + p->nodes[0].first; /* the pool may have moved */
 	if (!(p->nodes[0].flags & NODE_DECIDED)) {
 		kifu_move m = best_move(p);
