@@ -212,9 +212,9 @@ static void test_blunders_marked(void **unused)
  * (bench/analyse.sh measured, at the default playouts: splinter knockout
  * 2.4, glaisher standard 2.6; at 400: 3.3 and 3.7). In the others the
  * engine, whose values come from random playouts, tells random's moves from
- * its own too weakly in the first 60 plies for a 2x ratio (default
- * playouts: splay-kisenwether 0.8, splay-schmidt 1.9, splinter-quad 1.7,
- * glaisher advanced 2.1): see README.md.
+ * its own too weakly in the first 60 plies for a sure 2x ratio (default
+ * playouts: splay-kisenwether 0.8, splinter survival 1.1, splinter-quad
+ * 1.7, splay-schmidt 1.9, glaisher advanced 2.1): see README.md.
  */
 static const char *const compared[] = { "splinter-knockout", "glaisher-standard" };
 
