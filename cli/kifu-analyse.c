@@ -322,13 +322,12 @@ static void finish(struct run *r)
 		write_out(r, &b);
 	}
 	kifu_buf_release(&b);
-	if (r->out && r->out != stdout && fclose(r->out) != 0)
+	if (r->out && r->out != stdout && (ferror(r->out) | fclose(r->out)) != 0) {
+		cli_errorf("cannot write to '%s'", r->out_path);
 		r->io_error = 1;
-	else if (r->out == stdout && (fflush(stdout) != 0 || ferror(stdout)))
+	} else if (r->out == stdout && cli_flush_stdout() < 0) {
 		r->io_error = 1;
-	if (r->io_error && r->out)
-		cli_errorf("cannot write to '%s'", r->out_path && strcmp(r->out_path, "-") ?
-						   r->out_path : "standard output");
+	}
 	r->out = NULL;
 }
 
@@ -383,10 +382,8 @@ int main(int argc, char **argv)
 		case 'o': r.out_path = optarg; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
-		case ':':
-			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (optind < argc)

@@ -310,14 +310,17 @@ static int put_text(struct kifu_buf *b, const struct kifu_record *rec,
 	int s;
 
 	result_of(rec, &result, &term);
-	kifu_buf_printf(b, "%s: %s, variant %s\n", label, g->name, g->variants[rp->variant]);
+	/* Text for a terminal: what a record (or a file name) holds is escaped. */
+	kifu_buf_escaped(b, label);
+	kifu_buf_printf(b, ": %s, variant %s\n", g->name, g->variants[rp->variant]);
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 
-		kifu_buf_printf(b, "%s%s: %s", s ? "; " : "", g->sides[s], name ? name : "-");
+		kifu_buf_printf(b, "%s%s: ", s ? "; " : "", g->sides[s]);
+		kifu_buf_escaped(b, name ? name : "-");
 	}
-	kifu_buf_printf(b, "\nresult: %s%s%s%s, %zu plies\n", result, term ? " (" : "",
-			term ? term : "", term ? ")" : "", rp->nplies);
+	kifu_buf_printf(b, "\nresult: %s%s%s%s, %zu pl%s\n", result, term ? " (" : "",
+			term ? term : "", term ? ")" : "", rp->nplies, rp->nplies == 1 ? "y" : "ies");
 	if (ply >= 0)
 		return walk_plies(rp, (size_t)ply, (size_t)ply, text_ply, &t);
 	return walk_plies(rp, 0, rp->nplies, text_ply, &t);
@@ -333,8 +336,7 @@ static int svg_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const vo
 {
 	struct svg_ctx *s = ctx;
 
-	(void)ply;
-	return rp->game->render_svg(state, s->b);
+	return kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, s->b);
 }
 
 static int put_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply)
@@ -366,7 +368,8 @@ static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	struct html_ctx *h = ctx;
 	struct kifu_buf b = KIFU_BUF_INIT;
 
-	if (rp->game->render_svg(state, &b) < 0 || !b.data) {
+	if (kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, &b) < 0 ||
+	    !b.data) {
 		kifu_buf_release(&b);
 		return KIFU_ENOMEM;
 	}
@@ -954,8 +957,7 @@ static void finish(struct export *ex)
 			report_errno("write", ex->out_path);
 			ex->io_error = 1;
 		}
-	} else if (ex->out == stdout && (fflush(stdout) != 0 || ferror(stdout))) {
-		cli_errorf("cannot write to standard output");
+	} else if (ex->out == stdout && cli_flush_stdout() < 0) {
 		ex->io_error = 1;
 	}
 	ex->out = NULL;
@@ -1123,10 +1125,8 @@ int main(int argc, char **argv)
 		case 'o': ex.out_path = optarg; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
-		case ':':
-			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (optind < argc)
