@@ -6,6 +6,7 @@
 #define KIFU_CLI_H
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "kifu/error.h"
@@ -134,5 +135,47 @@ int cli_filter_option(struct kifu_filter *f, int opt, const char *arg);
  * an unknown game, variant or termination, or a date that is not one.
  */
 void cli_filter_check(const char *usage, const struct kifu_filter *f);
+
+/* ---- the games a tool reads (cli/games.c) ---- */
+
+/* What went wrong while reading games: the exit status follows from it. */
+struct cli_status {
+	int invalid;      /* a game was invalid or not found: exit 1 */
+	int io_error;     /* reading or the database failed: exit 3 */
+	int usage_error;  /* a filter was not understood: exit 2 */
+};
+
+/*
+ * Called for each game read: rec with the reader's diagnostics so far,
+ * source (the file or database, for diagnostics), label ("game K of FILE",
+ * "game ID in DB") and name ("BASE-K", "game-ID", for a file per game).
+ * Returns a negative value to stop reading.
+ */
+typedef int (*cli_game_fn)(void *ctx, struct kifu_record *rec, struct kifu_diags *diags,
+			   const char *source, const char *label, const char *name);
+
+/* Every record under path (any format, archive or directory; "-": standard input). */
+void cli_games_file(const char *path, cli_game_fn fn, void *ctx, struct cli_status *status);
+
+/*
+ * The name of an input's games in a directory: its base name, or its archive
+ * member's, without the format's and compression's suffixes ("r1" for
+ * "g.zip(2024/r1.pgn)").
+ */
+void cli_base_name(char *out, size_t size, const char *input);
+
+/* A tool that only reads: a missing database is "no database at 'PATH'" (exit 3), never created. */
+#define CLI_GAMES_MUST_EXIST 0x1
+
+/*
+ * The stored game id (id >= 0: a missing one is reported and counted as
+ * invalid), else every stored game f selects, from the database db (--db's
+ * value or NULL, see cli_db_path). flags: CLI_GAMES_*.
+ */
+void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsigned flags,
+		     cli_game_fn fn, void *ctx, struct cli_status *status);
+
+/* --seed S: 0 to 2^64-1, else a usage error (exit 2). */
+uint64_t cli_parse_seed(const char *usage, const char *text);
 
 #endif

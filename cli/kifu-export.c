@@ -15,11 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "kifu/archive.h"
 #include "kifu/format.h"
 #include "kifu/pipeline.h"
 #include "kifu/record.h"
@@ -337,38 +335,6 @@ static int check_and_export(struct export *ex, struct kifu_record **rec, struct 
 
 /* ---- records ---- */
 
-/* The name of an input's games in a directory: its (member's) base name without suffixes. */
-static void base_name(char *out, size_t size, const char *input)
-{
-	const char *open = strrchr(input, '('), *slash;
-	const struct kifu_format *f;
-	char inner[512];
-	size_t n;
-
-	snprintf(inner, sizeof(inner), "%s", open && input[strlen(input) - 1] == ')' ? open + 1
-		 : !strcmp(input, "<stdin>") ? "stdin" : input);
-	n = strlen(inner);
-	if (n && inner[n - 1] == ')')
-		inner[n - 1] = '\0';
-	slash = strrchr(inner, '/');
-	snprintf(out, size, "%s", slash ? slash + 1 : inner);
-	if (kifu_archive_inner_name(inner, sizeof(inner), out) == inner)
-		snprintf(out, size, "%s", inner);
-	if ((f = kifu_format_by_name(out)) != NULL) {
-		const char *const *s;
-
-		for (s = f->suffixes; *s; s++) {
-			n = strlen(out);
-			if (n > strlen(*s) && !strcasecmp(out + n - strlen(*s), *s)) {
-				out[n - strlen(*s)] = '\0';
-				break;
-			}
-		}
-	}
-	if (!out[0])
-		snprintf(out, size, "game");
-}
-
 static int consume(const struct kifu_item *it, void *ctx)
 {
 	struct export *ex = ctx;
@@ -377,7 +343,7 @@ static int consume(const struct kifu_item *it, void *ctx)
 
 	switch (it->kind) {
 	case KIFU_ITEM_RECORD:
-		base_name(base, sizeof(base), it->input);
+		cli_base_name(base, sizeof(base), it->input);
 		snprintf(name, sizeof(name), "%s-%03d", base, (*it->rec)->number);
 		snprintf(label, sizeof(label), "game %d of %s", (*it->rec)->number, it->input);
 		return check_and_export(ex, it->rec, it->replay, it->diags, it->input, label, name);

@@ -57,39 +57,6 @@ static void html_text(struct kifu_buf *b, const char *s)
 	}
 }
 
-/* Whether s is a number as JSON writes one (a YAML clock may not be: "1e5" is, ".5" is not). */
-static int json_number(const char *s)
-{
-	const char *p = s;
-
-	if (*p == '-')
-		p++;
-	if (*p == '0')
-		p++;
-	else if (*p >= '1' && *p <= '9')
-		while (*p >= '0' && *p <= '9')
-			p++;
-	else
-		return 0;
-	if (*p == '.') {
-		p++;
-		if (*p < '0' || *p > '9')
-			return 0;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (*p < '0' || *p > '9')
-			return 0;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	return *p == '\0';
-}
-
 /* ---- what every format needs from a game ---- */
 
 /* The result as stated (absent: unfinished) and the termination stated or implied (or NULL). */
@@ -199,82 +166,12 @@ static int json_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
 		     const struct kifu_replay *rp)
 {
-	const struct kifu_game *g = rp->game;
-	const char *result, *term;
-	size_t i;
-	int k, first, ret;
+	int ret;
 
-	result_of(rec, &result, &term);
-	kifu_buf_puts(b, "{\n  \"game\":");
-	kifu_buf_json_string(b, g->name);
-	kifu_buf_puts(b, ",\n  \"variant\":");
-	kifu_buf_json_string(b, g->variants[rp->variant]);
-	kifu_buf_puts(b, ",\n  \"first\":");
-	kifu_buf_json_string(b, g->sides[rp->first]);
-	kifu_buf_puts(b, ",\n  \"headers\":{");
-	first = 1;
-	for (k = KIFU_KEY_EVENT; k <= KIFU_KEY_DATE; k++) {
-		const char *v = kifu_record_get(rec, k);
-
-		if (!v)
-			continue;
-		if (!first)
-			kifu_buf_putc(b, ',');
-		kifu_buf_json_string(b, kifu_key_name(k));
-		kifu_buf_putc(b, ':');
-		kifu_buf_json_string(b, v);
-		first = 0;
-	}
-	kifu_buf_puts(b, "},\n  \"players\":{");
-	for (i = 0; i < rec->nplayers; i++) {
-		const struct kifu_record_player *p = &rec->players[i];
-
-		if (i)
-			kifu_buf_putc(b, ',');
-		kifu_buf_json_string(b, p->side);
-		kifu_buf_puts(b, ":{\"name\":");
-		kifu_buf_json_string(b, p->name ? p->name : "");
-		if (p->has_rating)
-			kifu_buf_printf(b, ",\"rating\":%ld", p->rating);
-		kifu_buf_putc(b, '}');
-	}
-	kifu_buf_puts(b, "},\n  \"moves\":[");
-	for (i = 0; i < rp->nplies; i++) {
-		const struct kifu_turn *t = &rec->turns[i];
-
-		kifu_buf_printf(b, "%s\n    {\"ply\":%zu,\"move\":", i ? "," : "", i + 1);
-		kifu_buf_json_string(b, kifu_replay_text(rp, i + 1));
-		if (t->comment) {
-			kifu_buf_puts(b, ",\"comment\":");
-			kifu_buf_json_string(b, t->comment);
-		}
-		if (t->clock) {
-			kifu_buf_puts(b, ",\"clock\":");
-			if (json_number(t->clock))
-				kifu_buf_puts(b, t->clock);
-			else if (isfinite(t->clock_seconds))
-				kifu_buf_printf(b, "%.17g", t->clock_seconds);
-			else
-				kifu_buf_puts(b, "null");
-		}
-		kifu_buf_putc(b, '}');
-	}
-	kifu_buf_puts(b, rp->nplies ? "\n  ],\n  \"result\":" : "],\n  \"result\":");
-	kifu_buf_json_string(b, result);
-	kifu_buf_puts(b, ",\n  \"termination\":");
-	if (term)
-		kifu_buf_json_string(b, term);
-	else
-		kifu_buf_puts(b, "null");
-	kifu_buf_puts(b, ",\n  \"tags\":{");
-	for (i = 0; i < rec->ntags; i++) {
-		if (i)
-			kifu_buf_putc(b, ',');
-		kifu_buf_json_string(b, rec->tags[i].key);
-		kifu_buf_putc(b, ':');
-		kifu_buf_json_string(b, rec->tags[i].value);
-	}
-	kifu_buf_puts(b, "},\n  \"plies\":[");
+	ret = kifu_record_write_json_head(b, rec, rp);
+	if (ret < 0)
+		return ret;
+	kifu_buf_puts(b, ",\n  \"plies\":[");
 	ret = walk_plies(rp, 0, rp->nplies, json_ply, b);
 	kifu_buf_puts(b, "\n  ]\n}");
 	return ret < 0 ? ret : b->failed ? KIFU_ENOMEM : 0;

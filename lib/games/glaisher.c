@@ -867,6 +867,44 @@ static uint64_t gl_rehash(const void *state)
 	return h;
 }
 
+/*
+ * Symmetries: all 12 of the hex board (the six sides go onto the six sides,
+ * opposite pairs onto opposite pairs, so connections are kept).
+ */
+static void gl_map_state(void *dst, const void *src, int k)
+{
+	const struct gl_state *s = src;
+	struct gl_state *d = dst;
+	int c;
+
+	geo_init();
+	memset(d, 0, sizeof(*d));
+	for (c = 0; c < NC; c++) {
+		int t = geo.hex->sym[k][c];
+
+		d->h[t] = s->h[c];
+		if (s->h[c])
+			d->occ[colour_at(s, c)] |= BIT(t);
+	}
+	d->side = s->side;
+	d->setup = s->setup;
+	d->winner = s->winner;
+	d->hash = gl_rehash(d);
+}
+
+static kifu_move gl_map_move(const void *state, kifu_move m, int k)
+{
+	int c = M_CELL(m);
+
+	(void)state;
+	geo_init();
+	if (c != NO_CELL)
+		c = geo.hex->sym[k][c];
+	if (m & M_SETUP)
+		return M_SETUP | (kifu_move)c << 17;
+	return MKSEP(geo.hex->sym[k][M_ORIGIN(m)], kifu_hex_sym_dir(k, M_DIR(m)), M_MASK(m), c);
+}
+
 static void put_int_figure(struct kifu_figure *f, const char *key, long num)
 {
 	memset(f, 0, sizeof(*f));
@@ -1032,4 +1070,8 @@ const struct kifu_game kifu_game_glaisher = {
 	.render_svg_last = gl_render_svg_last,
 	.render_text = gl_render_text,
 	.render_svg = gl_render_svg,
+	.nsymmetries = KIFU_HEX_SYMMETRIES,
+	.symmetry_inverse = kifu_hex_sym_inverse,
+	.map_state = gl_map_state,
+	.map_move = gl_map_move,
 };

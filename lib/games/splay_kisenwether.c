@@ -676,6 +676,40 @@ static uint64_t kis_rehash(const void *state)
 	return compute_hash(state);
 }
 
+/*
+ * Symmetries: the identity and the file mirror a <-> h (square symmetry 1);
+ * the ranks cannot be mirrored, since stones leave at their colour's rank.
+ */
+static const int kis_sym[2] = { 0, 1 };
+
+static int kis_sym_inverse(int k)
+{
+	return k; /* both undo themselves */
+}
+
+static void kis_map_state(void *dst, const void *src, int k)
+{
+	const struct kis_state *s = src;
+	struct kis_state *d = dst;
+	int c;
+
+	memset(d, 0, sizeof(*d));
+	for (c = 0; c < NCELLS; c++)
+		d->cell[kifu_sq_sym_cell(W, W, kis_sym[k], c)] = s->cell[c];
+	d->side = s->side;
+	memcpy(d->cap, s->cap, sizeof(d->cap));
+	d->hash = compute_hash(d);
+}
+
+static kifu_move kis_map_move(const void *state, kifu_move m, int k)
+{
+	(void)state;
+	if (m & MV_PASS)
+		return m;
+	return MV_MAKE(kifu_sq_sym_cell(W, W, kis_sym[k], MV_FROM(m)),
+		       kifu_sq_sym_dir(kis_sym[k], MV_DIR(m)), m & MV_SPLAY);
+}
+
 static int kis_figures(const void *state, struct kifu_figure *out)
 {
 	const struct kis_state *st = state;
@@ -865,4 +899,8 @@ const struct kifu_game kifu_game_splay_kisenwether = {
 	.render_svg_last = kis_render_svg_last,
 	.render_text = kis_render_text,
 	.render_svg = kis_render_svg,
+	.nsymmetries = 2,
+	.symmetry_inverse = kis_sym_inverse,
+	.map_state = kis_map_state,
+	.map_move = kis_map_move,
 };

@@ -428,6 +428,34 @@ static uint64_t sp_rehash(const void *state)
 	return h;
 }
 
+/* Symmetries: all 12 of the hex board about f6 (nothing in the rules has a direction). */
+static void sp_map_state(void *dst, const void *src, int k)
+{
+	const struct sp_state *s = src;
+	struct sp_state *d = dst;
+	int c;
+
+	geo_build();
+	memset(d, 0, sizeof(*d));
+	for (c = 0; c < NCELLS; c++) {
+		int t = geo.hex->sym[k][c];
+
+		d->cell[t] = s->cell[c];
+		d->enb[t] = s->enb[c];
+	}
+	memcpy(d->units, s->units, sizeof(d->units));
+	memcpy(d->ntowers, s->ntowers, sizeof(d->ntowers));
+	d->side = s->side;
+	d->hash = sp_rehash(d);
+}
+
+static kifu_move sp_map_move(const void *state, kifu_move m, int k)
+{
+	(void)state;
+	geo_build();
+	return m == MOVE_PASS ? m : (kifu_move)geo.hex->sym[k][m];
+}
+
 static void put_int_figure(struct kifu_figure *f, const char *key, long num)
 {
 	memset(f, 0, sizeof(*f));
@@ -590,4 +618,8 @@ const struct kifu_game kifu_game_splay_schmidt = {
 	.render_svg_last = sp_render_svg_last,
 	.render_text = sp_render_text,
 	.render_svg = sp_render_svg,
+	.nsymmetries = KIFU_HEX_SYMMETRIES,
+	.symmetry_inverse = kifu_hex_sym_inverse,
+	.map_state = sp_map_state,
+	.map_move = sp_map_move,
 };

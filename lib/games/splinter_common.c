@@ -598,6 +598,61 @@ int spl_apply_slide(const struct spl_geom *g, const struct spl_slide *sl, struct
 	return spl_apply_splinter(g, c, salt, m, used);
 }
 
+void spl_map_core(const struct spl_geom *g, struct spl_core *dst, const struct spl_core *src,
+		  int k)
+{
+	int c;
+
+	memset(dst, 0, sizeof(*dst));
+	for (c = 0; c < g->ncells; c++) {
+		int t = kifu_sq_sym_cell(g->width, g->height, k, c);
+
+		dst->cell[t] = src->cell[c];
+		if (src->cell[c])
+			spl_bb_set(&dst->occ, t);
+	}
+	memcpy(dst->count, src->count, sizeof(dst->count));
+	memcpy(dst->total, src->total, sizeof(dst->total));
+}
+
+struct spl_bb spl_map_bb(const struct spl_geom *g, const struct spl_bb *src, int k)
+{
+	struct spl_bb out = { { 0, 0 } }, rest = *src;
+
+	while (!spl_bb_empty(&rest)) {
+		int c = spl_bb_first(&rest);
+
+		spl_bb_clear(&rest, c);
+		spl_bb_set(&out, kifu_sq_sym_cell(g->width, g->height, k, c));
+	}
+	return out;
+}
+
+kifu_move spl_map_move(const struct spl_geom *g, const struct kifu_game *game,
+		       const void *mapped, kifu_move m, int k)
+{
+	char text[KIFU_MOVE_TEXT_MAX];
+	struct kifu_error err;
+	kifu_move out, canon;
+	int i, n;
+
+	if (m == SPL_PASS)
+		return m;
+	n = spl_move_nsuf(m);
+	out = spl_move(kifu_sq_sym_cell(g->width, g->height, k, spl_move_from(m)),
+		       kifu_sq_sym_dir(k, spl_move_dir(m)));
+	if (!n)
+		return out;
+	for (i = 0; i < n; i++)
+		out = spl_move_add_suf(out, kifu_sq_sym_cell(g->width, g->height, k,
+							     spl_move_suf(m, i)));
+	/* the mapped cells name the mapped groups, not always by their canonical cell */
+	spl_format(g, out, text);
+	if (game->parse_move(mapped, text, &canon, &err) < 0)
+		return out; /* m was not legal where the caller said: nothing better to give */
+	return canon;
+}
+
 void spl_format(const struct spl_geom *g, kifu_move m, char *buf)
 {
 	int i, n;

@@ -272,6 +272,26 @@ int spl_apply_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t sa
 int spl_apply_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *c,
 		    uint64_t salt, kifu_move m, int *used);
 
+/*
+ * Symmetries: *dst = the pieces of src with every cell mapped by square
+ * symmetry k (kifu_sq_sym_cell; counts kept). The hash is left for the game
+ * to compute, since it covers the game's own state too.
+ */
+void spl_map_core(const struct spl_geom *g, struct spl_core *dst, const struct spl_core *src,
+		  int k);
+
+/* A set of cells mapped by square symmetry k. */
+struct spl_bb spl_map_bb(const struct spl_geom *g, const struct spl_bb *src, int k);
+
+/*
+ * Move m mapped by square symmetry k into the move of game played in
+ * `mapped` (the position it was legal in, mapped by k): the mover's cell and
+ * direction mapped; /CELL suffixes mapped, then made canonical again by the
+ * game's own parser, which accepts any cell of a tied group.
+ */
+kifu_move spl_map_move(const struct spl_geom *g, const struct kifu_game *game,
+		       const void *mapped, kifu_move m, int k);
+
 /* Writes m ("c4-d5/c3", "pass") into buf (KIFU_MOVE_TEXT_MAX bytes). */
 void spl_format(const struct spl_geom *g, kifu_move m, char *buf);
 

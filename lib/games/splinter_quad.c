@@ -411,6 +411,33 @@ static uint64_t sq_rehash(const void *state)
 	return spl_board_hash(geom(), &s->core, SQ_SALT) ^ extra_hash(s);
 }
 
+/* Symmetries: all 8 of the 10 x 10 board (square symmetries 0..7). */
+static void sq_map_state(void *dst, const void *src, int k)
+{
+	const struct sq_state *s = src;
+	struct sq_state *d = dst;
+
+	memset(d, 0, sizeof(*d));
+	spl_map_core(geom(), &d->core, &s->core, k);
+	d->side = s->side;
+	d->alive = s->alive;
+	d->nelim = s->nelim;
+	memcpy(d->order, s->order, sizeof(d->order));
+	d->status = s->status;
+	d->winner = s->winner;
+	d->core.hash = sq_rehash(d);
+}
+
+static kifu_move sq_map_move(const void *state, kifu_move m, int k)
+{
+	struct sq_state mapped;
+
+	if (!spl_move_nsuf(m))
+		return spl_map_move(geom(), &kifu_game_splinter_quad, NULL, m, k);
+	sq_map_state(&mapped, state, k);
+	return spl_map_move(geom(), &kifu_game_splinter_quad, &mapped, m, k);
+}
+
 /*
  * eliminated: the sides in the order they went out, joined by commas. Sides
  * put out by one removal are listed in turn order starting from the mover
@@ -508,4 +535,8 @@ const struct kifu_game kifu_game_splinter_quad = {
 	.render_svg_last = sq_render_svg_last,
 	.render_text = sq_render_text,
 	.render_svg = sq_render_svg,
+	.nsymmetries = 8,
+	.symmetry_inverse = kifu_sq_sym_inverse,
+	.map_state = sq_map_state,
+	.map_move = sq_map_move,
 };

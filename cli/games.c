@@ -1,0 +1,183 @@
+/*
+ * The games a tool reads, wherever they come from (kifu-analyse): every
+ * record under a path (any format, archive or directory, read through the
+ * library's pipeline; - for standard input), or the stored
+ * games chosen by --id or FILTERS. Each game is handed to the tool's
+ * function with its diagnostics so far, where it came from, a label for
+ * messages and a name for files; failures are reported here in the tools'
+ * format and noted in a struct cli_status.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kifu/archive.h"
+#include "kifu/pipeline.h"
+
+/* The name of an input's games in a directory: its (member's) base name without suffixes. */
+void cli_base_name(char *out, size_t size, const char *input)
+{
+	const char *open = strrchr(input, '('), *slash;
+	const struct kifu_format *f;
+	char inner[512];
+	size_t n;
+
+	snprintf(inner, sizeof(inner), "%s", open && input[strlen(input) - 1] == ')' ? open + 1
+		 : !strcmp(input, "<stdin>") ? "stdin" : input);
+	n = strlen(inner);
+	if (n && inner[n - 1] == ')')
+		inner[n - 1] = '\0';
+	slash = strrchr(inner, '/');
+	snprintf(out, size, "%s", slash ? slash + 1 : inner);
+	if (kifu_archive_inner_name(inner, sizeof(inner), out) == inner)
+		snprintf(out, size, "%s", inner);
+	if ((f = kifu_format_by_name(out)) != NULL) {
+		const char *const *sfx;
+
+		for (sfx = f->suffixes; *sfx; sfx++) {
+			n = strlen(out);
+			if (n > strlen(*sfx) && !strcasecmp(out + n - strlen(*sfx), *sfx)) {
+				out[n - strlen(*sfx)] = '\0';
+				break;
+			}
+		}
+	}
+	if (!out[0])
+		snprintf(out, size, "game");
+}
+
+struct file_games {
+	cli_game_fn fn;
+	void *ctx;
+	struct cli_status *status;
+};
+
+static int file_game(const struct kifu_item *it, void *ctx)
+{
+	struct file_games *fg = ctx;
+	char base[512], name[540], label[600];
+	int st;
+
+	if (it->kind == KIFU_ITEM_RECORD) {
+		cli_base_name(base, sizeof(base), it->input);
+		snprintf(name, sizeof(name), "%s-%d", base, (*it->rec)->number);
+		snprintf(label, sizeof(label), "game %d of %s", (*it->rec)->number, it->input);
+		return fg->fn(fg->ctx, *it->rec, it->diags, it->input, label, name) < 0 ? -1 : 0;
+	}
+	if (it->kind == KIFU_ITEM_ERROR || it->kind == KIFU_ITEM_WARNING) {
+		st = cli_print_item(it, 0);
+		if (st == EXIT_FAILURE_IO)
+			fg->status->io_error = 1;
+		else if (st == EXIT_INVALID)
+			fg->status->invalid = 1;
+	}
+	return 0;
+}
+
+void cli_games_file(const char *path, cli_game_fn fn, void *ctx, struct cli_status *status)
+{
+	struct kifu_pipeline_options opt = KIFU_PIPELINE_OPTIONS_INIT;
+	struct kifu_pipeline_summary sum;
+	struct file_games fg = { fn, ctx, status };
+	struct kifu_error err;
+	const char *paths[1];
+
+	paths[0] = path;
+	kifu_error_clear(&err);
+	if (kifu_pipeline_run(paths, 1, &opt, file_game, &fg, &sum, &err) < 0 && err.message[0]) {
+		cli_errorf("%s", err.message);
+		status->io_error = 1;
+	}
+	cli_print_skipped(&sum, 0);
+}
+
+/* Hands stored game id to fn; returns -1 to stop everything. */
+static int stored(struct kifu_store *st, int64_t id, cli_game_fn fn, void *ctx,
+		  struct cli_status *status)
+{
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	struct kifu_record *rec = NULL;
+	struct kifu_error err;
+	const char *db = kifu_store_path(st);
+	char name[64], label[600];
+	int ret;
+
+	kifu_error_clear(&err);
+	ret = kifu_store_game_load(&rec, st, id, &err);
+	if (ret == KIFU_ENOTFOUND) {
+		cli_errorf("no game with id %lld in '%s'", (long long)id, db);
+		status->invalid = 1;
+		ret = 0;
+		goto out;
+	}
+	if (ret < 0) {
+		cli_error(&err);
+		status->io_error = 1;
+		ret = -1;
+		goto out;
+	}
+	snprintf(name, sizeof(name), "game-%lld", (long long)id);
+	snprintf(label, sizeof(label), "game %lld in %s", (long long)id, db);
+	ret = fn(ctx, rec, &diags, db, label, name);
+out:
+	kifu_record_free(rec);
+	kifu_diags_release(&diags);
+	return ret;
+}
+
+void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsigned flags,
+		     cli_game_fn fn, void *ctx, struct cli_status *status)
+{
+	struct kifu_store *st = NULL;
+	struct kifu_error err;
+	int64_t *ids = NULL;
+	size_t n = 0, i;
+
+	kifu_error_clear(&err);
+	db = cli_db_path(db);
+	if ((flags & CLI_GAMES_MUST_EXIST) && access(db, F_OK) != 0) {
+		cli_errorf("no database at '%s'", db);
+		status->io_error = 1;
+		return;
+	}
+	if (kifu_store_open(&st, db, 0, &err) < 0) {
+		cli_error(&err);
+		status->io_error = 1;
+		goto out;
+	}
+	if (id >= 0) {
+		stored(st, id, fn, ctx, status);
+		goto out;
+	}
+	if (kifu_store_game_ids(&ids, &n, st, f, &err) < 0) {
+		cli_error(&err);
+		if (err.code == KIFU_EPARSE)
+			status->usage_error = 1;
+		else
+			status->io_error = 1;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (stored(st, ids[i], fn, ctx, status) < 0)
+			break;
+out:
+	free(ids);
+	kifu_store_free(st);
+}
+
+uint64_t cli_parse_seed(const char *usage, const char *text)
+{
+	unsigned long long u;
+	char *end;
+
+	errno = 0;
+	u = strtoull(text, &end, 10);
+	if (errno || *end || end == text || text[0] < '0' || text[0] > '9')
+		cli_usage_error(usage, "--seed must be a whole number from 0 to "
+				"18446744073709551615, not '%s'", text);
+	return (uint64_t)u;
+}
