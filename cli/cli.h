@@ -5,6 +5,7 @@
 #ifndef KIFU_CLI_H
 #define KIFU_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "kifu/error.h"
@@ -36,6 +37,27 @@ void cli_error(const struct kifu_error *err);
 /* Prints a usage error and the usage line, and exits 2. */
 void cli_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+
+/*
+ * The usage error for what getopt_long returned as opt for argv[optind - 1]
+ * (the option string must start with ':' so that a missing value is ':'):
+ * "option '--after' needs a value", "option '--divide' takes no value", or
+ * "unknown option '--aftr' (did you mean '--after'?)". Exits 2.
+ */
+void cli_option_error(const char *usage, const struct option *options, char **argv, int opt)
+	__attribute__((noreturn));
+
+/* Usage errors (exit 2) for an unknown game (listing the known ones) or variant (of g, or any). */
+void cli_unknown_game(const char *usage, const char *name) __attribute__((noreturn));
+void cli_unknown_variant(const char *usage, const char *name, const struct kifu_game *g)
+	__attribute__((noreturn));
+
+/*
+ * Flushes standard output; on a write error, says so once ("cannot write
+ * to standard output") and returns -1. At exit every tool checks it again
+ * (and its fclose), and a failure there makes the exit status 3.
+ */
+int cli_flush_stdout(void);
 
 /* Prints "PROG (kifu) VERSION" and exits 0. */
 void cli_version(void) __attribute__((noreturn));
@@ -77,7 +99,10 @@ void cli_print_skipped(const struct kifu_pipeline_summary *sum, int quiet);
 /* Prints a diagnostic as "FILE:LINE:COL: error: MESSAGE" (or "warning:") to fp. */
 void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d);
 
-/* The database to use: --db's value when given, else $KIFU_DB when set, else "kifu.db". */
+/*
+ * The database to use: --db's value when given, else $KIFU_DB when set,
+ * else "kifu.db". An empty name (--db '', KIFU_DB=) is a usage error (exit 2).
+ */
 const char *cli_db_path(const char *db_option);
 
 /* Long-option codes of the FILTERS of CLI.md, shared by the tools that select stored games. */

@@ -47,7 +47,7 @@ struct export {
 	int invalid, io_error, usage_error;
 	/* svg/html: one game so far, held until it is known whether more follow */
 	struct kifu_buf pending;
-	char pending_name[300];
+	char pending_name[540];
 	int has_pending;
 	/* record formats that are not streams: the games, written together at the end */
 	struct kifu_record **recs;
@@ -204,8 +204,8 @@ static void finish(struct export *ex)
 	kifu_buf_release(&b);
 	if (ex->out && ex->out != stdout && fclose(ex->out) != 0)
 		io_fail(ex, "write", ex->out_path);
-	else if (ex->out == stdout && (fflush(stdout) != 0 || ferror(stdout)))
-		io_fail(ex, "write", "standard output");
+	else if (ex->out == stdout && !ex->io_error && cli_flush_stdout() < 0)
+		ex->io_error = 1;
 	ex->out = NULL;
 }
 
@@ -372,7 +372,7 @@ static void base_name(char *out, size_t size, const char *input)
 static int consume(const struct kifu_item *it, void *ctx)
 {
 	struct export *ex = ctx;
-	char base[256], name[300], label[600];
+	char base[512], name[540], label[600];
 	int st;
 
 	switch (it->kind) {
@@ -557,10 +557,8 @@ int main(int argc, char **argv)
 		case 'o': ex.out_path = optarg; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
-		case ':':
-			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (optind < argc)

@@ -91,8 +91,8 @@ static void progress(struct run *run)
 		snprintf(eta, sizeof(eta), ", %.0f%%, ETA %ld:%02ld", frac * 100, (long)left / 60,
 			 (long)left % 60);
 	}
-	fprintf(stderr, "\rkifu-import: %ld games, %.0f games/s%s\033[K", done,
-		el > 0 ? (double)done / el : 0.0, eta);
+	fprintf(stderr, "\rkifu-import: %ld game%s, %.0f games/s%s\033[K", done,
+		done == 1 ? "" : "s", el > 0 ? (double)done / el : 0.0, eta);
 	run->shown_any = 1;
 }
 
@@ -331,7 +331,7 @@ int main(int argc, char **argv)
 	cli_init(argv[0]);
 	memset(&run, 0, sizeof(run));
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":", options, NULL)) != -1) {
 		switch (o) {
 		case 'd': db = optarg; break;
 		case 'f': opt.from = cli_format_option(usage, optarg); break;
@@ -340,11 +340,7 @@ int main(int argc, char **argv)
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
-			if (optopt == 'd')
-				cli_usage_error(usage, "option '--db' needs a FILE");
-			if (optopt == 'f')
-				cli_usage_error(usage, "option '--from' needs a FORMAT");
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, o);
 		}
 	}
 	if (optind >= argc)
@@ -378,9 +374,7 @@ int main(int argc, char **argv)
 		       run.counts[DUPLICATES], run.counts[REJECTED]);
 	status = run.db_error || run.status == EXIT_FAILURE_IO ? EXIT_FAILURE_IO
 		 : run.counts[REJECTED] || run.status ? EXIT_INVALID : EXIT_OK;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_errorf("cannot write to standard output");
+	if (cli_flush_stdout() < 0)
 		status = EXIT_FAILURE_IO;
-	}
 	return status;
 }

@@ -477,11 +477,8 @@ int main(int argc, char **argv)
 		case 'q': o.quiet = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
-		case ':':
-			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
-			break;
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (argc - optind != 1)
@@ -496,8 +493,8 @@ int main(int argc, char **argv)
 				: DEFAULT_MAX_PLIES;
 	if (o.dir && o.db)
 		cli_usage_error(usage, "-o and --db exclude each other");
-	if (!o.dir && !o.db && getenv("KIFU_DB") && *getenv("KIFU_DB"))
-		o.db = getenv("KIFU_DB");
+	if (o.db || (!o.dir && getenv("KIFU_DB")))
+		o.db = cli_db_path(o.db);
 	kifu_error_clear(&err);
 	if (o.db && (kifu_store_open(&st, o.db, 0, &err) < 0 || kifu_store_begin(st, &err) < 0)) {
 		cli_error(&err);

@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 	cli_init(argv[0]);
 	memset(&run, 0, sizeof(run));
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":", options, NULL)) != -1) {
 		switch (o) {
 		case 'f': opt.from = cli_format_option(usage, optarg); break;
 		case 'j': run.json = 1; break;
@@ -141,9 +141,7 @@ int main(int argc, char **argv)
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
-			if (optopt == 'f')
-				cli_usage_error(usage, "option '--from' needs a FORMAT");
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, o);
 		}
 	}
 	if (optind >= argc)
@@ -157,12 +155,10 @@ int main(int argc, char **argv)
 	}
 	cli_print_skipped(&sum, run.quiet);
 	if (!run.quiet)
-		fprintf(run.json ? stderr : stdout, "%ld games, %ld valid, %ld invalid\n",
-			run.tally[0], run.tally[1], run.tally[2]);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_errorf("cannot write to standard output");
+		fprintf(run.json ? stderr : stdout, "%ld game%s, %ld valid, %ld invalid\n",
+			run.tally[0], run.tally[0] == 1 ? "" : "s", run.tally[1], run.tally[2]);
+	if (cli_flush_stdout() < 0)
 		return EXIT_FAILURE_IO;
-	}
 	if (run.status == EXIT_FAILURE_IO)
 		return EXIT_FAILURE_IO;
 	return run.tally[2] || run.status ? EXIT_INVALID : EXIT_OK;

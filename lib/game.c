@@ -47,6 +47,14 @@ int kifu_game_variant_count(const struct kifu_game *g)
 	return n;
 }
 
+int kifu_game_render_svg(const struct kifu_game *g, const void *state, const kifu_move *last,
+			 struct kifu_buf *out)
+{
+	if (last && g->render_svg_last)
+		return g->render_svg_last(state, *last, out);
+	return g->render_svg(state, out);
+}
+
 /* The state follows the header, aligned for any type. */
 struct pos_block {
 	struct kifu_pos pos;

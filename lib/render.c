@@ -313,14 +313,17 @@ static int put_text(struct kifu_buf *b, const struct kifu_record *rec,
 	int s;
 
 	result_of(rec, &result, &term);
-	kifu_buf_printf(b, "%s: %s, variant %s\n", label, g->name, g->variants[rp->variant]);
+	/* Text for a terminal: what a record (or a file name) holds is escaped. */
+	kifu_buf_escaped(b, label);
+	kifu_buf_printf(b, ": %s, variant %s\n", g->name, g->variants[rp->variant]);
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 
-		kifu_buf_printf(b, "%s%s: %s", s ? "; " : "", g->sides[s], name ? name : "-");
+		kifu_buf_printf(b, "%s%s: ", s ? "; " : "", g->sides[s]);
+		kifu_buf_escaped(b, name ? name : "-");
 	}
-	kifu_buf_printf(b, "\nresult: %s%s%s%s, %zu plies\n", result, term ? " (" : "",
-			term ? term : "", term ? ")" : "", rp->nplies);
+	kifu_buf_printf(b, "\nresult: %s%s%s%s, %zu pl%s\n", result, term ? " (" : "",
+			term ? term : "", term ? ")" : "", rp->nplies, rp->nplies == 1 ? "y" : "ies");
 	if (ply >= 0)
 		return walk_plies(rp, (size_t)ply, (size_t)ply, text_ply, &t);
 	return walk_plies(rp, 0, rp->nplies, text_ply, &t);
@@ -336,8 +339,7 @@ static int svg_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const vo
 {
 	struct svg_ctx *s = ctx;
 
-	(void)ply;
-	return rp->game->render_svg(state, s->b);
+	return kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, s->b);
 }
 
 int kifu_render_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply)
@@ -369,7 +371,8 @@ static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	struct html_ctx *h = ctx;
 	struct kifu_buf b = KIFU_BUF_INIT;
 
-	if (rp->game->render_svg(state, &b) < 0 || !b.data) {
+	if (kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, &b) < 0 ||
+	    !b.data) {
 		kifu_buf_release(&b);
 		return KIFU_ENOMEM;
 	}

@@ -159,6 +159,118 @@ static void playout(const struct kifu_game *g, int variant, int first, struct rn
 	}
 }
 
+/* Playouts per variant whose every position is drawn with its last move marked. */
+#define MARKED_PLAYOUTS 6
+#define MARKED_PLIES 160
+
+/*
+ * render_svg_last(after, m): exactly render_svg(after) plus one
+ * <g class="last-move"> group (none for a pass), whose data-last cells are
+ * distinct and include every cell the move's text names before any '/'
+ * (from and to, the origin, the placed cell).
+ */
+static void check_last_move(const struct kifu_game *g, const void *before, const void *after,
+			    kifu_move m)
+{
+	struct kifu_buf plain = KIFU_BUF_INIT, marked = KIFU_BUF_INIT;
+	char text[KIFU_MOVE_TEXT_MAX], names[32][8];
+	const char *start, *end, *p;
+	int n = 0, i, j;
+
+	g->format_move(before, m, text);
+	assert_int_equal(g->render_svg(after, &plain), 0);
+	assert_int_equal(g->render_svg_last(after, m, &marked), 0);
+	start = strstr(marked.data, "<g class=\"last-move\">\n");
+	if (!start) {
+		/* only a move that names no cell (a pass) marks nothing */
+		if (strpbrk(text, "0123456789"))
+			fail_msg("%s: '%s' is not marked", g->name, text);
+		assert_string_equal(marked.data, plain.data);
+		goto out;
+	}
+	end = strstr(start, "</g>\n");
+	assert_non_null(end);
+	end += 5;
+	assert_null(strstr(end, "class=\"last-move\""));
+	/* the rest of the picture is render_svg's */
+	assert_int_equal((size_t)(start - marked.data) + strlen(end), plain.len);
+	assert_memory_equal(marked.data, plain.data, (size_t)(start - marked.data));
+	assert_string_equal(end, plain.data + (start - marked.data));
+	for (p = start; (p = strstr(p, "data-last=\"")) != NULL && p < end; p += 11) {
+		size_t k = strcspn(p + 11, "\"");
+
+		assert_true(n < 32 && k > 0 && k < 8);
+		memcpy(names[n], p + 11, k);
+		names[n][k] = '\0';
+		for (j = 0; j < n; j++)
+			if (!strcmp(names[j], names[n]))
+				fail_msg("%s: '%s' marks %s twice", g->name, text, names[n]);
+		n++;
+	}
+	assert_true(n >= 1);
+	/* every cell the text names (letters then digits), up to a '/' suffix */
+	for (p = text; *p && *p != '/';) {
+		char cell[8];
+		size_t a = 0, d;
+
+		while (p[a] >= 'a' && p[a] <= 'z')
+			a++;
+		d = 0;
+		while (p[a + d] >= '0' && p[a + d] <= '9')
+			d++;
+		if (a && d && a + d < sizeof(cell)) {
+			memcpy(cell, p, a + d);
+			cell[a + d] = '\0';
+			for (i = 0; i < n && strcmp(names[i], cell); i++)
+				;
+			if (i == n)
+				fail_msg("%s: '%s' does not mark %s", g->name, text, cell);
+		}
+		p += a + d ? a + d : 1;
+	}
+out:
+	kifu_buf_release(&plain);
+	kifu_buf_release(&marked);
+}
+
+static void test_last_move_marked(void **unused)
+{
+	const struct kifu_game *const *gp;
+
+	(void)unused;
+	for (gp = kifu_games; *gp; gp++) {
+		const struct kifu_game *g = *gp;
+		kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+		unsigned char *before = malloc(2 * g->state_size), *after = before + g->state_size;
+		int variants = kifu_game_variant_count(g), v, i, ply;
+		struct kifu_error err;
+
+		assert_non_null(moves);
+		assert_non_null(before);
+		for (v = 0; v < variants; v++) {
+			struct rng r = { UINT64_C(0x6c617374) + (uint64_t)v };
+
+			for (i = 0; i < MARKED_PLAYOUTS; i++) {
+				assert_int_equal(g->init(before, v, 0, &err), 0);
+				for (ply = 0; ply < MARKED_PLIES; ply++) {
+					size_t n = g->legal_moves(before, moves);
+					kifu_move m;
+
+					if (!n)
+						break;
+					m = moves[rng_below(&r, n)];
+					memcpy(after, before, g->state_size);
+					g->apply(after, m);
+					check_last_move(g, before, after, m);
+					memcpy(before, after, g->state_size);
+				}
+			}
+		}
+		free(moves);
+		free(before);
+	}
+}
+
 static void test_random_playouts(void **unused)
 {
 	const struct kifu_game *const *gp;
@@ -215,6 +327,7 @@ static void test_registry(void **unused)
 		assert_non_null(g->hash);
 		assert_non_null(g->rehash);
 		assert_non_null(g->figures);
+		assert_non_null(g->render_svg_last);
 		assert_non_null(g->render_text);
 		assert_non_null(g->render_svg);
 		/* an unknown variant and, where no choice is allowed, a second first side are refused */
@@ -259,6 +372,7 @@ static void test_hash_covers_side_to_move(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_last_move_marked),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_hash_covers_side_to_move),
 		cmocka_unit_test(test_random_playouts),

@@ -116,6 +116,17 @@ struct kifu_game {
 	/* Fills up to KIFU_FIGURES_MAX figures the game's page asks reports to give; returns the count. */
 	int (*figures)(const void *state, struct kifu_figure *out);
 
+	/*
+	 * render_svg with the last move marked, as chess and Go viewers do:
+	 * `last` is the move played to reach state, and the board cells it
+	 * touched (where a piece left and where pieces landed, or the cell
+	 * played on) are highlighted in one <g class="last-move"> group, a
+	 * shape with data-last="NAME" per cell, drawn over the board and under
+	 * the pieces; the rest of the picture is render_svg's. A pass marks
+	 * nothing. Returns 0 or KIFU_ENOMEM.
+	 */
+	int (*render_svg_last)(const void *state, kifu_move last, struct kifu_buf *out);
+
 	/* Appends a text diagram of the position (coordinates, owners, heights). */
 	int (*render_text)(const void *state, struct kifu_buf *out);
 
@@ -142,6 +153,13 @@ int kifu_game_side_index(const struct kifu_game *g, const char *name);
 
 /* Number of variants. */
 int kifu_game_variant_count(const struct kifu_game *g);
+
+/*
+ * The picture of state: render_svg_last with *last marked when last is
+ * given (the move played to reach state), else render_svg.
+ */
+int kifu_game_render_svg(const struct kifu_game *g, const void *state, const kifu_move *last,
+			 struct kifu_buf *out);
 
 /*
  * A position with its game, for callers that want one allocation: the state

@@ -19,9 +19,8 @@ int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
 
 /*
  * A text header (label first: "game 2 of FILE") and a board diagram after
- * every ply, or only after ply `ply` when it is 0 or more. Control
- * characters from the record are written as they are: escape the text
- * before it reaches a terminal.
+ * every ply, or only after ply `ply` when it is 0 or more. Meant for a
+ * terminal: control characters of the label and the record are escaped.
  */
 int kifu_render_text(struct kifu_buf *b, const struct kifu_record *rec,
 		     const struct kifu_replay *rp, const char *label, long ply);

@@ -219,6 +219,9 @@ int kifu_move_text_norm(const char *in, int spaces_allowed, char *out, char *tri
 		if (isspace(c)) {
 			if (!spaces_allowed)
 				return -1;
+			/* Where the notation has a space, a space it is: a tab or line break is no separator. */
+			if (c != ' ')
+				return -2;
 			in_space = 1;
 			continue;
 		}

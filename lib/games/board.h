@@ -86,8 +86,10 @@ const char *kifu_sq_dir_name(int dir);
 /*
  * Copies a move as written into out (size bytes): surrounding white space
  * dropped, upper case lowered, and, when spaces_allowed, every inner run of
- * white space made one space. Returns the length, or -1 when it does not fit
- * or (spaces not allowed) white space stands inside the move.
+ * space made one space. Returns the length, -1 when it does not fit or
+ * (spaces not allowed) white space stands inside the move, or -2 when
+ * (spaces allowed) white space other than a space (tab, CR, newline)
+ * stands inside the move; white space around it is always dropped.
  * `trimmed` (may be NULL, size bytes) receives the move trimmed but
  * otherwise as written, for quoting it in messages.
  */

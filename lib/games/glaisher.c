@@ -763,6 +763,8 @@ static int gl_parse_move(const void *state, const char *text, kifu_move *out,
 
 	geo_init();
 	len = norm_text(text, norm, trimmed, sizeof(norm));
+	if (len == -2)
+		return PARSE_FAIL("unparsable move '%s': only spaces may separate its parts", trimmed);
 	if (len < 0)
 		return PARSE_FAIL("unparsable move '%s': too long", trimmed);
 	if (len == 0)
@@ -941,7 +943,7 @@ static int gl_render_text(const void *state, struct kifu_buf *out)
  * (taller stacks would not fit their cell), with the exact height written
  * on top.
  */
-static int gl_render_svg(const void *state, struct kifu_buf *out)
+static int gl_render(const void *state, const int *marks, int nmarks, struct kifu_buf *out)
 {
 	const struct gl_state *s = state;
 	struct kifu_svg_caption cap;
@@ -953,6 +955,7 @@ static int gl_render_svg(const void *state, struct kifu_buf *out)
 	kifu_svg_caption_make(&cap, &kifu_game_glaisher, s, l.width);
 	kifu_svg_begin(out, &kifu_game_glaisher, l.width, l.height + kifu_svg_caption_height(&cap));
 	kifu_svg_hex_board(out, &l, NULL);
+	kifu_svg_hex_marks(out, &l, marks, nmarks);
 	for (c = 0; c < NC; c++) {
 		char name[8], tok[16], num[12];
 		double x, y;
@@ -972,6 +975,38 @@ static int gl_render_svg(const void *state, struct kifu_buf *out)
 	kifu_svg_caption_put(out, &cap, l.width / 2, l.height);
 	kifu_svg_hex_numbers(out, &l);
 	return kifu_svg_end(out);
+}
+
+static int gl_render_svg(const void *state, struct kifu_buf *out)
+{
+	return gl_render(state, NULL, 0, out);
+}
+
+/*
+ * The cells a move touched: the set-up cell; for a separation its origin,
+ * the cells its parts landed on, and the cell the piece was placed on.
+ */
+static int gl_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+{
+	int cells[MAX_PART + 2], n = 0, o = M_ORIGIN(last), d = M_DIR(last);
+	unsigned mask = M_MASK(last);
+
+	geo_init();
+	if (last & M_SETUP) {
+		cells[n++] = M_CELL(last);
+	} else {
+		cells[n++] = o;
+		while (mask) {
+			int t = geo.dest[o][d][__builtin_ctz(mask) + 1];
+
+			mask &= mask - 1;
+			if (t >= 0)
+				cells[n++] = t;
+		}
+		if (M_CELL(last) != NO_CELL && M_CELL(last) != o)
+			cells[n++] = M_CELL(last);
+	}
+	return gl_render(state, cells, n, out);
 }
 
 const struct kifu_game kifu_game_glaisher = {
@@ -994,6 +1029,7 @@ const struct kifu_game kifu_game_glaisher = {
 	.hash = gl_hash,
 	.rehash = gl_rehash,
 	.figures = gl_figures,
+	.render_svg_last = gl_render_svg_last,
 	.render_text = gl_render_text,
 	.render_svg = gl_render_svg,
 };

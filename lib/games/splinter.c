@@ -368,13 +368,23 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 	return kifu_buf_putc(out, '\n');
 }
 
-static int sp_render_svg(const void *state, struct kifu_buf *out)
+static int sp_render(const void *state, const kifu_move *last, struct kifu_buf *out)
 {
 	const struct sp_state *s = state;
 
 	return spl_render_svg(geom(), &s->core, &kifu_game_splinter, s,
 			      s->variant == SP_KNOCKOUT ? "krbp" : "sxo",
-			      s->back ? &s->moved : NULL, s->back - 1, out);
+			      s->back ? &s->moved : NULL, s->back - 1, last, out);
+}
+
+static int sp_render_svg(const void *state, struct kifu_buf *out)
+{
+	return sp_render(state, NULL, out);
+}
+
+static int sp_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+{
+	return sp_render(state, &last, out);
 }
 
 /*
@@ -406,6 +416,7 @@ const struct kifu_game kifu_game_splinter = {
 	.hash = sp_hash,
 	.rehash = sp_rehash,
 	.figures = sp_figures,
+	.render_svg_last = sp_render_svg_last,
 	.render_text = sp_render_text,
 	.render_svg = sp_render_svg,
 };

@@ -923,11 +923,12 @@ static void svg_shape(struct kifu_buf *out, char t, const struct kifu_svg_colour
 
 int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
 		   const struct kifu_game *game, const void *state, const char *types,
-		   const struct spl_bb *noreturn, int back_dir, struct kifu_buf *out)
+		   const struct spl_bb *noreturn, int back_dir, const kifu_move *last,
+		   struct kifu_buf *out)
 {
 	struct kifu_svg_caption cap;
 	struct kifu_svg_sq l;
-	int cell;
+	int cell, marks[2], nmarks = 0;
 
 	kifu_svg_sq_layout(&l, g->width, g->height, 50);
 	kifu_svg_caption_make(&cap, game, state, l.width);
@@ -936,6 +937,12 @@ int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
 			 "red arrow: that piece may not go back that way (no return)");
 	kifu_svg_begin(out, game, l.width, l.height + kifu_svg_caption_height(&cap));
 	kifu_svg_sq_board(out, &l);
+	/* The last move: the cell its mover left and the one it moved to. */
+	if (last && *last != SPL_PASS) {
+		marks[nmarks++] = spl_move_from(*last);
+		marks[nmarks++] = g->step[spl_move_from(*last)][spl_move_dir(*last)];
+	}
+	kifu_svg_sq_marks(out, &l, marks, nmarks);
 	for (cell = 0; cell < g->ncells; cell++) {
 		int code = c->cell[cell];
 		const char *side;

@@ -339,11 +339,13 @@ int spl_render_board(const struct spl_geom *g, const struct spl_core *c,
  * "sxo": square, upright cross, disc) in its side's colours, with the
  * data-content code of spl_render_board. When noreturn is not NULL, its
  * pieces get a small arrow pointing the way they may not go back (back_dir,
- * a KIFU_SQ_* direction). The caption comes from game's figures.
+ * a KIFU_SQ_* direction). The caption comes from game's figures. last (NULL:
+ * none) is the move that led here: the cells it left and reached are marked.
  */
 int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
 		   const struct kifu_game *game, const void *state, const char *types,
-		   const struct spl_bb *noreturn, int back_dir, struct kifu_buf *out);
+		   const struct spl_bb *noreturn, int back_dir, const kifu_move *last,
+		   struct kifu_buf *out);
 
 /* Appends "KEY VALUE" for each figure, separated by ", ". */
 int spl_render_figures(const struct kifu_figure *f, int n, struct kifu_buf *out);

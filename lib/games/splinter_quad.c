@@ -463,7 +463,16 @@ static int sq_render_svg(const void *state, struct kifu_buf *out)
 {
 	const struct sq_state *s = state;
 
-	return spl_render_svg(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL, 0, out);
+	return spl_render_svg(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL, 0, NULL,
+			      out);
+}
+
+static int sq_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+{
+	const struct sq_state *s = state;
+
+	return spl_render_svg(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL, 0, &last,
+			      out);
 }
 
 /*
@@ -496,6 +505,7 @@ const struct kifu_game kifu_game_splinter_quad = {
 	.hash = sq_hash,
 	.rehash = sq_rehash,
 	.figures = sq_figures,
+	.render_svg_last = sq_render_svg_last,
 	.render_text = sq_render_text,
 	.render_svg = sq_render_svg,
 };

@@ -159,7 +159,7 @@ rm -f "$tmp/bomb/a-bomb.yaml"
 check "bomb: exit 1 (a member refused)" [ $? -eq 1 ]
 check "bomb: the member is named with the limit" \
 	grep -q "^$tmp/bomb.tar.zst(a-bomb.yaml): error: member expands more than 1000:1" "$tmp/err"
-check "bomb: the run goes on with the next member" [ "$(cat "$tmp/out")" = "1 games, 1 valid, 0 invalid" ]
+check "bomb: the run goes on with the next member" [ "$(cat "$tmp/out")" = "1 game, 1 valid, 0 invalid" ]
 { printf 'game: splinter\nmoves:\n'; yes '  - e4' | head -c 300000000; } | zstd -q -c >"$tmp/bomb.yaml.zst"
 "$v" "$tmp/bomb.yaml.zst" >"$tmp/out" 2>"$tmp/err"
 check "bomb (.zst): exit 1" [ $? -eq 1 ]
