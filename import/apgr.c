@@ -139,6 +139,14 @@ static struct kifu_mark key_at(const struct conv *c, const json_t *v)
 	return p ? p->key : c->at;
 }
 
+/* Where obj's member key has its value (found through the key: also for null, true, false). */
+static struct kifu_mark member_at(const struct conv *c, const json_t *obj, const char *key)
+{
+	const struct json_pos *p = json_index_member(&c->a->index, obj, key);
+
+	return p ? p->val : val_at(c, obj);
+}
+
 static void diag(struct conv *c, int ply, struct kifu_mark at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -182,7 +190,8 @@ static const char *get_str(struct conv *c, const json_t *obj, const char *key, c
 	if (!v)
 		return NULL;
 	if (!json_is_string(v)) {
-		diag(c, 0, val_at(c, v), "'%s%s' must be a string, not %s", where, key, kind(v));
+		diag(c, 0, member_at(c, obj, key), "'%s%s' must be a string, not %s", where, key,
+		     kind(v));
 		return NULL;
 	}
 	return json_string_value(v);
@@ -337,7 +346,8 @@ static void conv_turn_notes(struct conv *c, const json_t *turns)
 		cm = json_object_get(v, "comment");
 		ck = json_object_get(v, "clock");
 		if (cm && !json_is_string(cm))
-			diag(c, (int)ply, val_at(c, cm), "'comment' must be a string, not %s", kind(cm));
+			diag(c, (int)ply, member_at(c, v, "comment"), "'comment' must be a string, not %s",
+			     kind(cm));
 		else if (cm && strlen(json_string_value(cm)) != json_string_length(cm))
 			diag(c, (int)ply, val_at(c, cm), "'comment' holds a NUL character");
 		else if (cm && imp_turn_comment(c->rec, t, json_string_value(cm)))
@@ -354,7 +364,8 @@ static void conv_turn_notes(struct conv *c, const json_t *turns)
 			else if (json_is_string(ck))
 				s = json_string_value(ck);
 			else {
-				diag(c, (int)ply, val_at(c, ck), "'clock' must be a number of seconds, not %s",
+				diag(c, (int)ply, member_at(c, v, "clock"),
+				     "'clock' must be a number of seconds, not %s",
 				     kind(ck));
 				continue;
 			}
@@ -529,12 +540,14 @@ static void conv_players(struct conv *c, const json_t *players, const struct kif
 		side = json_object_get(p, "side");
 		rating = json_object_get(p, "rating");
 		if (!name || !json_is_string(name)) {
-			diag(c, 0, val_at(c, name ? name : p), "player %zu of 'header.players' %s", i + 1,
+			diag(c, 0, name ? member_at(c, p, "name") : val_at(c, p),
+			     "player %zu of 'header.players' %s", i + 1,
 			     name ? "must have a string 'name'" : "has no 'name'");
 			continue;
 		}
 		if (!res || !json_is_integer(res)) {
-			diag(c, 0, val_at(c, res ? res : p), "player %zu of 'header.players' %s", i + 1,
+			diag(c, 0, res ? member_at(c, p, "result") : val_at(c, p),
+			     "player %zu of 'header.players' %s", i + 1,
 			     res ? "must have an integer 'result'" : "has no 'result'");
 			continue;
 		}
@@ -543,7 +556,8 @@ static void conv_players(struct conv *c, const json_t *players, const struct kif
 			st->has_result[seat] = 1;
 		}
 		if (side && !json_is_string(side)) {
-			diag(c, 0, val_at(c, side), "'side' of player %zu must be a string, not %s", i + 1,
+			diag(c, 0, member_at(c, p, "side"), "'side' of player %zu must be a string, not %s",
+			     i + 1,
 			     kind(side));
 			continue;
 		}
@@ -559,7 +573,8 @@ static void conv_players(struct conv *c, const json_t *players, const struct kif
 		if (seat >= 0)
 			st->side[seat] = si;
 		if (rating && !json_is_integer(rating)) {
-			diag(c, 0, val_at(c, rating), "'rating' of player %zu must be an integer, not %s",
+			diag(c, 0, member_at(c, p, "rating"),
+			     "'rating' of player %zu must be an integer, not %s",
 			     i + 1, kind(rating));
 		} else if (rating) {
 			r = (long)json_integer_value(rating);
@@ -639,6 +654,37 @@ static void derive_result(struct conv *c, const struct kifu_game *g, const struc
 	}
 }
 
+/*
+ * header.KEY, an object with a string `name` and no keys but allowed[]
+ * (the schema's game and site): *obj is the object when it is one, and the
+ * name's value is returned when it is a string; else NULL, said why.
+ */
+static const json_t *named_object(struct conv *c, const json_t *h, const char *key,
+				  const char *const *allowed, const json_t **obj)
+{
+	const json_t *o = json_object_get(h, key), *v;
+	char where[32];
+
+	*obj = NULL;
+	if (!o)
+		return NULL;
+	snprintf(where, sizeof(where), "header.%s", key);
+	if (!json_is_object(o)) {
+		diag(c, 0, val_at(c, o), "'%s' must be an object, not %s", where, kind(o));
+		return NULL;
+	}
+	*obj = o;
+	only_keys(c, o, allowed, where);
+	v = json_object_get(o, "name");
+	if (!v)
+		diag(c, 0, val_at(c, o), "missing key 'name' in '%s'", where);
+	else if (!json_is_string(v))
+		diag(c, 0, val_at(c, v), "'%s.name' must be a string, not %s", where, kind(v));
+	else
+		return v;
+	return NULL;
+}
+
 static void conv_header(struct conv *c, const json_t *h, const json_t *moves)
 {
 	static const char *const game_keys[] = { "name", "variants", NULL };
@@ -658,22 +704,14 @@ static void conv_header(struct conv *c, const json_t *h, const json_t *moves)
 	for (i = 0; required[i]; i++)
 		if (!json_object_get(h, required[i]))
 			diag(c, 0, val_at(c, h), "missing key '%s' in 'header'", required[i]);
-	game = json_object_get(h, "game");
-	if (game && !json_is_object(game)) {
-		diag(c, 0, val_at(c, game), "'header.game' must be an object, not %s", kind(game));
-	} else if (game) {
-		only_keys(c, game, game_keys, "header.game");
-		v = json_object_get(game, "name");
-		if (!v) {
-			diag(c, 0, val_at(c, game), "missing key 'name' in 'header.game'");
-		} else if (!json_is_string(v)) {
-			diag(c, 0, val_at(c, v), "'header.game.name' must be a string, not %s", kind(v));
-		} else {
-			g = imp_game_lookup(json_string_value(v));
-			if (imp_set(c->rec, KIFU_KEY_GAME, g ? g->name : json_string_value(v), (size_t)-1,
-				    key_at(c, game), val_at(c, v)))
-				c->failed = 1;
-		}
+	v = named_object(c, h, "game", game_keys, &game);
+	if (v) {
+		g = imp_game_lookup(json_string_value(v));
+		if (imp_set(c->rec, KIFU_KEY_GAME, g ? g->name : json_string_value(v), (size_t)-1,
+			    key_at(c, game), val_at(c, v)))
+			c->failed = 1;
+	}
+	if (game) {
 		v = json_object_get(game, "variants");
 		if (v && (!json_is_array(v) || json_array_size(v) > 1 ||
 			  (json_array_size(v) == 1 && !json_is_string(json_array_get(v, 0))))) {
@@ -689,26 +727,19 @@ static void conv_header(struct conv *c, const json_t *h, const json_t *moves)
 	}
 	set_str(c, KIFU_KEY_EVENT, h, "event", "header.");
 	set_str(c, KIFU_KEY_ROUND, h, "round", "header.");
-	site = json_object_get(h, "site");
-	if (site && !json_is_object(site)) {
-		diag(c, 0, val_at(c, site), "'header.site' must be an object, not %s", kind(site));
-	} else if (site) {
-		only_keys(c, site, site_keys, "header.site");
-		v = json_object_get(site, "name");
-		if (!v)
-			diag(c, 0, val_at(c, site), "missing key 'name' in 'header.site'");
-		else if (!json_is_string(v))
-			diag(c, 0, val_at(c, v), "'header.site.name' must be a string, not %s", kind(v));
-		else if (strcmp(json_string_value(v), "unknown") &&
-			 imp_set(c->rec, KIFU_KEY_SITE, json_string_value(v), json_string_length(v),
-				 key_at(c, site), val_at(c, v)))
-			c->failed = 1;
+	v = named_object(c, h, "site", site_keys, &site);
+	if (v && strcmp(json_string_value(v), "unknown") &&
+	    imp_set(c->rec, KIFU_KEY_SITE, json_string_value(v), json_string_length(v), key_at(c, site),
+		    val_at(c, v)))
+		c->failed = 1;
+	if (site) {
 		v = json_object_get(site, "gameid");
 		/* kifu's own tags (which hold gameid too) win over it */
 		if (json_object_get(json_object_get(h, "kifu"), "tags"))
 			v = NULL;
 		if (v && !json_is_string(v) && !json_is_integer(v) && !json_is_real(v)) {
-			diag(c, 0, val_at(c, v), "'header.site.gameid' must be a string or a number, not %s",
+			diag(c, 0, member_at(c, site, "gameid"),
+			     "'header.site.gameid' must be a string or a number, not %s",
 			     kind(v));
 		} else if (v) {
 			char text[64];
@@ -725,7 +756,8 @@ static void conv_header(struct conv *c, const json_t *h, const json_t *moves)
 	for (i = 2; i < 5; i++) {
 		v = json_object_get(h, required[i]);
 		if (v && !(json_is_string(v) && is_datetime(json_string_value(v))))
-			diag(c, 0, val_at(c, v), "'header.%s' must be a date-time (RFC 3339), not %s%s%s",
+			diag(c, 0, member_at(c, h, required[i]),
+			     "'header.%s' must be a date-time (RFC 3339), not %s%s%s",
 			     required[i], json_is_string(v) ? "'" : "",
 			     json_is_string(v) ? imp_clip(json_string_value(v), buf) : kind(v),
 			     json_is_string(v) ? "'" : "");

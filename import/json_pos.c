@@ -108,7 +108,7 @@ static void sc_value(struct scan *s, struct kifu_mark key)
 	}
 }
 
-static size_t hslot(const struct json_index *a, const json_t *v)
+static size_t hslot(const struct json_index *a, const void *v)
 {
 	uintptr_t h = (uintptr_t)v;
 
@@ -118,22 +118,37 @@ static size_t hslot(const struct json_index *a, const json_t *v)
 }
 
 /* Pairs every json_t with its position, in the scan's (document) order. */
+static void put(struct json_index *a, const void *p, size_t idx)
+{
+	size_t i;
+
+	for (i = hslot(a, p); a->hkeys[i]; i = (i + 1) & (a->hcap - 1))
+		;
+	a->hkeys[i] = p;
+	a->hvals[i] = (uint32_t)idx;
+}
+
+/*
+ * Pairs every json_t, in the scan's (document) order, with its position;
+ * a member's key string (jansson's own copy, stable while the tree lives)
+ * too, so that members whose value is a shared singleton (null, true,
+ * false) can be found through their key.
+ */
 static void index_values(struct json_index *a, const json_t *v, size_t *k)
 {
 	size_t idx = (*k)++, i;
 
-	if (!json_is_null(v) && !json_is_boolean(v) && idx < a->npos) {
-		for (i = hslot(a, v); a->hkeys[i]; i = (i + 1) & (a->hcap - 1))
-			;
-		a->hkeys[i] = v;
-		a->hvals[i] = (uint32_t)idx;
-	}
+	if (!json_is_null(v) && !json_is_boolean(v) && idx < a->npos)
+		put(a, v, idx);
 	if (json_is_object(v)) {
 		const char *key;
 		json_t *x;
 
-		json_object_foreach((json_t *)v, key, x)
+		json_object_foreach((json_t *)v, key, x) {
+			if (*k < a->npos)
+				put(a, key, *k);
 			index_values(a, x, k);
+		}
 	} else if (json_is_array(v)) {
 		for (i = 0; i < json_array_size(v); i++)
 			index_values(a, json_array_get(v, i), k);
@@ -150,7 +165,7 @@ int json_index_build(struct json_index *a, const char *text, size_t n, struct ki
 	sc_value(&s, at);
 	if (s.failed)
 		return -1;
-	while (cap < a->npos * 2)
+	while (cap < a->npos * 4)
 		cap *= 2;
 	if (cap > a->hcap) {
 		free(a->hkeys);
@@ -168,16 +183,29 @@ int json_index_build(struct json_index *a, const char *text, size_t n, struct ki
 	return 0;
 }
 
-const struct json_pos *json_index_find(const struct json_index *a, const json_t *v)
+static const struct json_pos *find(const struct json_index *a, const void *p)
 {
 	size_t i;
 
-	if (!v || !a->hcap)
+	if (!p || !a->hcap)
 		return NULL;
-	for (i = hslot(a, v); a->hkeys[i]; i = (i + 1) & (a->hcap - 1))
-		if (a->hkeys[i] == v)
+	for (i = hslot(a, p); a->hkeys[i]; i = (i + 1) & (a->hcap - 1))
+		if (a->hkeys[i] == p)
 			return &a->pos[a->hvals[i]];
 	return NULL;
+}
+
+const struct json_pos *json_index_find(const struct json_index *a, const json_t *v)
+{
+	return find(a, v);
+}
+
+const struct json_pos *json_index_member(const struct json_index *a, const json_t *obj,
+					 const char *key)
+{
+	void *it = json_is_object(obj) ? json_object_iter_at((json_t *)obj, key) : NULL;
+
+	return it ? find(a, json_object_iter_key(it)) : NULL;
 }
 
 void json_index_release(struct json_index *a)

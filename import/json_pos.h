@@ -20,7 +20,7 @@ struct json_pos {
 struct json_index {
 	struct json_pos *pos;
 	size_t npos, cap_pos;
-	const json_t **hkeys; /* open addressing: json_t* -> index into pos */
+	const void **hkeys;   /* open addressing: json_t* or key string -> index into pos */
 	uint32_t *hvals;
 	size_t hcap;
 };
@@ -35,6 +35,10 @@ int json_index_build(struct json_index *idx, const char *text, size_t n, struct 
 
 /* The position of v (a value of the last root indexed), or NULL (null, true, false). */
 const struct json_pos *json_index_find(const struct json_index *idx, const json_t *v);
+
+/* The position of obj's member key (also when its value is null, true or false), or NULL. */
+const struct json_pos *json_index_member(const struct json_index *idx, const json_t *obj,
+					 const char *key);
 
 void json_index_release(struct json_index *idx);
 
