@@ -1276,7 +1276,7 @@ static void export_store(struct export *ex, const char *db, long id, const struc
 
 	kifu_error_clear(&err);
 	db = cli_db_path(db);
-	if (kifu_store_open(&st, db, 0, &err) < 0) {
+	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0) {
 		cli_error(&err);
 		ex->io_error = 1;
 		goto out;

@@ -7,9 +7,11 @@
  * order so that the B-trees mostly grow at their right edge. Selecting and
  * loading games live in store_select.c.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "store_impl.h"
 
@@ -33,9 +35,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_PLAYER_INSERT] = "INSERT INTO players(name) VALUES (?1)",
 	[ST_SIDE_INSERT] = "INSERT INTO sides(game_id, side_index, side, player_id, rating) "
 			   "VALUES (?1, ?2, ?3, ?4, ?5)",
-	[ST_MOVE_INSERT] = "INSERT INTO moves(game_id, ply, move, comment, clock, clock_text) "
-			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	[ST_POS_INSERT] = "INSERT INTO positions(game_id, ply, hash) VALUES (?1, ?2, ?3)",
+	[ST_GAME_MOVES_INSERT] = "INSERT INTO game_moves(game_id, moves, hashes, notes) "
+				 "VALUES (?1, ?2, ?3, ?4)",
+	[ST_POSIDX_INSERT] = "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
+			     "VALUES (?1, ?2, ?3)",
+	[ST_POSIDX_EXISTS] = "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+			     "AND name = 'positions_hash'",
 	[ST_FIGURE_INSERT] = "INSERT INTO figures(game_id, key, num, text) VALUES (?1, ?2, ?3, ?4) "
 			     "ON CONFLICT DO NOTHING",
 	[ST_TAG_INSERT] = "INSERT INTO tags(game_id, seq, key, value, type) "
@@ -63,9 +68,31 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_LOAD_TAGS] = "SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq",
 };
 
-/* The indexes a bulk load drops and rebuilds: each makes every insert a random write. */
-static const char *const deferrable_indexes[] = { "positions_hash", "sides_player", "games_date",
-						  NULL };
+/*
+ * What a bulk load drops and rebuilds: each makes every insert a random
+ * write. The definitions are libkifu's own, byte for byte those of the
+ * schema files (sqlite_master shows the same text after a rebuild); the
+ * database only keeps the names of those waiting (deferred_indexes), and
+ * never holds SQL that kifu would run. The position index is a table,
+ * filled again from game_moves by one sort.
+ */
+static const struct deferrable {
+	const char *name;
+	const char *drop;
+	const char *create;
+} deferrables[] = {
+	{ "games_date", "DROP INDEX IF EXISTS games_date",
+	  "CREATE INDEX games_date ON games(date_first)" },
+	{ "positions_hash", "DROP TABLE IF EXISTS positions_hash",
+	  "CREATE TABLE positions_hash (hash INTEGER NOT NULL, game_id INTEGER NOT NULL, "
+	  "ply INTEGER NOT NULL, PRIMARY KEY (hash, game_id)) WITHOUT ROWID;"
+	  "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
+	  "SELECT j.value, m.game_id, j.key FROM game_moves m, json_each(m.hashes) j "
+	  "ORDER BY 1, 2, 3" },
+	{ "sides_player", "DROP INDEX IF EXISTS sides_player",
+	  "CREATE INDEX sides_player ON sides(player_id)" },
+	{ NULL, NULL, NULL }
+};
 
 static const char *const tag_types[] = {
 	[KIFU_SCALAR_STR] = "str", [KIFU_SCALAR_NULL] = "null", [KIFU_SCALAR_BOOL] = "bool",
@@ -93,31 +120,17 @@ int kifu_store_fail_(struct kifu_store *st, const char *what, struct kifu_error 
 }
 
 /*
- * The multi-row INSERTs: MULTI_ROWS rows of one game per step, the game id
- * in ?1 and the first ply in ?2 shared by every row. One step instead of
- * sixteen saves most of SQLite's per-statement work. Used in bulk mode
- * only: a statement writing several rows needs a statement journal (a
- * copy of every page it touches) whenever it may fail half-way, which
- * enforced foreign keys make possible; OR FAIL covers the other
- * constraints (a failure rolls the whole batch back anyway).
+ * The multi-row INSERT into the position index: MULTI_ROWS entries per
+ * step instead of one saves most of SQLite's per-statement work.
  */
-static int multi_sql(struct kifu_buf *out, int k)
+static int multi_sql(struct kifu_buf *out)
 {
-	int r, p = 3;
+	int r;
 
-	kifu_buf_puts(out, k == ST_POS_INSERT_N
-			   ? "INSERT OR FAIL INTO positions(game_id, ply, hash) VALUES "
-			   : "INSERT OR FAIL INTO moves(game_id, ply, move, comment, clock, clock_text) "
-			     "VALUES ");
-	for (r = 0; r < MULTI_ROWS; r++) {
-		kifu_buf_printf(out, "%s(?1, ?2 + %d", r ? ", " : "", r);
-		if (k == ST_POS_INSERT_N) {
-			kifu_buf_printf(out, ", ?%d)", p++);
-		} else {
-			kifu_buf_printf(out, ", ?%d, ?%d, ?%d, ?%d)", p, p + 1, p + 2, p + 3);
-			p += 4;
-		}
-	}
+	kifu_buf_puts(out, "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES ");
+	for (r = 0; r < MULTI_ROWS; r++)
+		kifu_buf_printf(out, "%s(?%d, ?%d, ?%d)", r ? ", " : "", 3 * r + 1, 3 * r + 2,
+				3 * r + 3);
 	return out->failed ? KIFU_ENOMEM : 0;
 }
 
@@ -129,7 +142,7 @@ sqlite3_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *
 	if (st->stmt[k])
 		return st->stmt[k];
 	if (!text) {
-		if (multi_sql(&sql, k) < 0) {
+		if (multi_sql(&sql) < 0) {
 			kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			return NULL;
 		}
@@ -261,7 +274,33 @@ out:
 	return ret;
 }
 
-static int migrate(struct kifu_store *st, struct kifu_error *err)
+/*
+ * Refuses a schema version this kifu does not know: newer ones, and any
+ * negative one (PRAGMA user_version is whatever the file says).
+ */
+static int version_check(struct kifu_store *st, long long version, struct kifu_error *err)
+{
+	int latest = kifu_store_schema_version();
+
+	st->version = version >= 0 && version <= latest ? (int)version : -1;
+	if (version >= 0 && version <= latest)
+		return 0;
+	kifu_error_at(err, st->path, 0, 0);
+	if (version > latest)
+		return kifu_error_set(err, KIFU_EDB,
+				      "database '%s' has schema version %lld, newer than this kifu (%d)",
+				      st->path, version, latest);
+	return kifu_error_set(err, KIFU_EDB,
+			      "database '%s' has schema version %lld, which no kifu writes",
+			      st->path, version);
+}
+
+/*
+ * Brings the schema up to date; with readonly_use, only checks that the
+ * file is a kifu database of a version this kifu reads (an empty file is
+ * version 0: no tables to read).
+ */
+static int migrate(struct kifu_store *st, int readonly_use, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	long long version, app;
@@ -277,18 +316,76 @@ static int migrate(struct kifu_store *st, struct kifu_error *err)
 		ret = kifu_error_set(err, KIFU_EDB, "database '%s' is not a kifu database", st->path);
 		goto out;
 	}
-	if (version > latest) {
-		kifu_error_at(err, st->path, 0, 0);
-		ret = kifu_error_set(err, KIFU_EDB,
-				     "database '%s' has schema version %lld, newer than this kifu (%d)",
-				     st->path, version, latest);
+	ret = version_check(st, version, err);
+	if (ret < 0 || readonly_use)
 		goto out;
-	}
 	for (i = (int)version; i < latest && ret == 0; i++)
 		ret = apply_migration(st, &kifu_migrations[i], &sql, err);
+	if (ret == 0)
+		st->version = latest;
 out:
 	kifu_buf_release(&sql);
 	return ret;
+}
+
+/* path as an SQLite URI file name ("file:" and the path, %-escaped where URIs need it). */
+static int uri_of(struct kifu_buf *out, const char *path, const char *query)
+{
+	const unsigned char *p;
+
+	kifu_buf_puts(out, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x21 || *p >= 0x7f)
+			kifu_buf_printf(out, "%%%02X", *p);
+		else
+			kifu_buf_putc(out, (char)*p);
+	}
+	kifu_buf_puts(out, query);
+	return out->failed ? KIFU_ENOMEM : 0;
+}
+
+/*
+ * Opens an existing database to read it, never creating or changing one:
+ * read-write when the user may write it (the statistics tables can then
+ * be kept), else read-only, else immutable (a WAL database in a directory
+ * the user cannot write has no shared-memory file to read it through:
+ * immutable reads the main file alone, what was checkpointed).
+ */
+static int open_for_reading(struct kifu_store *st, const char *path, struct kifu_error *err)
+{
+	static const int modes[] = { SQLITE_OPEN_READWRITE, SQLITE_OPEN_READONLY,
+				     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI };
+	struct kifu_buf uri = KIFU_BUF_INIT;
+	struct stat sb;
+	int rc = SQLITE_OK, k;
+
+	if (stat(path, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+		kifu_error_at(err, path, 0, 0);
+		return kifu_error_set(err, KIFU_ENOTFOUND, "no database at '%s'", path);
+	}
+	if (uri_of(&uri, path, "?immutable=1") < 0)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	for (k = 0; k < 3; k++) {
+		sqlite3_close(st->db);
+		st->db = NULL;
+		rc = sqlite3_open_v2(k == 2 ? uri.data : path, &st->db,
+				     modes[k] | SQLITE_OPEN_NOMUTEX, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(st->db, "SELECT count(*) FROM sqlite_master", NULL, NULL,
+					  NULL);
+		if (rc == SQLITE_OK || rc == SQLITE_NOMEM || rc == SQLITE_NOTADB ||
+		    rc == SQLITE_CORRUPT)
+			break;
+	}
+	kifu_buf_release(&uri);
+	if (rc != SQLITE_OK) {
+		kifu_error_at(err, path, 0, 0);
+		return kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
+				      "cannot open database '%s': %s", path,
+				      st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+	}
+	st->readonly = sqlite3_db_readonly(st->db, "main") == 1;
+	return 0;
 }
 
 int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
@@ -297,7 +394,6 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 	struct kifu_store *st;
 	int ret = 0, rc;
 
-	(void)flags;
 	*out = NULL;
 	st = calloc(1, sizeof(*st));
 	if (st)
@@ -306,6 +402,17 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		st->players = calloc(PLAYER_CACHE_SIZE, sizeof(*st->players));
 	if (!st || !st->path || !st->players) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (flags & KIFU_STORE_READ) {
+		ret = open_for_reading(st, path, err);
+		if (ret < 0)
+			goto out;
+		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+		ret = exec(st, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096",
+			   "cannot configure", err);
+		if (ret == 0)
+			ret = migrate(st, 1, err);
 		goto out;
 	}
 	/* One thread per store: SQLite's own locking would only cost time. */
@@ -331,7 +438,7 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 			   "PRAGMA cache_size = -4096; PRAGMA journal_size_limit = 67108864",
 			   "cannot configure", err);
 	if (ret == 0)
-		ret = migrate(st, err);
+		ret = migrate(st, 0, err);
 out:
 	if (ret < 0) {
 		/* err->source must not point into the store freed here. */
@@ -342,6 +449,16 @@ out:
 	}
 	*out = st;
 	return 0;
+}
+
+int kifu_store_version(const struct kifu_store *st)
+{
+	return st->version;
+}
+
+int kifu_store_readonly(const struct kifu_store *st)
+{
+	return st->readonly;
 }
 
 static void players_clear(struct kifu_store *st)
@@ -372,6 +489,10 @@ void kifu_store_free(struct kifu_store *st)
 	if (st->players)
 		players_clear(st);
 	free(st->players);
+	free(st->pend);
+	kifu_buf_release(&st->moves);
+	kifu_buf_release(&st->hashes);
+	kifu_buf_release(&st->notes);
 	free(st->path);
 	free(st);
 }
@@ -387,6 +508,8 @@ const char *kifu_store_path(const struct kifu_store *st)
 }
 
 /* ---- Transactions ---- */
+
+static int flush_positions(struct kifu_store *st, struct kifu_error *err);
 
 int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 {
@@ -414,6 +537,9 @@ int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
 
 	if (!st->in_tx)
 		return 0;
+	ret = flush_positions(st, err);
+	if (ret < 0)
+		return ret;
 	s = kifu_store_stmt_(st, ST_COMMIT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
@@ -427,6 +553,7 @@ void kifu_store_rollback(struct kifu_store *st)
 {
 	/* Ids cached during the transaction may be gone with it. */
 	players_clear(st);
+	st->npend = 0;
 	if (sqlite3_get_autocommit(st->db) == 0)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
@@ -648,97 +775,192 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 	return 0;
 }
 
-/* Binds one move's columns from parameter p on. */
-static void bind_move(sqlite3_stmt *s, int p, const struct kifu_record *rec,
-		      const struct kifu_replay *rp, size_t ply)
+/* Appends v in decimal, as JSON and SQLite read a signed 64-bit integer. */
+static void put_int64(struct kifu_buf *b, int64_t v)
 {
-	const struct kifu_turn *t = ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
-	const char *text = kifu_replay_text(rp, ply);
+	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	bind_text(s, p, text ? text : t && t->text ? t->text : "");
-	bind_text(s, p + 1, t ? t->comment : NULL);
-	if (t && t->clock) {
-		sqlite3_bind_double(s, p + 2, t->clock_seconds);
-		bind_text(s, p + 3, t->clock);
-	} else {
-		sqlite3_bind_null(s, p + 2);
-		sqlite3_bind_null(s, p + 3);
-	}
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--q = '-';
+	kifu_buf_add(b, q, (size_t)(e - q));
 }
 
-static int insert_moves(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
-			const struct kifu_replay *rp, struct kifu_error *err)
+/*
+ * Packs a game into the three JSON values of its game_moves row: the
+ * canonical moves, the position hashes (ply 0..plies), and the notes (one
+ * item per ply: null, or the comment and the clock as written with its
+ * seconds), left empty when no turn has a comment or a clock.
+ */
+static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
+		     const struct kifu_replay *rp)
 {
-	sqlite3_stmt *s = NULL;
-	size_t ply = 1;
-	int ret, r;
+	size_t ply, noted = 0;
 
-	if (st->bulk && rp->nplies >= MULTI_ROWS) {
-		s = kifu_store_stmt_(st, ST_MOVE_INSERT_N, err);
-		if (!s)
-			return err ? err->code : KIFU_EDB;
-		/* Bindings survive sqlite3_reset: the game id is bound once. */
-		sqlite3_bind_int64(s, 1, id);
+	kifu_buf_reset(&st->moves);
+	kifu_buf_reset(&st->hashes);
+	kifu_buf_reset(&st->notes);
+	kifu_buf_putc(&st->moves, '[');
+	kifu_buf_putc(&st->notes, '[');
+	for (ply = 1; ply <= rp->nplies; ply++) {
+		const struct kifu_turn *t = ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
+		const char *text = kifu_replay_text(rp, ply);
+
+		if (ply > 1) {
+			kifu_buf_putc(&st->moves, ',');
+			kifu_buf_putc(&st->notes, ',');
+		}
+		kifu_buf_json_string(&st->moves, text ? text : t && t->text ? t->text : "");
+		if (!t || (!t->comment && !t->clock)) {
+			kifu_buf_puts(&st->notes, "null");
+			continue;
+		}
+		noted++;
+		kifu_buf_putc(&st->notes, '{');
+		if (t->comment) {
+			kifu_buf_puts(&st->notes, "\"comment\":");
+			kifu_buf_json_string(&st->notes, t->comment);
+		}
+		if (t->clock) {
+			kifu_buf_puts(&st->notes, t->comment ? ",\"clock\":" : "\"clock\":");
+			kifu_buf_json_string(&st->notes, t->clock);
+			/* JSON has no infinity: the reader refuses one anyway. */
+			if (isfinite(t->clock_seconds))
+				kifu_buf_printf(&st->notes, ",\"seconds\":%.17g", t->clock_seconds);
+		}
+		kifu_buf_putc(&st->notes, '}');
 	}
-	for (; s && ply + MULTI_ROWS - 1 <= rp->nplies; ply += MULTI_ROWS) {
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
-		for (r = 0; r < MULTI_ROWS; r++)
-			bind_move(s, 3 + 4 * r, rec, rp, ply + (size_t)r);
-		ret = step_once(st, s, "cannot store a move", err);
-		if (ret < 0)
-			return ret;
+	kifu_buf_putc(&st->moves, ']');
+	kifu_buf_putc(&st->notes, ']');
+	kifu_buf_putc(&st->hashes, '[');
+	for (ply = 0; ply <= rp->nplies; ply++) {
+		if (ply)
+			kifu_buf_putc(&st->hashes, ',');
+		put_int64(&st->hashes, (int64_t)rp->hashes[ply]);
 	}
-	if (ply > rp->nplies)
-		return 0;
-	s = kifu_store_stmt_(st, ST_MOVE_INSERT, err);
+	kifu_buf_putc(&st->hashes, ']');
+	if (!noted)
+		kifu_buf_reset(&st->notes);
+	return st->moves.failed || st->hashes.failed || st->notes.failed ? KIFU_ENOMEM : 0;
+}
+
+static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			     const struct kifu_replay *rp, struct kifu_error *err)
+{
+	sqlite3_stmt *s;
+	int ret = pack_game(st, rec, rp);
+
+	if (ret < 0)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	s = kifu_store_stmt_(st, ST_GAME_MOVES_INSERT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
 	sqlite3_bind_int64(s, 1, id);
-	for (; ply <= rp->nplies; ply++) {
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
-		bind_move(s, 3, rec, rp, ply);
-		ret = step_once(st, s, "cannot store a move", err);
-		if (ret < 0)
-			return ret;
+	sqlite3_bind_text(s, 2, st->moves.data, (int)st->moves.len, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, st->hashes.data, (int)st->hashes.len, SQLITE_STATIC);
+	if (st->notes.len)
+		sqlite3_bind_text(s, 4, st->notes.data, (int)st->notes.len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 4);
+	return step_once(st, s, "cannot store a game's moves", err);
+}
+
+/*
+ * Queues the game's entries of the position index; kifu_store_commit
+ * writes them sorted (a bulk load rebuilds the whole index instead).
+ */
+static int queue_positions(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
+			   struct kifu_error *err)
+{
+	size_t ply, need = st->npend + rp->nplies + 1;
+
+	if (st->bulk)
+		return 0;
+	if (need > st->cappend) {
+		size_t cap = st->cappend ? st->cappend : 4096;
+		struct posidx_entry *p;
+
+		while (cap < need)
+			cap *= 2;
+		p = realloc(st->pend, cap * sizeof(*p));
+		if (!p)
+			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		st->pend = p;
+		st->cappend = cap;
 	}
+	for (ply = 0; ply <= rp->nplies; ply++)
+		st->pend[st->npend++] = (struct posidx_entry){ rp->hashes[ply], id, (int64_t)ply };
 	return 0;
 }
 
-static int insert_positions(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
-			    struct kifu_error *err)
+/* In the order of the index (signed, as SQLite compares), then by ply: the first ply wins. */
+static int cmp_posidx(const void *x, const void *y)
 {
-	sqlite3_stmt *s = NULL;
-	size_t ply = 0, n = rp->nplies + 1;
-	int ret, r;
+	const struct posidx_entry *a = x, *b = y;
+	int64_t ha = (int64_t)a->hash, hb = (int64_t)b->hash;
 
-	if (st->bulk && n >= MULTI_ROWS) {
-		s = kifu_store_stmt_(st, ST_POS_INSERT_N, err);
-		if (!s)
-			return err ? err->code : KIFU_EDB;
-		sqlite3_bind_int64(s, 1, id);
-	}
-	for (; s && ply + MULTI_ROWS <= n; ply += MULTI_ROWS) {
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
-		for (r = 0; r < MULTI_ROWS; r++)
-			sqlite3_bind_int64(s, 3 + r, (sqlite3_int64)rp->hashes[ply + (size_t)r]);
-		ret = step_once(st, s, "cannot store a position", err);
-		if (ret < 0)
-			return ret;
-	}
-	if (ply == n)
+	if (ha != hb)
+		return ha < hb ? -1 : 1;
+	if (a->game_id != b->game_id)
+		return a->game_id < b->game_id ? -1 : 1;
+	return (a->ply > b->ply) - (a->ply < b->ply);
+}
+
+/* Writes the queued entries of the position index, sorted, before a commit. */
+static int flush_positions(struct kifu_store *st, struct kifu_error *err)
+{
+	sqlite3_stmt *s;
+	size_t i = 0;
+	long long exists = 0;
+	int ret = 0, r;
+
+	if (!st->npend)
 		return 0;
-	s = kifu_store_stmt_(st, ST_POS_INSERT, err);
+	/* A bulk load of another process may have dropped it: it rebuilds it from every game. */
+	s = kifu_store_stmt_(st, ST_POSIDX_EXISTS, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	for (; ply < n; ply++) {
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
-		sqlite3_bind_int64(s, 3, (sqlite3_int64)rp->hashes[ply]);
-		ret = step_once(st, s, "cannot store a position", err);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		exists = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (!exists)
+		goto out;
+	qsort(st->pend, st->npend, sizeof(*st->pend), cmp_posidx);
+	if (st->npend >= MULTI_ROWS) {
+		s = kifu_store_stmt_(st, ST_POSIDX_INSERT_N, err);
+		if (!s)
+			return err ? err->code : KIFU_EDB;
+		for (; i + MULTI_ROWS <= st->npend; i += MULTI_ROWS) {
+			for (r = 0; r < MULTI_ROWS; r++) {
+				const struct posidx_entry *e = &st->pend[i + (size_t)r];
+
+				sqlite3_bind_int64(s, 3 * r + 1, (sqlite3_int64)e->hash);
+				sqlite3_bind_int64(s, 3 * r + 2, e->game_id);
+				sqlite3_bind_int64(s, 3 * r + 3, e->ply);
+			}
+			ret = step_once(st, s, "cannot index a position", err);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	s = kifu_store_stmt_(st, ST_POSIDX_INSERT, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	for (; i < st->npend; i++) {
+		sqlite3_bind_int64(s, 1, (sqlite3_int64)st->pend[i].hash);
+		sqlite3_bind_int64(s, 2, st->pend[i].game_id);
+		sqlite3_bind_int64(s, 3, st->pend[i].ply);
+		ret = step_once(st, s, "cannot index a position", err);
 		if (ret < 0)
 			return ret;
 	}
-	return 0;
+out:
+	st->npend = 0;
+	return ret;
 }
 
 static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
@@ -865,9 +1087,9 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
 	gid = sqlite3_last_insert_rowid(st->db);
 	ret = insert_sides(st, gid, rec, rp, err);
 	if (ret == 0)
-		ret = insert_moves(st, gid, rec, rp, err);
+		ret = insert_game_moves(st, gid, rec, rp, err);
 	if (ret == 0)
-		ret = insert_positions(st, gid, rp, err);
+		ret = queue_positions(st, gid, rp, err);
 	if (ret == 0)
 		ret = insert_figures_tags(st, gid, rec, rp, err);
 	if (ret == 0)
@@ -1034,44 +1256,36 @@ int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, c
 static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 {
 	sqlite3_stmt *find = NULL, *keep = NULL;
-	char drop[96];
-	int own, ret, i;
+	const struct deferrable *d;
+	int own, ret;
 
 	ret = own_begin(&own, st, err);
 	if (ret < 0)
 		return ret;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1",
-			       -1, &find, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db,
-			       "INSERT OR REPLACE INTO deferred_indexes(name, sql) VALUES (?1, ?2)",
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master WHERE name = ?1", -1,
+			       &find, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO deferred_indexes(name) VALUES (?1)",
 			       -1, &keep, NULL) != SQLITE_OK) {
 		ret = kifu_store_fail_(st, "cannot defer the indexes", err);
 		goto out;
 	}
-	for (i = 0; deferrable_indexes[i] && ret == 0; i++) {
-		int rc;
+	for (d = deferrables; d->name && ret == 0; d++) {
+		int present;
 
-		sqlite3_bind_text(find, 1, deferrable_indexes[i], -1, SQLITE_STATIC);
-		rc = sqlite3_step(find);
-		if (rc == SQLITE_DONE) {
-			sqlite3_reset(find);
-			continue;
-		}
-		if (rc != SQLITE_ROW) {
+		sqlite3_bind_text(find, 1, d->name, -1, SQLITE_STATIC);
+		if (sqlite3_step(find) != SQLITE_ROW) {
 			ret = kifu_store_fail_(st, "cannot defer the indexes", err);
 			sqlite3_reset(find);
 			break;
 		}
-		sqlite3_bind_text(keep, 1, deferrable_indexes[i], -1, SQLITE_STATIC);
-		sqlite3_bind_text(keep, 2, (const char *)sqlite3_column_text(find, 0), -1,
-				  SQLITE_TRANSIENT);
-		ret = step_once(st, keep, "cannot defer the indexes", err);
+		present = sqlite3_column_int(find, 0) > 0;
 		sqlite3_reset(find);
-		/* The names are this file's constants, never input. */
-		snprintf(drop, sizeof(drop), "DROP INDEX IF EXISTS %s", deferrable_indexes[i]);
+		if (!present)
+			continue;
+		sqlite3_bind_text(keep, 1, d->name, -1, SQLITE_STATIC);
+		ret = step_once(st, keep, "cannot defer the indexes", err);
 		if (ret == 0)
-			ret = exec(st, drop, "cannot defer the indexes", err);
+			ret = exec(st, d->drop, "cannot defer the indexes", err);
 	}
 out:
 	sqlite3_finalize(find);
@@ -1079,54 +1293,52 @@ out:
 	return own_end(own, ret, st, err);
 }
 
+/*
+ * Rebuilds every index named in deferred_indexes from libkifu's own
+ * definition (a name kifu does not know is forgotten), in one transaction.
+ */
 static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 {
-	sqlite3_stmt *list = NULL, *done = NULL;
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	int own, ret, rc;
+	sqlite3_stmt *find = NULL, *done = NULL;
+	const struct deferrable *d;
+	int own, ret;
 
 	ret = own_begin(&own, st, err);
 	if (ret < 0)
 		return ret;
-	if (sqlite3_prepare_v2(st->db, "SELECT name, sql FROM deferred_indexes ORDER BY name", -1,
-			       &list, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM deferred_indexes WHERE name = ?1", -1,
+			       &find, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, "DELETE FROM deferred_indexes WHERE name = ?1", -1, &done,
 			       NULL) != SQLITE_OK) {
 		ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
 		goto out;
 	}
-	/*
-	 * One at a time: read a definition, drop the reading statement, then
-	 * build (schema changes and an open read do not mix).
-	 */
-	for (;;) {
-		rc = sqlite3_step(list);
-		if (rc == SQLITE_DONE)
-			break;
-		if (rc != SQLITE_ROW) {
+	for (d = deferrables; d->name && ret == 0; d++) {
+		int wanted;
+
+		sqlite3_bind_text(find, 1, d->name, -1, SQLITE_STATIC);
+		if (sqlite3_step(find) != SQLITE_ROW) {
 			ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
+			sqlite3_reset(find);
 			break;
 		}
-		kifu_buf_reset(&sql);
-		kifu_buf_puts(&sql, (const char *)sqlite3_column_text(list, 1));
-		sqlite3_bind_text(done, 1, (const char *)sqlite3_column_text(list, 0), -1,
-				  SQLITE_TRANSIENT);
-		sqlite3_reset(list);
-		if (sql.failed) {
-			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-			break;
-		}
-		/* The definition is the one SQLite itself recorded for our index. */
-		ret = exec(st, sql.data, "cannot rebuild the indexes", err);
+		wanted = sqlite3_column_int(find, 0) > 0;
+		sqlite3_reset(find);
+		if (!wanted)
+			continue;
+		/* Dropped first: an index (or half a table) of an older run must not stop it. */
+		ret = exec(st, d->drop, "cannot rebuild the indexes", err);
+		if (ret == 0)
+			ret = exec(st, d->create, "cannot rebuild the indexes", err);
+		sqlite3_bind_text(done, 1, d->name, -1, SQLITE_STATIC);
 		if (ret == 0)
 			ret = step_once(st, done, "cannot rebuild the indexes", err);
-		if (ret < 0)
-			break;
 	}
+	if (ret == 0)
+		ret = exec(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:
-	sqlite3_finalize(list);
+	sqlite3_finalize(find);
 	sqlite3_finalize(done);
-	kifu_buf_release(&sql);
 	return own_end(own, ret, st, err);
 }
 

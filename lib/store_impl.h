@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include "kifu/buf.h"
 #include "kifu/store.h"
 
 /* One schema/NNN-name.sql file: its lines, NULL-terminated. */
@@ -30,10 +31,10 @@ enum store_stmt {
 	ST_PLAYER_FIND,
 	ST_PLAYER_INSERT,
 	ST_SIDE_INSERT,
-	ST_MOVE_INSERT,
-	ST_MOVE_INSERT_N,
-	ST_POS_INSERT,
-	ST_POS_INSERT_N,
+	ST_GAME_MOVES_INSERT,
+	ST_POSIDX_INSERT,
+	ST_POSIDX_INSERT_N,
+	ST_POSIDX_EXISTS,
 	ST_FIGURE_INSERT,
 	ST_TAG_INSERT,
 	ST_QUAR_INSERT,
@@ -57,15 +58,27 @@ struct player_slot {
 
 #define PLAYER_CACHE_SIZE 16384 /* a power of two; cleared when half full */
 
-/* Rows per multi-row INSERT of moves and positions (one statement step each). */
-#define MULTI_ROWS 16
+/* Rows per multi-row INSERT into the position index (one statement step each). */
+#define MULTI_ROWS 32
+
+/* An entry of the position index waiting for the commit (sorted, then written). */
+struct posidx_entry {
+	uint64_t hash;
+	int64_t game_id;
+	int64_t ply;
+};
 
 struct kifu_store {
 	sqlite3 *db;
 	char *path;
 	int in_tx;
 	int bulk;            /* in bulk mode: foreign keys not enforced */
+	int version;         /* the schema version of the file (older ones only read) */
+	int readonly;        /* opened with KIFU_STORE_READ and not writable */
 	sqlite3_stmt *stmt[ST_COUNT];
+	struct kifu_buf moves, hashes, notes; /* one game's packed values, reused */
+	struct posidx_entry *pend;            /* the position index of this transaction */
+	size_t npend, cappend;
 	struct player_slot *players;
 	size_t nplayers;
 };
