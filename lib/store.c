@@ -73,8 +73,8 @@ static const char *const stmt_sql[ST_COUNT] = {
  * write. The definitions are libkifu's own, byte for byte those of the
  * schema files (sqlite_master shows the same text after a rebuild); the
  * database only keeps the names of those waiting (deferred_indexes), and
- * never holds SQL that kifu would run. The position index is a table,
- * filled again from game_moves by one sort.
+ * never holds SQL that kifu would run. The position index, a table, is
+ * deferred differently (store_posidx.c).
  */
 static const struct deferrable {
 	const char *name;
@@ -83,12 +83,6 @@ static const struct deferrable {
 } deferrables[] = {
 	{ "games_date", "DROP INDEX IF EXISTS games_date",
 	  "CREATE INDEX games_date ON games(date_first)" },
-	{ "positions_hash", "DROP TABLE IF EXISTS positions_hash",
-	  "CREATE TABLE positions_hash (hash INTEGER NOT NULL, game_id INTEGER NOT NULL, "
-	  "ply INTEGER NOT NULL, PRIMARY KEY (hash, game_id)) WITHOUT ROWID;"
-	  "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
-	  "SELECT j.value, m.game_id, j.key FROM game_moves m, json_each(m.hashes) j "
-	  "ORDER BY 1, 2, 3" },
 	{ "sides_player", "DROP INDEX IF EXISTS sides_player",
 	  "CREATE INDEX sides_player ON sides(player_id)" },
 	{ NULL, NULL, NULL }
@@ -157,8 +151,7 @@ sqlite3_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *
 	return st->stmt[k];
 }
 
-/* Steps s once (a write, or a query whose first row is wanted) and resets it. */
-static int step_once(struct kifu_store *st, sqlite3_stmt *s, const char *what,
+int kifu_store_step_(struct kifu_store *st, sqlite3_stmt *s, const char *what,
 		     struct kifu_error *err)
 {
 	int rc = sqlite3_step(s);
@@ -173,8 +166,7 @@ static int step_once(struct kifu_store *st, sqlite3_stmt *s, const char *what,
 	return 0;
 }
 
-/* Runs SQL text of our own (pragmas, DDL) that takes no parameters. */
-static int exec(struct kifu_store *st, const char *sql, const char *what, struct kifu_error *err)
+int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what, struct kifu_error *err)
 {
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return kifu_store_fail_(st, what, err);
@@ -231,7 +223,7 @@ static int apply_migration(struct kifu_store *st, const struct kifu_migration *m
 	char pragma[64];
 	int ret;
 
-	ret = exec(st, "BEGIN IMMEDIATE", "cannot start a migration", err);
+	ret = kifu_store_exec_(st, "BEGIN IMMEDIATE", "cannot start a migration", err);
 	if (ret < 0)
 		return ret;
 	ret = query_int(&version, st, "PRAGMA user_version", err);
@@ -265,12 +257,12 @@ static int apply_migration(struct kifu_store *st, const struct kifu_migration *m
 		goto out;
 	}
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
-	ret = exec(st, pragma, "cannot set the schema version", err);
+	ret = kifu_store_exec_(st, pragma, "cannot set the schema version", err);
 out:
 	if (ret < 0)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	else
-		ret = exec(st, "COMMIT", "cannot commit a migration", err);
+		ret = kifu_store_exec_(st, "COMMIT", "cannot commit a migration", err);
 	return ret;
 }
 
@@ -409,7 +401,7 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		if (ret < 0)
 			goto out;
 		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-		ret = exec(st, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096",
+		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096",
 			   "cannot configure", err);
 		if (ret == 0)
 			ret = migrate(st, 1, err);
@@ -431,9 +423,9 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 	 * WAL mode loses at most the last commits on power loss, never
 	 * consistency. The cache is bounded so that memory stays flat.
 	 */
-	ret = exec(st, "PRAGMA journal_mode = WAL", "cannot use it", err);
+	ret = kifu_store_exec_(st, "PRAGMA journal_mode = WAL", "cannot use it", err);
 	if (ret == 0)
-		ret = exec(st,
+		ret = kifu_store_exec_(st,
 			   "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;"
 			   "PRAGMA cache_size = -4096; PRAGMA journal_size_limit = 67108864",
 			   "cannot configure", err);
@@ -489,7 +481,7 @@ void kifu_store_free(struct kifu_store *st)
 	if (st->players)
 		players_clear(st);
 	free(st->players);
-	free(st->pend);
+	kifu_store_posidx_release_(st);
 	kifu_buf_release(&st->moves);
 	kifu_buf_release(&st->hashes);
 	kifu_buf_release(&st->notes);
@@ -509,7 +501,6 @@ const char *kifu_store_path(const struct kifu_store *st)
 
 /* ---- Transactions ---- */
 
-static int flush_positions(struct kifu_store *st, struct kifu_error *err);
 
 int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 {
@@ -524,7 +515,7 @@ int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 	s = kifu_store_stmt_(st, ST_BEGIN, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	ret = step_once(st, s, "cannot start a transaction", err);
+	ret = kifu_store_step_(st, s, "cannot start a transaction", err);
 	if (ret == 0)
 		st->in_tx = 1;
 	return ret;
@@ -537,13 +528,13 @@ int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
 
 	if (!st->in_tx)
 		return 0;
-	ret = flush_positions(st, err);
+	ret = kifu_store_posidx_commit_(st, err);
 	if (ret < 0)
 		return ret;
 	s = kifu_store_stmt_(st, ST_COMMIT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	ret = step_once(st, s, "cannot commit", err);
+	ret = kifu_store_step_(st, s, "cannot commit", err);
 	if (ret == 0)
 		st->in_tx = 0;
 	return ret;
@@ -553,7 +544,7 @@ void kifu_store_rollback(struct kifu_store *st)
 {
 	/* Ids cached during the transaction may be gone with it. */
 	players_clear(st);
-	st->npend = 0;
+	kifu_store_posidx_rollback_(st);
 	if (sqlite3_get_autocommit(st->db) == 0)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
@@ -657,7 +648,7 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 		if (!s)
 			return err ? err->code : KIFU_EDB;
 		bind_text(s, 1, name);
-		ret = step_once(st, s, "cannot store a player", err);
+		ret = kifu_store_step_(st, s, "cannot store a player", err);
 		if (ret < 0)
 			return ret;
 		*id = sqlite3_last_insert_rowid(st->db);
@@ -735,7 +726,7 @@ static int insert_game_row(struct kifu_store *st, const struct kifu_record *rec,
 		sqlite3_bind_int(s, 18, from->number);
 	else
 		sqlite3_bind_null(s, 18);
-	return step_once(st, s, "cannot store a game", err);
+	return kifu_store_step_(st, s, "cannot store a game", err);
 }
 
 static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
@@ -767,7 +758,7 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 				sqlite3_bind_int64(s, 5, p->rating);
 			else
 				sqlite3_bind_null(s, 5);
-			ret = step_once(st, s, "cannot store a player's side", err);
+			ret = kifu_store_step_(st, s, "cannot store a player's side", err);
 			if (ret < 0)
 				return ret;
 		}
@@ -792,35 +783,29 @@ static void put_int64(struct kifu_buf *b, int64_t v)
 
 /*
  * Packs a game into the three JSON values of its game_moves row: the
- * canonical moves, the position hashes (ply 0..plies), and the notes (one
- * item per ply: null, or the comment and the clock as written with its
- * seconds), left empty when no turn has a comment or a clock.
+ * canonical moves, the position hashes (ply 0..plies), and the notes (for
+ * each ply with a comment or a clock, the comment and the clock as written
+ * with its seconds), left empty when no turn has one.
  */
 static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 		     const struct kifu_replay *rp)
 {
-	size_t ply, noted = 0;
+	size_t ply;
 
 	kifu_buf_reset(&st->moves);
 	kifu_buf_reset(&st->hashes);
 	kifu_buf_reset(&st->notes);
 	kifu_buf_putc(&st->moves, '[');
-	kifu_buf_putc(&st->notes, '[');
 	for (ply = 1; ply <= rp->nplies; ply++) {
 		const struct kifu_turn *t = ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
 		const char *text = kifu_replay_text(rp, ply);
 
-		if (ply > 1) {
+		if (ply > 1)
 			kifu_buf_putc(&st->moves, ',');
-			kifu_buf_putc(&st->notes, ',');
-		}
 		kifu_buf_json_string(&st->moves, text ? text : t && t->text ? t->text : "");
-		if (!t || (!t->comment && !t->clock)) {
-			kifu_buf_puts(&st->notes, "null");
+		if (!t || (!t->comment && !t->clock))
 			continue;
-		}
-		noted++;
-		kifu_buf_putc(&st->notes, '{');
+		kifu_buf_printf(&st->notes, "%c\"%zu\":{", st->notes.len ? ',' : '{', ply);
 		if (t->comment) {
 			kifu_buf_puts(&st->notes, "\"comment\":");
 			kifu_buf_json_string(&st->notes, t->comment);
@@ -835,7 +820,8 @@ static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 		kifu_buf_putc(&st->notes, '}');
 	}
 	kifu_buf_putc(&st->moves, ']');
-	kifu_buf_putc(&st->notes, ']');
+	if (st->notes.len)
+		kifu_buf_putc(&st->notes, '}');
 	kifu_buf_putc(&st->hashes, '[');
 	for (ply = 0; ply <= rp->nplies; ply++) {
 		if (ply)
@@ -843,8 +829,6 @@ static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 		put_int64(&st->hashes, (int64_t)rp->hashes[ply]);
 	}
 	kifu_buf_putc(&st->hashes, ']');
-	if (!noted)
-		kifu_buf_reset(&st->notes);
 	return st->moves.failed || st->hashes.failed || st->notes.failed ? KIFU_ENOMEM : 0;
 }
 
@@ -866,101 +850,7 @@ static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kif
 		sqlite3_bind_text(s, 4, st->notes.data, (int)st->notes.len, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(s, 4);
-	return step_once(st, s, "cannot store a game's moves", err);
-}
-
-/*
- * Queues the game's entries of the position index; kifu_store_commit
- * writes them sorted (a bulk load rebuilds the whole index instead).
- */
-static int queue_positions(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
-			   struct kifu_error *err)
-{
-	size_t ply, need = st->npend + rp->nplies + 1;
-
-	if (st->bulk)
-		return 0;
-	if (need > st->cappend) {
-		size_t cap = st->cappend ? st->cappend : 4096;
-		struct posidx_entry *p;
-
-		while (cap < need)
-			cap *= 2;
-		p = realloc(st->pend, cap * sizeof(*p));
-		if (!p)
-			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		st->pend = p;
-		st->cappend = cap;
-	}
-	for (ply = 0; ply <= rp->nplies; ply++)
-		st->pend[st->npend++] = (struct posidx_entry){ rp->hashes[ply], id, (int64_t)ply };
-	return 0;
-}
-
-/* In the order of the index (signed, as SQLite compares), then by ply: the first ply wins. */
-static int cmp_posidx(const void *x, const void *y)
-{
-	const struct posidx_entry *a = x, *b = y;
-	int64_t ha = (int64_t)a->hash, hb = (int64_t)b->hash;
-
-	if (ha != hb)
-		return ha < hb ? -1 : 1;
-	if (a->game_id != b->game_id)
-		return a->game_id < b->game_id ? -1 : 1;
-	return (a->ply > b->ply) - (a->ply < b->ply);
-}
-
-/* Writes the queued entries of the position index, sorted, before a commit. */
-static int flush_positions(struct kifu_store *st, struct kifu_error *err)
-{
-	sqlite3_stmt *s;
-	size_t i = 0;
-	long long exists = 0;
-	int ret = 0, r;
-
-	if (!st->npend)
-		return 0;
-	/* A bulk load of another process may have dropped it: it rebuilds it from every game. */
-	s = kifu_store_stmt_(st, ST_POSIDX_EXISTS, err);
-	if (!s)
-		return err ? err->code : KIFU_EDB;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		exists = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	if (!exists)
-		goto out;
-	qsort(st->pend, st->npend, sizeof(*st->pend), cmp_posidx);
-	if (st->npend >= MULTI_ROWS) {
-		s = kifu_store_stmt_(st, ST_POSIDX_INSERT_N, err);
-		if (!s)
-			return err ? err->code : KIFU_EDB;
-		for (; i + MULTI_ROWS <= st->npend; i += MULTI_ROWS) {
-			for (r = 0; r < MULTI_ROWS; r++) {
-				const struct posidx_entry *e = &st->pend[i + (size_t)r];
-
-				sqlite3_bind_int64(s, 3 * r + 1, (sqlite3_int64)e->hash);
-				sqlite3_bind_int64(s, 3 * r + 2, e->game_id);
-				sqlite3_bind_int64(s, 3 * r + 3, e->ply);
-			}
-			ret = step_once(st, s, "cannot index a position", err);
-			if (ret < 0)
-				return ret;
-		}
-	}
-	s = kifu_store_stmt_(st, ST_POSIDX_INSERT, err);
-	if (!s)
-		return err ? err->code : KIFU_EDB;
-	for (; i < st->npend; i++) {
-		sqlite3_bind_int64(s, 1, (sqlite3_int64)st->pend[i].hash);
-		sqlite3_bind_int64(s, 2, st->pend[i].game_id);
-		sqlite3_bind_int64(s, 3, st->pend[i].ply);
-		ret = step_once(st, s, "cannot index a position", err);
-		if (ret < 0)
-			return ret;
-	}
-out:
-	st->npend = 0;
-	return ret;
+	return kifu_store_step_(st, s, "cannot store a game's moves", err);
 }
 
 static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
@@ -986,7 +876,7 @@ static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct k
 				sqlite3_bind_null(s, 3);
 				bind_text(s, 4, f->text);
 			}
-			ret = step_once(st, s, "cannot store a figure", err);
+			ret = kifu_store_step_(st, s, "cannot store a figure", err);
 			if (ret < 0)
 				return ret;
 		}
@@ -1004,7 +894,7 @@ static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct k
 			bind_text(s, 3, t->key ? t->key : "");
 			bind_text(s, 4, t->value ? t->value : "");
 			bind_text(s, 5, tag_types[type]);
-			ret = step_once(st, s, "cannot store a tag", err);
+			ret = kifu_store_step_(st, s, "cannot store a tag", err);
 			if (ret < 0)
 				return ret;
 		}
@@ -1089,7 +979,7 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
 	if (ret == 0)
 		ret = insert_game_moves(st, gid, rec, rp, err);
 	if (ret == 0)
-		ret = queue_positions(st, gid, rp, err);
+		ret = kifu_store_posidx_queue_(st, gid, rp, err);
 	if (ret == 0)
 		ret = insert_figures_tags(st, gid, rec, rp, err);
 	if (ret == 0)
@@ -1143,7 +1033,7 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 	sqlite3_bind_int(s, 7, truncated != 0);
 	sqlite3_bind_int64(s, 8, (sqlite3_int64)raw_hash);
 	sqlite3_bind_int(s, 9, errors);
-	ret = step_once(st, s, "cannot quarantine a record", err);
+	ret = kifu_store_step_(st, s, "cannot quarantine a record", err);
 	if (ret < 0)
 		goto out;
 	if (sqlite3_changes(st->db) == 0) {
@@ -1186,7 +1076,7 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 		else
 			sqlite3_bind_null(s, 6);
 		bind_text(s, 7, d->message ? d->message : "");
-		ret = step_once(st, s, "cannot store a diagnostic", err);
+		ret = kifu_store_step_(st, s, "cannot store a diagnostic", err);
 		if (ret < 0)
 			goto out;
 	}
@@ -1210,7 +1100,7 @@ int kifu_store_import_begin(int64_t *id, struct kifu_store *st, const char *path
 	if (!s)
 		return err ? err->code : KIFU_EDB;
 	bind_text(s, 1, paths);
-	ret = step_once(st, s, "cannot record the import", err);
+	ret = kifu_store_step_(st, s, "cannot record the import", err);
 	if (ret == 0)
 		*id = sqlite3_last_insert_rowid(st->db);
 	return ret;
@@ -1227,7 +1117,7 @@ int kifu_store_import_end(struct kifu_store *st, int64_t id, long imported, long
 	sqlite3_bind_int64(s, 2, imported);
 	sqlite3_bind_int64(s, 3, duplicates);
 	sqlite3_bind_int64(s, 4, rejected);
-	return step_once(st, s, "cannot record the import", err);
+	return kifu_store_step_(st, s, "cannot record the import", err);
 }
 
 int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, const char *path,
@@ -1245,7 +1135,7 @@ int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, c
 		sqlite3_bind_int64(s, 3, size);
 	else
 		sqlite3_bind_null(s, 3);
-	ret = step_once(st, s, "cannot record a file", err);
+	ret = kifu_store_step_(st, s, "cannot record a file", err);
 	if (ret == 0)
 		*id = sqlite3_last_insert_rowid(st->db);
 	return ret;
@@ -1283,10 +1173,12 @@ static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 		if (!present)
 			continue;
 		sqlite3_bind_text(keep, 1, d->name, -1, SQLITE_STATIC);
-		ret = step_once(st, keep, "cannot defer the indexes", err);
+		ret = kifu_store_step_(st, keep, "cannot defer the indexes", err);
 		if (ret == 0)
-			ret = exec(st, d->drop, "cannot defer the indexes", err);
+			ret = kifu_store_exec_(st, d->drop, "cannot defer the indexes", err);
 	}
+	if (ret == 0)
+		ret = kifu_store_posidx_defer_(st, err);
 out:
 	sqlite3_finalize(find);
 	sqlite3_finalize(keep);
@@ -1327,15 +1219,17 @@ static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 		if (!wanted)
 			continue;
 		/* Dropped first: an index (or half a table) of an older run must not stop it. */
-		ret = exec(st, d->drop, "cannot rebuild the indexes", err);
+		ret = kifu_store_exec_(st, d->drop, "cannot rebuild the indexes", err);
 		if (ret == 0)
-			ret = exec(st, d->create, "cannot rebuild the indexes", err);
+			ret = kifu_store_exec_(st, d->create, "cannot rebuild the indexes", err);
 		sqlite3_bind_text(done, 1, d->name, -1, SQLITE_STATIC);
 		if (ret == 0)
-			ret = step_once(st, done, "cannot rebuild the indexes", err);
+			ret = kifu_store_step_(st, done, "cannot rebuild the indexes", err);
 	}
 	if (ret == 0)
-		ret = exec(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
+		ret = kifu_store_posidx_restore_(st, err);
+	if (ret == 0)
+		ret = kifu_store_exec_(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:
 	sqlite3_finalize(find);
 	sqlite3_finalize(done);
@@ -1362,10 +1256,10 @@ int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 	 * checking every move's and position's parent would only cost time.
 	 */
 	if (ret == 0)
-		ret = exec(st, "PRAGMA foreign_keys = OFF", "cannot start a bulk load", err);
+		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = OFF", "cannot start a bulk load", err);
 	/* Fewer checkpoints (each one syncs twice): the WAL may grow to 64 MiB. */
 	if (ret == 0)
-		ret = exec(st, "PRAGMA wal_autocheckpoint = 16384", "cannot start a bulk load", err);
+		ret = kifu_store_exec_(st, "PRAGMA wal_autocheckpoint = 16384", "cannot start a bulk load", err);
 	if (ret == 0)
 		st->bulk = 1;
 	return ret;
@@ -1378,7 +1272,7 @@ int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
 	if (ret == 0)
 		ret = indexes_restore(st, err);
 	if (ret == 0)
-		ret = exec(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
+		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
 			   "cannot end a bulk load", err);
 	if (ret == 0)
 		st->bulk = 0;

@@ -6,6 +6,8 @@
 #ifndef KIFU_STORE_IMPL_H
 #define KIFU_STORE_IMPL_H
 
+#include <stdio.h>
+
 #include <sqlite3.h>
 
 #include "kifu/buf.h"
@@ -61,12 +63,17 @@ struct player_slot {
 /* Rows per multi-row INSERT into the position index (one statement step each). */
 #define MULTI_ROWS 32
 
-/* An entry of the position index waiting for the commit (sorted, then written). */
+/*
+ * An entry of the position index waiting to be written: the hash, and the
+ * game id and ply in one integer (game_id << 20 | ply), so that entries
+ * sort as the index does in 16 bytes.
+ */
 struct posidx_entry {
-	uint64_t hash;
-	int64_t game_id;
-	int64_t ply;
+	int64_t hash;
+	int64_t game_ply;
 };
+
+#define POSIDX_PLY_BITS 20
 
 struct kifu_store {
 	sqlite3 *db;
@@ -77,8 +84,15 @@ struct kifu_store {
 	int readonly;        /* opened with KIFU_STORE_READ and not writable */
 	sqlite3_stmt *stmt[ST_COUNT];
 	struct kifu_buf moves, hashes, notes; /* one game's packed values, reused */
-	struct posidx_entry *pend;            /* the position index of this transaction */
+	/* The position index waiting to be written (store_posidx.c). */
+	struct posidx_entry *pend;
 	size_t npend, cappend;
+	size_t committed;    /* pend[0..committed) belongs to committed games */
+	FILE *spool;         /* bulk mode: sorted runs of committed entries */
+	long long *runs;     /* entries in each run */
+	size_t nruns;
+	long long spooled_games, tx_games; /* games in the spool; of the open transaction */
+	int spool_bad;       /* the spool misses entries: rebuild from game_moves */
 	struct player_slot *players;
 	size_t nplayers;
 };
@@ -88,6 +102,23 @@ struct kifu_store {
  * err filled.
  */
 sqlite3_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err);
+
+/* Steps s once (a write, or a query whose first row is wanted) and resets it. */
+int kifu_store_step_(struct kifu_store *st, sqlite3_stmt *s, const char *what,
+		     struct kifu_error *err);
+
+/* Runs SQL text of libkifu's own (pragmas, DDL) that takes no parameters. */
+int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what,
+		     struct kifu_error *err);
+
+/* The position index (store_posidx.c): see there. */
+int kifu_store_posidx_queue_(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
+			     struct kifu_error *err);
+int kifu_store_posidx_commit_(struct kifu_store *st, struct kifu_error *err);
+void kifu_store_posidx_rollback_(struct kifu_store *st);
+int kifu_store_posidx_defer_(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err);
+void kifu_store_posidx_release_(struct kifu_store *st);
 
 /* Fills err from the database's last error: "database 'PATH': what: sqlite's message". */
 int kifu_store_fail_(struct kifu_store *st, const char *what, struct kifu_error *err);
