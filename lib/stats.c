@@ -308,6 +308,9 @@ static int is_fresh(struct ctx *c, int t, int *fresh)
 static int write_begin(struct ctx *c, int *own)
 {
 	*own = 0;
+	/* Opened read-only (a file or a directory the user cannot write): compute. */
+	if (kifu_store_readonly(c->st))
+		return 1;
 	if (!sqlite3_get_autocommit(c->db))
 		return 0;
 	if (kifu_store_begin(c->st, c->err) < 0) {
@@ -1689,6 +1692,12 @@ static int players_collect(struct ctx *c, const struct kifu_filter *f, unsigned 
 	/* From here on a transaction of ours may be open: one way out. */
 	src.ranged = 1;
 	ret = refresh_range(c, T_PLAYERS, &src.after, &src.upto, 0);
+	if (ret < 0 && cannot_write(c)) {
+		/* Writable as far as BEGIN could tell, not for the first change (a full disk). */
+		kifu_error_clear(c->err);
+		write_end(c, own, 1);
+		return players_from_games(c, &(struct source){ f, 0, 0, 0 }, m);
+	}
 	if (ret == 0)
 		ret = players_from_games(c, &src, m);
 	computed = ret == 0;

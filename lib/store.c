@@ -49,8 +49,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"INSERT INTO quarantine(import_id, file, file_line, file_game, game, raw, "
 		"raw_truncated, raw_hash, errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
 		"ON CONFLICT(file, file_game, raw_hash) DO NOTHING",
-	[ST_QUAR_FIND] = "SELECT id FROM quarantine WHERE file = ?1 AND file_game = ?2 "
-			 "AND raw_hash = ?3",
+	[ST_QUAR_FIND] = "SELECT id FROM quarantine WHERE raw_hash = ?1 AND raw = ?2 "
+			 "ORDER BY id LIMIT 1",
 	[ST_QDIAG_INSERT] = "INSERT INTO quarantine_diags(quarantine_id, seq, severity, line, col, "
 			    "ply, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[ST_IMPORT_INSERT] = "INSERT INTO imports(started_at, paths) "
@@ -1013,6 +1013,27 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 	ret = own_begin(&own, st, err);
 	if (ret < 0)
 		return ret;
+	/*
+	 * The same bytes are the same rejected record, whatever path (or
+	 * standard input) they were read through: held once, found by their
+	 * hash and compared whole.
+	 */
+	s = kifu_store_stmt_(st, ST_QUAR_FIND, err);
+	if (!s) {
+		ret = err ? err->code : KIFU_EDB;
+		goto out;
+	}
+	sqlite3_bind_int64(s, 1, (sqlite3_int64)raw_hash);
+	sqlite3_bind_blob64(s, 2, raw ? raw : "", raw ? len : 0, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	qid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		ret = kifu_store_fail_(st, "cannot look a quarantined record up", err);
+		goto out;
+	}
+	if (qid)
+		goto out;
 	s = kifu_store_stmt_(st, ST_QUAR_INSERT, err);
 	if (!s) {
 		ret = err ? err->code : KIFU_EDB;
@@ -1037,19 +1058,8 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 	if (ret < 0)
 		goto out;
 	if (sqlite3_changes(st->db) == 0) {
-		s = kifu_store_stmt_(st, ST_QUAR_FIND, err);
-		if (!s) {
-			ret = err ? err->code : KIFU_EDB;
-			goto out;
-		}
-		bind_text(s, 1, file);
-		sqlite3_bind_int(s, 2, number);
-		sqlite3_bind_int64(s, 3, (sqlite3_int64)raw_hash);
-		rc = sqlite3_step(s);
-		qid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-		sqlite3_reset(s);
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			ret = kifu_store_fail_(st, "cannot look a quarantined record up", err);
+		/* Only a hash collision of two texts from the same place gets here. */
+		ret = 0;
 		goto out;
 	}
 	qid = sqlite3_last_insert_rowid(st->db);

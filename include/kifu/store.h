@@ -140,9 +140,10 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
  * document as it was in its file; truncated says the text was cut),
  * rec (may be NULL; its game name is kept when it has one), every
  * diagnostic in diags (errors and warnings), and origin (may be NULL).
- * The key is (file, game number, hash of raw): the same record seen again
- * is not stored twice. Returns 1 when stored (*id set), 0 when already
- * there (*id = its id), or a negative KIFU_E* code. id may be NULL.
+ * The key is raw itself: the same bytes seen again, read through any
+ * path or from standard input, are not stored twice. Returns 1 when
+ * stored (*id set), 0 when already there (*id = its id), or a negative
+ * KIFU_E* code. id may be NULL.
  */
 int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *raw, size_t len,
 			      int truncated, const struct kifu_record *rec,
