@@ -5,14 +5,17 @@
 // chess.js's public moves()/move() make SAN strings for every legal move
 // and parse one back; its internal _moves/_moveToSan/_makeMove (stable
 // across 1.x) make only the SAN of the move played: a few times faster.
-// Usage: node bench/gen-chess.js FILE N CHESSJS_DIR   (prints the plies)
+// SHARD k (1, 2, ...) draws other games (seed) numbered from (k - 1) * N + 1,
+// so that shards made in parallel concatenate into one file of distinct games.
+// Usage: node bench/gen-chess.js FILE N CHESSJS_DIR [SHARD]   (prints the plies)
 'use strict';
 const path = require('path');
 const fs = require('fs');
 const { Chess } = require(path.resolve(process.argv[4], 'node_modules', 'chess.js'));
 
 const n = parseInt(process.argv[3], 10);
-let seed = 0x2545f491;
+const shard = parseInt(process.argv[5] || '1', 10);
+let seed = (0x2545f491 + (shard - 1) * 0x9e3779b9) >>> 0;
 function below(k) { // xorshift32, a fixed seed: the same games every run
 	seed ^= seed << 13; seed >>>= 0;
 	seed ^= seed >>> 17;
@@ -42,7 +45,7 @@ for (let g = 0; g < n; g++) {
 		c._makeMove(m);
 	}
 	plies += san.length;
-	let text = '[Event "random"]\n[Site "bench"]\n[Date "2024.01.01"]\n[Round "' + (g + 1) +
+	let text = '[Event "random"]\n[Site "bench"]\n[Date "2024.01.01"]\n[Round "' + ((shard - 1) * n + g + 1) +
 		'"]\n[White "W' + (g % 5000) + '"]\n[Black "B' + (g % 4999) + '"]\n[Result "' + result +
 		'"]\n\n';
 	for (let i = 0; i < san.length; i++)

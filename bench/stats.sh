@@ -55,9 +55,9 @@ if [ ! -f "$db" ]; then
 	echo "stats: importing $file"
 	rm -f "$db.tmp" "$db.tmp-wal" "$db.tmp-shm"
 	t0=$(now)
-	"$bin/kifu-import" --quiet --db "$db.tmp" "$file" || exit 3
+	/usr/bin/time -f '%M' -o "$out/stats-import-rss" "$bin/kifu-import" --quiet --db "$db.tmp" "$file" || exit 3
 	t1=$(now)
-	echo "stats: import took $(elapsed "$t0" "$t1") s"
+	echo "stats: import took $(elapsed "$t0" "$t1") s, peak RSS $(awk '{ printf "%.1f", $1 / 1024 }' "$out/stats-import-rss") MB, $(stat -c %s "$db.tmp") bytes"
 	mv "$db.tmp" "$db"
 fi
 

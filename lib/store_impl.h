@@ -107,6 +107,10 @@ sqlite3_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *
 int kifu_store_step_(struct kifu_store *st, sqlite3_stmt *s, const char *what,
 		     struct kifu_error *err);
 
+/* The single integer a query of libkifu's own returns (0 without a row). */
+int kifu_store_query_int_(long long *out, struct kifu_store *st, const char *sql,
+			  struct kifu_error *err);
+
 /* Runs SQL text of libkifu's own (pragmas, DDL) that takes no parameters. */
 int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what,
 		     struct kifu_error *err);
