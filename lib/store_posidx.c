@@ -26,6 +26,15 @@
 	"CREATE TABLE \"positions_hash\" (hash INTEGER NOT NULL, game_id INTEGER NOT NULL, " \
 	"ply INTEGER NOT NULL, PRIMARY KEY (hash, game_id)) WITHOUT ROWID"
 
+/*
+ * Renames a table without rewriting the triggers that name it (the legacy
+ * way): those of game_moves keep naming positions_hash, which exists again
+ * whichever way the bulk load ends.
+ */
+#define RENAME(from, to)                                                          \
+	"PRAGMA legacy_alter_table = ON; ALTER TABLE " from " RENAME TO " to ";" \
+	"PRAGMA legacy_alter_table = OFF"
+
 /* The name the index waits under during a bulk load. */
 #define DEFERRED_NAME "positions_hash_deferred"
 
@@ -308,7 +317,7 @@ int kifu_store_posidx_defer_(struct kifu_store *st, struct kifu_error *err)
 		ret = kifu_store_exec_(st, "DROP TABLE IF EXISTS " DEFERRED_NAME,
 				       "cannot defer the indexes", err);
 	if (ret == 0)
-		ret = kifu_store_exec_(st, "ALTER TABLE positions_hash RENAME TO " DEFERRED_NAME,
+		ret = kifu_store_exec_(st, RENAME("positions_hash", DEFERRED_NAME),
 				       "cannot defer the indexes", err);
 	return ret;
 }
@@ -478,8 +487,8 @@ int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err)
 		goto out;
 	}
 	if (aside)
-		ret = kifu_store_exec_(st, "DROP TABLE IF EXISTS positions_hash; ALTER TABLE "
-				       DEFERRED_NAME " RENAME TO positions_hash",
+		ret = kifu_store_exec_(st, "DROP TABLE IF EXISTS positions_hash;"
+				       RENAME(DEFERRED_NAME, "positions_hash"),
 				       "cannot rebuild the indexes", err);
 	if (ret == 0 && !aside) {
 		last_id = 0;

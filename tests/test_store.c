@@ -884,10 +884,18 @@ static void test_migrate_release_3(void **state)
 				   "p.game_id = h.game_id)"), 0);
 	assert_string_equal(q_text(st, "PRAGMA integrity_check"), "ok");
 	assert_int_equal(q_int(st, "PRAGMA foreign_key_check"), -999);
-	/* Deleting a game takes its moves and index entries with it. */
+	/* Deleting a game takes its moves and index entries with it, also after a bulk load. */
 	exec_sql(kifu_store_db(st), "DELETE FROM games WHERE id = 2");
 	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 2"), 0);
 	assert_int_equal(q_int(st, "SELECT count(*) FROM game_moves WHERE game_id = 2"), 0);
+	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
+	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"),
+			 q_int(st, "SELECT count(DISTINCT hash) FROM positions WHERE game_id = 3"));
+	exec_sql(kifu_store_db(st), "DELETE FROM games WHERE id = 3");
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
+				   "'%%positions_hash_deferred%%'"), 0);
 	kifu_store_free(st);
 	free(kept);
 	kifu_buf_release(&before);
@@ -966,14 +974,23 @@ static void test_clock_seconds(void **state)
 	assert_int_equal(kifu_clock_seconds("99999999999999999999999999", 26, &f), KIFU_ERANGE);
 	assert_int_equal(kifu_clock_seconds("-3", 2, &f), KIFU_ERANGE);
 	assert_int_equal(kifu_clock_seconds("soon", 4, &f), KIFU_EPARSE);
-	assert_int_equal(add(st, &id, rec, &rp), 1);
+	/* Stored in a bulk load: the position index is written anew at its end. */
 	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
+	assert_int_equal(add(st, &id, rec, &rp), 1);
+	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = %lld",
+			       (long long)id), 4);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
+				   "'%%positions_hash_deferred%%'"), 0);
 	assert_int_equal(kifu_store_game_load(&back, st, id, &err), 0);
 	assert_string_equal(back->turns[0].clock, "1:30");
 	assert_true(back->turns[0].clock_seconds == 90);
 	assert_true(back->turns[1].clock_seconds == 16);
 	assert_true(back->turns[2].clock_seconds == 2.5);
 	assert_string_equal(q_text(st, "SELECT group_concat(clock, ' ') FROM moves"), "90.0 16.0 2.5");
+	exec_sql(kifu_store_db(st), "DELETE FROM games");
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash"), 0);
 	kifu_record_free(back);
 	kifu_record_free(rec);
 	kifu_replay_release(&rp);
