@@ -93,6 +93,7 @@ struct kifu_store {
 	size_t nruns;
 	long long spooled_games, tx_games; /* games in the spool; of the open transaction */
 	int spool_bad;       /* the spool misses entries: rebuild from game_moves */
+	size_t spool_max;    /* entries per run; 0: the default (tests set a few) */
 	struct player_slot *players;
 	size_t nplayers;
 };

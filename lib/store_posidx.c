@@ -255,7 +255,7 @@ int kifu_store_posidx_commit_(struct kifu_store *st, struct kifu_error *err)
 		st->committed = st->npend;
 		st->spooled_games += st->tx_games;
 		st->tx_games = 0;
-		if (st->committed >= SPOOL_ENTRIES)
+		if (st->committed >= (st->spool_max ? st->spool_max : SPOOL_ENTRIES))
 			spool_run(st);
 		return 0;
 	}
@@ -346,6 +346,27 @@ static int cursor_fill(struct cursor *c, FILE *f)
 	return 0;
 }
 
+/* Restores the heap order of heap[0..n) below at (by each run's head entry). */
+static void heap_down(size_t *heap, size_t n, size_t at, const struct cursor *cur)
+{
+	for (;;) {
+		size_t l = 2 * at + 1, m = at, t;
+
+		if (l < n && cmp_entry(&cur[heap[l]].buf[cur[heap[l]].i],
+				       &cur[heap[m]].buf[cur[heap[m]].i]) < 0)
+			m = l;
+		if (l + 1 < n && cmp_entry(&cur[heap[l + 1]].buf[cur[heap[l + 1]].i],
+					   &cur[heap[m]].buf[cur[heap[m]].i]) < 0)
+			m = l + 1;
+		if (m == at)
+			return;
+		t = heap[at];
+		heap[at] = heap[m];
+		heap[m] = t;
+		at = m;
+	}
+}
+
 /* The next entry of the table set aside, in its order; 0 at its end. */
 static int aside_next(struct posidx_entry *e, sqlite3_stmt *s, int *rc)
 {
@@ -370,7 +391,7 @@ static int merge_spool(struct kifu_store *st, sqlite3_stmt *aside, struct kifu_e
 	struct cursor *cur = NULL;
 	struct posidx_entry old;
 	struct writer w;
-	size_t k, i = 0, n = st->nruns;
+	size_t *heap = NULL, nheap = 0, k, i = 0, n = st->nruns;
 	long offset = 0;
 	int ret, rc = SQLITE_ROW, has_old;
 
@@ -382,8 +403,12 @@ static int merge_spool(struct kifu_store *st, sqlite3_stmt *aside, struct kifu_e
 		return nomem(err);
 	if (n) {
 		cur = calloc(n, sizeof(*cur));
-		if (!cur)
+		heap = calloc(n, sizeof(*heap));
+		if (!cur || !heap) {
+			free(cur);
+			free(heap);
 			return nomem(err);
+		}
 	}
 	for (k = 0; k < n; k++) {
 		cur[k].left = st->runs[k];
@@ -392,16 +417,20 @@ static int merge_spool(struct kifu_store *st, sqlite3_stmt *aside, struct kifu_e
 		if (cursor_fill(&cur[k], st->spool) < 0)
 			goto io_error;
 	}
-	/* A linear scan for the least head: the runs are few (one per 16 MiB of entries). */
+	/* The runs' heads in a heap; the entries in memory and the old ones are one stream each. */
+	for (k = 0; k < n; k++)
+		if (cur[k].n)
+			heap[nheap++] = k;
+	for (k = nheap / 2; k-- > 0;)
+		heap_down(heap, nheap, k, cur);
 	for (;;) {
 		const struct posidx_entry *best = i < st->committed ? &st->pend[i] : NULL;
-		size_t from = n;
+		int from_heap = 0;
 
-		for (k = 0; k < n; k++)
-			if (cur[k].i < cur[k].n && (!best || cmp_entry(&cur[k].buf[cur[k].i], best) < 0)) {
-				best = &cur[k].buf[cur[k].i];
-				from = k;
-			}
+		if (nheap && (!best || cmp_entry(&cur[heap[0]].buf[cur[heap[0]].i], best) < 0)) {
+			best = &cur[heap[0]].buf[cur[heap[0]].i];
+			from_heap = 1;
+		}
 		if (has_old && (!best || cmp_entry(&old, best) <= 0)) {
 			ret = writer_put(&w, &old, err);
 			if (ret < 0)
@@ -414,11 +443,18 @@ static int merge_spool(struct kifu_store *st, sqlite3_stmt *aside, struct kifu_e
 		ret = writer_put(&w, best, err);
 		if (ret < 0)
 			goto out;
-		if (from == n) {
+		if (!from_heap) {
 			i++;
-		} else if (++cur[from].i == cur[from].n && cursor_fill(&cur[from], st->spool) < 0) {
-			goto io_error;
+			continue;
 		}
+		k = heap[0];
+		if (++cur[k].i == cur[k].n) {
+			if (cursor_fill(&cur[k], st->spool) < 0)
+				goto io_error;
+			if (!cur[k].n)
+				heap[0] = heap[--nheap];
+		}
+		heap_down(heap, nheap, 0, cur);
 	}
 	ret = writer_flush(&w, err);
 	if (ret == 0 && aside && rc != SQLITE_DONE)
@@ -430,6 +466,7 @@ io_error:
 				      "spooled to a temporary file", st->path);
 out:
 	free(cur);
+	free(heap);
 	return ret;
 }
 

@@ -22,6 +22,7 @@
 
 #include "kifu/record.h"
 #include "kifu/store.h"
+#include "store_impl.h" /* spool_max: runs of a few entries */
 
 #ifndef KIFU_SOURCE_DIR
 #define KIFU_SOURCE_DIR "."
@@ -1022,6 +1023,68 @@ static void test_quarantine_by_text(void **state)
 	kifu_store_free(st);
 }
 
+/* The position index: each game once per position, at its first ply. */
+static void check_position_index(struct kifu_store *st)
+{
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash"),
+			 q_int(st, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
+	assert_int_equal(q_int(st, "SELECT count(*) FROM (SELECT hash, game_id, min(ply) AS ply "
+				   "FROM positions GROUP BY hash, game_id) p LEFT JOIN positions_hash h "
+				   "USING (hash, game_id) WHERE h.ply IS NOT p.ply"), 0);
+	assert_string_equal(q_text(st, "PRAGMA integrity_check"), "ok");
+}
+
+/* Bulk loads whose entries go through sorted runs in a temporary file, merged at the end. */
+static void test_position_index_spool(void **state)
+{
+	static const char *const files[] = {
+		"examples/splay-schmidt/splay-schmidt-standard-01.yaml",
+		"examples/splay-schmidt/splay-schmidt-standard-02.yaml",
+		"examples/splay-kisenwether/splay-kisenwether-standard-02.yaml",
+		"examples/glaisher/glaisher-standard-01.yaml",
+		"examples/splinter/splinter-knockout-01.yaml",
+		"examples/splinter-quad/splinter-quad-standard-01.yaml",
+	};
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_store *st = open_db();
+	struct kifu_error err;
+	size_t i;
+	int round;
+
+	(void)state;
+	kifu_error_clear(&err);
+	for (round = 0; round < 3; round++) {
+		/* 0: a fresh index; 1: old entries merged in; 2: a big index, entries added in place. */
+		if (round == 2) {
+			struct kifu_record *rec = parse_file("examples/glaisher/glaisher-advanced-01.yaml", &rp);
+
+			assert_int_equal(add(st, NULL, rec, &rp), 1);
+			kifu_record_free(rec);
+		}
+		st->spool_max = 7;
+		assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
+		for (i = round == 1 ? 0 : round == 2 ? 5 : 0; i < (round == 1 ? 3 : 6); i++) {
+			struct kifu_record *rec = parse_file(files[i], &rp);
+			int r;
+
+			/* Rounds 1 and 2 store other games: the first's again, with another date. */
+			if (round) {
+				kifu_record_set(rec, KIFU_KEY_DATE, round == 1 ? "1999" : "1998", &err);
+				revalidate(rec, &rp);
+			}
+			r = add(st, NULL, rec, &rp);
+			assert_int_equal(r, 1);
+			kifu_record_free(rec);
+		}
+		assert_true(st->nruns > 0 || round == 2);
+		assert_int_equal(kifu_store_bulk_end(st, &err), 0);
+		check_position_index(st);
+	}
+	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 11);
+	kifu_replay_release(&rp);
+	kifu_store_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1040,6 +1103,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_deferred_sql_not_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock_seconds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quarantine_by_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_position_index_spool, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
