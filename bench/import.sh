@@ -18,6 +18,7 @@
 # the peak RSS of one import. KIFU_BENCH_1M=1 also imports 1,000,000 games
 # once (with each build) for the peak RSS and the database size per game.
 # What it needs and lacks (time, scid, npm's chess.js) it installs first.
+# KIFU_BENCH_CHESS=FILE.pgn: SCID imports that file instead.
 # Usage: sh bench/import.sh [TOOLS_DIR [BEFORE_DIR]]   (run from the repo root)
 set -u
 bin=${1:-bin}
@@ -58,19 +59,19 @@ $CC $cflags bench/gen-games.c "$lib" $libs -lm -o "$out/gen-games" || exit 3
 $CC -O2 ../shared/bench/sqlite-insert-baseline.c $libs -o "$out/sqlite-insert-baseline" || exit 3
 
 now() { date +%s.%N; }
-best() { # command... : best wall-clock seconds of 3 runs (the database $db removed before each)
-	b=
+best() { # command... : "WALL CPU": the best wall-clock seconds of 3 runs (the database $db
+	# removed before each) and the CPU seconds (user + sys) of that run
+	b= c=
 	for _ in 1 2 3; do
 		rm -f "$db" "$db-wal" "$db-shm" "$db.si4" "$db.sg4" "$db.sn4"
-		t0=$(now)
-		"$@" >/dev/null 2>&1
-		t1=$(now)
-		t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+		/usr/bin/time -f '%e %U %S' -o "$out/time" "$@" >/dev/null 2>&1
+		t=$(awk '{ print $1 }' "$out/time")
 		if [ -z "$b" ] || [ "$(awk -v t="$t" -v b="$b" 'BEGIN { print (t < b) }')" = 1 ]; then
 			b=$t
+			c=$(awk '{ print $2 + $3 }' "$out/time")
 		fi
 	done
-	echo "$b"
+	echo "$b $c"
 }
 peak() { # tools games-file : peak RSS in kB of one import into a fresh database
 	rm -f "$db" "$db-wal" "$db-shm"
@@ -92,7 +93,7 @@ stored=$(count "$db")
 size=$(stat -c %s "$db")
 rss=$(peak "$bin" "$file")
 tv=$(best "$bin/kifu-validate" "$file")
-tb0=0 size0=0
+tb0="0 0" size0=0
 if [ -n "$before" ]; then
 	db=$out/import-bench-before.db
 	tb0=$(best "$before/kifu-import" --quiet --db "$db" "$file")
@@ -102,7 +103,7 @@ db=$out/baseline-bench.db
 tb=$(best "$out/sqlite-insert-baseline" "$db" "$games" "$plies")
 
 # SCID: 100,000 random chess games made by chess.js, imported by tkscid.
-chess=$out/chess-$games.pgn
+chess=${KIFU_BENCH_CHESS:-$out/chess-$games.pgn}
 if [ ! -f "$chess" ] && [ -f "$npmdir/node_modules/chess.js/package.json" ]; then
 	# Two shards in parallel (a game takes chess.js about 10 ms of CPU).
 	echo "import: generating $games chess games with chess.js"
@@ -113,7 +114,7 @@ if [ ! -f "$chess" ] && [ -f "$npmdir/node_modules/chess.js/package.json" ]; the
 	cat "$chess.1" "$chess.2" >"$chess.tmp" && mv "$chess.tmp" "$chess"
 	rm -f "$chess.1" "$chess.2"
 fi
-ts=0 cplies=0 scid_games=0
+ts="0 0" cplies=0 scid_games=0
 if [ -x /usr/games/tkscid ] && [ -f "$chess" ]; then
 	cplies=$(grep -v '^\[' "$chess" | tr ' ' '\n' | grep -c '^[a-zA-Z]')
 	db=$out/scid-bench
@@ -126,14 +127,15 @@ fi
 rm -f "$out"/import-bench.db* "$out"/import-bench-before.db* "$out"/baseline-bench.db*
 awk -v ti="$ti" -v tb="$tb" -v tv="$tv" -v t0="$tb0" -v ts="$ts" -v g="$games" -v p="$plies" \
     -v s="$stored" -v r="$rss" -v sz="$size" -v sz0="$size0" -v cp="$cplies" -v sg="$scid_games" 'BEGIN {
-	printf "import: %d games (%d stored), %d plies (%.1f per game)\n", g, s, p, p / g
-	printf "import: kifu-import --quiet      %7.3f s  %5.2f M plies/s  %6.0f bytes/game\n", ti, p / ti / 1e6, sz / g
-	if (t0 > 0)
-		printf "import: kifu-import, before      %7.3f s  %5.2f M plies/s  %6.0f bytes/game  (after/before speed %.2fx)\n", t0, p / t0 / 1e6, sz0 / g, t0 / ti
-	printf "import: kifu-validate            %7.3f s  %5.2f M plies/s  (import/validate %.2fx, target <= 1.5)\n", tv, p / tv / 1e6, ti / tv
-	printf "import: sqlite-insert-baseline   %7.3f s  (baseline/import %.2f)\n", tb, tb / ti
-	if (ts > 0)
-		printf "import: SCID tkscid, %d chess games %7.3f s  %5.2f M plies/s (%d plies; kifu/SCID plies/s %.2f)\n", sg, ts, cp / ts / 1e6, cp, (p / ti) / (cp / ts)
+	split(ti, I, " "); split(tb, B, " "); split(tv, V, " "); split(t0, O, " "); split(ts, S, " ")
+	printf "import: %d games (%d stored), %d plies (%.1f per game); best of 3, wall (CPU user + sys)\n", g, s, p, p / g
+	printf "import: kifu-import --quiet      %7.3f s (%6.3f)  %5.2f M plies/s  %6.0f bytes/game\n", I[1], I[2], p / I[1] / 1e6, sz / g
+	if (O[1] > 0)
+		printf "import: kifu-import, before      %7.3f s (%6.3f)  %5.2f M plies/s  %6.0f bytes/game  (after/before speed %.2fx)\n", O[1], O[2], p / O[1] / 1e6, sz0 / g, O[1] / I[1]
+	printf "import: kifu-validate            %7.3f s (%6.3f)  %5.2f M plies/s  (import/validate wall %.2fx, target <= 1.5)\n", V[1], V[2], p / V[1] / 1e6, I[1] / V[1]
+	printf "import: sqlite-insert-baseline   %7.3f s (%6.3f)  (baseline/import %.2f)\n", B[1], B[2], B[1] / I[1]
+	if (S[1] > 0)
+		printf "import: SCID tkscid, %d chess games %7.3f s (%6.3f)  %5.2f M plies/s (%d plies; kifu/SCID plies/s %.2f)\n", sg, S[1], S[2], cp / S[1] / 1e6, cp, (p / I[1]) / (cp / S[1])
 	printf "import: peak RSS %.1f MB (target < 64)\n", r / 1024
 }'
 if [ "${KIFU_BENCH_1M:-0}" = 1 ]; then

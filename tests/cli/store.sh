@@ -125,17 +125,22 @@ check "kifu-search in an empty directory creates nothing" [ -z "$(ls -A "$tmp/em
 # ---- A database of the release before schema 4: read as it is, migrated by a write.
 cp tests/data/store/schema-3.sqlite "$tmp/v3.db"
 chmod 644 "$tmp/v3.db"
-reports() { # DB OUT: what the read tools say about DB
-	{
-		"$bin/kifu-stats" --db "$1" summary
-		"$bin/kifu-stats" --db "$1" --no-cache openings --depth 4 --by-position
-		"$bin/kifu-stats" --db "$1" players
-		"$bin/kifu-search" --db "$1"
-		"$bin/kifu-search" --db "$1" --game splay-schmidt --after g4
-		"$bin/kifu-export" --db "$1" --game splay-schmidt --to yaml
-		"$bin/kifu-export" --db "$1" --game splinter --to json
-	} >"$2" 2>&1
-	echo "status $?" >>"$2"
+# What the read tools say about a database (run as another user below, hence a script).
+cat >"$tmp/reports.sh" <<'SH'
+bin=$1 db=$2 status=0
+{
+	"$bin/kifu-stats" --db "$db" summary || status=$?
+	"$bin/kifu-stats" --db "$db" --no-cache openings --depth 4 --by-position || status=$?
+	"$bin/kifu-stats" --db "$db" players || status=$?
+	"$bin/kifu-search" --db "$db" || status=$?
+	"$bin/kifu-search" --db "$db" --game splay-schmidt --after g4 || status=$?
+	"$bin/kifu-export" --db "$db" --game splay-schmidt --to yaml || status=$?
+	"$bin/kifu-export" --db "$db" --game splinter --to json || status=$?
+} 2>&1
+echo "status $status"
+SH
+reports() { # DB OUT
+	sh "$tmp/reports.sh" "$bin" "$1" >"$2"
 }
 reports "$tmp/v3.db" "$tmp/v3.out"
 check "v3: read tools leave the schema version" [ "$(q "$tmp/v3.db" 'PRAGMA user_version')" = 3 ]
@@ -168,18 +173,7 @@ fi
 if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
 	for db in games fresh; do
 		# shellcheck disable=SC2086
-		$as_user sh -c '
-			bin=$1 db=$2
-			{
-				"$bin/kifu-stats" --db "$db" summary
-				"$bin/kifu-stats" --db "$db" --no-cache openings --depth 4 --by-position
-				"$bin/kifu-stats" --db "$db" players
-				"$bin/kifu-search" --db "$db"
-				"$bin/kifu-search" --db "$db" --game splay-schmidt --after g4
-				"$bin/kifu-export" --db "$db" --game splay-schmidt --to yaml
-				"$bin/kifu-export" --db "$db" --game splinter --to json
-			} 2>&1
-			echo "status $?"' sh "$bin" "$tmp/ro/$db.db" >"$tmp/ro-$db.out"
+		$as_user sh "$tmp/reports.sh" "$bin" "$tmp/ro/$db.db" >"$tmp/ro-$db.out"
 		check "read-only $db.db: the reports of a writable copy" cmp -s "$tmp/rw.out" "$tmp/ro-$db.out"
 		# shellcheck disable=SC2086
 		$as_user "$bin/kifu-stats" --db "$tmp/ro/$db.db" openings >/dev/null 2>"$tmp/err"
