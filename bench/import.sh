@@ -119,6 +119,7 @@ if [ -x /usr/games/tkscid ] && [ -f "$chess" ]; then
 	cplies=$(grep -v '^\[' "$chess" | tr ' ' '\n' | grep -c '^[a-zA-Z]')
 	db=$out/scid-bench
 	ts=$(best /usr/games/tkscid bench/scid-import.tcl "$db" "$chess")
+	rm -f "$db.si4" "$db.sg4" "$db.sn4"
 	scid_games=$(/usr/games/tkscid bench/scid-import.tcl "$db" "$chess" 2>/dev/null | sed -n 's/^imported //p')
 	rm -f "$db.si4" "$db.sg4" "$db.sn4"
 else
