@@ -93,11 +93,12 @@ stored=$(count "$db")
 size=$(stat -c %s "$db")
 rss=$(peak "$bin" "$file")
 tv=$(best "$bin/kifu-validate" "$file")
-tb0="0 0" size0=0
+tb0="0 0" size0=0 rss0=0
 if [ -n "$before" ]; then
 	db=$out/import-bench-before.db
 	tb0=$(best "$before/kifu-import" --quiet --db "$db" "$file")
 	size0=$(stat -c %s "$db")
+	rss0=$(peak "$before" "$file")
 fi
 db=$out/baseline-bench.db
 tb=$(best "$out/sqlite-insert-baseline" "$db" "$games" "$plies")
@@ -127,7 +128,7 @@ else
 fi
 rm -f "$out"/import-bench.db* "$out"/import-bench-before.db* "$out"/baseline-bench.db*
 awk -v ti="$ti" -v tb="$tb" -v tv="$tv" -v t0="$tb0" -v ts="$ts" -v g="$games" -v p="$plies" \
-    -v s="$stored" -v r="$rss" -v sz="$size" -v sz0="$size0" -v cp="$cplies" -v sg="$scid_games" 'BEGIN {
+    -v s="$stored" -v r="$rss" -v r0="$rss0" -v sz="$size" -v sz0="$size0" -v cp="$cplies" -v sg="$scid_games" 'BEGIN {
 	split(ti, I, " "); split(tb, B, " "); split(tv, V, " "); split(t0, O, " "); split(ts, S, " ")
 	printf "import: %d games (%d stored), %d plies (%.1f per game); best of 3, wall (CPU user + sys)\n", g, s, p, p / g
 	printf "import: kifu-import --quiet      %7.3f s (%6.3f)  %5.2f M plies/s  %6.0f bytes/game\n", I[1], I[2], p / I[1] / 1e6, sz / g
@@ -137,7 +138,10 @@ awk -v ti="$ti" -v tb="$tb" -v tv="$tv" -v t0="$tb0" -v ts="$ts" -v g="$games" -
 	printf "import: sqlite-insert-baseline   %7.3f s (%6.3f)  (baseline/import %.2f)\n", B[1], B[2], B[1] / I[1]
 	if (S[1] > 0)
 		printf "import: SCID tkscid, %d chess games %7.3f s (%6.3f)  %5.2f M plies/s (%d plies; kifu/SCID plies/s %.2f)\n", sg, S[1], S[2], cp / S[1] / 1e6, cp, (p / I[1]) / (cp / S[1])
-	printf "import: peak RSS %.1f MB (target < 64)\n", r / 1024
+	printf "import: peak RSS %.1f MB (target < 64)", r / 1024
+	if (r0 > 0)
+		printf "; before %.1f MB", r0 / 1024
+	printf "\n"
 }'
 if [ "${KIFU_BENCH_1M:-0}" = 1 ]; then
 	big=$out/games-1000000.yaml
