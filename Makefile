@@ -32,6 +32,15 @@ BIN = bin
 endif
 comma := ,
 
+# One line per step (CC lib/store.c); V=1 shows the whole commands.
+ifeq ($(V),1)
+Q =
+say = @:
+else
+Q = @
+say = @printf '  %-4s %s\n'
+endif
+
 PKGS = sqlite3 yaml-0.1
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lyaml)
@@ -58,7 +67,7 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 
 DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev
-DEB_TEST = libcmocka-dev libxml2-utils time
+DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml nodejs node-js-yaml
 DEB_FUZZ = clang libclang-rt-14-dev
 
 .PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests
@@ -81,29 +90,36 @@ deps-fuzz:
 
 $(O)/%.o: %.c | $(if $(filter test,$(MAKECMDGOALS)),deps-test,deps)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The database schema (schema/NNN-*.sql, in order) compiled into libkifu.
 $(SCHEMA_C): $(sort $(wildcard schema/*.sql)) build-aux/embed-sql
 	@mkdir -p $(dir $@)
-	sh build-aux/embed-sql $(filter %.sql,$^) >$@.tmp && mv $@.tmp $@
+	$(say) GEN $@
+	$(Q)sh build-aux/embed-sql $(filter %.sql,$^) >$@.tmp && mv $@.tmp $@
 $(SCHEMA_C:.c=.o): $(SCHEMA_C)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIBKIFU): $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(say) AR $@
+	$(Q)$(AR) rcs $@ $^
 
 $(BIN)/%: $(O)/cli/%.o $(CLI_COMMON_OBJS) $(LIBKIFU)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(CLI_COMMON_OBJS) $(LIBKIFU) $(LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(CLI_COMMON_OBJS) $(LIBKIFU) $(LIBS)
 
 $(O)/tests/test_%.o: tests/test_%.c | deps-test
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -DKIFU_SOURCE_DIR='"$(CURDIR)"' -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -DKIFU_SOURCE_DIR='"$(CURDIR)"' -c $< -o $@
 
 $(O)/tests/test_%: $(O)/tests/test_%.o $(LIBKIFU)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBKIFU) $(CMOCKA_LIBS) $(LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBKIFU) $(CMOCKA_LIBS) $(LIBS)
 
 # libFuzzer harnesses: tests/fuzz/fuzz_NAME.c, each built with the whole
 # library by clang; tests/fuzz/run seeds and runs them for FUZZ_SECONDS each.
@@ -114,7 +130,8 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(SCHEMA_C) | deps-fuzz
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARNINGS) -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L \
+	$(say) CC $@
+	$(Q)$(FUZZ_CC) $(WARNINGS) -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L \
 		-Iinclude -Ilib $(PKG_CFLAGS) $< $(LIB_SRCS) $(SCHEMA_C) -o $@ $(LIBS)
 
 fuzz: $(FUZZ_BINS)
@@ -122,8 +139,11 @@ fuzz: $(FUZZ_BINS)
 
 check-tests: $(TEST_BINS) $(TOOLS)
 
-test: check-tests
-	@KIFU_BIN=$(CURDIR)/$(BIN) KIFU_BUILD=$(CURDIR)/$(O) sh tests/run $(TEST_BINS)
+# deps-test has installed (or checked) every package of DEB_TEST, so a test
+# whose declared dependency is missing fails instead of skipping.
+test: deps-test check-tests
+	@KIFU_BIN=$(CURDIR)/$(BIN) KIFU_BUILD=$(CURDIR)/$(O) KIFU_TEST_DEPS=required \
+		sh tests/run $(TEST_BINS)
 
 demo: all
 	@sh examples/demo $(BIN)

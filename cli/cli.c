@@ -5,16 +5,21 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "kifu/text.h"
 
 static const char *progname = "kifu";
+
+static void close_stdout(void);
 
 void cli_init(const char *argv0)
 {
@@ -22,6 +27,7 @@ void cli_init(const char *argv0)
 
 	if (argv0)
 		progname = slash ? slash + 1 : argv0;
+	atexit(close_stdout);
 }
 
 const char *cli_progname(void)
@@ -44,13 +50,60 @@ void cli_error(const struct kifu_error *err)
 {
 	const char *msg = err->message[0] ? err->message : kifu_strerror(err->code);
 
+	/*
+	 * FILE:LINE:COL only for a place in a file; anything else (a database,
+	 * a whole file) is the tool's error, its subject named in the message.
+	 */
 	if (err->source && err->line > 0)
 		fprintf(stderr, "%s:%d:%d: error: %s\n", err->source, err->line,
 			err->col > 0 ? err->col : 1, msg);
-	else if (err->source)
-		fprintf(stderr, "%s: error: %s\n", err->source, msg);
+	else if (err->source && !strstr(msg, err->source))
+		fprintf(stderr, "%s: error: '%s': %s\n", progname, err->source, msg);
 	else
 		fprintf(stderr, "%s: error: %s\n", progname, msg);
+}
+
+static int stdout_reported;
+
+int cli_flush_stdout(void)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	e = errno;
+	if (!stdout_reported) {
+		stdout_reported = 1;
+		if (e) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "%s", strerror(e));
+			if (why[0] >= 'A' && why[0] <= 'Z')
+				why[0] = (char)(why[0] - 'A' + 'a');
+			fprintf(stderr, "%s: error: cannot write to standard output: %s\n", progname,
+				why);
+		} else {
+			fprintf(stderr, "%s: error: cannot write to standard output\n", progname);
+		}
+	}
+	return -1;
+}
+
+/*
+ * Run at exit: whatever path a tool took, output that did not reach
+ * standard output is an I/O error (exit 3), as `>/dev/full` must show.
+ */
+static void close_stdout(void)
+{
+	if (cli_flush_stdout() < 0 || fclose(stdout) != 0) {
+		if (!stdout_reported)
+			fprintf(stderr, "%s: error: cannot write to standard output\n", progname);
+		fflush(stderr);
+		_exit(EXIT_FAILURE_IO);
+	}
+	if (stdout_reported)
+		_exit(EXIT_FAILURE_IO);
 }
 
 void cli_usage_error(const char *usage, const char *fmt, ...)
@@ -65,10 +118,89 @@ void cli_usage_error(const char *usage, const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+void cli_option_error(const char *usage, const struct option *options, char **argv, int opt)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	const struct option *o;
+	struct kifu_near near;
+	char name[64];
+	size_t n;
+
+	if (opt == ':')
+		cli_usage_error(usage, "option '%s' needs a value", arg);
+	if (strncmp(arg, "--", 2) != 0)
+		cli_usage_error(usage, "unknown option '%s'", arg);
+	n = strcspn(arg + 2, "=");
+	snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1),
+		 arg + 2);
+	for (o = options; o->name; o++)
+		if (!strcmp(o->name, name) && arg[2 + n] == '=' && o->has_arg == no_argument)
+			cli_usage_error(usage, "option '--%s' takes no value", name);
+	kifu_near_init(&near, name);
+	for (o = options; o->name; o++)
+		kifu_near_add(&near, o->name);
+	if (kifu_near_best(&near))
+		cli_usage_error(usage, "unknown option '%s' (did you mean '--%s'?)", arg,
+				kifu_near_best(&near));
+	cli_usage_error(usage, "unknown option '%s'", arg);
+}
+
 void cli_version(void)
 {
 	printf("%s (kifu) %s\n", progname, KIFU_VERSION);
 	exit(EXIT_OK);
+}
+
+void cli_unknown_game(const char *usage, const char *name)
+{
+	struct kifu_buf list = KIFU_BUF_INIT;
+	struct kifu_near near;
+	char known[256];
+	int k;
+
+	kifu_near_init(&near, name);
+	for (k = 0; kifu_games[k]; k++) {
+		kifu_near_add(&near, kifu_games[k]->name);
+		kifu_buf_printf(&list, "%s%s", k ? (kifu_games[k + 1] ? ", " : " or ") : "",
+				kifu_games[k]->name);
+	}
+	snprintf(known, sizeof(known), "%s", list.data ? list.data : "");
+	kifu_buf_release(&list);
+	if (kifu_near_best(&near))
+		cli_usage_error(usage, "unknown game '%s' (did you mean '%s'?)", name,
+				kifu_near_best(&near));
+	cli_usage_error(usage, "unknown game '%s' (%s)", name, known);
+}
+
+void cli_unknown_variant(const char *usage, const char *name, const struct kifu_game *g)
+{
+	struct kifu_buf list = KIFU_BUF_INIT;
+	struct kifu_near near;
+	char known[256];
+	int k, v;
+
+	kifu_near_init(&near, name);
+	for (k = 0; kifu_games[k]; k++) {
+		if (g && kifu_games[k] != g)
+			continue;
+		for (v = 0; kifu_games[k]->variants[v]; v++) {
+			kifu_near_add(&near, kifu_games[k]->variants[v]);
+			if (g)
+				kifu_buf_printf(&list, "%s%s", v ? (g->variants[v + 1] ? ", " : " or ")
+							     : "", g->variants[v]);
+		}
+	}
+	snprintf(known, sizeof(known), "%s", list.data ? list.data : "");
+	kifu_buf_release(&list);
+	if (kifu_near_best(&near) && g)
+		cli_usage_error(usage, "unknown variant '%s' of '%s' (did you mean '%s'?)", name,
+				g->name, kifu_near_best(&near));
+	if (kifu_near_best(&near))
+		cli_usage_error(usage, "unknown variant '%s' (did you mean '%s'?)", name,
+				kifu_near_best(&near));
+	if (g)
+		cli_usage_error(usage, "unknown variant '%s' of '%s' (%s)", name, g->name, known);
+	cli_usage_error(usage, "unknown variant '%s'", name);
 }
 
 void cli_resolve_game(const char *usage, const char *game_name, const char *variant,
@@ -78,10 +210,10 @@ void cli_resolve_game(const char *usage, const char *game_name, const char *vari
 	const struct kifu_game *g = kifu_game_find(game_name);
 
 	if (!g)
-		cli_usage_error(usage, "unknown game '%s'", game_name);
+		cli_unknown_game(usage, game_name);
 	*variant_index = variant ? kifu_game_variant_index(g, variant) : 0;
 	if (*variant_index < 0)
-		cli_usage_error(usage, "unknown variant '%s' of '%s'", variant, g->name);
+		cli_unknown_variant(usage, variant, g);
 	*first_index = first ? kifu_game_side_index(g, first) : 0;
 	if (*first_index < 0)
 		cli_usage_error(usage, "unknown side '%s' of '%s'", first, g->name);
@@ -224,9 +356,18 @@ const char *cli_db_path(const char *db_option)
 {
 	const char *env = getenv("KIFU_DB");
 
+	/* An empty name would make SQLite use a temporary database, thrown away at exit. */
+	if (db_option && !*db_option) {
+		cli_errorf("--db needs a database name, not ''");
+		exit(EXIT_USAGE);
+	}
 	if (db_option)
 		return db_option;
-	return env && *env ? env : "kifu.db";
+	if (env && !*env) {
+		cli_errorf("KIFU_DB is set but empty: name a database, or unset it");
+		exit(EXIT_USAGE);
+	}
+	return env ? env : "kifu.db";
 }
 
 int cli_filter_option(struct kifu_filter *f, int opt, const char *arg)
@@ -254,17 +395,15 @@ void cli_filter_check(const char *usage, const struct kifu_filter *f)
 	int k, ok;
 
 	if (f->game && !(g = kifu_game_find(f->game)))
-		cli_usage_error(usage, "unknown game '%s'", f->game);
+		cli_unknown_game(usage, f->game);
 	if (f->variant) {
 		ok = 0;
 		for (k = 0; kifu_games[k]; k++)
 			if ((!g || kifu_games[k] == g) &&
 			    kifu_game_variant_index(kifu_games[k], f->variant) >= 0)
 				ok = 1;
-		if (!ok && g)
-			cli_usage_error(usage, "unknown variant '%s' of '%s'", f->variant, g->name);
 		if (!ok)
-			cli_usage_error(usage, "unknown variant '%s'", f->variant);
+			cli_unknown_variant(usage, f->variant, g);
 	}
 	if (f->termination) {
 		for (k = 0, ok = 0; terminations[k]; k++)

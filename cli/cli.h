@@ -5,6 +5,8 @@
 #ifndef KIFU_CLI_H
 #define KIFU_CLI_H
 
+#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "kifu/error.h"
@@ -34,6 +36,27 @@ void cli_error(const struct kifu_error *err);
 /* Prints a usage error and the usage line, and exits 2. */
 void cli_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+
+/*
+ * The usage error for what getopt_long returned as opt for argv[optind - 1]
+ * (the option string must start with ':' so that a missing value is ':'):
+ * "option '--after' needs a value", "option '--divide' takes no value", or
+ * "unknown option '--aftr' (did you mean '--after'?)". Exits 2.
+ */
+void cli_option_error(const char *usage, const struct option *options, char **argv, int opt)
+	__attribute__((noreturn));
+
+/* Usage errors (exit 2) for an unknown game (listing the known ones) or variant (of g, or any). */
+void cli_unknown_game(const char *usage, const char *name) __attribute__((noreturn));
+void cli_unknown_variant(const char *usage, const char *name, const struct kifu_game *g)
+	__attribute__((noreturn));
+
+/*
+ * Flushes standard output; on a write error, says so once ("cannot write
+ * to standard output") and returns -1. At exit every tool checks it again
+ * (and its fclose), and a failure there makes the exit status 3.
+ */
+int cli_flush_stdout(void);
 
 /* Prints "PROG (kifu) VERSION" and exits 0. */
 void cli_version(void) __attribute__((noreturn));
@@ -68,7 +91,10 @@ int cli_walk(const char *path, const char *const *exts,
 /* Prints a diagnostic as "FILE:LINE:COL: error: MESSAGE" (or "warning:") to fp. */
 void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d);
 
-/* The database to use: --db's value when given, else $KIFU_DB when set, else "kifu.db". */
+/*
+ * The database to use: --db's value when given, else $KIFU_DB when set,
+ * else "kifu.db". An empty name (--db '', KIFU_DB=) is a usage error (exit 2).
+ */
 const char *cli_db_path(const char *db_option);
 
 /* Long-option codes of the FILTERS of CLI.md, shared by the tools that select stored games. */
@@ -100,5 +126,40 @@ int cli_filter_option(struct kifu_filter *f, int opt, const char *arg);
  * an unknown game, variant or termination, or a date that is not one.
  */
 void cli_filter_check(const char *usage, const struct kifu_filter *f);
+
+/* ---- the games a tool reads (cli/games.c) ---- */
+
+/* What went wrong while reading games: the exit status follows from it. */
+struct cli_status {
+	int invalid;      /* a game was invalid or not found: exit 1 */
+	int io_error;     /* reading or the database failed: exit 3 */
+	int usage_error;  /* a filter was not understood: exit 2 */
+};
+
+/*
+ * Called for each game read: rec with the reader's diagnostics so far,
+ * source (the file or database, for diagnostics), label ("game K of FILE",
+ * "game ID in DB") and name ("BASE-K", "game-ID", for a file per game).
+ * Returns a negative value to stop reading.
+ */
+typedef int (*cli_game_fn)(void *ctx, struct kifu_record *rec, struct kifu_diags *diags,
+			   const char *source, const char *label, const char *name);
+
+/* Every record of the file at path ("-": standard input). */
+void cli_games_file(const char *path, cli_game_fn fn, void *ctx, struct cli_status *status);
+
+/* A tool that only reads: a missing database is "no database at 'PATH'" (exit 3), never created. */
+#define CLI_GAMES_MUST_EXIST 0x1
+
+/*
+ * The stored game id (id >= 0: a missing one is reported and counted as
+ * invalid), else every stored game f selects, from the database db (--db's
+ * value or NULL, see cli_db_path). flags: CLI_GAMES_*.
+ */
+void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsigned flags,
+		     cli_game_fn fn, void *ctx, struct cli_status *status);
+
+/* --seed S: 0 to 2^64-1, else a usage error (exit 2). */
+uint64_t cli_parse_seed(const char *usage, const char *text);
 
 #endif

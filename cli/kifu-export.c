@@ -146,38 +146,6 @@ static void html_text(struct kifu_buf *b, const char *s)
 	}
 }
 
-/* Whether s is a number as JSON writes one (a YAML clock may not be: "1e5" is, ".5" is not). */
-static int json_number(const char *s)
-{
-	const char *p = s;
-
-	if (*p == '-')
-		p++;
-	if (*p == '0')
-		p++;
-	else if (*p >= '1' && *p <= '9')
-		while (*p >= '0' && *p <= '9')
-			p++;
-	else
-		return 0;
-	if (*p == '.') {
-		p++;
-		if (*p < '0' || *p > '9')
-			return 0;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (*p < '0' || *p > '9')
-			return 0;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	return *p == '\0';
-}
 
 /* ---- what every format needs from a game ---- */
 
@@ -298,82 +266,12 @@ static int json_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 static int put_json(struct kifu_buf *b, const struct kifu_record *rec,
 		    const struct kifu_replay *rp)
 {
-	const struct kifu_game *g = rp->game;
-	const char *result, *term;
-	size_t i;
-	int k, first, ret;
+	int ret;
 
-	result_of(rec, &result, &term);
-	kifu_buf_puts(b, "{\n  \"game\":");
-	kifu_buf_json_string(b, g->name);
-	kifu_buf_puts(b, ",\n  \"variant\":");
-	kifu_buf_json_string(b, g->variants[rp->variant]);
-	kifu_buf_puts(b, ",\n  \"first\":");
-	kifu_buf_json_string(b, g->sides[rp->first]);
-	kifu_buf_puts(b, ",\n  \"headers\":{");
-	first = 1;
-	for (k = KIFU_KEY_EVENT; k <= KIFU_KEY_DATE; k++) {
-		const char *v = kifu_record_get(rec, k);
-
-		if (!v)
-			continue;
-		if (!first)
-			kifu_buf_putc(b, ',');
-		kifu_buf_json_string(b, kifu_key_name(k));
-		kifu_buf_putc(b, ':');
-		kifu_buf_json_string(b, v);
-		first = 0;
-	}
-	kifu_buf_puts(b, "},\n  \"players\":{");
-	for (i = 0; i < rec->nplayers; i++) {
-		const struct kifu_record_player *p = &rec->players[i];
-
-		if (i)
-			kifu_buf_putc(b, ',');
-		kifu_buf_json_string(b, p->side);
-		kifu_buf_puts(b, ":{\"name\":");
-		kifu_buf_json_string(b, p->name ? p->name : "");
-		if (p->has_rating)
-			kifu_buf_printf(b, ",\"rating\":%ld", p->rating);
-		kifu_buf_putc(b, '}');
-	}
-	kifu_buf_puts(b, "},\n  \"moves\":[");
-	for (i = 0; i < rp->nplies; i++) {
-		const struct kifu_turn *t = &rec->turns[i];
-
-		kifu_buf_printf(b, "%s\n    {\"ply\":%zu,\"move\":", i ? "," : "", i + 1);
-		kifu_buf_json_string(b, kifu_replay_text(rp, i + 1));
-		if (t->comment) {
-			kifu_buf_puts(b, ",\"comment\":");
-			kifu_buf_json_string(b, t->comment);
-		}
-		if (t->clock) {
-			kifu_buf_puts(b, ",\"clock\":");
-			if (json_number(t->clock))
-				kifu_buf_puts(b, t->clock);
-			else if (isfinite(t->clock_seconds))
-				kifu_buf_printf(b, "%.17g", t->clock_seconds);
-			else
-				kifu_buf_puts(b, "null");
-		}
-		kifu_buf_putc(b, '}');
-	}
-	kifu_buf_puts(b, rp->nplies ? "\n  ],\n  \"result\":" : "],\n  \"result\":");
-	kifu_buf_json_string(b, result);
-	kifu_buf_puts(b, ",\n  \"termination\":");
-	if (term)
-		kifu_buf_json_string(b, term);
-	else
-		kifu_buf_puts(b, "null");
-	kifu_buf_puts(b, ",\n  \"tags\":{");
-	for (i = 0; i < rec->ntags; i++) {
-		if (i)
-			kifu_buf_putc(b, ',');
-		kifu_buf_json_string(b, rec->tags[i].key);
-		kifu_buf_putc(b, ':');
-		kifu_buf_json_string(b, rec->tags[i].value);
-	}
-	kifu_buf_puts(b, "},\n  \"plies\":[");
+	ret = kifu_record_write_json_head(b, rec, rp);
+	if (ret < 0)
+		return ret;
+	kifu_buf_puts(b, ",\n  \"plies\":[");
 	ret = walk_plies(rp, 0, rp->nplies, json_ply, b);
 	kifu_buf_puts(b, "\n  ]\n}");
 	return ret < 0 ? ret : b->failed ? KIFU_ENOMEM : 0;
@@ -412,14 +310,17 @@ static int put_text(struct kifu_buf *b, const struct kifu_record *rec,
 	int s;
 
 	result_of(rec, &result, &term);
-	kifu_buf_printf(b, "%s: %s, variant %s\n", label, g->name, g->variants[rp->variant]);
+	/* Text for a terminal: what a record (or a file name) holds is escaped. */
+	kifu_buf_escaped(b, label);
+	kifu_buf_printf(b, ": %s, variant %s\n", g->name, g->variants[rp->variant]);
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 
-		kifu_buf_printf(b, "%s%s: %s", s ? "; " : "", g->sides[s], name ? name : "-");
+		kifu_buf_printf(b, "%s%s: ", s ? "; " : "", g->sides[s]);
+		kifu_buf_escaped(b, name ? name : "-");
 	}
-	kifu_buf_printf(b, "\nresult: %s%s%s%s, %zu plies\n", result, term ? " (" : "",
-			term ? term : "", term ? ")" : "", rp->nplies);
+	kifu_buf_printf(b, "\nresult: %s%s%s%s, %zu pl%s\n", result, term ? " (" : "",
+			term ? term : "", term ? ")" : "", rp->nplies, rp->nplies == 1 ? "y" : "ies");
 	if (ply >= 0)
 		return walk_plies(rp, (size_t)ply, (size_t)ply, text_ply, &t);
 	return walk_plies(rp, 0, rp->nplies, text_ply, &t);
@@ -435,8 +336,7 @@ static int svg_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const vo
 {
 	struct svg_ctx *s = ctx;
 
-	(void)ply;
-	return rp->game->render_svg(state, s->b);
+	return kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, s->b);
 }
 
 static int put_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply)
@@ -468,7 +368,8 @@ static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	struct html_ctx *h = ctx;
 	struct kifu_buf b = KIFU_BUF_INIT;
 
-	if (rp->game->render_svg(state, &b) < 0 || !b.data) {
+	if (kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, &b) < 0 ||
+	    !b.data) {
 		kifu_buf_release(&b);
 		return KIFU_ENOMEM;
 	}
@@ -1056,8 +957,7 @@ static void finish(struct export *ex)
 			report_errno("write", ex->out_path);
 			ex->io_error = 1;
 		}
-	} else if (ex->out == stdout && (fflush(stdout) != 0 || ferror(stdout))) {
-		cli_errorf("cannot write to standard output");
+	} else if (ex->out == stdout && cli_flush_stdout() < 0) {
 		ex->io_error = 1;
 	}
 	ex->out = NULL;
@@ -1162,143 +1062,11 @@ static int check_and_export(struct export *ex, const struct kifu_record *rec,
 	return export_game(ex, rec, label, name);
 }
 
-/* The name of a file's games in a directory: its base name without .yaml/.yml. */
-static void base_name(char *out, size_t size, const char *path)
+/* cli_game_fn over check_and_export. */
+static int export_one(void *ctx, struct kifu_record *rec, struct kifu_diags *diags,
+		      const char *source, const char *label, const char *name)
 {
-	const char *slash = strrchr(path, '/');
-	size_t n;
-
-	if (!strcmp(path, "-")) {
-		snprintf(out, size, "stdin");
-		return;
-	}
-	snprintf(out, size, "%s", slash ? slash + 1 : path);
-	n = strlen(out);
-	if (n > 5 && !strcmp(out + n - 5, ".yaml"))
-		out[n - 5] = '\0';
-	else if (n > 4 && !strcmp(out + n - 4, ".yml"))
-		out[n - 4] = '\0';
-	if (!out[0])
-		snprintf(out, size, "game");
-}
-
-static void export_file(struct export *ex, const char *path)
-{
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_reader *r = NULL;
-	struct kifu_record *rec;
-	struct kifu_error err;
-	const char *source = strcmp(path, "-") ? path : "<stdin>";
-	char base[256];
-	int ret;
-
-	base_name(base, sizeof(base), path);
-	kifu_error_clear(&err);
-	if (!strcmp(path, "-"))
-		ret = kifu_reader_open_fp(&r, stdin, source, &err);
-	else
-		ret = kifu_reader_open_file(&r, path, &err);
-	if (ret < 0) {
-		cli_errorf("%s", err.message);
-		ex->io_error = 1;
-		goto out;
-	}
-	for (;;) {
-		char name[300], label[600];
-
-		kifu_diags_reset(&diags);
-		ret = kifu_reader_next(&rec, &diags, r, &err);
-		if (ret < 0) {
-			cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(ret));
-			ex->io_error = 1;
-			break;
-		}
-		if (ret == 0)
-			break;
-		snprintf(name, sizeof(name), "%s-%d", base, rec->number);
-		snprintf(label, sizeof(label), "game %d of %s", rec->number, source);
-		ret = check_and_export(ex, rec, &diags, source, label, name);
-		kifu_record_free(rec);
-		if (ret < 0)
-			break;
-	}
-out:
-	kifu_diags_release(&diags);
-	kifu_reader_free(r);
-}
-
-/* ---- the database ---- */
-
-struct filters {
-	struct kifu_filter f;
-	int any;
-};
-
-/* Exports stored game id; returns -1 to stop everything. */
-static int export_stored(struct export *ex, struct kifu_store *st, int64_t id)
-{
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_record *rec = NULL;
-	struct kifu_error err;
-	const char *db = kifu_store_path(st);
-	char name[64], label[600];
-	int ret;
-
-	kifu_error_clear(&err);
-	ret = kifu_store_game_load(&rec, st, id, &err);
-	if (ret == KIFU_ENOTFOUND) {
-		cli_errorf("no game with id %lld in '%s'", (long long)id, db);
-		ex->invalid = 1;
-		ret = 0;
-		goto out;
-	}
-	if (ret < 0) {
-		cli_error(&err);
-		ex->io_error = 1;
-		ret = -1;
-		goto out;
-	}
-	snprintf(name, sizeof(name), "game-%lld", (long long)id);
-	snprintf(label, sizeof(label), "game %lld in %s", (long long)id, db);
-	ret = check_and_export(ex, rec, &diags, db, label, name);
-out:
-	kifu_record_free(rec);
-	kifu_diags_release(&diags);
-	return ret;
-}
-
-static void export_store(struct export *ex, const char *db, long id, const struct filters *f)
-{
-	struct kifu_store *st = NULL;
-	struct kifu_error err;
-	int64_t *ids = NULL;
-	size_t n = 0, i;
-
-	kifu_error_clear(&err);
-	db = cli_db_path(db);
-	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0) {
-		cli_error(&err);
-		ex->io_error = 1;
-		goto out;
-	}
-	if (id >= 0) {
-		export_stored(ex, st, id);
-		goto out;
-	}
-	if (kifu_store_game_ids(&ids, &n, st, &f->f, &err) < 0) {
-		cli_error(&err);
-		if (err.code == KIFU_EPARSE)
-			ex->usage_error = 1;
-		else
-			ex->io_error = 1;
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		if (export_stored(ex, st, ids[i]) < 0)
-			break;
-out:
-	free(ids);
-	kifu_store_free(st);
+	return check_and_export(ctx, rec, diags, source, label, name);
 }
 
 static long parse_count(const char *opt, const char *text)
@@ -1329,7 +1097,9 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct export ex;
-	struct filters f;
+	struct cli_status status = { 0, 0, 0 };
+	struct kifu_filter f;
+	int any_filter = 0;
 	const char *db = NULL, *file = NULL, *to = NULL;
 	long id = -1;
 	int opt, i, sources;
@@ -1342,8 +1112,8 @@ int main(int argc, char **argv)
 	ex.replay = (struct kifu_replay)KIFU_REPLAY_INIT;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:", options, NULL)) != -1) {
-		if (cli_filter_option(&f.f, opt, optarg)) {
-			f.any = 1;
+		if (cli_filter_option(&f, opt, optarg)) {
+			any_filter = 1;
 			continue;
 		}
 		switch (opt) {
@@ -1355,10 +1125,8 @@ int main(int argc, char **argv)
 		case 'o': ex.out_path = optarg; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
-		case ':':
-			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (optind < argc)
@@ -1370,13 +1138,13 @@ int main(int argc, char **argv)
 			ex.format = i;
 	if (ex.format < 0)
 		cli_usage_error(usage, "unknown format '%s' (yaml, json, text, svg or html)", to);
-	sources = (file != NULL) + (id >= 0) + f.any;
+	sources = (file != NULL) + (id >= 0) + any_filter;
 	if (sources == 0)
 		cli_usage_error(usage, "expected --file RECORD, --id N or FILTERS");
 	if (sources > 1)
 		cli_usage_error(usage, "give only one of --file, --id and FILTERS");
-	if (f.any)
-		cli_filter_check(usage, &f.f);
+	if (any_filter)
+		cli_filter_check(usage, &f);
 	if (ex.ply >= 0 && (ex.format == FMT_YAML || ex.format == FMT_JSON))
 		cli_usage_error(usage, "--ply applies to text, svg and html, not '%s'", to);
 	if (db && file)
@@ -1390,9 +1158,12 @@ int main(int argc, char **argv)
 	ex.json_array = id < 0;
 
 	if (file)
-		export_file(&ex, file);
+		cli_games_file(file, export_one, &ex, &status);
 	else
-		export_store(&ex, db, id, &f);
+		cli_games_store(db, id, &f, 0, export_one, &ex, &status);
+	ex.invalid |= status.invalid;
+	ex.io_error |= status.io_error;
+	ex.usage_error |= status.usage_error;
 	finish(&ex);
 	kifu_replay_release(&ex.replay);
 	kifu_buf_release(&ex.pending);

@@ -489,8 +489,8 @@ static void progress(struct run *run)
 		snprintf(eta, sizeof(eta), ", %.0f%%, ETA %ld:%02ld", frac * 100, (long)left / 60,
 			 (long)left % 60);
 	}
-	fprintf(stderr, "\rkifu-import: %ld games, %.0f games/s%s\033[K", done,
-		el > 0 ? (double)done / el : 0.0, eta);
+	fprintf(stderr, "\rkifu-import: %ld game%s, %.0f games/s%s\033[K", done,
+		done == 1 ? "" : "s", el > 0 ? (double)done / el : 0.0, eta);
 	run->shown_any = 1;
 }
 
@@ -805,7 +805,7 @@ int main(int argc, char **argv)
 	cli_init(argv[0]);
 	memset(&run, 0, sizeof(run));
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;
 		case 'j': run.json = 1; break;
@@ -813,9 +813,7 @@ int main(int argc, char **argv)
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
-			if (optopt == 'd')
-				cli_usage_error(usage, "option '--db' needs a FILE");
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (optind >= argc)
@@ -841,8 +839,7 @@ int main(int argc, char **argv)
 		printf("imported %ld, duplicates %ld, rejected %ld\n", run.imported, run.duplicates,
 		       run.rejected);
 	status = run.db_error || io_error ? EXIT_FAILURE_IO : run.rejected ? EXIT_INVALID : EXIT_OK;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_errorf("cannot write to standard output");
+	if (cli_flush_stdout() < 0) {
 		status = EXIT_FAILURE_IO;
 	}
 	return status;

@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 	cli_init(argv[0]);
 	kifu_error_clear(&err);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
 		switch (opt) {
 		case 'v': variant = optarg; break;
 		case 'f': first = optarg; break;
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (argc - optind != 2)

@@ -109,18 +109,6 @@ static long parse_count(const char *opt, const char *text, long min, long max)
 	return l;
 }
 
-static uint64_t parse_seed(const char *text)
-{
-	unsigned long long u;
-	char *end;
-
-	errno = 0;
-	u = strtoull(text, &end, 10);
-	if (errno || *end || end == text || text[0] < '0' || text[0] > '9')
-		cli_usage_error(usage, "--seed must be a whole number from 0 to "
-				"18446744073709551615, not '%s'", text);
-	return (uint64_t)u;
-}
 
 /* Splits --players and checks every SPEC by making a player of it. */
 static void parse_players(struct options *o, const char *text)
@@ -477,11 +465,8 @@ int main(int argc, char **argv)
 		case 'q': o.quiet = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
-		case ':':
-			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
-			break;
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (argc - optind != 1)
@@ -491,13 +476,13 @@ int main(int argc, char **argv)
 		cli_usage_error(usage, "--players is required");
 	parse_players(&o, players);
 	o.games = games ? parse_count("--games", games, 1, 100000000L) : 1;
-	o.seed = seed ? parse_seed(seed) : 1;
+	o.seed = seed ? cli_parse_seed(usage, seed) : 1;
 	o.max_plies = max_plies ? parse_count("--max-plies", max_plies, 1, KIFU_RECORD_MAX_TURNS)
 				: DEFAULT_MAX_PLIES;
 	if (o.dir && o.db)
 		cli_usage_error(usage, "-o and --db exclude each other");
-	if (!o.dir && !o.db && getenv("KIFU_DB") && *getenv("KIFU_DB"))
-		o.db = getenv("KIFU_DB");
+	if (o.db || (!o.dir && getenv("KIFU_DB")))
+		o.db = cli_db_path(o.db);
 	kifu_error_clear(&err);
 	if (o.db && (kifu_store_open(&st, o.db, 0, &err) < 0 || kifu_store_begin(st, &err) < 0)) {
 		cli_error(&err);

@@ -64,7 +64,9 @@ static void players_text(struct kifu_buf *b, const struct kifu_search_hit *h)
 		for (i = 0; i < h->nplayers; i++)
 			if (!strcmp(h->players[i].side, g->sides[s]))
 				name = h->players[i].name;
-		kifu_buf_printf(b, "%s%s", s ? " - " : "", name);
+		/* A name is a stranger's text: escaped for the terminal. */
+		kifu_buf_puts(b, s ? " - " : "");
+		kifu_buf_escaped(b, name);
 	}
 	if (!b->data)
 		kifu_buf_puts(b, "");
@@ -82,16 +84,26 @@ static size_t width_of(const char *s)
 
 #define NCOLS 8
 
+/* s escaped for the terminal into a cell: the database is untrusted input too. */
+static void cell_text(char cell[64], const char *s)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+
+	kifu_buf_escaped(&b, s);
+	snprintf(cell, 64, "%s", b.data ? b.data : "");
+	kifu_buf_release(&b);
+}
+
 static void cell_texts(char cells[NCOLS][64], const char **wide, struct kifu_buf *pl,
 		       const struct kifu_search_hit *h)
 {
 	snprintf(cells[0], 64, "%" PRId64, h->id);
-	snprintf(cells[1], 64, "%s", h->game);
-	snprintf(cells[2], 64, "%s", h->variant);
+	cell_text(cells[1], h->game);
+	cell_text(cells[2], h->variant);
 	players_text(pl, h);
 	*wide = pl->data;
-	snprintf(cells[4], 64, "%s", h->date ? h->date : "-");
-	snprintf(cells[5], 64, "%s", h->result);
+	cell_text(cells[4], h->date ? h->date : "-");
+	cell_text(cells[5], h->result);
 	snprintf(cells[6], 64, "%ld", h->plies);
 	snprintf(cells[7], 64, "%ld", h->ply);
 }
@@ -206,10 +218,8 @@ int main(int argc, char **argv)
 		case O_JSON: json = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
-		case ':':
-			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (optind < argc)
@@ -241,8 +251,7 @@ int main(int argc, char **argv)
 		print_json(res, after != NULL);
 	else
 		print_table(res, after != NULL);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_errorf("cannot write to standard output");
+	if (cli_flush_stdout() < 0) {
 		status = EXIT_FAILURE_IO;
 	}
 out:

@@ -70,11 +70,17 @@ static void help(void)
 	       "                    are inclusive; a partial date (2024, 2024-06), in a record\n"
 	       "                    or here, counts as its first day; games without a date are\n"
 	       "                    left out when either is given.\n"
-	       "  --format F        table (default: aligned for a terminal), csv (a header row,\n"
-	       "                    RFC 4180 quoting, CRLF line ends) or json (one object whose\n"
-	       "                    `rows` array holds one object per row, keys the csv header\n"
-	       "                    names, numbers as JSON numbers, null where there is no\n"
-	       "                    value). When rows of several games mix, the csv header is\n"
+	       "  --format F        table (default: for a terminal, shortened to fit 100\n"
+	       "                    columns for one game: the game (and variant) said once\n"
+	       "                    above it when every row shares it; each side's wins\n"
+	       "                    right after games, headed by the side; unf = unfinished,\n"
+	       "                    drawn = draw_rate, fm_score = first_mover_score, 95%% ci =\n"
+	       "                    ci_low-ci_high, mean and median = the plies; in openings\n"
+	       "                    ply = plies; text from records shown escaped), csv (a\n"
+	       "                    header row, RFC 4180 quoting, CRLF line ends) or json (one\n"
+	       "                    object whose `rows` array holds one object per row, keys\n"
+	       "                    the csv header names, numbers as JSON numbers, null where\n"
+	       "                    there is no value). When rows of several games mix, the csv header is\n"
 	       "                    the union of the rows' columns in order of first\n"
 	       "                    appearance, empty where a column does not apply; json\n"
 	       "                    leaves such keys out.\n"
@@ -182,10 +188,8 @@ int main(int argc, char **argv)
 		case O_NOCACHE: opt.flags |= KIFU_STATS_NO_CACHE; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
-		case ':':
-			cli_usage_error(usage, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt_c);
 		}
 	}
 	if (optind >= argc)
@@ -222,7 +226,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (out.len && fwrite(out.data, 1, out.len, stdout) != out.len) {
-		cli_errorf("cannot write to standard output");
+		cli_flush_stdout();
 		status = EXIT_FAILURE_IO;
 		goto out;
 	}
@@ -236,10 +240,8 @@ int main(int argc, char **argv)
 			status = EXIT_FAILURE_IO;
 	}
 out:
-	if (fflush(stdout) != 0 && status == EXIT_OK) {
-		cli_errorf("cannot write to standard output");
+	if (cli_flush_stdout() < 0)
 		status = EXIT_FAILURE_IO;
-	}
 	kifu_buf_release(&out);
 	kifu_buf_release(&svg);
 	kifu_report_free(rep);

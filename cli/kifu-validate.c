@@ -866,14 +866,14 @@ int main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	run.replay = (struct kifu_replay)KIFU_REPLAY_INIT;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
 		switch (opt) {
 		case 'j': run.json = 1; break;
 		case 'q': run.quiet = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
-			cli_usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			cli_option_error(usage, options, argv, opt);
 		}
 	}
 	if (optind >= argc)
@@ -902,11 +902,10 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (!run.quiet)
-		fprintf(run.json ? stderr : stdout, "%ld games, %ld valid, %ld invalid\n",
-			run.tally[0], run.tally[1], run.tally[2]);
+		fprintf(run.json ? stderr : stdout, "%ld game%s, %ld valid, %ld invalid\n",
+			run.tally[0], run.tally[0] == 1 ? "" : "s", run.tally[1], run.tally[2]);
 	kifu_replay_release(&run.replay);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_errorf("cannot write to standard output");
+	if (cli_flush_stdout() < 0) {
 		return EXIT_FAILURE_IO;
 	}
 	return run.io_error ? EXIT_FAILURE_IO : run.tally[2] ? EXIT_INVALID : EXIT_OK;

@@ -78,6 +78,31 @@ int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
 	return 0;
 }
 
+int kifu_buf_escaped(struct kifu_buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if (*p == '\n')
+			kifu_buf_puts(b, "\\n");
+		else if (*p == '\t')
+			kifu_buf_puts(b, "\\t");
+		else if (*p == '\r')
+			kifu_buf_puts(b, "\\r");
+		else if (*p < 0x20 || *p == 0x7f)
+			kifu_buf_printf(b, "\\x%02x", *p);
+		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			kifu_buf_printf(b, "\\u%04x", p[1]);
+			p++;
+		} else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+			kifu_buf_printf(b, "\\u%04x", 0x2000 + (p[2] & 0x3f));
+			p += 2;
+		} else
+			kifu_buf_putc(b, (char)*p);
+	}
+	return b->failed ? KIFU_ENOMEM : 0;
+}
+
 int kifu_buf_json_string(struct kifu_buf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

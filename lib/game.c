@@ -47,6 +47,14 @@ int kifu_game_variant_count(const struct kifu_game *g)
 	return n;
 }
 
+int kifu_game_render_svg(const struct kifu_game *g, const void *state, const kifu_move *last,
+			 struct kifu_buf *out)
+{
+	if (last && g->render_svg_last)
+		return g->render_svg_last(state, *last, out);
+	return g->render_svg(state, out);
+}
+
 /* The state follows the header, aligned for any type. */
 struct pos_block {
 	struct kifu_pos pos;
@@ -163,4 +171,43 @@ out:
 	free(moves);
 	free(states);
 	return ret;
+}
+
+/* Positions up to this size are mapped on the stack; larger ones in the heap. */
+#define CANON_STACK_STATE 1024
+
+int kifu_game_canonical_hash(uint64_t *out, int *sym, const struct kifu_game *g,
+			     const void *state)
+{
+	max_align_t stack[CANON_STACK_STATE / sizeof(max_align_t)];
+	void *mapped = stack;
+	uint64_t best = g->hash(state);
+	int k, best_k = 0;
+
+	*out = best;
+	if (sym)
+		*sym = 0;
+	if (g->nsymmetries <= 1)
+		return 0;
+	if (g->state_size > sizeof(stack)) {
+		mapped = malloc(g->state_size);
+		if (!mapped)
+			return KIFU_ENOMEM;
+	}
+	for (k = 1; k < g->nsymmetries; k++) {
+		uint64_t h;
+
+		g->map_state(mapped, state, k);
+		h = g->hash(mapped);
+		if (h < best) {
+			best = h;
+			best_k = k;
+		}
+	}
+	if (mapped != (void *)stack)
+		free(mapped);
+	*out = best;
+	if (sym)
+		*sym = best_k;
+	return 0;
 }

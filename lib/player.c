@@ -18,6 +18,11 @@ enum player_kind { PLAYER_RANDOM, PLAYER_MCTS };
 
 /* The node has its children listed (a terminal node has none). */
 #define NODE_EXPANDED 0x1
+/* Analysis: the node's first child wins at once for the side to move there. */
+#define NODE_DECIDED 0x2
+
+/* No root child forced (see kifu_player_analyse). */
+#define NO_FORCE UINT32_MAX
 
 struct node {
 	kifu_move move;   /* the move from the parent to this node */
@@ -37,11 +42,14 @@ struct kifu_player {
 	uint64_t rng[4];    /* xoshiro256** state */
 	kifu_move *moves;   /* room for game->max_moves */
 	void *scratch;      /* one state, walked down the tree and played out */
+	void *probe;        /* one state, for trying a move (decisive_first) */
 	double *rewards;    /* one per side, of the current iteration */
 	struct node *nodes; /* the search tree of the current move */
 	uint32_t nnodes, cap;
 	uint32_t *path;     /* node indexes from the root to the current leaf */
 	size_t path_cap;
+	int analysing;      /* kifu_player_analyse: look for decisive moves at expansion */
+	uint32_t force;     /* root child every iteration goes through, or NO_FORCE */
 };
 
 /* splitmix64, used only to spread a seed over the xoshiro state. */
@@ -140,12 +148,14 @@ int kifu_player_new(struct kifu_player **out, const struct kifu_game *g, const c
 	p->spec = malloc(strlen(spec) + 1);
 	p->moves = malloc(sizeof(*p->moves) * (g->max_moves ? g->max_moves : 1));
 	p->scratch = malloc(g->state_size ? g->state_size : 1);
+	p->probe = malloc(g->state_size ? g->state_size : 1);
 	p->rewards = malloc(sizeof(*p->rewards) * (size_t)g->nsides);
-	if (!p->spec || !p->moves || !p->scratch || !p->rewards) {
+	if (!p->spec || !p->moves || !p->scratch || !p->probe || !p->rewards) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "player '%s': out of memory", spec);
 		goto out;
 	}
 	strcpy(p->spec, spec);
+	p->force = NO_FORCE;
 	for (i = 0; i < 4; i++)
 		p->rng[i] = splitmix64(&seed);
 out:
@@ -163,6 +173,7 @@ void kifu_player_free(struct kifu_player *p)
 	free(p->spec);
 	free(p->moves);
 	free(p->scratch);
+	free(p->probe);
 	free(p->rewards);
 	free(p->nodes);
 	free(p->path);
@@ -257,6 +268,36 @@ static int push_path(struct kifu_player *p, size_t depth, uint32_t idx)
 }
 
 /*
+ * Analysis: when one of the n moves in p->moves wins at once for the side
+ * to move in state, moves it to the front and marks the node NODE_DECIDED,
+ * so that selection always takes it. Without this a search misses a
+ * winning reply among hundreds (glaisher) and values a move that allows it
+ * by random playouts, which is the very mistake a review must catch.
+ */
+static void decisive_first(struct kifu_player *p, const void *state, size_t n, uint8_t *flags)
+{
+	const struct kifu_game *g = p->game;
+	int me = g->side_to_move(state);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct kifu_outcome oc;
+
+		memcpy(p->probe, state, g->state_size);
+		g->apply(p->probe, p->moves[i]);
+		g->outcome(p->probe, &oc);
+		if (oc.status == KIFU_WIN && oc.winner == me) {
+			kifu_move t = p->moves[0];
+
+			p->moves[0] = p->moves[i];
+			p->moves[i] = t;
+			*flags |= NODE_DECIDED;
+			return;
+		}
+	}
+}
+
+/*
  * Lists the legal moves of state as the children of node idx, in a random
  * order (so that unvisited children are tried in random order). Returns 1
  * when expanded, 0 when the pool is full, KIFU_ENOMEM.
@@ -279,6 +320,8 @@ static int expand(struct kifu_player *p, uint32_t idx, const void *state)
 		p->moves[i - 1] = p->moves[j];
 		p->moves[j] = t;
 	}
+	if (p->analysing)
+		decisive_first(p, state, n, &p->nodes[idx].flags);
 	p->nodes[idx].first = p->nnodes;
 	p->nodes[idx].count = (uint32_t)n;
 	p->nodes[idx].flags |= NODE_EXPANDED;
@@ -300,8 +343,12 @@ static int expand(struct kifu_player *p, uint32_t idx, const void *state)
 static uint32_t select_child(const struct kifu_player *p, const struct node *parent)
 {
 	const struct node *c = p->nodes + parent->first;
-	double log_n = log((double)parent->visits), best_score = -1;
+	double log_n, best_score = -1;
 	uint32_t i, best = 0;
+
+	if (parent->flags & NODE_DECIDED)
+		return parent->first;
+	log_n = log((double)parent->visits);
 
 	for (i = 0; i < parent->count; i++) {
 		double s;
@@ -348,7 +395,10 @@ static int iterate(struct kifu_player *p, const void *root)
 		}
 		if (node->count == 0)
 			break; /* the game is over here */
-		idx = select_child(p, node);
+		if (idx == 0 && p->force != NO_FORCE)
+			idx = p->nodes[0].first + p->force;
+		else
+			idx = select_child(p, node);
 		g->apply(p->scratch, p->nodes[idx].move);
 		ret = push_path(p, depth++, idx);
 	}
@@ -361,6 +411,17 @@ static int iterate(struct kifu_player *p, const void *root)
 		node->reward += p->rewards[node->mover];
 	}
 	return 0;
+}
+
+/* n iterations from the root state. */
+static int search(struct kifu_player *p, const void *state, long n)
+{
+	long i;
+	int ret = 0;
+
+	for (i = 0; i < n && ret == 0; i++)
+		ret = iterate(p, state);
+	return ret;
 }
 
 /* The root child with most visits; ties go to the better mean, then the first. */
@@ -405,16 +466,15 @@ static int winning_move(kifu_move *out, struct kifu_player *p, const void *state
 	return 0;
 }
 
-static int mcts_choose(kifu_move *out, struct kifu_player *p, const void *state,
-		       struct kifu_error *err)
+/* A fresh tree: the root, expanded from state. Returns expand()'s answer. */
+static int new_tree(struct kifu_player *p, const void *state)
 {
-	long i;
 	int ret;
 
 	p->nnodes = 0;
 	ret = reserve_nodes(p, 1);
 	if (ret < 0)
-		goto out;
+		return ret;
 	p->nodes[0].move = 0;
 	p->nodes[0].reward = 0;
 	p->nodes[0].visits = 0;
@@ -423,7 +483,15 @@ static int mcts_choose(kifu_move *out, struct kifu_player *p, const void *state,
 	p->nodes[0].mover = 0;
 	p->nodes[0].flags = 0;
 	p->nnodes = 1;
-	ret = expand(p, 0, state);
+	return expand(p, 0, state);
+}
+
+static int mcts_choose(kifu_move *out, struct kifu_player *p, const void *state,
+		       struct kifu_error *err)
+{
+	int ret;
+
+	ret = new_tree(p, state);
 	if (ret < 0)
 		goto out;
 	if (ret == 0) {
@@ -443,11 +511,9 @@ static int mcts_choose(kifu_move *out, struct kifu_player *p, const void *state,
 		ret = 0;
 		goto out;
 	}
-	for (i = 0; i < p->playouts; i++) {
-		ret = iterate(p, state);
-		if (ret < 0)
-			goto out;
-	}
+	ret = search(p, state, p->playouts);
+	if (ret < 0)
+		goto out;
 	*out = best_move(p);
 	ret = 0;
 out:
@@ -473,4 +539,111 @@ int kifu_player_choose(kifu_move *out, struct kifu_player *p, const void *state,
 		return 0;
 	}
 	return mcts_choose(out, p, state, err);
+}
+
+void kifu_player_seed(struct kifu_player *p, uint64_t seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p->rng[i] = splitmix64(&seed);
+}
+
+
+/*
+ * `visits` more iterations through root child i; v gets their mean reward
+ * alone, free of the luck that made the search prefer (or neglect) i.
+ */
+static int fresh_value(struct kifu_player_value *v, struct kifu_player *p, const void *state,
+		       uint32_t i, long visits)
+{
+	const struct node *c = p->nodes + p->nodes[0].first + i;
+	double reward0 = c->reward;
+	uint32_t visits0 = c->visits;
+	int ret;
+
+	p->force = i;
+	ret = search(p, state, visits);
+	p->force = NO_FORCE;
+	c = p->nodes + p->nodes[0].first + i; /* the pool may have moved */
+	v->move = c->move;
+	v->visits = c->visits - visits0;
+	v->score = v->visits ? (c->reward - reward0) / v->visits : 0;
+	return ret;
+}
+
+int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
+			const void *state, kifu_move played, long min_visits,
+			struct kifu_error *err)
+{
+	const struct node *c;
+	double reward = 0;
+	uint64_t visits = 0;
+	uint32_t i, pi = UINT32_MAX, best = 0;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (p->kind != PLAYER_MCTS)
+		return kifu_error_set(err, KIFU_EILLEGAL, "player '%s' cannot analyse: it does not search",
+				      p->spec);
+	if (!p->game->legal_moves(state, p->moves))
+		return kifu_error_set(err, KIFU_EILLEGAL,
+				      "player '%s': no legal move, the game is over", p->spec);
+	p->analysing = 1;
+	ret = new_tree(p, state);
+	if (ret == 0)
+		ret = kifu_error_set(err, KIFU_ERANGE, "player '%s': more moves than the search holds",
+				     p->spec);
+	if (ret < 0)
+		goto out;
+	c = p->nodes + p->nodes[0].first;
+	for (i = 0; i < p->nodes[0].count; i++)
+		if (c[i].move == played)
+			pi = i;
+	if (pi == UINT32_MAX) {
+		ret = kifu_error_set(err, KIFU_EILLEGAL, "player '%s': the move analysed is not legal",
+				     p->spec);
+		goto out;
+	}
+	ret = search(p, state, p->playouts);
+	if (ret < 0)
+		goto out;
+	c = p->nodes + p->nodes[0].first; /* the pool may have moved */
+	if (!(p->nodes[0].flags & NODE_DECIDED)) {
+		kifu_move m = best_move(p);
+
+		while (c[best].move != m)
+			best++;
+	}
+	/* the value of the position: every playout of the search, before any forcing */
+	for (i = 0; i < p->nodes[0].count; i++) {
+		reward += c[i].reward;
+		visits += c[i].visits;
+	}
+	out->expected = visits ? reward / (double)visits : 0;
+	/*
+	 * Both moves searched as deep as asked, each through its own subtree:
+	 * with more moves than iterations (glaisher), the most visited move
+	 * may have one lucky visit, and the move played none.
+	 */
+	ret = fresh_value(&out->best, p, state, best, min_visits);
+	if (ret == 0 && pi == best)
+		out->played = out->best;
+	else if (ret == 0)
+		ret = fresh_value(&out->played, p, state, pi, min_visits);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+out:
+	if (ret == KIFU_ENOMEM)
+		kifu_error_set(err, ret, "player '%s': out of memory", p->spec);
+	p->force = NO_FORCE;
+	p->analysing = 0;
+	p->nnodes = 0;
+	return ret;
+}
+
+long kifu_player_playouts(const struct kifu_player *p)
+{
+	return p->kind == PLAYER_MCTS ? p->playouts : 0;
 }

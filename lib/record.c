@@ -282,31 +282,6 @@ int kifu_record_add_tag(struct kifu_record *rec, const char *key, const char *va
 
 /* ---- Diagnostics ---- */
 
-/* Appends s to b with control characters escaped, so that a message stays one line. */
-static void put_escaped(struct kifu_buf *b, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	for (; *p; p++) {
-		if (*p == '\n')
-			kifu_buf_puts(b, "\\n");
-		else if (*p == '\t')
-			kifu_buf_puts(b, "\\t");
-		else if (*p == '\r')
-			kifu_buf_puts(b, "\\r");
-		else if (*p < 0x20 || *p == 0x7f)
-			kifu_buf_printf(b, "\\x%02x", *p);
-		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-			kifu_buf_printf(b, "\\u%04x", p[1]);
-			p++;
-		} else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
-			kifu_buf_printf(b, "\\u%04x", 0x2000 + (p[2] & 0x3f));
-			p += 2;
-		} else
-			kifu_buf_putc(b, (char)*p);
-	}
-}
-
 int kifu_diags_add(struct kifu_diags *d, int severity, int game, int ply, struct kifu_mark at,
 		   const char *fmt, ...)
 {
@@ -322,7 +297,7 @@ int kifu_diags_add(struct kifu_diags *d, int severity, int game, int ply, struct
 		kifu_buf_printf(&b, "game %d, ply %d: ", game, ply);
 	else
 		kifu_buf_printf(&b, "game %d: ", game);
-	put_escaped(&b, msg);
+	kifu_buf_escaped(&b, msg);
 	if (b.failed || !push((void **)&d->v, &d->n, &d->cap, sizeof(*d->v))) {
 		kifu_buf_release(&b);
 		d->failed = 1;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "kifu/record.h"
+#include "kifu/text.h"
 #include "record_impl.h"
 
 #define CLIP 60
@@ -395,24 +396,45 @@ int kifu_record_validate(struct kifu_replay *rp, struct kifu_diags *diags,
 		g = kifu_game_find(rec->game);
 		if (!g) {
 			const struct kifu_game *const *gg;
+			struct kifu_near near;
 			size_t n = 0;
 
 			list[0] = '\0';
-			for (gg = kifu_games; *gg && n < sizeof(list); gg++)
+			kifu_near_init(&near, rec->game);
+			for (gg = kifu_games; *gg && n < sizeof(list); gg++) {
+				kifu_near_add(&near, (*gg)->name);
 				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
 						      gg == kifu_games ? "" : ", ", (*gg)->name);
-			report(&c, KIFU_DIAG_ERROR, 0, rec->value_at[KIFU_KEY_GAME],
-			       "unknown game '%s' (known games: %s)", clip(rec->game, buf), list);
+			}
+			if (kifu_near_best(&near))
+				report(&c, KIFU_DIAG_ERROR, 0, rec->value_at[KIFU_KEY_GAME],
+				       "unknown game '%s' (did you mean '%s'?)", clip(rec->game, buf),
+				       kifu_near_best(&near));
+			else
+				report(&c, KIFU_DIAG_ERROR, 0, rec->value_at[KIFU_KEY_GAME],
+				       "unknown game '%s' (known games: %s)", clip(rec->game, buf),
+				       list);
 		}
 	}
 	if (g) {
 		if (rec->variant) {
 			vi = kifu_game_variant_index(g, rec->variant);
 			if (vi < 0) {
+				struct kifu_near near;
+				int v;
+
+				kifu_near_init(&near, rec->variant);
+				for (v = 0; g->variants[v]; v++)
+					kifu_near_add(&near, g->variants[v]);
 				join(list, sizeof(list), g->variants, NULL);
-				report(&c, KIFU_DIAG_ERROR, 0, rec->value_at[KIFU_KEY_VARIANT],
-				       "unknown variant '%s' of %s (%s has %s)", clip(rec->variant, buf),
-				       g->name, g->name, list);
+				if (kifu_near_best(&near))
+					report(&c, KIFU_DIAG_ERROR, 0, rec->value_at[KIFU_KEY_VARIANT],
+					       "unknown variant '%s' of %s (did you mean '%s'?)",
+					       clip(rec->variant, buf), g->name, kifu_near_best(&near));
+				else
+					report(&c, KIFU_DIAG_ERROR, 0, rec->value_at[KIFU_KEY_VARIANT],
+					       "unknown variant '%s' of %s (%s has %s)",
+					       clip(rec->variant, buf), g->name, g->name, list);
 			}
 		} else if (!(present & (1u << KIFU_KEY_VARIANT))) {
 			vi = 0;

@@ -17,7 +17,32 @@
 #include <yaml.h>
 
 #include "kifu/record.h"
+#include "kifu/text.h"
 #include "record_impl.h"
+
+/*
+ * " (did you mean 'result'?)" when one of keys (NULL-terminated) is close
+ * to the unknown key name (keys NULL: the keys of a record), else "": the
+ * hint of an unknown-key diagnostic.
+ */
+static const char *key_hint(char *out, size_t n, const char *name, const char *const *keys)
+{
+	struct kifu_near near;
+
+	int k;
+
+	kifu_near_init(&near, name);
+	for (k = 0; keys ? keys[k] != NULL : k < KIFU_KEY_COUNT; k++)
+		kifu_near_add(&near, keys ? keys[k] : kifu_key_name(k));
+	if (kifu_near_best(&near))
+		snprintf(out, n, " (did you mean '%s'?)", kifu_near_best(&near));
+	else if (n)
+		out[0] = '\0';
+	return out;
+}
+
+static const char *const player_keys[] = { "name", "rating", NULL };
+static const char *const turn_keys[] = { "move", "comment", "clock", NULL };
 
 /* Past this depth the file is not read on (libyaml's own stacks would grow without bound). */
 #define HARD_DEPTH 10000
@@ -677,10 +702,11 @@ static void convert_player(struct doc *d, const struct node *k, const struct nod
 				if (int_of(d, vv, what, &p->rating) == 0)
 					p->has_rating = 1;
 			} else {
-				char kb[CLIP + 1];
+				char kb[CLIP + 1], hint[64];
 
-				diag(d, 0, node_at(kk), "unknown key '%s' in player '%s'",
-				     clip(kk->text, kk->len, kb), side);
+				diag(d, 0, node_at(kk), "unknown key '%s' in player '%s'%s",
+				     clip(kk->text, kk->len, kb), side,
+				     key_hint(hint, sizeof(hint), kk->text, player_keys));
 			}
 		}
 		if (!seen_name)
@@ -797,8 +823,11 @@ static void convert_turn(struct doc *d, const struct node *item, int ply)
 			}
 			convert_clock(d, t, v, ply);
 		} else {
-			diag(d, ply, node_at(k), "unknown key '%s' in the turn",
-			     clip(k->text, k->len, buf));
+			char hint[64];
+
+			diag(d, ply, node_at(k), "unknown key '%s' in the turn%s",
+			     clip(k->text, k->len, buf),
+			     key_hint(hint, sizeof(hint), k->text, turn_keys));
 		}
 	}
 	if (!seen_move)
@@ -953,7 +982,10 @@ static void convert_root(struct doc *d)
 			continue;
 		key = lookup_key(k->text);
 		if (key < 0) {
-			diag(d, 0, node_at(k), "unknown key '%s'", clip(k->text, k->len, buf));
+			char hint[64];
+
+			diag(d, 0, node_at(k), "unknown key '%s'%s", clip(k->text, k->len, buf),
+			     key_hint(hint, sizeof(hint), k->text, NULL));
 			continue;
 		}
 		if (rec->present & (1u << key)) {

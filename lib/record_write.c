@@ -6,8 +6,14 @@
  * plainly reads back as the same string (not a number, bool, null or date
  * under YAML 1.1, no indicator or comment characters), else single-quoted,
  * or double-quoted with escapes when it holds control characters or line
- * breaks.
+ * breaks. The YAML must read the same in every common reader, not only in
+ * libyaml: PyYAML (YAML 1.1, whose flow scalars end at '?') and js-yaml
+ * (YAML 1.2, where `yes`, `0b1`, `017` or `1:30` type otherwise), so typed
+ * values are written plain only in the forms all of them agree on.
  */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kifu/record.h"
@@ -79,6 +85,9 @@ static int plain_ok(const char *s, int flow)
 
 		if (*p < 0x80) {
 			if (!plain_char(*p) && (flow || *p != ','))
+				return 0;
+			/* PyYAML ends a plain scalar at '?' in a flow collection. */
+			if (flow && *p == '?')
 				return 0;
 			p++;
 			continue;
@@ -162,20 +171,73 @@ int kifu_yaml_put_string(struct kifu_buf *out, const char *s, int flow)
 	return kifu_buf_putc(out, '\'');
 }
 
-/* A scalar of another type than string, written back as it was when that is safe. */
+/* n decimal digits at s (at least one, at most max); 0 when there are none or too many. */
+static size_t digits(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n <= max ? n : 0;
+}
+
+/*
+ * Whether the plain scalar s has type in YAML 1.1 (libyaml as kifu reads
+ * it, PyYAML) and the same type and value in YAML 1.2 (js-yaml): decimal
+ * integers without sign, leading zero or underscore, small enough for a
+ * double; floats with a dot (and a signed exponent); true and false; null,
+ * ~ and nothing; dates YYYY-MM-DD.
+ */
+static int portable(const char *s, int type)
+{
+	const char *p = s + (*s == '-');
+	size_t n;
+
+	switch (type) {
+	case KIFU_SCALAR_NULL:
+		return !strcmp(s, "") || !strcmp(s, "~") || !strcmp(s, "null");
+	case KIFU_SCALAR_BOOL:
+		return !strcmp(s, "true") || !strcmp(s, "false");
+	case KIFU_SCALAR_INT:
+		n = digits(p, 15);
+		return n && p[n] == '\0' && (p[0] != '0' || n == 1);
+	case KIFU_SCALAR_FLOAT:
+		n = digits(p, 17);
+		if (!n || (p[0] == '0' && n > 1) || p[n] != '.')
+			return 0;
+		p += n + 1;
+		if (!(n = digits(p, 17)))
+			return 0;
+		p += n;
+		if (*p == 'e' || *p == 'E') {
+			if (p[1] != '+' && p[1] != '-')
+				return 0;
+			p += 2;
+			if (!(n = digits(p, 3)))
+				return 0;
+			p += n;
+		}
+		return *p == '\0';
+	case KIFU_SCALAR_TIMESTAMP:
+		return strlen(s) == 10 && digits(s, 4) == 4 && s[4] == '-' && digits(s + 5, 2) == 2 &&
+		       s[7] == '-' && digits(s + 8, 2) == 2;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A tag value of another type than string, written plain as it was when
+ * every reader types it alike; else quoted, so its text stays the same.
+ */
 static void put_typed(struct kifu_buf *out, const char *s, int type)
 {
 	size_t n = strlen(s);
 
-	if (type == KIFU_SCALAR_STR) {
-		kifu_yaml_put_string(out, s, 0);
-		return;
-	}
 	if (type == KIFU_SCALAR_NULL && n == 0)
 		return; /* `key:` reads back as the same empty null */
-	/* The text resolves to the same type in block context when nothing in it is structural. */
-	if (kifu_yaml_resolve(s, n, NULL, NULL, NULL) == type && !strpbrk(s, "#,[]{}\"'\\\n\t") &&
-	    !strstr(s, ": ") && s[n - 1] != ':' && s[0] != ' ' && s[n - 1] != ' ')
+	if (type != KIFU_SCALAR_STR && kifu_yaml_resolve(s, n, NULL, NULL, NULL) == type &&
+	    portable(s, type))
 		kifu_buf_puts(out, s);
 	else
 		kifu_yaml_put_string(out, s, 0);
@@ -223,19 +285,35 @@ static void put_player(struct kifu_buf *out, const struct kifu_record_player *p)
 }
 
 /*
- * A clock is written as given when it is a YAML number; a base-60 one
- * (4:09.5) holds a colon, which older YAML readers refuse in a flow
- * mapping, so its turn is written in block form (block != 0).
+ * A clock is written as given when every reader reads that number alike
+ * (12, 12.50); another YAML 1.1 form (4:09.5 in base 60, 0x1F, 1_000, 017,
+ * which YAML 1.2 readers type otherwise) as its value in seconds, in the
+ * fewest digits that read back as the same double.
  */
-static void put_clock(struct kifu_buf *out, const char *clock, int block)
+static void put_clock(struct kifu_buf *out, const struct kifu_turn *t)
 {
-	int type = kifu_yaml_resolve(clock, strlen(clock), NULL, NULL, NULL);
+	int type = kifu_yaml_resolve(t->clock, strlen(t->clock), NULL, NULL, NULL);
+	char text[64];
+	int prec;
 
-	if ((type == KIFU_SCALAR_INT || type == KIFU_SCALAR_FLOAT) &&
-	    !strpbrk(clock, block ? " ,#" : " ,#:"))
-		kifu_buf_puts(out, clock);
-	else
-		kifu_yaml_put_string(out, clock, !block);
+	if ((type == KIFU_SCALAR_INT || type == KIFU_SCALAR_FLOAT) && portable(t->clock, type)) {
+		kifu_buf_puts(out, t->clock);
+		return;
+	}
+	if (!isfinite(t->clock_seconds)) {
+		kifu_yaml_put_string(out, t->clock, 1);
+		return;
+	}
+	for (prec = 0; prec <= 17; prec++) {
+		snprintf(text, sizeof(text), "%.*f", prec, t->clock_seconds);
+		if (strtod(text, NULL) == t->clock_seconds && strlen(text) <= 15) {
+			kifu_buf_puts(out, text);
+			return;
+		}
+	}
+	/* Past 15 digits: a float with a dot and a signed exponent, a number in YAML 1.1 and 1.2. */
+	snprintf(text, sizeof(text), "%.16e", t->clock_seconds);
+	kifu_buf_puts(out, text);
 }
 
 int kifu_record_write(struct kifu_buf *out, const struct kifu_record *rec,
@@ -287,18 +365,6 @@ int kifu_record_write(struct kifu_buf *out, const struct kifu_record *rec,
 				kifu_buf_putc(out, '\n');
 				continue;
 			}
-			if (t->clock && strchr(t->clock, ':')) {
-				kifu_buf_puts(out, "move: ");
-				kifu_yaml_put_string(out, text, 0);
-				if (t->comment) {
-					kifu_buf_puts(out, "\n    comment: ");
-					kifu_yaml_put_string(out, t->comment, 0);
-				}
-				kifu_buf_puts(out, "\n    clock: ");
-				put_clock(out, t->clock, 1);
-				kifu_buf_putc(out, '\n');
-				continue;
-			}
 			kifu_buf_puts(out, "{move: ");
 			kifu_yaml_put_string(out, text, 1);
 			if (t->comment) {
@@ -307,7 +373,7 @@ int kifu_record_write(struct kifu_buf *out, const struct kifu_record *rec,
 			}
 			if (t->clock) {
 				kifu_buf_puts(out, ", clock: ");
-				put_clock(out, t->clock, 0);
+				put_clock(out, t);
 			}
 			kifu_buf_puts(out, "}\n");
 		}

@@ -303,8 +303,11 @@ void stats_put_real(struct kifu_buf *out, double v)
 	kifu_buf_puts(out, text);
 }
 
-/* Appends the text of a cell as the table shows it. */
-static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec)
+/*
+ * Appends the text of a cell as the table shows it (escaped: control
+ * characters from records are shown as escapes), or as csv has it (exact).
+ */
+static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec, int escaped)
 {
 	size_t i;
 	const char *s;
@@ -318,10 +321,20 @@ static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec
 		else
 			stats_put_real(out, c->r);
 		break;
-	case KIFU_CELL_TEXT: kifu_buf_puts(out, c->text); break;
+	case KIFU_CELL_TEXT:
+		if (escaped)
+			kifu_buf_escaped(out, c->text);
+		else
+			kifu_buf_puts(out, c->text);
+		break;
 	case KIFU_CELL_LIST:
-		for (i = 0, s = c->text; i < c->count; i++, s += strlen(s) + 1)
-			kifu_buf_printf(out, "%s%s", i ? " " : "", s);
+		for (i = 0, s = c->text; i < c->count; i++, s += strlen(s) + 1) {
+			kifu_buf_puts(out, i ? " " : "");
+			if (escaped)
+				kifu_buf_escaped(out, s);
+			else
+				kifu_buf_puts(out, s);
+		}
 		break;
 	}
 }
@@ -336,67 +349,182 @@ static size_t text_width(const char *s, size_t n)
 	return w;
 }
 
+/*
+ * The table is for a person at a terminal, so it is laid out for reading,
+ * not for scripts (csv and json keep the column names and order of
+ * CLI.md): the wins of each side sit right after `games`, headed by the
+ * side's name; long names are shortened; ci_low and ci_high are one
+ * column `95% ci` (LOW-HIGH); and a `game` (with its `variant`) that is
+ * the same in every row is said once above the table instead of in a
+ * column. One game's summary or openings then fit in 100 columns.
+ */
+struct tcol {
+	size_t col;       /* the report's column */
+	long pair;        /* the column shown with it as LOW-HIGH, or -1 */
+	const char *head;
+	size_t width;
+	int numeric;
+};
+
+static const char *table_head(const struct kifu_report *rep, const char *name)
+{
+	static const struct {
+		const char *name, *head;
+	} heads[] = {
+		{ "unfinished", "unf" },          { "draw_rate", "drawn" },
+		{ "first_mover_score", "fm_score" }, { "ci_low", "95% ci" },
+		{ "mean_plies", "mean" },         { "median_plies", "median" },
+	};
+	size_t i;
+
+	if (!strncmp(name, "wins_", 5) && name[5])
+		return name + 5;
+	/* An opening line's length: a count of plies, not a game's */
+	if (!strcmp(rep->name, "openings") && !strcmp(name, "plies"))
+		return "ply";
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (!strcmp(name, heads[i].name))
+			return heads[i].head;
+	return name;
+}
+
+/* Whether column c holds the same text in every row (and there is a row). */
+static int same_text(const struct kifu_report *rep, long c)
+{
+	const struct kifu_cell *first;
+	size_t r;
+
+	if (c < 0 || !rep->nrows)
+		return 0;
+	first = kifu_report_cell(rep, 0, (size_t)c);
+	if (first->type != KIFU_CELL_TEXT)
+		return 0;
+	for (r = 1; r < rep->nrows; r++) {
+		const struct kifu_cell *k = kifu_report_cell(rep, r, (size_t)c);
+
+		if (k->type != KIFU_CELL_TEXT || strcmp(k->text, first->text))
+			return 0;
+	}
+	return 1;
+}
+
+/* The text of table column t in row r (r < 0: the header). */
+static void tcol_text(struct kifu_buf *cell, const struct kifu_report *rep, const struct tcol *t,
+		      long r)
+{
+	const struct kifu_cell *lo, *hi;
+
+	kifu_buf_reset(cell);
+	if (r < 0) {
+		kifu_buf_puts(cell, t->head);
+		return;
+	}
+	lo = kifu_report_cell(rep, (size_t)r, t->col);
+	if (t->pair < 0) {
+		table_text(cell, lo, rep->cols[t->col].prec, 1);
+		return;
+	}
+	hi = kifu_report_cell(rep, (size_t)r, (size_t)t->pair);
+	if (lo->type == KIFU_CELL_ABSENT && hi->type == KIFU_CELL_ABSENT)
+		return;
+	if (lo->type != KIFU_CELL_REAL || hi->type != KIFU_CELL_REAL) {
+		kifu_buf_putc(cell, '-');
+		return;
+	}
+	table_text(cell, lo, rep->cols[t->col].prec, 1);
+	kifu_buf_putc(cell, '-');
+	table_text(cell, hi, rep->cols[t->pair].prec, 1);
+}
+
 static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 {
 	struct kifu_buf cell = KIFU_BUF_INIT;
-	size_t *width = calloc(rep->ncols ? rep->ncols : 1, sizeof(*width));
-	int *numeric = calloc(rep->ncols ? rep->ncols : 1, sizeof(*numeric));
-	size_t r, c, last = 0;
+	struct tcol *t = calloc(rep->ncols ? rep->ncols : 1, sizeof(*t));
+	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
+	long ci_high = kifu_report_find_col(rep, "ci_high");
+	int drop_game = same_text(rep, game), drop_variant = drop_game && same_text(rep, variant);
+	size_t n = 0, c, k;
+	long r;
 	int ret = 0;
 
-	if (!width || !numeric) {
+	if (!t) {
 		ret = KIFU_ENOMEM;
 		goto out;
 	}
+	/* The columns shown, in table order. */
 	for (c = 0; c < rep->ncols; c++) {
-		if (rep->cols[c].flags & KIFU_COLUMN_JSON_ONLY)
-			continue;
-		width[c] = text_width(rep->cols[c].name, strlen(rep->cols[c].name));
-		last = c;
-	}
-	for (r = 0; r < rep->nrows; r++) {
-		for (c = 0; c < rep->ncols; c++) {
-			const struct kifu_cell *k = kifu_report_cell(rep, r, c);
-			size_t w;
+		const char *name = rep->cols[c].name;
 
-			if (rep->cols[c].flags & KIFU_COLUMN_JSON_ONLY)
+		if ((rep->cols[c].flags & KIFU_COLUMN_JSON_ONLY) || !strncmp(name, "wins_", 5) ||
+		    (drop_game && (long)c == game) || (drop_variant && (long)c == variant) ||
+		    ((long)c == ci_high && kifu_report_find_col(rep, "ci_low") >= 0))
+			continue;
+		t[n].col = c;
+		t[n].pair = !strcmp(name, "ci_low") ? ci_high : -1;
+		t[n++].head = table_head(rep, name);
+		if (strcmp(name, "games") != 0)
+			continue;
+		for (k = 0; k < rep->ncols; k++) {
+			if (strncmp(rep->cols[k].name, "wins_", 5) != 0)
 				continue;
-			kifu_buf_reset(&cell);
-			table_text(&cell, k, rep->cols[c].prec);
-			w = cell.data ? text_width(cell.data, cell.len) : 0;
-			if (w > width[c])
-				width[c] = w;
-			if (k->type == KIFU_CELL_INT || k->type == KIFU_CELL_REAL)
-				numeric[c] = 1;
+			t[n].col = k;
+			t[n].pair = -1;
+			t[n++].head = table_head(rep, rep->cols[k].name);
 		}
 	}
-	/* Line 0 is the header, line r the row r - 1. */
-	for (r = 0; r <= rep->nrows; r++) {
+	/* wins_ columns of a report without `games` (none today) stay at the end. */
+	for (k = 0; k < rep->ncols && kifu_report_find_col(rep, "games") < 0; k++)
+		if (!strncmp(rep->cols[k].name, "wins_", 5)) {
+			t[n].col = k;
+			t[n].pair = -1;
+			t[n++].head = table_head(rep, rep->cols[k].name);
+		}
+	for (r = -1; r < (long)rep->nrows; r++) {
+		for (c = 0; c < n; c++) {
+			const struct kifu_cell *kc;
+			size_t w;
+
+			tcol_text(&cell, rep, &t[c], r);
+			w = cell.data ? text_width(cell.data, cell.len) : 0;
+			if (w > t[c].width)
+				t[c].width = w;
+			if (r < 0)
+				continue;
+			kc = kifu_report_cell(rep, (size_t)r, t[c].col);
+			if (kc->type == KIFU_CELL_INT || kc->type == KIFU_CELL_REAL)
+				t[c].numeric = 1;
+		}
+	}
+	if (drop_game) {
+		kifu_buf_puts(out, "game: ");
+		kifu_buf_escaped(out, kifu_report_cell(rep, 0, (size_t)game)->text);
+		if (drop_variant) {
+			kifu_buf_puts(out, ", variant: ");
+			kifu_buf_escaped(out, kifu_report_cell(rep, 0, (size_t)variant)->text);
+		}
+		kifu_buf_putc(out, '\n');
+	}
+	/* Line -1 is the header. */
+	for (r = -1; r < (long)rep->nrows; r++) {
 		size_t line_start = out->len, end = out->len;
 
-		for (c = 0; c < rep->ncols; c++) {
+		for (c = 0; c < n; c++) {
 			const char *s;
 			size_t w, pad;
 
-			if (rep->cols[c].flags & KIFU_COLUMN_JSON_ONLY)
-				continue;
-			kifu_buf_reset(&cell);
-			if (r == 0)
-				kifu_buf_puts(&cell, rep->cols[c].name);
-			else
-				table_text(&cell, kifu_report_cell(rep, r - 1, c), rep->cols[c].prec);
+			tcol_text(&cell, rep, &t[c], r);
 			s = cell.data ? cell.data : "";
 			w = text_width(s, cell.len);
-			pad = width[c] > w ? width[c] - w : 0;
-			if (numeric[c])
+			pad = t[c].width > w ? t[c].width - w : 0;
+			if (t[c].numeric)
 				while (pad--)
 					kifu_buf_putc(out, ' ');
 			kifu_buf_puts(out, s);
 			end = out->len;
-			if (!numeric[c] && c != last)
+			if (!t[c].numeric && c + 1 != n)
 				while (pad--)
 					kifu_buf_putc(out, ' ');
-			if (c != last)
+			if (c + 1 != n)
 				kifu_buf_puts(out, "  ");
 		}
 		/* No trailing blanks (absent cells at the end of a row). */
@@ -411,8 +539,7 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 	if (out->failed || cell.failed)
 		ret = KIFU_ENOMEM;
 out:
-	free(width);
-	free(numeric);
+	free(t);
 	kifu_buf_release(&cell);
 	return ret;
 }
@@ -462,7 +589,7 @@ static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
 				continue;
 			kifu_buf_reset(&cell);
 			/* Full precision: csv is for programs. */
-			table_text(&cell, k, -1);
+			table_text(&cell, k, -1, 0);
 			csv_field(out, cell.data ? cell.data : "");
 		}
 		kifu_buf_puts(out, "\r\n");

@@ -60,11 +60,26 @@ static void test_appends(void **unused)
 	free(s);
 }
 
+static void test_escaped(void **unused)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+
+	(void)unused;
+	/* ESC, BEL, CR, TAB, newline, DEL, C1 CSI (U+009B), U+2028; UTF-8 kept. */
+	assert_int_equal(kifu_buf_escaped(&b, "a\033[31mb\a\r\t\n\x7f\xc2\x9b\xe2\x80\xa8\xc3\xa9"), 0);
+	assert_string_equal(b.data, "a\\x1b[31mb\\x07\\r\\t\\n\\x7f\\u009b\\u2028\xc3\xa9");
+	kifu_buf_reset(&b);
+	assert_int_equal(kifu_buf_escaped(&b, "plain text"), 0);
+	assert_string_equal(b.data, "plain text");
+	kifu_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_appends),
+		cmocka_unit_test(test_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

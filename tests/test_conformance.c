@@ -110,8 +110,108 @@ static void check_garbage(const struct kifu_game *g, const void *state, struct r
 							       "illegal move '", 14));
 }
 
+/*
+ * Playouts (the first of each variant) whose every position is checked under
+ * every symmetry, and the plies at which perft is compared too.
+ */
+#define SYM_PLAYOUTS 4
+#define SYM_PERFT_EVERY 16
+#define SYM_PERFT_DEPTH 2
+
+/*
+ * The symmetry promises of game.h at one position: the mapped position is
+ * complete (hash = rehash, same side to move and outcome), its legal moves
+ * are the mapped legal moves, mapping back by the inverse gives the
+ * position and every move back, playing a mapped move reaches the mapped
+ * position, perft agrees, and the canonical hash is shared.
+ */
+static void check_symmetries(const struct kifu_game *g, const void *state, size_t n,
+			     const kifu_move *sorted, int perft)
+{
+	unsigned char *mem = malloc(4 * g->state_size);
+	kifu_move *mapped_moves = malloc(sizeof(*mapped_moves) * (g->max_moves + 1));
+	kifu_move *legal = malloc(sizeof(*legal) * (g->max_moves + 1));
+	void *mapped = mem, *back = mem + g->state_size, *a = mem + 2 * g->state_size,
+	     *b = mem + 3 * g->state_size;
+	uint64_t canon, canon_k, perft_orig = 0;
+	int k, sym;
+
+	assert_non_null(mem);
+	assert_non_null(mapped_moves);
+	assert_non_null(legal);
+	assert_int_equal(kifu_game_canonical_hash(&canon, &sym, g, state), 0);
+	assert_true(sym >= 0 && sym < g->nsymmetries);
+	g->map_state(mapped, state, sym);
+	assert_true(g->hash(mapped) == canon);
+	if (perft)
+		assert_int_equal(kifu_perft(&perft_orig, g, state, SYM_PERFT_DEPTH), 0);
+	for (k = 0; k < g->nsymmetries; k++) {
+		int inv = g->symmetry_inverse(k);
+		struct kifu_outcome o1, o2;
+		size_t nm, i;
+
+		assert_true(inv >= 0 && inv < g->nsymmetries);
+		assert_int_equal(g->symmetry_inverse(inv), k);
+		g->map_state(mapped, state, k);
+		if (g->hash(mapped) != g->rehash(mapped))
+			fail_msg("%s: symmetry %d: the mapped hash is not the engine's rehash", g->name,
+				 k);
+		if (k == 0)
+			assert_memory_equal(mapped, state, g->state_size);
+		assert_int_equal(g->side_to_move(mapped), g->side_to_move(state));
+		g->outcome(state, &o1);
+		g->outcome(mapped, &o2);
+		assert_int_equal(o1.status, o2.status);
+		assert_int_equal(o1.winner, o2.winner);
+		g->map_state(back, mapped, inv);
+		if (memcmp(back, state, g->state_size))
+			fail_msg("%s: symmetry %d then %d is not the identity", g->name, k, inv);
+		assert_int_equal(kifu_game_canonical_hash(&canon_k, NULL, g, mapped), 0);
+		assert_true(canon_k == canon);
+
+		nm = g->legal_moves(mapped, legal);
+		assert_int_equal(nm, n);
+		qsort(legal, nm, sizeof(*legal), cmp_move);
+		for (i = 0; i < n; i++) {
+			mapped_moves[i] = g->map_move(state, sorted[i], k);
+			if (g->map_move(mapped, mapped_moves[i], inv) != sorted[i])
+				fail_msg("%s: move mapped by %d then %d is not the move", g->name, k,
+					 inv);
+		}
+		qsort(mapped_moves, n, sizeof(*mapped_moves), cmp_move);
+		for (i = 0; i < n; i++)
+			if (mapped_moves[i] != legal[i]) {
+				char t[KIFU_MOVE_TEXT_MAX];
+
+				g->format_move(mapped, legal[i], t);
+				fail_msg("%s: symmetry %d: legal moves of the mapped position differ "
+					 "from the mapped moves (at '%s')", g->name, k, t);
+			}
+		/* a few moves played both ways reach the same position */
+		for (i = 0; i < n; i += 1 + n / 8) {
+			memcpy(a, state, g->state_size);
+			g->apply(a, sorted[i]);
+			g->map_state(b, a, k);
+			memcpy(a, mapped, g->state_size);
+			g->apply(a, g->map_move(state, sorted[i], k));
+			if (g->hash(a) != g->hash(b))
+				fail_msg("%s: symmetry %d: playing the mapped move does not reach the "
+					 "mapped position", g->name, k);
+		}
+		if (perft) {
+			uint64_t pm;
+
+			assert_int_equal(kifu_perft(&pm, g, mapped, SYM_PERFT_DEPTH), 0);
+			assert_true(pm == perft_orig);
+		}
+	}
+	free(mem);
+	free(mapped_moves);
+	free(legal);
+}
+
 static void playout(const struct kifu_game *g, int variant, int first, struct rng *r,
-		    kifu_move *moves, unsigned char *mem)
+		    kifu_move *moves, unsigned char *mem, int symmetries)
 {
 	void *state = mem, *scratch = mem + g->state_size, *snapshot = mem + 2 * g->state_size;
 	struct kifu_error err;
@@ -146,6 +246,8 @@ static void playout(const struct kifu_game *g, int variant, int first, struct rn
 		for (i = 1; i < n; i++)
 			if (moves[i] == moves[i - 1])
 				fail_msg("%s: a move is listed twice", g->name);
+		if (symmetries)
+			check_symmetries(g, state, n, moves, ply % SYM_PERFT_EVERY == 0);
 		if (n <= CHECKED_MOVES) {
 			for (i = 0; i < n; i++)
 				check_move(g, state, moves[i], scratch, snapshot);
@@ -156,6 +258,118 @@ static void playout(const struct kifu_game *g, int variant, int first, struct rn
 		check_garbage(g, state, r);
 		g->apply(state, moves[rng_below(r, n)]);
 		assert_true(g->hash(state) == g->rehash(state));
+	}
+}
+
+/* Playouts per variant whose every position is drawn with its last move marked. */
+#define MARKED_PLAYOUTS 6
+#define MARKED_PLIES 160
+
+/*
+ * render_svg_last(after, m): exactly render_svg(after) plus one
+ * <g class="last-move"> group (none for a pass), whose data-last cells are
+ * distinct and include every cell the move's text names before any '/'
+ * (from and to, the origin, the placed cell).
+ */
+static void check_last_move(const struct kifu_game *g, const void *before, const void *after,
+			    kifu_move m)
+{
+	struct kifu_buf plain = KIFU_BUF_INIT, marked = KIFU_BUF_INIT;
+	char text[KIFU_MOVE_TEXT_MAX], names[32][8];
+	const char *start, *end, *p;
+	int n = 0, i, j;
+
+	g->format_move(before, m, text);
+	assert_int_equal(g->render_svg(after, &plain), 0);
+	assert_int_equal(g->render_svg_last(after, m, &marked), 0);
+	start = strstr(marked.data, "<g class=\"last-move\">\n");
+	if (!start) {
+		/* only a move that names no cell (a pass) marks nothing */
+		if (strpbrk(text, "0123456789"))
+			fail_msg("%s: '%s' is not marked", g->name, text);
+		assert_string_equal(marked.data, plain.data);
+		goto out;
+	}
+	end = strstr(start, "</g>\n");
+	assert_non_null(end);
+	end += 5;
+	assert_null(strstr(end, "class=\"last-move\""));
+	/* the rest of the picture is render_svg's */
+	assert_int_equal((size_t)(start - marked.data) + strlen(end), plain.len);
+	assert_memory_equal(marked.data, plain.data, (size_t)(start - marked.data));
+	assert_string_equal(end, plain.data + (start - marked.data));
+	for (p = start; (p = strstr(p, "data-last=\"")) != NULL && p < end; p += 11) {
+		size_t k = strcspn(p + 11, "\"");
+
+		assert_true(n < 32 && k > 0 && k < 8);
+		memcpy(names[n], p + 11, k);
+		names[n][k] = '\0';
+		for (j = 0; j < n; j++)
+			if (!strcmp(names[j], names[n]))
+				fail_msg("%s: '%s' marks %s twice", g->name, text, names[n]);
+		n++;
+	}
+	assert_true(n >= 1);
+	/* every cell the text names (letters then digits), up to a '/' suffix */
+	for (p = text; *p && *p != '/';) {
+		char cell[8];
+		size_t a = 0, d;
+
+		while (p[a] >= 'a' && p[a] <= 'z')
+			a++;
+		d = 0;
+		while (p[a + d] >= '0' && p[a + d] <= '9')
+			d++;
+		if (a && d && a + d < sizeof(cell)) {
+			memcpy(cell, p, a + d);
+			cell[a + d] = '\0';
+			for (i = 0; i < n && strcmp(names[i], cell); i++)
+				;
+			if (i == n)
+				fail_msg("%s: '%s' does not mark %s", g->name, text, cell);
+		}
+		p += a + d ? a + d : 1;
+	}
+out:
+	kifu_buf_release(&plain);
+	kifu_buf_release(&marked);
+}
+
+static void test_last_move_marked(void **unused)
+{
+	const struct kifu_game *const *gp;
+
+	(void)unused;
+	for (gp = kifu_games; *gp; gp++) {
+		const struct kifu_game *g = *gp;
+		kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+		unsigned char *before = malloc(2 * g->state_size), *after = before + g->state_size;
+		int variants = kifu_game_variant_count(g), v, i, ply;
+		struct kifu_error err;
+
+		assert_non_null(moves);
+		assert_non_null(before);
+		for (v = 0; v < variants; v++) {
+			struct rng r = { UINT64_C(0x6c617374) + (uint64_t)v };
+
+			for (i = 0; i < MARKED_PLAYOUTS; i++) {
+				assert_int_equal(g->init(before, v, 0, &err), 0);
+				for (ply = 0; ply < MARKED_PLIES; ply++) {
+					size_t n = g->legal_moves(before, moves);
+					kifu_move m;
+
+					if (!n)
+						break;
+					m = moves[rng_below(&r, n)];
+					memcpy(after, before, g->state_size);
+					g->apply(after, m);
+					check_last_move(g, before, after, m);
+					memcpy(before, after, g->state_size);
+				}
+			}
+		}
+		free(moves);
+		free(before);
 	}
 }
 
@@ -179,7 +393,7 @@ static void test_random_playouts(void **unused)
 				/* every side starts sometimes, where the game allows a choice */
 				int first = (g->flags & KIFU_GAME_CHOOSE_FIRST) ? i % g->nsides : 0;
 
-				playout(g, v, first, &r, moves, mem);
+				playout(g, v, first, &r, moves, mem, i < SYM_PLAYOUTS);
 			}
 		}
 		free(moves);
@@ -215,8 +429,13 @@ static void test_registry(void **unused)
 		assert_non_null(g->hash);
 		assert_non_null(g->rehash);
 		assert_non_null(g->figures);
+		assert_non_null(g->render_svg_last);
 		assert_non_null(g->render_text);
 		assert_non_null(g->render_svg);
+		assert_true(g->nsymmetries >= 1);
+		assert_non_null(g->symmetry_inverse);
+		assert_non_null(g->map_state);
+		assert_non_null(g->map_move);
 		/* an unknown variant and, where no choice is allowed, a second first side are refused */
 		assert_int_equal(g->init(state, kifu_game_variant_count(g), 0, &err), KIFU_ENOTFOUND);
 		if (!(g->flags & KIFU_GAME_CHOOSE_FIRST))
@@ -230,6 +449,73 @@ static void test_registry(void **unused)
 	}
 	assert_int_equal(count, 5);
 	assert_null(kifu_game_find("chess"));
+}
+
+/* Each game declares exactly the symmetries its page lists. */
+static void test_symmetry_counts(void **unused)
+{
+	static const struct {
+		const char *game;
+		int n;
+	} want[] = {
+		{ "splay-schmidt", 12 }, { "splay-kisenwether", 2 }, { "splinter", 4 },
+		{ "splinter-quad", 8 }, { "glaisher", 12 },
+	};
+	size_t i;
+
+	(void)unused;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct kifu_game *g = kifu_game_find(want[i].game);
+
+		assert_non_null(g);
+		assert_int_equal(g->nsymmetries, want[i].n);
+	}
+}
+
+/*
+ * The symmetries are distinct maps of the board: from a position with no
+ * symmetry of its own (some random one), every k gives a different hash.
+ */
+static void test_symmetries_distinct(void **unused)
+{
+	const struct kifu_game *const *gp;
+
+	(void)unused;
+	for (gp = kifu_games; *gp; gp++) {
+		const struct kifu_game *g = *gp;
+		kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+		unsigned char *mem = malloc(2 * g->state_size);
+		struct rng r = { UINT64_C(0x73796d) };
+		struct kifu_error err;
+		int tries, found = 0;
+
+		assert_non_null(moves);
+		assert_non_null(mem);
+		for (tries = 0; tries < 50 && !found; tries++) {
+			uint64_t seen[16];
+			int ply, k, j, distinct = 1;
+
+			assert_int_equal(g->init(mem, 0, 0, &err), 0);
+			for (ply = 0; ply < 12; ply++) {
+				size_t n = g->legal_moves(mem, moves);
+
+				if (!n)
+					break;
+				g->apply(mem, moves[rng_below(&r, n)]);
+			}
+			for (k = 0; k < g->nsymmetries && k < 16; k++) {
+				g->map_state(mem + g->state_size, mem, k);
+				seen[k] = g->hash(mem + g->state_size);
+				for (j = 0; j < k; j++)
+					distinct &= seen[j] != seen[k];
+			}
+			found = distinct;
+		}
+		if (!found)
+			fail_msg("%s: no position tells its symmetries apart", g->name);
+		free(moves);
+		free(mem);
+	}
 }
 
 /* Start positions hash alike, and the side to move is part of the hash. */
@@ -259,8 +545,11 @@ static void test_hash_covers_side_to_move(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_last_move_marked),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_hash_covers_side_to_move),
+		cmocka_unit_test(test_symmetry_counts),
+		cmocka_unit_test(test_symmetries_distinct),
 		cmocka_unit_test(test_random_playouts),
 	};
 

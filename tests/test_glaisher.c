@@ -240,7 +240,7 @@ static void test_separations_of_six(void **unused)
 	assert_string_equal(canon, "a2>se 3+2+1 e5");
 	assert_true(parse_ok(p, "a2>se 1+2+3 e5", canon) == parse_ok(p, "a2>se 3+2+1 e5", NULL));
 	assert_string_equal(canon, "a2>se 3+2+1 e5");
-	parse_ok(p, "  A2>SE   2+1+3 \t E5 ", canon);
+	parse_ok(p, " \t A2>SE   2+1+3  E5 \r\n", canon);
 	assert_string_equal(canon, "a2>se 3+2+1 e5");
 	parse_ok(p, "a2>se 2+4 e5", canon);
 	assert_string_equal(canon, "a2>se 4+2 e5");
@@ -260,6 +260,15 @@ static void test_notation_errors(void **unused)
 	parse_fails(p, "c4 - d5", KIFU_EPARSE,
 		    "unparsable move 'c4 - d5': expected ORIGIN>DIR, got 'c4'");
 	parse_fails(p, "", KIFU_EPARSE, "unparsable move '': empty move");
+	/* spaces only where the notation has one: a tab, CR or newline inside a move is no separator */
+	parse_fails(p, "a2>se 3+2+1\te5", KIFU_EPARSE,
+		    "unparsable move 'a2>se 3+2+1\te5': only spaces may separate its parts");
+	parse_fails(p, "a2>se \t3+2+1 e5", KIFU_EPARSE,
+		    "unparsable move 'a2>se \t3+2+1 e5': only spaces may separate its parts");
+	parse_fails(p, "a2>se 3+2+1\re5", KIFU_EPARSE,
+		    "unparsable move 'a2>se 3+2+1\re5': only spaces may separate its parts");
+	parse_fails(p, "a2>se\n3+2+1 e5", KIFU_EPARSE,
+		    "unparsable move 'a2>se\n3+2+1 e5': only spaces may separate its parts");
 	parse_fails(p, "a2>se", KIFU_EPARSE, "unparsable move 'a2>se': the parts are missing");
 	parse_fails(p, "a2>se 3+2+1 e5 e6", KIFU_EPARSE,
 		    "unparsable move 'a2>se 3+2+1 e5 e6': expected ORIGIN>DIR PARTS [CELL]");

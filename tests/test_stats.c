@@ -1058,6 +1058,7 @@ static void test_busy_database(void **state)
 
 static void test_csv_json_table(void **state)
 {
+	struct kifu_filter one = { .game = "splay-schmidt" };
 	struct kifu_store *st = *state;
 	struct kifu_report *rep = run(st, KIFU_STATS_SUMMARY, NULL, 2, 1, 0, 0);
 	struct kifu_buf b = KIFU_BUF_INIT;
@@ -1085,10 +1086,27 @@ static void test_csv_json_table(void **state)
 				       "\"median_plies\": 1, \"wins_red\": 0, \"wins_yellow\": 0}"));
 	assert_null(strstr(b.data, "\"wins_white\": null"));
 	kifu_buf_reset(&b);
-	/* Table: a header, aligned columns, - for null. */
+	/*
+	 * Table: a header, aligned columns, - for null; each side's wins right
+	 * after games, headed by the side; ci_low-ci_high as one column.
+	 */
 	assert_int_equal(kifu_report_write(&b, rep, KIFU_REPORT_TABLE, &err), 0);
-	assert_true(starts_with(b.data, "game               variant   games  wins_white"));
-	assert_non_null(strstr(b.data, "\nglaisher           standard      1"));
+	assert_true(starts_with(b.data, "game               variant   games  white  black  red  blue  "
+					"green  yellow  draws  unf  drawn  fm_score       95% ci  mean  "
+					"median\n"));
+	assert_non_null(strstr(b.data, "\nsplay-schmidt      standard      5      2      1            "
+				       "                    1    1  0.250     0.625  0.219-0.908   2.6"
+				       "     2.0\n"));
+	assert_non_null(strstr(b.data, "\nglaisher           standard      1                  0      "
+				       "              0      0    1      -         -            -   1.0"
+				       "     1.0\n"));
+	kifu_buf_reset(&b);
+	kifu_report_free(rep);
+	/* One game: said once above the table, not in a column. */
+	rep = run(st, KIFU_STATS_SUMMARY, &one, 2, 1, 0, 0);
+	assert_int_equal(kifu_report_write(&b, rep, KIFU_REPORT_TABLE, &err), 0);
+	assert_true(starts_with(b.data, "game: splay-schmidt, variant: standard\n"
+					"games  white  black  draws  unf  drawn  fm_score       95% ci"));
 	kifu_buf_release(&b);
 	kifu_report_free(rep);
 	assert_int_equal(kifu_report_write(&b, rep = run(st, KIFU_STATS_LENGTHS, NULL, 2, 1, 0, 0),
@@ -1133,9 +1151,10 @@ static void test_quoting(void **state)
 	{
 		char want[128];
 
-		assert_true(starts_with(b.data, "player       score  rating  games\n"));
-		assert_non_null(strstr(b.data, "0.100  -\n"));
-		snprintf(want, sizeof(want), "\n%-11s  %5s  %-6s  %5s\n", "plain", "", "", "3");
+		/* The newline of the name is shown escaped: a table is for a terminal. */
+		assert_true(starts_with(b.data, "player        score  rating  games\n"));
+		assert_true(starts_with(strchr(b.data, '\n') + 1, "Doe, \"J\"\\nJr  0.100  -\n"));
+		snprintf(want, sizeof(want), "\n%-12s  %5s  %-6s  %5s\n", "plain", "", "", "3");
 		assert_non_null(strstr(b.data, want));
 	}
 	kifu_buf_release(&b);

@@ -30,6 +30,15 @@ int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
  */
 int kifu_buf_json_string(struct kifu_buf *b, const char *s);
 
+/*
+ * Appends s with control characters escaped, for text meant for a terminal
+ * (tables, text diagrams, diagnostics): newline, tab and CR as \n \t \r,
+ * other C0 controls and DEL as \xNN, C1 controls (U+0080..U+009F) and the
+ * line and paragraph separators (U+2028, U+2029) as \uNNNN; so a record
+ * can neither move the cursor, ring the bell, nor break a line.
+ */
+int kifu_buf_escaped(struct kifu_buf *b, const char *s);
+
 /* Empties b but keeps its memory. */
 void kifu_buf_reset(struct kifu_buf *b);
 

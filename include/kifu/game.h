@@ -116,6 +116,17 @@ struct kifu_game {
 	/* Fills up to KIFU_FIGURES_MAX figures the game's page asks reports to give; returns the count. */
 	int (*figures)(const void *state, struct kifu_figure *out);
 
+	/*
+	 * render_svg with the last move marked, as chess and Go viewers do:
+	 * `last` is the move played to reach state, and the board cells it
+	 * touched (where a piece left and where pieces landed, or the cell
+	 * played on) are highlighted in one <g class="last-move"> group, a
+	 * shape with data-last="NAME" per cell, drawn over the board and under
+	 * the pieces; the rest of the picture is render_svg's. A pass marks
+	 * nothing. Returns 0 or KIFU_ENOMEM.
+	 */
+	int (*render_svg_last)(const void *state, kifu_move last, struct kifu_buf *out);
+
 	/* Appends a text diagram of the position (coordinates, owners, heights). */
 	int (*render_text)(const void *state, struct kifu_buf *out);
 
@@ -128,6 +139,33 @@ struct kifu_game {
 	 * against the engine. Returns 0 or KIFU_ENOMEM.
 	 */
 	int (*render_svg)(const void *state, struct kifu_buf *out);
+
+	/*
+	 * Board symmetries: exactly those the game's page lists under
+	 * "Symmetries". Symmetry k (0 <= k < nsymmetries) maps the board onto
+	 * itself so that the rules are unchanged; 0 is the identity. The side
+	 * to move and every rule state the hash covers besides the board are
+	 * kept, cells (and directions) are mapped.
+	 */
+	int nsymmetries;
+
+	/* The symmetry that undoes k: mapping by k then by it is the identity. */
+	int (*symmetry_inverse)(int k);
+
+	/*
+	 * Writes into dst (state_size bytes, not overlapping src) the position
+	 * src with its board mapped by symmetry k: a complete position, whose
+	 * incremental hash is the engine's own hash of the mapped board.
+	 */
+	void (*map_state)(void *dst, const void *src, int k);
+
+	/*
+	 * Move m, legal in state, as it is played in the position
+	 * map_state(state, k): every cell and direction it names mapped, and
+	 * written canonically again (a /CELL choice names the mapped group's
+	 * canonical cell), so the result is one of that position's legal moves.
+	 */
+	kifu_move (*map_move)(const void *state, kifu_move m, int k);
 };
 
 /* The registry: every game, NULL-terminated, in a fixed order. */
@@ -142,6 +180,13 @@ int kifu_game_side_index(const struct kifu_game *g, const char *name);
 
 /* Number of variants. */
 int kifu_game_variant_count(const struct kifu_game *g);
+
+/*
+ * The picture of state: render_svg_last with *last marked when last is
+ * given (the move played to reach state), else render_svg.
+ */
+int kifu_game_render_svg(const struct kifu_game *g, const void *state, const kifu_move *last,
+			 struct kifu_buf *out);
 
 /*
  * A position with its game, for callers that want one allocation: the state
@@ -168,6 +213,15 @@ void kifu_pos_copy(struct kifu_pos *dst, const struct kifu_pos *src);
  * why, and pos holds the position before the failing move.
  */
 int kifu_pos_play_list(struct kifu_pos *pos, const char *list, struct kifu_error *err);
+
+/*
+ * The canonical position hash: the smallest hash of state over the game's
+ * symmetries (equal for every position one of them maps onto another).
+ * *sym (may be NULL) gets the smallest k whose map_state(state, k) has that
+ * hash. Returns 0 or KIFU_ENOMEM.
+ */
+int kifu_game_canonical_hash(uint64_t *out, int *sym, const struct kifu_game *g,
+			     const void *state);
 
 /*
  * Perft: *out = the number of legal move sequences of length depth from

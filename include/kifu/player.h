@@ -87,4 +87,48 @@ int kifu_player_choose(kifu_move *out, struct kifu_player *p, const void *state,
 int kifu_player_playout(struct kifu_outcome *outcome, int *plies, struct kifu_player *p,
 			const void *state, int max_plies);
 
+/* Replaces p's generator state by the one seed gives (as kifu_player_new does). */
+void kifu_player_seed(struct kifu_player *p, uint64_t seed);
+
+/* One root move of an analysis. */
+struct kifu_player_value {
+	kifu_move move;
+	uint32_t visits;  /* iterations through it */
+	double score;     /* their mean reward for the side to move at the root, in [0, 1] */
+};
+
+struct kifu_player_analysis {
+	double expected;                  /* mean reward of the N iterations, for the side to move */
+	struct kifu_player_value best;    /* the engine's choice and its value */
+	struct kifu_player_value played;  /* the move analysed and its value */
+};
+
+/*
+ * Analyses state for the side to move, with `played` (one of its legal
+ * moves) in view. p must be an mcts:N player. The search is the one of
+ * kifu_player_choose, with N iterations, and with these differences, all
+ * for a fair value of both moves:
+ *   - no shortcut: a single legal move or a winning one is searched too;
+ *   - decisive moves: when a node is expanded, a move that wins at once for
+ *     the side to move there is always selected (so a move that allows an
+ *     immediate win is valued as the loss it is, not by random playouts);
+ *     at the root this makes the winning move the choice, scored 1;
+ *   - the engine's choice is the most visited root move after the N
+ *     iterations (ties as in choose); then, while it, and then `played`,
+ *     has fewer than min_visits iterations, iterations are forced through
+ *     it (its own subtree still searched by UCB1), so that neither score
+ *     rests on a few lucky visits (with more moves than iterations, as in
+ *     glaisher, the most visited move may have been visited once).
+ * `expected` is the mean over the N iterations, before any forcing; the
+ * scores are the moves' means after it. Returns 0,
+ * KIFU_EILLEGAL (not a searching player, the game is over, played not
+ * legal), KIFU_ERANGE (more moves than the node pool holds) or KIFU_ENOMEM.
+ */
+int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
+			const void *state, kifu_move played, long min_visits,
+			struct kifu_error *err);
+
+/* N of an mcts:N player, 0 for random. */
+long kifu_player_playouts(const struct kifu_player *p);
+
 #endif

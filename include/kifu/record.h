@@ -325,6 +325,16 @@ int kifu_record_write(struct kifu_buf *out, const struct kifu_record *rec,
 		      const struct kifu_replay *rp, struct kifu_error *err);
 
 /*
+ * Appends "{" and the members of rec as a JSON object, from "game" to
+ * "tags" (kifu-export --to json), without the closing "}": the caller adds
+ * its own members (",\n  \"plies\":[...]") and closes it. rp is a complete
+ * replay of rec that kept texts (KIFU_VALIDATE_TEXT). Returns 0 or
+ * KIFU_ENOMEM.
+ */
+int kifu_record_write_json_head(struct kifu_buf *out, const struct kifu_record *rec,
+				const struct kifu_replay *rp);
+
+/*
  * Appends s as a YAML scalar that reads back as the string s: plain when
  * that is safe, else single- or double-quoted. flow: the scalar stands in
  * a flow collection ({...}).

@@ -29,6 +29,27 @@ static int hex_index(const struct kifu_hex *h, int q, int r)
 	return h->rowstart[row] + (q - qmin);
 }
 
+/* Axial (q, r) mapped by hex symmetry k (see KIFU_HEX_SYMMETRIES). */
+static void hex_sym_vec(int k, int *q, int *r)
+{
+	int i;
+
+	if (k >= 6) {
+		int t = *q;
+
+		*q = *r;
+		*r = t;
+		k -= 6;
+	}
+	for (i = 0; i < k; i++) {
+		/* cube (x, y, z) -> (-z, -x, -y): one turn of 60 degrees */
+		int nq = -*r, nr = *q + *r;
+
+		*q = nq;
+		*r = nr;
+	}
+}
+
 static void hex_build(struct kifu_hex *h, int R)
 {
 	int row, c = 0, d;
@@ -60,6 +81,12 @@ static void hex_build(struct kifu_hex *h, int R)
 		for (d = 0; d < 6; d++)
 			h->nb[c][d] = (int8_t)hex_index(h, h->q[c] + hex_dq[d],
 							h->r[c] + hex_dr[d]);
+		for (d = 0; d < KIFU_HEX_SYMMETRIES; d++) {
+			int q = h->q[c], r = h->r[c];
+
+			hex_sym_vec(d, &q, &r);
+			h->sym[d][c] = (int8_t)hex_index(h, q, r);
+		}
 	}
 }
 
@@ -160,6 +187,23 @@ const char *kifu_hex_dir_name(int dir)
 	return dir >= 0 && dir < 6 ? hex_dir_names[dir] : "?";
 }
 
+int kifu_hex_sym_dir(int k, int dir)
+{
+	int q = hex_dq[dir], r = hex_dr[dir], d;
+
+	hex_sym_vec(k, &q, &r);
+	for (d = 0; d < 6; d++)
+		if (hex_dq[d] == q && hex_dr[d] == r)
+			break;
+	return d;
+}
+
+int kifu_hex_sym_inverse(int k)
+{
+	/* reflections undo themselves; a rotation by k turns is undone by 6 - k */
+	return k >= 6 ? k : (6 - k) % 6;
+}
+
 /* ---- square boards ---- */
 
 const int kifu_sq_dfile[8] = { 0, 0, +1, -1, +1, -1, +1, -1 };
@@ -192,6 +236,47 @@ const char *kifu_sq_dir_name(int dir)
 	return dir >= 0 && dir < 8 ? sq_dir_names[dir] : "?";
 }
 
+/* (file, rank) mapped by square symmetry k on a width x height board (see KIFU_SQ_SYMMETRIES). */
+static void sq_sym_vec(int k, int width, int height, int *f, int *r)
+{
+	if (k & 4) {
+		int t = *f;
+
+		*f = *r;
+		*r = t;
+	}
+	if (k & 1)
+		*f = width - 1 - *f;
+	if (k & 2)
+		*r = height - 1 - *r;
+}
+
+int kifu_sq_sym_cell(int width, int height, int k, int cell)
+{
+	int f = cell % width, r = cell / width;
+
+	sq_sym_vec(k, width, height, &f, &r);
+	return r * width + f;
+}
+
+int kifu_sq_sym_dir(int k, int dir)
+{
+	/* a direction is a step: mirror it about 0 (a board of width 1) */
+	int f = kifu_sq_dfile[dir], r = kifu_sq_drank[dir], d;
+
+	sq_sym_vec(k, 1, 1, &f, &r);
+	for (d = 0; d < 8; d++)
+		if (kifu_sq_dfile[d] == f && kifu_sq_drank[d] == r)
+			break;
+	return d;
+}
+
+int kifu_sq_sym_inverse(int k)
+{
+	/* the flips alone undo themselves; a swap then flips (a, b) is undone by swap then (b, a) */
+	return k < 4 ? k : 4 | (k & 1) << 1 | (k >> 1 & 1);
+}
+
 /* ---- move text ---- */
 
 int kifu_move_text_norm(const char *in, int spaces_allowed, char *out, char *trimmed,
@@ -219,6 +304,9 @@ int kifu_move_text_norm(const char *in, int spaces_allowed, char *out, char *tri
 		if (isspace(c)) {
 			if (!spaces_allowed)
 				return -1;
+			/* Where the notation has a space, a space it is: a tab or line break is no separator. */
+			if (c != ' ')
+				return -2;
 			in_space = 1;
 			continue;
 		}

@@ -31,6 +31,13 @@ static inline uint64_t kifu_zobrist(uint64_t salt, uint64_t index)
 #define KIFU_HEX_MAX_ROWS (2 * KIFU_HEX_MAX_R + 1)
 #define KIFU_HEX_MAX_CELLS 91
 
+/*
+ * The 12 symmetries of a hex-hex board about its centre: k = 0..5 the
+ * rotation by k * 60 degrees, k = 6..11 the reflection (q, r) -> (r, q) in
+ * axial coordinates followed by the rotation by (k - 6) * 60 degrees.
+ */
+#define KIFU_HEX_SYMMETRIES 12
+
 /* Directions in the spec's order: e, w, ne, nw, se, sw. */
 enum { KIFU_HEX_E, KIFU_HEX_W, KIFU_HEX_NE, KIFU_HEX_NW, KIFU_HEX_SE, KIFU_HEX_SW };
 
@@ -46,6 +53,7 @@ struct kifu_hex {
 	int8_t num[KIFU_HEX_MAX_CELLS];            /* 1-based number in the row */
 	int8_t border[KIFU_HEX_MAX_CELLS];         /* on the outer ring */
 	int8_t nb[KIFU_HEX_MAX_CELLS][6];          /* neighbour by direction, -1 off board */
+	int8_t sym[KIFU_HEX_SYMMETRIES][KIFU_HEX_MAX_CELLS]; /* image of each cell by symmetry k */
 };
 
 /* The board with side R + 1 (R from 1 to KIFU_HEX_MAX_R); built once, thread-safe. */
@@ -64,6 +72,12 @@ int kifu_hex_step(const struct kifu_hex *h, int cell, int dir, int k);
 int kifu_hex_dir_parse(const char *s, size_t n);
 const char *kifu_hex_dir_name(int dir);
 
+/* The image of direction dir by symmetry k (the cell image is h->sym[k][cell]). */
+int kifu_hex_sym_dir(int k, int dir);
+
+/* The symmetry that undoes k. */
+int kifu_hex_sym_inverse(int k);
+
 /* ---- square boards (files a.., ranks 1.. from the bottom) ---- */
 
 /* Directions: n, s, e, w, ne, nw, se, sw. */
@@ -81,13 +95,33 @@ void kifu_sq_cell_name(int width, int cell, char *buf);
 int kifu_sq_dir_parse(const char *s, size_t n);
 const char *kifu_sq_dir_name(int dir);
 
+/*
+ * The symmetries of a width x height board, k = 0..7 as three bits applied
+ * in this order: bit 2 swaps files and ranks (square boards only), bit 0
+ * mirrors the files (a <-> last), bit 1 mirrors the ranks. So 0 is the
+ * identity, 1 the file mirror, 2 the rank mirror, 3 the half turn; a
+ * rectangle has 0..3, a square all 8.
+ */
+#define KIFU_SQ_SYMMETRIES 8
+
+/* The image of cell (rank * width + file) by symmetry k. */
+int kifu_sq_sym_cell(int width, int height, int k, int cell);
+
+/* The image of direction dir (KIFU_SQ_*) by symmetry k. */
+int kifu_sq_sym_dir(int k, int dir);
+
+/* The symmetry that undoes k. */
+int kifu_sq_sym_inverse(int k);
+
 /* ---- move text ---- */
 
 /*
  * Copies a move as written into out (size bytes): surrounding white space
  * dropped, upper case lowered, and, when spaces_allowed, every inner run of
- * white space made one space. Returns the length, or -1 when it does not fit
- * or (spaces not allowed) white space stands inside the move.
+ * space made one space. Returns the length, -1 when it does not fit or
+ * (spaces not allowed) white space stands inside the move, or -2 when
+ * (spaces allowed) white space other than a space (tab, CR, newline)
+ * stands inside the move; white space around it is always dropped.
  * `trimmed` (may be NULL, size bytes) receives the move trimmed but
  * otherwise as written, for quoting it in messages.
  */

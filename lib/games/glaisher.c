@@ -763,6 +763,8 @@ static int gl_parse_move(const void *state, const char *text, kifu_move *out,
 
 	geo_init();
 	len = norm_text(text, norm, trimmed, sizeof(norm));
+	if (len == -2)
+		return PARSE_FAIL("unparsable move '%s': only spaces may separate its parts", trimmed);
 	if (len < 0)
 		return PARSE_FAIL("unparsable move '%s': too long", trimmed);
 	if (len == 0)
@@ -865,6 +867,44 @@ static uint64_t gl_rehash(const void *state)
 	return h;
 }
 
+/*
+ * Symmetries: all 12 of the hex board (the six sides go onto the six sides,
+ * opposite pairs onto opposite pairs, so connections are kept).
+ */
+static void gl_map_state(void *dst, const void *src, int k)
+{
+	const struct gl_state *s = src;
+	struct gl_state *d = dst;
+	int c;
+
+	geo_init();
+	memset(d, 0, sizeof(*d));
+	for (c = 0; c < NC; c++) {
+		int t = geo.hex->sym[k][c];
+
+		d->h[t] = s->h[c];
+		if (s->h[c])
+			d->occ[colour_at(s, c)] |= BIT(t);
+	}
+	d->side = s->side;
+	d->setup = s->setup;
+	d->winner = s->winner;
+	d->hash = gl_rehash(d);
+}
+
+static kifu_move gl_map_move(const void *state, kifu_move m, int k)
+{
+	int c = M_CELL(m);
+
+	(void)state;
+	geo_init();
+	if (c != NO_CELL)
+		c = geo.hex->sym[k][c];
+	if (m & M_SETUP)
+		return M_SETUP | (kifu_move)c << 17;
+	return MKSEP(geo.hex->sym[k][M_ORIGIN(m)], kifu_hex_sym_dir(k, M_DIR(m)), M_MASK(m), c);
+}
+
 static void put_int_figure(struct kifu_figure *f, const char *key, long num)
 {
 	memset(f, 0, sizeof(*f));
@@ -941,7 +981,7 @@ static int gl_render_text(const void *state, struct kifu_buf *out)
  * (taller stacks would not fit their cell), with the exact height written
  * on top.
  */
-static int gl_render_svg(const void *state, struct kifu_buf *out)
+static int gl_render(const void *state, const int *marks, int nmarks, struct kifu_buf *out)
 {
 	const struct gl_state *s = state;
 	struct kifu_svg_caption cap;
@@ -953,6 +993,7 @@ static int gl_render_svg(const void *state, struct kifu_buf *out)
 	kifu_svg_caption_make(&cap, &kifu_game_glaisher, s, l.width);
 	kifu_svg_begin(out, &kifu_game_glaisher, l.width, l.height + kifu_svg_caption_height(&cap));
 	kifu_svg_hex_board(out, &l, NULL);
+	kifu_svg_hex_marks(out, &l, marks, nmarks);
 	for (c = 0; c < NC; c++) {
 		char name[8], tok[16], num[12];
 		double x, y;
@@ -972,6 +1013,38 @@ static int gl_render_svg(const void *state, struct kifu_buf *out)
 	kifu_svg_caption_put(out, &cap, l.width / 2, l.height);
 	kifu_svg_hex_numbers(out, &l);
 	return kifu_svg_end(out);
+}
+
+static int gl_render_svg(const void *state, struct kifu_buf *out)
+{
+	return gl_render(state, NULL, 0, out);
+}
+
+/*
+ * The cells a move touched: the set-up cell; for a separation its origin,
+ * the cells its parts landed on, and the cell the piece was placed on.
+ */
+static int gl_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+{
+	int cells[MAX_PART + 2], n = 0, o = M_ORIGIN(last), d = M_DIR(last);
+	unsigned mask = M_MASK(last);
+
+	geo_init();
+	if (last & M_SETUP) {
+		cells[n++] = M_CELL(last);
+	} else {
+		cells[n++] = o;
+		while (mask) {
+			int t = geo.dest[o][d][__builtin_ctz(mask) + 1];
+
+			mask &= mask - 1;
+			if (t >= 0)
+				cells[n++] = t;
+		}
+		if (M_CELL(last) != NO_CELL && M_CELL(last) != o)
+			cells[n++] = M_CELL(last);
+	}
+	return gl_render(state, cells, n, out);
 }
 
 const struct kifu_game kifu_game_glaisher = {
@@ -994,6 +1067,11 @@ const struct kifu_game kifu_game_glaisher = {
 	.hash = gl_hash,
 	.rehash = gl_rehash,
 	.figures = gl_figures,
+	.render_svg_last = gl_render_svg_last,
 	.render_text = gl_render_text,
 	.render_svg = gl_render_svg,
+	.nsymmetries = KIFU_HEX_SYMMETRIES,
+	.symmetry_inverse = kifu_hex_sym_inverse,
+	.map_state = gl_map_state,
+	.map_move = gl_map_move,
 };

@@ -676,6 +676,40 @@ static uint64_t kis_rehash(const void *state)
 	return compute_hash(state);
 }
 
+/*
+ * Symmetries: the identity and the file mirror a <-> h (square symmetry 1);
+ * the ranks cannot be mirrored, since stones leave at their colour's rank.
+ */
+static const int kis_sym[2] = { 0, 1 };
+
+static int kis_sym_inverse(int k)
+{
+	return k; /* both undo themselves */
+}
+
+static void kis_map_state(void *dst, const void *src, int k)
+{
+	const struct kis_state *s = src;
+	struct kis_state *d = dst;
+	int c;
+
+	memset(d, 0, sizeof(*d));
+	for (c = 0; c < NCELLS; c++)
+		d->cell[kifu_sq_sym_cell(W, W, kis_sym[k], c)] = s->cell[c];
+	d->side = s->side;
+	memcpy(d->cap, s->cap, sizeof(d->cap));
+	d->hash = compute_hash(d);
+}
+
+static kifu_move kis_map_move(const void *state, kifu_move m, int k)
+{
+	(void)state;
+	if (m & MV_PASS)
+		return m;
+	return MV_MAKE(kifu_sq_sym_cell(W, W, kis_sym[k], MV_FROM(m)),
+		       kifu_sq_sym_dir(kis_sym[k], MV_DIR(m)), m & MV_SPLAY);
+}
+
 static int kis_figures(const void *state, struct kifu_figure *out)
 {
 	const struct kis_state *st = state;
@@ -769,7 +803,7 @@ static void svg_tally(struct kifu_buf *out, const char *label, const char *colou
  * it) is the uppermost disc, and the height is written beside it. The
  * captured stones are laid out in two rows under the board.
  */
-static int kis_render_svg(const void *state, struct kifu_buf *out)
+static int kis_render(const void *state, const int *marks, int nmarks, struct kifu_buf *out)
 {
 	const struct kis_state *st = state;
 	struct kifu_svg_caption cap;
@@ -783,6 +817,7 @@ static int kis_render_svg(const void *state, struct kifu_buf *out)
 	kifu_svg_begin(out, &kifu_game_splay_kisenwether, l.width,
 		       l.height + trays + kifu_svg_caption_height(&cap));
 	kifu_svg_sq_board(out, &l);
+	kifu_svg_sq_marks(out, &l, marks, nmarks);
 	for (c = 0; c < NCELLS; c++) {
 		unsigned v = st->cell[c];
 		char name[4], code[9];
@@ -821,6 +856,23 @@ static int kis_render_svg(const void *state, struct kifu_buf *out)
 	return kifu_svg_end(out);
 }
 
+static int kis_render_svg(const void *state, struct kifu_buf *out)
+{
+	return kis_render(state, NULL, 0, out);
+}
+
+/*
+ * A step marks where the stack left and where it landed; a splay where it
+ * left and the first cell it spread onto (how far it spread is no longer
+ * in the position).
+ */
+static int kis_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+{
+	int cells[2] = { MV_FROM(last), MV_FROM(last) + delta[MV_DIR(last)] };
+
+	return kis_render(state, cells, last & MV_PASS ? 0 : 2, out);
+}
+
 static const char *const kis_variants[] = { "standard", NULL };
 static const char *const kis_sides[] = { "white", "black", NULL };
 
@@ -844,6 +896,11 @@ const struct kifu_game kifu_game_splay_kisenwether = {
 	.hash = kis_hash,
 	.rehash = kis_rehash,
 	.figures = kis_figures,
+	.render_svg_last = kis_render_svg_last,
 	.render_text = kis_render_text,
 	.render_svg = kis_render_svg,
+	.nsymmetries = 2,
+	.symmetry_inverse = kis_sym_inverse,
+	.map_state = kis_map_state,
+	.map_move = kis_map_move,
 };

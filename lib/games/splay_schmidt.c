@@ -428,6 +428,34 @@ static uint64_t sp_rehash(const void *state)
 	return h;
 }
 
+/* Symmetries: all 12 of the hex board about f6 (nothing in the rules has a direction). */
+static void sp_map_state(void *dst, const void *src, int k)
+{
+	const struct sp_state *s = src;
+	struct sp_state *d = dst;
+	int c;
+
+	geo_build();
+	memset(d, 0, sizeof(*d));
+	for (c = 0; c < NCELLS; c++) {
+		int t = geo.hex->sym[k][c];
+
+		d->cell[t] = s->cell[c];
+		d->enb[t] = s->enb[c];
+	}
+	memcpy(d->units, s->units, sizeof(d->units));
+	memcpy(d->ntowers, s->ntowers, sizeof(d->ntowers));
+	d->side = s->side;
+	d->hash = sp_rehash(d);
+}
+
+static kifu_move sp_map_move(const void *state, kifu_move m, int k)
+{
+	(void)state;
+	geo_build();
+	return m == MOVE_PASS ? m : (kifu_move)geo.hex->sym[k][m];
+}
+
 static void put_int_figure(struct kifu_figure *f, const char *key, long num)
 {
 	memset(f, 0, sizeof(*f));
@@ -511,7 +539,7 @@ static const char *sp_svg_fill(int cell)
  * markers tint their cell in their colour and fly a flag. Pieces sit a
  * little above the cell's centre, clear of the cell number.
  */
-static int sp_render_svg(const void *state, struct kifu_buf *out)
+static int sp_render(const void *state, const int *marks, int nmarks, struct kifu_buf *out)
 {
 	const struct sp_state *s = state;
 	struct kifu_svg_caption cap;
@@ -524,6 +552,7 @@ static int sp_render_svg(const void *state, struct kifu_buf *out)
 	kifu_svg_begin(out, &kifu_game_splay_schmidt, l.width,
 		       l.height + kifu_svg_caption_height(&cap));
 	kifu_svg_hex_board(out, &l, sp_svg_fill);
+	kifu_svg_hex_marks(out, &l, marks, nmarks);
 	for (c = 0; c < NCELLS; c++) {
 		const struct kifu_svg_colour *col;
 		char name[8], tok[4], num[4];
@@ -553,6 +582,19 @@ static int sp_render_svg(const void *state, struct kifu_buf *out)
 	return kifu_svg_end(out);
 }
 
+static int sp_render_svg(const void *state, struct kifu_buf *out)
+{
+	return sp_render(state, NULL, 0, out);
+}
+
+/* A move is the cell played on. */
+static int sp_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+{
+	int cell = (int)last;
+
+	return sp_render(state, &cell, last < MOVE_PASS ? 1 : 0, out);
+}
+
 const struct kifu_game kifu_game_splay_schmidt = {
 	.name = "splay-schmidt",
 	.title = "Splay (Schmidt)",
@@ -573,6 +615,11 @@ const struct kifu_game kifu_game_splay_schmidt = {
 	.hash = sp_hash,
 	.rehash = sp_rehash,
 	.figures = sp_figures,
+	.render_svg_last = sp_render_svg_last,
 	.render_text = sp_render_text,
 	.render_svg = sp_render_svg,
+	.nsymmetries = KIFU_HEX_SYMMETRIES,
+	.symmetry_inverse = kifu_hex_sym_inverse,
+	.map_state = sp_map_state,
+	.map_move = sp_map_move,
 };

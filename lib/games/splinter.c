@@ -319,6 +319,35 @@ static uint64_t sp_rehash(const void *state)
 	return spl_board_hash(geom(), &s->core, SP_SALT) ^ state_hash(s);
 }
 
+/*
+ * Symmetries: the 4 of the 10 x 9 board (square symmetries 0..3: identity,
+ * file mirror, rank mirror, half turn); the no-return marks and direction
+ * are mapped with the pieces.
+ */
+static void sp_map_state(void *dst, const void *src, int k)
+{
+	const struct sp_state *s = src;
+	struct sp_state *d = dst;
+
+	memset(d, 0, sizeof(*d));
+	spl_map_core(geom(), &d->core, &s->core, k);
+	d->moved = spl_map_bb(geom(), &s->moved, k);
+	d->back = s->back ? (uint8_t)(1 + kifu_sq_sym_dir(k, s->back - 1)) : 0;
+	d->variant = s->variant;
+	d->side = s->side;
+	d->core.hash = sp_rehash(d);
+}
+
+static kifu_move sp_map_move(const void *state, kifu_move m, int k)
+{
+	struct sp_state mapped;
+
+	if (!spl_move_nsuf(m))
+		return spl_map_move(geom(), &kifu_game_splinter, NULL, m, k);
+	sp_map_state(&mapped, state, k);
+	return spl_map_move(geom(), &kifu_game_splinter, &mapped, m, k);
+}
+
 static int sp_figures(const void *state, struct kifu_figure *out)
 {
 	const struct sp_state *s = state;
@@ -368,13 +397,23 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 	return kifu_buf_putc(out, '\n');
 }
 
-static int sp_render_svg(const void *state, struct kifu_buf *out)
+static int sp_render(const void *state, const kifu_move *last, struct kifu_buf *out)
 {
 	const struct sp_state *s = state;
 
 	return spl_render_svg(geom(), &s->core, &kifu_game_splinter, s,
 			      s->variant == SP_KNOCKOUT ? "krbp" : "sxo",
-			      s->back ? &s->moved : NULL, s->back - 1, out);
+			      s->back ? &s->moved : NULL, s->back - 1, last, out);
+}
+
+static int sp_render_svg(const void *state, struct kifu_buf *out)
+{
+	return sp_render(state, NULL, out);
+}
+
+static int sp_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+{
+	return sp_render(state, &last, out);
 }
 
 /*
@@ -406,6 +445,11 @@ const struct kifu_game kifu_game_splinter = {
 	.hash = sp_hash,
 	.rehash = sp_rehash,
 	.figures = sp_figures,
+	.render_svg_last = sp_render_svg_last,
 	.render_text = sp_render_text,
 	.render_svg = sp_render_svg,
+	.nsymmetries = 4,
+	.symmetry_inverse = kifu_sq_sym_inverse,
+	.map_state = sp_map_state,
+	.map_move = sp_map_move,
 };

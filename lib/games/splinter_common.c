@@ -598,6 +598,61 @@ int spl_apply_slide(const struct spl_geom *g, const struct spl_slide *sl, struct
 	return spl_apply_splinter(g, c, salt, m, used);
 }
 
+void spl_map_core(const struct spl_geom *g, struct spl_core *dst, const struct spl_core *src,
+		  int k)
+{
+	int c;
+
+	memset(dst, 0, sizeof(*dst));
+	for (c = 0; c < g->ncells; c++) {
+		int t = kifu_sq_sym_cell(g->width, g->height, k, c);
+
+		dst->cell[t] = src->cell[c];
+		if (src->cell[c])
+			spl_bb_set(&dst->occ, t);
+	}
+	memcpy(dst->count, src->count, sizeof(dst->count));
+	memcpy(dst->total, src->total, sizeof(dst->total));
+}
+
+struct spl_bb spl_map_bb(const struct spl_geom *g, const struct spl_bb *src, int k)
+{
+	struct spl_bb out = { { 0, 0 } }, rest = *src;
+
+	while (!spl_bb_empty(&rest)) {
+		int c = spl_bb_first(&rest);
+
+		spl_bb_clear(&rest, c);
+		spl_bb_set(&out, kifu_sq_sym_cell(g->width, g->height, k, c));
+	}
+	return out;
+}
+
+kifu_move spl_map_move(const struct spl_geom *g, const struct kifu_game *game,
+		       const void *mapped, kifu_move m, int k)
+{
+	char text[KIFU_MOVE_TEXT_MAX];
+	struct kifu_error err;
+	kifu_move out, canon;
+	int i, n;
+
+	if (m == SPL_PASS)
+		return m;
+	n = spl_move_nsuf(m);
+	out = spl_move(kifu_sq_sym_cell(g->width, g->height, k, spl_move_from(m)),
+		       kifu_sq_sym_dir(k, spl_move_dir(m)));
+	if (!n)
+		return out;
+	for (i = 0; i < n; i++)
+		out = spl_move_add_suf(out, kifu_sq_sym_cell(g->width, g->height, k,
+							     spl_move_suf(m, i)));
+	/* the mapped cells name the mapped groups, not always by their canonical cell */
+	spl_format(g, out, text);
+	if (game->parse_move(mapped, text, &canon, &err) < 0)
+		return out; /* m was not legal where the caller said: nothing better to give */
+	return canon;
+}
+
 void spl_format(const struct spl_geom *g, kifu_move m, char *buf)
 {
 	int i, n;
@@ -923,11 +978,12 @@ static void svg_shape(struct kifu_buf *out, char t, const struct kifu_svg_colour
 
 int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
 		   const struct kifu_game *game, const void *state, const char *types,
-		   const struct spl_bb *noreturn, int back_dir, struct kifu_buf *out)
+		   const struct spl_bb *noreturn, int back_dir, const kifu_move *last,
+		   struct kifu_buf *out)
 {
 	struct kifu_svg_caption cap;
 	struct kifu_svg_sq l;
-	int cell;
+	int cell, marks[2], nmarks = 0;
 
 	kifu_svg_sq_layout(&l, g->width, g->height, 50);
 	kifu_svg_caption_make(&cap, game, state, l.width);
@@ -936,6 +992,12 @@ int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
 			 "red arrow: that piece may not go back that way (no return)");
 	kifu_svg_begin(out, game, l.width, l.height + kifu_svg_caption_height(&cap));
 	kifu_svg_sq_board(out, &l);
+	/* The last move: the cell its mover left and the one it moved to. */
+	if (last && *last != SPL_PASS) {
+		marks[nmarks++] = spl_move_from(*last);
+		marks[nmarks++] = g->step[spl_move_from(*last)][spl_move_dir(*last)];
+	}
+	kifu_svg_sq_marks(out, &l, marks, nmarks);
 	for (cell = 0; cell < g->ncells; cell++) {
 		int code = c->cell[cell];
 		const char *side;

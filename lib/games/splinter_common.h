@@ -272,6 +272,26 @@ int spl_apply_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t sa
 int spl_apply_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *c,
 		    uint64_t salt, kifu_move m, int *used);
 
+/*
+ * Symmetries: *dst = the pieces of src with every cell mapped by square
+ * symmetry k (kifu_sq_sym_cell; counts kept). The hash is left for the game
+ * to compute, since it covers the game's own state too.
+ */
+void spl_map_core(const struct spl_geom *g, struct spl_core *dst, const struct spl_core *src,
+		  int k);
+
+/* A set of cells mapped by square symmetry k. */
+struct spl_bb spl_map_bb(const struct spl_geom *g, const struct spl_bb *src, int k);
+
+/*
+ * Move m mapped by square symmetry k into the move of game played in
+ * `mapped` (the position it was legal in, mapped by k): the mover's cell and
+ * direction mapped; /CELL suffixes mapped, then made canonical again by the
+ * game's own parser, which accepts any cell of a tied group.
+ */
+kifu_move spl_map_move(const struct spl_geom *g, const struct kifu_game *game,
+		       const void *mapped, kifu_move m, int k);
+
 /* Writes m ("c4-d5/c3", "pass") into buf (KIFU_MOVE_TEXT_MAX bytes). */
 void spl_format(const struct spl_geom *g, kifu_move m, char *buf);
 
@@ -339,11 +359,13 @@ int spl_render_board(const struct spl_geom *g, const struct spl_core *c,
  * "sxo": square, upright cross, disc) in its side's colours, with the
  * data-content code of spl_render_board. When noreturn is not NULL, its
  * pieces get a small arrow pointing the way they may not go back (back_dir,
- * a KIFU_SQ_* direction). The caption comes from game's figures.
+ * a KIFU_SQ_* direction). The caption comes from game's figures. last (NULL:
+ * none) is the move that led here: the cells it left and reached are marked.
  */
 int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
 		   const struct kifu_game *game, const void *state, const char *types,
-		   const struct spl_bb *noreturn, int back_dir, struct kifu_buf *out);
+		   const struct spl_bb *noreturn, int back_dir, const kifu_move *last,
+		   struct kifu_buf *out);
 
 /* Appends "KEY VALUE" for each figure, separated by ", ". */
 int spl_render_figures(const struct kifu_figure *f, int n, struct kifu_buf *out);

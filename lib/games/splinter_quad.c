@@ -411,6 +411,33 @@ static uint64_t sq_rehash(const void *state)
 	return spl_board_hash(geom(), &s->core, SQ_SALT) ^ extra_hash(s);
 }
 
+/* Symmetries: all 8 of the 10 x 10 board (square symmetries 0..7). */
+static void sq_map_state(void *dst, const void *src, int k)
+{
+	const struct sq_state *s = src;
+	struct sq_state *d = dst;
+
+	memset(d, 0, sizeof(*d));
+	spl_map_core(geom(), &d->core, &s->core, k);
+	d->side = s->side;
+	d->alive = s->alive;
+	d->nelim = s->nelim;
+	memcpy(d->order, s->order, sizeof(d->order));
+	d->status = s->status;
+	d->winner = s->winner;
+	d->core.hash = sq_rehash(d);
+}
+
+static kifu_move sq_map_move(const void *state, kifu_move m, int k)
+{
+	struct sq_state mapped;
+
+	if (!spl_move_nsuf(m))
+		return spl_map_move(geom(), &kifu_game_splinter_quad, NULL, m, k);
+	sq_map_state(&mapped, state, k);
+	return spl_map_move(geom(), &kifu_game_splinter_quad, &mapped, m, k);
+}
+
 /*
  * eliminated: the sides in the order they went out, joined by commas. Sides
  * put out by one removal are listed in turn order starting from the mover
@@ -463,7 +490,16 @@ static int sq_render_svg(const void *state, struct kifu_buf *out)
 {
 	const struct sq_state *s = state;
 
-	return spl_render_svg(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL, 0, out);
+	return spl_render_svg(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL, 0, NULL,
+			      out);
+}
+
+static int sq_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+{
+	const struct sq_state *s = state;
+
+	return spl_render_svg(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL, 0, &last,
+			      out);
 }
 
 /*
@@ -496,6 +532,11 @@ const struct kifu_game kifu_game_splinter_quad = {
 	.hash = sq_hash,
 	.rehash = sq_rehash,
 	.figures = sq_figures,
+	.render_svg_last = sq_render_svg_last,
 	.render_text = sq_render_text,
 	.render_svg = sq_render_svg,
+	.nsymmetries = 8,
+	.symmetry_inverse = kifu_sq_sym_inverse,
+	.map_state = sq_map_state,
+	.map_move = sq_map_move,
 };

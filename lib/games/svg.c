@@ -280,6 +280,53 @@ int kifu_svg_hex_shape(struct kifu_buf *out, const struct kifu_svg_hex *l, doubl
 	return kifu_buf_printf(out, "\" fill=\"%s\" stroke=\"none\"/>", fill);
 }
 
+/*
+ * The last move's cells: a translucent highlight over each (as chess and Go
+ * viewers mark the last move), drawn after the board and before the pieces,
+ * in one group so that a picture without it is the same picture otherwise.
+ */
+#define MARK_FILL "#9bc700"
+#define MARK_OPACITY "0.45"
+#define MARK_STROKE "stroke=\"#6b8a00\" stroke-width=\"3\""
+
+/* The marks of either kind of board: hl or sl is NULL. */
+static int put_marks(struct kifu_buf *out, const struct kifu_svg_hex *hl,
+		     const struct kifu_svg_sq *sl, const int *cells, int n)
+{
+	char name[8];
+	double x, y;
+	int i;
+
+	if (n <= 0)
+		return 0;
+	kifu_buf_puts(out, "<g class=\"last-move\">\n");
+	for (i = 0; i < n; i++) {
+		if (hl) {
+			kifu_hex_cell_name(hl->hex, cells[i], name);
+			kifu_svg_hex_centre(hl, cells[i], &x, &y);
+			kifu_buf_printf(out, "<polygon data-last=\"%s\" points=\"", name);
+			hex_points(out, x, y, hl->size * 0.94);
+			kifu_buf_putc(out, '"');
+		} else {
+			kifu_sq_cell_name(sl->files, cells[i], name);
+			kifu_svg_sq_centre(sl, cells[i], &x, &y);
+			/* Inset by half the stroke, so the outline stays inside the cell. */
+			kifu_buf_printf(out, "<rect data-last=\"%s\" x=\"%.1f\" y=\"%.1f\" "
+					"width=\"%.1f\" height=\"%.1f\"", name, x - sl->size / 2 + 1.5,
+					y - sl->size / 2 + 1.5, sl->size - 3, sl->size - 3);
+		}
+		kifu_buf_puts(out, " fill=\"" MARK_FILL "\" fill-opacity=\"" MARK_OPACITY "\" "
+			      MARK_STROKE "/>\n");
+	}
+	return kifu_buf_puts(out, "</g>\n");
+}
+
+int kifu_svg_hex_marks(struct kifu_buf *out, const struct kifu_svg_hex *l, const int *cells,
+		       int n)
+{
+	return put_marks(out, l, NULL, cells, n);
+}
+
 /* ---- square boards ---- */
 
 void kifu_svg_sq_layout(struct kifu_svg_sq *l, int files, int ranks, double size)
@@ -374,4 +421,9 @@ int kifu_svg_flag(struct kifu_buf *out, const struct kifu_svg_colour *c, double 
 			       -0.3 * s, 0.45 * s, -0.3 * s, -0.5 * s, s * 0.08,
 			       -0.3 * s, -0.5 * s, 0.45 * s, -0.27 * s, -0.3 * s, -0.04 * s,
 			       c->fill, c->stroke);
+}
+
+int kifu_svg_sq_marks(struct kifu_buf *out, const struct kifu_svg_sq *l, const int *cells, int n)
+{
+	return put_marks(out, NULL, l, cells, n);
 }

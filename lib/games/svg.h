@@ -110,6 +110,14 @@ int kifu_svg_hex_numbers(struct kifu_buf *out, const struct kifu_svg_hex *l);
 int kifu_svg_hex_shape(struct kifu_buf *out, const struct kifu_svg_hex *l, double scale,
 		       const char *fill);
 
+/*
+ * The cells the last move touched (cells[0..n-1]), highlighted: one group
+ * <g class="last-move"> holding a shape with data-last="NAME" per cell, to
+ * be drawn after the board and before the pieces. Nothing when n is 0.
+ */
+int kifu_svg_hex_marks(struct kifu_buf *out, const struct kifu_svg_hex *l, const int *cells,
+		       int n);
+
 /* ---- square boards ---- */
 
 struct kifu_svg_sq {
@@ -130,6 +138,9 @@ void kifu_svg_sq_centre(const struct kifu_svg_sq *l, int cell, double *x, double
  * chessboard), files lettered below and above, ranks numbered on both sides.
  */
 int kifu_svg_sq_board(struct kifu_buf *out, const struct kifu_svg_sq *l);
+
+/* The last move's cells on a square board, as kifu_svg_hex_marks. */
+int kifu_svg_sq_marks(struct kifu_buf *out, const struct kifu_svg_sq *l, const int *cells, int n);
 
 /* ---- shapes, drawn around (0, 0) in a side's colours ---- */
 

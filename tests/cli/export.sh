@@ -78,7 +78,7 @@ for f in examples/*/*.yaml; do
 	check "$f: yaml exits 0" [ $? -eq 0 ]
 	check "$f: yaml is format 1" grep -q '^format: 1$' "$d/out.yaml"
 	"$validate" "$d/out.yaml" >"$d/v" 2>&1
-	check "$f: yaml re-validates" [ "$(cat "$d/v")" = "1 games, 1 valid, 0 invalid" ]
+	check "$f: yaml re-validates" [ "$(cat "$d/v")" = "1 game, 1 valid, 0 invalid" ]
 	"$x" --file "$d/out.yaml" --to yaml >"$d/again.yaml" 2>/dev/null
 	check "$f: yaml is a fixed point" cmp -s "$d/out.yaml" "$d/again.yaml"
 

@@ -173,7 +173,7 @@ KIFU_DB=$tmp/env.db "$imp" --db "$tmp/opt.db" "$tmp/mix/d.yaml" >/dev/null 2>&1
 check "--db wins over \$KIFU_DB" [ "$(q "$tmp/opt.db" 'SELECT count(*) FROM games')" = 1 ]
 check "--db leaves \$KIFU_DB alone" [ "$(q "$tmp/env.db" 'SELECT count(*) FROM imports')" = 1 ]
 mkdir "$tmp/cwd"
-(cd "$tmp/cwd" && KIFU_DB= "$imp" "$tmp/mix/d.yaml" >/dev/null 2>&1)
+(cd "$tmp/cwd" && env -u KIFU_DB "$imp" "$tmp/mix/d.yaml" >/dev/null 2>&1)
 check "without --db or \$KIFU_DB: ./kifu.db" [ "$(q "$tmp/cwd/kifu.db" 'SELECT count(*) FROM games')" = 1 ]
 
 # Exit codes: unreadable paths (3 wins over 1), databases that cannot be used.

@@ -172,7 +172,9 @@ assert q["first_mover_score"] == 0.25 and q["draw_rate"] == 1 and q["wins_yellow
 assert g["wins_red"] == 1 and g["first_mover_score"] == 1
 PY
 "$stats" --db "$db" summary >"$tmp/table"
-check "table: the header line" grep -q '^game  *variant  *games  *wins_white  *wins_black  *draws' "$tmp/table"
+check "table: the header line, each side's wins right after games" \
+	grep -q '^game  *variant  *games  *white  *black  *red  *blue  *green  *yellow  *draws  *unf  *drawn  *fm_score  *95% ci  *mean  *median$' "$tmp/table"
+check "table: ci_low-ci_high in one column" grep -q '^splay-schmidt  .* 0\.[0-9]*-[01]\.[0-9]* ' "$tmp/table"
 check "table: rows are aligned" python3 -c '
 import sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -182,6 +184,21 @@ assert not any(l.endswith(" ") for l in lines)
 ' "$tmp/table"
 check "a name with a comma and quotes is quoted in csv" sh -c \
 	"'$stats' --db '$db' players --format csv | grep -q '^\"Doe, \"\"J\"\"\",'"
+
+# A table for one game fits a terminal of 100 columns, the game said once above it,
+# over the examples (every game and variant, 100-game archives included).
+"$bin/kifu-import" --db "$tmp/ex.db" --quiet examples/*/ >/dev/null 2>&1
+for g in splay-schmidt splay-kisenwether splinter splinter-quad glaisher; do
+	for r in summary openings; do
+		"$stats" --db "$tmp/ex.db" --game "$g" "$r" >"$tmp/t1"
+		w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/t1")
+		check "$g $r table: $w columns, 100 at most" [ "$w" -le 100 -a "$w" -gt 0 ]
+		check "$g $r table: the game said above the table" grep -q "^game: $g" "$tmp/t1"
+	done
+done
+"$stats" --db "$tmp/ex.db" --game glaisher --format csv summary | head -1 >"$tmp/t1"
+check "csv keeps CLI.md's column names and order" [ "$(cat "$tmp/t1")" = \
+	"$(printf 'game,variant,games,wins_red,wins_yellow,draws,unfinished,draw_rate,first_mover_score,ci_low,ci_high,mean_plies,median_plies\r')" ]
 
 # Openings: transpositions, moves with spaces, --min-games, the filters.
 "$stats" --db "$db" --game splay-schmidt openings --depth 3 --format csv >"$tmp/csv"

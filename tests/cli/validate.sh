@@ -43,7 +43,7 @@ check "unknown option is named" grep -q "unknown option '--bogus'" "$tmp/err"
 # exit codes and the summary
 "$v" "$valid" >"$tmp/out" 2>"$tmp/err"
 check "a valid file exits 0" [ $? -eq 0 ]
-check "summary of a valid file" [ "$(cat "$tmp/out")" = "1 games, 1 valid, 0 invalid" ]
+check "summary of a valid file" [ "$(cat "$tmp/out")" = "1 game, 1 valid, 0 invalid" ]
 "$v" "$valid" "$stream" >"$tmp/out" 2>"$tmp/err"
 check "an invalid game exits 1" [ $? -eq 1 ]
 check "summary counts every game of a stream" [ "$(cat "$tmp/out")" = "4 games, 2 valid, 2 invalid" ]
@@ -60,7 +60,7 @@ check "a missing file is named" grep -q "cannot open '$tmp/missing.yaml': no suc
 check "3 wins over 1" [ $? -eq 3 ]
 "$v" "$tmp/missing.yaml" "$invalid" >"$tmp/out" 2>/dev/null
 check "the other paths are still checked after an unreadable one" \
-	[ "$(cat "$tmp/out")" = "1 games, 0 valid, 1 invalid" ]
+	[ "$(cat "$tmp/out")" = "1 game, 0 valid, 1 invalid" ]
 
 # standard input
 "$v" - <"$stream" >"$tmp/out" 2>"$tmp/err"
@@ -69,7 +69,7 @@ check "stdin: summary" [ "$(cat "$tmp/out")" = "3 games, 1 valid, 2 invalid" ]
 check "stdin: diagnostics name <stdin>" grep -q '^<stdin>:6:13: error: game 2, ply 2:' "$tmp/err"
 # shellcheck disable=SC2002 # a pipe, not a redirected file, on purpose
 cat "$valid" | "$v" - >"$tmp/out" 2>&1
-check "stdin from a pipe" [ "$(cat "$tmp/out")" = "1 games, 1 valid, 0 invalid" ]
+check "stdin from a pipe" [ "$(cat "$tmp/out")" = "1 game, 1 valid, 0 invalid" ]
 
 # directories: recursive, *.yaml and *.yml only, name order
 mkdir -p "$tmp/d/b/c" "$tmp/d/a"

@@ -1,0 +1,425 @@
+/*
+ * kifu-analyse: reviews games with the built-in engine (CLI.md). Games come
+ * from a record file or from the database; each valid game is replayed, its
+ * plies are analysed by lib/analyse.c (in parallel, the same output for a
+ * seed whatever --threads), and the review is written as the record with
+ * marked comments (yaml), kifu-export's json with a `plies` array, or a
+ * table per game (text). --to html and --store are not available yet.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kifu/analyse.h"
+#include "kifu/player.h"
+#include "kifu/record.h"
+#include "kifu/store.h"
+
+static const char usage[] =
+	"kifu-analyse [--db DB] (--id N | FILTERS | --file RECORD) [--playouts N] [--threads T]\n"
+	"                    [--seed S] [--store] [--to yaml|json|text|html] [-o OUT]";
+
+enum format { FMT_YAML, FMT_JSON, FMT_TEXT };
+
+struct run {
+	int format;
+	struct kifu_analyse_opts opts;
+	int json_array;        /* json: the games form one array */
+	const char *out_path;  /* NULL or "-": standard output */
+	FILE *out;
+	long done;             /* games written */
+	int invalid, io_error;
+	struct kifu_replay replay;
+};
+
+static void help(void)
+{
+	printf("usage: %s\n\n"
+	       "Reviews games with the built-in engine, the MCTS player of kifu-play: for each\n"
+	       "ply, from the position before the move, the mover's expected score, the\n"
+	       "engine's choice and its expected score, the played move's expected score and\n"
+	       "loss = max(0, best_score - played_score), all in [0, 1] for the mover. A loss\n"
+	       "of at least 0.10 marks the move ?!, 0.20 ?, 0.35 ??.\n\n"
+	       "  --playouts N  MCTS iterations per position (default %ld: 2.5 to 15 CPU seconds\n"
+	       "                per 60-ply game depending on the game, see README.md); the\n"
+	       "                engine's move and the played move then get N/4 more each\n"
+	       "  --threads T   positions analysed at once (default: the number of cores)\n"
+	       "  --seed S      0 to 2^64-1 (default 1): the same seed gives the same\n"
+	       "                analysis for any --threads\n"
+	       "  --to FORMAT   text   a table per game (the default)\n"
+	       "                yaml   the record, each marked move's comment starting with\n"
+	       "                       its mark, the engine's move and both scores\n"
+	       "                json   kifu-export's json with a `plies` array of {ply, side,\n"
+	       "                       move, expected, best, best_score, played_score, loss,\n"
+	       "                       mark} (an array of games; --id: one object)\n"
+	       "                html   not available yet\n"
+	       "  --store       not available yet\n"
+	       "  -o OUT        write to OUT instead of standard output (- is stdout)\n"
+	       "  --file RECORD the games of a record file (- for standard input)\n"
+	       "  --id N        the stored game with id N\n"
+	       "  FILTERS       --game G, --variant V, --player NAME, --event TEXT,\n"
+	       "                --since DATE, --until DATE, --termination T\n"
+	       "  --db FILE     the database (default $KIFU_DB, else kifu.db)\n"
+	       "  --help, --version\n\n"
+	       "Exit status: 0 success, 1 a game was invalid, 2 usage error, 3 I/O or\n"
+	       "database error.\n", usage, KIFU_ANALYSE_PLAYOUTS);
+	exit(EXIT_OK);
+}
+
+static long parse_long(const char *opt, const char *text, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || *end || end == text || text[0] < '0' || text[0] > '9' || v < min || v > max)
+		cli_usage_error(usage, "%s must be a whole number from %ld to %ld, not '%s'", opt, min,
+				max, text);
+	return v;
+}
+
+
+/* ---- output ---- */
+
+static void write_out(struct run *r, struct kifu_buf *b)
+{
+	if (b->failed) {
+		cli_errorf("out of memory");
+		r->io_error = 1;
+		return;
+	}
+	if (!r->out) {
+		if (r->out_path && strcmp(r->out_path, "-")) {
+			r->out = fopen(r->out_path, "w");
+			if (!r->out) {
+				cli_errorf("cannot create '%s': %s", r->out_path, strerror(errno));
+				r->io_error = 1;
+				return;
+			}
+		} else {
+			r->out = stdout;
+		}
+	}
+	if (b->len && fwrite(b->data, 1, b->len, r->out) != b->len)
+		r->io_error = 1;
+}
+
+static void move_text(const struct kifu_replay *rp, const void *state, kifu_move m, char *buf)
+{
+	rp->game->format_move(state, m, buf);
+}
+
+/* The engine's move of each ply in canonical text (the positions are replayed for it). */
+static int best_texts(char **out, const struct kifu_replay *rp, const struct kifu_ply_review *rv)
+{
+	const struct kifu_game *g = rp->game;
+	struct kifu_pos *pos = NULL;
+	struct kifu_error err;
+	char *t;
+	size_t i;
+
+	*out = NULL;
+	t = malloc(KIFU_MOVE_TEXT_MAX * (rp->nplies ? rp->nplies : 1));
+	if (!t || kifu_pos_new(&pos, g, rp->variant, rp->first, &err) < 0) {
+		free(t);
+		return KIFU_ENOMEM;
+	}
+	for (i = 0; i < rp->nplies; i++) {
+		move_text(rp, pos->state, rv[i].best, t + i * KIFU_MOVE_TEXT_MAX);
+		g->apply(pos->state, rp->moves[i]);
+	}
+	kifu_pos_free(pos);
+	*out = t;
+	return 0;
+}
+
+/* The record with each marked move's comment starting with the review. */
+static int put_yaml(struct kifu_buf *b, struct kifu_record *rec, const struct kifu_replay *rp,
+		    const struct kifu_ply_review *rv, const char *best)
+{
+	struct kifu_error err;
+	char **saved = calloc(rp->nplies + 1, sizeof(*saved));
+	size_t i;
+	int ret = 0;
+
+	if (!saved)
+		return KIFU_ENOMEM;
+	for (i = 0; i < rp->nplies && ret == 0; i++) {
+		struct kifu_turn *t = &rec->turns[i];
+		struct kifu_buf c = KIFU_BUF_INIT;
+
+		saved[i] = t->comment;
+		if (!rv[i].mark)
+			continue;
+		kifu_buf_printf(&c, "%s best %s %.2f, played %.2f", kifu_analyse_mark_text(rv[i].mark),
+				best + i * KIFU_MOVE_TEXT_MAX, rv[i].best_score, rv[i].played_score);
+		if (t->comment)
+			kifu_buf_printf(&c, "; %s", t->comment);
+		if (c.failed) {
+			kifu_buf_release(&c);
+			ret = KIFU_ENOMEM;
+			break;
+		}
+		t->comment = kifu_buf_detach(&c); /* borrowed until the record is written */
+	}
+	if (ret == 0)
+		ret = kifu_record_write(b, rec, rp, &err);
+	for (i = 0; i < rp->nplies; i++) {
+		if (rec->turns[i].comment != saved[i])
+			free(rec->turns[i].comment);
+		rec->turns[i].comment = saved[i];
+	}
+	free(saved);
+	return ret;
+}
+
+static int put_json(struct kifu_buf *b, const struct kifu_record *rec,
+		    const struct kifu_replay *rp, const struct kifu_ply_review *rv,
+		    const char *best, const struct kifu_analyse_opts *o)
+{
+	const struct kifu_game *g = rp->game;
+	size_t i;
+	int ret = kifu_record_write_json_head(b, rec, rp);
+
+	if (ret < 0)
+		return ret;
+	kifu_buf_printf(b, ",\n  \"analysis\":{\"engine\":\"mcts\",\"playouts\":%ld,\"seed\":%llu}",
+			o->playouts, (unsigned long long)o->seed);
+	kifu_buf_puts(b, ",\n  \"plies\":[");
+	for (i = 0; i < rp->nplies; i++) {
+		const struct kifu_ply_review *p = &rv[i];
+		const char *mark = kifu_analyse_mark_text(p->mark);
+
+		kifu_buf_printf(b, "%s\n    {\"ply\":%zu,\"side\":", i ? "," : "", p->ply);
+		kifu_buf_json_string(b, g->sides[p->side]);
+		kifu_buf_puts(b, ",\"move\":");
+		kifu_buf_json_string(b, kifu_replay_text(rp, i + 1));
+		kifu_buf_printf(b, ",\"expected\":%.4f,\"best\":", p->expected);
+		kifu_buf_json_string(b, best + i * KIFU_MOVE_TEXT_MAX);
+		kifu_buf_printf(b, ",\"best_score\":%.4f,\"played_score\":%.4f,\"loss\":%.4f,\"mark\":",
+				p->best_score, p->played_score, p->loss);
+		if (mark)
+			kifu_buf_json_string(b, mark);
+		else
+			kifu_buf_puts(b, "null");
+		kifu_buf_putc(b, '}');
+	}
+	kifu_buf_puts(b, rp->nplies ? "\n  ]\n}" : "]\n}");
+	return b->failed ? KIFU_ENOMEM : 0;
+}
+
+static int put_text(struct kifu_buf *b, const struct kifu_replay *rp,
+		    const struct kifu_ply_review *rv, const char *best, const char *label,
+		    const struct kifu_analyse_opts *o)
+{
+	const struct kifu_game *g = rp->game;
+	double loss[2] = { 0, 0 };
+	size_t i, n[2] = { 0, 0 };
+
+	kifu_buf_printf(b, "%s: %s, variant %s; mcts:%ld, seed %llu\n", label, g->name,
+			g->variants[rp->variant], o->playouts, (unsigned long long)o->seed);
+	kifu_buf_printf(b, "%5s  %-8s %-18s %8s  %-18s %10s %12s %6s  %s\n", "ply", "side", "move",
+			"expected", "best", "best_score", "played_score", "loss", "mark");
+	for (i = 0; i < rp->nplies; i++) {
+		const struct kifu_ply_review *p = &rv[i];
+		const char *mark = kifu_analyse_mark_text(p->mark);
+
+		kifu_buf_printf(b, "%5zu  %-8s %-18s %8.3f  %-18s %10.3f %12.3f %6.3f  %s\n", p->ply,
+				g->sides[p->side], kifu_replay_text(rp, i + 1), p->expected,
+				best + i * KIFU_MOVE_TEXT_MAX, p->best_score, p->played_score, p->loss,
+				mark ? mark : "");
+		if (g->nsides == 2) {
+			loss[p->side] += p->loss;
+			n[p->side]++;
+		}
+	}
+	if (g->nsides == 2)
+		for (i = 0; i < 2; i++)
+			if (n[i])
+				kifu_buf_printf(b, "mean loss %s: %.3f over %zu moves\n", g->sides[i],
+						loss[i] / (double)n[i], n[i]);
+	return b->failed ? KIFU_ENOMEM : 0;
+}
+
+/* ---- one game ---- */
+
+/* Validates, analyses and writes one record (a cli_game_fn). Returns -1 to stop everything. */
+static int analyse_record(void *ctx, struct kifu_record *rec, struct kifu_diags *diags,
+			  const char *source, const char *label, const char *name)
+{
+	struct run *r = ctx;
+	struct kifu_replay *rp = &r->replay;
+	struct kifu_ply_review *rv = NULL;
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct kifu_error err;
+	char *best = NULL;
+	size_t i;
+	int ret;
+
+	(void)name;
+	kifu_error_clear(&err);
+	if (kifu_record_validate(rp, diags, rec, KIFU_VALIDATE_TEXT, &err) < 0) {
+		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
+		r->io_error = 1;
+		return -1;
+	}
+	for (i = 0; i < diags->n; i++)
+		cli_print_diag(stderr, source, &diags->v[i]);
+	if (diags->errors) {
+		r->invalid = 1;
+		return 0;
+	}
+	ret = kifu_analyse_game(&rv, rp->game, rp->variant, rp->first, rp->moves, rp->nplies,
+				&r->opts, &err);
+	if (ret == 0)
+		ret = best_texts(&best, rp, rv);
+	if (ret < 0) {
+		cli_errorf("%s: %s", label, err.message[0] ? err.message : kifu_strerror(ret));
+		r->io_error = 1;
+		ret = -1;
+		goto out;
+	}
+	if (r->format == FMT_JSON) {
+		if (r->json_array)
+			kifu_buf_puts(&b, r->done ? ",\n" : "[\n");
+		ret = put_json(&b, rec, rp, rv, best, &r->opts);
+		if (!r->json_array)
+			kifu_buf_putc(&b, '\n');
+	} else if (r->format == FMT_YAML) {
+		ret = put_yaml(&b, rec, rp, rv, best);
+	} else {
+		if (r->done)
+			kifu_buf_putc(&b, '\n');
+		ret = put_text(&b, rp, rv, best, label, &r->opts);
+	}
+	if (ret < 0) {
+		cli_errorf("%s: %s", label, kifu_strerror(ret));
+		r->io_error = 1;
+		ret = -1;
+		goto out;
+	}
+	write_out(r, &b);
+	r->done++;
+out:
+	free(rv);
+	free(best);
+	kifu_buf_release(&b);
+	return ret;
+}
+
+static void finish(struct run *r)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+
+	if (r->format == FMT_JSON && r->json_array) {
+		kifu_buf_puts(&b, r->done ? "\n]\n" : "[]\n");
+		write_out(r, &b);
+	}
+	kifu_buf_release(&b);
+	if (r->out && r->out != stdout && (ferror(r->out) | fclose(r->out)) != 0) {
+		cli_errorf("cannot write to '%s'", r->out_path);
+		r->io_error = 1;
+	} else if (r->out == stdout && cli_flush_stdout() < 0) {
+		r->io_error = 1;
+	}
+	r->out = NULL;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_DB = 256, O_ID, O_FILE, O_TO, O_PLAYOUTS, O_THREADS, O_SEED, O_STORE };
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, O_DB },
+		{ "id", required_argument, NULL, O_ID },
+		{ "file", required_argument, NULL, O_FILE },
+		{ "to", required_argument, NULL, O_TO },
+		{ "playouts", required_argument, NULL, O_PLAYOUTS },
+		{ "threads", required_argument, NULL, O_THREADS },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "store", no_argument, NULL, O_STORE },
+		{ "output", required_argument, NULL, 'o' },
+		CLI_FILTER_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct run r;
+	struct cli_status status = { 0, 0, 0 };
+	struct kifu_filter f;
+	const char *db = NULL, *file = NULL, *to = "text";
+	long id = -1;
+	int opt, any_filter = 0, store = 0, sources;
+
+	cli_init(argv[0]);
+	memset(&r, 0, sizeof(r));
+	memset(&f, 0, sizeof(f));
+	r.replay = (struct kifu_replay)KIFU_REPLAY_INIT;
+	r.opts.playouts = KIFU_ANALYSE_PLAYOUTS;
+	r.opts.seed = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:", options, NULL)) != -1) {
+		if (cli_filter_option(&f, opt, optarg)) {
+			any_filter = 1;
+			continue;
+		}
+		switch (opt) {
+		case O_DB: db = optarg; break;
+		case O_ID: id = parse_long("--id", optarg, 0, LONG_MAX); break;
+		case O_FILE: file = optarg; break;
+		case O_TO: to = optarg; break;
+		case O_PLAYOUTS:
+			r.opts.playouts = parse_long("--playouts", optarg, 1, KIFU_PLAYER_MAX_PLAYOUTS);
+			break;
+		case O_THREADS: r.opts.threads = (int)parse_long("--threads", optarg, 1, 256); break;
+		case O_SEED: r.opts.seed = cli_parse_seed(usage, optarg); break;
+		case O_STORE: store = 1; break;
+		case 'o': r.out_path = optarg; break;
+		case 'h': help(); break;
+		case 'V': cli_version(); break;
+		default:
+			cli_option_error(usage, options, argv, opt);
+		}
+	}
+	if (optind < argc)
+		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (!strcmp(to, "html"))
+		cli_usage_error(usage, "--to html is not available yet (use yaml, json or text)");
+	if (store)
+		cli_usage_error(usage, "--store is not available yet");
+	if (!strcmp(to, "yaml"))
+		r.format = FMT_YAML;
+	else if (!strcmp(to, "json"))
+		r.format = FMT_JSON;
+	else if (!strcmp(to, "text"))
+		r.format = FMT_TEXT;
+	else
+		cli_usage_error(usage, "unknown format '%s' (yaml, json or text)", to);
+	sources = (file != NULL) + (id >= 0) + any_filter;
+	if (sources == 0)
+		cli_usage_error(usage, "expected --file RECORD, --id N or FILTERS");
+	if (sources > 1)
+		cli_usage_error(usage, "give only one of --file, --id and FILTERS");
+	if (any_filter)
+		cli_filter_check(usage, &f);
+	if (db && file)
+		cli_usage_error(usage, "--db applies to --id and FILTERS, not --file");
+	r.json_array = id < 0;
+
+	if (file)
+		cli_games_file(file, analyse_record, &r, &status);
+	else
+		cli_games_store(db, id, &f, CLI_GAMES_MUST_EXIST, analyse_record, &r, &status);
+	finish(&r);
+	kifu_replay_release(&r.replay);
+	if (status.usage_error)
+		return EXIT_USAGE;
+	if (r.io_error || status.io_error)
+		return EXIT_FAILURE_IO;
+	return r.invalid || status.invalid ? EXIT_INVALID : EXIT_OK;
+}

@@ -1,0 +1,93 @@
+/*
+ * Engine review of games (kifu-analyse): for each ply, from the position
+ * before the move, the built-in MCTS player (kifu/player.h,
+ * kifu_player_analyse) values the position, its own choice and the move
+ * played, all as expected scores in [0, 1] for the mover (a four-player
+ * game: that side's share); loss = max(0, best_score - played_score), and a
+ * loss of at least 0.10 / 0.20 / 0.35 marks the move ?! / ? / ??.
+ *
+ * Positions are analysed in parallel, each with its own generator seeded
+ * from the seed and the ply alone (kifu_analyse_ply_seed), so the same seed
+ * gives the same review whatever the number of threads.
+ */
+#ifndef KIFU_ANALYSE_H
+#define KIFU_ANALYSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kifu/error.h"
+#include "kifu/game.h"
+
+/*
+ * Playouts per position by default: mcts:1000, the strong player of the
+ * tests. Its speed per game is in README.md (bench/analyse.sh).
+ */
+#define KIFU_ANALYSE_PLAYOUTS 1000L
+
+/* The marks' thresholds on loss. */
+#define KIFU_ANALYSE_DUBIOUS 0.10
+#define KIFU_ANALYSE_MISTAKE 0.20
+#define KIFU_ANALYSE_BLUNDER 0.35
+
+enum kifu_review_mark {
+	KIFU_REVIEW_NONE = 0,
+	KIFU_REVIEW_DUBIOUS,  /* ?! */
+	KIFU_REVIEW_MISTAKE,  /* ? */
+	KIFU_REVIEW_BLUNDER   /* ?? */
+};
+
+struct kifu_analyse_opts {
+	long playouts;    /* MCTS iterations per position; 0: KIFU_ANALYSE_PLAYOUTS */
+	long min_visits;  /* iterations the played move gets at least; 0: playouts / 4 */
+	int threads;      /* 0: the number of cores */
+	uint64_t seed;
+};
+
+/* The review of one ply. */
+struct kifu_ply_review {
+	size_t ply;           /* 1-based */
+	int side;             /* the mover */
+	kifu_move move;       /* played */
+	kifu_move best;       /* the engine's choice */
+	double expected;      /* the mover's expected score before the move */
+	double best_score;
+	double played_score;
+	double loss;
+	int mark;             /* enum kifu_review_mark */
+	uint32_t best_visits, played_visits;
+};
+
+/* The mark a loss earns. */
+int kifu_analyse_mark(double loss);
+
+/* "?!", "?", "??", or NULL for none. */
+const char *kifu_analyse_mark_text(int mark);
+
+/* The generator seed of ply (1-based) for an analysis seeded with seed. */
+uint64_t kifu_analyse_ply_seed(uint64_t seed, size_t ply);
+
+/* The number of cores online (at least 1): the default thread count. */
+int kifu_analyse_cores(void);
+
+/*
+ * Reviews the position state (of game g, not over) where `played` was played
+ * as ply `ply` (1-based; it picks the seed) on one thread. Returns 0,
+ * KIFU_EILLEGAL (played not legal there, or the game is over) or
+ * KIFU_ENOMEM.
+ */
+int kifu_analyse_position(struct kifu_ply_review *out, const struct kifu_game *g,
+			  const void *state, kifu_move played, size_t ply,
+			  const struct kifu_analyse_opts *o, struct kifu_error *err);
+
+/*
+ * Reviews the n plies `moves` (canonical, legal) played from the start
+ * position of variant/first: *out gets n reviews (the caller frees it with
+ * free(); NULL when n is 0). Returns 0, KIFU_EILLEGAL, KIFU_ERANGE or
+ * KIFU_ENOMEM (the first failure of any ply).
+ */
+int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, int variant,
+		      int first, const kifu_move *moves, size_t n,
+		      const struct kifu_analyse_opts *o, struct kifu_error *err);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * The engine review of include/kifu/analyse.h: every position of a game
+ * analysed by the MCTS player (kifu_player_analyse), spread over threads
+ * that take plies from a shared counter. Each ply's result depends only on
+ * its position, the options and its own seed, and lands in its own slot, so
+ * the order in which threads finish never shows.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+#include <unistd.h>
+
+#include "kifu/analyse.h"
+#include "kifu/player.h"
+
+/* More threads than this are never useful on one game. */
+#define MAX_THREADS 256
+
+/*
+ * Scores are ratios of whole numbers, so a loss meant to be 0.10 may come
+ * out as 0.0999999...: losses within EPS of a threshold reach it.
+ */
+#define EPS 1e-9
+
+int kifu_analyse_mark(double loss)
+{
+	if (loss >= KIFU_ANALYSE_BLUNDER - EPS)
+		return KIFU_REVIEW_BLUNDER;
+	if (loss >= KIFU_ANALYSE_MISTAKE - EPS)
+		return KIFU_REVIEW_MISTAKE;
+	if (loss >= KIFU_ANALYSE_DUBIOUS - EPS)
+		return KIFU_REVIEW_DUBIOUS;
+	return KIFU_REVIEW_NONE;
+}
+
+const char *kifu_analyse_mark_text(int mark)
+{
+	static const char *const text[] = { NULL, "?!", "?", "??" };
+
+	return mark > 0 && mark <= KIFU_REVIEW_BLUNDER ? text[mark] : NULL;
+}
+
+uint64_t kifu_analyse_ply_seed(uint64_t seed, size_t ply)
+{
+	/* splitmix64 of the pair, so that neighbouring plies get unrelated streams */
+	uint64_t z = seed ^ ((uint64_t)ply * UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+int kifu_analyse_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+static long opt_playouts(const struct kifu_analyse_opts *o)
+{
+	return o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS;
+}
+
+static long opt_min_visits(const struct kifu_analyse_opts *o)
+{
+	return o->min_visits > 0 ? o->min_visits : opt_playouts(o) / 4;
+}
+
+static int new_engine(struct kifu_player **out, const struct kifu_game *g,
+		      const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	char spec[32];
+
+	snprintf(spec, sizeof(spec), "mcts:%ld", opt_playouts(o));
+	return kifu_player_new(out, g, spec, o->seed, err);
+}
+
+/* One ply on engine p (its generator reseeded for the ply). */
+static int review(struct kifu_ply_review *out, struct kifu_player *p, const struct kifu_game *g,
+		  const void *state, kifu_move played, size_t ply,
+		  const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	struct kifu_player_analysis a;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	kifu_player_seed(p, kifu_analyse_ply_seed(o->seed, ply));
+	ret = kifu_player_analyse(&a, p, state, played, opt_min_visits(o), err);
+	if (ret < 0)
+		return ret;
+	out->ply = ply;
+	out->side = g->side_to_move(state);
+	out->move = played;
+	out->best = a.best.move;
+	out->expected = a.expected;
+	out->best_score = a.best.score;
+	/* the best move analysed is the move played: one value, whatever the forcing added */
+	out->played_score = played == a.best.move ? a.best.score : a.played.score;
+	out->loss = out->best_score > out->played_score ? out->best_score - out->played_score : 0;
+	out->mark = kifu_analyse_mark(out->loss);
+	out->best_visits = a.best.visits;
+	out->played_visits = a.played.visits;
+	return 0;
+}
+
+int kifu_analyse_position(struct kifu_ply_review *out, const struct kifu_game *g,
+			  const void *state, kifu_move played, size_t ply,
+			  const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	struct kifu_player *p = NULL;
+	int ret;
+
+	ret = new_engine(&p, g, o, err);
+	if (ret == 0)
+		ret = review(out, p, g, state, played, ply, o, err);
+	kifu_player_free(p);
+	return ret;
+}
+
+/* The work of kifu_analyse_game, shared by its threads. */
+struct job {
+	const struct kifu_game *g;
+	const struct kifu_analyse_opts *o;
+	const unsigned char *states;   /* n positions: the one before each ply */
+	const kifu_move *moves;
+	size_t n;
+	struct kifu_ply_review *out;
+	atomic_size_t next;            /* the next ply index to take */
+	atomic_int stop;               /* a thread failed: the others stop */
+};
+
+struct worker {
+	struct job *job;
+	thrd_t thread;
+	int ret;
+	struct kifu_error err;
+};
+
+static int work(void *arg)
+{
+	struct worker *w = arg;
+	struct job *j = w->job;
+	struct kifu_player *p = NULL;
+	size_t i;
+
+	w->ret = new_engine(&p, j->g, j->o, &w->err);
+	while (w->ret == 0 && !atomic_load(&j->stop) &&
+	       (i = atomic_fetch_add(&j->next, 1)) < j->n) {
+		w->ret = review(&j->out[i], p, j->g, j->states + i * j->g->state_size, j->moves[i],
+				i + 1, j->o, &w->err);
+	}
+	if (w->ret < 0)
+		atomic_store(&j->stop, 1);
+	kifu_player_free(p);
+	return 0;
+}
+
+int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, int variant,
+		      int first, const kifu_move *moves, size_t n,
+		      const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	struct job j;
+	struct worker *w = NULL;
+	unsigned char *states = NULL;
+	struct kifu_ply_review *rev = NULL;
+	int nthreads = o->threads > 0 ? o->threads : kifu_analyse_cores(), started = 0, t, ret;
+	size_t i;
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	if (nthreads > MAX_THREADS)
+		nthreads = MAX_THREADS;
+	if ((size_t)nthreads > n)
+		nthreads = (int)n;
+	states = malloc(g->state_size * n);
+	rev = calloc(n, sizeof(*rev));
+	w = calloc((size_t)nthreads, sizeof(*w));
+	if (!states || !rev || !w) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
+		goto out;
+	}
+	ret = g->init(states, variant, first, err);
+	if (ret < 0)
+		goto out;
+	for (i = 1; i < n; i++) {
+		memcpy(states + i * g->state_size, states + (i - 1) * g->state_size, g->state_size);
+		g->apply(states + i * g->state_size, moves[i - 1]);
+	}
+	j.g = g;
+	j.o = o;
+	j.states = states;
+	j.moves = moves;
+	j.n = n;
+	j.out = rev;
+	atomic_init(&j.next, 0);
+	atomic_init(&j.stop, 0);
+	for (t = 0; t < nthreads; t++) {
+		w[t].job = &j;
+		kifu_error_clear(&w[t].err);
+		/* the first worker runs on this thread */
+		if (t > 0 && thrd_create(&w[t].thread, work, &w[t]) != thrd_success)
+			break;
+		started = t + 1;
+	}
+	work(&w[0]);
+	for (t = 1; t < started; t++)
+		thrd_join(w[t].thread, NULL);
+	ret = 0;
+	for (t = 0; t < started; t++)
+		if (w[t].ret < 0) {
+			ret = w[t].ret;
+			*err = w[t].err;
+			break;
+		}
+out:
+	if (ret == 0) {
+		*out = rev;
+		rev = NULL;
+	}
+	free(rev);
+	free(states);
+	free(w);
+	return ret;
+}

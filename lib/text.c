@@ -1,0 +1,69 @@
+/*
+ * Edit distance and the nearest known name, for the "did you mean" hints of
+ * the record reader and the tools (one implementation for both).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "kifu/text.h"
+
+#define NEAR_LEN_MAX 64
+
+size_t kifu_edit_distance(const char *a, const char *b)
+{
+	size_t d[NEAR_LEN_MAX + 1][NEAR_LEN_MAX + 1];
+	size_t n = strlen(a), m = strlen(b), i, j;
+
+	if (n > NEAR_LEN_MAX || m > NEAR_LEN_MAX)
+		return SIZE_MAX;
+	for (i = 0; i <= n; i++)
+		d[i][0] = i;
+	for (j = 0; j <= m; j++)
+		d[0][j] = j;
+	for (i = 1; i <= n; i++) {
+		for (j = 1; j <= m; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + cost;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[n][m];
+}
+
+void kifu_near_init(struct kifu_near *n, const char *name)
+{
+	n->name = name ? name : "";
+	n->best = NULL;
+	n->dist = SIZE_MAX;
+	n->ties = 0;
+}
+
+void kifu_near_add(struct kifu_near *n, const char *candidate)
+{
+	size_t d;
+
+	if (!candidate || !strcmp(candidate, n->name))
+		return;
+	d = kifu_edit_distance(n->name, candidate);
+	if (d < n->dist) {
+		n->best = candidate;
+		n->dist = d;
+		n->ties = 0;
+	} else if (d == n->dist && strcmp(candidate, n->best) != 0) {
+		n->ties++;
+	}
+}
+
+const char *kifu_near_best(const struct kifu_near *n)
+{
+	if (!n->best || n->ties || n->dist > KIFU_NEAR_MAX || n->dist >= strlen(n->name))
+		return NULL;
+	return n->best;
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# The build prints one short line per step (CC lib/buf.c, AR, LD), not the
+# compiler's command lines, unless V=1. Builds one library object and one
+# tool into a scratch build directory, so the real build is left alone.
+set -u
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-build.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+unset MAKEFLAGS MAKELEVEL MFLAGS
+fail=0
+
+check() { # description, then a command that must succeed
+	desc=$1
+	shift
+	if ! "$@"; then
+		echo "FAIL: $desc"
+		fail=1
+	fi
+}
+
+make --no-print-directory O="$tmp/o" BIN="$tmp/bin" "$tmp/o/lib/text.o" >"$tmp/out" 2>&1
+check "make builds lib/text.o" [ $? -eq 0 ]
+check "one line 'CC lib/text.c': $(cat "$tmp/out")" [ "$(sed 's/  */ /g; s/^ //' "$tmp/out")" = "CC lib/text.c" ]
+rm -f "$tmp/o/lib/text.o"
+make --no-print-directory V=1 O="$tmp/o" BIN="$tmp/bin" "$tmp/o/lib/text.o" >"$tmp/out" 2>&1
+check "V=1 shows the compiler command" grep -q -- "-c lib/text.c -o $tmp/o/lib/text.o" "$tmp/out"
+
+# A whole tool: only CC, GEN, AR and LD lines.
+rm -rf "$tmp/o"
+make --no-print-directory -j2 O="$tmp/o" BIN="$tmp/bin" "$tmp/bin/kifu-perft" >"$tmp/out" 2>&1
+check "make builds a tool" [ $? -eq 0 ]
+check "short lines only: $(grep -Ev '^  (CC|GEN|AR|LD) ' "$tmp/out" | head -3)" \
+	[ -z "$(grep -Ev '^  (CC|GEN|AR|LD) ' "$tmp/out")" ]
+check "an AR line" grep -q "^  AR   $tmp/o/libkifu.a$" "$tmp/out"
+check "an LD line" grep -q "^  LD   $tmp/bin/kifu-perft$" "$tmp/out"
+# Every source of libkifu, the schema compiled in, the tools' common files
+# (cli/*.c but the tools) and the tool's own.
+srcs=$(ls lib/*.c lib/games/*.c import/*.c 2>/dev/null | wc -l)
+common=$(ls cli/*.c | grep -vc '^cli/kifu-')
+check "one CC line per source" [ "$(grep -c '^  CC ' "$tmp/out")" -eq $((srcs + common + 2)) ]
+
+[ $fail -eq 0 ] && echo "build: ok"
+exit $fail

@@ -1,0 +1,149 @@
+#!/bin/sh
+# YAML that every reader reads: every valid example (the 100-game archives
+# included) and every valid fixture is exported as canonical YAML
+# (kifu-export --to yaml), and each exported stream must load, with the
+# same data, in libyaml (PyYAML's CSafeLoader), PyYAML's pure-Python loader
+# (yaml.safe_load's SafeLoader; Debian python3-yaml) and js-yaml (Debian
+# node-js-yaml), compared as JSON; the moves, players and results read must
+# be those of kifu-export --to json. Skipped without python3-yaml or
+# node-js-yaml, except under CI (CI=true) and in `make test`
+# (KIFU_TEST_DEPS=required), where it fails.
+set -u
+bin=${KIFU_BIN:-bin}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+
+missing() {
+	if [ "${CI:-}" = true ] || [ "${KIFU_TEST_DEPS:-}" = required ]; then
+		echo "yaml-readers.sh: FAIL: $1 is not installed, a declared test dependency" >&2
+		exit 1
+	fi
+	echo "yaml-readers.sh: SKIPPED: $1 is not installed"
+	exit 0
+}
+py=""
+for p in /usr/bin/python3 python3; do
+	if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import yaml; yaml.CSafeLoader' 2>/dev/null; then
+		py=$p
+		break
+	fi
+done
+[ -n "$py" ] || missing "python3-yaml (PyYAML with libyaml)"
+command -v node >/dev/null 2>&1 || missing "nodejs"
+jsyaml=""
+for j in js-yaml /usr/share/nodejs/js-yaml /usr/lib/nodejs/js-yaml; do
+	if node -e "require('$j')" 2>/dev/null; then
+		jsyaml=$j
+		break
+	fi
+done
+[ -n "$jsyaml" ] || missing "node-js-yaml"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-yaml.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+: >"$tmp/list"
+for f in examples/*/*.yaml tests/data/records/valid/*.yaml; do
+	case $f in examples/invalid/*) continue ;; esac
+	n=$((n + 1))
+	out="$tmp/$n.yaml"
+	if ! "$bin/kifu-export" --file "$f" --to yaml -o "$out" 2>"$tmp/err" ||
+		! "$bin/kifu-export" --file "$f" --to json -o "$tmp/$n.json" 2>>"$tmp/err"; then
+		echo "FAIL: $f: kifu-export: $(head -3 "$tmp/err")"
+		fail=1
+		continue
+	fi
+	echo "$f $out $tmp/$n.json" >>"$tmp/list"
+done
+
+# js-yaml: one JSON document per file, dates as YYYY-MM-DD (as Python's isoformat).
+cat >"$tmp/load.js" <<EOF2
+const yaml = require('$jsyaml');
+const fs = require('fs');
+const out = {};
+for (const line of fs.readFileSync(process.argv[2], 'utf8').split('\n')) {
+	if (!line) continue;
+	const path = line.split(' ')[1];
+	try {
+		out[path] = yaml.loadAll(fs.readFileSync(path, 'utf8'));
+	} catch (e) {
+		out[path] = {error: String(e.message).split('\n')[0]};
+	}
+}
+fs.writeFileSync(process.argv[3], JSON.stringify(out, (k, v) => {
+	if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT00:00:00.000Z$/.test(v)) return v.slice(0, 10);
+	return v;
+}));
+EOF2
+node "$tmp/load.js" "$tmp/list" "$tmp/js.json" || { echo "FAIL: js-yaml loader crashed"; exit 1; }
+
+"$py" - "$tmp/list" "$tmp/js.json" <<'EOF2' || fail=1
+import datetime, json, sys
+import yaml
+
+def norm(v):
+    if isinstance(v, dict):
+        return {str(k): norm(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [norm(x) for x in v]
+    if isinstance(v, (datetime.date, datetime.datetime)):
+        return v.isoformat()
+    return v
+
+def load(text, loader):
+    try:
+        return norm(list(yaml.load_all(text, Loader=loader)))
+    except yaml.YAMLError as e:
+        return {"error": str(e).split("\n")[0]}
+
+js = json.load(open(sys.argv[2]))
+bad = files = games = 0
+for line in open(sys.argv[1]):
+    src, path, kjson = line.split()
+    text = open(path, encoding="utf-8").read()
+    files += 1
+    readers = {"libyaml": load(text, yaml.CSafeLoader), "PyYAML": load(text, yaml.SafeLoader),
+               "js-yaml": js[path]}
+    want = json.load(open(kjson))
+    if isinstance(want, dict):
+        want = [want]
+    for name, data in readers.items():
+        if isinstance(data, dict):
+            print("FAIL: %s: %s cannot load kifu's YAML: %s" % (src, name, data["error"]))
+            bad += 1
+            continue
+        if data != readers["libyaml"]:
+            for i, (a, b) in enumerate(zip(data, readers["libyaml"])):
+                if a != b:
+                    diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+                    print("FAIL: %s: game %d: %s reads %s, libyaml %s" % (
+                        src, i + 1, name, {k: a.get(k) for k in diff}, {k: b.get(k) for k in diff}))
+                    break
+            else:
+                print("FAIL: %s: %s reads %d games, libyaml %d" % (src, name, len(data), len(readers["libyaml"])))
+            bad += 1
+    data = readers["libyaml"]
+    if isinstance(data, dict):
+        continue
+    if len(data) != len(want):
+        print("FAIL: %s: %d games read, kifu exported %d" % (src, len(data), len(want)))
+        bad += 1
+        continue
+    for i, (d, w) in enumerate(zip(data, want)):
+        games += 1
+        moves = [m["move"] if isinstance(m, dict) else m for m in d.get("moves", [])]
+        wmoves = [m["move"] for m in w["moves"]]
+        names = {s: (p["name"] if isinstance(p, dict) else p) for s, p in (d.get("players") or {}).items()}
+        wnames = {s: p["name"] for s, p in w["players"].items()}
+        comments = [m.get("comment") for m in d.get("moves", []) if isinstance(m, dict)]
+        wcomments = [m.get("comment") for m in w["moves"] if "comment" in m or "clock" in m]
+        for what, a, b in (("moves", [str(m) for m in moves], wmoves), ("players", names, wnames),
+                           ("result", d.get("result"), w["result"]),
+                           ("comments", comments, wcomments)):
+            if a != b:
+                print("FAIL: %s: game %d: %s read %r, kifu means %r" % (src, i + 1, what, a, b))
+                bad += 1
+print("yaml-readers: %d files, %d games%s" % (files, games, ", %d failures" % bad if bad else " read alike by libyaml, PyYAML and js-yaml"))
+sys.exit(1 if bad else 0)
+EOF2
+exit $fail
