@@ -11,6 +11,8 @@
 # players (targets: under 0.5 s each) and kifu-search --after of the most
 # played 3-ply splay-schmidt line (target: under 50 ms), and the database
 # size per game.
+# KIFU_BENCH_DB=FILE keeps the database elsewhere (one per tools directory when
+# comparing two builds: a read-only tool never migrates an older database).
 # Usage: sh bench/stats.sh [TOOLS_DIR]   (run from the repo root)
 set -u
 bin=${1:-bin}
@@ -41,7 +43,7 @@ print("%.4f %.4f" % (wall, cpu))
 PY
 }
 
-db=$out/stats-$games.db
+db=${KIFU_BENCH_DB:-$out/stats-$games.db}
 if [ ! -f "$db" ]; then
 	file=$out/stats-games-$games.yaml
 	if [ ! -f "$file" ]; then
@@ -53,9 +55,9 @@ if [ ! -f "$db" ]; then
 	echo "stats: importing $file"
 	rm -f "$db.tmp" "$db.tmp-wal" "$db.tmp-shm"
 	t0=$(now)
-	"$bin/kifu-import" --quiet --db "$db.tmp" "$file" || exit 3
+	/usr/bin/time -f '%M' -o "$out/stats-import-rss" "$bin/kifu-import" --quiet --db "$db.tmp" "$file" || exit 3
 	t1=$(now)
-	echo "stats: import took $(elapsed "$t0" "$t1") s"
+	echo "stats: import took $(elapsed "$t0" "$t1") s, peak RSS $(awk '{ printf "%.1f", $1 / 1024 }' "$out/stats-import-rss") MB, $(stat -c %s "$db.tmp") bytes"
 	mv "$db.tmp" "$db"
 fi
 

@@ -144,7 +144,7 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 		status->io_error = 1;
 		return;
 	}
-	if (kifu_store_open(&st, db, 0, &err) < 0) {
+	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0) {
 		cli_error(&err);
 		status->io_error = 1;
 		goto out;

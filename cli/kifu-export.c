@@ -423,7 +423,7 @@ static void export_store(struct export *ex, const char *db, long id, const struc
 	size_t n = 0, i;
 
 	kifu_error_clear(&err);
-	if (kifu_store_open(&st, cli_db_path(db), 0, &err) < 0) {
+	if (kifu_store_open(&st, cli_db_path(db), KIFU_STORE_READ, &err) < 0) {
 		cli_error(&err);
 		ex->io_error = 1;
 	} else if (id >= 0) {

@@ -241,7 +241,7 @@ int main(int argc, char **argv)
 	}
 
 	db = cli_db_path(db);
-	if (kifu_store_open(&st, db, 0, &err) < 0 ||
+	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
 	    kifu_search_games(&res, st, &f, after ? &hash : NULL, &err) < 0) {
 		cli_error(&err);
 		status = EXIT_FAILURE_IO;

@@ -211,7 +211,7 @@ int main(int argc, char **argv)
 	cli_filter_check(usage, &f);
 
 	db = cli_db_path(db);
-	if (kifu_store_open(&st, db, 0, &err) < 0 ||
+	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
 	    kifu_stats_report(&rep, st, kind, &f, &opt, &err) < 0) {
 		cli_error(&err);
 		status = err.code == KIFU_EPARSE || err.code == KIFU_ERANGE ? EXIT_USAGE

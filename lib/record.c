@@ -228,6 +228,23 @@ int kifu_record_set_player(struct kifu_record *rec, const char *side, const char
 	return failed ? nomem(err) : 0;
 }
 
+int kifu_clock_seconds(const char *s, size_t n, double *out)
+{
+	long l = 0;
+	double f = 0;
+	int overflow = 0, type = kifu_yaml_resolve(s, n, &l, &f, &overflow);
+
+	/* An integer past a long (26 digits, say) is still that many seconds: too many. */
+	if (type == KIFU_SCALAR_INT)
+		f = overflow ? HUGE_VAL : (double)l;
+	else if (type != KIFU_SCALAR_FLOAT)
+		return KIFU_EPARSE;
+	if (!(f >= 0) || f > KIFU_CLOCK_MAX || (type == KIFU_SCALAR_INT && n && s[0] == '-'))
+		return KIFU_ERANGE;
+	*out = f;
+	return 0;
+}
+
 int kifu_record_add_turn(struct kifu_record *rec, const char *move, const char *comment,
 			 const char *clock, struct kifu_error *err)
 {
@@ -239,8 +256,10 @@ int kifu_record_add_turn(struct kifu_record *rec, const char *move, const char *
 	t->text = dup_or_null(rec, move, &failed);
 	t->comment = dup_or_null(rec, comment, &failed);
 	t->clock = dup_or_null(rec, clock, &failed);
+	/* The seconds as the reader gives them (0 for a clock it would refuse). */
+	t->clock_seconds = 0;
 	if (clock)
-		kifu_yaml_resolve(clock, strlen(clock), NULL, &t->clock_seconds, NULL);
+		kifu_clock_seconds(clock, strlen(clock), &t->clock_seconds);
 	rec->plies_written = rec->nturns;
 	rec->present |= 1u << KIFU_KEY_MOVES;
 	return failed ? nomem(err) : 0;

@@ -764,8 +764,7 @@ static void convert_clock(struct doc *d, struct kifu_turn *t, const struct node 
 {
 	char buf[CLIP + 1];
 	double f = 0;
-	long l;
-	int type;
+	int ret;
 
 	if (v->type == N_BAD)
 		return;
@@ -779,15 +778,13 @@ static void convert_clock(struct doc *d, struct kifu_turn *t, const struct node 
 		     clip(v->text, v->len, buf));
 		return;
 	}
-	type = kifu_yaml_resolve(v->text, v->len, &l, &f, NULL);
-	if (type == KIFU_SCALAR_INT)
-		f = (double)l;
-	if (type != KIFU_SCALAR_INT && type != KIFU_SCALAR_FLOAT) {
+	ret = kifu_clock_seconds(v->text, v->len, &f);
+	if (ret == KIFU_EPARSE) {
 		diag(d, ply, node_at(v), "'clock' must be a plain number of seconds, not '%s'",
 		     clip(v->text, v->len, buf));
 		return;
 	}
-	if (!(f >= 0) || f > 1e15 || (type == KIFU_SCALAR_INT && v->text[0] == '-')) {
+	if (ret < 0) {
 		diag(d, ply, node_at(v), "'clock' must be a number of seconds from 0, not '%s'",
 		     clip(v->text, v->len, buf));
 		return;

@@ -1,7 +1,8 @@
 /*
  * Finding stored games (include/kifu/search.h). A position is found
- * through the index on positions(hash): the games that reach it, with the
- * first ply they do, are one indexed GROUP BY, joined to the games the
+ * through the position index positions_hash (schema 4: each game once per
+ * position it reached, with the first ply; older schemas: an index on
+ * every row of positions, read with a GROUP BY), joined to the games the
  * filter selects and sorted newest first; so a search costs about the
  * number of games found, whatever the size of the database. The position
  * itself is replayed through the engine, so that it is the hash the store
@@ -231,6 +232,27 @@ static int add_player(struct kifu_search_result *res, struct name_cache *nc, str
 	return 0;
 }
 
+/*
+ * Whether the database has schema 4's position index (each game once per
+ * position, with its first ply). Older schemas index every row of
+ * positions; during a bulk load the index waits to be rebuilt, and the
+ * view positions answers, slowly.
+ */
+static int position_index(struct kifu_store *st)
+{
+	sqlite3_stmt *s = NULL;
+	int found = 0;
+
+	if (kifu_store_version(st) < 4)
+		return 0;
+	if (sqlite3_prepare_v2(kifu_store_db(st),
+			       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+			       "name = 'positions_hash'", -1, &s, NULL) == SQLITE_OK)
+		found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return found;
+}
+
 int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 		      const struct kifu_filter *f, const uint64_t *hash, struct kifu_error *err)
 {
@@ -254,10 +276,11 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 	 */
 	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.date, g.result, g.plies, ");
 	if (hash)
-		kifu_buf_puts(&sql, "h.ply, s.side, s.player_id "
-				    "FROM (SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
-				    "GROUP BY game_id) AS h CROSS JOIN games g "
-				    "LEFT JOIN sides s ON s.game_id = g.id WHERE g.id = h.game_id AND ");
+		kifu_buf_printf(&sql, "h.ply, s.side, s.player_id FROM (%s) AS h CROSS JOIN games g "
+				      "LEFT JOIN sides s ON s.game_id = g.id WHERE g.id = h.game_id AND ",
+				position_index(st) ? "SELECT game_id, ply FROM positions_hash WHERE hash = ?1"
+				: "SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
+				  "GROUP BY game_id");
 	else
 		kifu_buf_puts(&sql, "NULL, s.side, s.player_id FROM games g "
 				    "LEFT JOIN sides s ON s.game_id = g.id WHERE ");

@@ -10,7 +10,7 @@
  * for every other filter and for openings deeper than the tables keep.
  * The tables are brought up to date lazily, in one write transaction,
  * from the games added since they were last (stats_state); when that is
- * impossible (a read-only or busy database) the report is computed from
+ * impossible (a read-only, full or busy database) the report is computed from
  * the games instead, so a report never depends on being able to write.
  */
 #include <math.h>
@@ -32,6 +32,8 @@
 #ifndef KIFU_STATS_FLUSH_LINES
 #define KIFU_STATS_FLUSH_LINES (1u << 19)
 #endif
+/* The parameter of the depth in lines_from_games: after any filter's. */
+#define DEPTH_PARAM "100"
 /* Sides a game may have here (stats_lines has w0..w3). */
 #define MAX_SIDES 4
 /* Games and variants of the registry. */
@@ -158,7 +160,8 @@ static int cannot_write(struct ctx *c)
 	int rc = sqlite3_errcode(c->db);
 
 	return rc == SQLITE_READONLY || rc == SQLITE_BUSY || rc == SQLITE_LOCKED ||
-	       rc == SQLITE_PERM || rc == SQLITE_CANTOPEN;
+	       rc == SQLITE_PERM || rc == SQLITE_CANTOPEN || rc == SQLITE_FULL ||
+	       rc == SQLITE_IOERR;
 }
 
 static int prepare(struct ctx *c, sqlite3_stmt **s, const char *sql, const char *what)
@@ -305,6 +308,9 @@ static int is_fresh(struct ctx *c, int t, int *fresh)
 static int write_begin(struct ctx *c, int *own)
 {
 	*own = 0;
+	/* Opened read-only (a file or a directory the user cannot write): compute. */
+	if (kifu_store_readonly(c->st))
+		return 1;
 	if (!sqlite3_get_autocommit(c->db))
 		return 0;
 	if (kifu_store_begin(c->st, c->err) < 0) {
@@ -995,14 +1001,29 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 		ret = nomem(c);
 		goto out;
 	}
-	/* CROSS JOIN keeps this order of loops: SQLite would otherwise scan the hash index. */
-	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.ply, m.move, p.hash "
-			    "FROM games g CROSS JOIN moves m CROSS JOIN positions p WHERE ");
+	/*
+	 * Schema 4: plies 1..depth taken out of each game's packed row (SQLite
+	 * parses each JSON value once per game); older schemas: one row of
+	 * moves and of positions per ply. CROSS JOIN keeps this order of loops.
+	 */
+	if (kifu_store_version(c->st) >= 4)
+		kifu_buf_puts(&sql, "WITH RECURSIVE d(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM d "
+				    "WHERE n < ?" DEPTH_PARAM ") SELECT g.id, g.game, g.variant, g.first, g.result, "
+				    "d.n, json_extract(m.moves, '$[' || (d.n - 1) || ']'), "
+				    "json_extract(m.hashes, '$[' || d.n || ']') FROM games g "
+				    "CROSS JOIN game_moves m CROSS JOIN d WHERE ");
+	else
+		kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.ply, m.move, "
+				    "p.hash FROM games g CROSS JOIN moves m CROSS JOIN positions p "
+				    "WHERE ");
 	ret = source_sql(&sql, src, &n, c);
 	if (ret < 0)
 		goto out;
-	kifu_buf_printf(&sql, " AND m.game_id = g.id AND m.ply BETWEEN 1 AND ?%d "
-			      "AND p.game_id = g.id AND p.ply = m.ply ORDER BY g.id, m.ply", n + 1);
+	if (kifu_store_version(c->st) >= 4)
+		kifu_buf_puts(&sql, " AND m.game_id = g.id AND d.n <= g.plies ORDER BY g.id, d.n");
+	else
+		kifu_buf_puts(&sql, " AND m.game_id = g.id AND m.ply BETWEEN 1 AND ?" DEPTH_PARAM " "
+				    "AND p.game_id = g.id AND p.ply = m.ply ORDER BY g.id, m.ply");
 	if (sql.failed) {
 		ret = nomem(c);
 		goto out;
@@ -1013,7 +1034,7 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 	ret = source_bind(s, src, c);
 	if (ret < 0)
 		goto out;
-	sqlite3_bind_int(s, n + 1, depth);
+	sqlite3_bind_int(s, atoi(DEPTH_PARAM), depth);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(s, 0);
 		long ply = (long)sqlite3_column_int64(s, 5);
@@ -1671,6 +1692,12 @@ static int players_collect(struct ctx *c, const struct kifu_filter *f, unsigned 
 	/* From here on a transaction of ours may be open: one way out. */
 	src.ranged = 1;
 	ret = refresh_range(c, T_PLAYERS, &src.after, &src.upto, 0);
+	if (ret < 0 && cannot_write(c)) {
+		/* Writable as far as BEGIN could tell, not for the first change (a full disk). */
+		kifu_error_clear(c->err);
+		write_end(c, own, 1);
+		return players_from_games(c, &(struct source){ f, 0, 0, 0 }, m);
+	}
 	if (ret == 0)
 		ret = players_from_games(c, &src, m);
 	computed = ret == 0;
@@ -1812,6 +1839,7 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 		      struct kifu_error *err)
 {
 	static const struct kifu_stats_options defaults = KIFU_STATS_OPTIONS_INIT;
+	struct kifu_stats_options nocache;
 	struct kifu_report *rep = NULL;
 	struct outcome_acc *acc = NULL;
 	struct pmap m;
@@ -1833,6 +1861,12 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 	ret = check_dates(f, err);
 	if (ret < 0)
 		return ret;
+	/* A database read as it is, from before schema 3, has no precomputed tables. */
+	if (kifu_store_version(st) < 3) {
+		nocache = *opt;
+		nocache.flags |= KIFU_STATS_NO_CACHE;
+		opt = &nocache;
+	}
 	ctx_init(&c, st, err);
 	if (report_new(&rep, kind_names[kind]) < 0)
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");

@@ -1,23 +1,20 @@
 /*
- * The game database (include/kifu/store.h): opening and migrating the
- * SQLite file, transactions, and writing games, quarantined records and
- * import provenance. Every statement is prepared once and kept on the store
- * (an import runs the same few statements millions of times), every value
- * goes through a bound parameter, and a game's rows are written in key
- * order so that the B-trees mostly grow at their right edge. Selecting and
- * loading games live in store_select.c.
+ * The game database (include/kifu/store.h): transactions, and writing
+ * games, quarantined records and import provenance. A game is a handful of
+ * rows whatever its length (schema 4): its headers, sides, figures and
+ * tags, and one row of game_moves packing its moves, notes and position
+ * hashes as JSON; its entries of the position index wait for the commit
+ * (store_posidx.c). Every statement is prepared once and kept on the store
+ * (an import runs the same few statements millions of times) and every
+ * value goes through a bound parameter. Opening and migrating live in
+ * store_open.c, selecting and loading games in store_select.c.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store_impl.h"
-
-/* PRAGMA application_id of a kifu database: 'kifu' in ASCII. */
-#define KIFU_APPLICATION_ID 0x6b696675
-
-/* How long a writer waits for another one before "database is locked". */
-#define BUSY_TIMEOUT_MS 10000
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -33,9 +30,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_PLAYER_INSERT] = "INSERT INTO players(name) VALUES (?1)",
 	[ST_SIDE_INSERT] = "INSERT INTO sides(game_id, side_index, side, player_id, rating) "
 			   "VALUES (?1, ?2, ?3, ?4, ?5)",
-	[ST_MOVE_INSERT] = "INSERT INTO moves(game_id, ply, move, comment, clock, clock_text) "
-			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	[ST_POS_INSERT] = "INSERT INTO positions(game_id, ply, hash) VALUES (?1, ?2, ?3)",
+	[ST_GAME_MOVES_INSERT] = "INSERT INTO game_moves(game_id, moves, hashes, notes) "
+				 "VALUES (?1, ?2, ?3, ?4)",
+	[ST_POSIDX_INSERT] = "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
+			     "VALUES (?1, ?2, ?3)",
+	[ST_POSIDX_EXISTS] = "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+			     "AND name = 'positions_hash'",
 	[ST_FIGURE_INSERT] = "INSERT INTO figures(game_id, key, num, text) VALUES (?1, ?2, ?3, ?4) "
 			     "ON CONFLICT DO NOTHING",
 	[ST_TAG_INSERT] = "INSERT INTO tags(game_id, seq, key, value, type) "
@@ -44,8 +44,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"INSERT INTO quarantine(import_id, file, file_line, file_game, game, raw, "
 		"raw_truncated, raw_hash, errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
 		"ON CONFLICT(file, file_game, raw_hash) DO NOTHING",
-	[ST_QUAR_FIND] = "SELECT id FROM quarantine WHERE file = ?1 AND file_game = ?2 "
-			 "AND raw_hash = ?3",
+	[ST_QUAR_FIND] = "SELECT id FROM quarantine WHERE raw_hash = ?1 AND raw = ?2 "
+			 "ORDER BY id LIMIT 1",
 	[ST_QDIAG_INSERT] = "INSERT INTO quarantine_diags(quarantine_id, seq, severity, line, col, "
 			    "ply, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[ST_IMPORT_INSERT] = "INSERT INTO imports(started_at, paths) "
@@ -63,9 +63,25 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_LOAD_TAGS] = "SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq",
 };
 
-/* The indexes a bulk load drops and rebuilds: each makes every insert a random write. */
-static const char *const deferrable_indexes[] = { "positions_hash", "sides_player", "games_date",
-						  NULL };
+/*
+ * What a bulk load drops and rebuilds: each makes every insert a random
+ * write. The definitions are libkifu's own, byte for byte those of the
+ * schema files (sqlite_master shows the same text after a rebuild); the
+ * database only keeps the names of those waiting (deferred_indexes), and
+ * never holds SQL that kifu would run. The position index, a table, is
+ * deferred differently (store_posidx.c).
+ */
+static const struct deferrable {
+	const char *name;
+	const char *drop;
+	const char *create;
+} deferrables[] = {
+	{ "games_date", "DROP INDEX IF EXISTS games_date",
+	  "CREATE INDEX games_date ON games(date_first)" },
+	{ "sides_player", "DROP INDEX IF EXISTS sides_player",
+	  "CREATE INDEX sides_player ON sides(player_id)" },
+	{ NULL, NULL, NULL }
+};
 
 static const char *const tag_types[] = {
 	[KIFU_SCALAR_STR] = "str", [KIFU_SCALAR_NULL] = "null", [KIFU_SCALAR_BOOL] = "bool",
@@ -93,31 +109,17 @@ int kifu_store_fail_(struct kifu_store *st, const char *what, struct kifu_error 
 }
 
 /*
- * The multi-row INSERTs: MULTI_ROWS rows of one game per step, the game id
- * in ?1 and the first ply in ?2 shared by every row. One step instead of
- * sixteen saves most of SQLite's per-statement work. Used in bulk mode
- * only: a statement writing several rows needs a statement journal (a
- * copy of every page it touches) whenever it may fail half-way, which
- * enforced foreign keys make possible; OR FAIL covers the other
- * constraints (a failure rolls the whole batch back anyway).
+ * The multi-row INSERT into the position index: MULTI_ROWS entries per
+ * step instead of one saves most of SQLite's per-statement work.
  */
-static int multi_sql(struct kifu_buf *out, int k)
+static int multi_sql(struct kifu_buf *out)
 {
-	int r, p = 3;
+	int r;
 
-	kifu_buf_puts(out, k == ST_POS_INSERT_N
-			   ? "INSERT OR FAIL INTO positions(game_id, ply, hash) VALUES "
-			   : "INSERT OR FAIL INTO moves(game_id, ply, move, comment, clock, clock_text) "
-			     "VALUES ");
-	for (r = 0; r < MULTI_ROWS; r++) {
-		kifu_buf_printf(out, "%s(?1, ?2 + %d", r ? ", " : "", r);
-		if (k == ST_POS_INSERT_N) {
-			kifu_buf_printf(out, ", ?%d)", p++);
-		} else {
-			kifu_buf_printf(out, ", ?%d, ?%d, ?%d, ?%d)", p, p + 1, p + 2, p + 3);
-			p += 4;
-		}
-	}
+	kifu_buf_puts(out, "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES ");
+	for (r = 0; r < MULTI_ROWS; r++)
+		kifu_buf_printf(out, "%s(?%d, ?%d, ?%d)", r ? ", " : "", 3 * r + 1, 3 * r + 2,
+				3 * r + 3);
 	return out->failed ? KIFU_ENOMEM : 0;
 }
 
@@ -129,7 +131,7 @@ sqlite3_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *
 	if (st->stmt[k])
 		return st->stmt[k];
 	if (!text) {
-		if (multi_sql(&sql, k) < 0) {
+		if (multi_sql(&sql) < 0) {
 			kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			return NULL;
 		}
@@ -144,8 +146,7 @@ sqlite3_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *
 	return st->stmt[k];
 }
 
-/* Steps s once (a write, or a query whose first row is wanted) and resets it. */
-static int step_once(struct kifu_store *st, sqlite3_stmt *s, const char *what,
+int kifu_store_step_(struct kifu_store *st, sqlite3_stmt *s, const char *what,
 		     struct kifu_error *err)
 {
 	int rc = sqlite3_step(s);
@@ -160,8 +161,7 @@ static int step_once(struct kifu_store *st, sqlite3_stmt *s, const char *what,
 	return 0;
 }
 
-/* Runs SQL text of our own (pragmas, DDL) that takes no parameters. */
-static int exec(struct kifu_store *st, const char *sql, const char *what, struct kifu_error *err)
+int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what, struct kifu_error *err)
 {
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return kifu_store_fail_(st, what, err);
@@ -169,8 +169,8 @@ static int exec(struct kifu_store *st, const char *sql, const char *what, struct
 }
 
 /* The single integer a query of our own returns (PRAGMA user_version, count(*)). */
-static int query_int(long long *out, struct kifu_store *st, const char *sql,
-		     struct kifu_error *err)
+int kifu_store_query_int_(long long *out, struct kifu_store *st, const char *sql,
+			  struct kifu_error *err)
 {
 	sqlite3_stmt *s = NULL;
 	int ret = 0, rc;
@@ -195,153 +195,6 @@ out:
 static int bind_text(sqlite3_stmt *s, int i, const char *text)
 {
 	return text ? sqlite3_bind_text(s, i, text, -1, SQLITE_STATIC) : sqlite3_bind_null(s, i);
-}
-
-/* ---- Opening and migrating ---- */
-
-/* Joins a migration's lines into one SQL text. */
-static int migration_text(struct kifu_buf *out, const struct kifu_migration *m)
-{
-	const char *const *line;
-
-	kifu_buf_reset(out);
-	for (line = m->lines; *line; line++)
-		kifu_buf_puts(out, *line);
-	return out->failed ? KIFU_ENOMEM : 0;
-}
-
-/* Applies migration m in one transaction, unless another process did it first. */
-static int apply_migration(struct kifu_store *st, const struct kifu_migration *m,
-			   struct kifu_buf *sql, struct kifu_error *err)
-{
-	long long version, objects, app;
-	char pragma[64];
-	int ret;
-
-	ret = exec(st, "BEGIN IMMEDIATE", "cannot start a migration", err);
-	if (ret < 0)
-		return ret;
-	ret = query_int(&version, st, "PRAGMA user_version", err);
-	if (ret < 0)
-		goto out;
-	if (version >= m->version)
-		goto out;
-	if (version == 0) {
-		/* Never turn somebody else's database into a kifu one. */
-		ret = query_int(&objects, st, "SELECT count(*) FROM sqlite_master", err);
-		if (ret == 0)
-			ret = query_int(&app, st, "PRAGMA application_id", err);
-		if (ret < 0)
-			goto out;
-		if (objects || (app && app != KIFU_APPLICATION_ID)) {
-			kifu_error_at(err, st->path, 0, 0);
-			ret = kifu_error_set(err, KIFU_EDB, "database '%s' is not a kifu database",
-					     st->path);
-			goto out;
-		}
-	}
-	if (migration_text(sql, m) < 0) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (sqlite3_exec(st->db, sql->data, NULL, NULL, NULL) != SQLITE_OK) {
-		char what[128];
-
-		snprintf(what, sizeof(what), "cannot apply schema '%s'", m->name);
-		ret = kifu_store_fail_(st, what, err);
-		goto out;
-	}
-	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
-	ret = exec(st, pragma, "cannot set the schema version", err);
-out:
-	if (ret < 0)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	else
-		ret = exec(st, "COMMIT", "cannot commit a migration", err);
-	return ret;
-}
-
-static int migrate(struct kifu_store *st, struct kifu_error *err)
-{
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	long long version, app;
-	int latest = kifu_store_schema_version(), ret, i;
-
-	ret = query_int(&version, st, "PRAGMA user_version", err);
-	if (ret == 0)
-		ret = query_int(&app, st, "PRAGMA application_id", err);
-	if (ret < 0)
-		goto out;
-	if (app && app != KIFU_APPLICATION_ID) {
-		kifu_error_at(err, st->path, 0, 0);
-		ret = kifu_error_set(err, KIFU_EDB, "database '%s' is not a kifu database", st->path);
-		goto out;
-	}
-	if (version > latest) {
-		kifu_error_at(err, st->path, 0, 0);
-		ret = kifu_error_set(err, KIFU_EDB,
-				     "database '%s' has schema version %lld, newer than this kifu (%d)",
-				     st->path, version, latest);
-		goto out;
-	}
-	for (i = (int)version; i < latest && ret == 0; i++)
-		ret = apply_migration(st, &kifu_migrations[i], &sql, err);
-out:
-	kifu_buf_release(&sql);
-	return ret;
-}
-
-int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
-		    struct kifu_error *err)
-{
-	struct kifu_store *st;
-	int ret = 0, rc;
-
-	(void)flags;
-	*out = NULL;
-	st = calloc(1, sizeof(*st));
-	if (st)
-		st->path = strdup(path);
-	if (st)
-		st->players = calloc(PLAYER_CACHE_SIZE, sizeof(*st->players));
-	if (!st || !st->path || !st->players) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	/* One thread per store: SQLite's own locking would only cost time. */
-	rc = sqlite3_open_v2(path, &st->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		kifu_error_at(err, path, 0, 0);
-		ret = kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
-				     "cannot open database '%s': %s", path,
-				     st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-		goto out;
-	}
-	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	/*
-	 * WAL lets readers work while an import writes; synchronous=NORMAL in
-	 * WAL mode loses at most the last commits on power loss, never
-	 * consistency. The cache is bounded so that memory stays flat.
-	 */
-	ret = exec(st, "PRAGMA journal_mode = WAL", "cannot use it", err);
-	if (ret == 0)
-		ret = exec(st,
-			   "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;"
-			   "PRAGMA cache_size = -4096; PRAGMA journal_size_limit = 67108864",
-			   "cannot configure", err);
-	if (ret == 0)
-		ret = migrate(st, err);
-out:
-	if (ret < 0) {
-		/* err->source must not point into the store freed here. */
-		if (err && st && err->source == st->path)
-			kifu_error_at(err, path, 0, 0);
-		kifu_store_free(st);
-		return ret;
-	}
-	*out = st;
-	return 0;
 }
 
 static void players_clear(struct kifu_store *st)
@@ -372,6 +225,10 @@ void kifu_store_free(struct kifu_store *st)
 	if (st->players)
 		players_clear(st);
 	free(st->players);
+	kifu_store_posidx_release_(st);
+	kifu_buf_release(&st->moves);
+	kifu_buf_release(&st->hashes);
+	kifu_buf_release(&st->notes);
 	free(st->path);
 	free(st);
 }
@@ -388,6 +245,7 @@ const char *kifu_store_path(const struct kifu_store *st)
 
 /* ---- Transactions ---- */
 
+
 int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 {
 	sqlite3_stmt *s;
@@ -401,7 +259,7 @@ int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 	s = kifu_store_stmt_(st, ST_BEGIN, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	ret = step_once(st, s, "cannot start a transaction", err);
+	ret = kifu_store_step_(st, s, "cannot start a transaction", err);
 	if (ret == 0)
 		st->in_tx = 1;
 	return ret;
@@ -414,10 +272,13 @@ int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
 
 	if (!st->in_tx)
 		return 0;
+	ret = kifu_store_posidx_commit_(st, err);
+	if (ret < 0)
+		return ret;
 	s = kifu_store_stmt_(st, ST_COMMIT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	ret = step_once(st, s, "cannot commit", err);
+	ret = kifu_store_step_(st, s, "cannot commit", err);
 	if (ret == 0)
 		st->in_tx = 0;
 	return ret;
@@ -427,6 +288,7 @@ void kifu_store_rollback(struct kifu_store *st)
 {
 	/* Ids cached during the transaction may be gone with it. */
 	players_clear(st);
+	kifu_store_posidx_rollback_(st);
 	if (sqlite3_get_autocommit(st->db) == 0)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
@@ -530,7 +392,7 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 		if (!s)
 			return err ? err->code : KIFU_EDB;
 		bind_text(s, 1, name);
-		ret = step_once(st, s, "cannot store a player", err);
+		ret = kifu_store_step_(st, s, "cannot store a player", err);
 		if (ret < 0)
 			return ret;
 		*id = sqlite3_last_insert_rowid(st->db);
@@ -608,7 +470,7 @@ static int insert_game_row(struct kifu_store *st, const struct kifu_record *rec,
 		sqlite3_bind_int(s, 18, from->number);
 	else
 		sqlite3_bind_null(s, 18);
-	return step_once(st, s, "cannot store a game", err);
+	return kifu_store_step_(st, s, "cannot store a game", err);
 }
 
 static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
@@ -640,7 +502,7 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 				sqlite3_bind_int64(s, 5, p->rating);
 			else
 				sqlite3_bind_null(s, 5);
-			ret = step_once(st, s, "cannot store a player's side", err);
+			ret = kifu_store_step_(st, s, "cannot store a player's side", err);
 			if (ret < 0)
 				return ret;
 		}
@@ -648,97 +510,91 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 	return 0;
 }
 
-/* Binds one move's columns from parameter p on. */
-static void bind_move(sqlite3_stmt *s, int p, const struct kifu_record *rec,
-		      const struct kifu_replay *rp, size_t ply)
+/* Appends v in decimal, as JSON and SQLite read a signed 64-bit integer. */
+static void put_int64(struct kifu_buf *b, int64_t v)
 {
-	const struct kifu_turn *t = ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
-	const char *text = kifu_replay_text(rp, ply);
+	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	bind_text(s, p, text ? text : t && t->text ? t->text : "");
-	bind_text(s, p + 1, t ? t->comment : NULL);
-	if (t && t->clock) {
-		sqlite3_bind_double(s, p + 2, t->clock_seconds);
-		bind_text(s, p + 3, t->clock);
-	} else {
-		sqlite3_bind_null(s, p + 2);
-		sqlite3_bind_null(s, p + 3);
-	}
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--q = '-';
+	kifu_buf_add(b, q, (size_t)(e - q));
 }
 
-static int insert_moves(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
-			const struct kifu_replay *rp, struct kifu_error *err)
+/*
+ * Packs a game into the three JSON values of its game_moves row: the
+ * canonical moves, the position hashes (ply 0..plies), and the notes (for
+ * each ply with a comment or a clock, the comment and the clock as written
+ * with its seconds), left empty when no turn has one.
+ */
+static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
+		     const struct kifu_replay *rp)
 {
-	sqlite3_stmt *s = NULL;
-	size_t ply = 1;
-	int ret, r;
+	size_t ply;
 
-	if (st->bulk && rp->nplies >= MULTI_ROWS) {
-		s = kifu_store_stmt_(st, ST_MOVE_INSERT_N, err);
-		if (!s)
-			return err ? err->code : KIFU_EDB;
-		/* Bindings survive sqlite3_reset: the game id is bound once. */
-		sqlite3_bind_int64(s, 1, id);
+	kifu_buf_reset(&st->moves);
+	kifu_buf_reset(&st->hashes);
+	kifu_buf_reset(&st->notes);
+	kifu_buf_putc(&st->moves, '[');
+	for (ply = 1; ply <= rp->nplies; ply++) {
+		const struct kifu_turn *t = ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
+		const char *text = kifu_replay_text(rp, ply);
+
+		if (ply > 1)
+			kifu_buf_putc(&st->moves, ',');
+		kifu_buf_json_string(&st->moves, text ? text : t && t->text ? t->text : "");
+		if (!t || (!t->comment && !t->clock))
+			continue;
+		kifu_buf_printf(&st->notes, "%c\"%zu\":{", st->notes.len ? ',' : '{', ply);
+		if (t->comment) {
+			kifu_buf_puts(&st->notes, "\"comment\":");
+			kifu_buf_json_string(&st->notes, t->comment);
+		}
+		if (t->clock) {
+			kifu_buf_puts(&st->notes, t->comment ? ",\"clock\":" : "\"clock\":");
+			kifu_buf_json_string(&st->notes, t->clock);
+			/* JSON has no infinity: the reader refuses one anyway. */
+			if (isfinite(t->clock_seconds))
+				kifu_buf_printf(&st->notes, ",\"seconds\":%.17g", t->clock_seconds);
+		}
+		kifu_buf_putc(&st->notes, '}');
 	}
-	for (; s && ply + MULTI_ROWS - 1 <= rp->nplies; ply += MULTI_ROWS) {
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
-		for (r = 0; r < MULTI_ROWS; r++)
-			bind_move(s, 3 + 4 * r, rec, rp, ply + (size_t)r);
-		ret = step_once(st, s, "cannot store a move", err);
-		if (ret < 0)
-			return ret;
+	kifu_buf_putc(&st->moves, ']');
+	if (st->notes.len)
+		kifu_buf_putc(&st->notes, '}');
+	kifu_buf_putc(&st->hashes, '[');
+	for (ply = 0; ply <= rp->nplies; ply++) {
+		if (ply)
+			kifu_buf_putc(&st->hashes, ',');
+		put_int64(&st->hashes, (int64_t)rp->hashes[ply]);
 	}
-	if (ply > rp->nplies)
-		return 0;
-	s = kifu_store_stmt_(st, ST_MOVE_INSERT, err);
+	kifu_buf_putc(&st->hashes, ']');
+	return st->moves.failed || st->hashes.failed || st->notes.failed ? KIFU_ENOMEM : 0;
+}
+
+static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			     const struct kifu_replay *rp, struct kifu_error *err)
+{
+	sqlite3_stmt *s;
+	int ret = pack_game(st, rec, rp);
+
+	if (ret < 0)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	s = kifu_store_stmt_(st, ST_GAME_MOVES_INSERT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
 	sqlite3_bind_int64(s, 1, id);
-	for (; ply <= rp->nplies; ply++) {
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
-		bind_move(s, 3, rec, rp, ply);
-		ret = step_once(st, s, "cannot store a move", err);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
-static int insert_positions(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
-			    struct kifu_error *err)
-{
-	sqlite3_stmt *s = NULL;
-	size_t ply = 0, n = rp->nplies + 1;
-	int ret, r;
-
-	if (st->bulk && n >= MULTI_ROWS) {
-		s = kifu_store_stmt_(st, ST_POS_INSERT_N, err);
-		if (!s)
-			return err ? err->code : KIFU_EDB;
-		sqlite3_bind_int64(s, 1, id);
-	}
-	for (; s && ply + MULTI_ROWS <= n; ply += MULTI_ROWS) {
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
-		for (r = 0; r < MULTI_ROWS; r++)
-			sqlite3_bind_int64(s, 3 + r, (sqlite3_int64)rp->hashes[ply + (size_t)r]);
-		ret = step_once(st, s, "cannot store a position", err);
-		if (ret < 0)
-			return ret;
-	}
-	if (ply == n)
-		return 0;
-	s = kifu_store_stmt_(st, ST_POS_INSERT, err);
-	if (!s)
-		return err ? err->code : KIFU_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	for (; ply < n; ply++) {
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)ply);
-		sqlite3_bind_int64(s, 3, (sqlite3_int64)rp->hashes[ply]);
-		ret = step_once(st, s, "cannot store a position", err);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	sqlite3_bind_text(s, 2, st->moves.data, (int)st->moves.len, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, st->hashes.data, (int)st->hashes.len, SQLITE_STATIC);
+	if (st->notes.len)
+		sqlite3_bind_text(s, 4, st->notes.data, (int)st->notes.len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 4);
+	return kifu_store_step_(st, s, "cannot store a game's moves", err);
 }
 
 static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
@@ -764,7 +620,7 @@ static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct k
 				sqlite3_bind_null(s, 3);
 				bind_text(s, 4, f->text);
 			}
-			ret = step_once(st, s, "cannot store a figure", err);
+			ret = kifu_store_step_(st, s, "cannot store a figure", err);
 			if (ret < 0)
 				return ret;
 		}
@@ -782,7 +638,7 @@ static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct k
 			bind_text(s, 3, t->key ? t->key : "");
 			bind_text(s, 4, t->value ? t->value : "");
 			bind_text(s, 5, tag_types[type]);
-			ret = step_once(st, s, "cannot store a tag", err);
+			ret = kifu_store_step_(st, s, "cannot store a tag", err);
 			if (ret < 0)
 				return ret;
 		}
@@ -865,9 +721,9 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
 	gid = sqlite3_last_insert_rowid(st->db);
 	ret = insert_sides(st, gid, rec, rp, err);
 	if (ret == 0)
-		ret = insert_moves(st, gid, rec, rp, err);
+		ret = insert_game_moves(st, gid, rec, rp, err);
 	if (ret == 0)
-		ret = insert_positions(st, gid, rp, err);
+		ret = kifu_store_posidx_queue_(st, gid, rp, err);
 	if (ret == 0)
 		ret = insert_figures_tags(st, gid, rec, rp, err);
 	if (ret == 0)
@@ -901,6 +757,27 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 	ret = own_begin(&own, st, err);
 	if (ret < 0)
 		return ret;
+	/*
+	 * The same bytes are the same rejected record, whatever path (or
+	 * standard input) they were read through: held once, found by their
+	 * hash and compared whole.
+	 */
+	s = kifu_store_stmt_(st, ST_QUAR_FIND, err);
+	if (!s) {
+		ret = err ? err->code : KIFU_EDB;
+		goto out;
+	}
+	sqlite3_bind_int64(s, 1, (sqlite3_int64)raw_hash);
+	sqlite3_bind_blob64(s, 2, raw ? raw : "", raw ? len : 0, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	qid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		ret = kifu_store_fail_(st, "cannot look a quarantined record up", err);
+		goto out;
+	}
+	if (qid)
+		goto out;
 	s = kifu_store_stmt_(st, ST_QUAR_INSERT, err);
 	if (!s) {
 		ret = err ? err->code : KIFU_EDB;
@@ -921,23 +798,12 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 	sqlite3_bind_int(s, 7, truncated != 0);
 	sqlite3_bind_int64(s, 8, (sqlite3_int64)raw_hash);
 	sqlite3_bind_int(s, 9, errors);
-	ret = step_once(st, s, "cannot quarantine a record", err);
+	ret = kifu_store_step_(st, s, "cannot quarantine a record", err);
 	if (ret < 0)
 		goto out;
 	if (sqlite3_changes(st->db) == 0) {
-		s = kifu_store_stmt_(st, ST_QUAR_FIND, err);
-		if (!s) {
-			ret = err ? err->code : KIFU_EDB;
-			goto out;
-		}
-		bind_text(s, 1, file);
-		sqlite3_bind_int(s, 2, number);
-		sqlite3_bind_int64(s, 3, (sqlite3_int64)raw_hash);
-		rc = sqlite3_step(s);
-		qid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-		sqlite3_reset(s);
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			ret = kifu_store_fail_(st, "cannot look a quarantined record up", err);
+		/* Only a hash collision of two texts from the same place gets here. */
+		ret = 0;
 		goto out;
 	}
 	qid = sqlite3_last_insert_rowid(st->db);
@@ -964,7 +830,7 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 		else
 			sqlite3_bind_null(s, 6);
 		bind_text(s, 7, d->message ? d->message : "");
-		ret = step_once(st, s, "cannot store a diagnostic", err);
+		ret = kifu_store_step_(st, s, "cannot store a diagnostic", err);
 		if (ret < 0)
 			goto out;
 	}
@@ -988,7 +854,7 @@ int kifu_store_import_begin(int64_t *id, struct kifu_store *st, const char *path
 	if (!s)
 		return err ? err->code : KIFU_EDB;
 	bind_text(s, 1, paths);
-	ret = step_once(st, s, "cannot record the import", err);
+	ret = kifu_store_step_(st, s, "cannot record the import", err);
 	if (ret == 0)
 		*id = sqlite3_last_insert_rowid(st->db);
 	return ret;
@@ -1005,7 +871,7 @@ int kifu_store_import_end(struct kifu_store *st, int64_t id, long imported, long
 	sqlite3_bind_int64(s, 2, imported);
 	sqlite3_bind_int64(s, 3, duplicates);
 	sqlite3_bind_int64(s, 4, rejected);
-	return step_once(st, s, "cannot record the import", err);
+	return kifu_store_step_(st, s, "cannot record the import", err);
 }
 
 int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, const char *path,
@@ -1023,7 +889,7 @@ int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, c
 		sqlite3_bind_int64(s, 3, size);
 	else
 		sqlite3_bind_null(s, 3);
-	ret = step_once(st, s, "cannot record a file", err);
+	ret = kifu_store_step_(st, s, "cannot record a file", err);
 	if (ret == 0)
 		*id = sqlite3_last_insert_rowid(st->db);
 	return ret;
@@ -1034,99 +900,93 @@ int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, c
 static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 {
 	sqlite3_stmt *find = NULL, *keep = NULL;
-	char drop[96];
-	int own, ret, i;
+	const struct deferrable *d;
+	int own, ret;
 
 	ret = own_begin(&own, st, err);
 	if (ret < 0)
 		return ret;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1",
-			       -1, &find, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db,
-			       "INSERT OR REPLACE INTO deferred_indexes(name, sql) VALUES (?1, ?2)",
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master WHERE name = ?1", -1,
+			       &find, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO deferred_indexes(name) VALUES (?1)",
 			       -1, &keep, NULL) != SQLITE_OK) {
 		ret = kifu_store_fail_(st, "cannot defer the indexes", err);
 		goto out;
 	}
-	for (i = 0; deferrable_indexes[i] && ret == 0; i++) {
-		int rc;
+	for (d = deferrables; d->name && ret == 0; d++) {
+		int present;
 
-		sqlite3_bind_text(find, 1, deferrable_indexes[i], -1, SQLITE_STATIC);
-		rc = sqlite3_step(find);
-		if (rc == SQLITE_DONE) {
-			sqlite3_reset(find);
-			continue;
-		}
-		if (rc != SQLITE_ROW) {
+		sqlite3_bind_text(find, 1, d->name, -1, SQLITE_STATIC);
+		if (sqlite3_step(find) != SQLITE_ROW) {
 			ret = kifu_store_fail_(st, "cannot defer the indexes", err);
 			sqlite3_reset(find);
 			break;
 		}
-		sqlite3_bind_text(keep, 1, deferrable_indexes[i], -1, SQLITE_STATIC);
-		sqlite3_bind_text(keep, 2, (const char *)sqlite3_column_text(find, 0), -1,
-				  SQLITE_TRANSIENT);
-		ret = step_once(st, keep, "cannot defer the indexes", err);
+		present = sqlite3_column_int(find, 0) > 0;
 		sqlite3_reset(find);
-		/* The names are this file's constants, never input. */
-		snprintf(drop, sizeof(drop), "DROP INDEX IF EXISTS %s", deferrable_indexes[i]);
+		if (!present)
+			continue;
+		sqlite3_bind_text(keep, 1, d->name, -1, SQLITE_STATIC);
+		ret = kifu_store_step_(st, keep, "cannot defer the indexes", err);
 		if (ret == 0)
-			ret = exec(st, drop, "cannot defer the indexes", err);
+			ret = kifu_store_exec_(st, d->drop, "cannot defer the indexes", err);
 	}
+	if (ret == 0)
+		ret = kifu_store_posidx_defer_(st, err);
 out:
 	sqlite3_finalize(find);
 	sqlite3_finalize(keep);
 	return own_end(own, ret, st, err);
 }
 
+/*
+ * Rebuilds every index named in deferred_indexes from libkifu's own
+ * definition (a name kifu does not know is forgotten), in one transaction.
+ */
 static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 {
-	sqlite3_stmt *list = NULL, *done = NULL;
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	int own, ret, rc;
+	sqlite3_stmt *find = NULL, *done = NULL;
+	const struct deferrable *d;
+	int own, ret;
 
 	ret = own_begin(&own, st, err);
 	if (ret < 0)
 		return ret;
-	if (sqlite3_prepare_v2(st->db, "SELECT name, sql FROM deferred_indexes ORDER BY name", -1,
-			       &list, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM deferred_indexes WHERE name = ?1", -1,
+			       &find, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, "DELETE FROM deferred_indexes WHERE name = ?1", -1, &done,
 			       NULL) != SQLITE_OK) {
 		ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
 		goto out;
 	}
-	/*
-	 * One at a time: read a definition, drop the reading statement, then
-	 * build (schema changes and an open read do not mix).
-	 */
-	for (;;) {
-		rc = sqlite3_step(list);
-		if (rc == SQLITE_DONE)
-			break;
-		if (rc != SQLITE_ROW) {
+	for (d = deferrables; d->name && ret == 0; d++) {
+		int wanted;
+
+		sqlite3_bind_text(find, 1, d->name, -1, SQLITE_STATIC);
+		if (sqlite3_step(find) != SQLITE_ROW) {
 			ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
+			sqlite3_reset(find);
 			break;
 		}
-		kifu_buf_reset(&sql);
-		kifu_buf_puts(&sql, (const char *)sqlite3_column_text(list, 1));
-		sqlite3_bind_text(done, 1, (const char *)sqlite3_column_text(list, 0), -1,
-				  SQLITE_TRANSIENT);
-		sqlite3_reset(list);
-		if (sql.failed) {
-			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-			break;
-		}
-		/* The definition is the one SQLite itself recorded for our index. */
-		ret = exec(st, sql.data, "cannot rebuild the indexes", err);
+		wanted = sqlite3_column_int(find, 0) > 0;
+		sqlite3_reset(find);
+		if (!wanted)
+			continue;
+		/* Dropped first: an index (or half a table) of an older run must not stop it. */
+		ret = kifu_store_exec_(st, d->drop, "cannot rebuild the indexes", err);
 		if (ret == 0)
-			ret = step_once(st, done, "cannot rebuild the indexes", err);
-		if (ret < 0)
-			break;
+			ret = kifu_store_exec_(st, d->create, "cannot rebuild the indexes", err);
+		sqlite3_bind_text(done, 1, d->name, -1, SQLITE_STATIC);
+		if (ret == 0)
+			ret = kifu_store_step_(st, done, "cannot rebuild the indexes", err);
 	}
+	if (ret == 0)
+		ret = kifu_store_posidx_restore_(st, err);
+	if (ret == 0)
+		ret = kifu_store_exec_(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:
-	sqlite3_finalize(list);
+	sqlite3_finalize(find);
 	sqlite3_finalize(done);
-	kifu_buf_release(&sql);
 	return own_end(own, ret, st, err);
 }
 
@@ -1150,10 +1010,10 @@ int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 	 * checking every move's and position's parent would only cost time.
 	 */
 	if (ret == 0)
-		ret = exec(st, "PRAGMA foreign_keys = OFF", "cannot start a bulk load", err);
+		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = OFF", "cannot start a bulk load", err);
 	/* Fewer checkpoints (each one syncs twice): the WAL may grow to 64 MiB. */
 	if (ret == 0)
-		ret = exec(st, "PRAGMA wal_autocheckpoint = 16384", "cannot start a bulk load", err);
+		ret = kifu_store_exec_(st, "PRAGMA wal_autocheckpoint = 16384", "cannot start a bulk load", err);
 	if (ret == 0)
 		st->bulk = 1;
 	return ret;
@@ -1166,7 +1026,7 @@ int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
 	if (ret == 0)
 		ret = indexes_restore(st, err);
 	if (ret == 0)
-		ret = exec(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
+		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
 			   "cannot end a bulk load", err);
 	if (ret == 0)
 		st->bulk = 0;
@@ -1176,7 +1036,7 @@ int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
 int kifu_store_indexes_deferred(int *count, struct kifu_store *st, struct kifu_error *err)
 {
 	long long n = 0;
-	int ret = query_int(&n, st, "SELECT count(*) FROM deferred_indexes", err);
+	int ret = kifu_store_query_int_(&n, st, "SELECT count(*) FROM deferred_indexes", err);
 
 	*count = (int)n;
 	return ret;
@@ -1184,5 +1044,5 @@ int kifu_store_indexes_deferred(int *count, struct kifu_store *st, struct kifu_e
 
 int kifu_store_game_count(long long *count, struct kifu_store *st, struct kifu_error *err)
 {
-	return query_int(count, st, "SELECT count(*) FROM games", err);
+	return kifu_store_query_int_(count, st, "SELECT count(*) FROM games", err);
 }

@@ -6,8 +6,11 @@
 #ifndef KIFU_STORE_IMPL_H
 #define KIFU_STORE_IMPL_H
 
+#include <stdio.h>
+
 #include <sqlite3.h>
 
+#include "kifu/buf.h"
 #include "kifu/store.h"
 
 /* One schema/NNN-name.sql file: its lines, NULL-terminated. */
@@ -30,10 +33,10 @@ enum store_stmt {
 	ST_PLAYER_FIND,
 	ST_PLAYER_INSERT,
 	ST_SIDE_INSERT,
-	ST_MOVE_INSERT,
-	ST_MOVE_INSERT_N,
-	ST_POS_INSERT,
-	ST_POS_INSERT_N,
+	ST_GAME_MOVES_INSERT,
+	ST_POSIDX_INSERT,
+	ST_POSIDX_INSERT_N,
+	ST_POSIDX_EXISTS,
 	ST_FIGURE_INSERT,
 	ST_TAG_INSERT,
 	ST_QUAR_INSERT,
@@ -57,15 +60,40 @@ struct player_slot {
 
 #define PLAYER_CACHE_SIZE 16384 /* a power of two; cleared when half full */
 
-/* Rows per multi-row INSERT of moves and positions (one statement step each). */
-#define MULTI_ROWS 16
+/* Rows per multi-row INSERT into the position index (one statement step each). */
+#define MULTI_ROWS 32
+
+/*
+ * An entry of the position index waiting to be written: the hash, and the
+ * game id and ply in one integer (game_id << 20 | ply), so that entries
+ * sort as the index does in 16 bytes.
+ */
+struct posidx_entry {
+	int64_t hash;
+	int64_t game_ply;
+};
+
+#define POSIDX_PLY_BITS 20
 
 struct kifu_store {
 	sqlite3 *db;
 	char *path;
 	int in_tx;
 	int bulk;            /* in bulk mode: foreign keys not enforced */
+	int version;         /* the schema version of the file (older ones only read) */
+	int readonly;        /* opened with KIFU_STORE_READ and not writable */
 	sqlite3_stmt *stmt[ST_COUNT];
+	struct kifu_buf moves, hashes, notes; /* one game's packed values, reused */
+	/* The position index waiting to be written (store_posidx.c). */
+	struct posidx_entry *pend;
+	size_t npend, cappend;
+	size_t committed;    /* pend[0..committed) belongs to committed games */
+	FILE *spool;         /* bulk mode: sorted runs of committed entries */
+	long long *runs;     /* entries in each run */
+	size_t nruns;
+	long long spooled_games, tx_games; /* games in the spool; of the open transaction */
+	int spool_bad;       /* the spool misses entries: rebuild from game_moves */
+	size_t spool_max;    /* entries per run; 0: the default (tests set a few) */
 	struct player_slot *players;
 	size_t nplayers;
 };
@@ -75,6 +103,27 @@ struct kifu_store {
  * err filled.
  */
 sqlite3_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err);
+
+/* Steps s once (a write, or a query whose first row is wanted) and resets it. */
+int kifu_store_step_(struct kifu_store *st, sqlite3_stmt *s, const char *what,
+		     struct kifu_error *err);
+
+/* The single integer a query of libkifu's own returns (0 without a row). */
+int kifu_store_query_int_(long long *out, struct kifu_store *st, const char *sql,
+			  struct kifu_error *err);
+
+/* Runs SQL text of libkifu's own (pragmas, DDL) that takes no parameters. */
+int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what,
+		     struct kifu_error *err);
+
+/* The position index (store_posidx.c): see there. */
+int kifu_store_posidx_queue_(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
+			     struct kifu_error *err);
+int kifu_store_posidx_commit_(struct kifu_store *st, struct kifu_error *err);
+void kifu_store_posidx_rollback_(struct kifu_store *st);
+int kifu_store_posidx_defer_(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err);
+void kifu_store_posidx_release_(struct kifu_store *st);
 
 /* Fills err from the database's last error: "database 'PATH': what: sqlite's message". */
 int kifu_store_fail_(struct kifu_store *st, const char *what, struct kifu_error *err);

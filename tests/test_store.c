@@ -22,6 +22,7 @@
 
 #include "kifu/record.h"
 #include "kifu/store.h"
+#include "store_impl.h" /* spool_max: runs of a few entries */
 
 #ifndef KIFU_SOURCE_DIR
 #define KIFU_SOURCE_DIR "."
@@ -794,6 +795,296 @@ static void test_bulk_mode(void **state)
 	kifu_replay_release(&rp);
 }
 
+/* ---- Schema 4 and issue 10 ---- */
+
+/* Copies the fixture rel (a database file) to dbpath, byte for byte. */
+static void copy_fixture(const char *rel)
+{
+	char path[512], buf[8192];
+	FILE *in, *out;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", KIFU_SOURCE_DIR, rel);
+	in = fopen(path, "rb");
+	out = fopen(dbpath, "wb");
+	if (!in || !out)
+		fail_msg("cannot copy %s", path);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+/* Every stored game written out as canonical YAML, in id order. */
+static void write_all_games(struct kifu_buf *out, struct kifu_store *st)
+{
+	struct kifu_error err;
+	int64_t *ids = NULL;
+	size_t n = 0, i;
+
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_game_ids(&ids, &n, st, NULL, &err), 0);
+	assert_true(n > 0);
+	for (i = n; i-- > 0;) {
+		struct kifu_replay rp = KIFU_REPLAY_INIT;
+		struct kifu_record *rec;
+
+		assert_int_equal(kifu_store_game_load(&rec, st, ids[i], &err), 0);
+		revalidate(rec, &rp);
+		assert_int_equal(kifu_record_write(out, rec, &rp, &err), 0);
+		kifu_record_free(rec);
+		kifu_replay_release(&rp);
+	}
+	free(ids);
+}
+
+/* The rows every migration must keep, and the moves and positions, as one text. */
+static const char keep_sql[] =
+	"SELECT (SELECT count(*) FROM games) || '|' || (SELECT count(*) FROM quarantine) || '|' || "
+	"(SELECT count(*) FROM quarantine_diags) || '|' || (SELECT count(*) FROM imports) || '|' || "
+	"(SELECT count(*) FROM files) || '|' || (SELECT count(*) FROM sides) || '|' || "
+	"(SELECT count(*) FROM tags) || '|' || (SELECT count(*) FROM figures) || '|' || "
+	"(SELECT sum(length(raw)) FROM quarantine) || '|' || "
+	"(SELECT group_concat(game_id || ':' || ply || ':' || move || ':' || ifnull(comment, '-') "
+	"|| ':' || ifnull(clock, '-') || ':' || ifnull(clock_text, '-'), ',') FROM "
+	"(SELECT * FROM moves ORDER BY game_id, ply)) || '|' || (SELECT group_concat(game_id || ':' "
+	"|| ply || ':' || hash, ',') FROM (SELECT * FROM positions ORDER BY game_id, ply))";
+
+/* A database of the release before schema 4 migrates keeping everything. */
+static void test_migrate_release_3(void **state)
+{
+	struct kifu_buf before = KIFU_BUF_INIT, after = KIFU_BUF_INIT;
+	struct kifu_store *st = NULL;
+	struct kifu_error err;
+	char *kept;
+
+	(void)state;
+	copy_fixture("tests/data/store/schema-3.sqlite");
+	kifu_error_clear(&err);
+	/* Read as it is: not migrated, games loaded from the rows of schema 1. */
+	assert_int_equal(kifu_store_open(&st, dbpath, KIFU_STORE_READ, &err), 0);
+	assert_int_equal(kifu_store_version(st), 3);
+	kept = strdup(q_text(st, keep_sql));
+	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 30);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine"), 4);
+	write_all_games(&before, st);
+	kifu_store_free(st);
+	st = open_db();
+	assert_int_equal(q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
+	assert_int_equal(kifu_store_version(st), kifu_store_schema_version());
+	assert_string_equal(q_text(st, keep_sql), kept);
+	assert_string_equal(q_text(st, "SELECT clock_text || '=' || clock FROM moves WHERE "
+				       "clock_text = '1:30'"), "1:30=90.0");
+	write_all_games(&after, st);
+	assert_string_equal(after.data, before.data);
+	/* The position index: each game once per position, at its first ply. */
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash"),
+			 q_int(st, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash h WHERE ply <> (SELECT "
+				   "min(ply) FROM positions p WHERE p.hash = h.hash AND "
+				   "p.game_id = h.game_id)"), 0);
+	assert_string_equal(q_text(st, "PRAGMA integrity_check"), "ok");
+	assert_int_equal(q_int(st, "PRAGMA foreign_key_check"), -999);
+	/* Deleting a game takes its moves and index entries with it, also after a bulk load. */
+	exec_sql(kifu_store_db(st), "DELETE FROM games WHERE id = 2");
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 2"), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM game_moves WHERE game_id = 2"), 0);
+	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
+	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"),
+			 q_int(st, "SELECT count(DISTINCT hash) FROM positions WHERE game_id = 3"));
+	exec_sql(kifu_store_db(st), "DELETE FROM games WHERE id = 3");
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
+				   "'%%positions_hash_deferred%%'"), 0);
+	kifu_store_free(st);
+	free(kept);
+	kifu_buf_release(&before);
+	kifu_buf_release(&after);
+}
+
+/* Issue 10: PRAGMA user_version is what the file says; unknown ones are refused. */
+static void test_unknown_versions(void **state)
+{
+	static const char *const versions[] = { "-1", "-2147483648", "99" };
+	struct kifu_store *st = NULL;
+	struct kifu_error err;
+	char pragma[64];
+	sqlite3 *db;
+	size_t i;
+	int k;
+
+	(void)state;
+	kifu_store_free(open_db());
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %s", versions[i]);
+		exec_sql(db, pragma);
+		assert_int_equal(sqlite3_close(db), SQLITE_OK);
+		for (k = 0; k < 2; k++) {
+			kifu_error_clear(&err);
+			assert_int_equal(kifu_store_open(&st, dbpath, k ? KIFU_STORE_READ : 0, &err),
+					 KIFU_EDB);
+			assert_null(st);
+			snprintf(pragma, sizeof(pragma), "schema version %s", versions[i]);
+			assert_non_null(strstr(err.message, pragma));
+		}
+	}
+}
+
+/* Issue 10: SQL text in the database is never run; deferred indexes come from libkifu. */
+static void test_deferred_sql_not_run(void **state)
+{
+	struct kifu_store *st;
+	struct kifu_error err;
+	sqlite3 *db;
+
+	(void)state;
+	copy_fixture("tests/data/store/schema-3.sqlite");
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	exec_sql(db, "DROP INDEX sides_player; INSERT INTO deferred_indexes(name, sql) VALUES "
+		     "('sides_player', 'CREATE TABLE pwned(x)'), ('evil', 'DELETE FROM quarantine')");
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	st = open_db();
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE name = 'pwned'"), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine"), 4);
+	assert_string_equal(q_text(st, "SELECT sql FROM sqlite_master WHERE name = 'sides_player'"),
+			    "CREATE INDEX sides_player ON sides(player_id)");
+	assert_int_equal(q_int(st, "SELECT count(*) FROM deferred_indexes"), 0);
+	kifu_store_free(st);
+}
+
+/* Issue 10: a clock as written comes back with the seconds the file gave. */
+static void test_clock_seconds(void **state)
+{
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_record *rec = parse("game: splay-schmidt\nmoves:\n  - {move: g4, clock: 1:30}\n"
+					"  - {move: h4, clock: 0x10}\n  - {move: g6, clock: 2.5}\n",
+					&rp);
+	struct kifu_store *st = open_db();
+	struct kifu_record *back;
+	struct kifu_error err;
+	double f = -1;
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(kifu_clock_seconds("1:30", 4, &f), 0);
+	assert_true(f == 90);
+	assert_int_equal(kifu_clock_seconds("99999999999999999999999999", 26, &f), KIFU_ERANGE);
+	assert_int_equal(kifu_clock_seconds("-3", 2, &f), KIFU_ERANGE);
+	assert_int_equal(kifu_clock_seconds("soon", 4, &f), KIFU_EPARSE);
+	/* Stored in a bulk load: the position index is written anew at its end. */
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
+	assert_int_equal(add(st, &id, rec, &rp), 1);
+	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = %lld",
+			       (long long)id), 4);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
+				   "'%%positions_hash_deferred%%'"), 0);
+	assert_int_equal(kifu_store_game_load(&back, st, id, &err), 0);
+	assert_string_equal(back->turns[0].clock, "1:30");
+	assert_true(back->turns[0].clock_seconds == 90);
+	assert_true(back->turns[1].clock_seconds == 16);
+	assert_true(back->turns[2].clock_seconds == 2.5);
+	assert_string_equal(q_text(st, "SELECT group_concat(clock, ' ') FROM moves"), "90.0 16.0 2.5");
+	exec_sql(kifu_store_db(st), "DELETE FROM games");
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash"), 0);
+	kifu_record_free(back);
+	kifu_record_free(rec);
+	kifu_replay_release(&rp);
+	kifu_store_free(st);
+}
+
+/* Issue 10: the same rejected bytes are held once, whatever the path they came by. */
+static void test_quarantine_by_text(void **state)
+{
+	static const char raw[] = "game: splay-schmidt\nmoves: [g7]\n";
+	static const char *const paths[] = { "x.yaml", "./x.yaml", "/abs/x.yaml", "<stdin>" };
+	struct kifu_store *st = open_db();
+	struct kifu_error err;
+	int64_t first = 0, id;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		struct kifu_origin from = { 0, 0, paths[i], 1, 1 };
+
+		kifu_error_clear(&err);
+		assert_int_equal(kifu_store_quarantine_add(&id, st, raw, sizeof(raw) - 1, 0, NULL,
+							   NULL, &from, &err), i == 0);
+		if (i == 0)
+			first = id;
+		assert_int_equal(id, first);
+	}
+	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine"), 1);
+	kifu_store_free(st);
+}
+
+/* The position index: each game once per position, at its first ply. */
+static void check_position_index(struct kifu_store *st)
+{
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash"),
+			 q_int(st, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
+	assert_int_equal(q_int(st, "SELECT count(*) FROM (SELECT hash, game_id, min(ply) AS ply "
+				   "FROM positions GROUP BY hash, game_id) p LEFT JOIN positions_hash h "
+				   "USING (hash, game_id) WHERE h.ply IS NOT p.ply"), 0);
+	assert_string_equal(q_text(st, "PRAGMA integrity_check"), "ok");
+}
+
+/* Bulk loads whose entries go through sorted runs in a temporary file, merged at the end. */
+static void test_position_index_spool(void **state)
+{
+	static const char *const files[] = {
+		"examples/splay-schmidt/splay-schmidt-standard-01.yaml",
+		"examples/splay-schmidt/splay-schmidt-standard-02.yaml",
+		"examples/splay-kisenwether/splay-kisenwether-standard-02.yaml",
+		"examples/glaisher/glaisher-standard-01.yaml",
+		"examples/splinter/splinter-knockout-01.yaml",
+		"examples/splinter-quad/splinter-quad-standard-01.yaml",
+	};
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_store *st = open_db();
+	struct kifu_error err;
+	size_t i;
+	int round;
+
+	(void)state;
+	kifu_error_clear(&err);
+	for (round = 0; round < 3; round++) {
+		/* 0: a fresh index; 1: old entries merged in; 2: a big index, entries added in place. */
+		if (round == 2) {
+			struct kifu_record *rec = parse_file("examples/glaisher/glaisher-advanced-01.yaml", &rp);
+
+			assert_int_equal(add(st, NULL, rec, &rp), 1);
+			kifu_record_free(rec);
+		}
+		st->spool_max = 7;
+		assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
+		for (i = round == 1 ? 0 : round == 2 ? 5 : 0; i < (round == 1 ? 3 : 6); i++) {
+			struct kifu_record *rec = parse_file(files[i], &rp);
+			int r;
+
+			/* Rounds 1 and 2 store other games: the first's again, with another date. */
+			if (round) {
+				kifu_record_set(rec, KIFU_KEY_DATE, round == 1 ? "1999" : "1998", &err);
+				revalidate(rec, &rp);
+			}
+			r = add(st, NULL, rec, &rp);
+			assert_int_equal(r, 1);
+			kifu_record_free(rec);
+		}
+		assert_true(st->nruns > 0 || round == 2);
+		assert_int_equal(kifu_store_bulk_end(st, &err), 0);
+		check_position_index(st);
+	}
+	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 11);
+	kifu_replay_release(&rp);
+	kifu_store_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -807,6 +1098,12 @@ int main(void)
 		cmocka_unit_test(test_date_first_day),
 		cmocka_unit_test_setup_teardown(test_load_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bulk_mode, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_release_3, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_versions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deferred_sql_not_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock_seconds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quarantine_by_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_position_index_spool, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,6 +91,19 @@ enum kifu_scalar_type {
  */
 int kifu_yaml_resolve(const char *s, size_t n, long *ival, double *fval, int *overflow);
 
+/* The largest clock a record may give, in seconds (about 31 million years). */
+#define KIFU_CLOCK_MAX 1e15
+
+/*
+ * The seconds of a clock as written (s, n bytes): a YAML integer (decimal,
+ * 0x, 0o, base 60 like 1:30) or float. Returns 0 with *out set,
+ * KIFU_EPARSE when it is no number, KIFU_ERANGE when it is negative, not
+ * finite or past KIFU_CLOCK_MAX (an integer too long for a long is past it).
+ * The record reader and kifu_record_add_turn both use it, so a clock read
+ * back from the database gives the seconds the file gave.
+ */
+int kifu_clock_seconds(const char *s, size_t n, double *out);
+
 /* One player entry of `players`. */
 struct kifu_record_player {
 	char *side;            /* the side name as written (the mapping key) */

@@ -44,12 +44,33 @@ int kifu_store_schema_version(void);
 /*
  * Opens the database at path, creating it when missing, in WAL mode with
  * foreign keys on, and brings an older schema up to date (each migration
- * in its own transaction). A database of a newer schema, or an SQLite file
- * that is not a kifu database, is refused. *out belongs to the caller
- * (kifu_store_free). flags: none yet, pass 0.
+ * in its own transaction). A database of a schema version this kifu does
+ * not know (newer, or negative), or an SQLite file that is not a kifu
+ * database, is refused. *out belongs to the caller (kifu_store_free).
+ * flags: 0, or KIFU_STORE_READ.
  */
 int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		    struct kifu_error *err);
+
+/*
+ * For tools that only read: the database must exist (KIFU_ENOTFOUND "no
+ * database at 'PATH'" otherwise) and is never created, migrated or changed
+ * in its schema; an older schema is read as it is. It is opened read-write
+ * when possible (reports may keep their precomputed tables), else
+ * read-only, else immutable (a WAL file in a directory the user cannot
+ * write: what was checkpointed).
+ */
+#define KIFU_STORE_READ 0x1u
+
+/*
+ * The schema version of the open file: kifu_store_schema_version() unless
+ * opened with KIFU_STORE_READ (readers of moves and positions handle
+ * version 4's packed layout and the per-ply tables of versions 1 to 3).
+ */
+int kifu_store_version(const struct kifu_store *st);
+
+/* Whether the open file cannot be written (KIFU_STORE_READ on a read-only file). */
+int kifu_store_readonly(const struct kifu_store *st);
 
 /* Rolls back an open transaction and closes; NULL is accepted. */
 void kifu_store_free(struct kifu_store *st);
@@ -119,9 +140,10 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
  * document as it was in its file; truncated says the text was cut),
  * rec (may be NULL; its game name is kept when it has one), every
  * diagnostic in diags (errors and warnings), and origin (may be NULL).
- * The key is (file, game number, hash of raw): the same record seen again
- * is not stored twice. Returns 1 when stored (*id set), 0 when already
- * there (*id = its id), or a negative KIFU_E* code. id may be NULL.
+ * The key is raw itself: the same bytes seen again, read through any
+ * path or from standard input, are not stored twice. Returns 1 when
+ * stored (*id set), 0 when already there (*id = its id), or a negative
+ * KIFU_E* code. id may be NULL.
  */
 int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *raw, size_t len,
 			      int truncated, const struct kifu_record *rec,
