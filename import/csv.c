@@ -276,8 +276,8 @@ static void row_record(struct csv *p, struct kifu_record *rec, struct kifu_diags
 		if (p->cols[i].kind == C_FIELD && p->cols[i].key == KIFU_KEY_GAME && p->cells[i].text.n)
 			g = imp_game_lookup(p->cells[i].text.s);
 	if (p->ncells != p->ncols)
-		diag(diags, rec, 0, rec->at, failed, "the row has %d columns, the header %d",
-		     p->ncells + p->extra, p->ncols);
+		diag(diags, rec, 0, rec->at, failed, "the row has %d column%s, the header %d",
+		     p->ncells + p->extra, p->ncells + p->extra == 1 ? "" : "s", p->ncols);
 	for (i = 0; i < p->ncols && i < p->ncells; i++) {
 		const struct column *col = &p->cols[i];
 		const struct cell *cell = &p->cells[i];

@@ -52,6 +52,8 @@ void kifu_near_add(struct kifu_near *n, const char *candidate)
 	if (!candidate || !strcmp(candidate, n->name))
 		return;
 	d = kifu_edit_distance(n->name, candidate);
+	if (d == SIZE_MAX)
+		return; /* a name too long to compare is near nothing */
 	if (d < n->dist) {
 		n->best = candidate;
 		n->dist = d;
