@@ -189,5 +189,31 @@ if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
 	fi
 fi
 
+# ---- Reports on a read-only mount and on a full disk (issue 10): mounts
+# made in a private mount namespace (unshare -m), gone when it ends. Where
+# this machine does not allow mounting, the checks are skipped and say so.
+mkdir "$tmp/mnt" "$tmp/src"
+"$bin/kifu-import" --quiet --db "$tmp/src/fresh.db" examples/splay-schmidt examples/splinter >/dev/null 2>&1
+if unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$tmp/mnt'" 2>/dev/null; then
+	# A read-only bind mount of a directory holding a database whose
+	# statistics tables were never filled.
+	unshare -m sh -c "mount --bind -o ro '$tmp/src' '$tmp/mnt' && mount -o remount,bind,ro '$tmp/mnt' 2>/dev/null;
+		touch '$tmp/mnt/probe' 2>/dev/null && echo writable;
+		sh '$tmp/reports.sh' '$bin' '$tmp/mnt/fresh.db'" >"$tmp/rom.out" 2>&1
+	check "read-only mount: the mount is read-only (the test is honest)" sh -c "! grep -q '^writable' '$tmp/rom.out'"
+	check "read-only mount: the reports of a writable copy" cmp -s "$tmp/rw.out" "$tmp/rom.out"
+	# A full disk: a small tmpfs holding a copy of the database, the rest
+	# of its space filled.
+	size=$(( $(wc -c <"$tmp/src/fresh.db") / 1024 + 256 ))
+	unshare -m sh -c "mount -t tmpfs -o size=${size}k tmpfs '$tmp/mnt' && cp '$tmp/src/fresh.db' '$tmp/mnt/' &&
+		{ dd if=/dev/zero of='$tmp/mnt/fill' bs=4k 2>/dev/null; true; } &&
+		{ echo x >'$tmp/mnt/probe' 2>/dev/null && [ -s '$tmp/mnt/probe' ] && echo space-left; true; };
+		sh '$tmp/reports.sh' '$bin' '$tmp/mnt/fresh.db'" >"$tmp/full.out" 2>&1
+	check "full disk: the disk is full (the test is honest)" sh -c "! grep -q '^space-left' '$tmp/full.out'"
+	check "full disk: the reports of a writable copy" cmp -s "$tmp/rw.out" "$tmp/full.out"
+else
+	echo "store.sh: skipped the read-only mount and full disk checks: this machine does not allow mounting"
+fi
+
 [ $fail -eq 0 ] && echo "store.sh: ok"
 exit $fail
