@@ -146,16 +146,21 @@ struct cli_status {
 };
 
 /*
- * Called for each game read: rec with the reader's diagnostics so far,
+ * Called for each game read: *rec with the reader's diagnostics so far,
  * source (the file or database, for diagnostics), label ("game K of FILE",
- * "game ID in DB") and name ("BASE-K", "game-ID", for a file per game).
- * Returns a negative value to stop reading.
+ * "game ID in DB") and name ("BASE-00K", "game-00ID", zero-padded so that a
+ * directory of one file per game sorts). The function may keep the record
+ * (setting *rec to NULL). Returns a negative value to stop reading.
  */
-typedef int (*cli_game_fn)(void *ctx, struct kifu_record *rec, struct kifu_diags *diags,
+typedef int (*cli_game_fn)(void *ctx, struct kifu_record **rec, struct kifu_diags *diags,
 			   const char *source, const char *label, const char *name);
 
-/* Every record under path (any format, archive or directory; "-": standard input). */
-void cli_games_file(const char *path, cli_game_fn fn, void *ctx, struct cli_status *status);
+/*
+ * Every record under path (any format, archive or directory; "-": standard
+ * input), in the format from (NULL: found by name and content).
+ */
+void cli_games_file(const char *path, const struct kifu_format *from, cli_game_fn fn, void *ctx,
+		    struct cli_status *status);
 
 /*
  * The name of an input's games in a directory: its base name, or its archive

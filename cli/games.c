@@ -1,5 +1,6 @@
 /*
- * The games a tool reads, wherever they come from (kifu-analyse): every
+ * The games a tool reads, wherever they come from (kifu-export,
+ * kifu-analyse): every
  * record under a path (any format, archive or directory, read through the
  * library's pipeline; - for standard input), or the stored
  * games chosen by --id or FILTERS. Each game is handed to the tool's
@@ -64,9 +65,9 @@ static int file_game(const struct kifu_item *it, void *ctx)
 
 	if (it->kind == KIFU_ITEM_RECORD) {
 		cli_base_name(base, sizeof(base), it->input);
-		snprintf(name, sizeof(name), "%s-%d", base, (*it->rec)->number);
+		snprintf(name, sizeof(name), "%s-%03d", base, (*it->rec)->number);
 		snprintf(label, sizeof(label), "game %d of %s", (*it->rec)->number, it->input);
-		return fg->fn(fg->ctx, *it->rec, it->diags, it->input, label, name) < 0 ? -1 : 0;
+		return fg->fn(fg->ctx, it->rec, it->diags, it->input, label, name) < 0 ? -1 : 0;
 	}
 	if (it->kind == KIFU_ITEM_ERROR || it->kind == KIFU_ITEM_WARNING) {
 		st = cli_print_item(it, 0);
@@ -78,7 +79,8 @@ static int file_game(const struct kifu_item *it, void *ctx)
 	return 0;
 }
 
-void cli_games_file(const char *path, cli_game_fn fn, void *ctx, struct cli_status *status)
+void cli_games_file(const char *path, const struct kifu_format *from, cli_game_fn fn, void *ctx,
+		    struct cli_status *status)
 {
 	struct kifu_pipeline_options opt = KIFU_PIPELINE_OPTIONS_INIT;
 	struct kifu_pipeline_summary sum;
@@ -87,8 +89,10 @@ void cli_games_file(const char *path, cli_game_fn fn, void *ctx, struct cli_stat
 	const char *paths[1];
 
 	paths[0] = path;
+	opt.from = from;
 	kifu_error_clear(&err);
-	if (kifu_pipeline_run(paths, 1, &opt, file_game, &fg, &sum, &err) < 0 && err.message[0]) {
+	if (kifu_pipeline_run(paths, 1, &opt, file_game, &fg, &sum, &err) < 0 && err.message[0] &&
+	    !status->io_error && !status->usage_error) {
 		cli_errorf("%s", err.message);
 		status->io_error = 1;
 	}
@@ -120,9 +124,9 @@ static int stored(struct kifu_store *st, int64_t id, cli_game_fn fn, void *ctx,
 		ret = -1;
 		goto out;
 	}
-	snprintf(name, sizeof(name), "game-%lld", (long long)id);
+	snprintf(name, sizeof(name), "game-%03lld", (long long)id);
 	snprintf(label, sizeof(label), "game %lld in %s", (long long)id, db);
-	ret = fn(ctx, rec, &diags, db, label, name);
+	ret = fn(ctx, &rec, &diags, db, label, name);
 out:
 	kifu_record_free(rec);
 	kifu_diags_release(&diags);

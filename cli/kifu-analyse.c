@@ -250,10 +250,11 @@ static int put_text(struct kifu_buf *b, const struct kifu_replay *rp,
 /* ---- one game ---- */
 
 /* Validates, analyses and writes one record (a cli_game_fn). Returns -1 to stop everything. */
-static int analyse_record(void *ctx, struct kifu_record *rec, struct kifu_diags *diags,
+static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diags *diags,
 			  const char *source, const char *label, const char *name)
 {
 	struct run *r = ctx;
+	struct kifu_record *rec = *recp;
 	struct kifu_replay *rp = &r->replay;
 	struct kifu_ply_review *rv = NULL;
 	struct kifu_buf b = KIFU_BUF_INIT;
@@ -412,7 +413,7 @@ int main(int argc, char **argv)
 	r.json_array = id < 0;
 
 	if (file)
-		cli_games_file(file, analyse_record, &r, &status);
+		cli_games_file(file, NULL, analyse_record, &r, &status);
 	else
 		cli_games_store(db, id, &f, CLI_GAMES_MUST_EXIST, analyse_record, &r, &status);
 	finish(&r);

@@ -19,7 +19,6 @@
 
 #include "cli.h"
 #include "kifu/format.h"
-#include "kifu/pipeline.h"
 #include "kifu/record.h"
 #include "kifu/render.h"
 #include "kifu/store.h"
@@ -317,130 +316,31 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 	return ret < 0 || ex->io_error ? -1 : 0;
 }
 
-/* Prints the diagnostics of a validated record; exports it when valid. */
-static int check_and_export(struct export *ex, struct kifu_record **rec, struct kifu_replay *rp,
-			    const struct kifu_diags *diags, const char *source, const char *label,
-			    const char *name)
+/*
+ * Validates a record read from a file or the database (a cli_game_fn),
+ * prints its diagnostics and exports it when valid. Returns -1 to stop
+ * everything.
+ */
+static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags *diags,
+			 const char *source, const char *label, const char *name)
 {
+	struct export *ex = ctx;
+	struct kifu_error err;
 	size_t i;
 
+	kifu_error_clear(&err);
+	if (kifu_record_validate(&ex->replay, diags, *rec, KIFU_VALIDATE_TEXT, &err) < 0) {
+		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
+		ex->io_error = 1;
+		return -1;
+	}
 	for (i = 0; i < diags->n; i++)
 		cli_print_diag(stderr, source, &diags->v[i]);
 	if (diags->errors) {
 		ex->invalid = 1;
 		return 0;
 	}
-	return export_game(ex, rec, rp, label, name);
-}
-
-/* ---- records ---- */
-
-static int consume(const struct kifu_item *it, void *ctx)
-{
-	struct export *ex = ctx;
-	char base[512], name[540], label[600];
-	int st;
-
-	switch (it->kind) {
-	case KIFU_ITEM_RECORD:
-		cli_base_name(base, sizeof(base), it->input);
-		snprintf(name, sizeof(name), "%s-%03d", base, (*it->rec)->number);
-		snprintf(label, sizeof(label), "game %d of %s", (*it->rec)->number, it->input);
-		return check_and_export(ex, it->rec, it->replay, it->diags, it->input, label, name);
-	case KIFU_ITEM_ERROR:
-	case KIFU_ITEM_WARNING:
-		st = cli_print_item(it, 0);
-		if (st == EXIT_FAILURE_IO)
-			ex->io_error = 1;
-		else if (st == EXIT_INVALID)
-			ex->invalid = 1;
-		return 0;
-	}
-	return 0;
-}
-
-static void export_records(struct export *ex, const char *path, const struct kifu_format *from)
-{
-	struct kifu_pipeline_options opt = KIFU_PIPELINE_OPTIONS_INIT;
-	struct kifu_pipeline_summary sum;
-	struct kifu_error err;
-	const char *paths[1];
-
-	paths[0] = path;
-	opt.from = from;
-	opt.flags = KIFU_PIPELINE_REPLAY;
-	opt.validate_flags = KIFU_VALIDATE_TEXT;
-	kifu_error_clear(&err);
-	if (kifu_pipeline_run(paths, 1, &opt, consume, ex, &sum, &err) < 0 && !ex->usage_error &&
-	    !ex->io_error) {
-		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
-		ex->io_error = 1;
-	}
-	cli_print_skipped(&sum, 0);
-}
-
-/* ---- the database ---- */
-
-/* Exports stored game id; returns -1 to stop everything. */
-static int export_stored(struct export *ex, struct kifu_store *st, int64_t id)
-{
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_record *rec = NULL;
-	struct kifu_error err;
-	const char *db = kifu_store_path(st);
-	char name[64], label[600];
-	int ret;
-
-	kifu_error_clear(&err);
-	ret = kifu_store_game_load(&rec, st, id, &err);
-	if (ret == KIFU_ENOTFOUND) {
-		cli_errorf("no game with id %lld in '%s'", (long long)id, db);
-		ex->invalid = 1;
-		ret = 0;
-	} else if (ret < 0) {
-		cli_error(&err);
-		ex->io_error = 1;
-		ret = -1;
-	} else if (kifu_record_validate(&ex->replay, &diags, rec, KIFU_VALIDATE_TEXT, &err) < 0) {
-		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
-		ex->io_error = 1;
-		ret = -1;
-	} else {
-		snprintf(name, sizeof(name), "game-%03lld", (long long)id);
-		snprintf(label, sizeof(label), "game %lld in %s", (long long)id, db);
-		ret = check_and_export(ex, &rec, &ex->replay, &diags, db, label, name);
-	}
-	kifu_record_free(rec);
-	kifu_diags_release(&diags);
-	return ret;
-}
-
-static void export_store(struct export *ex, const char *db, long id, const struct kifu_filter *f)
-{
-	struct kifu_store *st = NULL;
-	struct kifu_error err;
-	int64_t *ids = NULL;
-	size_t n = 0, i;
-
-	kifu_error_clear(&err);
-	if (kifu_store_open(&st, cli_db_path(db), KIFU_STORE_READ, &err) < 0) {
-		cli_error(&err);
-		ex->io_error = 1;
-	} else if (id >= 0) {
-		export_stored(ex, st, id);
-	} else if (kifu_store_game_ids(&ids, &n, st, f, &err) < 0) {
-		cli_error(&err);
-		if (err.code == KIFU_EPARSE)
-			ex->usage_error = 1;
-		else
-			ex->io_error = 1;
-	} else {
-		for (i = 0; i < n; i++)
-			if (export_stored(ex, st, ids[i]) < 0)
-				break;
-	}
-	free(ids);
-	kifu_store_free(st);
+	return export_game(ex, rec, &ex->replay, label, name);
 }
 
 static long parse_count(const char *opt, const char *text)
@@ -496,6 +396,7 @@ int main(int argc, char **argv)
 	};
 	struct export ex;
 	struct kifu_filter f;
+	struct cli_status status = { 0, 0, 0 };
 	const struct kifu_format *from = NULL;
 	const char *db = NULL, *file = NULL, *to = NULL;
 	long id = -1;
@@ -553,9 +454,12 @@ int main(int argc, char **argv)
 	ex.json_array = id < 0;
 
 	if (file)
-		export_records(&ex, file, from);
+		cli_games_file(file, from, export_record, &ex, &status);
 	else
-		export_store(&ex, db, id, &f);
+		cli_games_store(db, id, &f, 0, export_record, &ex, &status);
+	ex.invalid |= status.invalid;
+	ex.io_error |= status.io_error;
+	ex.usage_error |= status.usage_error;
 	finish(&ex);
 	kifu_replay_release(&ex.replay);
 	kifu_buf_release(&ex.pending);
