@@ -161,16 +161,6 @@ static void parse_players(struct options *o, const char *text)
 	}
 }
 
-/* splitmix64's finaliser over a and b: independent seeds from (S, i, j). */
-static uint64_t mix(uint64_t a, uint64_t b)
-{
-	uint64_t z = a + UINT64_C(0x9e3779b97f4a7c15) * (b + 1);
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -183,6 +173,7 @@ static double now(void)
 struct progress {
 	int on;
 	double last;
+	long game, games;  /* the game being played, of how many */
 };
 
 static void progress_show(struct progress *pr, long game, long games, int ply, int force)
@@ -211,6 +202,13 @@ static void progress_end(struct progress *pr)
 		fprintf(stderr, "\r\033[K");
 }
 
+static void progress_ply(void *ctx, int ply)
+{
+	struct progress *pr = ctx;
+
+	progress_show(pr, pr->game, pr->games, ply, 0);
+}
+
 /*
  * Plays game i into rec (made here; the caller frees it) and tallies its
  * result. Returns 0, or an exit code after printing what failed.
@@ -218,57 +216,21 @@ static void progress_end(struct progress *pr)
 static int play_game(struct kifu_record **out, const struct options *o, long i,
 		     struct tally *tally, struct progress *pr)
 {
-	const struct kifu_game *g = o->game;
-	struct kifu_player *bots[MAX_SPECS] = { NULL };
-	struct kifu_record *rec = NULL;
-	struct kifu_pos *pos = NULL;
 	struct kifu_outcome oc;
 	struct kifu_error err;
-	uint64_t game_seed = mix(o->seed, (uint64_t)i);
-	char text[KIFU_MOVE_TEXT_MAX], name[256], round[32];
-	int j, plies = 0, ret = EXIT_FAILURE_IO;
 
-	*out = NULL;
 	kifu_error_clear(&err);
-	if (kifu_record_new(&rec, &err) < 0 || kifu_pos_new(&pos, g, o->variant, o->first, &err) < 0)
-		goto fail;
-	snprintf(round, sizeof(round), "%ld", i + 1);
-	if (kifu_record_set(rec, KIFU_KEY_GAME, g->name, &err) < 0 ||
-	    kifu_record_set(rec, KIFU_KEY_VARIANT, g->variants[o->variant], &err) < 0 ||
-	    kifu_record_set(rec, KIFU_KEY_EVENT, "kifu-play", &err) < 0 ||
-	    kifu_record_set(rec, KIFU_KEY_ROUND, round, &err) < 0)
-		goto fail;
-	/* With the same options, the seed and the round replay the game. */
-	snprintf(name, sizeof(name), "%llu", (unsigned long long)o->seed);
-	if (kifu_record_add_tag(rec, "seed", name, KIFU_SCALAR_INT, &err) < 0)
-		goto fail;
-	if ((g->flags & KIFU_GAME_CHOOSE_FIRST) &&
-	    kifu_record_set(rec, KIFU_KEY_FIRST, g->sides[o->first], &err) < 0)
-		goto fail;
-	for (j = 0; j < g->nsides; j++) {
-		int k = (int)((i + j) % o->nspecs);
-
-		snprintf(name, sizeof(name), "%s #%d", o->specs[k], k + 1);
-		if (kifu_record_set_player(rec, g->sides[j], name, 0, 0, &err) < 0 ||
-		    kifu_player_new(&bots[j], g, o->specs[k], mix(game_seed, (uint64_t)j),
-				    &err) < 0)
-			goto fail;
-	}
-	for (;;) {
-		kifu_move m;
-
-		g->outcome(pos->state, &oc);
-		if (oc.status != KIFU_ONGOING || plies >= o->max_plies)
-			break;
-		progress_show(pr, i, o->games, plies, 0);
-		if (kifu_player_choose(&m, bots[g->side_to_move(pos->state)], pos->state,
-				       &err) < 0)
-			goto fail;
-		g->format_move(pos->state, m, text);
-		if (kifu_record_add_turn(rec, text, NULL, NULL, &err) < 0)
-			goto fail;
-		g->apply(pos->state, m);
-		plies++;
+	pr->game = i;
+	pr->games = o->games;
+	if (kifu_play_game(out, &oc, o->game, o->variant, o->first,
+			   (const char *const *)o->specs, o->nspecs, i, o->seed, o->max_plies,
+			   progress_ply, pr, &err) < 0) {
+		if (err.code == KIFU_ENOMEM || !err.message[0])
+			cli_errorf("game %ld: %s", i + 1,
+				   err.message[0] ? err.message : "out of memory");
+		else
+			cli_errorf("internal error: game %ld: %s", i + 1, err.message);
+		return EXIT_FAILURE_IO;
 	}
 	if (oc.status == KIFU_WIN) {
 		tally->wins[(i + oc.winner) % o->nspecs]++;
@@ -278,28 +240,7 @@ static int play_game(struct kifu_record **out, const struct options *o, long i,
 	} else {
 		tally->unfinished++;
 	}
-	/* A game the cap cut short is written unfinished, with no termination. */
-	if (kifu_record_set(rec, KIFU_KEY_RESULT,
-			    oc.status == KIFU_WIN ? g->sides[oc.winner] :
-			    oc.status == KIFU_DRAW ? "draw" : "unfinished", &err) < 0 ||
-	    (oc.status != KIFU_ONGOING &&
-	     kifu_record_set(rec, KIFU_KEY_TERMINATION, "rules", &err) < 0))
-		goto fail;
-	*out = rec;
-	rec = NULL;
-	ret = 0;
-	goto out;
-fail:
-	if (err.code == KIFU_ENOMEM || !err.message[0])
-		cli_errorf("game %ld: %s", i + 1, err.message[0] ? err.message : "out of memory");
-	else
-		cli_errorf("internal error: game %ld: %s", i + 1, err.message);
-out:
-	for (j = 0; j < g->nsides; j++)
-		kifu_player_free(bots[j]);
-	kifu_record_free(rec);
-	kifu_pos_free(pos);
-	return ret;
+	return 0;
 }
 
 /*
@@ -440,7 +381,7 @@ int main(int argc, char **argv)
 	const char *games = NULL, *seed = NULL, *max_plies = NULL;
 	struct options o;
 	struct tally tally;
-	struct progress pr = { 0, 0 };
+	struct progress pr = { 0, 0, 0, 0 };
 	struct kifu_buf doc = KIFU_BUF_INIT;
 	struct kifu_store *st = NULL;
 	struct kifu_error err;

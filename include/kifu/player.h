@@ -38,6 +38,7 @@
 
 #include "kifu/error.h"
 #include "kifu/game.h"
+#include "kifu/record.h"
 
 /* The exploration constant of UCB1 (sqrt(2)). */
 #define KIFU_PLAYER_UCT_C 1.41421356237309504880
@@ -130,5 +131,22 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 
 /* N of an mcts:N player, 0 for random. */
 long kifu_player_playouts(const struct kifu_player *p);
+
+/* ---- Playing whole games (kifu-play) ---- */
+
+/*
+ * Plays game i (from 0) of a series between the players specs[0..nspecs)
+ * and writes it as a record into *out (the caller frees it): game i gives
+ * side j the SPEC at position (i + j) mod nspecs, named "SPEC #k"; every
+ * player's seed comes from seed, i and j alone, so the same arguments give
+ * the same game. At most max_plies moves are played (a game cut short is
+ * unfinished). *outcome gets the final position's outcome. progress (may
+ * be NULL) is called with ctx before each move. Returns 0 or a negative
+ * KIFU_E* code (err says why).
+ */
+int kifu_play_game(struct kifu_record **out, struct kifu_outcome *outcome,
+		   const struct kifu_game *g, int variant, int first,
+		   const char *const *specs, int nspecs, long i, uint64_t seed, long max_plies,
+		   void (*progress)(void *ctx, int ply), void *ctx, struct kifu_error *err);
 
 #endif
