@@ -138,7 +138,7 @@ static int write_file(const char *path, const struct kifu_buf *b)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE };
+	enum { O_DB = 256, O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE, O_AFTER, O_HTML };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
@@ -148,6 +148,8 @@ int main(int argc, char **argv)
 		{ "min-games", required_argument, NULL, O_MIN },
 		{ "by-position", no_argument, NULL, O_BYPOS },
 		{ "no-cache", no_argument, NULL, O_NOCACHE },
+		{ "after", required_argument, NULL, O_AFTER },
+		{ "html", required_argument, NULL, O_HTML },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -160,7 +162,8 @@ int main(int argc, char **argv)
 	struct kifu_buf out = KIFU_BUF_INIT, svg = KIFU_BUF_INIT;
 	struct kifu_error err;
 	const char *db = NULL, *svg_path = NULL, *format = "table";
-	int opt_c, kind, fmt = -1, k, status = EXIT_OK, openings_only = 0;
+	int opt_c, kind, fmt = -1, k, status = EXIT_OK, openings_only = 0, min_given = 0;
+	int tree_only = 0, html = 0;
 
 	cli_init(argv[0]);
 	memset(&f, 0, sizeof(f));
@@ -182,8 +185,10 @@ int main(int argc, char **argv)
 			break;
 		case O_MIN:
 			opt.min_games = parse_number("--min-games", optarg, 0);
-			openings_only = 1;
+			min_given = 1;
 			break;
+		case O_AFTER: opt.after = optarg; tree_only = 1; break;
+		case O_HTML: html = 1; tree_only = 1; break;
 		case O_BYPOS: opt.by_position = 1; openings_only = 1; break;
 		case O_NOCACHE: opt.flags |= KIFU_STATS_NO_CACHE; break;
 		case 'h': help(); break;
@@ -193,16 +198,25 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		cli_usage_error(usage, "expected a REPORT (summary, openings, players or lengths)");
+		cli_usage_error(usage, "expected a REPORT (summary, openings, players, lengths or tree)");
 	if (optind + 1 < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind + 1]);
 	kind = kifu_stats_kind_find(argv[optind]);
 	if (kind < 0)
-		cli_usage_error(usage, "unknown report '%s' (summary, openings, players or lengths)",
-				argv[optind]);
+		cli_usage_error(usage, "unknown report '%s' (summary, openings, players, lengths or "
+				"tree)", argv[optind]);
 	if (openings_only && kind != KIFU_STATS_OPENINGS)
-		cli_usage_error(usage, "--depth, --min-games and --by-position apply to openings, "
-				"not '%s'", argv[optind]);
+		cli_usage_error(usage, "--depth and --by-position apply to openings, not '%s'",
+				argv[optind]);
+	if (min_given && kind != KIFU_STATS_OPENINGS && kind != KIFU_STATS_TREE)
+		cli_usage_error(usage, "--min-games applies to openings and tree, not '%s'",
+				argv[optind]);
+	if (tree_only && kind != KIFU_STATS_TREE)
+		cli_usage_error(usage, "--after and --html apply to tree, not '%s'", argv[optind]);
+	if (html)
+		cli_usage_error(usage, "tree --html is not available yet");
+	if (kind == KIFU_STATS_TREE && !f.game)
+		cli_usage_error(usage, "tree needs --game");
 	for (k = 0; formats[k]; k++)
 		if (!strcmp(format, formats[k]))
 			fmt = k;
@@ -214,8 +228,9 @@ int main(int argc, char **argv)
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
 	    kifu_stats_report(&rep, st, kind, &f, &opt, &err) < 0) {
 		cli_error(&err);
-		status = err.code == KIFU_EPARSE || err.code == KIFU_ERANGE ? EXIT_USAGE
-									     : EXIT_FAILURE_IO;
+		/* tree: a bad move in --after is a usage error too. */
+		status = err.code == KIFU_EPARSE || err.code == KIFU_ERANGE ||
+				 err.code == KIFU_EILLEGAL ? EXIT_USAGE : EXIT_FAILURE_IO;
 		goto out;
 	}
 	if (kifu_report_write(&out, rep, fmt == 0 ? KIFU_REPORT_TABLE : fmt == 1 ? KIFU_REPORT_CSV

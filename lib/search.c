@@ -44,7 +44,7 @@ const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *r
 	return i < res->n ? &res->v[i] : NULL;
 }
 
-int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
+int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
 			 const char *moves, struct kifu_error *err)
 {
 	struct kifu_pos *pos = NULL;
@@ -53,10 +53,19 @@ int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
 	ret = kifu_pos_new(&pos, g, variant, 0, err);
 	if (ret == 0)
 		ret = kifu_pos_play_list(pos, moves, err);
-	if (ret == 0)
+	if (ret == 0) {
 		*hash = g->hash(pos->state);
+		if (to_move)
+			*to_move = g->side_to_move(pos->state);
+	}
 	kifu_pos_free(pos);
 	return ret;
+}
+
+int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
+			 const char *moves, struct kifu_error *err)
+{
+	return search_position_side(hash, NULL, g, variant, moves, err);
 }
 
 /* A copy of column i's text in the result's arena; NULL for SQL NULL or out of memory. */
@@ -238,7 +247,7 @@ static int add_player(struct kifu_search_result *res, struct name_cache *nc, str
  * positions; during a bulk load the index waits to be rebuilt, and the
  * view positions answers, slowly.
  */
-static int position_index(struct kifu_store *st)
+int search_position_index(struct kifu_store *st)
 {
 	sqlite3_stmt *s = NULL;
 	int found = 0;
@@ -278,7 +287,7 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 	if (hash)
 		kifu_buf_printf(&sql, "h.ply, s.side, s.player_id FROM (%s) AS h CROSS JOIN games g "
 				      "LEFT JOIN sides s ON s.game_id = g.id WHERE g.id = h.game_id AND ",
-				position_index(st) ? "SELECT game_id, ply FROM positions_hash WHERE hash = ?1"
+				search_position_index(st) ? "SELECT game_id, ply FROM positions_hash WHERE hash = ?1"
 				: "SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
 				  "GROUP BY game_id");
 	else

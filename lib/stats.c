@@ -50,6 +50,7 @@ static const char *const kind_names[KIFU_STATS_KINDS] = {
 	[KIFU_STATS_OPENINGS] = "openings",
 	[KIFU_STATS_PLAYERS] = "players",
 	[KIFU_STATS_LENGTHS] = "lengths",
+	[KIFU_STATS_TREE] = "tree",
 };
 
 /* A game and variant: reports have one group of rows per pair, in registry order. */
@@ -606,8 +607,8 @@ out:
  * without a finished game. The columns are added in this order here, not
  * in the unspecified order of a call's arguments.
  */
-static void put_score(struct kifu_report *rep, long row, const char *name, int with_ci,
-		      double points, long long finished)
+void stats_put_score(struct kifu_report *rep, long row, const char *name, int with_ci,
+		     double points, long long finished)
 {
 	long col = report_col(rep, name, 0, 3), lo_col = -1, hi_col = -1;
 	double low, high;
@@ -643,8 +644,8 @@ static void put_game(struct kifu_report *rep, long row, const struct gv *gv)
 }
 
 /* Columns wins_<side>..., draws for game g of row. */
-static void put_wins(struct kifu_report *rep, long row, const struct kifu_game *g,
-		     const long long *wins, long long draws)
+void stats_put_wins(struct kifu_report *rep, long row, const struct kifu_game *g,
+		    const long long *wins, long long draws)
 {
 	char name[64];
 	int s;
@@ -672,14 +673,14 @@ static int build_summary(struct kifu_report *rep, struct ctx *c, struct outcome_
 		row = report_row(rep);
 		put_game(rep, row, &c->gv[k]);
 		report_set_int(rep, row, report_col(rep, "games", 0, 0), a->games);
-		put_wins(rep, row, g, a->wins, a->draws);
+		stats_put_wins(rep, row, g, a->wins, a->draws);
 		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), a->unfinished);
 		if (finished > 0)
 			report_set_real(rep, row, report_col(rep, "draw_rate", 0, 3),
 					(double)a->draws / (double)finished);
 		else
 			report_set_null(rep, row, report_col(rep, "draw_rate", 0, 3));
-		put_score(rep, row, "first_mover_score", 1,
+		stats_put_score(rep, row, "first_mover_score", 1,
 			  (double)a->fm_wins + (double)a->draws / g->nsides, finished);
 		report_set_real(rep, row, report_col(rep, "mean_plies", 0, 1),
 				(double)(a->sum_plies / a->games));
@@ -1326,9 +1327,9 @@ static int build_openings(struct kifu_report *rep, struct ctx *c, const struct o
 				',');
 		report_set_int(rep, row, report_col(rep, "plies", 0, 0), r->plies);
 		report_set_int(rep, row, report_col(rep, "games", 0, 0), r->games);
-		put_wins(rep, row, g, r->w, r->draws);
+		stats_put_wins(rep, row, g, r->w, r->draws);
 		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), r->unfinished);
-		put_score(rep, row, "first_mover_score", 1,
+		stats_put_score(rep, row, "first_mover_score", 1,
 			  (double)r->fm_wins + (double)r->draws / g->nsides, finished);
 		if (opt->by_position) {
 			char hex[17];
@@ -1769,7 +1770,7 @@ static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m)
 		report_set_int(rep, row, report_col(rep, "draws", 0, 0), p->draws);
 		report_set_int(rep, row, report_col(rep, "losses", 0, 0), p->losses);
 		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), p->unfinished);
-		put_score(rep, row, "score", 0, (double)p->wins + p->draw_points, finished);
+		stats_put_score(rep, row, "score", 0, (double)p->wins + p->draw_points, finished);
 		if (p->rated)
 			report_set_real(rep, row, report_col(rep, "rating", 0, 1), p->rating);
 		else
@@ -1893,8 +1894,11 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 		if (ret == 0)
 			ret = build_players(rep, &c, &m);
 		break;
+	case KIFU_STATS_TREE:
+		ret = stats_tree_report(rep, st, f, opt, err);
+		break;
 	}
-	if (ret == 0 && kifu_report_nrows(rep) == 0) {
+	if (ret == 0 && kifu_report_nrows(rep) == 0 && kind != KIFU_STATS_TREE) {
 		empty_columns(rep, kind, f, opt);
 		if (report_failed(rep))
 			ret = nomem(&c);

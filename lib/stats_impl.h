@@ -7,6 +7,9 @@
 
 #include <stddef.h>
 
+#include <stdint.h>
+
+#include "kifu/game.h"
 #include "kifu/stats.h"
 
 /* Strings that never move once stored: a chain of blocks. */
@@ -69,5 +72,25 @@ int report_failed(const struct kifu_report *rep);
 
 /* Appends v as the shortest text that reads back as the same double. */
 void stats_put_real(struct kifu_buf *out, double v);
+
+/* The score columns of a row (stats.c): name (with_ci: ci_low, ci_high); null without a finished game. */
+void stats_put_score(struct kifu_report *rep, long row, const char *name, int with_ci,
+		     double points, long long finished);
+/* Columns wins_<side>..., draws of a row of game g. */
+void stats_put_wins(struct kifu_report *rep, long row, const struct kifu_game *g,
+		    const long long *wins, long long draws);
+
+/* The tree report (stats_tree.c) into rep, as kifu_stats_report describes it. */
+int stats_tree_report(struct kifu_report *rep, struct kifu_store *st, const struct kifu_filter *f,
+		      const struct kifu_stats_options *opt, struct kifu_error *err);
+
+/*
+ * search.c: the position after moves (as kifu_search_position) with the
+ * index of the side to move there; whether st has schema 4's index
+ * positions_hash (else the positions table or view answers).
+ */
+int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
+			 const char *moves, struct kifu_error *err);
+int search_position_index(struct kifu_store *st);
 
 #endif

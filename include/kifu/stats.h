@@ -38,7 +38,15 @@
  *   four-player game counting as its winner beating each other player and
  *   a drawn one as a draw between every pair;
  * - lengths: the number of games of each length in plies, per game and
- *   variant.
+ *   variant;
+ * - tree (needs f->game, and f->variant where the game has several): the
+ *   moves played from the position after opt->after in the games that
+ *   reach it at any ply by any move order (the position index), each game
+ *   once, with the move it played there the first time; a game that ends
+ *   there has no row. Per move: games, wins_<side>, draws, unfinished,
+ *   mover_score (the score of the side to move there, as a side's score)
+ *   with its Wilson interval, mean_plies of the whole games; in json only,
+ *   the position's hash (16 hex digits) and to_move.
  *
  * Precomputed tables (schema/003-stats.sql) keep summary, lengths,
  * openings and players fast on millions of games. They are brought up to
@@ -120,10 +128,11 @@ enum kifu_stats_kind {
 	KIFU_STATS_OPENINGS,
 	KIFU_STATS_PLAYERS,
 	KIFU_STATS_LENGTHS,
+	KIFU_STATS_TREE,
 	KIFU_STATS_KINDS
 };
 
-/* "summary", "openings", "players", "lengths"; NULL out of range. */
+/* "summary", "openings", "players", "lengths", "tree"; NULL out of range. */
 const char *kifu_stats_kind_name(int kind);
 /* The kind named name, or -1. */
 int kifu_stats_kind_find(const char *name);
@@ -133,12 +142,13 @@ int kifu_stats_kind_find(const char *name);
 
 struct kifu_stats_options {
 	int depth;         /* openings: lines of 1..depth plies (>= 1) */
-	long min_games;    /* openings: rows with at least this many games */
+	long min_games;    /* openings, tree: rows with at least this many games */
 	int by_position;   /* openings: group lines by the position they reach */
 	unsigned flags;    /* KIFU_STATS_* */
+	const char *after; /* tree: the position after these moves (as kifu-perft --after; NULL: the start) */
 };
 
-#define KIFU_STATS_OPTIONS_INIT { 2, 1, 0, 0 }
+#define KIFU_STATS_OPTIONS_INIT { 2, 1, 0, 0, NULL }
 
 /*
  * Computes report kind over the games f selects (f may be NULL: every
@@ -146,7 +156,10 @@ struct kifu_stats_options {
  * (kifu_report_free). Rows come per game and variant in the registry's
  * order; openings by plies, then games (most first), then line; players
  * by rating (best first; players without a finished game last), then
- * name; lengths by plies. Returns 0, KIFU_ERANGE (a bad option),
+ * name; lengths by plies; tree by games (most first), then move text
+ * in byte order. Returns 0, KIFU_ERANGE (a bad option; tree: no game,
+ * or no variant of a game that has several), KIFU_EPARSE or
+ * KIFU_EILLEGAL (tree: a bad move in opt->after, "ply P: ..."),
  * KIFU_EPARSE (a bad date in f), KIFU_EDB or KIFU_ENOMEM.
  */
 int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
