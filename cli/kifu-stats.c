@@ -227,8 +227,11 @@ int main(int argc, char **argv)
 	db = cli_db_path(db);
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
 	    kifu_stats_report(&rep, st, kind, &f, &opt, &err) < 0) {
-		cli_error(&err);
-		/* tree: a bad move in --after is a usage error too. */
+		/* tree: a bad move in --after is a usage error (dates were checked above). */
+		if (kind == KIFU_STATS_TREE && (err.code == KIFU_EPARSE || err.code == KIFU_EILLEGAL))
+			cli_errorf("--after: %s", err.message);
+		else
+			cli_error(&err);
 		status = err.code == KIFU_EPARSE || err.code == KIFU_ERANGE ||
 				 err.code == KIFU_EILLEGAL ? EXIT_USAGE : EXIT_FAILURE_IO;
 		goto out;

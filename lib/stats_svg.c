@@ -323,36 +323,64 @@ static size_t top_rows(size_t *idx, const struct kifu_report *rep, const char *k
 	return k;
 }
 
+/* The number of sides of a report's game: its wins_<side> columns. */
+static int report_sides(const struct kifu_report *rep)
+{
+	size_t c;
+	int n = 0;
+
+	for (c = 0; c < kifu_report_ncols(rep); c++)
+		if (!strncmp(kifu_report_col(rep, c), "wins_", 5))
+			n++;
+	return n > 0 ? n : 2;
+}
+
+/*
+ * Openings (the first mover's results per line) and tree (the side to
+ * move's results per next move): one bar per row with its interval.
+ */
 static int chart_openings(struct kifu_buf *out, const struct kifu_report *rep)
 {
 	size_t idx[MAX_BARS], n, i, total = kifu_report_nrows(rep);
-	char sub[200], label[200], title[200];
+	char sub[200], label[200], title[200], head[200];
 	struct legend lg;
-	int height, by_position = kifu_report_find_col(rep, "hash") >= 0;
+	int tree = !strcmp(kifu_report_name(rep), "tree");
+	int height, by_position = !tree && kifu_report_find_col(rep, "hash") >= 0;
+	const char *who = tree ? "side to move" : "first mover";
+	const char *score_col = tree ? "mover_score" : "first_mover_score";
 
 	n = top_rows(idx, rep, "games", MAX_BARS, 1);
 	height = TOP + (int)n * OPEN_ROW_H + 100;
 	if (n < total)
 		snprintf(sub, sizeof(sub), "the %zu %s played most of %zu; bars: shares of the finished "
-			 "games, from the first mover's side", n, by_position ? "positions" : "lines",
-			 total);
+			 "games: the %s's wins, draws, losses", n,
+			 tree ? "moves" : by_position ? "positions" : "lines", total, who);
 	else
-		snprintf(sub, sizeof(sub), "bars: shares of the finished games, from the first "
-			 "mover's side; line: its score, 95%% Wilson interval");
-	svg_begin(out, height, by_position ? "Openings by position: first mover's results"
-					   : "Openings: first mover's results", sub);
+		snprintf(sub, sizeof(sub), "bars: shares of the finished games: the %s's wins, draws, losses; "
+			 "line: its score, 95%% Wilson interval", who);
+	if (tree)
+		snprintf(head, sizeof(head), "Next moves: results of the side to move (%s)",
+			 text(rep, 0, "to_move"));
+	else
+		snprintf(head, sizeof(head), "%s", by_position
+			 ? "Openings by position: first mover's results"
+			 : "Openings: first mover's results");
+	svg_begin(out, height, head, sub);
 	percent_axis(out, TOP, TOP + (int)n * OPEN_ROW_H);
 	for (i = 0; i < n; i++) {
 		size_t r = idx[i];
-		const struct kifu_game *g = kifu_game_find(text(rep, r, "game"));
+		const struct kifu_game *g = tree ? NULL : kifu_game_find(text(rep, r, "game"));
 		double y = TOP + (double)i * OPEN_ROW_H, games = num(rep, r, "games");
 		double unf = num(rep, r, "unfinished"), draws = num(rep, r, "draws");
-		double score = num(rep, r, "first_mover_score"), lo = num(rep, r, "ci_low");
+		double score = num(rep, r, score_col), lo = num(rep, r, "ci_low");
 		double hi = num(rep, r, "ci_high"), fin, w, l;
-		int ns = g ? g->nsides : 2;
+		int ns = g ? g->nsides : report_sides(rep);
 
-		snprintf(title, sizeof(title), "%s %s: %s", text(rep, r, "game"),
-			 text(rep, r, "variant"), text(rep, r, "line"));
+		if (tree)
+			snprintf(title, sizeof(title), "%s", text(rep, r, "move"));
+		else
+			snprintf(title, sizeof(title), "%s %s: %s", text(rep, r, "game"),
+				 text(rep, r, "variant"), text(rep, r, "line"));
 		clip(label, sizeof(label), title, 40);
 		text_at(out, LABEL_W, y + 12, "end", 12, "#222", NULL, label);
 		snprintf(label, sizeof(label), "%.0f game%s", games, games == 1 ? "" : "s");
@@ -369,12 +397,12 @@ static int chart_openings(struct kifu_buf *out, const struct kifu_report *rep)
 		l = fin - w - draws;
 		if (l < 0)
 			l = 0;
-		snprintf(title, sizeof(title), "first mover wins: %.0f of %.0f finished", w, fin);
+		snprintf(title, sizeof(title), "%s wins: %.0f of %.0f finished", who, w, fin);
 		segment(out, BAR_X, y + 2, BAR_W * w / fin, "#4e9a57", "#555", w / fin, title);
 		snprintf(title, sizeof(title), "draws: %.0f of %.0f finished", draws, fin);
 		segment(out, BAR_X + BAR_W * w / fin, y + 2, BAR_W * draws / fin, "#b9b9b9", "#555",
 			draws / fin, title);
-		snprintf(title, sizeof(title), "first mover losses: %.0f of %.0f finished", l, fin);
+		snprintf(title, sizeof(title), "%s losses: %.0f of %.0f finished", who, l, fin);
 		segment(out, BAR_X + BAR_W * (w + draws) / fin, y + 2, BAR_W * l / fin, "#d0584f",
 			"#555", l / fin, title);
 		if (isfinite(lo) && isfinite(hi)) {
@@ -396,15 +424,17 @@ static int chart_openings(struct kifu_buf *out, const struct kifu_report *rep)
 	}
 	lg.x = 20;
 	lg.y = TOP + (double)n * OPEN_ROW_H + 46;
-	legend_item(out, &lg, "#4e9a57", "first mover wins");
+	snprintf(label, sizeof(label), "%s wins", who);
+	legend_item(out, &lg, "#4e9a57", label);
 	legend_item(out, &lg, "#b9b9b9", "draws");
-	legend_item(out, &lg, "#d0584f", "first mover losses");
+	snprintf(label, sizeof(label), "%s losses", who);
+	legend_item(out, &lg, "#d0584f", label);
 	kifu_buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#111\" "
 			     "stroke-width=\"2\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#fff\" "
 			     "stroke=\"#111\" stroke-width=\"2\"/>\n",
 			lg.x, lg.y - 4, lg.x + 30, lg.y - 4, lg.x + 15, lg.y - 4);
-	text_at(out, lg.x + 38, lg.y, "start", 12, "#333", NULL,
-		"first mover's score and its 95% Wilson interval");
+	snprintf(label, sizeof(label), "%s's score and its 95%% Wilson interval", who);
+	text_at(out, lg.x + 38, lg.y, "start", 12, "#333", NULL, label);
 	kifu_buf_puts(out, "</svg>\n");
 	return 0;
 }
@@ -585,6 +615,7 @@ int kifu_report_svg(struct kifu_buf *out, const struct kifu_report *rep, struct 
 	} charts[] = {
 		{ "summary", "Outcomes per game and variant", chart_summary },
 		{ "openings", "Openings", chart_openings },
+		{ "tree", "Next moves", chart_openings },
 		{ "lengths", "Game lengths", chart_lengths },
 		{ "players", "Player ratings", chart_players },
 	};

@@ -290,4 +290,55 @@ check "search filters" python3 -c '
 import json, sys
 assert [h["id"] for h in json.load(open(sys.argv[1]))] == [2, 4]' "$tmp/json"
 
+# tree: every format, the csv header, transpositions, --min-games, usage errors.
+"$stats" --db "$db" --game splay-schmidt tree --format csv >"$tmp/csv"
+check "tree: csv exits 0" [ $? -eq 0 ]
+check "tree: csv header as CLI.md fixes it" [ "$(head -1 "$tmp/csv")" = \
+	"$(printf 'move,games,wins_white,wins_black,draws,unfinished,mover_score,ci_low,ci_high,mean_plies\r')" ]
+check "tree: d4 first, 3 games, white 1 + 1/2 of 2" grep -q '^d4,3,1,0,1,1,0.75,' "$tmp/csv"
+check "tree: then e5, 1 game" [ "$(sed -n 3p "$tmp/csv" | cut -d, -f1-7)" = "e5,1,0,1,0,0,0" ]
+check "tree: two moves" [ "$(wc -l <"$tmp/csv")" -eq 3 ]
+"$stats" --db "$db" --game splay-schmidt tree --format json >"$tmp/json"
+check "tree: json has the rows, hash and to_move" python3 -c '
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+assert r["report"] == "tree", r
+rows = r["rows"]
+assert [x["move"] for x in rows] == ["d4", "e5"], rows
+assert rows[0]["games"] == 3 and rows[0]["mover_score"] == 0.75, rows
+assert rows[0]["to_move"] == "white" and re.fullmatch("[0-9a-f]{16}", rows[0]["hash"]), rows
+assert abs(rows[0]["mean_plies"] - 8 / 3) < 1e-9, rows' "$tmp/json"
+"$stats" --db "$db" --game splay-schmidt tree >"$tmp/out"
+check "tree: table exits 0" [ $? -eq 0 ]
+check "tree: the table has d4" grep -q '^d4 ' "$tmp/out"
+"$stats" --db "$db" --game splay-schmidt tree --after e5,f6,d4 --format csv >"$tmp/csv"
+check "tree: d4 f6 e5 reached by e5 f6 d4: c3 of the game that went on" \
+	[ "$(sed -n 2p "$tmp/csv" | cut -d, -f1-6)" = "c3,1,1,0,0,0" ]
+"$stats" --db "$db" --game splay-schmidt tree --after d4,f6,e5 --format json >"$tmp/json2"
+"$stats" --db "$db" --game splay-schmidt tree --after e5,f6,d4 --format json >"$tmp/json"
+check "tree: both move orders give the same tree" cmp -s "$tmp/json" "$tmp/json2"
+n=$("$stats" --db "$db" --game splay-schmidt tree --min-games 2 --format csv | wc -l)
+check "tree --min-games 2: d4 only (and the header)" [ "$n" -eq 2 ]
+"$stats" --db "$db" --game glaisher --variant standard tree --format json >"$tmp/json"
+check "tree: a glaisher move stays whole" python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["rows"][0]["move"] == "f8>nw 3+2+1 g6"' "$tmp/json"
+"$stats" --db "$db" --game splay-schmidt tree --svg "$tmp/tree.svg" >/dev/null
+check "tree --svg exits 0" [ $? -eq 0 ]
+check "tree --svg is well-formed" xmllint --noout "$tmp/tree.svg"
+check "tree --svg names the side to move" grep -q 'side to move (white)' "$tmp/tree.svg"
+usage_error "tree without --game" tree
+check "tree without --game says so" grep -q 'tree needs --game' "$tmp/err"
+"$stats" --db "$db" --game glaisher tree >"$tmp/out" 2>"$tmp/err"
+check "tree of glaisher without --variant exits 2" [ $? -eq 2 ]
+check "tree of glaisher without --variant says so" grep -q "needs a variant" "$tmp/err"
+usage_error "tree --html" --game splay-schmidt tree --html "$tmp/t.html"
+check "tree --html is not available yet" grep -q 'not available yet' "$tmp/err"
+usage_error "--after with summary" --game splay-schmidt summary --after d4
+"$stats" --db "$db" --game splay-schmidt tree --after d4,d4 >"$tmp/out" 2>"$tmp/err"
+check "tree: an illegal move in --after exits 2" [ $? -eq 2 ]
+check "tree: the illegal move is diagnosed" grep -q "kifu-stats: error: --after: ply 2: illegal move 'd4'" "$tmp/err"
+"$stats" --db "$db" --game splay-schmidt tree --after zz9 >"$tmp/out" 2>"$tmp/err"
+check "tree: an unreadable move in --after exits 2" [ $? -eq 2 ]
+
 exit $fail
