@@ -39,8 +39,23 @@ static void help(void)
 	       "             line most of its games took to reach it first), and a game counts\n"
 	       "             once per row\n"
 	       "  players    per player: games, wins, draws, losses, unfinished, score, rating\n"
-	       "  lengths    per game and variant: the number of games of each length (plies)\n\n",
+	       "  lengths    per game and variant: the number of games of each length (plies)\n",
 	       usage);
+	fputs("  tree [--after MOVES] [--min-games K]\n"
+	      "             (needs --game, and --variant where the game has several) the moves\n"
+	      "             played from the position after MOVES (comma-separated, as kifu-perft\n"
+	      "             --after takes them; default: the start) in the stored games that\n"
+	      "             reach it, at any ply and by any move order (the stored position\n"
+	      "             hashes): one row per next move with at least K games (default 1),\n"
+	      "             most games first (ties: move text in byte order): move, games,\n"
+	      "             wins_<side>, draws, unfinished, mover_score (the score of the side to\n"
+	      "             move there, as a side's score below) with ci_low, ci_high,\n"
+	      "             mean_plies (the whole games, unfinished included); json also gives\n"
+	      "             the position's hash (16 hex digits) and to_move in every row. A game\n"
+	      "             that reaches the position twice counts once, with the move it\n"
+	      "             played the first time; a game that ends there has no next move.\n"
+	      "             A bad move in MOVES is a usage error. (--html: not available yet.)\n\n",
+	      stdout);
 	/* In parts: ISO C compilers need not take string literals past 4095 bytes. */
 	fputs("Definitions:\n"
 	       "  - a finished game is one whose result is not `unfinished`;\n"
@@ -87,7 +102,8 @@ static void help(void)
 	       "  --svg FILE        also draw the report as an SVG chart in FILE: summary,\n"
 	       "                    outcome bars per game and variant; openings, the first\n"
 	       "                    mover's win/draw/loss bars per line with the Wilson interval\n"
-	       "                    of its score; lengths, a histogram per game and variant;\n"
+	       "                    of its score; tree, the same for the side to move per next\n"
+	       "                    move; lengths, a histogram per game and variant;\n"
 	       "                    players, rating bars (long reports: their largest rows)\n"
 	       "  --no-cache        compute from the stored games, without the precomputed\n"
 	       "                    tables (slower; the figures are the same)\n"
