@@ -82,7 +82,7 @@ static const char *keep_text(struct kifu_search_result *res, sqlite3_stmt *s, in
 	return copy;
 }
 
-static int fail_db(struct kifu_store *st, const char *what, struct kifu_error *err)
+int search_fail_db(struct kifu_store *st, const char *what, struct kifu_error *err)
 {
 	sqlite3 *db = kifu_store_db(st);
 	int rc = sqlite3_errcode(db);
@@ -154,7 +154,7 @@ static const char *player_name(struct kifu_search_result *res, struct name_cache
 			return nc->names[k];
 	if (!nc->lookup && sqlite3_prepare_v2(kifu_store_db(st), "SELECT name FROM players WHERE id = ?1",
 					      -1, &nc->lookup, NULL) != SQLITE_OK) {
-		*ret = fail_db(st, "cannot read players", err);
+		*ret = search_fail_db(st, "cannot read players", err);
 		return NULL;
 	}
 	sqlite3_bind_int64(nc->lookup, 1, id);
@@ -166,7 +166,7 @@ static const char *player_name(struct kifu_search_result *res, struct name_cache
 		if (failed || !name)
 			*ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	} else {
-		*ret = fail_db(st, "cannot read players", err);
+		*ret = search_fail_db(st, "cannot read players", err);
 	}
 	sqlite3_reset(nc->lookup);
 	if (!name)
@@ -302,7 +302,7 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 		goto out;
 	}
 	if (sqlite3_prepare_v2(kifu_store_db(st), sql.data, -1, &s, NULL) != SQLITE_OK) {
-		ret = fail_db(st, "cannot search games", err);
+		ret = search_fail_db(st, "cannot search games", err);
 		goto out;
 	}
 	if (hash)
@@ -329,7 +329,7 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 		}
 	}
 	if (rc != SQLITE_DONE) {
-		ret = fail_db(st, "cannot search games", err);
+		ret = search_fail_db(st, "cannot search games", err);
 		goto out;
 	}
 	/* The players array stopped moving: point each hit at its part. */

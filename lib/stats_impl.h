@@ -92,5 +92,7 @@ int stats_tree_report(struct kifu_report *rep, struct kifu_store *st, const stru
 int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
 			 const char *moves, struct kifu_error *err);
 int search_position_index(struct kifu_store *st);
+/* search.c: KIFU_EDB (or KIFU_ENOMEM) with "database 'PATH': what: sqlite's message". */
+int search_fail_db(struct kifu_store *st, const char *what, struct kifu_error *err);
 
 #endif

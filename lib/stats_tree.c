@@ -79,17 +79,6 @@ static int cmp_tree_move(const void *x, const void *y)
 	return strcmp(a->move, b->move);
 }
 
-static int fail_db(struct kifu_store *st, const char *what, struct kifu_error *err)
-{
-	sqlite3 *db = kifu_store_db(st);
-	int rc = sqlite3_errcode(db);
-
-	kifu_error_at(err, kifu_store_path(st), 0, 0);
-	return kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
-			      "database '%s': %s: %s", kifu_store_path(st), what,
-			      sqlite3_errmsg(db));
-}
-
 /* The game and variant the tree is about; KIFU_ERANGE when f does not name them. */
 static int tree_game(const struct kifu_game **g, int *variant, const struct kifu_filter *f,
 		     struct kifu_error *err)
@@ -146,7 +135,7 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		goto out;
 	}
 	if (sqlite3_prepare_v2(kifu_store_db(st), sql.data, -1, &s, NULL) != SQLITE_OK) {
-		ret = fail_db(st, "cannot read the tree", err);
+		ret = search_fail_db(st, "cannot read the tree", err);
 		goto out;
 	}
 	sqlite3_bind_int64(s, 1, (sqlite3_int64)hash);
@@ -179,7 +168,7 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 			e->unfinished += n;
 	}
 	if (rc != SQLITE_DONE)
-		ret = fail_db(st, "cannot read the tree", err);
+		ret = search_fail_db(st, "cannot read the tree", err);
 out:
 	sqlite3_finalize(s);
 	kifu_buf_release(&sql);
