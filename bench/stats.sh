@@ -9,7 +9,8 @@
 # brings the precomputed tables up to date), then the best of 3 wall-clock
 # runs of summary, openings --depth 2, openings --depth 4 --by-position,
 # players (targets: under 0.5 s each) and kifu-search --after of the most
-# played 3-ply splay-schmidt line (target: under 50 ms), and the database
+# played 3-ply splay-schmidt line (target: under 50 ms), kifu-stats tree at
+# the start and after that line's first two moves (target: under 50 ms), and the database
 # size per game.
 # KIFU_BENCH_DB=FILE keeps the database elsewhere (one per tools directory when
 # comparing two builds: a read-only tool never migrates an older database).
@@ -94,6 +95,10 @@ t_open4=$(best "$bin/kifu-stats" --db "$db" openings --depth 4 --by-position)
 t_players=$(best "$bin/kifu-stats" --db "$db" players)
 t_search=$(best "$bin/kifu-search" --db "$db" --game splay-schmidt --after "$line")
 t_mid=$(best "$bin/kifu-search" --db "$db" --game splay-schmidt --after "$mid")
+# tree: the start and the most played 2-ply line (its first two moves).
+line2=$(echo "$line" | cut -d, -f1-2)
+t_tree0=$(best "$bin/kifu-stats" --db "$db" --game splay-schmidt tree)
+t_tree2=$(best "$bin/kifu-stats" --db "$db" --game splay-schmidt tree --after "$line2")
 rows2=$("$bin/kifu-stats" --db "$db" openings --depth 2 --format csv | tail -n +2 | wc -l)
 rows4=$("$bin/kifu-stats" --db "$db" openings --depth 4 --by-position --format csv | tail -n +2 | wc -l)
 nplayers=$("$bin/kifu-stats" --db "$db" players --format csv | tail -n +2 | wc -l)
@@ -109,16 +114,18 @@ stored=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).exe
 awk -v g="$stored" -v a="$t_summary" -v b="$t_open2" -v c="$t_open4" -v d="$t_players" \
     -v e="$t_search" -v f="$t_mid" -v r2="$rows2" -v r4="$rows4" -v np="$nplayers" \
     -v line="$line" -v mid="$mid" -v hits="$hits" -v mhits="$mid_hits" -v size="$size" \
-    -v ss="$stats_size" 'BEGIN {
+    -v ss="$stats_size" -v t0="$t_tree0" -v t2="$t_tree2" -v line2="$line2" 'BEGIN {
 	printf "stats: %d games stored; best of 3 runs: wall-clock (CPU user + sys)\n", g
 	split(a, A, " "); split(b, B, " "); split(c, C, " "); split(d, D, " ")
-	split(e, E, " "); split(f, F, " ")
+	split(e, E, " "); split(f, F, " "); split(t0, T0, " "); split(t2, T2, " ")
 	printf "stats: summary                           %.3f s (%.3f) target < 0.5\n", A[1], A[2]
 	printf "stats: openings --depth 2                %.3f s (%.3f) target < 0.5, %d rows\n", B[1], B[2], r2
 	printf "stats: openings --depth 4 --by-position  %.3f s (%.3f) target < 0.5, %d rows\n", C[1], C[2], r4
 	printf "stats: players                           %.3f s (%.3f) target < 0.5, %d players\n", D[1], D[2], np
 	printf "stats: kifu-search --after %s (most played) %.0f ms (%.0f) target < 50, %d games\n", line, E[1] * 1000, E[2] * 1000, hits
 	printf "stats: kifu-search --after %s (median line) %.0f ms (%.0f) target < 50, %d games\n", mid, F[1] * 1000, F[2] * 1000, mhits
+	printf "stats: tree (start)                      %.0f ms (%.0f) target < 50\n", T0[1] * 1000, T0[2] * 1000
+	printf "stats: tree --after %s (most played)  %.0f ms (%.0f) target < 50\n", line2, T2[1] * 1000, T2[2] * 1000
 	printf "stats: database %.0f MB, %.0f bytes/game (precomputed tables %.1f MB, %.0f bytes/game)\n",
 		size / 1e6, size / g, ss / 1e6, ss / g
 }'
