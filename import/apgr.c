@@ -152,14 +152,12 @@ static void diag(struct conv *c, int ply, struct kifu_mark at, const char *fmt, 
 
 static void diag(struct conv *c, int ply, struct kifu_mark at, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (kifu_diags_add(c->diags, KIFU_DIAG_ERROR, c->rec->number, ply, at, "%s", msg) < 0)
+	if (kifu_diags_addv(c->diags, KIFU_DIAG_ERROR, c->rec->number, ply, at, fmt, ap) < 0)
 		c->failed = 1;
+	va_end(ap);
 }
 
 static const char *kind(const json_t *v)

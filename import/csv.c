@@ -203,14 +203,12 @@ static void diag(struct kifu_diags *diags, const struct kifu_record *rec, int pl
 static void diag(struct kifu_diags *diags, const struct kifu_record *rec, int ply,
 		 struct kifu_mark at, int *failed, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (kifu_diags_add(diags, KIFU_DIAG_ERROR, rec->number, ply, at, "%s", msg) < 0)
+	if (kifu_diags_addv(diags, KIFU_DIAG_ERROR, rec->number, ply, at, fmt, ap) < 0)
 		*failed = 1;
+	va_end(ap);
 }
 
 /* The moves cell: canonical moves joined by commas (white space around each is dropped). */

@@ -65,14 +65,12 @@ static void diag(struct pgn *p, int severity, int ply, struct kifu_mark at, cons
 
 static void diag(struct pgn *p, int severity, int ply, struct kifu_mark at, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (kifu_diags_add(p->diags, severity, p->rec->number, ply, at, "%s", msg) < 0)
+	if (kifu_diags_addv(p->diags, severity, p->rec->number, ply, at, fmt, ap) < 0)
 		p->failed = 1;
+	va_end(ap);
 }
 
 static int is_space(int c)

@@ -285,14 +285,23 @@ int kifu_record_add_tag(struct kifu_record *rec, const char *key, const char *va
 int kifu_diags_add(struct kifu_diags *d, int severity, int game, int ply, struct kifu_mark at,
 		   const char *fmt, ...)
 {
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = kifu_diags_addv(d, severity, game, ply, at, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int kifu_diags_addv(struct kifu_diags *d, int severity, int game, int ply, struct kifu_mark at,
+		    const char *fmt, va_list ap)
+{
 	struct kifu_buf b = KIFU_BUF_INIT;
 	struct kifu_diag *dg;
 	char msg[KIFU_ERROR_MSG_MAX];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (ply > 0)
 		kifu_buf_printf(&b, "game %d, ply %d: ", game, ply);
 	else

@@ -47,14 +47,12 @@ static void report(struct check *c, int severity, int ply, struct kifu_mark at, 
 static void report(struct check *c, int severity, int ply, struct kifu_mark at, const char *fmt,
 		   ...)
 {
-	char msg[KIFU_ERROR_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (kifu_diags_add(c->diags, severity, c->rec->number, ply, at, "%s", msg) < 0)
+	if (kifu_diags_addv(c->diags, severity, c->rec->number, ply, at, fmt, ap) < 0)
 		c->failed = 1;
+	va_end(ap);
 }
 
 static const char *clip(const char *s, char *buf)

@@ -400,14 +400,12 @@ static void diag(struct doc *d, int ply, struct kifu_mark at, const char *fmt, .
 
 static void diag(struct doc *d, int ply, struct kifu_mark at, const char *fmt, ...)
 {
-	char msg[KIFU_ERROR_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (kifu_diags_add(d->diags, KIFU_DIAG_ERROR, d->rec->number, ply, at, "%s", msg) < 0)
+	if (kifu_diags_addv(d->diags, KIFU_DIAG_ERROR, d->rec->number, ply, at, fmt, ap) < 0)
 		d->failed = 1;
+	va_end(ap);
 }
 
 /* Adds a node as the next child of the innermost stored collection; returns its index or 0. */

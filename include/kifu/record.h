@@ -28,6 +28,7 @@
 #ifndef KIFU_RECORD_H
 #define KIFU_RECORD_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -226,6 +227,9 @@ struct kifu_diags {
  */
 int kifu_diags_add(struct kifu_diags *d, int severity, int game, int ply, struct kifu_mark at,
 		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* The same with a va_list, for readers' own diagnostic wrappers. */
+int kifu_diags_addv(struct kifu_diags *d, int severity, int game, int ply, struct kifu_mark at,
+		    const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
 /* Stable sort into document order (line, then column). */
 void kifu_diags_sort(struct kifu_diags *d, size_t from);
 void kifu_diags_reset(struct kifu_diags *d);
