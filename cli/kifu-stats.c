@@ -54,7 +54,15 @@ static void help(void)
 	      "             the position's hash (16 hex digits) and to_move in every row. A game\n"
 	      "             that reaches the position twice counts once, with the move it\n"
 	      "             played the first time; a game that ends there has no next move.\n"
-	      "             A bad move in MOVES is a usage error. (--html: not available yet.)\n\n",
+	      "             A bad move in MOVES is a usage error. (--html: not available yet.)\n"
+	      "  --symmetric (openings --by-position, tree) positions that one of the game's\n"
+	      "             board symmetries maps onto each other (its page in the spec says\n"
+	      "             which) count as one: moves are shown as seen from the position\n"
+	      "             asked for (tree) or from the most common line (openings), and\n"
+	      "             json's hash is the canonical one (the smallest over the\n"
+	      "             symmetries). Where the position asked for is symmetric itself,\n"
+	      "             moves one of its symmetries maps onto each other are one row,\n"
+	      "             named by the one most games played (ties: byte order).\n\n",
 	      stdout);
 	/* In parts: ISO C compilers need not take string literals past 4095 bytes. */
 	fputs("Definitions:\n"
@@ -154,7 +162,7 @@ static int write_file(const char *path, const struct kifu_buf *b)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE, O_AFTER, O_HTML };
+	enum { O_DB = 256, O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE, O_AFTER, O_HTML, O_SYMM };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
@@ -166,6 +174,7 @@ int main(int argc, char **argv)
 		{ "no-cache", no_argument, NULL, O_NOCACHE },
 		{ "after", required_argument, NULL, O_AFTER },
 		{ "html", required_argument, NULL, O_HTML },
+		{ "symmetric", no_argument, NULL, O_SYMM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -207,6 +216,7 @@ int main(int argc, char **argv)
 		case O_HTML: html = 1; tree_only = 1; break;
 		case O_BYPOS: opt.by_position = 1; openings_only = 1; break;
 		case O_NOCACHE: opt.flags |= KIFU_STATS_NO_CACHE; break;
+		case O_SYMM: opt.symmetric = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -231,6 +241,10 @@ int main(int argc, char **argv)
 		cli_usage_error(usage, "--after and --html apply to tree, not '%s'", argv[optind]);
 	if (html)
 		cli_usage_error(usage, "tree --html is not available yet");
+	if (opt.symmetric && kind != KIFU_STATS_TREE &&
+	    (kind != KIFU_STATS_OPENINGS || !opt.by_position))
+		cli_usage_error(usage, "--symmetric applies to openings --by-position and tree, "
+				"not '%s'", argv[optind]);
 	if (kind == KIFU_STATS_TREE && !f.game)
 		cli_usage_error(usage, "tree needs --game");
 	for (k = 0; formats[k]; k++)

@@ -30,8 +30,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_PLAYER_INSERT] = "INSERT INTO players(name) VALUES (?1)",
 	[ST_SIDE_INSERT] = "INSERT INTO sides(game_id, side_index, side, player_id, rating) "
 			   "VALUES (?1, ?2, ?3, ?4, ?5)",
-	[ST_GAME_MOVES_INSERT] = "INSERT INTO game_moves(game_id, moves, hashes, notes) "
-				 "VALUES (?1, ?2, ?3, ?4)",
+	[ST_GAME_MOVES_INSERT] = "INSERT INTO game_moves(game_id, moves, hashes, notes, canon) "
+				 "VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_POSIDX_INSERT] = "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
 			     "VALUES (?1, ?2, ?3)",
 	[ST_POSIDX_EXISTS] = "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
@@ -61,6 +61,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_LOAD_MOVES] = "SELECT move, comment, clock_text FROM moves WHERE game_id = ?1 "
 			  "ORDER BY ply",
 	[ST_LOAD_TAGS] = "SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq",
+	[ST_LISTING_INSERT] = "INSERT INTO game_listing(id, game, variant, date, date_first, "
+			      "result, plies, players) SELECT id, game, variant, date, "
+			      "date_first, result, plies, ?2 FROM games WHERE id = ?1",
 };
 
 /*
@@ -226,6 +229,7 @@ void kifu_store_free(struct kifu_store *st)
 		players_clear(st);
 	free(st->players);
 	kifu_store_posidx_release_(st);
+	kifu_store_symm_release_(st);
 	kifu_buf_release(&st->moves);
 	kifu_buf_release(&st->hashes);
 	kifu_buf_release(&st->notes);
@@ -273,6 +277,8 @@ int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
 	if (!st->in_tx)
 		return 0;
 	ret = kifu_store_posidx_commit_(st, err);
+	if (ret == 0)
+		ret = kifu_store_symm_commit_(st, err);
 	if (ret < 0)
 		return ret;
 	s = kifu_store_stmt_(st, ST_COMMIT, err);
@@ -289,6 +295,7 @@ void kifu_store_rollback(struct kifu_store *st)
 	/* Ids cached during the transaction may be gone with it. */
 	players_clear(st);
 	kifu_store_posidx_rollback_(st);
+	kifu_store_symm_rollback_(st);
 	if (sqlite3_get_autocommit(st->db) == 0)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
@@ -579,6 +586,7 @@ static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
 			     const struct kifu_replay *rp, struct kifu_error *err)
 {
+	const struct kifu_buf *canon;
 	sqlite3_stmt *s;
 	int ret = pack_game(st, rec, rp);
 
@@ -594,6 +602,8 @@ static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kif
 		sqlite3_bind_text(s, 4, st->notes.data, (int)st->notes.len, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(s, 4);
+	canon = kifu_store_symm_canon_(st);
+	sqlite3_bind_text(s, 5, canon->data, (int)canon->len, SQLITE_STATIC);
 	return kifu_store_step_(st, s, "cannot store a game's moves", err);
 }
 
@@ -720,6 +730,8 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
 	}
 	gid = sqlite3_last_insert_rowid(st->db);
 	ret = insert_sides(st, gid, rec, rp, err);
+	if (ret == 0)
+		ret = kifu_store_symm_game_(st, gid, rec, rp, err);
 	if (ret == 0)
 		ret = insert_game_moves(st, gid, rec, rp, err);
 	if (ret == 0)
@@ -933,6 +945,8 @@ static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 	}
 	if (ret == 0)
 		ret = kifu_store_posidx_defer_(st, err);
+	if (ret == 0)
+		ret = kifu_store_symm_defer_(st, err);
 out:
 	sqlite3_finalize(find);
 	sqlite3_finalize(keep);
@@ -982,6 +996,8 @@ static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 	}
 	if (ret == 0)
 		ret = kifu_store_posidx_restore_(st, err);
+	if (ret == 0)
+		ret = kifu_store_symm_restore_(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:

@@ -49,6 +49,7 @@ enum store_stmt {
 	ST_LOAD_SIDES,
 	ST_LOAD_MOVES,
 	ST_LOAD_TAGS,
+	ST_LISTING_INSERT,
 	ST_COUNT
 };
 
@@ -96,6 +97,7 @@ struct kifu_store {
 	size_t spool_max;    /* entries per run; 0: the default (tests set a few) */
 	struct player_slot *players;
 	size_t nplayers;
+	struct store_symm *symm; /* store_symm.c: canonical hashes, tree counts */
 };
 
 /*
@@ -124,6 +126,22 @@ void kifu_store_posidx_rollback_(struct kifu_store *st);
 int kifu_store_posidx_defer_(struct kifu_store *st, struct kifu_error *err);
 int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err);
 void kifu_store_posidx_release_(struct kifu_store *st);
+
+/*
+ * Board symmetries and the tree (store_symm.c): a stored game's canonical
+ * hashes (then kifu_store_symm_canon_, the JSON array of them, until the
+ * next game), its listing row and its tree counts; the commit, rollback
+ * and bulk load hooks; schema 5's migration step.
+ */
+int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			  const struct kifu_replay *rp, struct kifu_error *err);
+const struct kifu_buf *kifu_store_symm_canon_(struct kifu_store *st);
+int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err);
+void kifu_store_symm_rollback_(struct kifu_store *st);
+int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err);
+void kifu_store_symm_release_(struct kifu_store *st);
+int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
 
 /* Fills err from the database's last error: "database 'PATH': what: sqlite's message". */
 int kifu_store_fail_(struct kifu_store *st, const char *what, struct kifu_error *err);

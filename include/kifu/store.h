@@ -72,6 +72,17 @@ int kifu_store_version(const struct kifu_store *st);
 /* Whether the open file cannot be written (KIFU_STORE_READ on a read-only file). */
 int kifu_store_readonly(const struct kifu_store *st);
 
+/*
+ * The tree counts (schema 5's tree_moves: the moves played from each
+ * position of plies 0..kifu_store_tree_depth(), by plain and by canonical
+ * hash): *ready is 1 when they count every stored game, after counting
+ * the games added since where the file can be written (an import killed
+ * in a bulk load, a change by hand); 0 when they cannot be used (an older
+ * schema, a read-only file behind): read the position indexes instead.
+ */
+int kifu_store_tree_depth(void);
+int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error *err);
+
 /* Rolls back an open transaction and closes; NULL is accepted. */
 void kifu_store_free(struct kifu_store *st);
 
