@@ -19,7 +19,8 @@
 #include "kifu/store.h"
 
 static const char usage[] =
-	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V]] [--json]";
+	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V] [--symmetric]]\n"
+	"       [--json]";
 
 static void help(void)
 {
@@ -32,6 +33,9 @@ static void help(void)
 	       "                 inside a move are part of it) at any ply, in any move order;\n"
 	       "                 the column ply gives the first ply at which each reaches it.\n"
 	       "                 Needs --game G; the variant is --variant V, else G's default.\n"
+	       "  --symmetric    with --after: also the games that reach a position one of\n"
+	       "                 the game's board symmetries maps onto it (its page in the\n"
+	       "                 spec says which); ply is the first reaching any of them\n"
 	       "  --json         a JSON array of objects {id, game, variant, players (an object\n"
 	       "                 side -> name), date (null when unknown), result, plies, and ply\n"
 	       "                 with --after}\n"
@@ -187,12 +191,13 @@ static void print_json(const struct kifu_search_result *res, int with_ply)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_AFTER, O_JSON };
+	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
 		{ "after", required_argument, NULL, O_AFTER },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "symmetric", no_argument, NULL, O_SYMM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -203,7 +208,7 @@ int main(int argc, char **argv)
 	struct kifu_error err;
 	const char *db = NULL, *after = NULL;
 	uint64_t hash;
-	int opt, json = 0, status = EXIT_OK;
+	int opt, json = 0, status = EXIT_OK, symmetric = 0;
 
 	cli_init(argv[0]);
 	memset(&f, 0, sizeof(f));
@@ -216,6 +221,7 @@ int main(int argc, char **argv)
 		case O_DB: db = optarg; break;
 		case O_AFTER: after = optarg; break;
 		case O_JSON: json = 1; break;
+		case O_SYMM: symmetric = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -224,6 +230,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (symmetric && !after)
+		cli_usage_error(usage, "--symmetric applies to --after");
 	if (after && !f.game)
 		cli_usage_error(usage, "--after needs --game G (the game MOVES belong to)");
 	cli_filter_check(usage, &f);
@@ -234,7 +242,8 @@ int main(int argc, char **argv)
 		cli_resolve_game(usage, f.game, f.variant, NULL, &g, &variant, &first);
 		/* The position belongs to one variant: the default one unless named. */
 		f.variant = g->variants[variant];
-		if (kifu_search_position(&hash, g, variant, after, &err) < 0) {
+		if ((symmetric ? kifu_search_position_canonical(&hash, g, variant, after, &err)
+			       : kifu_search_position(&hash, g, variant, after, &err)) < 0) {
 			cli_errorf("--after: %s", err.message);
 			return err.code == KIFU_ENOMEM ? EXIT_FAILURE_IO : EXIT_INVALID;
 		}
@@ -242,7 +251,7 @@ int main(int argc, char **argv)
 
 	db = cli_db_path(db);
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
-	    kifu_search_games(&res, st, &f, after ? &hash : NULL, &err) < 0) {
+	    kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err) < 0) {
 		cli_error(&err);
 		status = EXIT_FAILURE_IO;
 		goto out;
