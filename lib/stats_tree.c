@@ -185,11 +185,13 @@ static struct tree_move *tree_canon_move(struct tree_moves *t, const struct tree
 }
 
 /*
- * The rows the tree counts kept at import hold (tree_moves): games that
- * reached the position in their first plies.
+ * The rows the tree counts kept at import hold (tree_moves): for a
+ * position some game reached in its first plies, every game that reached
+ * it, at any ply. *found: whether it is such a position.
  */
-static int tree_read_counts(struct tree_moves *t, struct kifu_store *st, const struct kifu_game *g,
-			    const char *variant, int symmetric, uint64_t hash, struct kifu_error *err)
+static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store *st,
+			    const struct kifu_game *g, const char *variant, int symmetric,
+			    uint64_t hash, struct kifu_error *err)
 {
 	sqlite3_stmt *s = NULL;
 	int ret = 0, rc, k;
@@ -211,6 +213,7 @@ static int tree_read_counts(struct tree_moves *t, struct kifu_store *st, const s
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			break;
 		}
+		*found = 1;
 		e->games += sqlite3_column_int64(s, 1);
 		for (k = 0; k < TREE_MAX_SIDES; k++)
 			e->wins[k] += sqlite3_column_int64(s, 2 + k);
@@ -475,7 +478,7 @@ int stats_tree_report(struct kifu_report *rep, struct kifu_store *st, const stru
 	uint64_t hash = 0;
 	char hex[17];
 	size_t i;
-	int ret, variant = 0, mover = 0, ready = 0, symmetric = opt->symmetric;
+	int ret, variant = 0, mover = 0, ready = 0, found = 0, symmetric = opt->symmetric;
 
 	memset(&tp, 0, sizeof(tp));
 	ret = tree_game(&g, &variant, f, err);
@@ -498,10 +501,10 @@ int stats_tree_report(struct kifu_report *rep, struct kifu_store *st, const stru
 			goto out;
 	}
 	if (ready)
-		ret = tree_read_counts(&t, st, g, g->variants[variant], symmetric, hash, err);
-	if (ret == 0)
-		ret = tree_collect(&t, st, &tp, f, hash, symmetric,
-				   ready ? kifu_store_tree_depth() : -1, err);
+		ret = tree_read_counts(&found, &t, st, g, g->variants[variant], symmetric, hash, err);
+	/* Not a position the counts track: its games from the index, one by one. */
+	if (ret == 0 && !found)
+		ret = tree_collect(&t, st, &tp, f, hash, symmetric, -1, err);
 	if (ret == 0 && symmetric)
 		ret = tree_orient(&t, &tp, err);
 	if (ret < 0)

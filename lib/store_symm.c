@@ -52,11 +52,40 @@ struct agg {
 	struct kifu_buf strings;
 };
 
+/*
+ * The positions tree_moves tracks (those some game reached by ply
+ * TREE_DEPTH, with a next move), by game, variant, kind and hash: OLD ones
+ * are in the table, and a game reaching one later in the game is counted
+ * there too; NEW ones were first reached in this transaction (NEW_TX) or
+ * since the last write (NEW_HELD): the games that reached them later in
+ * the game are read from the position index once it holds them
+ * (backfill). A DEAD slot was rolled back.
+ */
+enum { T_DEAD, T_OLD, T_NEW_TX, T_NEW_HELD };
+
+struct tkey {
+	const struct kifu_game *g;  /* NULL: empty slot */
+	int variant, symmetric, state;
+	int64_t hash;
+	int64_t origin_id;          /* NEW: a game that reached it, and at which ply */
+	int origin_ply;
+};
+
+struct tset {
+	struct tkey *v;
+	size_t n, cap;
+	int loaded;                 /* the OLD ones were read from tree_moves */
+};
+
 struct store_symm {
 	struct agg tx, held;
+	struct tset tracked;
+	uint64_t *plain, *canonh;   /* one game's hashes, for first arrivals */
+	size_t hcap;
 	int tracking;        /* -1 unknown, 0 tree_moves is behind (not kept), 1 kept */
 	int64_t last_id;     /* the last game counted in tx (or held) */
 	int64_t held_last;   /* the last game counted in held */
+	int64_t known_last;  /* stats_state 'tree' when tracked was read or last written */
 	int64_t tx_min, tx_max; /* games added in the transaction */
 	unsigned char *states; /* two positions of the largest state seen */
 	size_t state_cap;
@@ -168,6 +197,141 @@ static int agg_merge(struct agg *into, const struct agg *from)
 	return 0;
 }
 
+/* One game to count: its moves as values (import) or as text (stored games). */
+struct symm_game {
+	const struct kifu_game *g;
+	int variant, first, res;
+	size_t nplies;
+	const kifu_move *moves;  /* or NULL: */
+	json_t *texts;           /* a JSON array of canonical move texts */
+	const struct kifu_replay *rp; /* for the texts of moves (import) */
+};
+
+static size_t tkey_slot(const struct kifu_game *g, int variant, int symmetric, int64_t hash,
+			size_t cap)
+{
+	uint64_t h = (uint64_t)hash * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)g ^
+		     (uint64_t)(variant * 2 + symmetric) << 56;
+
+	return (size_t)(h ^ (h >> 31)) & (cap - 1);
+}
+
+/* The slot of the key, or of where it would go; NULL when out of memory. */
+static struct tkey *tset_find(struct tset *t, const struct kifu_game *g, int variant,
+			      int symmetric, int64_t hash)
+{
+	size_t k;
+
+	if ((t->n + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 4096, i;
+		struct tkey *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (i = 0; i < t->cap; i++) {
+			if (!t->v[i].g)
+				continue;
+			k = tkey_slot(t->v[i].g, t->v[i].variant, t->v[i].symmetric, t->v[i].hash, cap);
+			while (v[k].g)
+				k = (k + 1) & (cap - 1);
+			v[k] = t->v[i];
+		}
+		free(t->v);
+		t->v = v;
+		t->cap = cap;
+	}
+	for (k = tkey_slot(g, variant, symmetric, hash, t->cap); t->v[k].g;
+	     k = (k + 1) & (t->cap - 1))
+		if (t->v[k].g == g && t->v[k].variant == variant &&
+		    t->v[k].symmetric == symmetric && t->v[k].hash == hash)
+			break;
+	return &t->v[k];
+}
+
+static void tset_clear(struct tset *t)
+{
+	if (t->cap)
+		memset(t->v, 0, t->cap * sizeof(*t->v));
+	t->n = 0;
+	t->loaded = 0;
+}
+
+/* Reads the positions tree_moves tracks, once per store (again after another writer). */
+static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *err)
+{
+	const struct kifu_game *g = NULL;
+	sqlite3_stmt *s = NULL;
+	int rc, ret = 0;
+
+	if (t->loaded)
+		return 0;
+	tset_clear(t);
+	if (sqlite3_prepare_v2(st->db, "SELECT DISTINCT game, variant, symmetric, hash FROM "
+				       "tree_moves", -1, &s, NULL) != SQLITE_OK)
+		return kifu_store_fail_(st, "cannot count the tree", err);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *game = (const char *)sqlite3_column_text(s, 0);
+		const char *variant = (const char *)sqlite3_column_text(s, 1);
+		struct tkey *k;
+		int v;
+
+		if (!g || !game || strcmp(g->name, game) != 0)
+			g = game ? kifu_game_find(game) : NULL;
+		v = g && variant ? kifu_game_variant_index(g, variant) : -1;
+		if (v < 0)
+			continue;
+		k = tset_find(t, g, v, sqlite3_column_int(s, 2), sqlite3_column_int64(s, 3));
+		if (!k) {
+			ret = nomem(err);
+			break;
+		}
+		if (!k->g) {
+			t->n++;
+			k->g = g;
+			k->variant = v;
+			k->symmetric = sqlite3_column_int(s, 2);
+			k->hash = sqlite3_column_int64(s, 3);
+		}
+		k->state = T_OLD;
+	}
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = kifu_store_fail_(st, "cannot count the tree", err);
+	sqlite3_finalize(s);
+	t->loaded = ret == 0;
+	return ret;
+}
+
+/*
+ * Whether the first arrival of game x at (symmetric, hash) at ply counts
+ * into tree_moves: within the first plies always (the position becomes
+ * tracked, NEW, when it was not), later only where it is OLD.
+ */
+static int tracked_counts(struct store_symm *sy, const struct symm_game *x, int64_t id,
+			  int symmetric, uint64_t hash, size_t ply, int *oom)
+{
+	struct tkey *k = tset_find(&sy->tracked, x->g, x->variant, symmetric, (int64_t)hash);
+
+	if (!k) {
+		*oom = 1;
+		return 0;
+	}
+	if (ply > TREE_DEPTH)
+		return k->g && k->state == T_OLD;
+	if (!k->g) {
+		sy->tracked.n++;
+		k->g = x->g;
+		k->variant = x->variant;
+		k->symmetric = symmetric;
+		k->hash = (int64_t)hash;
+	}
+	if (k->state == T_DEAD) {
+		k->state = T_NEW_TX;
+		k->origin_id = id;
+		k->origin_ply = (int)ply;
+	}
+	return 1;
+}
+
 static struct store_symm *symm_of(struct kifu_store *st)
 {
 	if (!st->symm)
@@ -185,6 +349,9 @@ void kifu_store_symm_release_(struct kifu_store *st)
 		return;
 	agg_release(&sy->tx);
 	agg_release(&sy->held);
+	free(sy->tracked.v);
+	free(sy->plain);
+	free(sy->canonh);
 	free(sy->states);
 	kifu_buf_release(&sy->canon);
 	kifu_buf_release(&sy->players);
@@ -212,33 +379,34 @@ static void put_int64(struct kifu_buf *b, int64_t v)
 	kifu_buf_printf(b, "%lld", (long long)v);
 }
 
-/* One game to count: its moves as values (import) or as text (stored games). */
-struct symm_game {
-	const struct kifu_game *g;
-	int variant, first, res;
-	size_t nplies;
-	const kifu_move *moves;  /* or NULL: */
-	json_t *texts;           /* a JSON array of canonical move texts */
-	const struct kifu_replay *rp; /* for the texts of moves (import) */
-};
-
 /*
  * Replays game x: the canonical hash of every ply into sy->canon (a JSON
  * array) when want_canon, and its contributions to tree_moves into a when
  * a is not NULL. KIFU_EILLEGAL when a stored move does not replay.
  */
 static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_game *x,
-		       int want_canon, struct kifu_error *err)
+		       int64_t id, int want_canon, struct kifu_error *err)
 {
 	const struct kifu_game *g = x->g;
-	uint64_t plain[TREE_DEPTH + 1], canon[TREE_DEPTH + 1];
 	int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
 	void *state, *mapped;
 	size_t ply, k;
-	int ret;
+	int ret, oom = 0;
 
 	if (symm_states(sy, g) < 0)
 		return nomem(err);
+	if (sy->hcap < x->nplies + 1) {
+		size_t cap = x->nplies + 64;
+		uint64_t *p = realloc(sy->plain, cap * sizeof(*p)), *c;
+
+		if (p)
+			sy->plain = p;
+		c = p ? realloc(sy->canonh, cap * sizeof(*c)) : NULL;
+		if (!c)
+			return nomem(err);
+		sy->canonh = c;
+		sy->hcap = cap;
+	}
 	state = sy->states;
 	mapped = sy->states + ((g->state_size + sizeof(max_align_t) - 1) / sizeof(max_align_t)) *
 				      sizeof(max_align_t);
@@ -250,12 +418,14 @@ static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_g
 	kifu_buf_putc(&sy->canon, '[');
 	for (ply = 0; ply <= x->nplies; ply++) {
 		uint64_t h = g->hash(state), c;
-		int sym = 0;
+		int sym = 0, count_plain, count_canon;
 		kifu_move m = 0;
 		char text[KIFU_MOVE_TEXT_MAX];
 
 		if (kifu_game_canonical_hash(&c, &sym, g, state) < 0)
 			return nomem(err);
+		sy->plain[ply] = h;
+		sy->canonh[ply] = c;
 		if (want_canon) {
 			if (ply)
 				kifu_buf_putc(&sy->canon, ',');
@@ -274,31 +444,30 @@ static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_g
 				return kifu_error_set(err, KIFU_EILLEGAL, "ply %zu: %s", ply + 1,
 						      json_is_string(t) ? why.message : "not a move");
 		}
-		if (a && ply <= TREE_DEPTH) {
-			int seen_plain = 0, seen_canon = 0;
+		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, &oom);
+		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, &oom);
+		if (oom)
+			return nomem(err);
+		/* A game counts once per position: where it first reached it. */
+		for (k = 0; k < ply && (count_plain || count_canon); k++) {
+			if (sy->plain[k] == h)
+				count_plain = 0;
+			if (sy->canonh[k] == c)
+				count_canon = 0;
+		}
+		if (count_plain) {
+			g->format_move(state, m, text);
+			if (agg_add(a, g, x->variant, 0, (int64_t)h, text, n, (int64_t)x->nplies) < 0)
+				return nomem(err);
+		}
+		if (count_canon) {
+			kifu_move cm = sym ? g->map_move(state, m, sym) : m;
 
-			plain[ply] = h;
-			canon[ply] = c;
-			for (k = 0; k < ply; k++) {
-				seen_plain |= plain[k] == h;
-				seen_canon |= canon[k] == c;
-			}
-			if (!seen_plain) {
-				g->format_move(state, m, text);
-				if (agg_add(a, g, x->variant, 0, (int64_t)h, text, n,
-					    (int64_t)x->nplies) < 0)
-					return nomem(err);
-			}
-			if (!seen_canon) {
-				kifu_move cm = sym ? g->map_move(state, m, sym) : m;
-
-				if (sym)
-					g->map_state(mapped, state, sym);
-				g->format_move(sym ? mapped : state, cm, text);
-				if (agg_add(a, g, x->variant, 1, (int64_t)c, text, n,
-					    (int64_t)x->nplies) < 0)
-					return nomem(err);
-			}
+			if (sym)
+				g->map_state(mapped, state, sym);
+			g->format_move(sym ? mapped : state, cm, text);
+			if (agg_add(a, g, x->variant, 1, (int64_t)c, text, n, (int64_t)x->nplies) < 0)
+				return nomem(err);
 		}
 		g->apply(state, m);
 	}
@@ -373,6 +542,8 @@ static int tree_state_set(struct kifu_store *st, int64_t last_id, struct kifu_er
 	sqlite3_bind_int(s, 2, TREE_DEPTH);
 	ret = kifu_store_step_(st, s, "cannot count the tree", err);
 	sqlite3_finalize(s);
+	if (ret == 0 && st->symm)
+		st->symm->known_last = last_id;
 	return ret;
 }
 
@@ -387,7 +558,7 @@ static int tree_current(int *yes, struct kifu_store *st, int64_t id, struct kifu
 
 	*yes = 0;
 	if (sqlite3_prepare_v2(st->db, "SELECT s.last_id = (SELECT ifnull(max(id), 0) FROM games "
-				       "WHERE id < ?1) AND s.depth = ?2 FROM stats_state s "
+				       "WHERE id < ?1) AND s.depth = ?2, s.last_id FROM stats_state s "
 				       "WHERE s.name = 'tree'", -1, &s, NULL) != SQLITE_OK)
 		return kifu_store_fail_(st, "cannot count the tree", err);
 	sqlite3_bind_int64(s, 1, id);
@@ -395,6 +566,11 @@ static int tree_current(int *yes, struct kifu_store *st, int64_t id, struct kifu
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*yes = sqlite3_column_int(s, 0) == 1;
+	/* Another writer counted games since the tracked positions were read: read them again. */
+	if (rc == SQLITE_ROW && st->symm && st->symm->known_last != sqlite3_column_int64(s, 1)) {
+		st->symm->tracked.loaded = 0;
+		st->symm->known_last = sqlite3_column_int64(s, 1);
+	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
 		: kifu_store_fail_(st, "cannot count the tree", err);
@@ -450,6 +626,8 @@ int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_r
 		return nomem(err);
 	if (sy->tracking < 0) {
 		ret = tree_current(&sy->tracking, st, id, err);
+		if (ret == 0 && sy->tracking == 1)
+			ret = tset_load(st, &sy->tracked, err);
 		if (ret < 0)
 			return ret;
 	}
@@ -461,7 +639,7 @@ int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_r
 	x.nplies = rp->nplies;
 	x.moves = rp->moves;
 	x.rp = rp;
-	ret = symm_replay(sy, sy->tracking == 1 ? &sy->tx : NULL, &x, 1, err);
+	ret = symm_replay(sy, sy->tracking == 1 ? &sy->tx : NULL, &x, id, 1, err);
 	if (ret < 0)
 		return ret;
 	if (sy->tracking == 1)
@@ -496,10 +674,189 @@ static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struc
 	return ret;
 }
 
-/* Writes what held counts, and says so in stats_state. */
-static int held_write(struct kifu_store *st, struct store_symm *sy, struct kifu_error *err)
+/* Sets the tracked positions of one state to another. */
+static void tset_move(struct tset *t, int from, int to)
 {
-	int ret = agg_write(st, &sy->held, err);
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->v[i].g && t->v[i].state == from)
+			t->v[i].state = to;
+}
+
+/*
+ * The canonical orientation C of NEW position k (canonical), replayed
+ * from the game that first reached it, and C mapped by every symmetry:
+ * orient[j] = map_state(C, j) (orient[0] is C), room for nsymmetries + 1
+ * states of state_size apart (the last one scratch). KIFU_EILLEGAL when
+ * that game does not replay.
+ */
+static int canon_orientations(struct kifu_store *st, const struct tkey *k, unsigned char *orient,
+			      struct kifu_error *err)
+{
+	const struct kifu_game *g = k->g;
+	unsigned char *state = orient + (size_t)g->nsymmetries * g->state_size;
+	sqlite3_stmt *s = NULL;
+	json_t *moves = NULL;
+	int ret = KIFU_EILLEGAL, first = -1, sym = 0, j, p;
+	uint64_t c;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT g.first, m.moves FROM games g JOIN game_moves m "
+				       "ON m.game_id = g.id WHERE g.id = ?1", -1, &s, NULL) != SQLITE_OK)
+		return kifu_store_fail_(st, "cannot count the tree", err);
+	sqlite3_bind_int64(s, 1, k->origin_id);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		const char *f = (const char *)sqlite3_column_text(s, 0);
+		const char *text = (const char *)sqlite3_column_text(s, 1);
+
+		first = f ? kifu_game_side_index(g, f) : -1;
+		moves = text ? json_loads(text, 0, NULL) : NULL;
+	}
+	sqlite3_finalize(s);
+	if (first < 0 || !json_is_array(moves) || g->init(state, k->variant, first, err) < 0)
+		goto out;
+	for (p = 0; p < k->origin_ply; p++) {
+		json_t *t = json_array_get(moves, (size_t)p);
+		struct kifu_error why;
+		kifu_move m;
+
+		if (!json_is_string(t) || g->parse_move(state, json_string_value(t), &m, &why) < 0)
+			goto out;
+		g->apply(state, m);
+	}
+	if (kifu_game_canonical_hash(&c, &sym, g, state) < 0) {
+		ret = nomem(err);
+		goto out;
+	}
+	g->map_state(orient, state, sym);
+	for (j = 1; j < g->nsymmetries; j++)
+		g->map_state(orient + (size_t)j * g->state_size, orient, j);
+	ret = (int64_t)c == k->hash ? 0 : KIFU_EILLEGAL;
+out:
+	json_decref(moves);
+	return ret;
+}
+
+/*
+ * Backfill: for each NEW position, the games the position index holds
+ * that reached it only after the first plies (those within were counted
+ * as they came), by next move, counted into held (a canonical position's
+ * moves mapped onto C: a game's orientation j of C is the one whose plain
+ * hash it had); then the NEW positions are OLD.
+ */
+static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_error *err)
+{
+	static const char *const sql[2] = {
+		"SELECT json_extract(m.moves, '$[' || h.ply || ']'), g.result, count(*), "
+		"sum(g.plies), NULL FROM positions_hash h CROSS JOIN games g CROSS JOIN "
+		"game_moves m WHERE h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND "
+		"m.game_id = g.id AND h.ply < g.plies AND g.game = ?3 AND g.variant = ?4 "
+		"GROUP BY 1, 2",
+		"SELECT json_extract(m.moves, '$[' || h.ply || ']'), g.result, count(*), "
+		"sum(g.plies), json_extract(m.hashes, '$[' || h.ply || ']') FROM positions_canon h "
+		"CROSS JOIN games g CROSS JOIN game_moves m WHERE h.hash = ?1 AND h.ply > ?2 AND "
+		"g.id = h.game_id AND m.game_id = g.id AND h.ply < g.plies AND g.game = ?3 AND "
+		"g.variant = ?4 GROUP BY 1, 2, 5",
+	};
+	sqlite3_stmt *s[2] = { NULL, NULL };
+	unsigned char *orient = NULL;
+	size_t i, room = 0;
+	int ret = 0, rc, kind;
+
+	for (i = 0; i < sy->tracked.cap; i++)
+		if (sy->tracked.v[i].g && sy->tracked.v[i].state == T_NEW_HELD)
+			break;
+	if (i == sy->tracked.cap)
+		return 0;
+	for (kind = 0; kind < 2; kind++)
+		if (sqlite3_prepare_v2(st->db, sql[kind], -1, &s[kind], NULL) != SQLITE_OK) {
+			ret = kifu_store_fail_(st, "cannot count the tree", err);
+			goto out;
+		}
+	for (i = 0; i < sy->tracked.cap && ret == 0; i++) {
+		struct tkey *k = &sy->tracked.v[i];
+		const struct kifu_game *g = k->g;
+		sqlite3_stmt *q;
+		int have_c = 0;
+
+		if (!g || k->state != T_NEW_HELD)
+			continue;
+		k->state = T_OLD;
+		q = s[k->symmetric];
+		sqlite3_bind_int64(q, 1, k->hash);
+		sqlite3_bind_int(q, 2, TREE_DEPTH);
+		sqlite3_bind_text(q, 3, g->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 4, g->variants[k->variant], -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			const char *move = (const char *)sqlite3_column_text(q, 0);
+			int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
+			char text[KIFU_MOVE_TEXT_MAX];
+			int j;
+
+			if (!move)
+				continue;
+			n[result_class(g, (const char *)sqlite3_column_text(q, 1))] =
+				sqlite3_column_int64(q, 2);
+			if (k->symmetric) {
+				uint64_t ph = (uint64_t)sqlite3_column_int64(q, 4);
+				struct kifu_error why;
+				kifu_move m;
+				size_t need = ((size_t)g->nsymmetries + 1) * g->state_size;
+
+				if (!have_c) {
+					if (room < need) {
+						unsigned char *p = realloc(orient, need);
+
+						if (!p) {
+							ret = nomem(err);
+							break;
+						}
+						orient = p;
+						room = need;
+					}
+					have_c = canon_orientations(st, k, orient, err) == 0 ? 1 : -1;
+				}
+				if (have_c < 0)
+					break;
+				for (j = 0; j < g->nsymmetries; j++)
+					if (g->hash(orient + (size_t)j * g->state_size) == ph)
+						break;
+				if (j == g->nsymmetries || strlen(move) >= sizeof(text) ||
+				    g->parse_move(orient + (size_t)j * g->state_size, move, &m,
+						  &why) < 0)
+					continue;
+				g->format_move(orient, g->map_move(orient + (size_t)j * g->state_size,
+								   m, g->symmetry_inverse(j)), text);
+				move = text;
+			}
+			if (agg_add(&sy->held, g, k->variant, k->symmetric, k->hash, move, n,
+				    sqlite3_column_int64(q, 3)) < 0) {
+				ret = nomem(err);
+				break;
+			}
+		}
+		if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+			ret = kifu_store_fail_(st, "cannot count the tree", err);
+		sqlite3_reset(q);
+	}
+out:
+	free(orient);
+	sqlite3_finalize(s[0]);
+	sqlite3_finalize(s[1]);
+	return ret;
+}
+
+/*
+ * Writes what held counts, and says so in stats_state; with the position
+ * indexes complete (backfill), the NEW positions are completed first.
+ */
+static int held_write(struct kifu_store *st, struct store_symm *sy, int complete,
+		      struct kifu_error *err)
+{
+	int ret = complete ? backfill(st, sy, err) : 0;
+
+	if (ret == 0)
+		ret = agg_write(st, &sy->held, err);
 
 	if (ret == 0 && sy->held_last)
 		ret = tree_state_set(st, sy->held_last, err);
@@ -523,8 +880,9 @@ int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err)
 		sy->held_last = sy->last_id;
 	agg_clear(&sy->tx);
 	sy->tx_min = sy->tx_max = 0;
+	tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
 	if (ret == 0 && (!st->bulk || sy->held.n >= HELD_MAX))
-		ret = held_write(st, sy, err);
+		ret = held_write(st, sy, !st->bulk, err);
 	if (!st->bulk)
 		sy->tracking = -1; /* another writer may come between two transactions */
 	return ret;
@@ -539,7 +897,10 @@ void kifu_store_symm_rollback_(struct kifu_store *st)
 	agg_clear(&sy->tx);
 	sy->tx_min = sy->tx_max = 0;
 	sy->last_id = sy->held_last;
+	tset_move(&sy->tracked, T_NEW_TX, T_DEAD);
 	if (!st->bulk) {
+		/* Nothing is held between transactions outside bulk mode. */
+		tset_move(&sy->tracked, T_NEW_HELD, T_DEAD);
 		agg_clear(&sy->held);
 		sy->held_last = sy->last_id = 0;
 		sy->tracking = -1;
@@ -569,7 +930,7 @@ int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err)
 	if (ret == 0 && last >= 0 && max > last)
 		ret = canon_index(st, last + 1, max, err);
 	if (ret == 0 && sy)
-		ret = held_write(st, sy, err);
+		ret = held_write(st, sy, 1, err);
 	if (sy)
 		sy->tracking = -1;
 	return ret;
@@ -590,6 +951,9 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 
 	if (!sy)
 		return nomem(err);
+	ret = tset_load(st, &sy->tracked, err);
+	if (ret < 0)
+		return ret;
 	if (sqlite3_prepare_v2(st->db, "SELECT g.id, g.game, g.variant, g.first, g.result, "
 				       "m.moves FROM games g JOIN game_moves m ON m.game_id = g.id "
 				       "WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", -1, &sel, NULL) !=
@@ -650,7 +1014,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			x.nplies = json_array_size(c[i].moves);
 			x.texts = c[i].moves;
 			memset(&why, 0, sizeof(why));
-			if (symm_replay(sy, &sy->held, &x, want_canon, &why) < 0) {
+			if (symm_replay(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
 				if (why.code == KIFU_ENOMEM)
 					ret = nomem(err);
 				continue;
@@ -669,18 +1033,26 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 		if (ret == 0 && sy->held.n >= HELD_MAX)
 			ret = agg_write(st, &sy->held, err);
 	} while (ret == 0 && any);
-	if (ret == 0)
-		ret = agg_write(st, &sy->held, err);
+	tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
 	if (ret == 0) {
 		long long max = 0;
 
 		ret = kifu_store_query_int_(&max, st, "SELECT ifnull(max(id), 0) FROM games", err);
+		/* The canonical index of a migration first: the backfill reads it. */
+		if (ret == 0 && want_canon && max > 0)
+			ret = canon_index(st, 1, max, err);
+		if (ret == 0)
+			ret = backfill(st, sy, err);
+		if (ret == 0)
+			ret = agg_write(st, &sy->held, err);
 		if (ret == 0)
 			ret = tree_state_set(st, max, err);
 	}
 out:
-	if (ret < 0)
+	if (ret < 0) {
 		agg_clear(&sy->held);
+		sy->tracked.loaded = 0;
+	}
 	sqlite3_finalize(sel);
 	sqlite3_finalize(upd);
 	return ret;
@@ -688,14 +1060,7 @@ out:
 
 int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err)
 {
-	int ret = fill_from(st, 0, 1, err);
-	long long max = 0;
-
-	if (ret == 0)
-		ret = kifu_store_query_int_(&max, st, "SELECT ifnull(max(id), 0) FROM games", err);
-	if (ret == 0 && max > 0)
-		ret = canon_index(st, 1, max, err);
-	return ret;
+	return fill_from(st, 0, 1, err);
 }
 
 int kifu_store_tree_depth(void)
@@ -731,6 +1096,8 @@ int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error 
 		return 0;
 	if (last < 0)
 		ret = kifu_store_exec_(st, "DELETE FROM tree_moves", "cannot count the tree", err);
+	if (st->symm)
+		st->symm->tracked.loaded = 0;
 	if (ret == 0)
 		ret = fill_from(st, last < 0 ? 0 : last, 0, err);
 	if (ret == 0)
