@@ -193,37 +193,36 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 			    const struct kifu_game *g, const char *variant, int symmetric,
 			    uint64_t hash, struct kifu_error *err)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret = 0, rc, k;
 
-	if (sqlite3_prepare_v2(kifu_store_db(st),
-			       "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
+	if (kifu_db_prepare(&s, st, "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
 			       "tree_moves WHERE symmetric = ?1 AND hash = ?2 AND game = ?3 AND "
-			       "variant = ?4", -1, &s, NULL) != SQLITE_OK)
+			       "variant = ?4", err) < 0)
 		return search_fail_db(st, "cannot read the tree", err);
-	sqlite3_bind_int(s, 1, symmetric);
-	sqlite3_bind_int64(s, 2, (sqlite3_int64)hash);
-	sqlite3_bind_text(s, 3, g->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, variant, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct tree_move *e = tree_move_get(t, (const char *)sqlite3_column_text(s, 0),
-						    (size_t)sqlite3_column_bytes(s, 0));
+	kifu_db_bind_int(s, 1, symmetric);
+	kifu_db_bind_int64(s, 2, (int64_t)hash);
+	kifu_db_bind_text_static(s, 3, g->name, -1);
+	kifu_db_bind_text_static(s, 4, variant, -1);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		struct tree_move *e = tree_move_get(t, kifu_db_column_text(s, 0),
+						    kifu_db_column_bytes(s, 0));
 
 		if (!e) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			break;
 		}
 		*found = 1;
-		e->games += sqlite3_column_int64(s, 1);
+		e->games += kifu_db_column_int64(s, 1);
 		for (k = 0; k < TREE_MAX_SIDES; k++)
-			e->wins[k] += sqlite3_column_int64(s, 2 + k);
-		e->draws += sqlite3_column_int64(s, 6);
-		e->unfinished += sqlite3_column_int64(s, 7);
-		e->sum_plies += (long double)sqlite3_column_int64(s, 8);
+			e->wins[k] += kifu_db_column_int64(s, 2 + k);
+		e->draws += kifu_db_column_int64(s, 6);
+		e->unfinished += kifu_db_column_int64(s, 7);
+		e->sum_plies += (long double)kifu_db_column_int64(s, 8);
 	}
-	if (ret == 0 && rc != SQLITE_DONE)
+	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = search_fail_db(st, "cannot read the tree", err);
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	return ret;
 }
 
@@ -237,70 +236,65 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 			struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
 	/*
 	 * CROSS JOIN: the index range first, then each game by its id. A
 	 * game that ends at the position (ply = plies) has no next move.
 	 */
-	if (symmetric)
-		kifu_buf_puts(&sql, "SELECT json_extract(m.moves, '$[' || h.ply || ']') AS mv, "
-				    "g.result, count(*), sum(g.plies), "
-				    "json_extract(m.hashes, '$[' || h.ply || ']') FROM positions_canon h "
-				    "CROSS JOIN games g CROSS JOIN game_moves m WHERE h.hash = ?1 "
-				    "AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
-				    "h.ply < g.plies AND ");
-	else if (search_position_index(st))
-		kifu_buf_puts(&sql, "SELECT json_extract(m.moves, '$[' || h.ply || ']') AS mv, "
-				    "g.result, count(*), sum(g.plies), NULL FROM positions_hash h "
-				    "CROSS JOIN games g CROSS JOIN game_moves m WHERE h.hash = ?1 "
-				    "AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
-				    "h.ply < g.plies AND ");
-	else
+	if (symmetric || search_position_index(st)) {
+		struct kifu_buf where = KIFU_BUF_INIT;
+
+		ret = kifu_filter_sql(&where, f, "g", 3, err);
+		if (ret >= 0)
+			kifu_store_tree_scan_sql(&sql, st, symmetric, where.data ? where.data : "1");
+		kifu_buf_release(&where);
+	} else {
 		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies), NULL FROM "
 				    "(SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
 				    "GROUP BY game_id) AS h CROSS JOIN games g CROSS JOIN moves mv "
 				    "WHERE h.ply > ?2 AND g.id = h.game_id AND mv.game_id = g.id AND "
 				    "mv.ply = h.ply + 1 AND ");
-	ret = kifu_filter_sql(&sql, f, "g", 3, err);
+		ret = kifu_filter_sql(&sql, f, "g", 3, err);
+		kifu_buf_puts(&sql, " GROUP BY 1, 2");
+	}
 	if (ret < 0)
 		goto out;
-	kifu_buf_puts(&sql, symmetric ? " GROUP BY 1, 2, 5" : " GROUP BY 1, 2");
 	if (sql.failed) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (sqlite3_prepare_v2(kifu_store_db(st), sql.data, -1, &s, NULL) != SQLITE_OK) {
+	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
 		ret = search_fail_db(st, "cannot read the tree", err);
 		goto out;
 	}
-	sqlite3_bind_int64(s, 1, (sqlite3_int64)hash);
-	sqlite3_bind_int(s, 2, after);
+	kifu_db_bind_int64(s, 1, (int64_t)hash);
+	kifu_db_bind_int(s, 2, after);
 	ret = kifu_filter_bind(s, 3, f, err);
 	if (ret < 0)
 		goto out;
 	ret = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *move = (const char *)sqlite3_column_text(s, 0);
-		size_t len = (size_t)sqlite3_column_bytes(s, 0);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		const char *move = kifu_db_column_text(s, 0);
+		size_t len = kifu_db_column_bytes(s, 0);
 		struct tree_move *e;
 
 		if (!move)
 			continue;
-		e = symmetric ? tree_canon_move(t, tp, (uint64_t)sqlite3_column_int64(s, 4), move, len)
+		e = symmetric ? tree_canon_move(t, tp, (uint64_t)kifu_db_column_int64(s, 4), move, len)
 			: tree_move_get(t, move, len);
 		if (!e) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			goto out;
 		}
-		tree_count(e, tp->g, (const char *)sqlite3_column_text(s, 1),
-			   sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3));
+		tree_count(e, tp->g, kifu_db_column_text(s, 1),
+			   kifu_db_column_int64(s, 2), kifu_db_column_int64(s, 3));
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != KIFU_DB_DONE)
 		ret = search_fail_db(st, "cannot read the tree", err);
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
 	return ret;
 }

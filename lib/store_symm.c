@@ -260,18 +260,18 @@ static void tset_clear(struct tset *t)
 static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *err)
 {
 	const struct kifu_game *g = NULL;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int rc, ret = 0;
 
 	if (t->loaded)
 		return 0;
 	tset_clear(t);
-	if (sqlite3_prepare_v2(st->db, "SELECT DISTINCT game, variant, symmetric, hash FROM "
-				       "tree_moves", -1, &s, NULL) != SQLITE_OK)
+	if (kifu_db_prepare(&s, st, "SELECT DISTINCT game, variant, symmetric, hash FROM "
+				       "tree_moves", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *game = (const char *)sqlite3_column_text(s, 0);
-		const char *variant = (const char *)sqlite3_column_text(s, 1);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		const char *game = kifu_db_column_text(s, 0);
+		const char *variant = kifu_db_column_text(s, 1);
 		struct tkey *k;
 		int v;
 
@@ -280,7 +280,7 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 		v = g && variant ? kifu_game_variant_index(g, variant) : -1;
 		if (v < 0)
 			continue;
-		k = tset_find(t, g, v, sqlite3_column_int(s, 2), sqlite3_column_int64(s, 3));
+		k = tset_find(t, g, v, kifu_db_column_int(s, 2), kifu_db_column_int64(s, 3));
 		if (!k) {
 			ret = nomem(err);
 			break;
@@ -289,14 +289,14 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 			t->n++;
 			k->g = g;
 			k->variant = v;
-			k->symmetric = sqlite3_column_int(s, 2);
-			k->hash = sqlite3_column_int64(s, 3);
+			k->symmetric = kifu_db_column_int(s, 2);
+			k->hash = kifu_db_column_int64(s, 3);
 		}
 		k->state = T_OLD;
 	}
-	if (ret == 0 && rc != SQLITE_DONE)
+	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_store_fail_(st, "cannot count the tree", err);
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	t->loaded = ret == 0;
 	return ret;
 }
@@ -487,14 +487,13 @@ static int result_class(const struct kifu_game *g, const char *result)
 /* Writes the summed contributions of a into tree_moves. */
 static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *err)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	size_t i;
 	int ret = 0, r;
 
 	if (!a->n)
 		return 0;
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO tree_moves(game, variant, symmetric, hash, move, games, "
+	if (kifu_db_prepare(&s, st, "INSERT INTO tree_moves(game, variant, symmetric, hash, move, games, "
 			       "w0, w1, w2, w3, draws, unfinished, plies) VALUES (?1, ?2, ?3, ?4, ?5, "
 			       "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT(symmetric, hash, game, "
 			       "variant, move) DO UPDATE SET games = tree_moves.games + excluded.games, "
@@ -502,7 +501,7 @@ static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *er
 			       "w2 = tree_moves.w2 + excluded.w2, w3 = tree_moves.w3 + excluded.w3, "
 			       "draws = tree_moves.draws + excluded.draws, "
 			       "unfinished = tree_moves.unfinished + excluded.unfinished, "
-			       "plies = tree_moves.plies + excluded.plies", -1, &s, NULL) != SQLITE_OK)
+			       "plies = tree_moves.plies + excluded.plies", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
 	for (i = 0; i < a->cap && ret == 0; i++) {
 		const struct agg_entry *e = &a->v[i];
@@ -512,18 +511,18 @@ static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *er
 			continue;
 		for (r = 0; r < 6; r++)
 			games += e->n[r];
-		sqlite3_bind_text(s, 1, e->g->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 2, e->g->variants[e->variant], -1, SQLITE_STATIC);
-		sqlite3_bind_int(s, 3, e->symmetric);
-		sqlite3_bind_int64(s, 4, e->hash);
-		sqlite3_bind_text(s, 5, a->strings.data + e->move, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(s, 6, games);
+		kifu_db_bind_text_static(s, 1, e->g->name, -1);
+		kifu_db_bind_text_static(s, 2, e->g->variants[e->variant], -1);
+		kifu_db_bind_int(s, 3, e->symmetric);
+		kifu_db_bind_int64(s, 4, e->hash);
+		kifu_db_bind_text_static(s, 5, a->strings.data + e->move, -1);
+		kifu_db_bind_int64(s, 6, games);
 		for (r = 0; r < 6; r++)
-			sqlite3_bind_int64(s, 7 + r, e->n[r]);
-		sqlite3_bind_int64(s, 13, e->plies);
+			kifu_db_bind_int64(s, 7 + r, e->n[r]);
+		kifu_db_bind_int64(s, 13, e->plies);
 		ret = kifu_store_step_(st, s, "cannot count the tree", err);
 	}
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	if (ret == 0)
 		agg_clear(a);
 	return ret;
@@ -532,16 +531,17 @@ static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *er
 /* Sets stats_state 'tree' to last_id (the row made when missing). */
 static int tree_state_set(struct kifu_store *st, int64_t last_id, struct kifu_error *err)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret;
 
-	if (sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO stats_state(name, last_id, depth) "
-				       "VALUES ('tree', ?1, ?2)", -1, &s, NULL) != SQLITE_OK)
+	if (kifu_db_prepare(&s, st, "INSERT INTO stats_state(name, last_id, depth) VALUES ('tree', ?1, ?2) "
+				       "ON CONFLICT(name) DO UPDATE SET last_id = excluded.last_id, "
+				       "depth = excluded.depth", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
-	sqlite3_bind_int64(s, 1, last_id);
-	sqlite3_bind_int(s, 2, TREE_DEPTH);
+	kifu_db_bind_int64(s, 1, last_id);
+	kifu_db_bind_int(s, 2, TREE_DEPTH);
 	ret = kifu_store_step_(st, s, "cannot count the tree", err);
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	if (ret == 0 && st->symm)
 		st->symm->known_last = last_id;
 	return ret;
@@ -553,26 +553,26 @@ static int tree_state_set(struct kifu_store *st, int64_t last_id, struct kifu_er
  */
 static int tree_current(int *yes, struct kifu_store *st, int64_t id, struct kifu_error *err)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int rc;
 
 	*yes = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT s.last_id = (SELECT ifnull(max(id), 0) FROM games "
+	if (kifu_db_prepare(&s, st, "SELECT s.last_id = (SELECT coalesce(max(id), 0) FROM games "
 				       "WHERE id < ?1) AND s.depth = ?2, s.last_id FROM stats_state s "
-				       "WHERE s.name = 'tree'", -1, &s, NULL) != SQLITE_OK)
+				       "WHERE s.name = 'tree'", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int(s, 2, TREE_DEPTH);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*yes = sqlite3_column_int(s, 0) == 1;
+	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_int(s, 2, TREE_DEPTH);
+	rc = kifu_db_step(s);
+	if (rc == KIFU_DB_ROW)
+		*yes = kifu_db_column_int(s, 0) == 1;
 	/* Another writer counted games since the tracked positions were read: read them again. */
-	if (rc == SQLITE_ROW && st->symm && st->symm->known_last != sqlite3_column_int64(s, 1)) {
+	if (rc == KIFU_DB_ROW && st->symm && st->symm->known_last != kifu_db_column_int64(s, 1)) {
 		st->symm->tracked.loaded = 0;
-		st->symm->known_last = sqlite3_column_int64(s, 1);
+		st->symm->known_last = kifu_db_column_int64(s, 1);
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
+	kifu_db_finalize(s);
+	return rc == KIFU_DB_ROW || rc == KIFU_DB_DONE ? 0
 		: kifu_store_fail_(st, "cannot count the tree", err);
 }
 
@@ -582,7 +582,7 @@ static int insert_listing(struct kifu_store *st, int64_t id, const struct kifu_r
 			  struct kifu_error *err)
 {
 	const struct kifu_game *g = rp->game;
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	size_t i;
 	int side;
 
@@ -610,8 +610,8 @@ static int insert_listing(struct kifu_store *st, int64_t id, const struct kifu_r
 	s = kifu_store_stmt_(st, ST_LISTING_INSERT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_text(s, 2, players->data, (int)players->len, SQLITE_STATIC);
+	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_text_static(s, 2, players->data, (long)players->len);
 	return kifu_store_step_(st, s, "cannot store a game", err);
 }
 
@@ -656,21 +656,22 @@ const struct kifu_buf *kifu_store_symm_canon_(struct kifu_store *st)
 	return &st->symm->canon;
 }
 
-/* Indexes the canonical hashes of games first..last from game_moves.canon. */
+/*
+ * Indexes the canonical hashes of games first..last from game_moves.canon:
+ * the backend's query "canon_index" (?1, ?2: the first and last game id;
+ * SQLite reads the JSON arrays with json_each, in the index's order).
+ */
 static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struct kifu_error *err)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret;
 
-	if (sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO positions_canon(hash, game_id, ply) "
-				       "SELECT j.value, m.game_id, j.key FROM game_moves m, "
-				       "json_each(m.canon) j WHERE m.game_id BETWEEN ?1 AND ?2 "
-				       "ORDER BY 1, 2, 3", -1, &s, NULL) != SQLITE_OK)
-		return kifu_store_fail_(st, "cannot index the canonical positions", err);
-	sqlite3_bind_int64(s, 1, first);
-	sqlite3_bind_int64(s, 2, last);
+	if (kifu_db_prepare_named(&s, st, "canon_index", err) < 0)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64(s, 1, first);
+	kifu_db_bind_int64(s, 2, last);
 	ret = kifu_store_step_(st, s, "cannot index the canonical positions", err);
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	return ret;
 }
 
@@ -696,23 +697,23 @@ static int canon_orientations(struct kifu_store *st, const struct tkey *k, unsig
 {
 	const struct kifu_game *g = k->g;
 	unsigned char *state = orient + (size_t)g->nsymmetries * g->state_size;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	json_t *moves = NULL;
 	int ret = KIFU_EILLEGAL, first = -1, sym = 0, j, p;
 	uint64_t c;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT g.first, m.moves FROM games g JOIN game_moves m "
-				       "ON m.game_id = g.id WHERE g.id = ?1", -1, &s, NULL) != SQLITE_OK)
+	if (kifu_db_prepare(&s, st, "SELECT g.first, m.moves FROM games g JOIN game_moves m "
+				       "ON m.game_id = g.id WHERE g.id = ?1", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
-	sqlite3_bind_int64(s, 1, k->origin_id);
-	if (sqlite3_step(s) == SQLITE_ROW) {
-		const char *f = (const char *)sqlite3_column_text(s, 0);
-		const char *text = (const char *)sqlite3_column_text(s, 1);
+	kifu_db_bind_int64(s, 1, k->origin_id);
+	if (kifu_db_step(s) == KIFU_DB_ROW) {
+		const char *f = kifu_db_column_text(s, 0);
+		const char *text = kifu_db_column_text(s, 1);
 
 		first = f ? kifu_game_side_index(g, f) : -1;
 		moves = text ? json_loads(text, 0, NULL) : NULL;
 	}
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	if (first < 0 || !json_is_array(moves) || g->init(state, k->variant, first, err) < 0)
 		goto out;
 	for (p = 0; p < k->origin_ply; p++) {
@@ -737,6 +738,22 @@ out:
 	return ret;
 }
 
+void kifu_store_tree_scan_sql(struct kifu_buf *sql, struct kifu_store *st, int symmetric, const char *where)
+{
+	kifu_buf_puts(sql, "SELECT ");
+	kifu_db_json_at(sql, st, "m.moves", "h.ply");
+	kifu_buf_puts(sql, ", g.result, count(*), sum(g.plies), ");
+	if (symmetric)
+		kifu_db_json_at(sql, st, "m.hashes", "h.ply");
+	else
+		kifu_buf_puts(sql, "NULL");
+	kifu_buf_printf(sql, " FROM %s h CROSS JOIN games g CROSS JOIN game_moves m WHERE "
+			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
+			"h.ply < g.plies AND %s GROUP BY 1, 2%s",
+			symmetric ? "positions_canon" : "positions_hash", where,
+			symmetric ? ", 5" : "");
+}
+
 /*
  * Backfill: for each NEW position, the games the position index holds
  * that reached it only after the first plies (those within were counted
@@ -746,19 +763,8 @@ out:
  */
 static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_error *err)
 {
-	static const char *const sql[2] = {
-		"SELECT json_extract(m.moves, '$[' || h.ply || ']'), g.result, count(*), "
-		"sum(g.plies), NULL FROM positions_hash h CROSS JOIN games g CROSS JOIN "
-		"game_moves m WHERE h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND "
-		"m.game_id = g.id AND h.ply < g.plies AND g.game = ?3 AND g.variant = ?4 "
-		"GROUP BY 1, 2",
-		"SELECT json_extract(m.moves, '$[' || h.ply || ']'), g.result, count(*), "
-		"sum(g.plies), json_extract(m.hashes, '$[' || h.ply || ']') FROM positions_canon h "
-		"CROSS JOIN games g CROSS JOIN game_moves m WHERE h.hash = ?1 AND h.ply > ?2 AND "
-		"g.id = h.game_id AND m.game_id = g.id AND h.ply < g.plies AND g.game = ?3 AND "
-		"g.variant = ?4 GROUP BY 1, 2, 5",
-	};
-	sqlite3_stmt *s[2] = { NULL, NULL };
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s[2] = { NULL, NULL };
 	unsigned char *orient = NULL;
 	size_t i, room = 0;
 	int ret = 0, rc, kind;
@@ -768,37 +774,44 @@ static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_er
 			break;
 	if (i == sy->tracked.cap)
 		return 0;
-	for (kind = 0; kind < 2; kind++)
-		if (sqlite3_prepare_v2(st->db, sql[kind], -1, &s[kind], NULL) != SQLITE_OK) {
-			ret = kifu_store_fail_(st, "cannot count the tree", err);
+	for (kind = 0; kind < 2; kind++) {
+		kifu_buf_reset(&sql);
+		kifu_store_tree_scan_sql(&sql, st, kind, "g.game = ?3 AND g.variant = ?4");
+		if (sql.failed) {
+			ret = nomem(err);
 			goto out;
 		}
+		if (kifu_db_prepare(&s[kind], st, sql.data, err) < 0) {
+			ret = err ? err->code : KIFU_EDB;
+			goto out;
+		}
+	}
 	for (i = 0; i < sy->tracked.cap && ret == 0; i++) {
 		struct tkey *k = &sy->tracked.v[i];
 		const struct kifu_game *g = k->g;
-		sqlite3_stmt *q;
+		struct kifu_stmt *q;
 		int have_c = 0;
 
 		if (!g || k->state != T_NEW_HELD)
 			continue;
 		k->state = T_OLD;
 		q = s[k->symmetric];
-		sqlite3_bind_int64(q, 1, k->hash);
-		sqlite3_bind_int(q, 2, TREE_DEPTH);
-		sqlite3_bind_text(q, 3, g->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 4, g->variants[k->variant], -1, SQLITE_STATIC);
-		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			const char *move = (const char *)sqlite3_column_text(q, 0);
+		kifu_db_bind_int64(q, 1, k->hash);
+		kifu_db_bind_int(q, 2, TREE_DEPTH);
+		kifu_db_bind_text_static(q, 3, g->name, -1);
+		kifu_db_bind_text_static(q, 4, g->variants[k->variant], -1);
+		while ((rc = kifu_db_step(q)) == KIFU_DB_ROW) {
+			const char *move = kifu_db_column_text(q, 0);
 			int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
 			char text[KIFU_MOVE_TEXT_MAX];
 			int j;
 
 			if (!move)
 				continue;
-			n[result_class(g, (const char *)sqlite3_column_text(q, 1))] =
-				sqlite3_column_int64(q, 2);
+			n[result_class(g, kifu_db_column_text(q, 1))] =
+				kifu_db_column_int64(q, 2);
 			if (k->symmetric) {
-				uint64_t ph = (uint64_t)sqlite3_column_int64(q, 4);
+				uint64_t ph = (uint64_t)kifu_db_column_int64(q, 4);
 				struct kifu_error why;
 				kifu_move m;
 				size_t need = ((size_t)g->nsymmetries + 1) * g->state_size;
@@ -830,19 +843,20 @@ static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_er
 				move = text;
 			}
 			if (agg_add(&sy->held, g, k->variant, k->symmetric, k->hash, move, n,
-				    sqlite3_column_int64(q, 3)) < 0) {
+				    kifu_db_column_int64(q, 3)) < 0) {
 				ret = nomem(err);
 				break;
 			}
 		}
-		if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+		if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
 			ret = kifu_store_fail_(st, "cannot count the tree", err);
-		sqlite3_reset(q);
+		kifu_db_reset(q);
 	}
 out:
 	free(orient);
-	sqlite3_finalize(s[0]);
-	sqlite3_finalize(s[1]);
+	kifu_buf_release(&sql);
+	kifu_db_finalize(s[0]);
+	kifu_db_finalize(s[1]);
 	return ret;
 }
 
@@ -912,8 +926,9 @@ void kifu_store_symm_rollback_(struct kifu_store *st)
 
 int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err)
 {
-	return kifu_store_exec_(st, "INSERT OR REPLACE INTO deferred_indexes(name, last_id) "
-			       "SELECT 'positions_canon', ifnull(max(id), 0) FROM games",
+	return kifu_store_exec_(st, "INSERT INTO deferred_indexes(name, last_id) "
+			       "SELECT 'positions_canon', coalesce(max(id), 0) FROM games WHERE true "
+			       "ON CONFLICT(name) DO UPDATE SET last_id = excluded.last_id",
 			       "cannot defer the indexes", err);
 }
 
@@ -923,10 +938,10 @@ int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err)
 	long long last = -1, max = 0;
 	int ret;
 
-	ret = kifu_store_query_int_(&last, st, "SELECT ifnull(max(last_id), -1) FROM "
+	ret = kifu_store_query_int_(&last, st, "SELECT coalesce(max(last_id), -1) FROM "
 				    "deferred_indexes WHERE name = 'positions_canon'", err);
 	if (ret == 0)
-		ret = kifu_store_query_int_(&max, st, "SELECT ifnull(max(id), 0) FROM games", err);
+		ret = kifu_store_query_int_(&max, st, "SELECT coalesce(max(id), 0) FROM games", err);
 	if (ret == 0 && last >= 0 && max > last)
 		ret = canon_index(st, last + 1, max, err);
 	if (ret == 0 && sy)
@@ -945,7 +960,7 @@ int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err)
 static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct kifu_error *err)
 {
 	struct store_symm *sy = symm_of(st);
-	sqlite3_stmt *sel = NULL, *upd = NULL;
+	struct kifu_stmt *sel = NULL, *upd = NULL;
 	int64_t last = from;
 	int ret = 0, rc, any;
 
@@ -954,12 +969,11 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	ret = tset_load(st, &sy->tracked, err);
 	if (ret < 0)
 		return ret;
-	if (sqlite3_prepare_v2(st->db, "SELECT g.id, g.game, g.variant, g.first, g.result, "
+	if (kifu_db_prepare(&sel, st, "SELECT g.id, g.game, g.variant, g.first, g.result, "
 				       "m.moves FROM games g JOIN game_moves m ON m.game_id = g.id "
-				       "WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", -1, &sel, NULL) !=
-		    SQLITE_OK ||
-	    (want_canon && sqlite3_prepare_v2(st->db, "UPDATE game_moves SET canon = ?2 WHERE "
-						     "game_id = ?1", -1, &upd, NULL) != SQLITE_OK)) {
+				       "WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", err) < 0 ||
+	    (want_canon && kifu_db_prepare(&upd, st, "UPDATE game_moves SET canon = ?2 WHERE "
+						     "game_id = ?1", err) < 0)) {
 		ret = kifu_store_fail_(st, "cannot count the tree", err);
 		goto out;
 	}
@@ -977,26 +991,26 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			ret = nomem(err);
 			goto out;
 		}
-		sqlite3_bind_int64(sel, 1, last);
-		sqlite3_bind_int(sel, 2, FILL_CHUNK);
-		while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
-			const char *game = (const char *)sqlite3_column_text(sel, 1);
-			const char *variant = (const char *)sqlite3_column_text(sel, 2);
-			const char *first = (const char *)sqlite3_column_text(sel, 3);
-			const char *moves = (const char *)sqlite3_column_text(sel, 5);
+		kifu_db_bind_int64(sel, 1, last);
+		kifu_db_bind_int(sel, 2, FILL_CHUNK);
+		while ((rc = kifu_db_step(sel)) == KIFU_DB_ROW) {
+			const char *game = kifu_db_column_text(sel, 1);
+			const char *variant = kifu_db_column_text(sel, 2);
+			const char *first = kifu_db_column_text(sel, 3);
+			const char *moves = kifu_db_column_text(sel, 5);
 			struct chunk *e = &c[nc++];
 
-			e->id = last = sqlite3_column_int64(sel, 0);
+			e->id = last = kifu_db_column_int64(sel, 0);
 			e->g = game ? kifu_game_find(game) : NULL;
 			if (!e->g)
 				continue;
 			e->variant = variant ? kifu_game_variant_index(e->g, variant) : -1;
 			e->first = first ? kifu_game_side_index(e->g, first) : -1;
-			e->res = result_class(e->g, (const char *)sqlite3_column_text(sel, 4));
+			e->res = result_class(e->g, kifu_db_column_text(sel, 4));
 			e->moves = moves ? json_loads(moves, 0, NULL) : NULL;
 		}
-		sqlite3_reset(sel);
-		if (rc != SQLITE_DONE)
+		kifu_db_reset(sel);
+		if (rc != KIFU_DB_DONE)
 			ret = kifu_store_fail_(st, "cannot count the tree", err);
 		any = nc == FILL_CHUNK;
 		for (i = 0; i < nc && ret == 0; i++) {
@@ -1020,9 +1034,8 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 				continue;
 			}
 			if (want_canon) {
-				sqlite3_bind_int64(upd, 1, c[i].id);
-				sqlite3_bind_text(upd, 2, sy->canon.data, (int)sy->canon.len,
-						  SQLITE_STATIC);
+				kifu_db_bind_int64(upd, 1, c[i].id);
+				kifu_db_bind_text_static(upd, 2, sy->canon.data, (long)sy->canon.len);
 				ret = kifu_store_step_(st, upd, "cannot store the canonical hashes",
 						       err);
 			}
@@ -1037,7 +1050,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	if (ret == 0) {
 		long long max = 0;
 
-		ret = kifu_store_query_int_(&max, st, "SELECT ifnull(max(id), 0) FROM games", err);
+		ret = kifu_store_query_int_(&max, st, "SELECT coalesce(max(id), 0) FROM games", err);
 		/* The canonical index of a migration first: the backfill reads it. */
 		if (ret == 0 && want_canon && max > 0)
 			ret = canon_index(st, 1, max, err);
@@ -1053,8 +1066,8 @@ out:
 		agg_clear(&sy->held);
 		sy->tracked.loaded = 0;
 	}
-	sqlite3_finalize(sel);
-	sqlite3_finalize(upd);
+	kifu_db_finalize(sel);
+	kifu_db_finalize(upd);
 	return ret;
 }
 
@@ -1076,7 +1089,7 @@ int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error 
 	*ready = 0;
 	if (kifu_store_version(st) < 5)
 		return 0;
-	ret = kifu_store_query_int_(&max, st, "SELECT ifnull(max(id), 0) FROM games", err);
+	ret = kifu_store_query_int_(&max, st, "SELECT coalesce(max(id), 0) FROM games", err);
 	if (ret == 0)
 		ret = tree_current(&fresh, st, max + 1, err);
 	if (ret < 0 || fresh) {
@@ -1085,7 +1098,7 @@ int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error 
 	}
 	if (kifu_store_readonly(st) || st->in_tx)
 		return 0;
-	ret = kifu_store_query_int_(&last, st, "SELECT ifnull((SELECT last_id FROM stats_state "
+	ret = kifu_store_query_int_(&last, st, "SELECT coalesce((SELECT last_id FROM stats_state "
 				    "WHERE name = 'tree' AND depth = " STR(TREE_DEPTH) "), -1)",
 				    err);
 	if (ret < 0)
