@@ -46,8 +46,9 @@ const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *r
 	return i < res->n ? &res->v[i] : NULL;
 }
 
-int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
-			 const char *moves, struct kifu_error *err)
+/* The position after moves: its hash (the canonical one when canonical) and side to move. */
+static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
+			  const char *moves, int canonical, struct kifu_error *err)
 {
 	struct kifu_pos *pos = NULL;
 	int ret;
@@ -57,11 +58,19 @@ int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g
 		ret = kifu_pos_play_list(pos, moves, err);
 	if (ret == 0) {
 		*hash = g->hash(pos->state);
+		if (canonical && kifu_game_canonical_hash(hash, NULL, g, pos->state) < 0)
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		if (to_move)
 			*to_move = g->side_to_move(pos->state);
 	}
 	kifu_pos_free(pos);
 	return ret;
+}
+
+int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
+			 const char *moves, struct kifu_error *err)
+{
+	return position_after(hash, to_move, g, variant, moves, 0, err);
 }
 
 int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
@@ -73,16 +82,7 @@ int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
 int kifu_search_position_canonical(uint64_t *hash, const struct kifu_game *g, int variant,
 				   const char *moves, struct kifu_error *err)
 {
-	struct kifu_pos *pos = NULL;
-	int ret;
-
-	ret = kifu_pos_new(&pos, g, variant, 0, err);
-	if (ret == 0)
-		ret = kifu_pos_play_list(pos, moves, err);
-	if (ret == 0 && kifu_game_canonical_hash(hash, NULL, g, pos->state) < 0)
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	kifu_pos_free(pos);
-	return ret;
+	return position_after(hash, NULL, g, variant, moves, 1, err);
 }
 
 /* A copy of column i's text in the result's arena; NULL for SQL NULL or out of memory. */
