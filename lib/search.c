@@ -348,7 +348,7 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 	ret = kifu_filter_sql(&sql, f, "g", hash ? 2 : 1, err);
 	if (ret < 0)
 		goto out;
-	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC, g.id DESC");
+	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
 	if (sql.failed) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;

@@ -867,16 +867,32 @@ out:
 static int held_write(struct kifu_store *st, struct store_symm *sy, int complete,
 		      struct kifu_error *err)
 {
-	int ret = complete ? backfill(st, sy, err) : 0;
+	int ret = 0, plain = 0, canon = 0;
+	size_t i;
 
+	/* An index set aside (a bulk load, or one killed before it ended): no backfill yet. */
+	if (complete)
+		ret = kifu_db_has(&plain, st, "positions_hash", err);
+	if (ret == 0 && complete)
+		ret = kifu_db_has(&canon, st, "positions_canon", err);
+	if (ret == 0 && plain && canon)
+		ret = backfill(st, sy, err);
 	if (ret == 0)
 		ret = agg_write(st, &sy->held, err);
-
-	if (ret == 0 && sy->held_last)
-		ret = tree_state_set(st, sy->held_last, err);
-	if (ret == 0)
-		sy->held_last = 0;
-	return ret;
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < sy->tracked.cap; i++)
+		if (sy->tracked.v[i].g && sy->tracked.v[i].state == T_NEW_HELD)
+			break;
+	/*
+	 * Counts written while some wait for their backfill are not a state
+	 * to resume from: the tree is forgotten (counted again from the games
+	 * if this run does not end it) until the backfill is done.
+	 */
+	if (i < sy->tracked.cap)
+		return kifu_store_exec_(st, "DELETE FROM stats_state WHERE name = 'tree'",
+					"cannot count the tree", err);
+	return sy->tracking == 1 && sy->held_last ? tree_state_set(st, sy->held_last, err) : 0;
 }
 
 int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err)
