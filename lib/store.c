@@ -41,8 +41,7 @@ static const struct kifu_db_query stmt_sql[ST_COUNT] = {
 		"INSERT INTO sides(game_id, side_index, side, player_id, rating) "
 		"VALUES (?1, ?2, ?3, ?4, ?5)" },
 	[ST_GAME_MOVES_INSERT] = { "game_moves_insert",
-		"INSERT INTO game_moves(game_id, moves, hashes, notes, canon) "
-		"VALUES (?1, ?2, ?3, ?4, ?5)" },
+		"INSERT INTO game_moves(game_id, moves, hashes, notes) VALUES (?1, ?2, ?3, ?4)" },
 	[ST_POSIDX_INSERT] = { "posidx_insert",
 		"INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES (?1, ?2, ?3)" },
 	[ST_FIGURE_INSERT] = { "figure_insert",
@@ -76,6 +75,8 @@ static const struct kifu_db_query stmt_sql[ST_COUNT] = {
 		"SELECT move, comment, clock_text FROM moves WHERE game_id = ?1 ORDER BY ply" },
 	[ST_LOAD_TAGS] = { "load_tags",
 		"SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq" },
+	[ST_CANON_INSERT] = { "canon_insert",
+		"INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2)" },
 	[ST_LISTING_INSERT] = { "listing_insert",
 		"INSERT INTO game_listing(id, game, variant, date, date_first, result, plies, "
 		"players) SELECT id, game, variant, date, date_first, result, plies, ?2 FROM games "
@@ -585,7 +586,6 @@ static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
 			     const struct kifu_replay *rp, struct kifu_error *err)
 {
-	const struct kifu_buf *canon;
 	struct kifu_stmt *s;
 	int ret = pack_game(st, rec, rp);
 
@@ -601,8 +601,6 @@ static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kif
 		kifu_db_bind_text_static(s, 4, st->notes.data, (int)st->notes.len);
 	else
 		kifu_db_bind_null(s, 4);
-	canon = kifu_store_symm_canon_(st);
-	kifu_db_bind_text_static(s, 5, canon->data, (long)canon->len);
 	return kifu_store_step_(st, s, "cannot store a game's moves", err);
 }
 

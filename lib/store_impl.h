@@ -140,6 +140,7 @@ enum store_stmt {
 	ST_LOAD_SIDES,
 	ST_LOAD_MOVES,
 	ST_LOAD_TAGS,
+	ST_CANON_INSERT,
 	ST_LISTING_INSERT,
 	ST_COUNT
 };
@@ -224,13 +225,11 @@ void kifu_store_posidx_release_(struct kifu_store *st);
 
 /*
  * Board symmetries and the tree (store_symm.c): a stored game's canonical
- * hashes (then kifu_store_symm_canon_, the JSON array of them, until the
- * next game), its listing row and its tree counts; the commit, rollback
- * and bulk load hooks; schema 5's migration step.
+ * hashes, its listing row and its tree counts; the commit, rollback and
+ * bulk load hooks; schema 5's migration step.
  */
 int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
 			  const struct kifu_replay *rp, struct kifu_error *err);
-const struct kifu_buf *kifu_store_symm_canon_(struct kifu_store *st);
 int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err);
 void kifu_store_symm_rollback_(struct kifu_store *st);
 int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err);

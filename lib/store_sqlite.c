@@ -385,8 +385,8 @@ static const struct kifu_db_query sq_queries[] = {
 	{ "rollback", "ROLLBACK" },
 	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
 	{ "canon_index", "INSERT OR IGNORE INTO positions_canon(hash, game_id, ply) "
-	  "SELECT j.value, m.game_id, j.key FROM game_moves m, json_each(m.canon) j "
-	  "WHERE m.game_id BETWEEN ?1 AND ?2 ORDER BY 1, 2, 3" },
+	  "SELECT j.value, c.game_id, j.key FROM game_canon c, json_each(c.canon) j "
+	  "WHERE c.game_id BETWEEN ?1 AND ?2 ORDER BY 1, 2, 3" },
 	{ NULL, NULL }
 };
 

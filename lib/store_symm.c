@@ -1,6 +1,6 @@
 /*
  * What the store keeps for board symmetries and the tree (schema 5): the
- * canonical hash of every ply (game_moves.canon, with its index
+ * canonical hash of every ply (game_canon.canon, with its index
  * positions_canon), the counts of the moves played from the positions of
  * the first plies (tree_moves) and the narrow listing row of each game
  * (game_listing). A game is replayed once more as it is stored, to map
@@ -615,10 +615,20 @@ static int insert_listing(struct kifu_store *st, int64_t id, const struct kifu_r
 	return kifu_store_step_(st, s, "cannot store a game", err);
 }
 
+/* The canonical hashes of game id (sy->canon) into game_canon. */
+static int insert_canon(struct kifu_store *st, struct kifu_stmt *s, int64_t id,
+			const struct kifu_buf *canon, struct kifu_error *err)
+{
+	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_text_static(s, 2, canon->data, (long)canon->len);
+	return kifu_store_step_(st, s, "cannot store the canonical hashes", err);
+}
+
 int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
 			  const struct kifu_replay *rp, struct kifu_error *err)
 {
 	struct store_symm *sy = symm_of(st);
+	struct kifu_stmt *s;
 	struct symm_game x;
 	int ret;
 
@@ -648,16 +658,16 @@ int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_r
 		sy->tx_min = id;
 	if (id > sy->tx_max)
 		sy->tx_max = id;
-	return insert_listing(st, id, rec, rp, &sy->players, err);
+	s = kifu_store_stmt_(st, ST_CANON_INSERT, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	ret = insert_canon(st, s, id, &sy->canon, err);
+	return ret < 0 ? ret : insert_listing(st, id, rec, rp, &sy->players, err);
 }
 
-const struct kifu_buf *kifu_store_symm_canon_(struct kifu_store *st)
-{
-	return &st->symm->canon;
-}
 
 /*
- * Indexes the canonical hashes of games first..last from game_moves.canon:
+ * Indexes the canonical hashes of games first..last from game_canon.canon:
  * the backend's query "canon_index" (?1, ?2: the first and last game id;
  * SQLite reads the JSON arrays with json_each, in the index's order).
  */
@@ -969,7 +979,7 @@ int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err)
 
 /*
  * Counts the stored games with an id above from into tree_moves (and,
- * with want_canon, fills their game_moves.canon), reading game_moves a
+ * with want_canon, fills their game_canon.canon), reading game_moves a
  * chunk at a time. A game of a game this kifu does not know, or whose
  * moves do not replay, is left out (and its canon NULL).
  */
@@ -988,8 +998,8 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	if (kifu_db_prepare(&sel, st, "SELECT g.id, g.game, g.variant, g.first, g.result, "
 				       "m.moves FROM games g JOIN game_moves m ON m.game_id = g.id "
 				       "WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", err) < 0 ||
-	    (want_canon && kifu_db_prepare(&upd, st, "UPDATE game_moves SET canon = ?2 WHERE "
-						     "game_id = ?1", err) < 0)) {
+	    (want_canon && kifu_db_prepare(&upd, st, "INSERT INTO game_canon(game_id, canon) "
+						     "VALUES (?1, ?2)", err) < 0)) {
 		ret = kifu_store_fail_(st, "cannot count the tree", err);
 		goto out;
 	}
@@ -1050,10 +1060,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 				continue;
 			}
 			if (want_canon) {
-				kifu_db_bind_int64(upd, 1, c[i].id);
-				kifu_db_bind_text_static(upd, 2, sy->canon.data, (long)sy->canon.len);
-				ret = kifu_store_step_(st, upd, "cannot store the canonical hashes",
-						       err);
+				ret = insert_canon(st, upd, c[i].id, &sy->canon, err);
 			}
 		}
 		for (i = 0; i < nc; i++)

@@ -12,8 +12,12 @@
 -- transaction (lib/store_symm.c), replaying each game once.
 
 -- The canonical hash after each ply, ply 0 (the start) .. plies, as a JSON
--- array like hashes; NULL only until the migration has filled it.
-ALTER TABLE game_moves ADD COLUMN canon TEXT;
+-- array like game_moves.hashes, one row per game beside game_moves (a
+-- column of it would make its rows too long for two to share a page).
+CREATE TABLE game_canon (
+	game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+	canon TEXT NOT NULL
+);
 
 -- The canonical position index: each game once per canonical position it
 -- reached (any orientation of it), with the first ply at which it did.
@@ -74,11 +78,10 @@ SELECT g.id, g.game, g.variant, g.date, g.date_first, g.result, g.plies,
 FROM games g ORDER BY g.id;
 
 -- Changes made by hand: the listing follows its game and players; the
--- canonical index follows game_moves as positions_hash does (libkifu alone
--- computes canon: a game whose moves are edited by hand keeps its old one);
--- the tree counts are forgotten (stats_state) and counted again by the
--- next report. Filling canon (old.canon NULL) is not such a change, nor
--- for schema 4's trigger, now limited to the columns it follows.
+-- canonical index follows game_canon as positions_hash does game_moves
+-- (libkifu alone computes canon: a game whose moves are edited by hand
+-- keeps its old one); the tree counts are forgotten (stats_state) and
+-- counted again by the next report.
 CREATE TRIGGER game_listing_games_update AFTER UPDATE ON games BEGIN
 	UPDATE game_listing SET game = new.game, variant = new.variant, date = new.date,
 		date_first = new.date_first, result = new.result, plies = new.plies
@@ -105,22 +108,17 @@ CREATE TRIGGER game_listing_sides_delete AFTER DELETE ON sides BEGIN
 		      WHERE s.game_id = game_listing.id ORDER BY s.side_index) AS x)
 	WHERE id = old.game_id;
 END;
-DROP TRIGGER stats_game_moves_update;
-CREATE TRIGGER stats_game_moves_update AFTER UPDATE OF game_id, moves, hashes ON game_moves BEGIN
-	DELETE FROM stats_state WHERE name = 'lines';
-	DELETE FROM "positions_hash" WHERE game_id = old.game_id
-		AND hash IN (SELECT value FROM json_each(old.hashes));
-	INSERT OR IGNORE INTO "positions_hash"(hash, game_id, ply)
-		SELECT value, new.game_id, key FROM json_each(new.hashes) ORDER BY key;
+CREATE TRIGGER symm_game_moves_update AFTER UPDATE ON game_moves BEGIN
+	DELETE FROM stats_state WHERE name = 'tree';
 END;
-CREATE TRIGGER symm_game_moves_update AFTER UPDATE ON game_moves WHEN old.canon IS NOT NULL BEGIN
+CREATE TRIGGER symm_game_canon_update AFTER UPDATE ON game_canon BEGIN
 	DELETE FROM stats_state WHERE name = 'tree';
 	DELETE FROM positions_canon WHERE game_id = old.game_id
 		AND hash IN (SELECT value FROM json_each(old.canon));
 	INSERT OR IGNORE INTO positions_canon(hash, game_id, ply)
 		SELECT value, new.game_id, key FROM json_each(new.canon) ORDER BY key;
 END;
-CREATE TRIGGER symm_game_moves_delete AFTER DELETE ON game_moves BEGIN
+CREATE TRIGGER symm_game_canon_delete AFTER DELETE ON game_canon BEGIN
 	DELETE FROM stats_state WHERE name = 'tree';
 	DELETE FROM positions_canon WHERE game_id = old.game_id
 		AND hash IN (SELECT value FROM json_each(old.canon));

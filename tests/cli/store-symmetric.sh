@@ -1,5 +1,5 @@
 #!/bin/sh
-# Schema 5 as stored: the canonical hash of every ply (game_moves.canon),
+# Schema 5 as stored: the canonical hash of every ply (game_canon.canon),
 # its index positions_canon, the tree counts (tree_moves) and the listing
 # rows (game_listing), checked against what python3 works out from the
 # packed moves and hashes (and, for canonical hashes, against kifu-stats
@@ -51,8 +51,9 @@ depth = state[0][1] if state else 4
 canon_index, games = {}, []
 sides = {}
 for gid, game, variant, result, plies, moves, hashes, canon in q(
-        "SELECT g.id, g.game, g.variant, g.result, g.plies, m.moves, m.hashes, m.canon "
-        "FROM games g JOIN game_moves m ON m.game_id = g.id"):
+        "SELECT g.id, g.game, g.variant, g.result, g.plies, m.moves, m.hashes, c.canon "
+        "FROM games g JOIN game_moves m ON m.game_id = g.id LEFT JOIN game_canon c "
+        "ON c.game_id = g.id"):
     moves, hashes = json.loads(moves), json.loads(hashes)
     if canon is None:
         fail("game %d: no canon" % gid)
@@ -124,8 +125,9 @@ import json, sqlite3, subprocess, sys
 c = sqlite3.connect(sys.argv[1])
 ok = True
 for gid, game, variant, first, moves, canon in c.execute(
-        "SELECT g.id, g.game, g.variant, g.first, m.moves, m.canon FROM games g "
-        "JOIN game_moves m ON m.game_id = g.id WHERE g.id % 3 = 0"):
+        "SELECT g.id, g.game, g.variant, g.first, m.moves, c.canon FROM games g "
+        "JOIN game_moves m ON m.game_id = g.id JOIN game_canon c ON c.game_id = g.id "
+        "WHERE g.id % 3 = 0"):
     moves, canon = json.loads(moves), json.loads(canon)
     default = subprocess.run([sys.argv[2], "--db", sys.argv[1], "--game", game, "--variant", variant,
                               "tree", "--format", "json"], capture_output=True, text=True)
@@ -169,7 +171,7 @@ done
 "$import" --quiet --db "$tmp/new.db" examples/invalid/illegal-move.yaml \
 	examples/invalid/bad-game-in-stream.yaml examples/invalid/clock-negative.yaml 2>/dev/null
 check "import: the tables of schema 5 are right" tables_ok "$tmp/new.db"
-for t in "tree_moves" "positions_canon" "game_listing" "game_moves"; do
+for t in "tree_moves" "positions_canon" "game_listing" "game_canon"; do
 	a=$(python3 -c 'import sqlite3, sys; print(sorted(sqlite3.connect(sys.argv[1]).execute("SELECT * FROM " + sys.argv[2]).fetchall()))' "$tmp/v4.db" $t | md5sum)
 	b=$(python3 -c 'import sqlite3, sys; print(sorted(sqlite3.connect(sys.argv[1]).execute("SELECT * FROM " + sys.argv[2]).fetchall()))' "$tmp/new.db" $t | md5sum)
 	check "migrated and imported: the same $t" [ "$a" = "$b" ]
