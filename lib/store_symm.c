@@ -20,6 +20,7 @@
 
 #include "kifu/game.h"
 #include "store_impl.h"
+#include "store_symm_impl.h"
 
 /* Plies whose positions tree_moves counts (0 .. TREE_DEPTH); deeper ones are read from the index. */
 #define TREE_DEPTH 4
@@ -34,48 +35,6 @@
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
-
-/* One (game, variant, symmetric, hash, move) of tree_moves, with its counts. */
-struct agg_entry {
-	const struct kifu_game *g;
-	int variant;
-	int symmetric;
-	int64_t hash;
-	size_t move;         /* offset of the move text in the table's strings */
-	int64_t n[6];        /* games per result class */
-	int64_t plies;
-};
-
-struct agg {
-	struct agg_entry *v; /* open addressing; g == NULL is empty */
-	size_t n, cap;
-	struct kifu_buf strings;
-};
-
-/*
- * The positions tree_moves tracks (those some game reached by ply
- * TREE_DEPTH, with a next move), by game, variant, kind and hash: OLD ones
- * are in the table, and a game reaching one later in the game is counted
- * there too; NEW ones were first reached in this transaction (NEW_TX) or
- * since the last write (NEW_HELD): the games that reached them later in
- * the game are read from the position index once it holds them
- * (backfill). A DEAD slot was rolled back.
- */
-enum { T_DEAD, T_OLD, T_NEW_TX, T_NEW_HELD };
-
-struct tkey {
-	const struct kifu_game *g;  /* NULL: empty slot */
-	int variant, symmetric, state;
-	int64_t hash;
-	int64_t origin_id;          /* NEW: a game that reached it, and at which ply */
-	int origin_ply;
-};
-
-struct tset {
-	struct tkey *v;
-	size_t n, cap;
-	int loaded;                 /* the OLD ones were read from tree_moves */
-};
 
 struct store_symm {
 	struct agg tx, held;
@@ -97,106 +56,6 @@ static int nomem(struct kifu_error *err)
 	return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 }
 
-static void agg_clear(struct agg *a)
-{
-	if (a->cap)
-		memset(a->v, 0, a->cap * sizeof(*a->v));
-	a->n = 0;
-	kifu_buf_reset(&a->strings);
-}
-
-static void agg_release(struct agg *a)
-{
-	free(a->v);
-	kifu_buf_release(&a->strings);
-	memset(a, 0, sizeof(*a));
-}
-
-static uint64_t agg_key(const struct kifu_game *g, int variant, int symmetric, int64_t hash,
-			const char *move)
-{
-	uint64_t h = (uint64_t)hash * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)g ^
-		     (uint64_t)(variant * 2 + symmetric) << 56;
-
-	while (*move)
-		h = (h ^ (unsigned char)*move++) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
-}
-
-static int agg_grow(struct agg *a)
-{
-	size_t cap = a->cap ? a->cap * 2 : 1024, i;
-	struct agg_entry *v = calloc(cap, sizeof(*v));
-
-	if (!v)
-		return KIFU_ENOMEM;
-	for (i = 0; i < a->cap; i++) {
-		const struct agg_entry *e = &a->v[i];
-		size_t k;
-
-		if (!e->g)
-			continue;
-		k = agg_key(e->g, e->variant, e->symmetric, e->hash, a->strings.data + e->move) &
-		    (cap - 1);
-		while (v[k].g)
-			k = (k + 1) & (cap - 1);
-		v[k] = *e;
-	}
-	free(a->v);
-	a->v = v;
-	a->cap = cap;
-	return 0;
-}
-
-/* Adds n games of result class res and total length plies to the entry of the key. */
-static int agg_add(struct agg *a, const struct kifu_game *g, int variant, int symmetric,
-		   int64_t hash, const char *move, const int64_t *n, int64_t plies)
-{
-	struct agg_entry *e;
-	size_t k;
-	int r;
-
-	if ((a->n + 1) * 2 > a->cap && agg_grow(a) < 0)
-		return KIFU_ENOMEM;
-	for (k = agg_key(g, variant, symmetric, hash, move) & (a->cap - 1); a->v[k].g;
-	     k = (k + 1) & (a->cap - 1)) {
-		e = &a->v[k];
-		if (e->g == g && e->variant == variant && e->symmetric == symmetric &&
-		    e->hash == hash && !strcmp(a->strings.data + e->move, move))
-			goto found;
-	}
-	e = &a->v[k];
-	memset(e, 0, sizeof(*e));
-	e->g = g;
-	e->variant = variant;
-	e->symmetric = symmetric;
-	e->hash = hash;
-	e->move = a->strings.len;
-	kifu_buf_add(&a->strings, move, strlen(move) + 1);
-	if (a->strings.failed)
-		return KIFU_ENOMEM;
-	a->n++;
-found:
-	for (r = 0; r < 6; r++)
-		e->n[r] += n[r];
-	e->plies += plies;
-	return 0;
-}
-
-static int agg_merge(struct agg *into, const struct agg *from)
-{
-	size_t i;
-
-	for (i = 0; i < from->cap; i++) {
-		const struct agg_entry *e = &from->v[i];
-
-		if (e->g && agg_add(into, e->g, e->variant, e->symmetric, e->hash,
-				    from->strings.data + e->move, e->n, e->plies) < 0)
-			return KIFU_ENOMEM;
-	}
-	return 0;
-}
-
 /* One game to count: its moves as values (import) or as text (stored games). */
 struct symm_game {
 	const struct kifu_game *g;
@@ -207,55 +66,6 @@ struct symm_game {
 	const struct kifu_replay *rp; /* for the texts of moves (import) */
 };
 
-static size_t tkey_slot(const struct kifu_game *g, int variant, int symmetric, int64_t hash,
-			size_t cap)
-{
-	uint64_t h = (uint64_t)hash * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)g ^
-		     (uint64_t)(variant * 2 + symmetric) << 56;
-
-	return (size_t)(h ^ (h >> 31)) & (cap - 1);
-}
-
-/* The slot of the key, or of where it would go; NULL when out of memory. */
-static struct tkey *tset_find(struct tset *t, const struct kifu_game *g, int variant,
-			      int symmetric, int64_t hash)
-{
-	size_t k;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 4096, i;
-		struct tkey *v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		for (i = 0; i < t->cap; i++) {
-			if (!t->v[i].g)
-				continue;
-			k = tkey_slot(t->v[i].g, t->v[i].variant, t->v[i].symmetric, t->v[i].hash, cap);
-			while (v[k].g)
-				k = (k + 1) & (cap - 1);
-			v[k] = t->v[i];
-		}
-		free(t->v);
-		t->v = v;
-		t->cap = cap;
-	}
-	for (k = tkey_slot(g, variant, symmetric, hash, t->cap); t->v[k].g;
-	     k = (k + 1) & (t->cap - 1))
-		if (t->v[k].g == g && t->v[k].variant == variant &&
-		    t->v[k].symmetric == symmetric && t->v[k].hash == hash)
-			break;
-	return &t->v[k];
-}
-
-static void tset_clear(struct tset *t)
-{
-	if (t->cap)
-		memset(t->v, 0, t->cap * sizeof(*t->v));
-	t->n = 0;
-	t->loaded = 0;
-}
-
 /* Reads the positions tree_moves tracks, once per store (again after another writer). */
 static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *err)
 {
@@ -265,7 +75,7 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 
 	if (t->loaded)
 		return 0;
-	tset_clear(t);
+	symm_tset_clear(t);
 	if (kifu_db_prepare(&s, st, "SELECT DISTINCT game, variant, symmetric, hash FROM "
 				       "tree_moves", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
@@ -280,7 +90,7 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 		v = g && variant ? kifu_game_variant_index(g, variant) : -1;
 		if (v < 0)
 			continue;
-		k = tset_find(t, g, v, kifu_db_column_int(s, 2), kifu_db_column_int64(s, 3));
+		k = symm_tset_find(t, g, v, kifu_db_column_int(s, 2), kifu_db_column_int64(s, 3));
 		if (!k) {
 			ret = nomem(err);
 			break;
@@ -309,7 +119,7 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 static int tracked_counts(struct store_symm *sy, const struct symm_game *x, int64_t id,
 			  int symmetric, uint64_t hash, size_t ply, int *oom)
 {
-	struct tkey *k = tset_find(&sy->tracked, x->g, x->variant, symmetric, (int64_t)hash);
+	struct tkey *k = symm_tset_find(&sy->tracked, x->g, x->variant, symmetric, (int64_t)hash);
 
 	if (!k) {
 		*oom = 1;
@@ -347,8 +157,8 @@ void kifu_store_symm_release_(struct kifu_store *st)
 
 	if (!sy)
 		return;
-	agg_release(&sy->tx);
-	agg_release(&sy->held);
+	symm_agg_release(&sy->tx);
+	symm_agg_release(&sy->held);
 	free(sy->tracked.v);
 	free(sy->plain);
 	free(sy->canonh);
@@ -457,7 +267,7 @@ static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_g
 		}
 		if (count_plain) {
 			g->format_move(state, m, text);
-			if (agg_add(a, g, x->variant, 0, (int64_t)h, text, n, (int64_t)x->nplies) < 0)
+			if (symm_agg_add(a, g, x->variant, 0, (int64_t)h, text, n, (int64_t)x->nplies) < 0)
 				return nomem(err);
 		}
 		if (count_canon) {
@@ -466,7 +276,7 @@ static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_g
 			if (sym)
 				g->map_state(mapped, state, sym);
 			g->format_move(sym ? mapped : state, cm, text);
-			if (agg_add(a, g, x->variant, 1, (int64_t)c, text, n, (int64_t)x->nplies) < 0)
+			if (symm_agg_add(a, g, x->variant, 1, (int64_t)c, text, n, (int64_t)x->nplies) < 0)
 				return nomem(err);
 		}
 		g->apply(state, m);
@@ -524,7 +334,7 @@ static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *er
 	}
 	kifu_db_finalize(s);
 	if (ret == 0)
-		agg_clear(a);
+		symm_agg_clear(a);
 	return ret;
 }
 
@@ -685,16 +495,6 @@ static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struc
 	return ret;
 }
 
-/* Sets the tracked positions of one state to another. */
-static void tset_move(struct tset *t, int from, int to)
-{
-	size_t i;
-
-	for (i = 0; i < t->cap; i++)
-		if (t->v[i].g && t->v[i].state == from)
-			t->v[i].state = to;
-}
-
 /*
  * The canonical orientation C of NEW position k (canonical), replayed
  * from the game that first reached it, and C mapped by every symmetry:
@@ -852,7 +652,7 @@ static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_er
 								   m, g->symmetry_inverse(j)), text);
 				move = text;
 			}
-			if (agg_add(&sy->held, g, k->variant, k->symmetric, k->hash, move, n,
+			if (symm_agg_add(&sy->held, g, k->variant, k->symmetric, k->hash, move, n,
 				    kifu_db_column_int64(q, 3)) < 0) {
 				ret = nomem(err);
 				break;
@@ -914,13 +714,13 @@ int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err)
 		return 0;
 	if (sy->tx_max && !st->bulk)
 		ret = canon_index(st, sy->tx_min, sy->tx_max, err);
-	if (ret == 0 && agg_merge(&sy->held, &sy->tx) < 0)
+	if (ret == 0 && symm_agg_merge(&sy->held, &sy->tx) < 0)
 		ret = nomem(err);
 	if (ret == 0 && sy->tracking == 1 && sy->last_id)
 		sy->held_last = sy->last_id;
-	agg_clear(&sy->tx);
+	symm_agg_clear(&sy->tx);
 	sy->tx_min = sy->tx_max = 0;
-	tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
+	symm_tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
 	if (ret == 0 && (!st->bulk || sy->held.n >= HELD_MAX))
 		ret = held_write(st, sy, !st->bulk, err);
 	if (!st->bulk)
@@ -934,14 +734,14 @@ void kifu_store_symm_rollback_(struct kifu_store *st)
 
 	if (!sy)
 		return;
-	agg_clear(&sy->tx);
+	symm_agg_clear(&sy->tx);
 	sy->tx_min = sy->tx_max = 0;
 	sy->last_id = sy->held_last;
-	tset_move(&sy->tracked, T_NEW_TX, T_DEAD);
+	symm_tset_move(&sy->tracked, T_NEW_TX, T_DEAD);
 	if (!st->bulk) {
 		/* Nothing is held between transactions outside bulk mode. */
-		tset_move(&sy->tracked, T_NEW_HELD, T_DEAD);
-		agg_clear(&sy->held);
+		symm_tset_move(&sy->tracked, T_NEW_HELD, T_DEAD);
+		symm_agg_clear(&sy->held);
 		sy->held_last = sy->last_id = 0;
 		sy->tracking = -1;
 	} else {
@@ -1069,7 +869,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 		if (ret == 0 && sy->held.n >= HELD_MAX)
 			ret = agg_write(st, &sy->held, err);
 	} while (ret == 0 && any);
-	tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
+	symm_tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
 	if (ret == 0) {
 		long long max = 0;
 
@@ -1086,7 +886,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	}
 out:
 	if (ret < 0) {
-		agg_clear(&sy->held);
+		symm_agg_clear(&sy->held);
 		sy->tracked.loaded = 0;
 	}
 	kifu_db_finalize(sel);
