@@ -147,15 +147,15 @@ python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 g = c.execute("SELECT count(*) FROM games").fetchone()[0] or 1
 size = c.execute("PRAGMA page_count").fetchone()[0] * c.execute("PRAGMA page_size").fetchone()[0]
+names = ("game_canon", "positions_canon", "tree_moves", "game_listing")
 try:
-    added = c.execute("SELECT sum(pgsize) FROM dbstat WHERE name IN (?, ?, ?)",
-                      ("positions_canon", "tree_moves", "game_listing")).fetchone()[0] or 0
-    canon = c.execute("SELECT sum(length(canon)) FROM game_moves").fetchone()[0] or 0
+    part = dict(c.execute("SELECT name, sum(pgsize) FROM dbstat WHERE name IN (?, ?, ?, ?) "
+                          "GROUP BY name", names).fetchall())
 except sqlite3.Error:
-    added = canon = 0
-print("stats: schema 5 added %.0f bytes/game: game_moves.canon %.0f, positions_canon + tree_moves + "
-      "game_listing %.0f; without them %.0f bytes/game" % ((added + canon) / g, canon / g, added / g,
-                                                          (size - added - canon) / g))' "$db"
+    part = {}
+added = sum(part.values())
+print("stats: schema 5 added %.0f bytes/game (%s); without them %.0f bytes/game" % (
+    added / g, ", ".join("%s %.0f" % (n, part.get(n, 0) / g) for n in names), (size - added) / g))' "$db"
 awk -v g="$stored" -v a="$t_summary" -v b="$t_open2" -v c="$t_open4" -v d="$t_players" \
     -v e="$t_search" -v f="$t_mid" -v r2="$rows2" -v r4="$rows4" -v np="$nplayers" \
     -v line="$line" -v mid="$mid" -v hits="$hits" -v mhits="$mid_hits" -v size="$size" \
