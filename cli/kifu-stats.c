@@ -285,8 +285,8 @@ int main(int argc, char **argv)
 		if (write_file(html, &out) < 0)
 			status = EXIT_FAILURE_IO;
 		else if (info.left_out)
-			fprintf(stderr, "%s: warning: the page is full (%zu positions): %zu move%s of "
-				"the deepest level lead nowhere\n", cli_progname(), info.positions,
+			fprintf(stderr, "%s: warning: the page is full (%zu positions): %zu of the "
+				"rarer move%s lead nowhere\n", cli_progname(), info.positions,
 				info.left_out, info.left_out == 1 ? "" : "s");
 		goto out;
 	}

@@ -572,8 +572,8 @@ static const char page_style[] =
 	".wdl .w{background:#4f9a5f}.wdl .d{background:#a59d8c}.wdl .l{background:#c0504d}"
 	".wdl .u{background:#e4dfd2;color:#6b5f4a}\n"
 	".note{color:#6b5f4a;font-size:13px}\n"
-	"code{background:#fffaf0;border:1px solid #e3d9c2;padding:1px 4px;border-radius:3px;"
-	"white-space:pre-wrap;word-break:break-all}\n";
+	"code{display:block;margin-top:4px;background:#fffaf0;border:1px solid #e3d9c2;"
+	"padding:4px 6px;border-radius:3px;white-space:pre-wrap;overflow-wrap:anywhere;color:#2b2418}\n";
 
 /*
  * DATA.nodes[i]: a position (d: plies below the first, side: the side to
@@ -622,6 +622,7 @@ static const char page_script1[] =
 	"\treturn b;\n"
 	"}\n"
 	"function go(k) { path.length = k + 1; show(); }\n"
+	"function sh(s) { return \"'\" + s.replace(/'/g, \"'\\\\''\") + \"'\"; }\n"
 	"function short(s) { return s.length > 40 ? \"\\u2026\" + s.slice(s.length - 39) : s; }\n";
 
 static const char page_script2[] =
@@ -656,7 +657,9 @@ static const char page_script2[] =
 	"\t\t\t(D.depth === 1 ? \"y\" : \"ies\") + \" deep. The moves from here: \"));\n"
 	"\t\tnote.appendChild(el(\"code\", \"\", \"kifu-stats tree --game \" + D.game +\n"
 	"\t\t\t(D.variants > 1 ? \" --variant \" + D.variant : \"\") +\n"
-	"\t\t\t\" --after '\" + node.after + \"'\"));\n"
+	"\t\t\tD.filters.map(function (f) { return \" --\" + f[0] + \" \" + sh(f[1]); }).join(\"\") +\n"
+	"\t\t\t(D.min_games > 1 ? \" --min-games \" + D.min_games : \"\") +\n"
+	"\t\t\t\" --after \" + sh(node.after)));\n"
 	"\t} else if (!node.rows.length) {\n"
 	"\t\tnote.textContent = \"No game continues from here\" +\n"
 	"\t\t\t(D.min_games > 1 ? \" with a move played in \" + D.min_games + \" games or more.\"\n"
@@ -678,6 +681,8 @@ static const char page_script2[] =
 	"\t\tif (r.to >= 0) {\n"
 	"\t\t\ttr.title = \"go to the position after \" + r.m;\n"
 	"\t\t\ttr.onclick = function () { path.push([r.to, r.p, r.m]); show(); setHash(); };\n"
+	"\t\t\ttr.tabIndex = 0;\n"
+	"\t\t\ttr.onkeydown = function (e) { if (e.key === \"Enter\") { e.stopPropagation(); tr.onclick(); } };\n"
 	"\t\t} else {\n"
 	"\t\t\ttr.title = r.to === -2 ? \"not in this page: it holds \" + D.max_positions +\n"
 	"\t\t\t\t\" positions at most\" : \"the engine does not accept this move here\";\n"
@@ -759,7 +764,7 @@ static void put_header(struct kifu_buf *b, const struct explorer *ex, const stru
 	}
 	kifu_buf_printf(b, "; %zu position%s", ex->n, ex->n == 1 ? "" : "s");
 	if (ex->info.left_out)
-		kifu_buf_printf(b, " (the page is full: %zu move%s of the deepest level left out)",
+		kifu_buf_printf(b, " (the page is full: %zu of the rarer move%s lead nowhere)",
 				ex->info.left_out, ex->info.left_out == 1 ? "" : "s");
 	kifu_buf_puts(b, ". Click a move to follow it; &larr; or Backspace goes back.</p>\n"
 		      "</header>\n");

@@ -373,7 +373,7 @@ deep = [n["after"] for n in d["nodes"] if n["d"] == 2]
 print(",".join(urllib.parse.quote(m, safe="") for m in deep[0].split(",")) if deep else "")' \
 	"$tmp/limits.html")" >"$tmp/deep.html"
 checks=$((checks + 1))
-grep -q 'This page goes 2 plies deep.*kifu-stats tree --game splay-schmidt --after' "$tmp/deep.html" &&
+grep -q "This page goes 2 plies deep.*kifu-stats tree --game splay-schmidt --min-games 2 --after '" "$tmp/deep.html" &&
 	! grep -q '<tr class="go"' "$tmp/deep.html" ||
 	fail "two plies down a --depth 2 page: moves to click, or no note"
 
