@@ -447,23 +447,31 @@ static void json_columns(struct kifu_buf *j, const struct kifu_report *rep,
 	kifu_buf_puts(j, "]");
 }
 
-static void json_filter(struct kifu_buf *j, const struct kifu_filter *f)
-{
-	const char *keys[] = { "player", "event", "since", "until", "termination" };
-	const char *vals[5];
-	size_t i, n = 0;
+/* The filters a page shows (game and variant are its title), as the options name them. */
+static const char *const filter_keys[] = { "player", "event", "since", "until", "termination" };
+#define NFILTERS (sizeof(filter_keys) / sizeof(filter_keys[0]))
 
+static void filter_values(const char *vals[NFILTERS], const struct kifu_filter *f)
+{
 	vals[0] = f->player;
 	vals[1] = f->event;
 	vals[2] = f->since;
 	vals[3] = f->until;
 	vals[4] = f->termination;
+}
+
+static void json_filter(struct kifu_buf *j, const struct kifu_filter *f)
+{
+	const char *vals[NFILTERS];
+	size_t i, n = 0;
+
+	filter_values(vals, f);
 	kifu_buf_puts(j, ",\n\"filters\":[");
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < NFILTERS; i++) {
 		if (!vals[i])
 			continue;
 		kifu_buf_puts(j, n++ ? ",[" : "[");
-		kifu_buf_json_string(j, keys[i]);
+		kifu_buf_json_string(j, filter_keys[i]);
 		kifu_buf_putc(j, ',');
 		kifu_buf_json_string(j, vals[i]);
 		kifu_buf_putc(j, ']');
@@ -731,15 +739,10 @@ static void put_header(struct kifu_buf *b, const struct explorer *ex, const stru
 		       const struct kifu_explorer_options *opt)
 {
 	const struct kifu_game *g = ex->g;
-	const char *keys[] = { "player", "event", "since", "until", "termination" };
-	const char *vals[5];
-	int i;
+	const char *vals[NFILTERS];
+	size_t i;
 
-	vals[0] = f->player;
-	vals[1] = f->event;
-	vals[2] = f->since;
-	vals[3] = f->until;
-	vals[4] = f->termination;
+	filter_values(vals, f);
 	kifu_buf_puts(b, "<header>\n<h1>");
 	render_html_text(b, g->title);
 	kifu_buf_puts(b, " <span class=\"sub\">(");
@@ -756,10 +759,10 @@ static void put_header(struct kifu_buf *b, const struct explorer *ex, const stru
 	kifu_buf_printf(b, ", %d pl%s deep, moves played in at least %ld game%s", opt->depth,
 			opt->depth == 1 ? "y" : "ies", opt->stats.min_games,
 			opt->stats.min_games == 1 ? "" : "s");
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < NFILTERS; i++) {
 		if (!vals[i])
 			continue;
-		kifu_buf_printf(b, "; %s ", keys[i]);
+		kifu_buf_printf(b, "; %s ", filter_keys[i]);
 		render_html_text(b, vals[i]);
 	}
 	kifu_buf_printf(b, "; %zu position%s", ex->n, ex->n == 1 ? "" : "s");

@@ -21,11 +21,6 @@ mkdir -p "$out"
 name=browser.sh
 . tests/lib/chromium.sh
 
-fail() {
-	echo "browser.sh: FAIL: $*" >&2
-	status=1
-}
-
 # One game of every game and variant: "FILE PLIES".
 games=""
 for f in examples/splay-schmidt/splay-schmidt-standard-01.yaml \

@@ -27,11 +27,6 @@ mkdir -p "$out"
 name=explorer.sh
 . tests/lib/chromium.sh
 
-fail() {
-	echo "explorer.sh: FAIL: $*" >&2
-	status=1
-}
-
 db=$tmp/games.db
 # shellcheck disable=SC2046
 "$bin/kifu-import" --db "$db" $(ls -d examples/*/ | grep -v '^examples/invalid/$') \

@@ -1,6 +1,7 @@
 # Sourced by the tool tests that open pages in headless Chromium
 # (tests/cli/browser.sh, tests/cli/explorer.sh), with $name set to the
-# test's name and $tmp to its scratch directory. Sets $browser, or ends the
+# test's name and $tmp to its scratch directory. Defines fail MESSAGE
+# (says it, sets status=1). Sets $browser, or ends the
 # test: skipped without chromium, except under CI (CI=true) and in
 # `make test` (KIFU_TEST_DEPS=required: the Makefile's DEB_TEST, chromium
 # included, was installed first), where a missing chromium fails. Defines
@@ -8,6 +9,11 @@
 # $tmp/browser.log) and writes $tmp/cells.py: the data-cell=data-content
 # pairs of an SVG file, or of the element with id="board" in a dumped page
 # (plus its data-ply), one per line, sorted.
+fail() {
+	echo "$name: FAIL: $*" >&2
+	status=1
+}
+
 browser=""
 for b in chromium chromium-browser; do
 	if command -v "$b" >/dev/null 2>&1; then
