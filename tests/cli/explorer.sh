@@ -38,7 +38,15 @@ for order in "f2 g7 f3 e5" "f3 g7 f2 d4"; do
 		>"$tmp/known/$1.yaml"
 	printf 'players:\n  white: A\n  black: B\nmoves: [%s, %s, %s, %s]\n' "$@" >>"$tmp/known/$1.yaml"
 done
-cat >"$tmp/known/hostile.yaml" <<'EOF'
+"$bin/kifu-import" --db "$db" "$tmp/known" >/dev/null 2>"$tmp/err" ||
+	fail "import of the known games: $(cat "$tmp/err")"
+# Its one move is a first move no other game played, renamed in the database below.
+"$bin/kifu-stats" --db "$db" tree --game glaisher --variant advanced --format csv | cut -d, -f1 \
+	>"$tmp/played"
+rare=$("$bin/kifu-perft" glaisher --variant advanced --divide 1 2>/dev/null | sed -n 's/: 1$//p' |
+	grep -vxF -f "$tmp/played" | head -1)
+[ -n "$rare" ] || fail "no first move of glaisher advanced is left unplayed"
+cat >"$tmp/known/hostile.yaml" <<EOF
 format: 1
 game: glaisher
 variant: advanced
@@ -46,10 +54,10 @@ event: "</script><b id=pwn-event>event</b>"
 players:
   red: "<img src=x id=pwn-name onerror=document.title='pwned'>"
   yellow: "Ada & <Bob>"
-moves: []
+moves: ['$rare']
 EOF
-"$bin/kifu-import" --db "$db" "$tmp/known" >/dev/null 2>"$tmp/err" ||
-	fail "import of the known games: $(cat "$tmp/err")"
+"$bin/kifu-import" --db "$db" "$tmp/known/hostile.yaml" >/dev/null 2>"$tmp/err" ||
+	fail "import of the hostile game: $(cat "$tmp/err")"
 
 # ---- usage errors and the file ----
 
@@ -374,15 +382,22 @@ grep -q "This page goes 2 plies deep.*kifu-stats tree --game splay-schmidt --min
 
 # ---- hostile text: names, events and moves from the database ----
 
-python3 - "$db" <<'EOF' || fail "cannot plant a hostile move in the test database"
+# The move is renamed wherever the database keeps moves (the tables of the schemas so far).
+python3 - "$db" "$rare" <<'EOF' || fail "cannot plant a hostile move in the test database"
 import sqlite3, sys
+bad = "</script><b id=pwn-move>m</b>&amp;"
 c = sqlite3.connect(sys.argv[1])
 gid = c.execute("SELECT id FROM games WHERE event LIKE '%pwn-event%'").fetchone()[0]
-c.execute("""UPDATE games SET plies = 1 WHERE id = ?""", (gid,))
-c.execute("""UPDATE game_moves SET moves = json_array('</script><b id=pwn-move>m</b>&amp;')
-             WHERE game_id = ?""", (gid,))
+c.execute("UPDATE game_moves SET moves = json_array(?) WHERE game_id = ?", (bad, gid))
+tables = [r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+for t in ("moves", "tree_moves"):
+    if t in tables and "move" in [r[1] for r in c.execute("PRAGMA table_info(%s)" % t)]:
+        c.execute("UPDATE %s SET move = ? WHERE move = ?" % t, (bad, sys.argv[2]))
 c.commit()
 EOF
+checks=$((checks + 1))
+"$bin/kifu-stats" --db "$db" tree --game glaisher --variant advanced --format csv | grep -q 'pwn-move' ||
+	fail "the hostile move is not in the tree: rename it where the tree reads moves"
 hostile_name="<img src=x id=pwn-name onerror=document.title='pwned'>"
 for filter in "--player" "--event"; do
 	checks=$((checks + 1))
