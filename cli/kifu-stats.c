@@ -66,9 +66,10 @@ static void help(void)
 	      "             plies below show their board only), a path of the moves clicked\n"
 	      "             leads back up, and the address ends in #path=M1,M2,... Positions\n"
 	      "             reached by different move orders are one position of the page. A\n"
-	      "             page holds at most 2000 positions, taken level by level, the most\n"
-	      "             played moves first: when it is full, the rarest moves of the deepest\n"
-	      "             level lead nowhere (a warning says how many).\n\n",
+	      "             page holds at most 2000 positions and 50000 moves in its tables,\n"
+	      "             taken level by level, the most played moves first: when it is\n"
+	      "             full, the rarer moves lead nowhere or are left out of the tables\n"
+	      "             (a warning says how many).\n\n",
 	      stdout);
 	/* In parts: ISO C compilers need not take string literals past 4095 bytes. */
 	fputs("Definitions:\n"
@@ -288,6 +289,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: warning: the page is full (%zu positions): %zu of the "
 				"rarer move%s lead nowhere\n", cli_progname(), info.positions,
 				info.left_out, info.left_out == 1 ? "" : "s");
+		if (status == EXIT_OK && info.rows_left_out)
+			fprintf(stderr, "%s: warning: the page is full (%d moves in its tables): %zu of "
+				"the rarer moves are left out of them\n", cli_progname(),
+				KIFU_EXPLORER_MAX_ROWS, info.rows_left_out);
 		goto out;
 	}
 	if (kifu_report_write(&out, rep, fmt == 0 ? KIFU_REPORT_TABLE : fmt == 1 ? KIFU_REPORT_CSV

@@ -30,6 +30,8 @@ struct ex_node {
 	struct kifu_report *rep;   /* its tree; NULL at the depth (a board only) */
 	long *to;                  /* per row: the position it leads to, -1 none, -2 page full */
 	long *pic;                 /* per row: the picture of that position after this move */
+	size_t nrows;              /* rows of rep in the page (the first ones: most played) */
+	size_t more;               /* rows of rep left out (the page's rows are bounded) */
 };
 
 struct explorer {
@@ -42,6 +44,7 @@ struct explorer {
 	char **pics;               /* pictures; [0] the first position */
 	size_t npics, cap_pics;
 	struct kifu_explorer_info info;
+	size_t rows, max_rows;     /* table rows in the page, and the most it takes */
 };
 
 /* A move of a level's tables waiting to be followed. */
@@ -265,6 +268,13 @@ static int level_tables(struct explorer *ex, size_t lo, size_t hi, struct kifu_s
 			return ret;
 		ex->info.tables++;
 		nrows = kifu_report_nrows(e->rep);
+		if (nrows > ex->max_rows - ex->rows) {
+			e->more = nrows - (ex->max_rows - ex->rows);
+			ex->info.rows_left_out += e->more;
+			nrows = ex->max_rows - ex->rows;
+		}
+		e->nrows = nrows;
+		ex->rows += nrows;
 		e->to = malloc((nrows ? nrows : 1) * sizeof(*e->to));
 		e->pic = malloc((nrows ? nrows : 1) * sizeof(*e->pic));
 		if (!e->to || !e->pic)
@@ -508,9 +518,9 @@ static int put_data(struct kifu_buf *j, const struct explorer *ex, const struct 
 		kifu_buf_json_string(j, g->sides[s]);
 	}
 	kifu_buf_printf(j, "],\"depth\":%d,\"min_games\":%ld,\"max_positions\":%zu,"
-			"\"left_out\":%zu", opt->depth, opt->stats.min_games,
+			"\"left_out\":%zu,\"max_rows\":%zu", opt->depth, opt->stats.min_games,
 			opt->max_positions ? opt->max_positions : (size_t)KIFU_EXPLORER_MAX_POSITIONS,
-			ex->info.left_out);
+			ex->info.left_out, ex->max_rows);
 	json_filter(j, f);
 	if (ex->v[0].rep)
 		json_columns(j, ex->v[0].rep, t, nt, &cell);
@@ -528,9 +538,9 @@ static int put_data(struct kifu_buf *j, const struct explorer *ex, const struct 
 			continue;
 		}
 		kifu_buf_puts(j, ",\"rows\":[");
-		for (r = 0; r < kifu_report_nrows(e->rep); r++)
+		for (r = 0; r < e->nrows; r++)
 			json_row(j, ex, e, r, t, nt, &cell);
-		kifu_buf_puts(j, "]}");
+		kifu_buf_printf(j, "],\"more\":%zu}", e->more);
 	}
 	kifu_buf_puts(j, "]}");
 	free(t);
@@ -660,18 +670,29 @@ static const char page_script2[] =
 	"\t\t\" in \" + games + \" game\" + (games === 1 ? \"\" : \"s\") : \"\")));\n"
 	"\tclear(body);\n"
 	"\tclear(note);\n"
+	"\tvar out = (node.rows || []).filter(function (r) { return r.to === -2; }).length;\n"
 	"\tif (!node.rows) {\n"
-	"\t\tnote.appendChild(document.createTextNode(\"This page goes \" + D.depth + \" pl\" +\n"
-	"\t\t\t(D.depth === 1 ? \"y\" : \"ies\") + \" deep. The moves from here: \"));\n"
+	"\t\tsay(\"This page goes \" + D.depth + \" pl\" + (D.depth === 1 ? \"y\" : \"ies\") +\n"
+	"\t\t\t\" deep. The moves from here: \");\n"
+	"\t} else if (node.more || out) {\n"
+	"\t\tsay((node.more ? node.more + \" rarer move\" + (node.more === 1 ? \" is\" : \"s are\") +\n"
+	"\t\t\t\" left out of this table\" : \"\") + (node.more && out ? \"; \" : \"\") +\n"
+	"\t\t\t(out ? out + \" greyed move\" + (out === 1 ? \" leads\" : \"s lead\") + \" out of this page\" : \"\") +\n"
+	"\t\t\t\" (a page holds \" + D.max_positions + \" positions and \" + D.max_rows +\n"
+	"\t\t\t\" moves at most). \" + (node.more ? \"All the moves from here: \" :\n"
+	"\t\t\t\"To go on after one of them: \"), node.more ? \"\" : \"MOVE\");\n"
+	"\t} else if (!node.rows.length) {\n"
+	"\t\tnote.textContent = \"No game continues from here\" +\n"
+	"\t\t\t(D.min_games > 1 ? \" with a move played in \" + D.min_games + \" games or more.\" : \".\");\n"
+	"\t}\n"
+	"\tfunction say(text, next) {\n"
+	"\t\tnote.appendChild(document.createTextNode(text));\n"
 	"\t\tnote.appendChild(el(\"code\", \"\", \"kifu-stats tree --game \" + D.game +\n"
 	"\t\t\t(D.variants > 1 ? \" --variant \" + D.variant : \"\") +\n"
 	"\t\t\tD.filters.map(function (f) { return \" --\" + f[0] + \" \" + sh(f[1]); }).join(\"\") +\n"
 	"\t\t\t(D.min_games > 1 ? \" --min-games \" + D.min_games : \"\") +\n"
-	"\t\t\t\" --after \" + sh(node.after)));\n"
-	"\t} else if (!node.rows.length) {\n"
-	"\t\tnote.textContent = \"No game continues from here\" +\n"
-	"\t\t\t(D.min_games > 1 ? \" with a move played in \" + D.min_games + \" games or more.\"\n"
-	"\t\t\t : \".\");\n"
+	"\t\t\t(node.after || next ? \" --after \" + sh(node.after + (node.after && next ? \",\" : \"\") +\n"
+	"\t\t\t(next || \"\")) : \"\")));\n"
 	"\t}\n"
 	"\t(node.rows || []).forEach(function (r) {\n"
 	"\t\tvar tr = el(\"tr\", r.to >= 0 ? \"go\" : \"off\");\n"
@@ -834,6 +855,7 @@ int kifu_explorer_html(struct kifu_buf *out, struct kifu_explorer_info *info,
 	ex.g = kifu_game_find(f->game);
 	ex.variant = f->variant ? kifu_game_variant_index(ex.g, f->variant) : 0;
 	ret = first_position(&ex, opt->stats.after, err);
+	ex.max_rows = opt->max_rows ? opt->max_rows : KIFU_EXPLORER_MAX_ROWS;
 	if (ret == 0) {
 		ex.v[0].rep = first;
 		first = NULL;

@@ -1587,6 +1587,23 @@ static void test_explorer(void **state)
 	assert_int_equal(info.left_out, 4);
 	assert_int_equal(info.max_depth, 2);
 	assert_non_null(strstr(page.data, "\"left_out\":4"));
+	/*
+	 * Room for 3 rows: the start's d4 and e5, then d4's f6 (e7 and e5's
+	 * two left out), then none of d4 f6's: 4 positions, 4 rows left out.
+	 */
+	memset(&f, 0, sizeof(f));
+	f.game = "splay-schmidt";
+	opt.depth = 3;
+	opt.max_rows = 3;
+	kifu_error_clear(&err);
+	kifu_buf_reset(&page);
+	assert_int_equal(kifu_explorer_html(&page, &info, st, &f, &opt, &err), 0);
+	assert_int_equal(info.positions, 4);
+	assert_int_equal(info.tables, 4);
+	assert_int_equal(info.rows_left_out, 4);
+	assert_int_equal(info.left_out, 0);
+	assert_non_null(strstr(page.data, "\"more\":2}"));
+	opt = (struct kifu_explorer_options)KIFU_EXPLORER_OPTIONS_INIT;
 	/* A filter is shown as text; '<' never reaches the script as markup. */
 	assert_int_equal(explorer(&page, &info, st, "<b>Ann</b>", 2, 0), 0);
 	assert_int_equal(info.positions, 1);

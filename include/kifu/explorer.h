@@ -27,18 +27,20 @@
 #include "kifu/stats.h"
 #include "kifu/store.h"
 
-/* The default depth, and the most positions one page holds. */
+/* The default depth, and the most positions and table rows (moves) one page holds. */
 #define KIFU_EXPLORER_DEPTH 4
 #define KIFU_EXPLORER_MAX_POSITIONS 2000
+#define KIFU_EXPLORER_MAX_ROWS 50000
 
 struct kifu_explorer_options {
 	/* Passed to every tree report: after (the first position), min_games, flags. */
 	struct kifu_stats_options stats;
 	int depth;            /* plies below stats.after the page goes down to (>= 1) */
 	size_t max_positions; /* at most this many positions (0: KIFU_EXPLORER_MAX_POSITIONS) */
+	size_t max_rows;      /* at most this many rows in all tables (0: KIFU_EXPLORER_MAX_ROWS) */
 };
 
-#define KIFU_EXPLORER_OPTIONS_INIT { KIFU_STATS_OPTIONS_INIT, KIFU_EXPLORER_DEPTH, 0 }
+#define KIFU_EXPLORER_OPTIONS_INIT { KIFU_STATS_OPTIONS_INIT, KIFU_EXPLORER_DEPTH, 0, 0 }
 
 /* What a page holds. */
 struct kifu_explorer_info {
@@ -46,6 +48,7 @@ struct kifu_explorer_info {
 	size_t tables;        /* of them, those with a move table (above the depth) */
 	size_t links;         /* moves that lead to a position of the page */
 	size_t left_out;      /* moves not followed because the page was full */
+	size_t rows_left_out; /* table rows (the rarest moves of the last tables) left out */
 	int max_depth;        /* the deepest position's plies below the first */
 };
 
@@ -54,7 +57,8 @@ struct kifu_explorer_info {
  * f->variant where the game has several) to out, and (info may be NULL)
  * says what it holds. Positions are taken level by level, the most played
  * moves of a level first, so that a full page (max_positions) leaves out
- * the rarest lines of the deepest level. Identical positions reached by
+ * the rarest lines of the deepest level; tables are filled in the same
+ * order, each with its most played moves first, until max_rows. Identical positions reached by
  * different move orders are one position of the page. Returns 0, or what
  * kifu_stats_report returns (KIFU_ERANGE, KIFU_EPARSE, KIFU_EILLEGAL for a
  * bad opt->stats.after, KIFU_EDB, KIFU_ENOMEM).
