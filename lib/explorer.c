@@ -205,12 +205,14 @@ static int first_position(struct explorer *ex, const char *list, struct kifu_err
 		size_t n = end ? (size_t)(end - list) : strlen(list);
 		char *longer;
 
-		ret = KIFU_EILLEGAL;
-		if (n >= sizeof(text))
-			break;
+		if (n >= sizeof(text)) {
+			ret = kifu_error_set(err, KIFU_EPARSE, "unparsable move: too long");
+			goto out;
+		}
 		memcpy(text, list, n);
 		text[n] = '\0';
-		if (g->parse_move(pos->state, text, &m, err) < 0)
+		ret = g->parse_move(pos->state, text, &m, err);
+		if (ret < 0)
 			goto out;
 		g->format_move(pos->state, m, canon);
 		g->apply(pos->state, m);
@@ -220,10 +222,13 @@ static int first_position(struct explorer *ex, const char *list, struct kifu_err
 		after = longer;
 		list = end ? end + 1 : NULL;
 	}
-	ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	if (!after || add_picture(ex, pos->state, played ? &m : NULL) < 0)
+	if (!after || add_picture(ex, pos->state, played ? &m : NULL) < 0) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
-	ret = add_node(ex, pos->state, 0, after) < 0 ? ret : 0;
+	}
+	/* add_node owns after from here, freed even when it fails. */
+	ret = add_node(ex, pos->state, 0, after) < 0 ?
+		kifu_error_set(err, KIFU_ENOMEM, "out of memory") : 0;
 	after = NULL;
 out:
 	free(after);
