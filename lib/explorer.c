@@ -629,7 +629,8 @@ static const char page_script1[] =
 	"function setHash() {\n"
 	"\tvar h = \"#path=\" + moves().map(encodeURIComponent).join(\",\");\n"
 	"\tif (location.hash === h) return;\n"
-	"\ttry { history.replaceState(null, \"\", h); } catch (e) { location.hash = h; }\n"
+	"\t/* A history entry per step, so that the browser's Back goes back up. */\n"
+	"\ttry { history.pushState(null, \"\", h); } catch (e) { location.hash = h; }\n"
 	"}\n"
 	"function bar(r) {\n"
 	"\tvar b = el(\"div\", \"wdl\");\n"
@@ -757,6 +758,7 @@ static const char page_script3[] =
 	"\tif (D.cols[i] === \"games\") head.appendChild(el(\"th\", \"text\", \"won \\u00b7 drawn \\u00b7 lost\"));\n"
 	"});\n"
 	"window.addEventListener(\"hashchange\", fromHash);\n"
+	"window.addEventListener(\"popstate\", fromHash);\n"
 	"fromHash();\n"
 	"})();\n";
 
