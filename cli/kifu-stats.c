@@ -1,7 +1,7 @@
 /*
  * kifu-stats: reports over the stored games (summary, openings, players,
- * lengths) as an aligned table, CSV or JSON on stdout, and optionally as an
- * SVG chart. Everything is computed by libkifu (include/kifu/stats.h); this
+ * lengths, tree) as an aligned table, CSV or JSON on stdout, and optionally as an
+ * SVG chart; the tree also as an explorer page (include/kifu/explorer.h). Everything is computed by libkifu (include/kifu/stats.h); this
  * file reads the options, checks them (unknown games, variants,
  * terminations and malformed dates are usage errors, exit 2) and writes
  * what the library returns.
@@ -44,7 +44,7 @@ static void help(void)
 	       "  players    per player: games, wins, draws, losses, unfinished, score, rating\n"
 	       "  lengths    per game and variant: the number of games of each length (plies)\n",
 	       usage);
-	fputs("  tree [--after MOVES] [--min-games K]\n"
+	fputs("  tree [--after MOVES] [--min-games K] [--html FILE [--depth N]]\n"
 	      "             (needs --game, and --variant where the game has several) the moves\n"
 	      "             played from the position after MOVES (comma-separated, as kifu-perft\n"
 	      "             --after takes them; default: the start) in the stored games that\n"
