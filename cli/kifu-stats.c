@@ -1,8 +1,9 @@
 /*
  * kifu-stats: reports over the stored games (summary, openings, players,
- * lengths, tree) as an aligned table, CSV or JSON on stdout, and optionally as an
- * SVG chart; the tree also as an explorer page (include/kifu/explorer.h). Everything is computed by libkifu (include/kifu/stats.h); this
- * file reads the options, checks them (unknown games, variants,
+ * lengths, tree) as an aligned table, CSV or JSON on stdout, optionally as
+ * an SVG chart, and the tree as an explorer page (include/kifu/explorer.h).
+ * Everything is computed by libkifu (include/kifu/stats.h); this file
+ * reads the options, checks them (unknown games, variants,
  * terminations and malformed dates are usage errors, exit 2) and writes
  * what the library returns.
  */
