@@ -279,6 +279,12 @@ for gv in splay-schmidt:standard splay-kisenwether:standard splinter:knockout sp
 		fail "$g $v: tree --html: $(cat "$tmp/err")"
 		continue
 	fi
+	# Self-contained: nothing to fetch (the SVG namespace is a name, not a fetch).
+	checks=$((checks + 1))
+	if grep -o 'https\?://[^"'"'"' ]*' "$page" | grep -qv '^http://www\.w3\.org/' ||
+		grep -qi '<link\|<img\|<iframe\|src=\|@import\|url(' "$page"; then
+		fail "$g $v: the page refers to something outside it"
+	fi
 	python3 "$tmp/paths.py" "$g" "$v" "$bin" "$db" "$extra" >"$tmp/paths.json" ||
 		{ fail "$g $v: no paths"; continue; }
 	{
