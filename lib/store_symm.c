@@ -63,6 +63,7 @@ struct symm_game {
 	size_t nplies;
 	const kifu_move *moves;  /* or NULL: */
 	json_t *texts;           /* a JSON array of canonical move texts */
+	json_t *hashes;          /* with texts: the stored plain hashes, ply 0..plies */
 	const struct kifu_replay *rp; /* for the texts of moves (import) */
 };
 
@@ -190,6 +191,37 @@ static void put_int64(struct kifu_buf *b, int64_t v)
 }
 
 /*
+ * A stored game whose move at ply `from` does not replay (a database
+ * edited by hand): its plain positions from there on still count, from
+ * the hashes and move texts it stored, as the position index shows them
+ * (its canonical ones cannot be known). KIFU_ENOMEM or 0.
+ */
+static int plain_rest(struct store_symm *sy, struct agg *a, const struct symm_game *x,
+		      int64_t id, size_t from, const int64_t *n)
+{
+	size_t ply, k;
+	int oom = 0;
+
+	for (ply = from; ply < x->nplies && ply < json_array_size(x->hashes); ply++) {
+		json_t *h = json_array_get(x->hashes, ply), *t = json_array_get(x->texts, ply);
+		int count;
+
+		if (!json_is_integer(h) || !json_is_string(t))
+			return 0;
+		sy->plain[ply] = (uint64_t)json_integer_value(h);
+		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, &oom);
+		if (oom)
+			return KIFU_ENOMEM;
+		for (k = 0; k < ply && count; k++)
+			count = sy->plain[k] != sy->plain[ply];
+		if (count && symm_agg_add(a, x->g, x->variant, 0, (int64_t)sy->plain[ply],
+					  json_string_value(t), n, (int64_t)x->nplies) < 0)
+			return KIFU_ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * Replays game x: the canonical hash of every ply into sy->canon (a JSON
  * array) when want_canon, and its contributions to tree_moves into a when
  * a is not NULL. KIFU_EILLEGAL when a stored move does not replay.
@@ -250,9 +282,13 @@ static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_g
 			struct kifu_error why;
 
 			if (!json_is_string(t) ||
-			    g->parse_move(state, json_string_value(t), &m, &why) < 0)
+			    g->parse_move(state, json_string_value(t), &m, &why) < 0) {
+				ret = a ? plain_rest(sy, a, x, id, ply, n) : 0;
+				if (ret < 0)
+					return nomem(err);
 				return kifu_error_set(err, KIFU_EILLEGAL, "ply %zu: %s", ply + 1,
 						      json_is_string(t) ? why.message : "not a move");
+			}
 		}
 		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, &oom);
 		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, &oom);
@@ -796,7 +832,8 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	if (ret < 0)
 		return ret;
 	if (kifu_db_prepare(&sel, st, "SELECT g.id, g.game, g.variant, g.first, g.result, "
-				       "m.moves FROM games g JOIN game_moves m ON m.game_id = g.id "
+				       "m.moves, m.hashes FROM games g JOIN game_moves m ON "
+				       "m.game_id = g.id "
 				       "WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", err) < 0 ||
 	    (want_canon && kifu_db_prepare(&upd, st, "INSERT INTO game_canon(game_id, canon) "
 						     "VALUES (?1, ?2)", err) < 0)) {
@@ -809,7 +846,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			int64_t id;
 			const struct kifu_game *g;
 			int variant, first, res;
-			json_t *moves;
+			json_t *moves, *hashes;
 		} *c = calloc(FILL_CHUNK, sizeof(*c));
 		size_t nc = 0, i;
 
@@ -834,6 +871,8 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			e->first = first ? kifu_game_side_index(e->g, first) : -1;
 			e->res = result_class(e->g, kifu_db_column_text(sel, 4));
 			e->moves = moves ? json_loads(moves, 0, NULL) : NULL;
+			e->hashes = kifu_db_column_text(sel, 6)
+				? json_loads(kifu_db_column_text(sel, 6), 0, NULL) : NULL;
 		}
 		kifu_db_reset(sel);
 		if (rc != KIFU_DB_DONE)
@@ -853,6 +892,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			x.res = c[i].res;
 			x.nplies = json_array_size(c[i].moves);
 			x.texts = c[i].moves;
+			x.hashes = c[i].hashes;
 			memset(&why, 0, sizeof(why));
 			if (symm_replay(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
 				if (why.code == KIFU_ENOMEM)
@@ -863,8 +903,10 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 				ret = insert_canon(st, upd, c[i].id, &sy->canon, err);
 			}
 		}
-		for (i = 0; i < nc; i++)
+		for (i = 0; i < nc; i++) {
 			json_decref(c[i].moves);
+			json_decref(c[i].hashes);
+		}
 		free(c);
 		if (ret == 0 && sy->held.n >= HELD_MAX)
 			ret = agg_write(st, &sy->held, err);
