@@ -189,6 +189,18 @@ int kifu_game_canonical_hash(uint64_t *out, int *sym, const struct kifu_game *g,
 		*sym = 0;
 	if (g->nsymmetries <= 1)
 		return 0;
+	if (g->hash_symmetries) {
+		uint64_t hs[KIFU_GAME_SYMMETRIES_MAX];
+
+		g->hash_symmetries(hs, state);
+		/* strictly smaller only: on equal hashes the smallest k wins, as below */
+		for (k = 1; k < g->nsymmetries; k++)
+			if (hs[k] < best) {
+				best = hs[k];
+				best_k = k;
+			}
+		goto done;
+	}
 	if (g->state_size > sizeof(stack)) {
 		mapped = malloc(g->state_size);
 		if (!mapped)
@@ -206,6 +218,7 @@ int kifu_game_canonical_hash(uint64_t *out, int *sym, const struct kifu_game *g,
 	}
 	if (mapped != (void *)stack)
 		free(mapped);
+done:
 	*out = best;
 	if (sym)
 		*sym = best_k;

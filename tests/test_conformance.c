@@ -210,6 +210,40 @@ static void check_symmetries(const struct kifu_game *g, const void *state, size_
 	free(legal);
 }
 
+/*
+ * The canonical hash at one position: hash_symmetries (where the game has
+ * it) gives for every k the hash of map_state(state, k), and
+ * kifu_game_canonical_hash gives the smallest of those hashes with the
+ * smallest k that has it, as mapping every position one by one does.
+ */
+static void check_canonical(const struct kifu_game *g, const void *state, void *mapped)
+{
+	uint64_t fast[KIFU_GAME_SYMMETRIES_MAX], best = 0, canon;
+	int k, best_k = -1, sym;
+
+	if (g->hash_symmetries)
+		g->hash_symmetries(fast, state);
+	for (k = 0; k < g->nsymmetries; k++) {
+		uint64_t h;
+
+		g->map_state(mapped, state, k);
+		h = g->hash(mapped);
+		if (g->hash_symmetries && fast[k] != h)
+			fail_msg("%s: hash_symmetries: symmetry %d gives %016llx, the mapped "
+				 "position hashes to %016llx", g->name, k, (unsigned long long)fast[k],
+				 (unsigned long long)h);
+		if (best_k < 0 || h < best) {
+			best = h;
+			best_k = k;
+		}
+	}
+	assert_int_equal(kifu_game_canonical_hash(&canon, &sym, g, state), 0);
+	if (canon != best || sym != best_k)
+		fail_msg("%s: canonical hash %016llx (symmetry %d), mapping one by one gives "
+			 "%016llx (symmetry %d)", g->name, (unsigned long long)canon, sym,
+			 (unsigned long long)best, best_k);
+}
+
 static void playout(const struct kifu_game *g, int variant, int first, struct rng *r,
 		    kifu_move *moves, unsigned char *mem, int symmetries)
 {
@@ -246,6 +280,7 @@ static void playout(const struct kifu_game *g, int variant, int first, struct rn
 		for (i = 1; i < n; i++)
 			if (moves[i] == moves[i - 1])
 				fail_msg("%s: a move is listed twice", g->name);
+		check_canonical(g, state, scratch);
 		if (symmetries)
 			check_symmetries(g, state, n, moves, ply % SYM_PERFT_EVERY == 0);
 		if (n <= CHECKED_MOVES) {
@@ -432,7 +467,10 @@ static void test_registry(void **unused)
 		assert_non_null(g->render_svg_last);
 		assert_non_null(g->render_text);
 		assert_non_null(g->render_svg);
-		assert_true(g->nsymmetries >= 1);
+		assert_true(g->nsymmetries >= 1 && g->nsymmetries <= KIFU_GAME_SYMMETRIES_MAX);
+		/* import hashes every ply canonically: a board with symmetries hashes them in one pass */
+		if (g->nsymmetries > 1)
+			assert_non_null(g->hash_symmetries);
 		assert_non_null(g->symmetry_inverse);
 		assert_non_null(g->map_state);
 		assert_non_null(g->map_move);

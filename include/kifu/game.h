@@ -166,7 +166,18 @@ struct kifu_game {
 	 * canonical cell), so the result is one of that position's legal moves.
 	 */
 	kifu_move (*map_move)(const void *state, kifu_move m, int k);
+
+	/*
+	 * Optional (may be NULL): out[k] = hash(map_state(state, k)) for every
+	 * symmetry k (out has room for nsymmetries), computed in one pass over
+	 * the board without building the mapped positions. The canonical hash
+	 * of every stored ply uses it, so import pays for it on each move.
+	 */
+	void (*hash_symmetries)(uint64_t *out, const void *state);
 };
+
+/* The most symmetries a game may declare (the hex-hex board's 12). */
+#define KIFU_GAME_SYMMETRIES_MAX 12
 
 /* The registry: every game, NULL-terminated, in a fixed order. */
 extern const struct kifu_game *const kifu_games[];

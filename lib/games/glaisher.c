@@ -849,21 +849,22 @@ static uint64_t gl_hash(const void *state)
 	return s->hash;
 }
 
+/* The keys of everything but the stacks (kept by every symmetry). */
+static uint64_t rule_hash(const struct gl_state *s)
+{
+	return (s->side ? ZSIDE : 0) ^ (s->setup ? ZSETUP(s->setup) : 0) ^
+	       (s->winner ? ZWIN(s->winner - 1) : 0);
+}
+
 static uint64_t gl_rehash(const void *state)
 {
 	const struct gl_state *s = state;
-	uint64_t h = 0;
+	uint64_t h = rule_hash(s);
 	int c;
 
 	for (c = 0; c < NC; c++)
 		if (s->h[c])
 			h ^= ZPIECE(c, colour_at(s, c), s->h[c]);
-	if (s->side)
-		h ^= ZSIDE;
-	if (s->setup)
-		h ^= ZSETUP(s->setup);
-	if (s->winner)
-		h ^= ZWIN(s->winner - 1);
 	return h;
 }
 
@@ -890,6 +891,27 @@ static void gl_map_state(void *dst, const void *src, int k)
 	d->setup = s->setup;
 	d->winner = s->winner;
 	d->hash = gl_rehash(d);
+}
+
+/* gl_rehash of the 12 mapped positions in one pass: the stacks mapped, the rest kept. */
+static void gl_hash_symmetries(uint64_t *out, const void *state)
+{
+	const struct gl_state *s = state;
+	uint64_t kept = rule_hash(s);
+	int c, k;
+
+	geo_init();
+	for (k = 0; k < KIFU_HEX_SYMMETRIES; k++)
+		out[k] = kept;
+	for (c = 0; c < NC; c++) {
+		int col;
+
+		if (!s->h[c])
+			continue;
+		col = colour_at(s, c);
+		for (k = 0; k < KIFU_HEX_SYMMETRIES; k++)
+			out[k] ^= ZPIECE(geo.hex->sym[k][c], col, s->h[c]);
+	}
 }
 
 static kifu_move gl_map_move(const void *state, kifu_move m, int k)
@@ -1074,4 +1096,5 @@ const struct kifu_game kifu_game_glaisher = {
 	.symmetry_inverse = kifu_hex_sym_inverse,
 	.map_state = gl_map_state,
 	.map_move = gl_map_move,
+	.hash_symmetries = gl_hash_symmetries,
 };

@@ -124,17 +124,23 @@ static uint64_t zcap(int who, int n)
 	return n ? kifu_zobrist(Z_SALT, Z_CAP(who, n)) : 0;
 }
 
-static uint64_t compute_hash(const struct kis_state *st)
+/* The hash of st with its cells mirrored a <-> h when `mirror` (the side and captures are kept). */
+static uint64_t hash_mirrored(const struct kis_state *st, int mirror)
 {
 	uint64_t h = 0;
 	int c;
 
 	for (c = 0; c < NCELLS; c++)
-		h ^= zcell(c, st->cell[c]);
+		h ^= zcell(mirror ? c ^ (W - 1) : c, st->cell[c]); /* file f -> W-1-f, W = 8 */
 	if (st->side)
 		h ^= kifu_zobrist(Z_SALT, Z_SIDE);
 	h ^= zcap(WHITE, st->cap[WHITE]) ^ zcap(BLACK, st->cap[BLACK]);
 	return h;
+}
+
+static uint64_t compute_hash(const struct kis_state *st)
+{
+	return hash_mirrored(st, 0);
 }
 
 /* Height of stack v after a step onto stack t at cell `to`, captures done. */
@@ -701,6 +707,13 @@ static void kis_map_state(void *dst, const void *src, int k)
 	d->hash = compute_hash(d);
 }
 
+/* Both mapped positions' hashes: the identity's is the kept one. */
+static void kis_hash_symmetries(uint64_t *out, const void *state)
+{
+	out[0] = ((const struct kis_state *)state)->hash;
+	out[1] = hash_mirrored(state, 1);
+}
+
 static kifu_move kis_map_move(const void *state, kifu_move m, int k)
 {
 	(void)state;
@@ -903,4 +916,5 @@ const struct kifu_game kifu_game_splay_kisenwether = {
 	.symmetry_inverse = kis_sym_inverse,
 	.map_state = kis_map_state,
 	.map_move = kis_map_move,
+	.hash_symmetries = kis_hash_symmetries,
 };

@@ -54,6 +54,8 @@ struct sp_geo {
 	uint8_t nnb[NCELLS];
 	uint8_t nb[NCELLS][6];
 	uint8_t interior[NINTERIOR];
+	uint64_t zempty;       /* the keys of an empty board, the same under every symmetry */
+	uint64_t zfill[NCELLS][32]; /* ZKEY(c, 0) ^ ZKEY(c, v) at [c][v + 16]: filling an empty cell */
 };
 
 static struct sp_geo geo;
@@ -72,6 +74,9 @@ static void geo_fill(void)
 				geo.nb[c][geo.nnb[c]++] = (uint8_t)h->nb[c][d];
 		if (!h->border[c])
 			geo.interior[k++] = (uint8_t)c;
+		geo.zempty ^= ZKEY(c, 0);
+		for (d = -16; d < 16; d++)
+			geo.zfill[c][d + 16] = ZKEY(c, 0) ^ ZKEY(c, d);
 	}
 }
 
@@ -449,6 +454,30 @@ static void sp_map_state(void *dst, const void *src, int k)
 	d->hash = sp_rehash(d);
 }
 
+/*
+ * sp_rehash of every mapped position at once: empty cells add the same keys
+ * under every symmetry, so only the occupied cells' images are visited.
+ */
+static void sp_hash_symmetries(uint64_t *out, const void *state)
+{
+	const struct sp_state *s = state;
+	uint64_t base;
+	int c, k;
+
+	geo_build();
+	base = geo.zempty ^ (s->side ? ZSIDE : 0);
+	for (k = 0; k < KIFU_HEX_SYMMETRIES; k++)
+		out[k] = base;
+	for (c = 0; c < NCELLS; c++) {
+		int v = s->cell[c];
+
+		if (!v)
+			continue;
+		for (k = 0; k < KIFU_HEX_SYMMETRIES; k++)
+			out[k] ^= geo.zfill[geo.hex->sym[k][c]][v + 16];
+	}
+}
+
 static kifu_move sp_map_move(const void *state, kifu_move m, int k)
 {
 	(void)state;
@@ -622,4 +651,5 @@ const struct kifu_game kifu_game_splay_schmidt = {
 	.symmetry_inverse = kifu_hex_sym_inverse,
 	.map_state = sp_map_state,
 	.map_move = sp_map_move,
+	.hash_symmetries = sp_hash_symmetries,
 };

@@ -17,6 +17,8 @@ extern const struct kifu_game kifu_game_splinter;
 #define SP_WIDTH 10
 #define SP_HEIGHT 9
 #define SP_SALT UINT64_C(0x5b11e7a2c4d90e13)
+/* Square symmetries 0..3 (identity, file mirror, rank mirror, half turn) */
+#define SP_NSYM 4
 
 enum { SP_KNOCKOUT, SP_SURVIVAL };
 enum { SP_BLUE, SP_WHITE };
@@ -338,6 +340,35 @@ static void sp_map_state(void *dst, const void *src, int k)
 	d->core.hash = sp_rehash(d);
 }
 
+/*
+ * sp_rehash of the 4 mapped positions in one pass: the pieces, the marked
+ * pieces and the no-return direction mapped, the side and variant kept.
+ */
+static void sp_hash_symmetries(uint64_t *out, const void *state)
+{
+	const struct sp_state *s = state;
+	const struct spl_geom *g = geom();
+	uint64_t kept = (s->side ? key(SP_KEY_SIDE) : 0) ^ (s->variant ? key(SP_KEY_VARIANT) : 0);
+	struct spl_bb m = s->moved;
+	int k;
+
+	spl_board_hash_symmetries(out, g, &s->core, SP_SALT);
+	for (k = 0; k < SP_NSYM; k++) {
+		out[k] ^= kept;
+		if (s->back)
+			out[k] ^= key(SP_KEY_BACK + 1 + kifu_sq_sym_dir(k, s->back - 1));
+	}
+	if (!s->back)
+		return;
+	while (!spl_bb_empty(&m)) {
+		int c = spl_bb_first(&m);
+
+		spl_bb_clear(&m, c);
+		for (k = 0; k < SP_NSYM; k++)
+			out[k] ^= key(SP_KEY_MOVED + g->sym[k][c]);
+	}
+}
+
 static kifu_move sp_map_move(const void *state, kifu_move m, int k)
 {
 	struct sp_state mapped;
@@ -448,8 +479,9 @@ const struct kifu_game kifu_game_splinter = {
 	.render_svg_last = sp_render_svg_last,
 	.render_text = sp_render_text,
 	.render_svg = sp_render_svg,
-	.nsymmetries = 4,
+	.nsymmetries = SP_NSYM,
 	.symmetry_inverse = kifu_sq_sym_inverse,
 	.map_state = sp_map_state,
 	.map_move = sp_map_move,
+	.hash_symmetries = sp_hash_symmetries,
 };

@@ -98,8 +98,12 @@ static void build_geom(struct spl_geom *g, int width, int height)
 	g->width = width;
 	g->height = height;
 	g->ncells = width * height;
+	g->nsym = width == height ? 8 : 4;
 	for (c = 0; c < g->ncells; c++) {
-		int f = c % width, r = c / width;
+		int f = c % width, r = c / width, k;
+
+		for (k = 0; k < g->nsym; k++)
+			g->sym[k][c] = (int8_t)kifu_sq_sym_cell(width, height, k, c);
 
 		spl_bb_set(&g->bit[c], c);
 		spl_bb_set(&g->file[f], c);
@@ -173,6 +177,23 @@ uint64_t spl_board_hash(const struct spl_geom *g, const struct spl_core *c, uint
 		if (c->cell[cell])
 			h ^= piece_key(salt, cell, c->cell[cell]);
 	return h;
+}
+
+void spl_board_hash_symmetries(uint64_t *out, const struct spl_geom *g, const struct spl_core *c,
+			       uint64_t salt)
+{
+	struct spl_bb rest = c->occ;
+	int k;
+
+	for (k = 0; k < g->nsym; k++)
+		out[k] = 0;
+	while (!spl_bb_empty(&rest)) {
+		int cell = spl_bb_first(&rest), code = c->cell[cell];
+
+		spl_bb_clear(&rest, cell);
+		for (k = 0; k < g->nsym; k++)
+			out[k] ^= piece_key(salt, g->sym[k][cell], code);
+	}
 }
 
 int spl_push(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int from, int dir,

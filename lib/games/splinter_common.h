@@ -84,6 +84,8 @@ struct spl_geom {
 	struct spl_bb nb[SPL_MAX_CELLS];     /* the up to 8 neighbours */
 	struct spl_bb file[SPL_MAX_FILES];
 	struct spl_bb not_first, not_last;   /* the cells off the first file, off the last */
+	int nsym;                            /* square symmetries the board has: 8 square, else 4 */
+	int8_t sym[8][SPL_MAX_CELLS];        /* image of each cell by symmetry k < nsym */
 };
 
 /* The width x height board (10 x 9 or 10 x 10). */
@@ -120,6 +122,13 @@ void spl_put(struct spl_core *c, uint64_t salt, int cell, int code);
 
 /* The hash of the pieces alone, from scratch. */
 uint64_t spl_board_hash(const struct spl_geom *g, const struct spl_core *c, uint64_t salt);
+
+/*
+ * spl_board_hash of the core mapped by each square symmetry k < g->nsym,
+ * into out[k], in one pass over the pieces.
+ */
+void spl_board_hash_symmetries(uint64_t *out, const struct spl_geom *g, const struct spl_core *c,
+			       uint64_t salt);
 
 /*
  * The line a slide from `from` towards dir moves: *line gets the cells of the

@@ -428,6 +428,18 @@ static void sq_map_state(void *dst, const void *src, int k)
 	d->core.hash = sq_rehash(d);
 }
 
+/* sq_rehash of the 8 mapped positions: the pieces mapped, the rest kept. */
+static void sq_hash_symmetries(uint64_t *out, const void *state)
+{
+	const struct sq_state *s = state;
+	uint64_t kept = extra_hash(s);
+	int k;
+
+	spl_board_hash_symmetries(out, geom(), &s->core, SQ_SALT);
+	for (k = 0; k < 8; k++)
+		out[k] ^= kept;
+}
+
 static kifu_move sq_map_move(const void *state, kifu_move m, int k)
 {
 	struct sq_state mapped;
@@ -539,4 +551,5 @@ const struct kifu_game kifu_game_splinter_quad = {
 	.symmetry_inverse = kifu_sq_sym_inverse,
 	.map_state = sq_map_state,
 	.map_move = sq_map_move,
+	.hash_symmetries = sq_hash_symmetries,
 };
