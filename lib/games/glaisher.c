@@ -58,6 +58,13 @@ extern const struct kifu_game kifu_game_glaisher;
 #define ZPIECE(c, col, hgt) \
 	kifu_zobrist(SALT, 16 + ((uint64_t)((hgt) - 1) * NC + (uint64_t)(c)) * 2 + (uint64_t)(col))
 
+/*
+ * Stacks up to this height have their keys tabled (the canonical hash looks
+ * up 12 per stack); taller ones, rarer, compute theirs (the conformance
+ * playouts reach both).
+ */
+#define ZTAB_H 8
+
 struct gl_state {
 	uint64_t hash;
 	uint64_t occ[2];   /* cells holding red / yellow stacks */
@@ -87,6 +94,7 @@ struct gl_geo {
 	uint16_t poff[MAX_SEP_H + 2];       /* part sets of height h: pmask[poff[h]..poff[h+1]) */
 	uint8_t pmask[256];
 	uint8_t pmax[256];                  /* largest part of pmask[i] */
+	uint64_t zpiece[ZTAB_H][NC][2];     /* ZPIECE(c, col, hgt) at [hgt - 1][c][col], hgt <= ZTAB_H */
 };
 
 static struct gl_geo geo;
@@ -148,6 +156,10 @@ static void geo_build(void)
 
 	memset(&geo, 0, sizeof(geo));
 	geo.hex = h;
+	for (hgt = 1; hgt <= ZTAB_H; hgt++)
+		for (c = 0; c < NC; c++)
+			for (d = 0; d < 2; d++)
+				geo.zpiece[hgt - 1][c][d] = ZPIECE(c, d, hgt);
 	for (c = 0; c < NC; c++) {
 		geo.sides[c] = side_bits(h, c);
 		for (d = 0; d < 6; d++) {
@@ -904,13 +916,18 @@ static void gl_hash_symmetries(uint64_t *out, const void *state)
 	for (k = 0; k < KIFU_HEX_SYMMETRIES; k++)
 		out[k] = kept;
 	for (c = 0; c < NC; c++) {
+		uint32_t hgt = s->h[c];
 		int col;
 
-		if (!s->h[c])
+		if (!hgt)
 			continue;
 		col = colour_at(s, c);
-		for (k = 0; k < KIFU_HEX_SYMMETRIES; k++)
-			out[k] ^= ZPIECE(geo.hex->sym[k][c], col, s->h[c]);
+		if (hgt <= ZTAB_H)
+			for (k = 0; k < KIFU_HEX_SYMMETRIES; k++)
+				out[k] ^= geo.zpiece[hgt - 1][geo.hex->sym[k][c]][col];
+		else
+			for (k = 0; k < KIFU_HEX_SYMMETRIES; k++)
+				out[k] ^= ZPIECE(geo.hex->sym[k][c], col, hgt);
 	}
 }
 
