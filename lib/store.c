@@ -517,8 +517,7 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 	return 0;
 }
 
-/* Appends v in decimal, as JSON and SQLite read a signed 64-bit integer. */
-static void put_int64(struct kifu_buf *b, int64_t v)
+void kifu_store_put_int64_(struct kifu_buf *b, int64_t v)
 {
 	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
@@ -577,7 +576,7 @@ static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 	for (ply = 0; ply <= rp->nplies; ply++) {
 		if (ply)
 			kifu_buf_putc(&st->hashes, ',');
-		put_int64(&st->hashes, (int64_t)rp->hashes[ply]);
+		kifu_store_put_int64_(&st->hashes, (int64_t)rp->hashes[ply]);
 	}
 	kifu_buf_putc(&st->hashes, ']');
 	return st->moves.failed || st->hashes.failed || st->notes.failed ? KIFU_ENOMEM : 0;

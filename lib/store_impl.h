@@ -199,6 +199,12 @@ struct kifu_store {
  */
 struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err);
 
+/*
+ * Appends v in decimal, as JSON and SQLite read a signed 64-bit integer
+ * (without printf: the hashes of every ply go through it at import).
+ */
+void kifu_store_put_int64_(struct kifu_buf *b, int64_t v);
+
 /* Steps s once (a write, or a query whose first row is wanted) and resets it. */
 int kifu_store_step_(struct kifu_store *st, struct kifu_stmt *s, const char *what,
 		     struct kifu_error *err);

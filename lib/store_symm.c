@@ -185,11 +185,6 @@ static int symm_states(struct store_symm *sy, const struct kifu_game *g)
 	return 0;
 }
 
-static void put_int64(struct kifu_buf *b, int64_t v)
-{
-	kifu_buf_printf(b, "%lld", (long long)v);
-}
-
 /*
  * A stored game whose move at ply `from` does not replay (a database
  * edited by hand): its plain positions from there on still count, from
@@ -271,7 +266,7 @@ static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_g
 		if (want_canon) {
 			if (ply)
 				kifu_buf_putc(&sy->canon, ',');
-			put_int64(&sy->canon, (int64_t)c);
+			kifu_store_put_int64_(&sy->canon, (int64_t)c);
 		}
 		if (ply == x->nplies)
 			break;
