@@ -13,6 +13,7 @@
 #include "kifu/game.h"
 #include "kifu/record.h"
 #include "kifu/render.h"
+#include "render_impl.h"
 
 /* ---- escaping ---- */
 
@@ -42,8 +43,7 @@ static void js_string(struct kifu_buf *b, const char *s)
 	kifu_buf_putc(b, '\'');
 }
 
-/* Appends s escaped for HTML text and attribute values. */
-static void html_text(struct kifu_buf *b, const char *s)
+void kifu_render_html_text(struct kifu_buf *b, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -323,6 +323,9 @@ static const char html_script[] =
 	"var figs = document.getElementById(\"figures\");\n"
 	"var items = document.querySelectorAll(\"#moves button\");\n"
 	"var last = PLY.length - 1, cur = -1;\n"
+	"var chart = document.getElementById(\"chart\");\n"
+	"var cols = chart ? chart.querySelectorAll(\".col\") : [];\n"
+	"var cursor = document.getElementById(\"chart-cursor\");\n"
 	"function picture(p) {\n"
 	"\treturn PRE + PLY[p].map(function (i) { return LINES[i]; }).join(\"\\n\") + SUF;\n"
 	"}\n"
@@ -352,6 +355,14 @@ static const char html_script[] =
 	"\t\t\titems[i].className = on ? \"current\" : \"\";\n"
 	"\t\t\tif (on && items[i].scrollIntoView) items[i].scrollIntoView({ block: \"nearest\" });\n"
 	"\t\t}\n"
+	"\t\tfor (var j = 0; j < cols.length; j++) {\n"
+	"\t\t\tvar c = cols[j], here = +c.getAttribute(\"data-ply\") === p;\n"
+	"\t\t\tc.setAttribute(\"class\", here ? \"col on\" : \"col\");\n"
+	"\t\t\tif (here && cursor) {\n"
+	"\t\t\t\tvar x = +c.getAttribute(\"x\") + c.getAttribute(\"width\") / 2;\n"
+	"\t\t\t\tcursor.setAttribute(\"x1\", x); cursor.setAttribute(\"x2\", x);\n"
+	"\t\t\t}\n"
+	"\t\t}\n"
 	"\t\tdocument.getElementById(\"first\").disabled = p === 0;\n"
 	"\t\tdocument.getElementById(\"back\").disabled = p === 0;\n"
 	"\t\tdocument.getElementById(\"forward\").disabled = p === last;\n"
@@ -369,6 +380,8 @@ static const char html_script[] =
 	"document.getElementById(\"end\").onclick = function () { show(last); };\n"
 	"for (var i = 0; i < items.length; i++)\n"
 	"\titems[i].onclick = function () { show(+this.getAttribute(\"data-ply\")); };\n"
+	"for (var i = 0; i < cols.length; i++)\n"
+	"\tcols[i].onclick = function () { show(+this.getAttribute(\"data-ply\")); };\n"
 	"document.addEventListener(\"keydown\", function (e) {\n"
 	"\tif (e.altKey || e.ctrlKey || e.metaKey) return;\n"
 	"\tvar k = e.key, to = k === \"ArrowLeft\" ? cur - 1 : k === \"ArrowRight\" ? cur + 1\n"
@@ -388,9 +401,9 @@ static const char html_script[] =
 static void html_header_row(struct kifu_buf *b, const char *key, const char *value)
 {
 	kifu_buf_puts(b, "<tr><th>");
-	html_text(b, key);
+	kifu_render_html_text(b, key);
 	kifu_buf_puts(b, "</th><td>");
-	html_text(b, value);
+	kifu_render_html_text(b, value);
 	kifu_buf_puts(b, "</td></tr>\n");
 }
 
@@ -400,14 +413,14 @@ static void html_result(struct kifu_buf *b, const struct kifu_record *rec)
 
 	result_of(rec, &result, &term);
 	if (!strcmp(result, "draw") || !strcmp(result, "unfinished"))
-		html_text(b, result);
+		kifu_render_html_text(b, result);
 	else {
-		html_text(b, result);
+		kifu_render_html_text(b, result);
 		kifu_buf_puts(b, " wins");
 	}
 	if (term) {
 		kifu_buf_puts(b, " (");
-		html_text(b, term);
+		kifu_render_html_text(b, term);
 		kifu_buf_puts(b, ")");
 	}
 }
@@ -577,7 +590,8 @@ out:
 }
 
 static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
-		    const struct kifu_replay *rp, long start, const int *movers)
+		    const struct kifu_replay *rp, long start, const int *movers,
+		    const struct kifu_render_review *review)
 {
 	const struct kifu_game *g = rp->game;
 	size_t n = rp->nplies + 1, i;
@@ -598,30 +612,30 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 	kifu_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<title>");
-	html_text(b, g->title);
+	kifu_render_html_text(b, g->title);
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 
 		if (!name)
 			continue;
 		kifu_buf_puts(b, names++ ? " vs " : ": ");
-		html_text(b, name);
+		kifu_render_html_text(b, name);
 	}
-	kifu_buf_printf(b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>",
-			html_style);
-	html_text(b, g->title);
+	kifu_buf_printf(b, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<header>\n<h1>",
+			html_style, review ? kifu_render_review_style : "");
+	kifu_render_html_text(b, g->title);
 	kifu_buf_puts(b, " <span class=\"sub\">(");
-	html_text(b, g->variants[rp->variant]);
+	kifu_render_html_text(b, g->variants[rp->variant]);
 	kifu_buf_puts(b, ")</span></h1>\n<p class=\"sub\">");
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 
 		kifu_buf_printf(b, "%s<span class=\"dot side-%s\"></span> ", s ? " &middot; " : "",
 				g->sides[s]);
-		html_text(b, name ? name : g->sides[s]);
+		kifu_render_html_text(b, name ? name : g->sides[s]);
 		if (name) {
 			kifu_buf_puts(b, " (");
-			html_text(b, g->sides[s]);
+			kifu_render_html_text(b, g->sides[s]);
 			kifu_buf_puts(b, ")");
 		}
 	}
@@ -639,8 +653,10 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		      "<p class=\"keys\">keys: &larr; &rarr; Home End; the address ends in "
 		      "#ply=N</p>\n"
 		      "<noscript><p>This page needs JavaScript to step through the moves; "
-		      "the board above shows one position.</p></noscript>\n"
-		      "</section>\n<aside>\n<h2>Moves</h2>\n<ol id=\"moves\">\n"
+		      "the board above shows one position.</p></noscript>\n");
+	if (review)
+		kifu_render_review_chart(b, rec, rp, review);
+	kifu_buf_puts(b, "</section>\n<aside>\n<h2>Moves</h2>\n<ol id=\"moves\">\n"
 		      "<li><button data-ply=\"0\"><span class=\"n\">0</span>"
 		      "<span>start</span></button></li>\n");
 	for (i = 1; i <= rp->nplies; i++) {
@@ -649,11 +665,13 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_buf_printf(b, "<li><button data-ply=\"%zu\"><span class=\"n\">%zu</span>"
 				"<span class=\"dot side-%s\" title=\"%s\"></span><span>", i, i,
 				g->sides[movers[i]], g->sides[movers[i]]);
-		html_text(b, kifu_replay_text(rp, i));
+		kifu_render_html_text(b, kifu_replay_text(rp, i));
 		kifu_buf_puts(b, "</span>");
+		if (review)
+			kifu_render_review_mark(b, rp, review, i);
 		if (comment) {
 			kifu_buf_puts(b, "<span class=\"c\">");
-			html_text(b, comment);
+			kifu_render_html_text(b, comment);
 			kifu_buf_puts(b, "</span>");
 		}
 		kifu_buf_puts(b, "</button></li>\n");
@@ -744,8 +762,15 @@ int kifu_render_text(struct kifu_buf *b, const struct kifu_record *rec,
 int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
 		     const struct kifu_replay *rp, long start)
 {
+	return kifu_render_html_review(b, rec, rp, start, NULL);
+}
+
+int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
+			    const struct kifu_replay *rp, long start,
+			    const struct kifu_render_review *review)
+{
 	int *movers = movers_of(rp);
-	int ret = movers ? put_html(b, rec, rp, start, movers) : KIFU_ENOMEM;
+	int ret = movers ? put_html(b, rec, rp, start, movers, review) : KIFU_ENOMEM;
 
 	free(movers);
 	return ret == 0 && b->failed ? KIFU_ENOMEM : ret;
