@@ -4,9 +4,10 @@
 # move lets the opponent win at once) reviewed from the file: the last ply
 # marked ?? in json, its yaml comment starting with ??, the text table
 # marking it; on one of them, the same seed with 1 and 2 threads gives
-# byte-identical output in every format, another seed another json; a game from the
-# database by --id and by FILTERS; then usage errors (--to html and --store
-# are not available yet, exit 2) and a missing database (exit 3).
+# byte-identical output in every format, another seed another json; html
+# pages (browser.sh checks them in Chromium); a game from the database by
+# --id and by FILTERS; then usage errors (exit 2) and a missing database
+# (exit 3).
 set -u
 bin=${KIFU_BIN:?KIFU_BIN must name the directory of the tools}
 analyse=$bin/kifu-analyse
@@ -99,8 +100,15 @@ expect() { # code description command...
 	got=$?
 	[ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want ($(cat "$tmp/err"))"
 }
-expect 2 "--to html" "$analyse" --file "$f" --to html
-grep -q 'not available yet' "$tmp/err" || fail "--to html does not say it is not available yet"
+# html: one page per game; several games need a directory
+"$analyse" --file "$f" --to html --playouts 300 --threads 1 -o "$tmp/one.html" || fail "--to html exited $?"
+check "html: no chart" grep -q '<svg id="chart"' "$tmp/one.html"
+check "html: no ?? in the move list" grep -q 'class="mk mk3"' "$tmp/one.html"
+expect 2 "two games to one html page" "$analyse" --file "$data" --to html --playouts 10 -o "$tmp/two.html"
+grep -q 'give -o DIR/' "$tmp/err" || fail "two games to one page: no advice to give a directory"
+"$analyse" --file "$data/blunders" --to html --playouts 10 -o "$tmp/pages/" 2>/dev/null ||
+	fail "--to html -o DIR/ exited $?"
+check "html -o DIR/: not a page per game" test "$(ls "$tmp/pages" | grep -c '\.html$')" -eq "$(ls "$data/blunders" | grep -c '\.yaml$')"
 expect 2 "--store" "$analyse" --file "$f" --store
 grep -q 'not available yet' "$tmp/err" || fail "--store does not say it is not available yet"
 expect 2 "no source" "$analyse"
