@@ -5,7 +5,8 @@
  * seed whatever --threads), and the review is written as the record with
  * marked comments (yaml), kifu-export's json with a `plies` array, a
  * table per game (text), or kifu-export's replay page with the chart of
- * expected scores and the marks (html, one page per game).
+ * expected scores and the marks (html, one page per game); --store also
+ * keeps it in the database (lib/analyse_store.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -38,6 +39,7 @@ struct run {
 	FILE *out;
 	long done;             /* games written */
 	int invalid, io_error, usage_error;
+	int store;             /* --store: keep each review in the database */
 	struct kifu_replay replay;
 };
 
@@ -65,7 +67,11 @@ static void help(void)
 	       "                       of each side's expected score per ply (click a ply\n"
 	       "                       to open it) and the marks in the move list; one game\n"
 	       "                       per page: several games need -o DIR/\n"
-	       "  --store       not available yet\n"
+	       "  --store       also keep the review in the database, with the engine, playouts\n"
+	       "                and seed (a review of the same game with the same settings\n"
+	       "                replaces the last one); kifu-stats players then gives each\n"
+	       "                player's analysed_moves, mean_loss and mistakes (loss >= 0.20).\n"
+	       "                Games of the database only (--id or FILTERS)\n"
 	       "  -o OUT        write to OUT instead of standard output (- is stdout); an\n"
 	       "                OUT ending in / or naming a directory: html pages there,\n"
 	       "                one per game, named as kifu-export names them\n"
@@ -281,7 +287,8 @@ static void write_page(struct run *r, const char *name, const struct kifu_buf *b
 
 /* Validates, analyses and writes one record (a cli_game_fn). Returns -1 to stop everything. */
 static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diags *diags,
-			  const char *source, const char *label, const char *name)
+			  const char *source, const char *label, const char *name,
+			  const struct cli_stored *stored)
 {
 	struct run *r = ctx;
 	struct kifu_record *rec = *recp;
@@ -309,6 +316,9 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 				&r->opts, &err);
 	if (ret == 0)
 		ret = best_texts(&best, rp, rv);
+	if (ret == 0 && r->store)
+		ret = kifu_analyse_store(stored->st, stored->id, rv, rp->nplies, rp->canonical, best,
+					 &r->opts, &err);
 	if (ret < 0) {
 		cli_errorf("%s: %s", label, err.message[0] ? err.message : kifu_strerror(ret));
 		r->io_error = 1;
@@ -434,8 +444,6 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
-	if (store)
-		cli_usage_error(usage, "--store is not available yet");
 	if (!strcmp(to, "yaml"))
 		r.format = FMT_YAML;
 	else if (!strcmp(to, "json"))
@@ -455,6 +463,10 @@ int main(int argc, char **argv)
 		cli_filter_check(usage, &f);
 	if (db && file)
 		cli_usage_error(usage, "--db applies to --id and FILTERS, not --file");
+	if (store && file)
+		cli_usage_error(usage, "--store keeps reviews of stored games (--id or FILTERS), not "
+				"of --file: import the records first");
+	r.store = store;
 	r.json_array = id < 0;
 	if (r.format == FMT_HTML && r.out_path && strcmp(r.out_path, "-")) {
 		struct stat st;
@@ -472,7 +484,8 @@ int main(int argc, char **argv)
 	if (file)
 		cli_games_file(file, NULL, analyse_record, &r, &status);
 	else
-		cli_games_store(db, id, &f, CLI_GAMES_MUST_EXIST, analyse_record, &r, &status);
+		cli_games_store(db, id, &f, store ? CLI_GAMES_WRITE : CLI_GAMES_MUST_EXIST,
+				analyse_record, &r, &status);
 	finish(&r);
 	kifu_replay_release(&r.replay);
 	if (status.usage_error || r.usage_error)
