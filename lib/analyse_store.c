@@ -11,11 +11,9 @@
 #include <string.h>
 
 #include "kifu/analyse.h"
-#include <sqlite3.h>
-
+#include "kifu/db.h"
 #include "kifu/game.h"
 #include "kifu/store.h"
-#include "store_impl.h"
 
 /* The engine every run names: the MCTS player of kifu-play (kifu/player.h). */
 #define ENGINE "mcts"
@@ -37,28 +35,28 @@ static const char *const insert_ply =
 	"played_score, loss, mark) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 
 /* Binds the run's key (game, engine, playouts, seed) to ?1..?4 of s. */
-static void bind_key(sqlite3_stmt *s, int64_t game_id, const struct kifu_analyse_opts *o)
+static void bind_key(struct kifu_stmt *s, int64_t game_id, const struct kifu_analyse_opts *o)
 {
-	sqlite3_bind_int64(s, 1, game_id);
-	sqlite3_bind_text(s, 2, ENGINE, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 3, o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS);
+	kifu_db_bind_int64(s, 1, game_id);
+	kifu_db_bind_text_static(s, 2, ENGINE, -1);
+	kifu_db_bind_int64(s, 3, o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS);
 	/* the 64 bits read as signed, as the hashes are */
-	sqlite3_bind_int64(s, 4, (int64_t)o->seed);
+	kifu_db_bind_int64(s, 4, (int64_t)o->seed);
 }
 
 /* Runs sql once with the run's key bound; 0 or the store's error in err. */
 static int run_keyed(struct kifu_store *st, const char *sql, int64_t game_id,
 		     const struct kifu_analyse_opts *o, const char *what, struct kifu_error *err)
 {
-	sqlite3_stmt *s = NULL;
-	int ret = (sqlite3_prepare_v2(kifu_store_db(st), sql, -1, &s, NULL) == SQLITE_OK ? 0 : kifu_store_fail_(st, "cannot prepare", err));
+	struct kifu_stmt *s = NULL;
+	int ret = kifu_db_prepare(&s, st, sql, err);
 
 	if (ret == 0) {
 		bind_key(s, game_id, o);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			ret = kifu_store_fail_(st, what, err);
+		if (kifu_db_step(s) < 0)
+			ret = kifu_db_fail(st, what, err);
 	}
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	return ret;
 }
 
@@ -66,7 +64,7 @@ int kifu_analyse_store(struct kifu_store *st, int64_t game_id, const struct kifu
 		       size_t n, const char *moves, const char *best,
 		       const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int64_t run = 0;
 	size_t i;
 	int ret, rc;
@@ -78,55 +76,55 @@ int kifu_analyse_store(struct kifu_store *st, int64_t game_id, const struct kifu
 	if (ret == 0)
 		ret = run_keyed(st, delete_run, game_id, o, "cannot replace an analysis", err);
 	if (ret == 0)
-		ret = (sqlite3_prepare_v2(kifu_store_db(st), insert_run, -1, &s, NULL) == SQLITE_OK ? 0 : kifu_store_fail_(st, "cannot prepare", err));
+		ret = kifu_db_prepare(&s, st, insert_run, err);
 	if (ret < 0)
 		goto out;
 	bind_key(s, game_id, o);
-	sqlite3_bind_int64(s, 5, (int64_t)n);
-	if (sqlite3_step(s) != SQLITE_DONE) {
+	kifu_db_bind_int64(s, 5, (int64_t)n);
+	if (kifu_db_step(s) < 0) {
 		/* a game id that is not stored breaks the foreign key */
-		ret = kifu_store_fail_(st, "cannot store the analysis", err);
+		ret = kifu_db_fail(st, "cannot store the analysis", err);
 		goto out;
 	}
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	s = NULL;
 	/* the run's id, found by its key: portable, unlike last-insert-id calls */
-	ret = (sqlite3_prepare_v2(kifu_store_db(st), select_run, -1, &s, NULL) == SQLITE_OK ? 0 : kifu_store_fail_(st, "cannot prepare", err));
+	ret = kifu_db_prepare(&s, st, select_run, err);
 	if (ret < 0)
 		goto out;
 	bind_key(s, game_id, o);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		ret = kifu_store_fail_(st, "cannot store the analysis", err);
+	rc = kifu_db_step(s);
+	if (rc != KIFU_DB_ROW) {
+		ret = kifu_db_fail(st, "cannot store the analysis", err);
 		goto out;
 	}
-	run = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	run = kifu_db_column_int64(s, 0);
+	kifu_db_finalize(s);
 	s = NULL;
-	ret = (sqlite3_prepare_v2(kifu_store_db(st), insert_ply, -1, &s, NULL) == SQLITE_OK ? 0 : kifu_store_fail_(st, "cannot prepare", err));
+	ret = kifu_db_prepare(&s, st, insert_ply, err);
 	for (i = 0; ret == 0 && i < n; i++) {
 		const struct kifu_ply_review *p = &rv[i];
 		const char *mark = kifu_analyse_mark_text(p->mark);
 
-		sqlite3_bind_int64(s, 1, run);
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)p->ply);
-		sqlite3_bind_int(s, 3, p->side);
-		sqlite3_bind_text(s, 4, moves + i * KIFU_MOVE_TEXT_MAX, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(s, 5, best + i * KIFU_MOVE_TEXT_MAX, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_double(s, 6, p->expected);
-		sqlite3_bind_double(s, 7, p->best_score);
-		sqlite3_bind_double(s, 8, p->played_score);
-		sqlite3_bind_double(s, 9, p->loss);
+		kifu_db_bind_int64(s, 1, run);
+		kifu_db_bind_int64(s, 2, (int64_t)p->ply);
+		kifu_db_bind_int(s, 3, p->side);
+		kifu_db_bind_text(s, 4, moves + i * KIFU_MOVE_TEXT_MAX, -1);
+		kifu_db_bind_text(s, 5, best + i * KIFU_MOVE_TEXT_MAX, -1);
+		kifu_db_bind_double(s, 6, p->expected);
+		kifu_db_bind_double(s, 7, p->best_score);
+		kifu_db_bind_double(s, 8, p->played_score);
+		kifu_db_bind_double(s, 9, p->loss);
 		if (mark)
-			sqlite3_bind_text(s, 10, mark, -1, SQLITE_STATIC);
+			kifu_db_bind_text_static(s, 10, mark, -1);
 		else
-			sqlite3_bind_null(s, 10);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			ret = kifu_store_fail_(st, "cannot store the analysis", err);
-		sqlite3_reset(s);
+			kifu_db_bind_null(s, 10);
+		if (kifu_db_step(s) < 0)
+			ret = kifu_db_fail(st, "cannot store the analysis", err);
+		kifu_db_reset(s);
 	}
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	if (ret == 0)
 		ret = kifu_store_commit(st, err);
 	else
