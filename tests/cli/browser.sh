@@ -59,6 +59,15 @@ run_browser() {
 	return $code
 }
 
+# A screenshot for people: PAGE copied to tests/out/NAME.html, shown at #ply=PLY in a window of SIZE.
+screenshot() {
+	cp "$1" "$out/$2.html"
+	rm -f "$out/$2.png"
+	run_browser --screenshot="$out/$2.png" --window-size="$4" \
+		"file://$(pwd)/$out/$2.html#ply=$3" >/dev/null
+	[ -s "$out/$2.png" ] || fail "$2: no screenshot"
+}
+
 # The data-cell=data-content pairs of an SVG file, or of the element with
 # id="board" in a dumped page (plus its data-ply), one per line, sorted.
 cat >"$tmp/cells.py" <<'EOF'
@@ -146,11 +155,7 @@ for f in $games; do
 	cmp -s "$tmp/want" "$tmp/got" || fail "$name without #ply: not the start position"
 
 	# A screenshot for people, in the middle of the game.
-	cp "$page" "$out/$name.html"
-	rm -f "$out/$name.png"
-	run_browser --screenshot="$out/$name.png" --window-size=1000,900 \
-		"file://$(pwd)/$out/$name.html#ply=$((plies / 2))" >/dev/null
-	[ -s "$out/$name.png" ] || fail "$name: no screenshot"
+	screenshot "$page" "$name" $((plies / 2)) 1000,900
 done
 
 # Moving about: keys, the move list and the buttons, in a page that loads
@@ -286,11 +291,7 @@ print('marks 0=-,' + ','.join('%d=%s' % (p['ply'], p['mark'] or '-') for p in g[
 		grep -qxF "click $n $n #ply=$n $n $n cursor $cells" "$dir/log" ||
 			fail "$name: clicking ply $n of the chart should show ply $n: $(grep "^click $n " "$dir/log" | cut -c1-120)"
 	done
-	cp "$dir/page.html" "$out/$name.html"
-	rm -f "$out/$name.png"
-	run_browser --screenshot="$out/$name.png" --window-size=1200,1350 \
-		"file://$(pwd)/$out/$name.html#ply=$((plies / 2))" >/dev/null
-	[ -s "$out/$name.png" ] || fail "$name: no screenshot"
+	screenshot "$dir/page.html" "$name" $((plies / 2)) 1200,1350
 done
 
 [ $status -eq 0 ] && echo "browser.sh: $checks pages checked in $browser; screenshots in $out/"
