@@ -668,7 +668,7 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_render_html_text(b, kifu_replay_text(rp, i));
 		kifu_buf_puts(b, "</span>");
 		if (review)
-			kifu_render_review_mark(b, rp, review, i);
+			kifu_render_review_mark(b, review, i);
 		if (comment) {
 			kifu_buf_puts(b, "<span class=\"c\">");
 			kifu_render_html_text(b, comment);

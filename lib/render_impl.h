@@ -24,7 +24,6 @@ void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
 			      const struct kifu_replay *rp, const struct kifu_render_review *rv);
 
 /* The mark of ply (1-based) in the move list, with the engine's move and both scores; nothing when unmarked. */
-void kifu_render_review_mark(struct kifu_buf *b, const struct kifu_replay *rp,
-			     const struct kifu_render_review *rv, size_t ply);
+void kifu_render_review_mark(struct kifu_buf *b, const struct kifu_render_review *rv, size_t ply);
 
 #endif

@@ -245,13 +245,11 @@ void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
 			KIFU_ANALYSE_DUBIOUS, KIFU_ANALYSE_MISTAKE, KIFU_ANALYSE_BLUNDER);
 }
 
-void kifu_render_review_mark(struct kifu_buf *b, const struct kifu_replay *rp,
-			     const struct kifu_render_review *rv, size_t ply)
+void kifu_render_review_mark(struct kifu_buf *b, const struct kifu_render_review *rv, size_t ply)
 {
 	const struct kifu_ply_review *r = &rv->plies[ply - 1];
 	const char *mark = kifu_analyse_mark_text(r->mark);
 
-	(void)rp;
 	if (!mark)
 		return;
 	kifu_buf_printf(b, "<span class=\"mk mk%d\" title=\"best ", r->mark);
