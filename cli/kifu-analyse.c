@@ -51,7 +51,7 @@ static void help(void)
 	       "engine's choice and its expected score, the played move's expected score and\n"
 	       "loss = max(0, best_score - played_score), all in [0, 1] for the mover. A loss\n"
 	       "of at least 0.10 marks the move ?!, 0.20 ?, 0.35 ??.\n\n"
-	       "  --playouts N  MCTS iterations per position (default %ld: 2.5 to 15 CPU seconds\n"
+	       "  --playouts N  MCTS iterations per position (default %ld: 2.5 to 17 CPU seconds\n"
 	       "                per 60-ply game depending on the game, see README.md); the\n"
 	       "                engine's move and the played move then get N/4 more each\n"
 	       "  --threads T   positions analysed at once (default: the number of cores)\n"
