@@ -43,7 +43,8 @@ static void js_string(struct kifu_buf *b, const char *s)
 	kifu_buf_putc(b, '\'');
 }
 
-void kifu_render_html_text(struct kifu_buf *b, const char *s)
+/* Appends s escaped for HTML text and attribute values. */
+static void html_text(struct kifu_buf *b, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -401,9 +402,9 @@ static const char html_script[] =
 static void html_header_row(struct kifu_buf *b, const char *key, const char *value)
 {
 	kifu_buf_puts(b, "<tr><th>");
-	kifu_render_html_text(b, key);
+	html_text(b, key);
 	kifu_buf_puts(b, "</th><td>");
-	kifu_render_html_text(b, value);
+	html_text(b, value);
 	kifu_buf_puts(b, "</td></tr>\n");
 }
 
@@ -413,14 +414,14 @@ static void html_result(struct kifu_buf *b, const struct kifu_record *rec)
 
 	result_of(rec, &result, &term);
 	if (!strcmp(result, "draw") || !strcmp(result, "unfinished"))
-		kifu_render_html_text(b, result);
+		html_text(b, result);
 	else {
-		kifu_render_html_text(b, result);
+		html_text(b, result);
 		kifu_buf_puts(b, " wins");
 	}
 	if (term) {
 		kifu_buf_puts(b, " (");
-		kifu_render_html_text(b, term);
+		html_text(b, term);
 		kifu_buf_puts(b, ")");
 	}
 }
@@ -612,30 +613,30 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 	kifu_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<title>");
-	kifu_render_html_text(b, g->title);
+	html_text(b, g->title);
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 
 		if (!name)
 			continue;
 		kifu_buf_puts(b, names++ ? " vs " : ": ");
-		kifu_render_html_text(b, name);
+		html_text(b, name);
 	}
 	kifu_buf_printf(b, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<header>\n<h1>",
 			html_style, review ? kifu_render_review_style : "");
-	kifu_render_html_text(b, g->title);
+	html_text(b, g->title);
 	kifu_buf_puts(b, " <span class=\"sub\">(");
-	kifu_render_html_text(b, g->variants[rp->variant]);
+	html_text(b, g->variants[rp->variant]);
 	kifu_buf_puts(b, ")</span></h1>\n<p class=\"sub\">");
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 
 		kifu_buf_printf(b, "%s<span class=\"dot side-%s\"></span> ", s ? " &middot; " : "",
 				g->sides[s]);
-		kifu_render_html_text(b, name ? name : g->sides[s]);
+		html_text(b, name ? name : g->sides[s]);
 		if (name) {
 			kifu_buf_puts(b, " (");
-			kifu_render_html_text(b, g->sides[s]);
+			html_text(b, g->sides[s]);
 			kifu_buf_puts(b, ")");
 		}
 	}
@@ -665,13 +666,13 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_buf_printf(b, "<li><button data-ply=\"%zu\"><span class=\"n\">%zu</span>"
 				"<span class=\"dot side-%s\" title=\"%s\"></span><span>", i, i,
 				g->sides[movers[i]], g->sides[movers[i]]);
-		kifu_render_html_text(b, kifu_replay_text(rp, i));
+		html_text(b, kifu_replay_text(rp, i));
 		kifu_buf_puts(b, "</span>");
 		if (review)
 			kifu_render_review_mark(b, review, i);
 		if (comment) {
 			kifu_buf_puts(b, "<span class=\"c\">");
-			kifu_render_html_text(b, comment);
+			html_text(b, comment);
 			kifu_buf_puts(b, "</span>");
 		}
 		kifu_buf_puts(b, "</button></li>\n");
@@ -774,4 +775,11 @@ int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
 
 	free(movers);
 	return ret == 0 && b->failed ? KIFU_ENOMEM : ret;
+}
+
+/* ---- for other pages of the library (render_impl.h) ---- */
+
+void render_html_text(struct kifu_buf *b, const char *s)
+{
+	html_text(b, s);
 }

@@ -11,7 +11,7 @@
 #include "kifu/render.h"
 
 /* Appends s escaped for HTML text and attribute values. */
-void kifu_render_html_text(struct kifu_buf *b, const char *s);
+void render_html_text(struct kifu_buf *b, const char *s);
 
 /* The review's CSS rules (appended to the page's style sheet). */
 extern const char kifu_render_review_style[];

@@ -164,7 +164,7 @@ void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
 
 	kifu_buf_puts(b, "<h2>Expected score</h2>\n<p class=\"mkey\">Each side's expected score "
 		      "in the position at each ply (engine: ");
-	kifu_render_html_text(b, rv->engine ? rv->engine : "mcts");
+	render_html_text(b, rv->engine ? rv->engine : "mcts");
 	kifu_buf_puts(b, "); click a ply to open it.</p>\n");
 	kifu_buf_printf(b, "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
 			"viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
@@ -216,7 +216,7 @@ void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
 			const char *mark = kifu_analyse_mark_text(rv->plies[p - 1].mark);
 
 			kifu_buf_printf(b, "ply %zu: ", p);
-			kifu_render_html_text(b, kifu_replay_text(rp, p));
+			render_html_text(b, kifu_replay_text(rp, p));
 			if (mark)
 				kifu_buf_printf(b, " %s", mark);
 		}
@@ -233,7 +233,7 @@ void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
 				g->sides[s]);
 		if (name) {
 			kifu_buf_puts(b, " (");
-			kifu_render_html_text(b, name);
+			render_html_text(b, name);
 			kifu_buf_puts(b, ")");
 		}
 		kifu_buf_puts(b, "</span>");
@@ -253,7 +253,7 @@ void kifu_render_review_mark(struct kifu_buf *b, const struct kifu_render_review
 	if (!mark)
 		return;
 	kifu_buf_printf(b, "<span class=\"mk mk%d\" title=\"best ", r->mark);
-	kifu_render_html_text(b, rv->best + (ply - 1) * KIFU_MOVE_TEXT_MAX);
+	render_html_text(b, rv->best + (ply - 1) * KIFU_MOVE_TEXT_MAX);
 	kifu_buf_printf(b, " %.2f, played %.2f, loss %.2f\">%s</span>", r->best_score,
 			r->played_score, r->loss, mark);
 }
