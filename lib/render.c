@@ -783,3 +783,13 @@ void render_html_text(struct kifu_buf *b, const char *s)
 {
 	html_text(b, s);
 }
+
+void render_js_string(struct kifu_buf *b, const char *s)
+{
+	js_string(b, s);
+}
+
+int render_pictures(struct kifu_buf *b, char **svg, size_t n)
+{
+	return put_pictures(b, svg, n);
+}

@@ -1,10 +1,14 @@
 /*
- * What the renderers of kifu/render.h share between their files: escaping
- * for HTML, and the engine review's parts of the replay page
- * (lib/render_review.c) that lib/render.c's page puts in place.
+ * Private to the library's HTML pages (render.c's replay, explorer.c's
+ * tree, render_review.c's engine review on the replay): escaping for HTML
+ * text and script strings, the compact form of many board pictures in a
+ * page, and the review's parts of the replay page that render.c puts in
+ * place.
  */
 #ifndef KIFU_RENDER_IMPL_H
 #define KIFU_RENDER_IMPL_H
+
+#include <stddef.h>
 
 #include "kifu/buf.h"
 #include "kifu/record.h"
@@ -12,6 +16,17 @@
 
 /* Appends s escaped for HTML text and attribute values. */
 void render_html_text(struct kifu_buf *b, const char *s);
+
+/* Appends s as a single-quoted JavaScript string literal safe inside a <script> element. */
+void render_js_string(struct kifu_buf *b, const char *s);
+
+/*
+ * Appends the script variables PRE, SUF, PLY and LINES: n pictures
+ * (svg[0..n-1], n >= 1) compacted, picture i being
+ * PRE + PLY[i].map(k => LINES[k]).join("\n") + SUF. Returns 0 or
+ * KIFU_ENOMEM.
+ */
+int render_pictures(struct kifu_buf *b, char **svg, size_t n);
 
 /* The review's CSS rules (appended to the page's style sheet). */
 extern const char kifu_render_review_style[];
