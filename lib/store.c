@@ -19,15 +19,11 @@
 
 /*
  * The store's statements in generic SQL, each with a name by which a
- * backend may supply its own text instead (kifu_db_sql); "begin",
- * "commit" and "rollback" always come from the backend. Ids come back
+ * backend may supply its own text instead (kifu_db_sql). Ids come back
  * through RETURNING: an INSERT ... ON CONFLICT DO NOTHING that returns no
  * row found a duplicate.
  */
 static const struct kifu_db_query stmt_sql[ST_COUNT] = {
-	[ST_BEGIN] = { "begin", NULL },
-	[ST_COMMIT] = { "commit", NULL },
-	[ST_ROLLBACK] = { "rollback", NULL },
 	[ST_GAME_INSERT] = { "game_insert",
 		"INSERT INTO games(game, variant, first, event, site, round, date, date_first, "
 		"annotator, source, result, winner, termination, plies, content_hash, file_id, "
@@ -42,6 +38,7 @@ static const struct kifu_db_query stmt_sql[ST_COUNT] = {
 		"VALUES (?1, ?2, ?3, ?4, ?5)" },
 	[ST_GAME_MOVES_INSERT] = { "game_moves_insert",
 		"INSERT INTO game_moves(game_id, moves, hashes, notes) VALUES (?1, ?2, ?3, ?4)" },
+	[ST_POSIDX_INSERT_N] = { "posidx_insert_n", NULL },
 	[ST_POSIDX_INSERT] = { "posidx_insert",
 		"INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES (?1, ?2, ?3)" },
 	[ST_FIGURE_INSERT] = { "figure_insert",
@@ -149,7 +146,8 @@ struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_err
 		kifu_error_set(err, KIFU_ERROR, "database '%s': the %s backend has no statement %d",
 			       st->path, st->be->name, k);
 	} else {
-		kifu_db_prepare(&st->stmt[k], st, text, err);
+		if (kifu_db_prepare(&st->stmt[k], st, text, err) == 0)
+			st->stmt[k]->small = k != ST_LOAD_MOVES && k != ST_LOAD_TAGS;
 	}
 	kifu_buf_release(&sql);
 	return st->stmt[k];
@@ -243,9 +241,10 @@ const char *kifu_store_path(const struct kifu_store *st)
 /* ---- Transactions ---- */
 
 
-int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
+int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 {
-	struct kifu_stmt *s;
+	static const char *const names[] = { "begin", "begin_refresh", "begin_read" };
+	const char *sql;
 	int ret;
 
 	if (st->in_tx) {
@@ -253,29 +252,43 @@ int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 		return kifu_error_set(err, KIFU_ERROR, "database '%s': a transaction is already open",
 				      st->path);
 	}
-	s = kifu_store_stmt_(st, ST_BEGIN, err);
-	if (!s)
-		return err ? err->code : KIFU_EDB;
-	ret = kifu_store_step_(st, s, "cannot start a transaction", err);
-	if (ret == 0)
-		st->in_tx = 1;
-	return ret;
+	if (kind < KIFU_TX_WRITE || kind > KIFU_TX_READ)
+		kind = KIFU_TX_WRITE;
+	/* A backend without its own kind of transaction begins a writer's. */
+	sql = kifu_db_sql(st, names[kind]);
+	if (!sql)
+		sql = kifu_db_sql(st, "begin");
+	ret = kifu_store_exec_(st, sql, "cannot start a transaction", err);
+	if (ret < 0) {
+		/* BEGIN may have run, and what followed it (a lock) not. */
+		if (st->be->in_transaction(st))
+			kifu_db_exec(st, kifu_db_sql(st, "rollback"));
+		return ret;
+	}
+	st->in_tx = 1;
+	st->tx_kind = kind;
+	return 0;
+}
+
+int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
+{
+	return kifu_store_begin_tx(st, KIFU_TX_WRITE, err);
+}
+
+int kifu_store_tx_kind(const struct kifu_store *st)
+{
+	return st->in_tx ? st->tx_kind : -1;
 }
 
 int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
 {
-	struct kifu_stmt *s;
 	int ret;
 
 	if (!st->in_tx)
 		return 0;
 	ret = st->be->posidx_commit(st, err);
-	if (ret < 0)
-		return ret;
-	s = kifu_store_stmt_(st, ST_COMMIT, err);
-	if (!s)
-		return err ? err->code : KIFU_EDB;
-	ret = kifu_store_step_(st, s, "cannot commit", err);
+	if (ret == 0)
+		ret = kifu_store_exec_(st, kifu_db_sql(st, "commit"), "cannot commit", err);
 	if (ret == 0)
 		st->in_tx = 0;
 	return ret;
@@ -392,6 +405,9 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 		ret = kifu_store_step_id_(id, st, s, "cannot store a player", err);
 		if (ret < 0)
 			return ret;
+		/* Another writer stored the name first (a unique key decides): its id. */
+		if (*id == 0)
+			return player_id(id, st, name, err);
 	} else {
 		ret = kifu_store_fail_(st, "cannot look a player up", err);
 		kifu_db_reset(s);
@@ -663,9 +679,21 @@ static int find_by_key(int64_t *id, struct kifu_store *st, uint64_t key, struct 
 	return 0;
 }
 
-/* Wraps a write in a transaction of its own when the caller has none open. */
+/*
+ * Wraps a write in a transaction of its own when the caller has none open;
+ * *own = 1 then. A backend with game_tx also ends the caller's writer
+ * transaction here (*own = 2): the write gets its own, which can be run
+ * again, and the caller's goes on after it (own_end).
+ */
 static int own_begin(int *own, struct kifu_store *st, struct kifu_error *err)
 {
+	int ret;
+
+	if (st->in_tx && st->be->game_tx && st->tx_kind == KIFU_TX_WRITE) {
+		*own = 2;
+		ret = kifu_store_commit(st, err);
+		return ret < 0 ? ret : kifu_store_begin(st, err);
+	}
 	*own = !st->in_tx;
 	return *own ? kifu_store_begin(st, err) : 0;
 }
@@ -673,27 +701,105 @@ static int own_begin(int *own, struct kifu_store *st, struct kifu_error *err)
 /* Ends what own_begin started; returns ret, or the commit's error. */
 static int own_end(int own, int ret, struct kifu_store *st, struct kifu_error *err)
 {
-	int c;
+	int c = 0;
 
 	if (!own)
 		return ret;
 	if (ret < 0) {
 		kifu_store_rollback(st);
-		return ret;
+	} else {
+		c = kifu_store_commit(st, err);
+		if (c < 0)
+			kifu_store_rollback(st);
 	}
-	c = kifu_store_commit(st, err);
-	if (c < 0)
-		kifu_store_rollback(st);
-	return c < 0 ? c : ret;
+	if (ret >= 0 && c < 0)
+		ret = c;
+	/* The caller's transaction goes on (its error, if any, is the one to report). */
+	if (own == 2 && kifu_store_begin(st, ret < 0 ? NULL : err) < 0 && ret >= 0)
+		ret = err ? err->code : KIFU_EDB;
+	return ret;
+}
+
+/* Tries a write this many times when the backend says running it again may succeed. */
+#define WRITE_ATTEMPTS 1000
+
+/* A pause before trying again, growing with the attempts, random so that writers drift apart. */
+static void retry_pause(unsigned attempt)
+{
+	static uint64_t state;
+	struct timespec ts;
+	long ms;
+
+	if (!state)
+		state = mix64((uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)&ts);
+	state = mix64(state + 0x9e3779b97f4a7c15ULL);
+	ms = 1 + (long)(state % (uint64_t)(attempt < 20 ? 5 * (attempt + 1) : 100));
+	ts.tv_sec = 0;
+	ts.tv_nsec = ms * 1000000L;
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Runs fn(st, arg, err) in a transaction of its own (own_begin), again
+ * after a failure the backend calls retryable (PostgreSQL's serialization
+ * failures and deadlocks: nothing of the attempt stays).
+ */
+static int run_write(struct kifu_store *st, int (*fn)(struct kifu_store *, void *, struct kifu_error *),
+		     void *arg, struct kifu_error *err)
+{
+	unsigned attempt;
+	int own, ret, again;
+
+	for (attempt = 1;; attempt++) {
+		ret = own_begin(&own, st, err);
+		if (ret < 0)
+			return ret;
+		ret = fn(st, arg, err);
+		again = ret < 0 && own && kifu_db_retryable(st);
+		ret = own_end(own, ret, st, err);
+		if (ret >= 0 || !(again || (own && kifu_db_retryable(st))) || attempt >= WRITE_ATTEMPTS)
+			return ret;
+		kifu_error_clear(err);
+		retry_pause(attempt);
+	}
+}
+
+struct game_write {
+	const struct kifu_record *rec;
+	const struct kifu_replay *rp;
+	const struct kifu_origin *origin;
+	uint64_t key;
+	int64_t gid;
+};
+
+static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
+{
+	struct game_write *w = arg;
+	int ret;
+
+	w->gid = 0;
+	ret = insert_game_row(&w->gid, st, w->rec, w->rp, w->origin, w->key, err);
+	if (ret < 0)
+		return ret;
+	/* The unique key said no: the game is already stored. */
+	if (w->gid == 0)
+		return find_by_key(&w->gid, st, w->key, err);
+	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
+	if (ret == 0)
+		ret = insert_game_moves(st, w->gid, w->rec, w->rp, err);
+	if (ret == 0)
+		ret = st->be->posidx_queue(st, w->gid, w->rp, err);
+	if (ret == 0)
+		ret = insert_figures_tags(st, w->gid, w->rec, w->rp, err);
+	return ret < 0 ? ret : 1;
 }
 
 int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_record *rec,
 			const struct kifu_replay *rp, const struct kifu_origin *origin,
 			struct kifu_error *err)
 {
-	uint64_t key;
-	int64_t gid = 0;
-	int own, ret;
+	struct game_write w = { rec, rp, origin, 0, 0 };
+	int ret;
 
 	if (id)
 		*id = 0;
@@ -703,82 +809,69 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
 				      "database '%s': game %d is not a complete replay", st->path,
 				      rec->number);
 	}
-	key = kifu_store_game_key(rec, rp);
-	ret = own_begin(&own, st, err);
-	if (ret < 0)
-		return ret;
-	ret = insert_game_row(&gid, st, rec, rp, origin, key, err);
-	if (ret < 0)
-		goto out;
-	if (gid == 0) {
-		/* The unique key said no: the game is already stored. */
-		ret = find_by_key(&gid, st, key, err);
-		goto out;
-	}
-	ret = insert_sides(st, gid, rec, rp, err);
-	if (ret == 0)
-		ret = insert_game_moves(st, gid, rec, rp, err);
-	if (ret == 0)
-		ret = st->be->posidx_queue(st, gid, rp, err);
-	if (ret == 0)
-		ret = insert_figures_tags(st, gid, rec, rp, err);
-	if (ret == 0)
-		ret = 1;
-out:
-	ret = own_end(own, ret, st, err);
+	w.key = kifu_store_game_key(rec, rp);
+	ret = run_write(st, game_write, &w, err);
 	if (id && ret >= 0)
-		*id = gid;
+		*id = w.gid;
 	return ret;
 }
 
 /* ---- Quarantine ---- */
 
-int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *raw, size_t len,
-			      int truncated, const struct kifu_record *rec,
-			      const struct kifu_diags *diags, const struct kifu_origin *origin,
-			      struct kifu_error *err)
-{
-	const char *file = origin && origin->file ? origin->file : "";
-	int number = origin ? origin->number : 0;
-	uint64_t raw_hash = mix64(fnv_bytes(FNV_OFFSET, raw ? raw : "", raw ? len : 0));
-	struct kifu_stmt *s;
-	int64_t qid = 0;
-	size_t i;
-	int errors = 0, own, ret, rc;
+struct quarantine_write {
+	const char *raw;
+	size_t len;
+	int truncated;
+	const struct kifu_record *rec;
+	const struct kifu_diags *diags;
+	const struct kifu_origin *origin;
+	uint64_t raw_hash;
+	int errors;
+	int64_t qid;
+};
 
-	if (id)
-		*id = 0;
-	for (i = 0; diags && i < diags->n; i++)
-		errors += diags->v[i].severity == KIFU_DIAG_ERROR;
-	ret = own_begin(&own, st, err);
-	if (ret < 0)
-		return ret;
+static int quarantine_write(struct kifu_store *st, void *arg, struct kifu_error *err)
+{
+	struct quarantine_write *w = arg;
+	const struct kifu_origin *origin = w->origin;
+	const char *file = origin && origin->file ? origin->file : "";
+	const char *lock = kifu_db_sql(st, "quarantine_lock");
+	struct kifu_stmt *s;
+	size_t i;
+	int ret, rc;
+
+	w->qid = 0;
+	/* Writers at the same time: one holds a text at a time (the look-up below decides). */
+	if (lock) {
+		ret = kifu_db_prepare(&s, st, lock, err);
+		if (ret < 0)
+			return ret;
+		kifu_db_bind_int64(s, 1, (int64_t)w->raw_hash);
+		ret = kifu_store_step_(st, s, "cannot quarantine a record", err);
+		kifu_db_finalize(s);
+		if (ret < 0)
+			return ret;
+	}
 	/*
 	 * The same bytes are the same rejected record, whatever path (or
 	 * standard input) they were read through: held once, found by their
 	 * hash and compared whole.
 	 */
 	s = kifu_store_stmt_(st, ST_QUAR_FIND, err);
-	if (!s) {
-		ret = err ? err->code : KIFU_EDB;
-		goto out;
-	}
-	kifu_db_bind_int64(s, 1, (int64_t)raw_hash);
-	kifu_db_bind_blob(s, 2, raw, raw ? len : 0);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64(s, 1, (int64_t)w->raw_hash);
+	kifu_db_bind_blob(s, 2, w->raw, w->raw ? w->len : 0);
 	rc = kifu_db_step(s);
-	qid = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
+	w->qid = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
 	kifu_db_reset(s);
-	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE) {
-		ret = kifu_store_fail_(st, "cannot look a quarantined record up", err);
-		goto out;
-	}
-	if (qid)
-		goto out;
+	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
+		return kifu_store_fail_(st, "cannot look a quarantined record up", err);
+	if (w->qid)
+		return 0;
 	s = kifu_store_stmt_(st, ST_QUAR_INSERT, err);
-	if (!s) {
-		ret = err ? err->code : KIFU_EDB;
-		goto out;
-	}
+	if (!s)
+		return err ? err->code : KIFU_EDB;
 	if (origin && origin->import_id > 0)
 		kifu_db_bind_int64(s, 1, origin->import_id);
 	else
@@ -788,28 +881,22 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 		kifu_db_bind_int(s, 3, origin->line);
 	else
 		kifu_db_bind_null(s, 3);
-	kifu_db_bind_int(s, 4, number);
-	bind_text(s, 5, rec ? rec->game : NULL);
-	kifu_db_bind_blob(s, 6, raw, raw ? len : 0);
-	kifu_db_bind_int(s, 7, truncated != 0);
-	kifu_db_bind_int64(s, 8, (int64_t)raw_hash);
-	kifu_db_bind_int(s, 9, errors);
-	ret = kifu_store_step_id_(&qid, st, s, "cannot quarantine a record", err);
-	if (ret < 0)
-		goto out;
-	if (qid == 0) {
-		/* Only a hash collision of two texts from the same place gets here. */
-		ret = 0;
-		goto out;
-	}
+	kifu_db_bind_int(s, 4, origin ? origin->number : 0);
+	bind_text(s, 5, w->rec ? w->rec->game : NULL);
+	kifu_db_bind_blob(s, 6, w->raw, w->raw ? w->len : 0);
+	kifu_db_bind_int(s, 7, w->truncated != 0);
+	kifu_db_bind_int64(s, 8, (int64_t)w->raw_hash);
+	kifu_db_bind_int(s, 9, w->errors);
+	ret = kifu_store_step_id_(&w->qid, st, s, "cannot quarantine a record", err);
+	/* qid 0: only a hash collision of two texts from the same place gets here. */
+	if (ret < 0 || w->qid == 0)
+		return ret;
 	s = kifu_store_stmt_(st, ST_QDIAG_INSERT, err);
-	if (!s) {
-		ret = err ? err->code : KIFU_EDB;
-		goto out;
-	}
-	kifu_db_bind_int64(s, 1, qid);
-	for (i = 0; diags && i < diags->n; i++) {
-		const struct kifu_diag *d = &diags->v[i];
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64(s, 1, w->qid);
+	for (i = 0; w->diags && i < w->diags->n; i++) {
+		const struct kifu_diag *d = &w->diags->v[i];
 
 		kifu_db_bind_int64(s, 2, (int64_t)i);
 		bind_text(s, 3, d->severity == KIFU_DIAG_WARNING ? "warning" : "error");
@@ -827,13 +914,28 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 		bind_text(s, 7, d->message ? d->message : "");
 		ret = kifu_store_step_(st, s, "cannot store a diagnostic", err);
 		if (ret < 0)
-			goto out;
+			return ret;
 	}
-	ret = 1;
-out:
-	ret = own_end(own, ret, st, err);
+	return 1;
+}
+
+int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *raw, size_t len,
+			      int truncated, const struct kifu_record *rec,
+			      const struct kifu_diags *diags, const struct kifu_origin *origin,
+			      struct kifu_error *err)
+{
+	struct quarantine_write w = { raw, len, truncated, rec, diags, origin, 0, 0, 0 };
+	size_t i;
+	int ret;
+
+	if (id)
+		*id = 0;
+	w.raw_hash = mix64(fnv_bytes(FNV_OFFSET, raw ? raw : "", raw ? len : 0));
+	for (i = 0; diags && i < diags->n; i++)
+		w.errors += diags->v[i].severity == KIFU_DIAG_ERROR;
+	ret = run_write(st, quarantine_write, &w, err);
 	if (id && ret >= 0)
-		*id = qid;
+		*id = w.qid;
 	return ret;
 }
 
@@ -899,7 +1001,7 @@ int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, c
 
 /* ---- Bulk loading ---- */
 
-static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
+int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *keep = NULL;
 	const struct deferrable *d;
@@ -931,7 +1033,7 @@ static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
  * Rebuilds every index named in deferred_indexes from libkifu's own
  * definition (a name kifu does not know is forgotten), in one transaction.
  */
-static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
+int kifu_store_indexes_restore_(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *find = NULL, *done = NULL;
 	const struct deferrable *d;
@@ -991,8 +1093,6 @@ int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 	int ret = outside_tx(st, "start a bulk load", err);
 
 	if (ret == 0)
-		ret = indexes_defer(st, err);
-	if (ret == 0)
 		ret = st->be->bulk_begin(st, err);
 	if (ret == 0)
 		st->bulk = 1;
@@ -1003,8 +1103,6 @@ int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
 {
 	int ret = outside_tx(st, "end a bulk load", err);
 
-	if (ret == 0)
-		ret = indexes_restore(st, err);
 	if (ret == 0)
 		ret = st->be->bulk_end(st, err);
 	if (ret == 0)

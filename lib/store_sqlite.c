@@ -354,14 +354,23 @@ static int sq_has(int *found, struct kifu_store *st, const char *name, struct ki
  */
 static int sq_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 {
-	return kifu_store_exec_(st, "PRAGMA foreign_keys = OFF; PRAGMA wal_autocheckpoint = 16384",
-				"cannot start a bulk load", err);
+	int ret = kifu_store_indexes_defer_(st, err);
+
+	if (ret == 0)
+		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = OFF; PRAGMA wal_autocheckpoint = 16384",
+				       "cannot start a bulk load", err);
+	return ret;
 }
 
+/* Every deferred index rebuilt, also one left by an interrupted bulk load. */
 static int sq_bulk_end(struct kifu_store *st, struct kifu_error *err)
 {
-	return kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
-				"cannot end a bulk load", err);
+	int ret = kifu_store_indexes_restore_(st, err);
+
+	if (ret == 0)
+		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
+				       "cannot end a bulk load", err);
+	return ret;
 }
 
 static void sq_json_at(struct kifu_buf *out, const char *array, const char *index)
