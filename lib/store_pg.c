@@ -218,6 +218,8 @@ static int pg_open(struct kifu_store *st, const char *path, unsigned flags, stru
 
 		if (!strncmp(why, "connection to server ", 21) && strstr(why, "failed: "))
 			why = strstr(why, "failed: ") + 8;
+		if (!strncmp(why, "FATAL:  ", 8))
+			why += 8;
 		n = strcspn(why, "\n");
 		kifu_error_at(err, st->path, 0, 0);
 		return kifu_error_set(err, KIFU_EDB, "cannot connect to '%s': %.*s", st->path, (int)n,
