@@ -17,6 +17,7 @@
 #   pg_start || exit 1
 #   kifu-import --db "$KIFU_PG_URI" ...
 #   uri=$(pg_createdb other)        # another empty database; prints its URI
+#   uri=$(pg_createdb icu "$PG_ICU") # one whose text sorts as in English, not byte order
 #   pg_psql kifu -c 'SELECT ...'    # psql as the superuser (-X -q -A -t)
 #   pg_halt; pg_resume              # stop (fast) / start the same server again
 #   pg_stop                         # optional: the EXIT trap does it
@@ -85,7 +86,7 @@ pg_psql() {
 }
 
 pg_createdb() {
-	pg_psql postgres -c "CREATE DATABASE \"$1\"" >/dev/null || return 1
+	pg_psql postgres -c "CREATE DATABASE \"$1\" ${2:-}" >/dev/null || return 1
 	pg_uri "$1"
 }
 
@@ -106,6 +107,10 @@ pg_stop() {
 	rm -rf "$PG_DIR"
 	PG_DIR=
 }
+
+# CREATE DATABASE options for a database whose default collation is ICU's
+# English one, as on many real servers: text no longer sorts by bytes there.
+PG_ICU="TEMPLATE template0 ENCODING UTF8 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"
 
 pg_start() {
 	PG_BIN=$(pg_bindir)
