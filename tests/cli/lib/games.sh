@@ -8,6 +8,7 @@
 #                      games (ids aside) exactly when their digests are equal.
 #                      Fails (1) when a tool fails.
 # games_count DB       prints the number of games DB holds (kifu-search).
+# yaml_sorted FILE     prints the YAML documents of FILE sorted (as in a digest).
 
 games_digest() {
 	python3 - "$bin" "$1" "$2" <<'PY'
@@ -24,6 +25,13 @@ if len(docs) != len(rows):
     sys.exit("games_digest: %d games listed, %d exported" % (len(rows), len(docs)))
 open(out, "w", encoding="utf-8").write("".join(sorted(docs)))
 PY
+}
+
+yaml_sorted() {
+	python3 -c '
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+sys.stdout.write("".join(sorted("---\n" + d for d in text.split("---\n") if d)))' "$1"
 }
 
 games_count() {
