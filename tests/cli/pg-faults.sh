@@ -9,7 +9,7 @@
 # server stopped mid-import (pg_ctl stop -m fast, after some batches were
 # committed): kifu-import exits 3 with a clear message, the committed games
 # stay, and a re-run completes the import to exactly the games of one clean
-# import. Readers (kifu-stats, kifu-search, kifu-export, kifu-analyse) on an
+# import. A role with only SELECT rights gets the owner's reports. Readers (kifu-stats, kifu-search, kifu-export, kifu-analyse) on an
 # empty database say what they say for a missing SQLite file ("no database at
 # 'URI'", exit 3) and create nothing there; $KIFU_DB may hold the URI.
 set -u
@@ -83,6 +83,24 @@ rm "$PGPASSFILE"
 PGPASSWORD='right horse battery' "$bin/kifu-stats" --db "$auth" --format csv summary >"$tmp/out" 2>&1 ||
 	bad "PGPASSWORD's password: $(head -c 300 "$tmp/out")"
 grep -q '^splinter,' "$tmp/out" || bad "the game imported with the password file is not there"
+
+# A role that may only read answers as the owner does, also when the
+# precomputed tables are behind (it cannot bring them up to date).
+"$bin/kifu-play" glaisher --players random,random --games 3 --seed 4 --quiet >"$tmp/three.yaml" 2>/dev/null
+PGPASSWORD='right horse battery' "$bin/kifu-import" --quiet --db "$auth" "$tmp/three.yaml" || bad "import as kifu_auth"
+pg_psql postgres -c "CREATE ROLE kifu_reader LOGIN" >/dev/null &&
+	pg_psql authdb -c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO kifu_reader" >/dev/null || bad "cannot make kifu_reader"
+reader="postgresql://kifu_reader@/authdb?host=$sock"
+for r in summary players "openings --depth 3" lengths; do
+	# shellcheck disable=SC2086
+	"$bin/kifu-stats" --db "$reader" --format csv $r >"$tmp/reader.csv" 2>"$tmp/reader.err" ||
+		bad "kifu-stats $r as a role that may only read exited $?: $(head -c 300 "$tmp/reader.err")"
+	# shellcheck disable=SC2086
+	PGPASSWORD='right horse battery' "$bin/kifu-stats" --db "$auth" --format csv $r >"$tmp/owner.csv" 2>&1
+	cmp -s "$tmp/reader.csv" "$tmp/owner.csv" || bad "kifu-stats $r as a reader differs from the owner's"
+done
+"$bin/kifu-search" --db "$reader" --json >"$tmp/reader.json" 2>"$tmp/reader.err" || bad "kifu-search as a reader: $(head -c 300 "$tmp/reader.err")"
+[ "$(grep -c '"game"' "$tmp/reader.json")" = 4 ] || bad "kifu-search as a reader lists $(grep -c '"game"' "$tmp/reader.json") games, not 4"
 
 # ---- Readers on an empty database create nothing and say so as for SQLite.
 empty=$(pg_createdb empty) || exit 1
