@@ -69,14 +69,15 @@ int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
 }
 
 /* A copy of column i's text in the result's arena; NULL for SQL NULL or out of memory. */
-static const char *keep_text(struct kifu_search_result *res, sqlite3_stmt *s, int i, int *failed)
+static const char *keep_text(struct kifu_search_result *res, struct kifu_stmt *s, int i,
+			     int *failed)
 {
-	const char *t = (const char *)sqlite3_column_text(s, i);
+	const char *t = kifu_db_column_text(s, i);
 	const char *copy;
 
 	if (!t)
 		return NULL;
-	copy = arena_strndup(&res->strings, t, (size_t)sqlite3_column_bytes(s, i));
+	copy = arena_strndup(&res->strings, t, kifu_db_column_bytes(s, i));
 	if (!copy)
 		*failed = 1;
 	return copy;
@@ -84,13 +85,7 @@ static const char *keep_text(struct kifu_search_result *res, sqlite3_stmt *s, in
 
 int search_fail_db(struct kifu_store *st, const char *what, struct kifu_error *err)
 {
-	sqlite3 *db = kifu_store_db(st);
-	int rc = sqlite3_errcode(db);
-
-	kifu_error_at(err, kifu_store_path(st), 0, 0);
-	return kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
-			      "database '%s': %s: %s", kifu_store_path(st), what,
-			      sqlite3_errmsg(db));
+	return kifu_db_fail(st, what, err);
 }
 
 /* Player names by id: a search meets the same few players again and again. */
@@ -98,14 +93,14 @@ struct name_cache {
 	int64_t *ids;
 	const char **names;
 	size_t n, cap;       /* cap: a power of two, 0 until first use */
-	sqlite3_stmt *lookup;
+	struct kifu_stmt *lookup;
 };
 
 static void name_cache_release(struct name_cache *nc)
 {
 	free(nc->ids);
 	free(nc->names);
-	sqlite3_finalize(nc->lookup);
+	kifu_db_finalize(nc->lookup);
 }
 
 static size_t id_slot(int64_t id, size_t cap)
@@ -152,14 +147,14 @@ static const char *player_name(struct kifu_search_result *res, struct name_cache
 	for (k = id_slot(id, nc->cap); nc->names[k]; k = (k + 1) & (nc->cap - 1))
 		if (nc->ids[k] == id)
 			return nc->names[k];
-	if (!nc->lookup && sqlite3_prepare_v2(kifu_store_db(st), "SELECT name FROM players WHERE id = ?1",
-					      -1, &nc->lookup, NULL) != SQLITE_OK) {
-		*ret = search_fail_db(st, "cannot read players", err);
-		return NULL;
+	if (!nc->lookup) {
+		*ret = kifu_db_prepare(&nc->lookup, st, "SELECT name FROM players WHERE id = ?1", err);
+		if (*ret < 0)
+			return NULL;
 	}
-	sqlite3_bind_int64(nc->lookup, 1, id);
-	rc = sqlite3_step(nc->lookup);
-	if (rc == SQLITE_ROW) {
+	kifu_db_bind_int64(nc->lookup, 1, id);
+	rc = kifu_db_step(nc->lookup);
+	if (rc == KIFU_DB_ROW) {
 		int failed = 0;
 
 		name = keep_text(res, nc->lookup, 0, &failed);
@@ -168,7 +163,7 @@ static const char *player_name(struct kifu_search_result *res, struct name_cache
 	} else {
 		*ret = search_fail_db(st, "cannot read players", err);
 	}
-	sqlite3_reset(nc->lookup);
+	kifu_db_reset(nc->lookup);
 	if (!name)
 		return NULL;
 	nc->ids[k] = id;
@@ -177,7 +172,7 @@ static const char *player_name(struct kifu_search_result *res, struct name_cache
 	return name;
 }
 
-static int add_hit(struct kifu_search_result *res, sqlite3_stmt *s)
+static int add_hit(struct kifu_search_result *res, struct kifu_stmt *s)
 {
 	struct kifu_search_hit *h;
 	int failed = 0;
@@ -197,13 +192,13 @@ static int add_hit(struct kifu_search_result *res, sqlite3_stmt *s)
 	}
 	h = &res->v[res->n];
 	memset(h, 0, sizeof(*h));
-	h->id = sqlite3_column_int64(s, 0);
+	h->id = kifu_db_column_int64(s, 0);
 	h->game = keep_text(res, s, 1, &failed);
 	h->variant = keep_text(res, s, 2, &failed);
 	h->date = keep_text(res, s, 3, &failed);
 	h->result = keep_text(res, s, 4, &failed);
-	h->plies = (long)sqlite3_column_int64(s, 5);
-	h->ply = sqlite3_column_type(s, 6) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(s, 6);
+	h->plies = (long)kifu_db_column_int64(s, 5);
+	h->ply = kifu_db_column_is_null(s, 6) ? -1 : (long)kifu_db_column_int64(s, 6);
 	if (failed || !h->game || !h->variant || !h->result)
 		return KIFU_ENOMEM;
 	res->first_player[res->n++] = res->nplayers;
@@ -212,7 +207,7 @@ static int add_hit(struct kifu_search_result *res, sqlite3_stmt *s)
 
 /* Adds the side of columns 7 (name) and 8 (player id) of s to the last hit. */
 static int add_player(struct kifu_search_result *res, struct name_cache *nc, struct kifu_store *st,
-		      sqlite3_stmt *s, struct kifu_error *err)
+		      struct kifu_stmt *s, struct kifu_error *err)
 {
 	struct kifu_search_player *p;
 	const char *side, *name;
@@ -231,7 +226,7 @@ static int add_player(struct kifu_search_result *res, struct name_cache *nc, str
 	side = keep_text(res, s, 7, &failed);
 	if (failed || !side)
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	name = player_name(res, nc, st, sqlite3_column_int64(s, 8), &ret, err);
+	name = player_name(res, nc, st, kifu_db_column_int64(s, 8), &ret, err);
 	if (!name)
 		return ret;
 	p = &res->players[res->nplayers++];
@@ -249,16 +244,12 @@ static int add_player(struct kifu_search_result *res, struct name_cache *nc, str
  */
 int search_position_index(struct kifu_store *st)
 {
-	sqlite3_stmt *s = NULL;
 	int found = 0;
 
 	if (kifu_store_version(st) < 4)
 		return 0;
-	if (sqlite3_prepare_v2(kifu_store_db(st),
-			       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-			       "name = 'positions_hash'", -1, &s, NULL) == SQLITE_OK)
-		found = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
+	if (kifu_db_has(&found, st, "positions_hash", NULL) < 0)
+		return 0;
 	return found;
 }
 
@@ -268,7 +259,7 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 	struct kifu_search_result *res = calloc(1, sizeof(*res));
 	struct name_cache nc = { NULL, NULL, 0, 0, NULL };
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int64_t last = 0;
 	size_t i;
 	int ret, rc, first = hash ? 2 : 1;
@@ -301,18 +292,17 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (sqlite3_prepare_v2(kifu_store_db(st), sql.data, -1, &s, NULL) != SQLITE_OK) {
-		ret = search_fail_db(st, "cannot search games", err);
+	ret = kifu_db_prepare(&s, st, sql.data, err);
+	if (ret < 0)
 		goto out;
-	}
 	if (hash)
-		sqlite3_bind_int64(s, 1, (sqlite3_int64)*hash);
+		kifu_db_bind_int64(s, 1, (int64_t)*hash);
 	ret = kifu_filter_bind(s, first, f, err);
 	if (ret < 0)
 		goto out;
 	ret = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64(s, 0);
 
 		if (res->n == 0 || id != last) {
 			last = id;
@@ -322,13 +312,13 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 				goto out;
 			}
 		}
-		if (sqlite3_column_type(s, 8) != SQLITE_NULL) {
+		if (!kifu_db_column_is_null(s, 8)) {
 			ret = add_player(res, &nc, st, s, err);
 			if (ret < 0)
 				goto out;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != KIFU_DB_DONE) {
 		ret = search_fail_db(st, "cannot search games", err);
 		goto out;
 	}
@@ -336,7 +326,7 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 	for (i = 0; i < res->n; i++)
 		res->v[i].players = res->players ? res->players + res->first_player[i] : NULL;
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	name_cache_release(&nc);
 	kifu_buf_release(&sql);
 	if (ret < 0) {

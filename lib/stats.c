@@ -58,7 +58,6 @@ static void ctx_init(struct ctx *c, struct kifu_store *st, struct kifu_error *er
 
 	memset(c, 0, sizeof(*c));
 	c->st = st;
-	c->db = kifu_store_db(st);
 	c->err = err;
 	for (k = 0; kifu_games[k]; k++)
 		for (v = 0; kifu_games[k]->variants[v] && c->ngv < MAX_GV; v++) {
@@ -101,9 +100,9 @@ int stats_classify(const struct kifu_game *g, const char *result)
 	return s >= 0 && s < MAX_SIDES ? s : RES_UNKNOWN;
 }
 
-const char *stats_col_text(sqlite3_stmt *s, int i)
+const char *stats_col_text(struct kifu_stmt *s, int i)
 {
-	const char *t = (const char *)sqlite3_column_text(s, i);
+	const char *t = kifu_db_column_text(s, i);
 
 	return t ? t : "";
 }
@@ -111,12 +110,7 @@ const char *stats_col_text(sqlite3_stmt *s, int i)
 /* The database's last error, in the store's words: "database 'PATH': what: why". */
 int stats_fail_db(struct ctx *c, const char *what)
 {
-	int rc = sqlite3_errcode(c->db);
-	const char *path = kifu_store_path(c->st);
-
-	kifu_error_at(c->err, path, 0, 0);
-	return kifu_error_set(c->err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
-			      "database '%s': %s: %s", path, what, sqlite3_errmsg(c->db));
+	return kifu_db_fail(c->st, what, c->err);
 }
 
 int stats_nomem(struct ctx *c)
@@ -127,19 +121,13 @@ int stats_nomem(struct ctx *c)
 /* Errors after which a report is computed from the games instead of the tables. */
 int stats_cannot_write(struct ctx *c)
 {
-	int rc = sqlite3_errcode(c->db);
-
-	return rc == SQLITE_READONLY || rc == SQLITE_BUSY || rc == SQLITE_LOCKED ||
-	       rc == SQLITE_PERM || rc == SQLITE_CANTOPEN || rc == SQLITE_FULL ||
-	       rc == SQLITE_IOERR;
+	return kifu_db_cannot_write(c->st);
 }
 
-int stats_prepare(struct ctx *c, sqlite3_stmt **s, const char *sql, const char *what)
+int stats_prepare(struct ctx *c, struct kifu_stmt **s, const char *sql, const char *what)
 {
-	if (sqlite3_prepare_v2(c->db, sql, -1, s, NULL) != SQLITE_OK) {
-		*s = NULL;
+	if (kifu_db_prepare(s, c->st, sql, NULL) < 0)
 		return stats_fail_db(c, what);
-	}
 	return 0;
 }
 
@@ -163,11 +151,11 @@ int stats_source_sql(struct kifu_buf *sql, const struct source *src, int *nparam
 	return 0;
 }
 
-int stats_source_bind(sqlite3_stmt *s, const struct source *src, struct ctx *c)
+int stats_source_bind(struct kifu_stmt *s, const struct source *src, struct ctx *c)
 {
 	if (src->ranged) {
-		sqlite3_bind_int64(s, 1, src->after);
-		sqlite3_bind_int64(s, 2, src->upto);
+		kifu_db_bind_int64(s, 1, src->after);
+		kifu_db_bind_int64(s, 2, src->upto);
 		return 0;
 	}
 	return kifu_filter_bind(s, 1, src->f, c->err) < 0 ? KIFU_EDB : 0;
@@ -191,34 +179,35 @@ void stats_table_where(struct kifu_buf *sql, const struct kifu_filter *f, int wi
 	*nparams = n;
 }
 
-void stats_table_bind(sqlite3_stmt *s, const struct kifu_filter *f, int with_termination, int first)
+void stats_table_bind(struct kifu_stmt *s, const struct kifu_filter *f, int with_termination,
+		      int first)
 {
 	int n = 0;
 
 	if (f && f->game)
-		sqlite3_bind_text(s, first + n++, f->game, -1, SQLITE_TRANSIENT);
+		kifu_db_bind_text(s, first + n++, f->game, -1);
 	if (f && f->variant)
-		sqlite3_bind_text(s, first + n++, f->variant, -1, SQLITE_TRANSIENT);
+		kifu_db_bind_text(s, first + n++, f->variant, -1);
 	if (with_termination && f && f->termination)
-		sqlite3_bind_text(s, first + n++, f->termination, -1, SQLITE_TRANSIENT);
+		kifu_db_bind_text(s, first + n++, f->termination, -1);
 }
 
 /* ---- Keeping the tables up to date ---- */
 
 static int query_int64(struct ctx *c, const char *sql, int64_t *out, int *found)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
 	ret = stats_prepare(c, &s, sql, "cannot read the statistics state");
 	if (ret < 0)
 		return ret;
-	rc = sqlite3_step(s);
-	*found = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
-	*out = *found ? sqlite3_column_int64(s, 0) : 0;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	rc = kifu_db_step(s);
+	*found = rc == KIFU_DB_ROW && !kifu_db_column_is_null(s, 0);
+	*out = *found ? kifu_db_column_int64(s, 0) : 0;
+	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
 		ret = stats_fail_db(c, "cannot read the statistics state");
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	return ret;
 }
 
@@ -228,7 +217,7 @@ static int query_int64(struct ctx *c, const char *sql, int64_t *out, int *found)
  */
 static int state_get(struct ctx *c, int t, int64_t *top, int64_t *last)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int found, ret, rc;
 
 	*last = -1;
@@ -239,13 +228,13 @@ static int state_get(struct ctx *c, int t, int64_t *top, int64_t *last)
 			    "cannot read the statistics state");
 	if (ret < 0)
 		return ret;
-	sqlite3_bind_text(s, 1, table_names[t], -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && (t != T_LINES || sqlite3_column_int(s, 1) == LINE_DEPTH))
-		*last = sqlite3_column_int64(s, 0);
-	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	kifu_db_bind_text_static(s, 1, table_names[t], -1);
+	rc = kifu_db_step(s);
+	if (rc == KIFU_DB_ROW && (t != T_LINES || kifu_db_column_int(s, 1) == LINE_DEPTH))
+		*last = kifu_db_column_int64(s, 0);
+	else if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
 		ret = stats_fail_db(c, "cannot read the statistics state");
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	return ret;
 }
 
@@ -271,7 +260,7 @@ int stats_write_begin(struct ctx *c, int *own)
 	/* Opened read-only (a file or a directory the user cannot write): compute. */
 	if (kifu_store_readonly(c->st))
 		return 1;
-	if (!sqlite3_get_autocommit(c->db))
+	if (kifu_store_in_transaction(c->st))
 		return 0;
 	if (kifu_store_begin(c->st, c->err) < 0) {
 		if (stats_cannot_write(c)) {
@@ -315,27 +304,28 @@ int stats_refresh_range(struct ctx *c, int t, int64_t *after, int64_t *upto, int
 	if (incremental && *after >= 0 && *after <= *upto)
 		return 0;
 	*after = 0;
-	if (sqlite3_exec(c->db, clear[t], NULL, NULL, NULL) != SQLITE_OK)
+	if (kifu_db_exec(c->st, clear[t]) < 0)
 		return stats_fail_db(c, "cannot empty a statistics table");
 	return 0;
 }
 
 int stats_state_set(struct ctx *c, int t, int64_t upto)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret;
 
-	ret = stats_prepare(c, &s, "INSERT OR REPLACE INTO stats_state(name, last_id, depth) "
-				   "VALUES (?1, ?2, ?3)", "cannot write the statistics state");
+	ret = stats_prepare(c, &s, "INSERT INTO stats_state(name, last_id, depth) VALUES (?1, ?2, ?3) "
+				   "ON CONFLICT(name) DO UPDATE SET last_id = excluded.last_id, "
+				   "depth = excluded.depth", "cannot write the statistics state");
 	if (ret < 0)
 		return ret;
-	sqlite3_bind_text(s, 1, table_names[t], -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, upto);
+	kifu_db_bind_text_static(s, 1, table_names[t], -1);
+	kifu_db_bind_int64(s, 2, upto);
 	if (t == T_LINES)
-		sqlite3_bind_int(s, 3, LINE_DEPTH);
-	if (sqlite3_step(s) != SQLITE_DONE)
+		kifu_db_bind_int(s, 3, LINE_DEPTH);
+	if (kifu_db_step(s) != KIFU_DB_DONE)
 		ret = stats_fail_db(c, "cannot write the statistics state");
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	return ret;
 }
 

@@ -95,7 +95,6 @@ struct gv {
 
 struct ctx {
 	struct kifu_store *st;
-	sqlite3 *db;
 	struct kifu_error *err;
 	struct gv gv[MAX_GV];
 	int ngv;
@@ -118,22 +117,23 @@ int stats_gv_find(struct ctx *c, const char *game, const char *variant);
 /* A result as a side index or RES_*. */
 int stats_classify(const struct kifu_game *g, const char *result);
 /* Column i of a row as text, "" for NULL. */
-const char *stats_col_text(sqlite3_stmt *s, int i);
+const char *stats_col_text(struct kifu_stmt *s, int i);
 /* The database's last error, in the store's words: "database 'PATH': what: why". */
 int stats_fail_db(struct ctx *c, const char *what);
 int stats_nomem(struct ctx *c);
 /* Errors after which a report is computed from the games instead of the tables. */
 int stats_cannot_write(struct ctx *c);
-int stats_prepare(struct ctx *c, sqlite3_stmt **s, const char *sql, const char *what);
+int stats_prepare(struct ctx *c, struct kifu_stmt **s, const char *sql, const char *what);
 
 /* The condition of src on games g into sql, and its parameters. */
 int stats_source_sql(struct kifu_buf *sql, const struct source *src, int *nparams,
 		     struct ctx *c);
-int stats_source_bind(sqlite3_stmt *s, const struct source *src, struct ctx *c);
+int stats_source_bind(struct kifu_stmt *s, const struct source *src, struct ctx *c);
 /* The fast-path condition on a stats table (game, variant, termination), parameters from first. */
 void stats_table_where(struct kifu_buf *sql, const struct kifu_filter *f, int with_termination,
 		       int first, int *nparams);
-void stats_table_bind(sqlite3_stmt *s, const struct kifu_filter *f, int with_termination, int first);
+void stats_table_bind(struct kifu_stmt *s, const struct kifu_filter *f, int with_termination,
+		      int first);
 /* Whether f only names what stats tables hold (game, variant, and termination when allowed). */
 int stats_table_filter(const struct kifu_filter *f, int termination_ok);
 
@@ -194,7 +194,7 @@ int stats_tree_report(struct kifu_report *rep, struct kifu_store *st, const stru
 int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
 			 const char *moves, struct kifu_error *err);
 int search_position_index(struct kifu_store *st);
-/* search.c: KIFU_EDB (or KIFU_ENOMEM) with "database 'PATH': what: sqlite's message". */
+/* search.c: KIFU_EDB (or KIFU_ENOMEM) with "database 'PATH': what: the database's message". */
 int search_fail_db(struct kifu_store *st, const char *what, struct kifu_error *err);
 
 #endif

@@ -231,7 +231,7 @@ static int cmp_line_item(const void *x, const void *y)
 static int lines_flush(struct ctx *c, const struct olines *o)
 {
 	struct line_item *items = NULL;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	size_t i;
 	int ret = 0, k;
 
@@ -265,23 +265,23 @@ static int lines_flush(struct ctx *c, const struct olines *o)
 	for (i = 0; ret == 0 && i < o->n; i++) {
 		const struct oline *e = items[i].e;
 
-		sqlite3_bind_int(s, 1, e->plies);
-		sqlite3_bind_text(s, 2, items[i].game, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, items[i].variant, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 4, items[i].line, (int)e->len, SQLITE_STATIC);
-		sqlite3_bind_text(s, 5, items[i].first, -1, SQLITE_STATIC);
-		sqlite3_bind_int(s, 6, e->repeat);
-		sqlite3_bind_int64(s, 7, (sqlite3_int64)e->hash);
-		sqlite3_bind_int64(s, 8, e->games);
+		kifu_db_bind_int(s, 1, e->plies);
+		kifu_db_bind_text_static(s, 2, items[i].game, -1);
+		kifu_db_bind_text_static(s, 3, items[i].variant, -1);
+		kifu_db_bind_text_static(s, 4, items[i].line, (int)e->len);
+		kifu_db_bind_text_static(s, 5, items[i].first, -1);
+		kifu_db_bind_int(s, 6, e->repeat);
+		kifu_db_bind_int64(s, 7, (int64_t)e->hash);
+		kifu_db_bind_int64(s, 8, e->games);
 		for (k = 0; k < MAX_SIDES; k++)
-			sqlite3_bind_int64(s, 9 + k, e->w[k]);
-		sqlite3_bind_int64(s, 13, e->draws);
-		sqlite3_bind_int64(s, 14, e->unfinished);
-		if (sqlite3_step(s) != SQLITE_DONE)
+			kifu_db_bind_int64(s, 9 + k, e->w[k]);
+		kifu_db_bind_int64(s, 13, e->draws);
+		kifu_db_bind_int64(s, 14, e->unfinished);
+		if (kifu_db_step(s) != KIFU_DB_DONE)
 			ret = stats_fail_db(c, "cannot update the statistics");
-		sqlite3_reset(s);
+		kifu_db_reset(s);
 	}
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	free(items);
 	return ret;
 }
@@ -297,7 +297,7 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct game_line gl;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret, rc, n;
 
 	memset(&gl, 0, sizeof(gl));
@@ -314,12 +314,15 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 	 * moves and of positions per ply. CROSS JOIN keeps this order of loops.
 	 */
 	if (kifu_store_version(c->st) >= 4)
+	{
 		kifu_buf_puts(&sql, "WITH RECURSIVE d(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM d "
 				    "WHERE n < ?" DEPTH_PARAM ") SELECT g.id, g.game, g.variant, g.first, g.result, "
-				    "d.n, json_extract(m.moves, '$[' || (d.n - 1) || ']'), "
-				    "json_extract(m.hashes, '$[' || d.n || ']') FROM games g "
-				    "CROSS JOIN game_moves m CROSS JOIN d WHERE ");
-	else
+				    "d.n, ");
+		kifu_db_json_at(&sql, c->st, "m.moves", "d.n - 1");
+		kifu_buf_puts(&sql, ", ");
+		kifu_db_json_at(&sql, c->st, "m.hashes", "d.n");
+		kifu_buf_puts(&sql, " FROM games g CROSS JOIN game_moves m CROSS JOIN d WHERE ");
+	} else
 		kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.ply, m.move, "
 				    "p.hash FROM games g CROSS JOIN moves m CROSS JOIN positions p "
 				    "WHERE ");
@@ -341,10 +344,10 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 	ret = stats_source_bind(s, src, c);
 	if (ret < 0)
 		goto out;
-	sqlite3_bind_int(s, atoi(DEPTH_PARAM), depth);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0);
-		long ply = (long)sqlite3_column_int64(s, 5);
+	kifu_db_bind_int(s, atoi(DEPTH_PARAM), depth);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64(s, 0);
+		long ply = (long)kifu_db_column_int64(s, 5);
 		const char *move = stats_col_text(s, 6);
 
 		if (id != gl.id) {
@@ -384,17 +387,17 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 			break;
 		}
 		gl.ends[gl.n] = gl.line.len;
-		gl.hashes[gl.n] = (uint64_t)sqlite3_column_int64(s, 7);
+		gl.hashes[gl.n] = (uint64_t)kifu_db_column_int64(s, 7);
 		gl.n++;
 	}
-	if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
 		ret = stats_fail_db(c, "cannot read games");
 	if (ret == 0 && gl.id >= 0)
 		ret = game_line_emit(o, &gl);
 	if (ret == KIFU_ENOMEM)
 		ret = stats_nomem(c);
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
 	kifu_buf_release(&gl.line);
 	free(gl.ends);
@@ -425,7 +428,7 @@ static int lines_from_table(struct ctx *c, const struct kifu_filter *f, int dept
 			    int by_position, struct olines *o)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret, rc, n, k;
 
 	kifu_buf_puts(&sql, "SELECT game, variant, plies, line, first, repeat, hash, games, "
@@ -440,9 +443,9 @@ static int lines_from_table(struct ctx *c, const struct kifu_filter *f, int dept
 	ret = stats_prepare(c, &s, sql.data, "cannot read the statistics");
 	if (ret < 0)
 		goto out;
-	sqlite3_bind_int(s, 1, depth);
+	kifu_db_bind_int(s, 1, depth);
 	stats_table_bind(s, f, 0, 2);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
 		int gv = stats_gv_find(c, stats_col_text(s, 0), stats_col_text(s, 1)), first;
 		const char *line = stats_col_text(s, 3);
 		struct oline *e;
@@ -452,22 +455,22 @@ static int lines_from_table(struct ctx *c, const struct kifu_filter *f, int dept
 		first = kifu_game_side_index(c->gv[gv].g, stats_col_text(s, 4));
 		if (first < 0)
 			continue;
-		e = olines_push(o, gv, first, sqlite3_column_int(s, 5), sqlite3_column_int(s, 2),
-				line, strlen(line), (uint64_t)sqlite3_column_int64(s, 6));
+		e = olines_push(o, gv, first, kifu_db_column_int(s, 5), kifu_db_column_int(s, 2),
+				line, strlen(line), (uint64_t)kifu_db_column_int64(s, 6));
 		if (!e) {
 			ret = stats_nomem(c);
 			break;
 		}
-		e->games = sqlite3_column_int64(s, 7);
+		e->games = kifu_db_column_int64(s, 7);
 		for (k = 0; k < MAX_SIDES; k++)
-			e->w[k] = sqlite3_column_int64(s, 8 + k);
-		e->draws = sqlite3_column_int64(s, 12);
-		e->unfinished = sqlite3_column_int64(s, 13);
+			e->w[k] = kifu_db_column_int64(s, 8 + k);
+		e->draws = kifu_db_column_int64(s, 12);
+		e->unfinished = kifu_db_column_int64(s, 13);
 	}
-	if (ret == 0 && rc != SQLITE_DONE)
+	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = stats_fail_db(c, "cannot read the statistics");
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
 	return ret;
 }

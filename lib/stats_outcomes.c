@@ -99,11 +99,11 @@ static double median_plies(const struct outcome_acc *a)
  * Reads outcome tuples (game, variant, first, result, plies, count) into
  * acc[], one accumulator per game and variant.
  */
-static int outcome_read(struct ctx *c, sqlite3_stmt *s, struct outcome_acc *acc)
+static int outcome_read(struct ctx *c, struct kifu_stmt *s, struct outcome_acc *acc)
 {
 	int rc, ret = 0;
 
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
 		int k = stats_gv_find(c, stats_col_text(s, 0), stats_col_text(s, 1));
 		const struct kifu_game *g;
 		int first, res;
@@ -115,18 +115,18 @@ static int outcome_read(struct ctx *c, sqlite3_stmt *s, struct outcome_acc *acc)
 		res = stats_classify(g, stats_col_text(s, 3));
 		if (res == RES_UNKNOWN)
 			continue;
-		if (outcome_add(&acc[k], first, res, (long)sqlite3_column_int64(s, 4),
-				sqlite3_column_int64(s, 5)) < 0)
+		if (outcome_add(&acc[k], first, res, (long)kifu_db_column_int64(s, 4),
+				kifu_db_column_int64(s, 5)) < 0)
 			return stats_nomem(c);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != KIFU_DB_DONE)
 		ret = stats_fail_db(c, "cannot read games");
 	return ret;
 }
 
 int stats_outcomes_refresh(struct ctx *c)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int64_t after, upto;
 	int ret;
 
@@ -141,11 +141,11 @@ int stats_outcomes_refresh(struct ctx *c)
 			    "cannot update the statistics");
 	if (ret < 0)
 		return ret;
-	sqlite3_bind_int64(s, 1, after);
-	sqlite3_bind_int64(s, 2, upto);
-	if (sqlite3_step(s) != SQLITE_DONE)
+	kifu_db_bind_int64(s, 1, after);
+	kifu_db_bind_int64(s, 2, upto);
+	if (kifu_db_step(s) != KIFU_DB_DONE)
 		ret = stats_fail_db(c, "cannot update the statistics");
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	if (ret == 0)
 		ret = stats_state_set(c, T_OUTCOMES, upto);
 	return ret;
@@ -156,7 +156,7 @@ static int outcomes_collect(struct ctx *c, const struct kifu_filter *f, unsigned
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct source src = { f, 0, 0, 0 };
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret = 1, n, fast;
 
 	if (!(flags & KIFU_STATS_NO_CACHE) && stats_table_filter(f, 1))
@@ -189,7 +189,7 @@ static int outcomes_collect(struct ctx *c, const struct kifu_filter *f, unsigned
 		goto out;
 	ret = outcome_read(c, s, acc);
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
 	return ret;
 }

@@ -199,7 +199,7 @@ static int players_from_games(struct ctx *c, const struct source *src, struct pm
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct game_sides gs;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret, rc, n;
 
 	memset(&gs, 0, sizeof(gs));
@@ -220,9 +220,9 @@ static int players_from_games(struct ctx *c, const struct source *src, struct pm
 	ret = stats_source_bind(s, src, c);
 	if (ret < 0)
 		goto out;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0);
-		int side = sqlite3_column_int(s, 3);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64(s, 0);
+		int side = kifu_db_column_int(s, 3);
 
 		if (id != gs.id) {
 			if (gs.id >= 0 && (ret = game_sides_count(m, &gs)) < 0)
@@ -237,9 +237,9 @@ static int players_from_games(struct ctx *c, const struct source *src, struct pm
 			gs.ok = 0;
 			continue;
 		}
-		gs.pid[gs.n++] = sqlite3_column_int64(s, 4);
+		gs.pid[gs.n++] = kifu_db_column_int64(s, 4);
 	}
-	if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
 		ret = stats_fail_db(c, "cannot read games");
 	if (ret == 0 && gs.id >= 0)
 		ret = game_sides_count(m, &gs);
@@ -248,14 +248,14 @@ static int players_from_games(struct ctx *c, const struct source *src, struct pm
 	if (ret == 0)
 		ret = players_rate(c, m);
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
 	return ret;
 }
 
 static int players_write(struct ctx *c, const struct pmap *m)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	size_t i;
 	int ret;
 
@@ -266,28 +266,28 @@ static int players_write(struct ctx *c, const struct pmap *m)
 	for (i = 0; ret == 0 && i < m->n; i++) {
 		const struct pl *p = &m->v[i];
 
-		sqlite3_bind_int64(s, 1, p->pid);
-		sqlite3_bind_int64(s, 2, p->games);
-		sqlite3_bind_int64(s, 3, p->wins);
-		sqlite3_bind_int64(s, 4, p->draws);
-		sqlite3_bind_double(s, 5, p->draw_points);
-		sqlite3_bind_int64(s, 6, p->losses);
-		sqlite3_bind_int64(s, 7, p->unfinished);
+		kifu_db_bind_int64(s, 1, p->pid);
+		kifu_db_bind_int64(s, 2, p->games);
+		kifu_db_bind_int64(s, 3, p->wins);
+		kifu_db_bind_int64(s, 4, p->draws);
+		kifu_db_bind_double(s, 5, p->draw_points);
+		kifu_db_bind_int64(s, 6, p->losses);
+		kifu_db_bind_int64(s, 7, p->unfinished);
 		if (p->rated)
-			sqlite3_bind_double(s, 8, p->rating);
+			kifu_db_bind_double(s, 8, p->rating);
 		else
-			sqlite3_bind_null(s, 8);
-		if (sqlite3_step(s) != SQLITE_DONE)
+			kifu_db_bind_null(s, 8);
+		if (kifu_db_step(s) != KIFU_DB_DONE)
 			ret = stats_fail_db(c, "cannot update the statistics");
-		sqlite3_reset(s);
+		kifu_db_reset(s);
 	}
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	return ret;
 }
 
 static int players_from_table(struct ctx *c, struct pmap *m)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
 	ret = stats_prepare(c, &s,
@@ -295,8 +295,8 @@ static int players_from_table(struct ctx *c, struct pmap *m)
 			    "rating FROM stats_players", "cannot read the statistics");
 	if (ret < 0)
 		return ret;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		long k = pmap_get(m, sqlite3_column_int64(s, 0));
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		long k = pmap_get(m, kifu_db_column_int64(s, 0));
 		struct pl *p;
 
 		if (k < 0) {
@@ -304,18 +304,18 @@ static int players_from_table(struct ctx *c, struct pmap *m)
 			break;
 		}
 		p = &m->v[k];
-		p->games = sqlite3_column_int64(s, 1);
-		p->wins = sqlite3_column_int64(s, 2);
-		p->draws = sqlite3_column_int64(s, 3);
-		p->draw_points = sqlite3_column_double(s, 4);
-		p->losses = sqlite3_column_int64(s, 5);
-		p->unfinished = sqlite3_column_int64(s, 6);
-		p->rated = sqlite3_column_type(s, 7) != SQLITE_NULL;
-		p->rating = p->rated ? sqlite3_column_double(s, 7) : 0;
+		p->games = kifu_db_column_int64(s, 1);
+		p->wins = kifu_db_column_int64(s, 2);
+		p->draws = kifu_db_column_int64(s, 3);
+		p->draw_points = kifu_db_column_double(s, 4);
+		p->losses = kifu_db_column_int64(s, 5);
+		p->unfinished = kifu_db_column_int64(s, 6);
+		p->rated = !kifu_db_column_is_null(s, 7);
+		p->rating = p->rated ? kifu_db_column_double(s, 7) : 0;
 	}
-	if (ret == 0 && rc != SQLITE_DONE)
+	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = stats_fail_db(c, "cannot read the statistics");
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	return ret;
 }
 
@@ -384,7 +384,7 @@ static int cmp_players(const void *x, const void *y)
 static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m)
 {
 	struct pl **order = malloc((m->n ? m->n : 1) * sizeof(*order));
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	size_t i;
 	int ret;
 
@@ -394,18 +394,18 @@ static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m)
 	for (i = 0; ret == 0 && i < m->n; i++) {
 		struct pl *p = &m->v[i];
 
-		sqlite3_bind_int64(s, 1, p->pid);
-		if (sqlite3_step(s) == SQLITE_ROW)
+		kifu_db_bind_int64(s, 1, p->pid);
+		if (kifu_db_step(s) == KIFU_DB_ROW)
 			p->name = arena_strndup(&rep->strings, stats_col_text(s, 0),
 						strlen(stats_col_text(s, 0)));
 		else
 			p->name = arena_strndup(&rep->strings, "", 0);
 		if (!p->name)
 			ret = stats_nomem(c);
-		sqlite3_reset(s);
+		kifu_db_reset(s);
 		order[i] = p;
 	}
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	if (ret < 0)
 		goto out;
 	qsort(order, m->n, sizeof(*order), cmp_players);

@@ -108,7 +108,7 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 			const struct kifu_filter *f, uint64_t hash, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
 	/*
@@ -116,11 +116,13 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 	 * game that ends at the position (ply = plies) has no next move.
 	 */
 	if (search_position_index(st))
-		kifu_buf_puts(&sql, "SELECT json_extract(m.moves, '$[' || h.ply || ']') AS mv, "
-				    "g.result, count(*), sum(g.plies) FROM positions_hash h "
+	{
+		kifu_buf_puts(&sql, "SELECT ");
+		kifu_db_json_at(&sql, st, "m.moves", "h.ply");
+		kifu_buf_puts(&sql, " AS mv, g.result, count(*), sum(g.plies) FROM positions_hash h "
 				    "CROSS JOIN games g CROSS JOIN game_moves m WHERE h.hash = ?1 "
 				    "AND g.id = h.game_id AND m.game_id = g.id AND h.ply < g.plies AND ");
-	else
+	} else
 		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies) FROM "
 				    "(SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
 				    "GROUP BY game_id) AS h CROSS JOIN games g CROSS JOIN moves mv "
@@ -134,31 +136,30 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (sqlite3_prepare_v2(kifu_store_db(st), sql.data, -1, &s, NULL) != SQLITE_OK) {
-		ret = search_fail_db(st, "cannot read the tree", err);
+	ret = kifu_db_prepare(&s, st, sql.data, err);
+	if (ret < 0)
 		goto out;
-	}
-	sqlite3_bind_int64(s, 1, (sqlite3_int64)hash);
+	kifu_db_bind_int64(s, 1, (int64_t)hash);
 	ret = kifu_filter_bind(s, 2, f, err);
 	if (ret < 0)
 		goto out;
 	ret = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *move = (const char *)sqlite3_column_text(s, 0);
-		const char *result = (const char *)sqlite3_column_text(s, 1);
-		long long n = sqlite3_column_int64(s, 2);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		const char *move = kifu_db_column_text(s, 0);
+		const char *result = kifu_db_column_text(s, 1);
+		long long n = kifu_db_column_int64(s, 2);
 		struct tree_move *e;
 		int side;
 
 		if (!move)
 			continue;
-		e = tree_move_get(t, move, (size_t)sqlite3_column_bytes(s, 0));
+		e = tree_move_get(t, move, kifu_db_column_bytes(s, 0));
 		if (!e) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			goto out;
 		}
 		e->games += n;
-		e->sum_plies += (long double)sqlite3_column_int64(s, 3);
+		e->sum_plies += (long double)kifu_db_column_int64(s, 3);
 		side = result ? kifu_game_side_index(g, result) : -1;
 		if (side >= 0 && side < TREE_MAX_SIDES)
 			e->wins[side] += n;
@@ -167,10 +168,10 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		else
 			e->unfinished += n;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != KIFU_DB_DONE)
 		ret = search_fail_db(st, "cannot read the tree", err);
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
 	return ret;
 }

@@ -13,54 +13,68 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store_impl.h"
 
-static const char *const stmt_sql[ST_COUNT] = {
-	[ST_BEGIN] = "BEGIN IMMEDIATE",
-	[ST_COMMIT] = "COMMIT",
-	[ST_ROLLBACK] = "ROLLBACK",
-	[ST_GAME_INSERT] =
+/*
+ * The store's statements in generic SQL, each with a name by which a
+ * backend may supply its own text instead (kifu_db_sql); "begin",
+ * "commit" and "rollback" always come from the backend. Ids come back
+ * through RETURNING: an INSERT ... ON CONFLICT DO NOTHING that returns no
+ * row found a duplicate.
+ */
+static const struct kifu_db_query stmt_sql[ST_COUNT] = {
+	[ST_BEGIN] = { "begin", NULL },
+	[ST_COMMIT] = { "commit", NULL },
+	[ST_ROLLBACK] = { "rollback", NULL },
+	[ST_GAME_INSERT] = { "game_insert",
 		"INSERT INTO games(game, variant, first, event, site, round, date, date_first, "
 		"annotator, source, result, winner, termination, plies, content_hash, file_id, "
 		"file_line, file_game) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-		"?13, ?14, ?15, ?16, ?17, ?18) ON CONFLICT(content_hash) DO NOTHING",
-	[ST_GAME_BY_KEY] = "SELECT id FROM games WHERE content_hash = ?1",
-	[ST_PLAYER_FIND] = "SELECT id FROM players WHERE name = ?1",
-	[ST_PLAYER_INSERT] = "INSERT INTO players(name) VALUES (?1)",
-	[ST_SIDE_INSERT] = "INSERT INTO sides(game_id, side_index, side, player_id, rating) "
-			   "VALUES (?1, ?2, ?3, ?4, ?5)",
-	[ST_GAME_MOVES_INSERT] = "INSERT INTO game_moves(game_id, moves, hashes, notes) "
-				 "VALUES (?1, ?2, ?3, ?4)",
-	[ST_POSIDX_INSERT] = "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
-			     "VALUES (?1, ?2, ?3)",
-	[ST_POSIDX_EXISTS] = "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
-			     "AND name = 'positions_hash'",
-	[ST_FIGURE_INSERT] = "INSERT INTO figures(game_id, key, num, text) VALUES (?1, ?2, ?3, ?4) "
-			     "ON CONFLICT DO NOTHING",
-	[ST_TAG_INSERT] = "INSERT INTO tags(game_id, seq, key, value, type) "
-			  "VALUES (?1, ?2, ?3, ?4, ?5)",
-	[ST_QUAR_INSERT] =
+		"?13, ?14, ?15, ?16, ?17, ?18) ON CONFLICT(content_hash) DO NOTHING RETURNING id" },
+	[ST_GAME_BY_KEY] = { "game_by_key", "SELECT id FROM games WHERE content_hash = ?1" },
+	[ST_PLAYER_FIND] = { "player_find", "SELECT id FROM players WHERE name = ?1" },
+	[ST_PLAYER_INSERT] = { "player_insert",
+		"INSERT INTO players(name) VALUES (?1) RETURNING id" },
+	[ST_SIDE_INSERT] = { "side_insert",
+		"INSERT INTO sides(game_id, side_index, side, player_id, rating) "
+		"VALUES (?1, ?2, ?3, ?4, ?5)" },
+	[ST_GAME_MOVES_INSERT] = { "game_moves_insert",
+		"INSERT INTO game_moves(game_id, moves, hashes, notes) VALUES (?1, ?2, ?3, ?4)" },
+	[ST_POSIDX_INSERT] = { "posidx_insert",
+		"INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES (?1, ?2, ?3)" },
+	[ST_FIGURE_INSERT] = { "figure_insert",
+		"INSERT INTO figures(game_id, key, num, text) VALUES (?1, ?2, ?3, ?4) "
+		"ON CONFLICT DO NOTHING" },
+	[ST_TAG_INSERT] = { "tag_insert",
+		"INSERT INTO tags(game_id, seq, key, value, type) VALUES (?1, ?2, ?3, ?4, ?5)" },
+	[ST_QUAR_INSERT] = { "quar_insert",
 		"INSERT INTO quarantine(import_id, file, file_line, file_game, game, raw, "
 		"raw_truncated, raw_hash, errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
-		"ON CONFLICT(file, file_game, raw_hash) DO NOTHING",
-	[ST_QUAR_FIND] = "SELECT id FROM quarantine WHERE raw_hash = ?1 AND raw = ?2 "
-			 "ORDER BY id LIMIT 1",
-	[ST_QDIAG_INSERT] = "INSERT INTO quarantine_diags(quarantine_id, seq, severity, line, col, "
-			    "ply, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	[ST_IMPORT_INSERT] = "INSERT INTO imports(started_at, paths) "
-			     "VALUES (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?1)",
-	[ST_IMPORT_END] = "UPDATE imports SET finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), "
-			  "imported = ?2, duplicates = ?3, rejected = ?4 WHERE id = ?1",
-	[ST_FILE_INSERT] = "INSERT INTO files(import_id, path, size) VALUES (?1, ?2, ?3)",
-	[ST_LOAD_GAME] = "SELECT game, variant, first, event, site, round, date, annotator, "
-			 "source, result, termination FROM games WHERE id = ?1",
-	[ST_LOAD_SIDES] = "SELECT s.side, p.name, s.rating FROM sides s "
-			  "JOIN players p ON p.id = s.player_id "
-			  "WHERE s.game_id = ?1 ORDER BY s.side_index",
-	[ST_LOAD_MOVES] = "SELECT move, comment, clock_text FROM moves WHERE game_id = ?1 "
-			  "ORDER BY ply",
-	[ST_LOAD_TAGS] = "SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq",
+		"ON CONFLICT(file, file_game, raw_hash) DO NOTHING RETURNING id" },
+	[ST_QUAR_FIND] = { "quar_find",
+		"SELECT id FROM quarantine WHERE raw_hash = ?1 AND raw = ?2 ORDER BY id LIMIT 1" },
+	[ST_QDIAG_INSERT] = { "qdiag_insert",
+		"INSERT INTO quarantine_diags(quarantine_id, seq, severity, line, col, ply, "
+		"message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" },
+	[ST_IMPORT_INSERT] = { "import_insert",
+		"INSERT INTO imports(started_at, paths) VALUES (?2, ?1) RETURNING id" },
+	[ST_IMPORT_END] = { "import_end",
+		"UPDATE imports SET finished_at = ?5, imported = ?2, duplicates = ?3, "
+		"rejected = ?4 WHERE id = ?1" },
+	[ST_FILE_INSERT] = { "file_insert",
+		"INSERT INTO files(import_id, path, size) VALUES (?1, ?2, ?3) RETURNING id" },
+	[ST_LOAD_GAME] = { "load_game",
+		"SELECT game, variant, first, event, site, round, date, annotator, source, "
+		"result, termination FROM games WHERE id = ?1" },
+	[ST_LOAD_SIDES] = { "load_sides",
+		"SELECT s.side, p.name, s.rating FROM sides s JOIN players p ON p.id = s.player_id "
+		"WHERE s.game_id = ?1 ORDER BY s.side_index" },
+	[ST_LOAD_MOVES] = { "load_moves",
+		"SELECT move, comment, clock_text FROM moves WHERE game_id = ?1 ORDER BY ply" },
+	[ST_LOAD_TAGS] = { "load_tags",
+		"SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq" },
 };
 
 /*
@@ -98,16 +112,6 @@ int kifu_store_schema_version(void)
 	return n;
 }
 
-int kifu_store_fail_(struct kifu_store *st, const char *what, struct kifu_error *err)
-{
-	int rc = st->db ? sqlite3_errcode(st->db) : SQLITE_ERROR;
-
-	kifu_error_at(err, st->path, 0, 0);
-	return kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
-			      "database '%s': %s: %s", st->path, what,
-			      st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-}
-
 /*
  * The multi-row INSERT into the position index: MULTI_ROWS entries per
  * step instead of one saves most of SQLite's per-statement work.
@@ -123,78 +127,74 @@ static int multi_sql(struct kifu_buf *out)
 	return out->failed ? KIFU_ENOMEM : 0;
 }
 
-sqlite3_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err)
+struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	const char *text = stmt_sql[k];
+	const char *text;
 
 	if (st->stmt[k])
 		return st->stmt[k];
-	if (!text) {
+	text = stmt_sql[k].name ? kifu_db_sql(st, stmt_sql[k].name) : NULL;
+	if (!text)
+		text = stmt_sql[k].sql;
+	if (!text && k == ST_POSIDX_INSERT_N) {
 		if (multi_sql(&sql) < 0) {
 			kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			return NULL;
 		}
 		text = sql.data;
 	}
-	if (sqlite3_prepare_v3(st->db, text, -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[k],
-			       NULL) != SQLITE_OK) {
-		kifu_store_fail_(st, "cannot prepare a statement", err);
-		st->stmt[k] = NULL;
+	if (!text) {
+		kifu_error_at(err, st->path, 0, 0);
+		kifu_error_set(err, KIFU_ERROR, "database '%s': the %s backend has no statement %d",
+			       st->path, st->be->name, k);
+	} else {
+		kifu_db_prepare(&st->stmt[k], st, text, err);
 	}
 	kifu_buf_release(&sql);
 	return st->stmt[k];
 }
 
-int kifu_store_step_(struct kifu_store *st, sqlite3_stmt *s, const char *what,
+int kifu_store_step_(struct kifu_store *st, struct kifu_stmt *s, const char *what,
 		     struct kifu_error *err)
 {
-	int rc = sqlite3_step(s);
+	int rc = kifu_db_step(s);
 
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+	if (rc != KIFU_DB_DONE && rc != KIFU_DB_ROW) {
 		int ret = kifu_store_fail_(st, what, err);
 
-		sqlite3_reset(s);
+		kifu_db_reset(s);
 		return ret;
 	}
-	sqlite3_reset(s);
+	kifu_db_reset(s);
 	return 0;
+}
+
+int kifu_store_step_id_(int64_t *id, struct kifu_store *st, struct kifu_stmt *s,
+			const char *what, struct kifu_error *err)
+{
+	int rc = kifu_db_step(s), ret = 0;
+
+	*id = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
+	/* Stepped to its end: the statement is done before the next one runs. */
+	while (rc == KIFU_DB_ROW)
+		rc = kifu_db_step(s);
+	if (rc < 0)
+		ret = kifu_store_fail_(st, what, err);
+	kifu_db_reset(s);
+	return ret;
 }
 
 int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what, struct kifu_error *err)
 {
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+	if (kifu_db_exec(st, sql) < 0)
 		return kifu_store_fail_(st, what, err);
 	return 0;
 }
 
-/* The single integer a query of our own returns (PRAGMA user_version, count(*)). */
-int kifu_store_query_int_(long long *out, struct kifu_store *st, const char *sql,
-			  struct kifu_error *err)
+static int bind_text(struct kifu_stmt *s, int i, const char *text)
 {
-	sqlite3_stmt *s = NULL;
-	int ret = 0, rc;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
-		ret = kifu_store_fail_(st, "cannot read", err);
-		goto out;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*out = sqlite3_column_int64(s, 0);
-	} else if (rc == SQLITE_DONE) {
-		*out = 0;
-	} else {
-		ret = kifu_store_fail_(st, "cannot read", err);
-	}
-out:
-	sqlite3_finalize(s);
-	return ret;
-}
-
-static int bind_text(sqlite3_stmt *s, int i, const char *text)
-{
-	return text ? sqlite3_bind_text(s, i, text, -1, SQLITE_STATIC) : sqlite3_bind_null(s, i);
+	return text ? kifu_db_bind_text_static(s, i, text, -1) : kifu_db_bind_null(s, i);
 }
 
 static void players_clear(struct kifu_store *st)
@@ -220,22 +220,19 @@ void kifu_store_free(struct kifu_store *st)
 	if (st->in_tx)
 		kifu_store_rollback(st);
 	for (k = 0; k < ST_COUNT; k++)
-		sqlite3_finalize(st->stmt[k]);
-	sqlite3_close(st->db);
+		kifu_db_finalize(st->stmt[k]);
+	if (st->conn)
+		st->be->close(st);
 	if (st->players)
 		players_clear(st);
 	free(st->players);
-	kifu_store_posidx_release_(st);
+	if (st->be)
+		st->be->posidx_release(st);
 	kifu_buf_release(&st->moves);
 	kifu_buf_release(&st->hashes);
 	kifu_buf_release(&st->notes);
 	free(st->path);
 	free(st);
-}
-
-sqlite3 *kifu_store_db(struct kifu_store *st)
-{
-	return st->db;
 }
 
 const char *kifu_store_path(const struct kifu_store *st)
@@ -248,7 +245,7 @@ const char *kifu_store_path(const struct kifu_store *st)
 
 int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 {
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	int ret;
 
 	if (st->in_tx) {
@@ -267,12 +264,12 @@ int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 
 int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
 {
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	int ret;
 
 	if (!st->in_tx)
 		return 0;
-	ret = kifu_store_posidx_commit_(st, err);
+	ret = st->be->posidx_commit(st, err);
 	if (ret < 0)
 		return ret;
 	s = kifu_store_stmt_(st, ST_COMMIT, err);
@@ -288,9 +285,9 @@ void kifu_store_rollback(struct kifu_store *st)
 {
 	/* Ids cached during the transaction may be gone with it. */
 	players_clear(st);
-	kifu_store_posidx_rollback_(st);
-	if (sqlite3_get_autocommit(st->db) == 0)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	st->be->posidx_rollback(st);
+	if (st->conn && st->be->in_transaction(st))
+		kifu_db_exec(st, kifu_db_sql(st, "rollback"));
 	st->in_tx = 0;
 }
 
@@ -368,7 +365,7 @@ static size_t name_slot(const char *name)
 static int player_id(int64_t *id, struct kifu_store *st, const char *name, struct kifu_error *err)
 {
 	size_t k = name_slot(name);
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	int rc, ret = 0;
 
 	while (st->players[k].name) {
@@ -382,23 +379,22 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 	if (!s)
 		return err ? err->code : KIFU_EDB;
 	bind_text(s, 1, name);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(s, 0);
-		sqlite3_reset(s);
-	} else if (rc == SQLITE_DONE) {
-		sqlite3_reset(s);
+	rc = kifu_db_step(s);
+	if (rc == KIFU_DB_ROW) {
+		*id = kifu_db_column_int64(s, 0);
+		kifu_db_reset(s);
+	} else if (rc == KIFU_DB_DONE) {
+		kifu_db_reset(s);
 		s = kifu_store_stmt_(st, ST_PLAYER_INSERT, err);
 		if (!s)
 			return err ? err->code : KIFU_EDB;
 		bind_text(s, 1, name);
-		ret = kifu_store_step_(st, s, "cannot store a player", err);
+		ret = kifu_store_step_id_(id, st, s, "cannot store a player", err);
 		if (ret < 0)
 			return ret;
-		*id = sqlite3_last_insert_rowid(st->db);
 	} else {
 		ret = kifu_store_fail_(st, "cannot look a player up", err);
-		sqlite3_reset(s);
+		kifu_db_reset(s);
 		return ret;
 	}
 	/* Cache it; a full cache starts again (players come and go in archives). */
@@ -421,7 +417,8 @@ static const char *variant_name(const struct kifu_record *rec, const struct kifu
 	return rp->variant >= 0 ? rp->game->variants[rp->variant] : rec->variant;
 }
 
-static int insert_game_row(struct kifu_store *st, const struct kifu_record *rec,
+/* *id: the new game's id, 0 when the unique key says it is stored already. */
+static int insert_game_row(int64_t *id, struct kifu_store *st, const struct kifu_record *rec,
 			   const struct kifu_replay *rp, const struct kifu_origin *from, uint64_t key,
 			   struct kifu_error *err)
 {
@@ -429,7 +426,7 @@ static int insert_game_row(struct kifu_store *st, const struct kifu_record *rec,
 	const char *result = rec->result ? rec->result : "unfinished";
 	const char *term = rec->termination;
 	char first_day[11];
-	sqlite3_stmt *s = kifu_store_stmt_(st, ST_GAME_INSERT, err);
+	struct kifu_stmt *s = kifu_store_stmt_(st, ST_GAME_INSERT, err);
 	int winner;
 
 	if (!s)
@@ -445,39 +442,39 @@ static int insert_game_row(struct kifu_store *st, const struct kifu_record *rec,
 	bind_text(s, 6, rec->round);
 	bind_text(s, 7, rec->date);
 	if (rec->date && kifu_date_first_day(first_day, rec->date, NULL) == 0)
-		sqlite3_bind_text(s, 8, first_day, -1, SQLITE_TRANSIENT);
+		kifu_db_bind_text(s, 8, first_day, -1);
 	else
-		sqlite3_bind_null(s, 8);
+		kifu_db_bind_null(s, 8);
 	bind_text(s, 9, rec->annotator);
 	bind_text(s, 10, rec->source);
 	bind_text(s, 11, result);
 	if (winner >= 0)
-		sqlite3_bind_int(s, 12, winner);
+		kifu_db_bind_int(s, 12, winner);
 	else
-		sqlite3_bind_null(s, 12);
+		kifu_db_bind_null(s, 12);
 	bind_text(s, 13, term);
-	sqlite3_bind_int64(s, 14, (sqlite3_int64)rp->nplies);
-	sqlite3_bind_int64(s, 15, (sqlite3_int64)key);
+	kifu_db_bind_int64(s, 14, (int64_t)rp->nplies);
+	kifu_db_bind_int64(s, 15, (int64_t)key);
 	if (from && from->file_id > 0)
-		sqlite3_bind_int64(s, 16, from->file_id);
+		kifu_db_bind_int64(s, 16, from->file_id);
 	else
-		sqlite3_bind_null(s, 16);
+		kifu_db_bind_null(s, 16);
 	if (from && from->line > 0)
-		sqlite3_bind_int(s, 17, from->line);
+		kifu_db_bind_int(s, 17, from->line);
 	else
-		sqlite3_bind_null(s, 17);
+		kifu_db_bind_null(s, 17);
 	if (from && from->number > 0)
-		sqlite3_bind_int(s, 18, from->number);
+		kifu_db_bind_int(s, 18, from->number);
 	else
-		sqlite3_bind_null(s, 18);
-	return kifu_store_step_(st, s, "cannot store a game", err);
+		kifu_db_bind_null(s, 18);
+	return kifu_store_step_id_(id, st, s, "cannot store a game", err);
 }
 
 static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
 			const struct kifu_replay *rp, struct kifu_error *err)
 {
 	const struct kifu_game *g = rp->game;
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	size_t i;
 	int side, ret;
 
@@ -494,14 +491,14 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 			s = kifu_store_stmt_(st, ST_SIDE_INSERT, err);
 			if (!s)
 				return err ? err->code : KIFU_EDB;
-			sqlite3_bind_int64(s, 1, id);
-			sqlite3_bind_int(s, 2, side);
+			kifu_db_bind_int64(s, 1, id);
+			kifu_db_bind_int(s, 2, side);
 			bind_text(s, 3, g->sides[side]);
-			sqlite3_bind_int64(s, 4, pid);
+			kifu_db_bind_int64(s, 4, pid);
 			if (p->has_rating)
-				sqlite3_bind_int64(s, 5, p->rating);
+				kifu_db_bind_int64(s, 5, p->rating);
 			else
-				sqlite3_bind_null(s, 5);
+				kifu_db_bind_null(s, 5);
 			ret = kifu_store_step_(st, s, "cannot store a player's side", err);
 			if (ret < 0)
 				return ret;
@@ -579,7 +576,7 @@ static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
 			     const struct kifu_replay *rp, struct kifu_error *err)
 {
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	int ret = pack_game(st, rec, rp);
 
 	if (ret < 0)
@@ -587,20 +584,20 @@ static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kif
 	s = kifu_store_stmt_(st, ST_GAME_MOVES_INSERT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_text(s, 2, st->moves.data, (int)st->moves.len, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, st->hashes.data, (int)st->hashes.len, SQLITE_STATIC);
+	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_text_static(s, 2, st->moves.data, (int)st->moves.len);
+	kifu_db_bind_text_static(s, 3, st->hashes.data, (int)st->hashes.len);
 	if (st->notes.len)
-		sqlite3_bind_text(s, 4, st->notes.data, (int)st->notes.len, SQLITE_STATIC);
+		kifu_db_bind_text_static(s, 4, st->notes.data, (int)st->notes.len);
 	else
-		sqlite3_bind_null(s, 4);
+		kifu_db_bind_null(s, 4);
 	return kifu_store_step_(st, s, "cannot store a game's moves", err);
 }
 
 static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
 			       const struct kifu_replay *rp, struct kifu_error *err)
 {
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	size_t i;
 	int k, ret;
 
@@ -608,16 +605,16 @@ static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct k
 		s = kifu_store_stmt_(st, ST_FIGURE_INSERT, err);
 		if (!s)
 			return err ? err->code : KIFU_EDB;
-		sqlite3_bind_int64(s, 1, id);
+		kifu_db_bind_int64(s, 1, id);
 		for (k = 0; k < rp->nfigures; k++) {
 			const struct kifu_figure *f = &rp->figures[k];
 
 			bind_text(s, 2, f->key);
 			if (f->type == KIFU_FIG_INT) {
-				sqlite3_bind_int64(s, 3, f->num);
-				sqlite3_bind_null(s, 4);
+				kifu_db_bind_int64(s, 3, f->num);
+				kifu_db_bind_null(s, 4);
 			} else {
-				sqlite3_bind_null(s, 3);
+				kifu_db_bind_null(s, 3);
 				bind_text(s, 4, f->text);
 			}
 			ret = kifu_store_step_(st, s, "cannot store a figure", err);
@@ -629,12 +626,12 @@ static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct k
 		s = kifu_store_stmt_(st, ST_TAG_INSERT, err);
 		if (!s)
 			return err ? err->code : KIFU_EDB;
-		sqlite3_bind_int64(s, 1, id);
+		kifu_db_bind_int64(s, 1, id);
 		for (i = 0; i < rec->ntags; i++) {
 			const struct kifu_tag *t = &rec->tags[i];
 			int type = t->type >= 0 && t->type <= KIFU_SCALAR_TIMESTAMP ? t->type : 0;
 
-			sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
+			kifu_db_bind_int64(s, 2, (int64_t)i);
 			bind_text(s, 3, t->key ? t->key : "");
 			bind_text(s, 4, t->value ? t->value : "");
 			bind_text(s, 5, tag_types[type]);
@@ -648,21 +645,21 @@ static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct k
 
 static int find_by_key(int64_t *id, struct kifu_store *st, uint64_t key, struct kifu_error *err)
 {
-	sqlite3_stmt *s = kifu_store_stmt_(st, ST_GAME_BY_KEY, err);
+	struct kifu_stmt *s = kifu_store_stmt_(st, ST_GAME_BY_KEY, err);
 	int rc;
 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	sqlite3_bind_int64(s, 1, (sqlite3_int64)key);
-	rc = sqlite3_step(s);
-	*id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	kifu_db_bind_int64(s, 1, (int64_t)key);
+	rc = kifu_db_step(s);
+	*id = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
+	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE) {
 		int ret = kifu_store_fail_(st, "cannot look a game up", err);
 
-		sqlite3_reset(s);
+		kifu_db_reset(s);
 		return ret;
 	}
-	sqlite3_reset(s);
+	kifu_db_reset(s);
 	return 0;
 }
 
@@ -710,20 +707,19 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
 	ret = own_begin(&own, st, err);
 	if (ret < 0)
 		return ret;
-	ret = insert_game_row(st, rec, rp, origin, key, err);
+	ret = insert_game_row(&gid, st, rec, rp, origin, key, err);
 	if (ret < 0)
 		goto out;
-	if (sqlite3_changes(st->db) == 0) {
+	if (gid == 0) {
 		/* The unique key said no: the game is already stored. */
 		ret = find_by_key(&gid, st, key, err);
 		goto out;
 	}
-	gid = sqlite3_last_insert_rowid(st->db);
 	ret = insert_sides(st, gid, rec, rp, err);
 	if (ret == 0)
 		ret = insert_game_moves(st, gid, rec, rp, err);
 	if (ret == 0)
-		ret = kifu_store_posidx_queue_(st, gid, rp, err);
+		ret = st->be->posidx_queue(st, gid, rp, err);
 	if (ret == 0)
 		ret = insert_figures_tags(st, gid, rec, rp, err);
 	if (ret == 0)
@@ -745,7 +741,7 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 	const char *file = origin && origin->file ? origin->file : "";
 	int number = origin ? origin->number : 0;
 	uint64_t raw_hash = mix64(fnv_bytes(FNV_OFFSET, raw ? raw : "", raw ? len : 0));
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	int64_t qid = 0;
 	size_t i;
 	int errors = 0, own, ret, rc;
@@ -767,12 +763,12 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 		ret = err ? err->code : KIFU_EDB;
 		goto out;
 	}
-	sqlite3_bind_int64(s, 1, (sqlite3_int64)raw_hash);
-	sqlite3_bind_blob64(s, 2, raw ? raw : "", raw ? len : 0, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	qid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	kifu_db_bind_int64(s, 1, (int64_t)raw_hash);
+	kifu_db_bind_blob(s, 2, raw, raw ? len : 0);
+	rc = kifu_db_step(s);
+	qid = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
+	kifu_db_reset(s);
+	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE) {
 		ret = kifu_store_fail_(st, "cannot look a quarantined record up", err);
 		goto out;
 	}
@@ -784,51 +780,50 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 		goto out;
 	}
 	if (origin && origin->import_id > 0)
-		sqlite3_bind_int64(s, 1, origin->import_id);
+		kifu_db_bind_int64(s, 1, origin->import_id);
 	else
-		sqlite3_bind_null(s, 1);
+		kifu_db_bind_null(s, 1);
 	bind_text(s, 2, file);
 	if (origin && origin->line > 0)
-		sqlite3_bind_int(s, 3, origin->line);
+		kifu_db_bind_int(s, 3, origin->line);
 	else
-		sqlite3_bind_null(s, 3);
-	sqlite3_bind_int(s, 4, number);
+		kifu_db_bind_null(s, 3);
+	kifu_db_bind_int(s, 4, number);
 	bind_text(s, 5, rec ? rec->game : NULL);
-	sqlite3_bind_blob64(s, 6, raw ? raw : "", raw ? len : 0, SQLITE_STATIC);
-	sqlite3_bind_int(s, 7, truncated != 0);
-	sqlite3_bind_int64(s, 8, (sqlite3_int64)raw_hash);
-	sqlite3_bind_int(s, 9, errors);
-	ret = kifu_store_step_(st, s, "cannot quarantine a record", err);
+	kifu_db_bind_blob(s, 6, raw, raw ? len : 0);
+	kifu_db_bind_int(s, 7, truncated != 0);
+	kifu_db_bind_int64(s, 8, (int64_t)raw_hash);
+	kifu_db_bind_int(s, 9, errors);
+	ret = kifu_store_step_id_(&qid, st, s, "cannot quarantine a record", err);
 	if (ret < 0)
 		goto out;
-	if (sqlite3_changes(st->db) == 0) {
+	if (qid == 0) {
 		/* Only a hash collision of two texts from the same place gets here. */
 		ret = 0;
 		goto out;
 	}
-	qid = sqlite3_last_insert_rowid(st->db);
 	s = kifu_store_stmt_(st, ST_QDIAG_INSERT, err);
 	if (!s) {
 		ret = err ? err->code : KIFU_EDB;
 		goto out;
 	}
-	sqlite3_bind_int64(s, 1, qid);
+	kifu_db_bind_int64(s, 1, qid);
 	for (i = 0; diags && i < diags->n; i++) {
 		const struct kifu_diag *d = &diags->v[i];
 
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
+		kifu_db_bind_int64(s, 2, (int64_t)i);
 		bind_text(s, 3, d->severity == KIFU_DIAG_WARNING ? "warning" : "error");
 		if (d->line > 0) {
-			sqlite3_bind_int(s, 4, d->line);
-			sqlite3_bind_int(s, 5, d->col);
+			kifu_db_bind_int(s, 4, d->line);
+			kifu_db_bind_int(s, 5, d->col);
 		} else {
-			sqlite3_bind_null(s, 4);
-			sqlite3_bind_null(s, 5);
+			kifu_db_bind_null(s, 4);
+			kifu_db_bind_null(s, 5);
 		}
 		if (d->ply > 0)
-			sqlite3_bind_int(s, 6, d->ply);
+			kifu_db_bind_int(s, 6, d->ply);
 		else
-			sqlite3_bind_null(s, 6);
+			kifu_db_bind_null(s, 6);
 		bind_text(s, 7, d->message ? d->message : "");
 		ret = kifu_store_step_(st, s, "cannot store a diagnostic", err);
 		if (ret < 0)
@@ -844,98 +839,91 @@ out:
 
 /* ---- Provenance ---- */
 
+/* Now in UTC as imports are stamped ("2026-11-23T21:15:00Z"), the same on every backend. */
+static const char *now_utc(char *out, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(out, size, "1970-01-01T00:00:00Z");
+	return out;
+}
+
 int kifu_store_import_begin(int64_t *id, struct kifu_store *st, const char *paths,
 			    struct kifu_error *err)
 {
-	sqlite3_stmt *s = kifu_store_stmt_(st, ST_IMPORT_INSERT, err);
-	int ret;
+	struct kifu_stmt *s = kifu_store_stmt_(st, ST_IMPORT_INSERT, err);
+	char now[32];
 
 	*id = 0;
 	if (!s)
 		return err ? err->code : KIFU_EDB;
 	bind_text(s, 1, paths);
-	ret = kifu_store_step_(st, s, "cannot record the import", err);
-	if (ret == 0)
-		*id = sqlite3_last_insert_rowid(st->db);
-	return ret;
+	kifu_db_bind_text(s, 2, now_utc(now, sizeof(now)), -1);
+	return kifu_store_step_id_(id, st, s, "cannot record the import", err);
 }
 
 int kifu_store_import_end(struct kifu_store *st, int64_t id, long imported, long duplicates,
 			  long rejected, struct kifu_error *err)
 {
-	sqlite3_stmt *s = kifu_store_stmt_(st, ST_IMPORT_END, err);
+	struct kifu_stmt *s = kifu_store_stmt_(st, ST_IMPORT_END, err);
+	char now[32];
 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, imported);
-	sqlite3_bind_int64(s, 3, duplicates);
-	sqlite3_bind_int64(s, 4, rejected);
+	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_int64(s, 2, imported);
+	kifu_db_bind_int64(s, 3, duplicates);
+	kifu_db_bind_int64(s, 4, rejected);
+	kifu_db_bind_text(s, 5, now_utc(now, sizeof(now)), -1);
 	return kifu_store_step_(st, s, "cannot record the import", err);
 }
 
 int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, const char *path,
 			long long size, struct kifu_error *err)
 {
-	sqlite3_stmt *s = kifu_store_stmt_(st, ST_FILE_INSERT, err);
-	int ret;
+	struct kifu_stmt *s = kifu_store_stmt_(st, ST_FILE_INSERT, err);
 
 	*id = 0;
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	sqlite3_bind_int64(s, 1, import_id);
+	kifu_db_bind_int64(s, 1, import_id);
 	bind_text(s, 2, path);
 	if (size >= 0)
-		sqlite3_bind_int64(s, 3, size);
+		kifu_db_bind_int64(s, 3, size);
 	else
-		sqlite3_bind_null(s, 3);
-	ret = kifu_store_step_(st, s, "cannot record a file", err);
-	if (ret == 0)
-		*id = sqlite3_last_insert_rowid(st->db);
-	return ret;
+		kifu_db_bind_null(s, 3);
+	return kifu_store_step_id_(id, st, s, "cannot record a file", err);
 }
 
 /* ---- Bulk loading ---- */
 
 static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 {
-	sqlite3_stmt *find = NULL, *keep = NULL;
+	struct kifu_stmt *keep = NULL;
 	const struct deferrable *d;
 	int own, ret;
 
 	ret = own_begin(&own, st, err);
 	if (ret < 0)
 		return ret;
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master WHERE name = ?1", -1,
-			       &find, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO deferred_indexes(name) VALUES (?1)",
-			       -1, &keep, NULL) != SQLITE_OK) {
-		ret = kifu_store_fail_(st, "cannot defer the indexes", err);
-		goto out;
-	}
+	ret = kifu_db_prepare(&keep, st, "INSERT INTO deferred_indexes(name) VALUES (?1) "
+			      "ON CONFLICT DO NOTHING", err);
 	for (d = deferrables; d->name && ret == 0; d++) {
 		int present;
 
-		sqlite3_bind_text(find, 1, d->name, -1, SQLITE_STATIC);
-		if (sqlite3_step(find) != SQLITE_ROW) {
-			ret = kifu_store_fail_(st, "cannot defer the indexes", err);
-			sqlite3_reset(find);
-			break;
-		}
-		present = sqlite3_column_int(find, 0) > 0;
-		sqlite3_reset(find);
-		if (!present)
+		ret = kifu_db_has(&present, st, d->name, err);
+		if (ret < 0 || !present)
 			continue;
-		sqlite3_bind_text(keep, 1, d->name, -1, SQLITE_STATIC);
+		kifu_db_bind_text_static(keep, 1, d->name, -1);
 		ret = kifu_store_step_(st, keep, "cannot defer the indexes", err);
 		if (ret == 0)
 			ret = kifu_store_exec_(st, d->drop, "cannot defer the indexes", err);
 	}
 	if (ret == 0)
-		ret = kifu_store_posidx_defer_(st, err);
-out:
-	sqlite3_finalize(find);
-	sqlite3_finalize(keep);
+		ret = st->be->posidx_defer(st, err);
+	kifu_db_finalize(keep);
 	return own_end(own, ret, st, err);
 }
 
@@ -945,48 +933,47 @@ out:
  */
 static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 {
-	sqlite3_stmt *find = NULL, *done = NULL;
+	struct kifu_stmt *find = NULL, *done = NULL;
 	const struct deferrable *d;
 	int own, ret;
 
 	ret = own_begin(&own, st, err);
 	if (ret < 0)
 		return ret;
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM deferred_indexes WHERE name = ?1", -1,
-			       &find, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "DELETE FROM deferred_indexes WHERE name = ?1", -1, &done,
-			       NULL) != SQLITE_OK) {
-		ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
+	ret = kifu_db_prepare(&find, st, "SELECT count(*) FROM deferred_indexes WHERE name = ?1",
+			      err);
+	if (ret == 0)
+		ret = kifu_db_prepare(&done, st, "DELETE FROM deferred_indexes WHERE name = ?1", err);
+	if (ret < 0)
 		goto out;
-	}
 	for (d = deferrables; d->name && ret == 0; d++) {
 		int wanted;
 
-		sqlite3_bind_text(find, 1, d->name, -1, SQLITE_STATIC);
-		if (sqlite3_step(find) != SQLITE_ROW) {
+		kifu_db_bind_text_static(find, 1, d->name, -1);
+		if (kifu_db_step(find) != KIFU_DB_ROW) {
 			ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
-			sqlite3_reset(find);
+			kifu_db_reset(find);
 			break;
 		}
-		wanted = sqlite3_column_int(find, 0) > 0;
-		sqlite3_reset(find);
+		wanted = kifu_db_column_int(find, 0) > 0;
+		kifu_db_reset(find);
 		if (!wanted)
 			continue;
 		/* Dropped first: an index (or half a table) of an older run must not stop it. */
 		ret = kifu_store_exec_(st, d->drop, "cannot rebuild the indexes", err);
 		if (ret == 0)
 			ret = kifu_store_exec_(st, d->create, "cannot rebuild the indexes", err);
-		sqlite3_bind_text(done, 1, d->name, -1, SQLITE_STATIC);
+		kifu_db_bind_text_static(done, 1, d->name, -1);
 		if (ret == 0)
 			ret = kifu_store_step_(st, done, "cannot rebuild the indexes", err);
 	}
 	if (ret == 0)
-		ret = kifu_store_posidx_restore_(st, err);
+		ret = st->be->posidx_restore(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:
-	sqlite3_finalize(find);
-	sqlite3_finalize(done);
+	kifu_db_finalize(find);
+	kifu_db_finalize(done);
 	return own_end(own, ret, st, err);
 }
 
@@ -1005,15 +992,8 @@ int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 
 	if (ret == 0)
 		ret = indexes_defer(st, err);
-	/*
-	 * The store writes a game's rows after the game, in one transaction:
-	 * checking every move's and position's parent would only cost time.
-	 */
 	if (ret == 0)
-		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = OFF", "cannot start a bulk load", err);
-	/* Fewer checkpoints (each one syncs twice): the WAL may grow to 64 MiB. */
-	if (ret == 0)
-		ret = kifu_store_exec_(st, "PRAGMA wal_autocheckpoint = 16384", "cannot start a bulk load", err);
+		ret = st->be->bulk_begin(st, err);
 	if (ret == 0)
 		st->bulk = 1;
 	return ret;
@@ -1026,8 +1006,7 @@ int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
 	if (ret == 0)
 		ret = indexes_restore(st, err);
 	if (ret == 0)
-		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
-			   "cannot end a bulk load", err);
+		ret = st->be->bulk_end(st, err);
 	if (ret == 0)
 		st->bulk = 0;
 	return ret;

@@ -1,24 +1,17 @@
 /*
- * Opening the game database (include/kifu/store.h): the SQLite file in WAL
- * mode, created when missing, and its schema brought up to date by the
- * migrations compiled into libkifu, each in one transaction; or, for tools
- * that only read (KIFU_STORE_READ), an existing file opened as it is,
- * read-write, read-only or immutable, whichever the user's rights allow,
- * never created, migrated or changed. A schema version kifu does not know
- * (newer, negative) is refused either way.
+ * Opening the game database (include/kifu/store.h): the backend that
+ * accepts the path or URI (kifu_store_backends[]) connects, and the
+ * schema is brought up to date by the backend's migrations compiled into
+ * libkifu, each in one transaction, unless another process did it first;
+ * or, for tools that only read (KIFU_STORE_READ), an existing database is
+ * read as it is, never created, migrated or changed. A schema version kifu
+ * does not know (newer, negative) is refused either way.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "store_impl.h"
-
-/* PRAGMA application_id of a kifu database: 'kifu' in ASCII. */
-#define KIFU_APPLICATION_ID 0x6b696675
-
-/* How long a writer waits for another one before "database is locked". */
-#define BUSY_TIMEOUT_MS 10000
 
 /* Joins a migration's lines into one SQL text. */
 static int migration_text(struct kifu_buf *out, const struct kifu_migration *m)
@@ -31,60 +24,60 @@ static int migration_text(struct kifu_buf *out, const struct kifu_migration *m)
 	return out->failed ? KIFU_ENOMEM : 0;
 }
 
+static int not_kifu(struct kifu_store *st, struct kifu_error *err)
+{
+	kifu_error_at(err, st->path, 0, 0);
+	return kifu_error_set(err, KIFU_EDB, "database '%s' is not a kifu database", st->path);
+}
+
 /* Applies migration m in one transaction, unless another process did it first. */
 static int apply_migration(struct kifu_store *st, const struct kifu_migration *m,
 			   struct kifu_buf *sql, struct kifu_error *err)
 {
-	long long version, objects, app;
-	char pragma[64];
-	int ret;
+	const char *lock = kifu_db_sql(st, "lock_schema");
+	long long version;
+	int ret, foreign;
 
-	ret = kifu_store_exec_(st, "BEGIN IMMEDIATE", "cannot start a migration", err);
+	ret = kifu_store_exec_(st, kifu_db_sql(st, "begin"), "cannot start a migration", err);
 	if (ret < 0)
 		return ret;
-	ret = kifu_store_query_int_(&version, st, "PRAGMA user_version", err);
+	/* Writers of several machines: one migrates, the others wait and see it done. */
+	if (lock)
+		ret = kifu_store_exec_(st, lock, "cannot start a migration", err);
+	if (ret == 0)
+		ret = st->be->version_get(&version, &foreign, st, err);
 	if (ret < 0)
 		goto out;
 	if (version >= m->version)
 		goto out;
-	if (version == 0) {
-		/* Never turn somebody else's database into a kifu one. */
-		ret = kifu_store_query_int_(&objects, st, "SELECT count(*) FROM sqlite_master", err);
-		if (ret == 0)
-			ret = kifu_store_query_int_(&app, st, "PRAGMA application_id", err);
-		if (ret < 0)
-			goto out;
-		if (objects || (app && app != KIFU_APPLICATION_ID)) {
-			kifu_error_at(err, st->path, 0, 0);
-			ret = kifu_error_set(err, KIFU_EDB, "database '%s' is not a kifu database",
-					     st->path);
-			goto out;
-		}
+	/* Never turn somebody else's database into a kifu one. */
+	if (version == 0 && foreign) {
+		ret = not_kifu(st, err);
+		goto out;
 	}
 	if (migration_text(sql, m) < 0) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (sqlite3_exec(st->db, sql->data, NULL, NULL, NULL) != SQLITE_OK) {
+	if (kifu_db_exec(st, sql->data) < 0) {
 		char what[128];
 
 		snprintf(what, sizeof(what), "cannot apply schema '%s'", m->name);
 		ret = kifu_store_fail_(st, what, err);
 		goto out;
 	}
-	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
-	ret = kifu_store_exec_(st, pragma, "cannot set the schema version", err);
+	ret = st->be->version_set(st, m->version, err);
 out:
 	if (ret < 0)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		kifu_db_exec(st, kifu_db_sql(st, "rollback"));
 	else
-		ret = kifu_store_exec_(st, "COMMIT", "cannot commit a migration", err);
+		ret = kifu_store_exec_(st, kifu_db_sql(st, "commit"), "cannot commit a migration", err);
 	return ret;
 }
 
 /*
  * Refuses a schema version this kifu does not know: newer ones, and any
- * negative one (PRAGMA user_version is whatever the file says).
+ * negative one (the stored version is whatever the database says).
  */
 static int version_check(struct kifu_store *st, long long version, struct kifu_error *err)
 {
@@ -105,30 +98,27 @@ static int version_check(struct kifu_store *st, long long version, struct kifu_e
 
 /*
  * Brings the schema up to date; with readonly_use, only checks that the
- * file is a kifu database of a version this kifu reads (an empty file is
+ * database is a kifu one of a version this kifu reads (an empty one is
  * version 0: no tables to read).
  */
 static int migrate(struct kifu_store *st, int readonly_use, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	long long version, app;
-	int latest = kifu_store_schema_version(), ret, i;
+	long long version;
+	int latest = kifu_store_schema_version(), ret, i, foreign;
 
-	ret = kifu_store_query_int_(&version, st, "PRAGMA user_version", err);
-	if (ret == 0)
-		ret = kifu_store_query_int_(&app, st, "PRAGMA application_id", err);
+	ret = st->be->version_get(&version, &foreign, st, err);
 	if (ret < 0)
 		goto out;
-	if (app && app != KIFU_APPLICATION_ID) {
-		kifu_error_at(err, st->path, 0, 0);
-		ret = kifu_error_set(err, KIFU_EDB, "database '%s' is not a kifu database", st->path);
+	if (foreign == 1) {
+		ret = not_kifu(st, err);
 		goto out;
 	}
 	ret = version_check(st, version, err);
 	if (ret < 0 || readonly_use)
 		goto out;
 	for (i = (int)version; i < latest && ret == 0; i++)
-		ret = apply_migration(st, &kifu_migrations[i], &sql, err);
+		ret = apply_migration(st, &st->be->migrations[i], &sql, err);
 	if (ret == 0)
 		st->version = latest;
 out:
@@ -136,71 +126,12 @@ out:
 	return ret;
 }
 
-/* path as an SQLite URI file name ("file:" and the path, %-escaped where URIs need it). */
-static int uri_of(struct kifu_buf *out, const char *path, const char *query)
-{
-	const unsigned char *p;
-
-	kifu_buf_puts(out, "file:");
-	for (p = (const unsigned char *)path; *p; p++) {
-		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x21 || *p >= 0x7f)
-			kifu_buf_printf(out, "%%%02X", *p);
-		else
-			kifu_buf_putc(out, (char)*p);
-	}
-	kifu_buf_puts(out, query);
-	return out->failed ? KIFU_ENOMEM : 0;
-}
-
-/*
- * Opens an existing database to read it, never creating or changing one:
- * read-write when the user may write it (the statistics tables can then
- * be kept), else read-only, else immutable (a WAL database in a directory
- * the user cannot write has no shared-memory file to read it through:
- * immutable reads the main file alone, what was checkpointed).
- */
-static int open_for_reading(struct kifu_store *st, const char *path, struct kifu_error *err)
-{
-	static const int modes[] = { SQLITE_OPEN_READWRITE, SQLITE_OPEN_READONLY,
-				     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI };
-	struct kifu_buf uri = KIFU_BUF_INIT;
-	struct stat sb;
-	int rc = SQLITE_OK, k;
-
-	if (stat(path, &sb) != 0 || S_ISDIR(sb.st_mode)) {
-		kifu_error_at(err, path, 0, 0);
-		return kifu_error_set(err, KIFU_ENOTFOUND, "no database at '%s'", path);
-	}
-	if (uri_of(&uri, path, "?immutable=1") < 0)
-		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	for (k = 0; k < 3; k++) {
-		sqlite3_close(st->db);
-		st->db = NULL;
-		rc = sqlite3_open_v2(k == 2 ? uri.data : path, &st->db,
-				     modes[k] | SQLITE_OPEN_NOMUTEX, NULL);
-		if (rc == SQLITE_OK)
-			rc = sqlite3_exec(st->db, "SELECT count(*) FROM sqlite_master", NULL, NULL,
-					  NULL);
-		if (rc == SQLITE_OK || rc == SQLITE_NOMEM || rc == SQLITE_NOTADB ||
-		    rc == SQLITE_CORRUPT)
-			break;
-	}
-	kifu_buf_release(&uri);
-	if (rc != SQLITE_OK) {
-		kifu_error_at(err, path, 0, 0);
-		return kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
-				      "cannot open database '%s': %s", path,
-				      st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-	}
-	st->readonly = sqlite3_db_readonly(st->db, "main") == 1;
-	return 0;
-}
-
 int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		    struct kifu_error *err)
 {
+	const struct kifu_store_backend *const *be;
 	struct kifu_store *st;
-	int ret = 0, rc;
+	int ret = 0;
 
 	*out = NULL;
 	st = calloc(1, sizeof(*st));
@@ -212,41 +143,12 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (flags & KIFU_STORE_READ) {
-		ret = open_for_reading(st, path, err);
-		if (ret < 0)
-			goto out;
-		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096",
-			   "cannot configure", err);
-		if (ret == 0)
-			ret = migrate(st, 1, err);
-		goto out;
-	}
-	/* One thread per store: SQLite's own locking would only cost time. */
-	rc = sqlite3_open_v2(path, &st->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		kifu_error_at(err, path, 0, 0);
-		ret = kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
-				     "cannot open database '%s': %s", path,
-				     st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-		goto out;
-	}
-	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	/*
-	 * WAL lets readers work while an import writes; synchronous=NORMAL in
-	 * WAL mode loses at most the last commits on power loss, never
-	 * consistency. The cache is bounded so that memory stays flat.
-	 */
-	ret = kifu_store_exec_(st, "PRAGMA journal_mode = WAL", "cannot use it", err);
+	for (be = kifu_store_backends; *be && !(*be)->accepts(path); be++)
+		;
+	st->be = *be ? *be : &kifu_store_sqlite;
+	ret = st->be->open(st, path, flags, err);
 	if (ret == 0)
-		ret = kifu_store_exec_(st,
-			   "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;"
-			   "PRAGMA cache_size = -4096; PRAGMA journal_size_limit = 67108864",
-			   "cannot configure", err);
-	if (ret == 0)
-		ret = migrate(st, 0, err);
+		ret = migrate(st, (flags & KIFU_STORE_READ) != 0, err);
 out:
 	if (ret < 0) {
 		/* err->source must not point into the store freed here. */
@@ -268,4 +170,3 @@ int kifu_store_readonly(const struct kifu_store *st)
 {
 	return st->readonly;
 }
-

@@ -83,25 +83,6 @@ int kifu_store_posidx_queue_(struct kifu_store *st, int64_t id, const struct kif
 	return 0;
 }
 
-/* Whether the table `name` exists. */
-static int table_exists(int *found, struct kifu_store *st, const char *name,
-			struct kifu_error *err)
-{
-	sqlite3_stmt *s = NULL;
-	int rc;
-
-	*found = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-				       "name = ?1", -1, &s, NULL) != SQLITE_OK)
-		return kifu_store_fail_(st, "cannot read the schema", err);
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	*found = rc == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
-		: kifu_store_fail_(st, "cannot read the schema", err);
-}
-
 /*
  * Sorts v[0..n) by hash as SQLite orders signed integers, keeping the
  * order of equal hashes: entries are queued by game and ply, so this is
@@ -153,7 +134,7 @@ static int sort_entries(struct posidx_entry *v, size_t n)
 /* Writes entries (sorted, the first of equal (hash, game) kept) into positions_hash. */
 struct writer {
 	struct kifu_store *st;
-	sqlite3_stmt *multi, *one;
+	struct kifu_stmt *multi, *one;
 	struct posidx_entry batch[MULTI_ROWS];
 	int n;
 	struct posidx_entry last;
@@ -166,17 +147,17 @@ static int writer_flush(struct writer *w, struct kifu_error *err)
 
 	if (w->n == MULTI_ROWS) {
 		for (r = 0; r < MULTI_ROWS; r++) {
-			sqlite3_bind_int64(w->multi, 3 * r + 1, w->batch[r].hash);
-			sqlite3_bind_int64(w->multi, 3 * r + 2, w->batch[r].game_ply >> POSIDX_PLY_BITS);
-			sqlite3_bind_int64(w->multi, 3 * r + 3,
+			kifu_db_bind_int64(w->multi, 3 * r + 1, w->batch[r].hash);
+			kifu_db_bind_int64(w->multi, 3 * r + 2, w->batch[r].game_ply >> POSIDX_PLY_BITS);
+			kifu_db_bind_int64(w->multi, 3 * r + 3,
 					   w->batch[r].game_ply & ((1 << POSIDX_PLY_BITS) - 1));
 		}
 		ret = kifu_store_step_(w->st, w->multi, "cannot index a position", err);
 	} else {
 		for (r = 0; r < w->n && ret == 0; r++) {
-			sqlite3_bind_int64(w->one, 1, w->batch[r].hash);
-			sqlite3_bind_int64(w->one, 2, w->batch[r].game_ply >> POSIDX_PLY_BITS);
-			sqlite3_bind_int64(w->one, 3, w->batch[r].game_ply & ((1 << POSIDX_PLY_BITS) - 1));
+			kifu_db_bind_int64(w->one, 1, w->batch[r].hash);
+			kifu_db_bind_int64(w->one, 2, w->batch[r].game_ply >> POSIDX_PLY_BITS);
+			kifu_db_bind_int64(w->one, 3, w->batch[r].game_ply & ((1 << POSIDX_PLY_BITS) - 1));
 			ret = kifu_store_step_(w->st, w->one, "cannot index a position", err);
 		}
 	}
@@ -263,7 +244,7 @@ int kifu_store_posidx_commit_(struct kifu_store *st, struct kifu_error *err)
 	if (!st->npend)
 		return 0;
 	/* Set aside by a bulk load (of another run, maybe): it will index these games. */
-	ret = table_exists(&found, st, "positions_hash", err);
+	ret = kifu_db_has(&found, st, "positions_hash", err);
 	if (ret == 0 && found)
 		ret = write_sorted(st, st->npend, err);
 	st->npend = 0;
@@ -306,7 +287,7 @@ int kifu_store_posidx_defer_(struct kifu_store *st, struct kifu_error *err)
 	int found, ret;
 
 	spool_clear(st);
-	ret = table_exists(&found, st, "positions_hash", err);
+	ret = kifu_db_has(&found, st, "positions_hash", err);
 	if (ret < 0 || !found)
 		return ret;
 	ret = kifu_store_exec_(st,
@@ -368,15 +349,15 @@ static void heap_down(size_t *heap, size_t n, size_t at, const struct cursor *cu
 }
 
 /* The next entry of the table set aside, in its order; 0 at its end. */
-static int aside_next(struct posidx_entry *e, sqlite3_stmt *s, int *rc)
+static int aside_next(struct posidx_entry *e, struct kifu_stmt *s, int *rc)
 {
-	if (!s || *rc != SQLITE_ROW)
+	if (!s || *rc != KIFU_DB_ROW)
 		return 0;
-	*rc = sqlite3_step(s);
-	if (*rc != SQLITE_ROW)
+	*rc = kifu_db_step(s);
+	if (*rc != KIFU_DB_ROW)
 		return 0;
-	e->hash = sqlite3_column_int64(s, 0);
-	e->game_ply = sqlite3_column_int64(s, 1) << POSIDX_PLY_BITS | sqlite3_column_int64(s, 2);
+	e->hash = kifu_db_column_int64(s, 0);
+	e->game_ply = kifu_db_column_int64(s, 1) << POSIDX_PLY_BITS | kifu_db_column_int64(s, 2);
 	return 1;
 }
 
@@ -386,14 +367,14 @@ static int aside_next(struct posidx_entry *e, sqlite3_stmt *s, int *rc)
  * aside in its order; NULL when the entries go into it in place). Into an
  * empty table every entry is an append, the cheapest write a B-tree has.
  */
-static int merge_spool(struct kifu_store *st, sqlite3_stmt *aside, struct kifu_error *err)
+static int merge_spool(struct kifu_store *st, struct kifu_stmt *aside, struct kifu_error *err)
 {
 	struct cursor *cur = NULL;
 	struct posidx_entry old;
 	struct writer w;
 	size_t *heap = NULL, nheap = 0, k, i = 0, n = st->nruns;
 	long offset = 0;
-	int ret, rc = SQLITE_ROW, has_old;
+	int ret, rc = KIFU_DB_ROW, has_old;
 
 	ret = writer_init(&w, st, err);
 	if (ret < 0)
@@ -457,7 +438,7 @@ static int merge_spool(struct kifu_store *st, sqlite3_stmt *aside, struct kifu_e
 		heap_down(heap, nheap, 0, cur);
 	}
 	ret = writer_flush(&w, err);
-	if (ret == 0 && aside && rc != SQLITE_DONE)
+	if (ret == 0 && aside && rc != KIFU_DB_DONE)
 		ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
 	goto out;
 io_error:
@@ -479,28 +460,27 @@ out:
  */
 int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err)
 {
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	long long last_id = 0, later = 0;
 	int wanted = 0, aside, ret;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT ifnull(d.last_id, 0), (SELECT count(*) FROM games "
-			       "WHERE id > ifnull(d.last_id, 0)) FROM deferred_indexes d "
-			       "WHERE d.name = 'positions_hash'", -1, &s, NULL) != SQLITE_OK) {
-		ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
+	ret = kifu_db_prepare(&s, st,
+			      "SELECT ifnull(d.last_id, 0), (SELECT count(*) FROM games "
+			      "WHERE id > ifnull(d.last_id, 0)) FROM deferred_indexes d "
+			      "WHERE d.name = 'positions_hash'", err);
+	if (ret < 0)
 		goto out;
-	}
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	if (kifu_db_step(s) == KIFU_DB_ROW) {
 		wanted = 1;
-		last_id = sqlite3_column_int64(s, 0);
-		later = sqlite3_column_int64(s, 1);
+		last_id = kifu_db_column_int64(s, 0);
+		later = kifu_db_column_int64(s, 1);
 	}
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	s = NULL;
 	ret = 0;
 	if (!wanted)
 		goto out;
-	ret = table_exists(&aside, st, DEFERRED_NAME, err);
+	ret = kifu_db_has(&aside, st, DEFERRED_NAME, err);
 	if (ret < 0)
 		goto out;
 	if (aside && st->bulk && !st->spool_bad && later == st->spooled_games &&
@@ -511,12 +491,12 @@ int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err)
 		 */
 		ret = kifu_store_exec_(st, "DROP TABLE IF EXISTS positions_hash;" CREATE_SQL,
 				       "cannot rebuild the indexes", err);
-		if (ret == 0 && sqlite3_prepare_v2(st->db, "SELECT hash, game_id, ply FROM "
-					DEFERRED_NAME " ORDER BY hash, game_id", -1, &s, NULL) != SQLITE_OK)
-			ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
+		if (ret == 0)
+			ret = kifu_db_prepare(&s, st, "SELECT hash, game_id, ply FROM " DEFERRED_NAME
+					      " ORDER BY hash, game_id", err);
 		if (ret == 0)
 			ret = merge_spool(st, s, err);
-		sqlite3_finalize(s);
+		kifu_db_finalize(s);
 		s = NULL;
 		if (ret == 0)
 			ret = kifu_store_exec_(st, "DROP TABLE " DEFERRED_NAME,
@@ -539,17 +519,16 @@ int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err)
 		ret = merge_spool(st, NULL, err);
 		goto out;
 	}
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
-			       "SELECT j.value, m.game_id, j.key FROM game_moves m, json_each(m.hashes) j "
-			       "WHERE m.game_id > ?1 ORDER BY 1, 2, 3", -1, &s, NULL) != SQLITE_OK) {
-		ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
+	ret = kifu_db_prepare(&s, st,
+			      "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
+			      "SELECT j.value, m.game_id, j.key FROM game_moves m, json_each(m.hashes) j "
+			      "WHERE m.game_id > ?1 ORDER BY 1, 2, 3", err);
+	if (ret < 0)
 		goto out;
-	}
-	sqlite3_bind_int64(s, 1, last_id);
+	kifu_db_bind_int64(s, 1, last_id);
 	ret = kifu_store_step_(st, s, "cannot rebuild the indexes", err);
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	if (ret == 0)
 		spool_clear(st);
 	return ret;

@@ -121,7 +121,7 @@ int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const cha
 	return n;
 }
 
-int kifu_filter_bind(sqlite3_stmt *stmt, int first, const struct kifu_filter *f,
+int kifu_filter_bind(struct kifu_stmt *stmt, int first, const struct kifu_filter *f,
 		     struct kifu_error *err)
 {
 	char day[11];
@@ -135,13 +135,12 @@ int kifu_filter_bind(sqlite3_stmt *stmt, int first, const struct kifu_filter *f,
 		if (k == F_SINCE || k == F_UNTIL) {
 			if (kifu_date_first_day(day, v, err) < 0)
 				return KIFU_EPARSE;
-			rc = sqlite3_bind_text(stmt, first + n, day, -1, SQLITE_TRANSIENT);
+			rc = kifu_db_bind_text(stmt, first + n, day, -1);
 		} else {
-			rc = sqlite3_bind_text(stmt, first + n, v, -1, SQLITE_TRANSIENT);
+			rc = kifu_db_bind_text(stmt, first + n, v, -1);
 		}
-		if (rc != SQLITE_OK)
-			return kifu_error_set(err, rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB,
-					      "cannot bind a filter: %s", sqlite3_errstr(rc));
+		if (rc < 0)
+			return kifu_error_set(err, rc, "cannot bind a filter: %s", kifu_strerror(rc));
 		n++;
 	}
 	return n;
@@ -151,7 +150,7 @@ int kifu_store_game_each(struct kifu_store *st, const struct kifu_filter *f,
 			 int (*fn)(int64_t id, void *ctx), void *ctx, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	sqlite3_stmt *s = NULL;
+	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
 	kifu_buf_puts(&sql, "SELECT g.id FROM games g WHERE ");
@@ -163,23 +162,22 @@ int kifu_store_game_each(struct kifu_store *st, const struct kifu_filter *f,
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (sqlite3_prepare_v2(st->db, sql.data, -1, &s, NULL) != SQLITE_OK) {
-		ret = kifu_store_fail_(st, "cannot select games", err);
+	ret = kifu_db_prepare(&s, st, sql.data, err);
+	if (ret < 0)
 		goto out;
-	}
 	ret = kifu_filter_bind(s, 1, f, err);
 	if (ret < 0)
 		goto out;
 	ret = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ret = fn(sqlite3_column_int64(s, 0), ctx);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		ret = fn(kifu_db_column_int64(s, 0), ctx);
 		if (ret)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != KIFU_DB_DONE)
 		ret = kifu_store_fail_(st, "cannot select games", err);
 out:
-	sqlite3_finalize(s);
+	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
 	return ret;
 }
@@ -226,9 +224,9 @@ int kifu_store_game_ids(int64_t **ids, size_t *n, struct kifu_store *st,
 
 /* ---- Loading a game ---- */
 
-static const char *col_text(sqlite3_stmt *s, int i)
+static const char *col_text(struct kifu_stmt *s, int i)
 {
-	return (const char *)sqlite3_column_text(s, i);
+	return kifu_db_column_text(s, i);
 }
 
 static int tag_type(const char *name)
@@ -244,46 +242,46 @@ static int tag_type(const char *name)
 
 /* Runs cached statement k for game id, handing each row to fn. */
 static int load_rows(struct kifu_store *st, int k, int64_t id, const char *what,
-		     int (*fn)(struct kifu_record *rec, sqlite3_stmt *s, struct kifu_error *err),
+		     int (*fn)(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err),
 		     struct kifu_record *rec, struct kifu_error *err)
 {
-	sqlite3_stmt *s = kifu_store_stmt_(st, k, err);
+	struct kifu_stmt *s = kifu_store_stmt_(st, k, err);
 	int rc, ret = 0;
 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	kifu_db_bind_int64(s, 1, id);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
 		ret = fn(rec, s, err);
 		if (ret < 0)
 			break;
 	}
-	if (ret == 0 && rc != SQLITE_DONE)
+	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_store_fail_(st, what, err);
-	sqlite3_reset(s);
+	kifu_db_reset(s);
 	return ret;
 }
 
-static int load_side(struct kifu_record *rec, sqlite3_stmt *s, struct kifu_error *err)
+static int load_side(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
 {
-	int has_rating = sqlite3_column_type(s, 2) != SQLITE_NULL;
+	int has_rating = !kifu_db_column_is_null(s, 2);
 
 	return kifu_record_set_player(rec, col_text(s, 0), col_text(s, 1), has_rating,
-				      has_rating ? (long)sqlite3_column_int64(s, 2) : 0, err);
+				      has_rating ? (long)kifu_db_column_int64(s, 2) : 0, err);
 }
 
-static int load_move(struct kifu_record *rec, sqlite3_stmt *s, struct kifu_error *err)
+static int load_move(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
 {
 	return kifu_record_add_turn(rec, col_text(s, 0), col_text(s, 1), col_text(s, 2), err);
 }
 
-static int load_tag(struct kifu_record *rec, sqlite3_stmt *s, struct kifu_error *err)
+static int load_tag(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
 {
 	return kifu_record_add_tag(rec, col_text(s, 0), col_text(s, 1), tag_type(col_text(s, 2)),
 				   err);
 }
 
-static int load_headers(struct kifu_record *rec, struct kifu_store *st, sqlite3_stmt *s,
+static int load_headers(struct kifu_record *rec, struct kifu_store *st, struct kifu_stmt *s,
 			int64_t id, struct kifu_error *err)
 {
 	static const int keys[] = { KIFU_KEY_GAME, KIFU_KEY_VARIANT, KIFU_KEY_FIRST,
@@ -293,14 +291,14 @@ static int load_headers(struct kifu_record *rec, struct kifu_store *st, sqlite3_
 	const struct kifu_game *g;
 	int rc, ret = 0, i;
 
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_DONE) {
+	rc = kifu_db_step(s);
+	if (rc == KIFU_DB_DONE) {
 		kifu_error_at(err, st->path, 0, 0);
 		ret = kifu_error_set(err, KIFU_ENOTFOUND, "database '%s' has no game %lld", st->path,
 				     (long long)id);
 		goto out;
 	}
-	if (rc != SQLITE_ROW) {
+	if (rc != KIFU_DB_ROW) {
 		ret = kifu_store_fail_(st, "cannot load a game", err);
 		goto out;
 	}
@@ -314,11 +312,11 @@ static int load_headers(struct kifu_record *rec, struct kifu_store *st, sqlite3_
 		    (!g || !(g->flags & KIFU_GAME_CHOOSE_FIRST) ||
 		     !strcmp(col_text(s, i) ? col_text(s, i) : "", g->sides[0])))
 			continue;
-		if (sqlite3_column_type(s, i) != SQLITE_NULL)
+		if (!kifu_db_column_is_null(s, i))
 			ret = kifu_record_set(rec, keys[i], col_text(s, i), err);
 	}
 out:
-	sqlite3_reset(s);
+	kifu_db_reset(s);
 	return ret;
 }
 
@@ -326,7 +324,7 @@ int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_
 			 struct kifu_error *err)
 {
 	struct kifu_record *rec = NULL;
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	int ret;
 
 	*out = NULL;
@@ -338,7 +336,7 @@ int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_
 		ret = err ? err->code : KIFU_EDB;
 		goto out;
 	}
-	sqlite3_bind_int64(s, 1, id);
+	kifu_db_bind_int64(s, 1, id);
 	ret = load_headers(rec, st, s, id, err);
 	if (ret < 0)
 		goto out;

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-
+#include <sqlite3.h>
 
 #include "kifu/estimate.h"
 #include "kifu/record.h"
@@ -31,6 +31,7 @@
 #include "kifu/stats.h"
 #include "kifu/store.h"
 #include "stats_impl.h"
+#include "store_impl.h" /* the SQLite connection of test_busy_database */
 
 /*
  * The games, ids 1..12 in this order. S = splay-schmidt (white moves
@@ -167,10 +168,8 @@ static int teardown(void **state)
 
 static void exec_sql(struct kifu_store *st, const char *sql)
 {
-	char *msg = NULL;
-
-	if (sqlite3_exec(kifu_store_db(st), sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%s: %s", sql, msg);
+	if (kifu_db_exec(st, sql) < 0)
+		fail_msg("%s: %s", sql, kifu_db_errmsg(st));
 }
 
 /* Each report is checked building the tables, reading them, and from the games. */
@@ -955,14 +954,15 @@ static void test_bad_options(void **state)
 
 static long long q_int(struct kifu_store *st, const char *sql)
 {
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
+	struct kifu_error err;
 	long long v = -1;
 
-	if (sqlite3_prepare_v2(kifu_store_db(st), sql, -1, &s, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", sql, sqlite3_errmsg(kifu_store_db(st)));
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	if (kifu_db_prepare(&s, st, sql, &err) < 0)
+		fail_msg("%s: %s", sql, err.message);
+	if (kifu_db_step(s) == KIFU_DB_ROW)
+		v = kifu_db_column_int64(s, 0);
+	kifu_db_finalize(s);
 	return v;
 }
 
@@ -1037,7 +1037,8 @@ static void test_busy_database(void **state)
 
 	assert_int_equal(sqlite3_open(dbpath, &other), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_busy_timeout(kifu_store_db(st), 0);
+	/* The SQLite backend's connection (a white-box test): give up at once. */
+	sqlite3_busy_timeout((sqlite3 *)st->conn, 0);
 	rep = run(st, KIFU_STATS_SUMMARY, NULL, 2, 1, 0, 0);
 	assert_int_equal(ival(rep, 0, "games"), 5);
 	assert_score(rep, 0, 2.5, 4);

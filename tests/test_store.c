@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "kifu/record.h"
 #include "kifu/store.h"
@@ -73,18 +74,19 @@ static struct kifu_store *open_db(void)
 static long long q_int(struct kifu_store *st, const char *fmt, ...)
 {
 	char sql[1024];
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
+	struct kifu_error err;
 	long long v = -999;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(sql, sizeof(sql), fmt, ap);
 	va_end(ap);
-	if (sqlite3_prepare_v2(kifu_store_db(st), sql, -1, &s, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", sql, sqlite3_errmsg(kifu_store_db(st)));
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	if (kifu_db_prepare(&s, st, sql, &err) < 0)
+		fail_msg("%s: %s", sql, err.message);
+	if (kifu_db_step(s) == KIFU_DB_ROW)
+		v = kifu_db_column_int64(s, 0);
+	kifu_db_finalize(s);
 	return v;
 }
 
@@ -93,20 +95,20 @@ static const char *q_text(struct kifu_store *st, const char *fmt, ...)
 {
 	static char out[4096];
 	char sql[1024];
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
+	struct kifu_error err;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(sql, sizeof(sql), fmt, ap);
 	va_end(ap);
-	if (sqlite3_prepare_v2(kifu_store_db(st), sql, -1, &s, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", sql, sqlite3_errmsg(kifu_store_db(st)));
+	if (kifu_db_prepare(&s, st, sql, &err) < 0)
+		fail_msg("%s: %s", sql, err.message);
 	snprintf(out, sizeof(out), "(none)");
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (kifu_db_step(s) == KIFU_DB_ROW)
 		snprintf(out, sizeof(out), "%s",
-			 sqlite3_column_type(s, 0) == SQLITE_NULL ? "(null)"
-			 : (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
+			 kifu_db_column_is_null(s, 0) ? "(null)" : kifu_db_column_text(s, 0));
+	kifu_db_finalize(s);
 	return out;
 }
 
@@ -376,6 +378,14 @@ static void test_duplicates_ignore_spelling(void **state)
 	kifu_replay_release(&c);
 }
 
+/* SQL through the store's own connection. */
+static void st_exec(struct kifu_store *st, const char *sql)
+{
+	if (kifu_db_exec(st, sql) < 0)
+		fail_msg("%s: %s", sql, kifu_db_errmsg(st));
+}
+
+/* SQL on the SQLite file itself, as another program would write it. */
 static void exec_sql(sqlite3 *db, const char *sql)
 {
 	char *msg = NULL;
@@ -576,7 +586,7 @@ static void test_filters(void **state)
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_error err;
 	struct kifu_filter f;
-	sqlite3_stmt *s;
+	struct kifu_stmt *s;
 	int64_t *ids;
 	size_t n;
 
@@ -614,13 +624,13 @@ static void test_filters(void **state)
 	assert_null(strstr(sql.data, "Robert"));
 	assert_non_null(strstr(sql.data, "?3"));
 	assert_non_null(strstr(sql.data, "?4"));
-	assert_int_equal(sqlite3_prepare_v2(kifu_store_db(st), sql.data, -1, &s, NULL), SQLITE_OK);
-	sqlite3_bind_int(s, 1, 1);
-	sqlite3_bind_int(s, 2, 1);
+	assert_int_equal(kifu_db_prepare(&s, st, sql.data, &err), 0);
+	kifu_db_bind_int(s, 1, 1);
+	kifu_db_bind_int(s, 2, 1);
 	assert_int_equal(kifu_filter_bind(s, 3, &f, &err), 2);
-	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	assert_int_equal(sqlite3_column_int(s, 0), 0);
-	sqlite3_finalize(s);
+	assert_int_equal(kifu_db_step(s), KIFU_DB_ROW);
+	assert_int_equal(kifu_db_column_int(s, 0), 0);
+	kifu_db_finalize(s);
 	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 5);
 	/* No filter at all is "1"; a bad alias is refused. */
 	kifu_buf_reset(&sql);
@@ -886,14 +896,14 @@ static void test_migrate_release_3(void **state)
 	assert_string_equal(q_text(st, "PRAGMA integrity_check"), "ok");
 	assert_int_equal(q_int(st, "PRAGMA foreign_key_check"), -999);
 	/* Deleting a game takes its moves and index entries with it, also after a bulk load. */
-	exec_sql(kifu_store_db(st), "DELETE FROM games WHERE id = 2");
+	st_exec(st, "DELETE FROM games WHERE id = 2");
 	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 2"), 0);
 	assert_int_equal(q_int(st, "SELECT count(*) FROM game_moves WHERE game_id = 2"), 0);
 	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
 	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
 	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"),
 			 q_int(st, "SELECT count(DISTINCT hash) FROM positions WHERE game_id = 3"));
-	exec_sql(kifu_store_db(st), "DELETE FROM games WHERE id = 3");
+	st_exec(st, "DELETE FROM games WHERE id = 3");
 	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"), 0);
 	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
 				   "'%%positions_hash_deferred%%'"), 0);
@@ -990,7 +1000,7 @@ static void test_clock_seconds(void **state)
 	assert_true(back->turns[1].clock_seconds == 16);
 	assert_true(back->turns[2].clock_seconds == 2.5);
 	assert_string_equal(q_text(st, "SELECT group_concat(clock, ' ') FROM moves"), "90.0 16.0 2.5");
-	exec_sql(kifu_store_db(st), "DELETE FROM games");
+	st_exec(st, "DELETE FROM games");
 	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash"), 0);
 	kifu_record_free(back);
 	kifu_record_free(rec);

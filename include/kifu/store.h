@@ -1,10 +1,13 @@
 /*
- * The game database: an SQLite file holding replayed games (with every
+ * The game database: an SQLite file, or a PostgreSQL database named by a
+ * postgresql:// (or postgres://) URI, holding replayed games (with every
  * position hash, for position search), the records that failed validation
  * (in quarantine, with their raw text and diagnostics), and where each came
- * from. The schema is schema/NNN-name.sql, compiled into the library and applied
- * in order when an older database is opened; schema/README.md documents
- * every table and view.
+ * from. The store picks its backend at open from the path (lib/store_impl.h:
+ * one const struct per backend); the rest of libkifu talks to either
+ * through kifu/db.h. The schema is schema/NNN-name.sql, compiled into the
+ * library and applied in order when an older database is opened;
+ * schema/README.md documents every table and view.
  *
  * Typical use (kifu-import):
  *
@@ -30,9 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <sqlite3.h>
-
 #include "kifu/buf.h"
+#include "kifu/db.h"
 #include "kifu/error.h"
 #include "kifu/record.h"
 
@@ -75,8 +77,10 @@ int kifu_store_readonly(const struct kifu_store *st);
 /* Rolls back an open transaction and closes; NULL is accepted. */
 void kifu_store_free(struct kifu_store *st);
 
-/* Borrowed: the SQLite handle (for queries of one's own) and the path. */
-sqlite3 *kifu_store_db(struct kifu_store *st);
+/*
+ * Borrowed: the path or URI (for PostgreSQL without its password), as
+ * messages quote it. Queries of one's own go through kifu/db.h.
+ */
 const char *kifu_store_path(const struct kifu_store *st);
 
 /* Transactions (BEGIN IMMEDIATE). Writes outside one are each their own. */
@@ -189,7 +193,7 @@ int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const cha
 		    int first, struct kifu_error *err);
 
 /* Binds f's values to ?first... of stmt; returns the count bound or a negative KIFU_E* code. */
-int kifu_filter_bind(sqlite3_stmt *stmt, int first, const struct kifu_filter *f,
+int kifu_filter_bind(struct kifu_stmt *stmt, int first, const struct kifu_filter *f,
 		     struct kifu_error *err);
 
 /*
