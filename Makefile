@@ -67,9 +67,9 @@ TOOLS := $(CLI_SRCS:cli/%.c=$(BIN)/%)
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 
-DEB_BUILD = gcc make pkg-config libsqlite3-dev libpq-dev libyaml-dev libarchive-dev libjansson-dev help2man
+DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev help2man libpq-dev
 DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml nodejs node-js-yaml \
-	zip zstd xz-utils bzip2 p7zip-full groff-base
+	zip zstd xz-utils bzip2 p7zip-full groff-base postgresql-15
 DEB_FUZZ = clang libclang-rt-14-dev
 
 .PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests

@@ -3,7 +3,9 @@
 # skipped, under CI (CI=true) and in `make test` (KIFU_TEST_DEPS=required),
 # and says SKIPPED (exit 0) only when run by hand outside both: checked for
 # every test that can skip (browser.sh: chromium; yaml-readers.sh: PyYAML
-# and js-yaml) with a PATH holding none of them. The Makefile's DEB_TEST,
+# and js-yaml) with a PATH holding none of them, and for the PostgreSQL
+# tests (tests/cli/pg-*.sh: postgresql-15) with PG_BINDIR naming a directory
+# without a server. The Makefile's DEB_TEST (DEB_BUILD for libpq-dev),
 # .ci/run and README.md name every such package.
 set -u
 fail=0
@@ -29,8 +31,25 @@ for s in tests/cli/browser.sh tests/cli/yaml-readers.sh; do
 	[ $rc -ne 0 ] || { echo "FAIL: $s in make test without its dependency passed"; fail=1; }
 done
 
-for p in chromium python3-yaml node-js-yaml; do
-	grep -q "^DEB_TEST = .*\\b$p\\b" Makefile || { echo "FAIL: Makefile DEB_TEST lacks $p"; fail=1; }
+# The PostgreSQL tests without a server (PG_BINDIR pointing nowhere).
+for s in tests/cli/pg-*.sh; do
+	env -u CI -u KIFU_TEST_DEPS PG_BINDIR="$tmp/nopg" "$sh" "$s" >"$tmp/out" 2>&1
+	rc=$?
+	{ [ $rc -eq 0 ] && grep -q SKIPPED "$tmp/out"; } ||
+		{ echo "FAIL: $s by hand without PostgreSQL: exit $rc, expected SKIPPED: $(cat "$tmp/out")"; fail=1; }
+	env -u KIFU_TEST_DEPS CI=true PG_BINDIR="$tmp/nopg" "$sh" "$s" >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] || { echo "FAIL: $s under CI=true without PostgreSQL passed"; fail=1; }
+	env -u CI KIFU_TEST_DEPS=required PG_BINDIR="$tmp/nopg" "$sh" "$s" >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] || { echo "FAIL: $s in make test without PostgreSQL passed"; fail=1; }
+done
+
+# The Makefile's package lists with their continuation lines joined.
+sed -e ':a' -e '/\\$/N; s/\\\n//; ta' Makefile >"$tmp/Makefile"
+grep -q '^DEB_BUILD = .*\blibpq-dev\b' "$tmp/Makefile" || { echo "FAIL: Makefile DEB_BUILD lacks libpq-dev"; fail=1; }
+for p in chromium python3-yaml node-js-yaml postgresql-15 libpq-dev; do
+	grep -q "^DEB_\(TEST\|BUILD\) = .*\\b$p\\b" "$tmp/Makefile" || { echo "FAIL: Makefile DEB_TEST or DEB_BUILD lacks $p"; fail=1; }
 	grep -q "\\b$p\\b" .ci/run || { echo "FAIL: .ci/run lacks $p"; fail=1; }
 	grep -q "\\b$p\\b" README.md || { echo "FAIL: README.md does not name $p"; fail=1; }
 done
