@@ -232,6 +232,17 @@ int kifu_store_posidx_defer_(struct kifu_store *st, struct kifu_error *err);
 int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err);
 void kifu_store_posidx_release_(struct kifu_store *st);
 
+/*
+ * The PostgreSQL backend's text work (store_pg.c), for its tests: a URI
+ * without its password (malloc'd; NULL when out of memory), and SQL with
+ * ?N parameters as $K, numbered densely (number[N] = K, number has
+ * KIFU_PG_MAX_NUMBER + 1 zeroed entries; malloc'd, NULL when out of memory
+ * or N is out of range).
+ */
+#define KIFU_PG_MAX_NUMBER 999
+char *kifu_pg_uri_public_(const char *uri);
+char *kifu_pg_rewrite_(const char *sql, short *number, int *nparams);
+
 /* Fills err from the database's last error (kifu_db_fail). */
 #define kifu_store_fail_ kifu_db_fail
 

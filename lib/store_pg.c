@@ -33,7 +33,7 @@
 
 /* Most parameters a statement of libkifu's takes, and the highest number one may have (?N). */
 #define MAX_PARAMS 128
-#define MAX_NUMBER 999
+#define MAX_NUMBER KIFU_PG_MAX_NUMBER
 
 /* The bytea type's OID (pg_type.h): its values come back hex-escaped in text results. */
 #define BYTEAOID 17
@@ -141,7 +141,7 @@ static int nomem(struct pg_conn *c)
  * The URI as messages quote it: without a password, in the user part
  * (postgresql://user:PASSWORD@host) or as a parameter (?password=...).
  */
-static char *uri_public(const char *uri)
+char *kifu_pg_uri_public_(const char *uri)
 {
 	const char *scheme = strstr(uri, "://");
 	size_t n = strlen(uri);
@@ -199,7 +199,7 @@ static int query_exists(int *found, struct kifu_store *st, const char *sql, stru
 
 static int pg_open(struct kifu_store *st, const char *path, unsigned flags, struct kifu_error *err)
 {
-	char *shown = uri_public(path);
+	char *shown = kifu_pg_uri_public_(path);
 	struct pg_conn *c = calloc(1, sizeof(*c));
 	int ret = 0, found;
 
@@ -310,7 +310,7 @@ static int pg_version_set(struct kifu_store *st, int version, struct kifu_error 
  * the highest, SQLite lets numbers go unused): number[N] = K, *nparams
  * the count. NULL when out of memory or a number is out of range.
  */
-static char *rewrite(const char *sql, short *number, int *nparams)
+char *kifu_pg_rewrite_(const char *sql, short *number, int *nparams)
 {
 	char *out = malloc(2 * strlen(sql) + 1), *o;
 	const char *p;
@@ -385,7 +385,7 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	if (!s)
 		return nomem(c);
 	s->base.st = st;
-	s->sql = rewrite(sql, s->number, &s->nparams);
+	s->sql = kifu_pg_rewrite_(sql, s->number, &s->nparams);
 	if (!s->sql) {
 		free(s);
 		conn_fail(c, "54023", "a parameter number is out of range, or out of memory");
