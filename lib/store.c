@@ -243,7 +243,7 @@ const char *kifu_store_path(const struct kifu_store *st)
 
 int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 {
-	static const char *const names[] = { "begin", "begin_refresh", "begin_read" };
+	static const char *const names[] = { "begin", "begin_refresh", "begin_read", "begin_game" };
 	const char *sql;
 	int ret;
 
@@ -252,7 +252,7 @@ int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 		return kifu_error_set(err, KIFU_ERROR, "database '%s': a transaction is already open",
 				      st->path);
 	}
-	if (kind < KIFU_TX_WRITE || kind > KIFU_TX_READ)
+	if (kind < KIFU_TX_WRITE || kind > KIFU_TX_GAME)
 		kind = KIFU_TX_WRITE;
 	/* A backend without its own kind of transaction begins a writer's. */
 	sql = kifu_db_sql(st, names[kind]);
@@ -689,10 +689,10 @@ static int own_begin(int *own, struct kifu_store *st, struct kifu_error *err)
 {
 	int ret;
 
-	if (st->in_tx && st->be->game_tx && st->tx_kind == KIFU_TX_WRITE) {
-		*own = 2;
-		ret = kifu_store_commit(st, err);
-		return ret < 0 ? ret : kifu_store_begin(st, err);
+	if (st->be->game_tx && (!st->in_tx || st->tx_kind == KIFU_TX_WRITE)) {
+		*own = st->in_tx ? 2 : 1;
+		ret = *own == 2 ? kifu_store_commit(st, err) : 0;
+		return ret < 0 ? ret : kifu_store_begin_tx(st, KIFU_TX_GAME, err);
 	}
 	*own = !st->in_tx;
 	return *own ? kifu_store_begin(st, err) : 0;

@@ -120,6 +120,12 @@ struct kifu_store_backend {
 	const struct kifu_db_query *queries;
 };
 
+/*
+ * The transaction of one game or record of a game_tx backend (own_begin in
+ * store.c): named query "begin_game", else "begin".
+ */
+#define KIFU_TX_GAME 3
+
 /* Every backend, most specific first (the SQLite one takes any path): NULL-terminated. */
 extern const struct kifu_store_backend *const kifu_store_backends[];
 extern const struct kifu_store_backend kifu_store_sqlite, kifu_store_pg;

@@ -899,8 +899,9 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
 }
 
 /*
- * The SQL that differs. Transactions: a writer of games holds the writers'
- * lock shared until it commits; a refresh of the statistics holds it alone
+ * The SQL that differs. Transactions: the transaction of a game (each its
+ * own: store.c, own_begin) holds the writers' lock shared until it
+ * commits, a caller's batch does not (it may wait long for its next game); a refresh of the statistics holds it alone
  * (no game is being written meanwhile, so every id up to the highest one
  * it sees is committed); a report reads one snapshot. Games and players
  * take an id from their sequence only when the row is new (the NOT EXISTS
@@ -909,8 +910,9 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
  * those SQLite gives.
  */
 static const struct kifu_db_query pg_queries[] = {
-	{ "begin", "BEGIN ISOLATION LEVEL READ COMMITTED; "
-		   "SELECT pg_advisory_xact_lock_shared(" LOCK_WRITERS ")" },
+	{ "begin", "BEGIN ISOLATION LEVEL READ COMMITTED" },
+	{ "begin_game", "BEGIN ISOLATION LEVEL READ COMMITTED; "
+			"SELECT pg_advisory_xact_lock_shared(" LOCK_WRITERS ")" },
 	{ "begin_refresh", "BEGIN ISOLATION LEVEL READ COMMITTED; "
 			   "SELECT pg_advisory_xact_lock(" LOCK_WRITERS ")" },
 	{ "begin_read", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" },
