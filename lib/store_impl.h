@@ -249,6 +249,22 @@ void kifu_store_posidx_release_(struct kifu_store *st);
 char *kifu_pg_uri_public_(const char *uri);
 char *kifu_pg_rewrite_(const char *sql, short *number, int *nparams);
 
+/*
+ * store_tx.c: a write in a transaction of its own when the caller has none
+ * (*own = 1), or, on a game_tx backend, inside the caller's batch (*own =
+ * 2: the batch is committed before and goes on after); own_end commits or
+ * rolls back (ret < 0) and returns ret or the commit's error. run_write
+ * runs fn so, again while the backend calls the failure retryable.
+ */
+int kifu_store_own_begin_(int *own, struct kifu_store *st, struct kifu_error *err);
+int kifu_store_own_end_(int own, int ret, struct kifu_store *st, struct kifu_error *err);
+int kifu_store_run_write_(struct kifu_store *st,
+			  int (*fn)(struct kifu_store *, void *, struct kifu_error *), void *arg,
+			  struct kifu_error *err);
+
+/* Forgets the cached player ids (store.c): a rollback may have taken them away. */
+void kifu_store_players_clear_(struct kifu_store *st);
+
 /* Sends the BEGIN of a pending batch (st->tx_pending); 0 or a KIFU_E* code (kifu_db_errmsg). */
 int kifu_store_tx_start_(struct kifu_store *st);
 
