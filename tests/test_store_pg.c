@@ -39,6 +39,20 @@ static void check_rewrite(const char *sql, const char *want, int want_n)
 	free(out);
 }
 
+/* Every schema version has its PostgreSQL file, with the same number and name. */
+static void test_migrations_match(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = 0; kifu_migrations[k].version; k++) {
+		assert_int_equal(kifu_pg_migrations[k].version, kifu_migrations[k].version);
+		assert_string_equal(kifu_pg_migrations[k].name, kifu_migrations[k].name);
+	}
+	assert_int_equal(kifu_pg_migrations[k].version, 0);
+	assert_int_equal(k, kifu_store_schema_version());
+}
+
 static void test_rewrite(void **state)
 {
 	short number[KIFU_PG_MAX_NUMBER + 1];
@@ -357,6 +371,7 @@ static void test_readers_never_create(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_migrations_match),
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_uri_public),
 		cmocka_unit_test(test_values_round_trip),
