@@ -9,9 +9,12 @@
 # brings the precomputed tables up to date), then the best of 3 wall-clock
 # runs of summary, openings --depth 2, openings --depth 4 --by-position,
 # players (targets: under 0.5 s each) and kifu-search --after of the most
-# played 3-ply splay-schmidt line (target: under 50 ms), kifu-stats tree at
-# the start and after that line's first two moves (target: under 50 ms), and the database
-# size per game.
+# played 3-ply splay-schmidt line (target: under 50 ms), then kifu-stats tree
+# and kifu-search --after, with and without --symmetric, at the start, after
+# the most played 2- and 4-ply lines and after a rare line (one game, 4
+# plies) (target: under 50 ms each), and the database size per game with
+# what schema 5 added (the canonical hashes, their index, the tree counts
+# and the listing rows) apart.
 # KIFU_BENCH_DB=FILE keeps the database elsewhere (one per tools directory when
 # comparing two builds: a read-only tool never migrates an older database).
 # Usage: sh bench/stats.sh [TOOLS_DIR]   (run from the repo root)
@@ -111,6 +114,48 @@ except sqlite3.Error:
     print(0)' "$db")
 stored=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM games").fetchone()[0])' "$db")
 
+# tree and search, with and without --symmetric: the start, the most played
+# 2- and 4-ply lines, a rare line (the last 4-ply line: one game).
+"$bin/kifu-stats" --db "$db" --game splay-schmidt openings --depth 4 --format csv |
+	python3 -c 'import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r["plies"] in ("2", "4")]
+for p in ("2", "4"):
+    print(",".join(next(r for r in rows if r["plies"] == p)["line"].split(" ")))
+print(",".join([r for r in rows if r["plies"] == "4"][-1]["line"].split(" ")))' >"$out/stats-tree-lines"
+l2=$(sed -n 1p "$out/stats-tree-lines")
+l4=$(sed -n 2p "$out/stats-tree-lines")
+rare=$(sed -n 3p "$out/stats-tree-lines")
+printf 'stats: %-28s %-10s %12s %12s %12s %12s\n' "position" "games" "tree" "tree --symm" "search" "search --symm"
+for what in start l2 l4 rare; do
+	case $what in
+	start) after=; name="start" ;;
+	l2) after=$l2; name="$l2 (most played)" ;;
+	l4) after=$l4; name="$l4 (most played)" ;;
+	rare) after=$rare; name="$rare (rare)" ;;
+	esac
+	set -- --db "$db" --game splay-schmidt
+	n=$("$bin/kifu-search" "$@" --after "$after" | tail -n +2 | wc -l)
+	t=$(best "$bin/kifu-stats" "$@" tree --after "$after")
+	ts=$(best "$bin/kifu-stats" "$@" tree --after "$after" --symmetric)
+	s1=$(best "$bin/kifu-search" "$@" --after "$after")
+	s2=$(best "$bin/kifu-search" "$@" --after "$after" --symmetric)
+	echo "$name|$n|$t|$ts|$s1|$s2" | awk -F'|' '
+	function ms(x, a) { split(x, a, " "); return sprintf("%.0f ms (%.0f)", a[1] * 1000, a[2] * 1000) }
+	{ printf "stats: %-28s %-10s %12s %12s %12s %12s\n", $1, $2, ms($3), ms($4), ms($5), ms($6) }'
+done
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+g = c.execute("SELECT count(*) FROM games").fetchone()[0] or 1
+size = c.execute("PRAGMA page_count").fetchone()[0] * c.execute("PRAGMA page_size").fetchone()[0]
+names = ("game_canon", "positions_canon", "tree_moves", "game_listing")
+try:
+    part = dict(c.execute("SELECT name, sum(pgsize) FROM dbstat WHERE name IN (?, ?, ?, ?) "
+                          "GROUP BY name", names).fetchall())
+except sqlite3.Error:
+    part = {}
+added = sum(part.values())
+print("stats: schema 5 added %.0f bytes/game (%s); without them %.0f bytes/game" % (
+    added / g, ", ".join("%s %.0f" % (n, part.get(n, 0) / g) for n in names), (size - added) / g))' "$db"
 awk -v g="$stored" -v a="$t_summary" -v b="$t_open2" -v c="$t_open4" -v d="$t_players" \
     -v e="$t_search" -v f="$t_mid" -v r2="$rows2" -v r4="$rows4" -v np="$nplayers" \
     -v line="$line" -v mid="$mid" -v hits="$hits" -v mhits="$mid_hits" -v size="$size" \

@@ -145,15 +145,23 @@ struct cli_status {
 	int usage_error;  /* a filter was not understood: exit 2 */
 };
 
+/* A game read from the database: the store (open) and the game's id. */
+struct cli_stored {
+	struct kifu_store *st;
+	int64_t id;
+};
+
 /*
  * Called for each game read: *rec with the reader's diagnostics so far,
  * source (the file or database, for diagnostics), label ("game K of FILE",
  * "game ID in DB") and name ("BASE-00K", "game-00ID", zero-padded so that a
- * directory of one file per game sorts). The function may keep the record
+ * directory of one file per game sorts); stored: where a stored game is
+ * (NULL for a game from a file). The function may keep the record
  * (setting *rec to NULL). Returns a negative value to stop reading.
  */
 typedef int (*cli_game_fn)(void *ctx, struct kifu_record **rec, struct kifu_diags *diags,
-			   const char *source, const char *label, const char *name);
+			   const char *source, const char *label, const char *name,
+			   const struct cli_stored *stored);
 
 /*
  * Every record under path (any format, archive or directory; "-": standard
@@ -171,6 +179,8 @@ void cli_base_name(char *out, size_t size, const char *input);
 
 /* A tool that only reads: a missing database is "no database at 'PATH'" (exit 3), never created. */
 #define CLI_GAMES_MUST_EXIST 0x1
+/* A tool that writes (kifu-analyse --store): the database is created or brought up to date. */
+#define CLI_GAMES_WRITE 0x2
 
 /*
  * The stored game id (id >= 0: a missing one is reported and counted as

@@ -67,7 +67,7 @@ static int file_game(const struct kifu_item *it, void *ctx)
 		cli_base_name(base, sizeof(base), it->input);
 		snprintf(name, sizeof(name), "%s-%03d", base, (*it->rec)->number);
 		snprintf(label, sizeof(label), "game %d of %s", (*it->rec)->number, it->input);
-		return fg->fn(fg->ctx, it->rec, it->diags, it->input, label, name) < 0 ? -1 : 0;
+		return fg->fn(fg->ctx, it->rec, it->diags, it->input, label, name, NULL) < 0 ? -1 : 0;
 	}
 	if (it->kind == KIFU_ITEM_ERROR || it->kind == KIFU_ITEM_WARNING) {
 		st = cli_print_item(it, 0);
@@ -126,7 +126,7 @@ static int stored(struct kifu_store *st, int64_t id, cli_game_fn fn, void *ctx,
 	}
 	snprintf(name, sizeof(name), "game-%03lld", (long long)id);
 	snprintf(label, sizeof(label), "game %lld in %s", (long long)id, db);
-	ret = fn(ctx, &rec, &diags, db, label, name);
+	ret = fn(ctx, &rec, &diags, db, label, name, &(struct cli_stored){ st, id });
 out:
 	kifu_record_free(rec);
 	kifu_diags_release(&diags);
@@ -149,7 +149,7 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 		status->io_error = 1;
 		return;
 	}
-	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0) {
+	if (kifu_store_open(&st, db, flags & CLI_GAMES_WRITE ? 0 : KIFU_STORE_READ, &err) < 0) {
 		cli_error(&err);
 		status->io_error = 1;
 		goto out;

@@ -3,8 +3,10 @@
  * from a record file or from the database; each valid game is replayed, its
  * plies are analysed by lib/analyse.c (in parallel, the same output for a
  * seed whatever --threads), and the review is written as the record with
- * marked comments (yaml), kifu-export's json with a `plies` array, or a
- * table per game (text). --to html and --store are not available yet.
+ * marked comments (yaml), kifu-export's json with a `plies` array, a
+ * table per game (text), or kifu-export's replay page with the chart of
+ * expected scores and the marks (html, one page per game); --store also
+ * keeps it in the database (lib/analyse_store.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,27 +15,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "kifu/analyse.h"
 #include "kifu/player.h"
 #include "kifu/record.h"
+#include "kifu/render.h"
 #include "kifu/store.h"
 
 static const char usage[] =
 	"kifu-analyse [--db DB] (--id N | FILTERS | --file RECORD) [--playouts N] [--threads T]\n"
 	"                    [--seed S] [--store] [--to yaml|json|text|html] [-o OUT]";
 
-enum format { FMT_YAML, FMT_JSON, FMT_TEXT };
+enum format { FMT_YAML, FMT_JSON, FMT_TEXT, FMT_HTML };
 
 struct run {
 	int format;
 	struct kifu_analyse_opts opts;
 	int json_array;        /* json: the games form one array */
 	const char *out_path;  /* NULL or "-": standard output */
+	int dir_mode;          /* html: out_path is a directory of one page per game */
 	FILE *out;
 	long done;             /* games written */
-	int invalid, io_error;
+	int invalid, io_error, usage_error;
+	int store;             /* --store: keep each review in the database */
 	struct kifu_replay replay;
 };
 
@@ -45,7 +51,7 @@ static void help(void)
 	       "engine's choice and its expected score, the played move's expected score and\n"
 	       "loss = max(0, best_score - played_score), all in [0, 1] for the mover. A loss\n"
 	       "of at least 0.10 marks the move ?!, 0.20 ?, 0.35 ??.\n\n"
-	       "  --playouts N  MCTS iterations per position (default %ld: 2.5 to 15 CPU seconds\n"
+	       "  --playouts N  MCTS iterations per position (default %ld: 2.5 to 17 CPU seconds\n"
 	       "                per 60-ply game depending on the game, see README.md); the\n"
 	       "                engine's move and the played move then get N/4 more each\n"
 	       "  --threads T   positions analysed at once (default: the number of cores)\n"
@@ -57,9 +63,18 @@ static void help(void)
 	       "                json   kifu-export's json with a `plies` array of {ply, side,\n"
 	       "                       move, expected, best, best_score, played_score, loss,\n"
 	       "                       mark} (an array of games; --id: one object)\n"
-	       "                html   not available yet\n"
-	       "  --store       not available yet\n"
-	       "  -o OUT        write to OUT instead of standard output (- is stdout)\n"
+	       "                html   the replay page of kifu-export --to html with a chart\n"
+	       "                       of each side's expected score per ply (click a ply\n"
+	       "                       to open it) and the marks in the move list; one game\n"
+	       "                       per page: several games need -o DIR/\n"
+	       "  --store       also keep the review in the database, with the engine, playouts\n"
+	       "                and seed (a review of the same game with the same settings\n"
+	       "                replaces the last one); kifu-stats players then gives each\n"
+	       "                player's analysed_moves, mean_loss and mistakes (loss >= 0.20).\n"
+	       "                Games of the database only (--id or FILTERS)\n"
+	       "  -o OUT        write to OUT instead of standard output (- is stdout); an\n"
+	       "                OUT ending in / or naming a directory: html pages there,\n"
+	       "                one per game, named as kifu-export names them\n"
 	       "  --file RECORD the games of a record file (- for standard input)\n"
 	       "  --id N        the stored game with id N\n"
 	       "  FILTERS       --game G, --variant V, --player NAME, --event TEXT,\n"
@@ -247,11 +262,33 @@ static int put_text(struct kifu_buf *b, const struct kifu_replay *rp,
 	return b->failed ? KIFU_ENOMEM : 0;
 }
 
+/* html with -o DIR: the page of game `name` as DIR/name.html. */
+static void write_page(struct run *r, const char *name, const struct kifu_buf *b)
+{
+	size_t n = strlen(r->out_path);
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s%s%s.html", r->out_path,
+		 n && r->out_path[n - 1] == '/' ? "" : "/", name);
+	fp = fopen(path, "w");
+	if (!fp) {
+		cli_errorf("cannot create '%s': %s", path, strerror(errno));
+		r->io_error = 1;
+		return;
+	}
+	if ((b->len && fwrite(b->data, 1, b->len, fp) != b->len) | (fclose(fp) != 0)) {
+		cli_errorf("cannot write to '%s'", path);
+		r->io_error = 1;
+	}
+}
+
 /* ---- one game ---- */
 
 /* Validates, analyses and writes one record (a cli_game_fn). Returns -1 to stop everything. */
 static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diags *diags,
-			  const char *source, const char *label, const char *name)
+			  const char *source, const char *label, const char *name,
+			  const struct cli_stored *stored)
 {
 	struct run *r = ctx;
 	struct kifu_record *rec = *recp;
@@ -263,7 +300,6 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	size_t i;
 	int ret;
 
-	(void)name;
 	kifu_error_clear(&err);
 	if (kifu_record_validate(rp, diags, rec, KIFU_VALIDATE_TEXT, &err) < 0) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
@@ -280,6 +316,9 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 				&r->opts, &err);
 	if (ret == 0)
 		ret = best_texts(&best, rp, rv);
+	if (ret == 0 && r->store)
+		ret = kifu_analyse_store(stored->st, stored->id, rv, rp->nplies, rp->canonical, best,
+					 &r->opts, &err);
 	if (ret < 0) {
 		cli_errorf("%s: %s", label, err.message[0] ? err.message : kifu_strerror(ret));
 		r->io_error = 1;
@@ -294,6 +333,19 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 			kifu_buf_putc(&b, '\n');
 	} else if (r->format == FMT_YAML) {
 		ret = put_yaml(&b, rec, rp, rv, best);
+	} else if (r->format == FMT_HTML) {
+		char engine[96];
+		struct kifu_render_review review = { rv, best, engine };
+
+		if (r->done && !r->dir_mode) {
+			cli_errorf("several games to write as html: give -o DIR/ for one page per game");
+			r->usage_error = 1;
+			ret = -1;
+			goto out;
+		}
+		snprintf(engine, sizeof(engine), "mcts:%ld, seed %llu", r->opts.playouts,
+			 (unsigned long long)r->opts.seed);
+		ret = kifu_render_html_review(&b, rec, rp, 0, &review);
 	} else {
 		if (r->done)
 			kifu_buf_putc(&b, '\n');
@@ -305,7 +357,10 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 		ret = -1;
 		goto out;
 	}
-	write_out(r, &b);
+	if (r->dir_mode)
+		write_page(r, name, &b);
+	else
+		write_out(r, &b);
 	r->done++;
 out:
 	free(rv);
@@ -389,18 +444,16 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
-	if (!strcmp(to, "html"))
-		cli_usage_error(usage, "--to html is not available yet (use yaml, json or text)");
-	if (store)
-		cli_usage_error(usage, "--store is not available yet");
 	if (!strcmp(to, "yaml"))
 		r.format = FMT_YAML;
 	else if (!strcmp(to, "json"))
 		r.format = FMT_JSON;
 	else if (!strcmp(to, "text"))
 		r.format = FMT_TEXT;
+	else if (!strcmp(to, "html"))
+		r.format = FMT_HTML;
 	else
-		cli_usage_error(usage, "unknown format '%s' (yaml, json or text)", to);
+		cli_usage_error(usage, "unknown format '%s' (yaml, json, text or html)", to);
 	sources = (file != NULL) + (id >= 0) + any_filter;
 	if (sources == 0)
 		cli_usage_error(usage, "expected --file RECORD, --id N or FILTERS");
@@ -410,15 +463,32 @@ int main(int argc, char **argv)
 		cli_filter_check(usage, &f);
 	if (db && file)
 		cli_usage_error(usage, "--db applies to --id and FILTERS, not --file");
+	if (store && file)
+		cli_usage_error(usage, "--store keeps reviews of stored games (--id or FILTERS), not "
+				"of --file: import the records first");
+	r.store = store;
 	r.json_array = id < 0;
+	if (r.format == FMT_HTML && r.out_path && strcmp(r.out_path, "-")) {
+		struct stat st;
+		size_t n = strlen(r.out_path);
+
+		if (r.out_path[n - 1] == '/' || (stat(r.out_path, &st) == 0 && S_ISDIR(st.st_mode))) {
+			if (stat(r.out_path, &st) < 0 && mkdir(r.out_path, 0777) < 0) {
+				cli_errorf("cannot create '%s': %s", r.out_path, strerror(errno));
+				return EXIT_FAILURE_IO;
+			}
+			r.dir_mode = 1;
+		}
+	}
 
 	if (file)
 		cli_games_file(file, NULL, analyse_record, &r, &status);
 	else
-		cli_games_store(db, id, &f, CLI_GAMES_MUST_EXIST, analyse_record, &r, &status);
+		cli_games_store(db, id, &f, store ? CLI_GAMES_WRITE : CLI_GAMES_MUST_EXIST,
+				analyse_record, &r, &status);
 	finish(&r);
 	kifu_replay_release(&r.replay);
-	if (status.usage_error)
+	if (status.usage_error || r.usage_error)
 		return EXIT_USAGE;
 	if (r.io_error || status.io_error)
 		return EXIT_FAILURE_IO;

@@ -322,12 +322,14 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
  * everything.
  */
 static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags *diags,
-			 const char *source, const char *label, const char *name)
+			 const char *source, const char *label, const char *name,
+			 const struct cli_stored *stored)
 {
 	struct export *ex = ctx;
 	struct kifu_error err;
 	size_t i;
 
+	(void)stored;
 	kifu_error_clear(&err);
 	if (kifu_record_validate(&ex->replay, diags, *rec, KIFU_VALIDATE_TEXT, &err) < 0) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));

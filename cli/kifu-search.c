@@ -19,7 +19,8 @@
 #include "kifu/store.h"
 
 static const char usage[] =
-	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V]] [--json]";
+	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V] [--symmetric]]\n"
+	"       [--json]";
 
 static void help(void)
 {
@@ -32,6 +33,9 @@ static void help(void)
 	       "                 inside a move are part of it) at any ply, in any move order;\n"
 	       "                 the column ply gives the first ply at which each reaches it.\n"
 	       "                 Needs --game G; the variant is --variant V, else G's default.\n"
+	       "  --symmetric    with --after: also the games that reach a position one of\n"
+	       "                 the game's board symmetries maps onto it (its page in the\n"
+	       "                 spec says which); ply is the first reaching any of them\n"
 	       "  --json         a JSON array of objects {id, game, variant, players (an object\n"
 	       "                 side -> name), date (null when unknown), result, plies, and ply\n"
 	       "                 with --after}\n"
@@ -50,14 +54,13 @@ static void help(void)
 	exit(EXIT_OK);
 }
 
-/* "name - name" in turn order, ? for a side without a player. */
-static void players_text(struct kifu_buf *b, const struct kifu_search_hit *h)
+/* "name - name" in turn order, ? for a side without a player, appended to b. */
+static void players_text(struct kifu_buf *b, const struct kifu_game *g,
+			 const struct kifu_search_hit *h)
 {
-	const struct kifu_game *g = kifu_game_find(h->game);
 	size_t i;
 	int s;
 
-	kifu_buf_reset(b);
 	for (s = 0; g && s < g->nsides; s++) {
 		const char *name = "?";
 
@@ -68,87 +71,116 @@ static void players_text(struct kifu_buf *b, const struct kifu_search_hit *h)
 		kifu_buf_puts(b, s ? " - " : "");
 		kifu_buf_escaped(b, name);
 	}
-	if (!b->data)
-		kifu_buf_puts(b, "");
 }
 
 /* Display width: code points of UTF-8 text. */
-static size_t width_of(const char *s)
+static size_t width_of(const char *s, size_t n)
 {
-	size_t w = 0;
+	size_t w = 0, i;
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	for (i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
 	return w;
 }
 
 #define NCOLS 8
 
-/* s escaped for the terminal into a cell: the database is untrusted input too. */
-static void cell_text(char cell[64], const char *s)
+/*
+ * Appends s escaped for the terminal (the database is untrusted input
+ * too), cut at 63 bytes as a cell of the table always was, unless whole.
+ */
+static void cell_text(struct kifu_buf *b, const char *s, int whole)
 {
-	struct kifu_buf b = KIFU_BUF_INIT;
+	size_t start = b->len;
 
-	kifu_buf_escaped(&b, s);
-	snprintf(cell, 64, "%s", b.data ? b.data : "");
-	kifu_buf_release(&b);
+	kifu_buf_escaped(b, s);
+	if (!whole && b->len - start > 63)
+		b->len = start + 63;
 }
 
-static void cell_texts(char cells[NCOLS][64], const char **wide, struct kifu_buf *pl,
-		       const struct kifu_search_hit *h)
+static void pad(struct kifu_buf *line, size_t n)
 {
-	snprintf(cells[0], 64, "%" PRId64, h->id);
-	cell_text(cells[1], h->game);
-	cell_text(cells[2], h->variant);
-	players_text(pl, h);
-	*wide = pl->data;
-	cell_text(cells[4], h->date ? h->date : "-");
-	cell_text(cells[5], h->result);
-	snprintf(cells[6], 64, "%ld", h->plies);
-	snprintf(cells[7], 64, "%ld", h->ply);
+	while (n--)
+		kifu_buf_putc(line, ' ');
 }
 
+/*
+ * The table: every cell written once into one buffer (its end in ends[]),
+ * the widths taken on the way, then printed padded.
+ */
 static void print_table(const struct kifu_search_result *res, int with_ply)
 {
 	static const char *const heads[NCOLS] = { "id", "game", "variant", "players", "date",
 						  "result", "plies", "ply" };
 	static const int right[NCOLS] = { 1, 0, 0, 0, 0, 0, 1, 1 };
-	size_t width[NCOLS], i, n = kifu_search_count(res);
-	struct kifu_buf pl = KIFU_BUF_INIT;
-	char cells[NCOLS][64];
-	const char *wide;
+	size_t width[NCOLS], i, n = kifu_search_count(res), *ends;
+	struct kifu_buf text = KIFU_BUF_INIT, line = KIFU_BUF_INIT;
+	const struct kifu_game *g = NULL;
 	int c, ncols = with_ply ? NCOLS : NCOLS - 1;
 
-	for (c = 0; c < NCOLS; c++)
+	ends = malloc((n + 1) * NCOLS * sizeof(*ends));
+	if (!ends) {
+		cli_errorf("out of memory");
+		exit(EXIT_FAILURE_IO);
+	}
+	for (c = 0; c < NCOLS; c++) {
+		kifu_buf_puts(&text, heads[c]);
+		ends[c] = text.len;
 		width[c] = strlen(heads[c]);
+	}
 	for (i = 0; i < n; i++) {
-		cell_texts(cells, &wide, &pl, kifu_search_hit(res, i));
-		for (c = 0; c < ncols; c++) {
-			size_t w = width_of(c == 3 ? wide : cells[c]);
+		const struct kifu_search_hit *h = kifu_search_hit(res, i);
+		size_t *e = ends + (i + 1) * NCOLS, from = text.len;
 
-			if (w > width[c])
-				width[c] = w;
+		if (!g || strcmp(g->name, h->game) != 0)
+			g = kifu_game_find(h->game);
+		for (c = 0; c < NCOLS; c++) {
+			switch (c) {
+			case 0: kifu_buf_printf(&text, "%" PRId64, h->id); break;
+			case 1: cell_text(&text, h->game, 0); break;
+			case 2: cell_text(&text, h->variant, 0); break;
+			case 3: players_text(&text, g, h); break;
+			case 4: cell_text(&text, h->date ? h->date : "-", 0); break;
+			case 5: cell_text(&text, h->result, 0); break;
+			case 6: kifu_buf_printf(&text, "%ld", h->plies); break;
+			default: kifu_buf_printf(&text, "%ld", h->ply); break;
+			}
+			e[c] = text.len;
+			if (c < ncols && width_of(text.data + from, e[c] - from) > width[c])
+				width[c] = width_of(text.data + from, e[c] - from);
+			from = e[c];
 		}
+	}
+	if (text.failed) {
+		cli_errorf("out of memory");
+		exit(EXIT_FAILURE_IO);
 	}
 	for (i = 0; i <= n; i++) {
-		if (i > 0)
-			cell_texts(cells, &wide, &pl, kifu_search_hit(res, i - 1));
+		size_t from = i ? ends[i * NCOLS - 1] : 0;
+
 		for (c = 0; c < ncols; c++) {
-			const char *s = i == 0 ? heads[c] : c == 3 ? wide : cells[c];
-			int pad = (int)(width[c] - width_of(s));
+			const char *s = text.data + from;
+			size_t len = ends[i * NCOLS + c] - from, w = width_of(s, len);
 
 			if (right[c])
-				printf("%*s%s", pad, "", s);
-			else if (c == ncols - 1)
-				fputs(s, stdout);
-			else
-				printf("%s%*s", s, pad, "");
+				pad(&line, width[c] - w);
+			kifu_buf_add(&line, s, len);
+			if (!right[c] && c != ncols - 1)
+				pad(&line, width[c] - w);
 			if (c != ncols - 1)
-				fputs("  ", stdout);
+				kifu_buf_puts(&line, "  ");
+			from = ends[i * NCOLS + c];
 		}
-		putchar('\n');
+		kifu_buf_putc(&line, '\n');
+		/* Written in blocks: one call per row costs more than the row. */
+		if (line.len >= 65536 || i == n) {
+			fwrite(line.data, 1, line.len, stdout);
+			kifu_buf_reset(&line);
+		}
 	}
-	kifu_buf_release(&pl);
+	free(ends);
+	kifu_buf_release(&line);
+	kifu_buf_release(&text);
 }
 
 static void print_json(const struct kifu_search_result *res, int with_ply)
@@ -187,12 +219,13 @@ static void print_json(const struct kifu_search_result *res, int with_ply)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_AFTER, O_JSON };
+	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
 		{ "after", required_argument, NULL, O_AFTER },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "symmetric", no_argument, NULL, O_SYMM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -203,7 +236,7 @@ int main(int argc, char **argv)
 	struct kifu_error err;
 	const char *db = NULL, *after = NULL;
 	uint64_t hash;
-	int opt, json = 0, status = EXIT_OK;
+	int opt, json = 0, status = EXIT_OK, symmetric = 0;
 
 	cli_init(argv[0]);
 	memset(&f, 0, sizeof(f));
@@ -216,6 +249,7 @@ int main(int argc, char **argv)
 		case O_DB: db = optarg; break;
 		case O_AFTER: after = optarg; break;
 		case O_JSON: json = 1; break;
+		case O_SYMM: symmetric = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -224,6 +258,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (symmetric && !after)
+		cli_usage_error(usage, "--symmetric applies to --after");
 	if (after && !f.game)
 		cli_usage_error(usage, "--after needs --game G (the game MOVES belong to)");
 	cli_filter_check(usage, &f);
@@ -234,7 +270,8 @@ int main(int argc, char **argv)
 		cli_resolve_game(usage, f.game, f.variant, NULL, &g, &variant, &first);
 		/* The position belongs to one variant: the default one unless named. */
 		f.variant = g->variants[variant];
-		if (kifu_search_position(&hash, g, variant, after, &err) < 0) {
+		if ((symmetric ? kifu_search_position_canonical(&hash, g, variant, after, &err)
+			       : kifu_search_position(&hash, g, variant, after, &err)) < 0) {
 			cli_errorf("--after: %s", err.message);
 			return err.code == KIFU_ENOMEM ? EXIT_FAILURE_IO : EXIT_INVALID;
 		}
@@ -242,7 +279,7 @@ int main(int argc, char **argv)
 
 	db = cli_db_path(db);
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
-	    kifu_search_games(&res, st, &f, after ? &hash : NULL, &err) < 0) {
+	    kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err) < 0) {
 		cli_error(&err);
 		status = EXIT_FAILURE_IO;
 		goto out;

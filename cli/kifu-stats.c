@@ -70,7 +70,15 @@ static void help(void)
 	      "             page holds at most 2000 positions and 50000 moves in its tables,\n"
 	      "             taken level by level, the most played moves first: when it is\n"
 	      "             full, the rarer moves lead nowhere or are left out of the tables\n"
-	      "             (a warning says how many).\n\n",
+	      "             (a warning says how many).\n"
+	      "  --symmetric (openings --by-position, tree) positions that one of the game's\n"
+	      "             board symmetries maps onto each other (its page in the spec says\n"
+	      "             which) count as one: moves are shown as seen from the position\n"
+	      "             asked for (tree) or from the most common line (openings), and\n"
+	      "             json's hash is the canonical one (the smallest over the\n"
+	      "             symmetries). Where the position asked for is symmetric itself,\n"
+	      "             moves one of its symmetries maps onto each other are one row,\n"
+	      "             named by the one most games played (ties: byte order).\n\n",
 	      stdout);
 	/* In parts: ISO C compilers need not take string literals past 4095 bytes. */
 	fputs("Definitions:\n"
@@ -170,7 +178,7 @@ static int write_file(const char *path, const struct kifu_buf *b)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE, O_AFTER, O_HTML };
+	enum { O_DB = 256, O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE, O_AFTER, O_HTML, O_SYMM };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
@@ -182,6 +190,7 @@ int main(int argc, char **argv)
 		{ "no-cache", no_argument, NULL, O_NOCACHE },
 		{ "after", required_argument, NULL, O_AFTER },
 		{ "html", required_argument, NULL, O_HTML },
+		{ "symmetric", no_argument, NULL, O_SYMM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -231,6 +240,7 @@ int main(int argc, char **argv)
 			break;
 		case O_BYPOS: opt.by_position = 1; openings_only = 1; break;
 		case O_NOCACHE: opt.flags |= KIFU_STATS_NO_CACHE; break;
+		case O_SYMM: opt.symmetric = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -258,6 +268,10 @@ int main(int argc, char **argv)
 	if (html && (svg_path || format_given))
 		cli_usage_error(usage, "tree --html writes a page instead of a report: no %s",
 				svg_path ? "--svg" : "--format");
+	if (opt.symmetric && kind != KIFU_STATS_TREE &&
+	    (kind != KIFU_STATS_OPENINGS || !opt.by_position))
+		cli_usage_error(usage, "--symmetric applies to openings --by-position and tree, "
+				"not '%s'", argv[optind]);
 	if (kind == KIFU_STATS_TREE && !f.game)
 		cli_usage_error(usage, "tree needs --game");
 	for (k = 0; formats[k]; k++)

@@ -324,6 +324,9 @@ static const char html_script[] =
 	"var figs = document.getElementById(\"figures\");\n"
 	"var items = document.querySelectorAll(\"#moves button\");\n"
 	"var last = PLY.length - 1, cur = -1;\n"
+	"var chart = document.getElementById(\"chart\");\n"
+	"var cols = chart ? chart.querySelectorAll(\".col\") : [];\n"
+	"var cursor = document.getElementById(\"chart-cursor\");\n"
 	"function picture(p) {\n"
 	"\treturn PRE + PLY[p].map(function (i) { return LINES[i]; }).join(\"\\n\") + SUF;\n"
 	"}\n"
@@ -353,6 +356,14 @@ static const char html_script[] =
 	"\t\t\titems[i].className = on ? \"current\" : \"\";\n"
 	"\t\t\tif (on && items[i].scrollIntoView) items[i].scrollIntoView({ block: \"nearest\" });\n"
 	"\t\t}\n"
+	"\t\tfor (var j = 0; j < cols.length; j++) {\n"
+	"\t\t\tvar c = cols[j], here = +c.getAttribute(\"data-ply\") === p;\n"
+	"\t\t\tc.setAttribute(\"class\", here ? \"col on\" : \"col\");\n"
+	"\t\t\tif (here && cursor) {\n"
+	"\t\t\t\tvar x = +c.getAttribute(\"x\") + c.getAttribute(\"width\") / 2;\n"
+	"\t\t\t\tcursor.setAttribute(\"x1\", x); cursor.setAttribute(\"x2\", x);\n"
+	"\t\t\t}\n"
+	"\t\t}\n"
 	"\t\tdocument.getElementById(\"first\").disabled = p === 0;\n"
 	"\t\tdocument.getElementById(\"back\").disabled = p === 0;\n"
 	"\t\tdocument.getElementById(\"forward\").disabled = p === last;\n"
@@ -370,6 +381,8 @@ static const char html_script[] =
 	"document.getElementById(\"end\").onclick = function () { show(last); };\n"
 	"for (var i = 0; i < items.length; i++)\n"
 	"\titems[i].onclick = function () { show(+this.getAttribute(\"data-ply\")); };\n"
+	"for (var i = 0; i < cols.length; i++)\n"
+	"\tcols[i].onclick = function () { show(+this.getAttribute(\"data-ply\")); };\n"
 	"document.addEventListener(\"keydown\", function (e) {\n"
 	"\tif (e.altKey || e.ctrlKey || e.metaKey) return;\n"
 	"\tvar k = e.key, to = k === \"ArrowLeft\" ? cur - 1 : k === \"ArrowRight\" ? cur + 1\n"
@@ -578,7 +591,8 @@ out:
 }
 
 static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
-		    const struct kifu_replay *rp, long start, const int *movers)
+		    const struct kifu_replay *rp, long start, const int *movers,
+		    const struct kifu_render_review *review)
 {
 	const struct kifu_game *g = rp->game;
 	size_t n = rp->nplies + 1, i;
@@ -608,8 +622,8 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_buf_puts(b, names++ ? " vs " : ": ");
 		html_text(b, name);
 	}
-	kifu_buf_printf(b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>",
-			html_style);
+	kifu_buf_printf(b, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<header>\n<h1>",
+			html_style, review ? kifu_render_review_style : "");
 	html_text(b, g->title);
 	kifu_buf_puts(b, " <span class=\"sub\">(");
 	html_text(b, g->variants[rp->variant]);
@@ -640,8 +654,10 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		      "<p class=\"keys\">keys: &larr; &rarr; Home End; the address ends in "
 		      "#ply=N</p>\n"
 		      "<noscript><p>This page needs JavaScript to step through the moves; "
-		      "the board above shows one position.</p></noscript>\n"
-		      "</section>\n<aside>\n<h2>Moves</h2>\n<ol id=\"moves\">\n"
+		      "the board above shows one position.</p></noscript>\n");
+	if (review)
+		kifu_render_review_chart(b, rec, rp, review);
+	kifu_buf_puts(b, "</section>\n<aside>\n<h2>Moves</h2>\n<ol id=\"moves\">\n"
 		      "<li><button data-ply=\"0\"><span class=\"n\">0</span>"
 		      "<span>start</span></button></li>\n");
 	for (i = 1; i <= rp->nplies; i++) {
@@ -652,6 +668,8 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 				g->sides[movers[i]], g->sides[movers[i]]);
 		html_text(b, kifu_replay_text(rp, i));
 		kifu_buf_puts(b, "</span>");
+		if (review)
+			kifu_render_review_mark(b, review, i);
 		if (comment) {
 			kifu_buf_puts(b, "<span class=\"c\">");
 			html_text(b, comment);
@@ -745,8 +763,15 @@ int kifu_render_text(struct kifu_buf *b, const struct kifu_record *rec,
 int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
 		     const struct kifu_replay *rp, long start)
 {
+	return kifu_render_html_review(b, rec, rp, start, NULL);
+}
+
+int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
+			    const struct kifu_replay *rp, long start,
+			    const struct kifu_render_review *review)
+{
 	int *movers = movers_of(rp);
-	int ret = movers ? put_html(b, rec, rp, start, movers) : KIFU_ENOMEM;
+	int ret = movers ? put_html(b, rec, rp, start, movers, review) : KIFU_ENOMEM;
 
 	free(movers);
 	return ret == 0 && b->failed ? KIFU_ENOMEM : ret;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "kifu/search.h"
 #include "stats_impl.h"
 
@@ -44,8 +46,9 @@ const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *r
 	return i < res->n ? &res->v[i] : NULL;
 }
 
-int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
-			 const char *moves, struct kifu_error *err)
+/* The position after moves: its hash (the canonical one when canonical) and side to move. */
+static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
+			  const char *moves, int canonical, struct kifu_error *err)
 {
 	struct kifu_pos *pos = NULL;
 	int ret;
@@ -55,6 +58,8 @@ int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g
 		ret = kifu_pos_play_list(pos, moves, err);
 	if (ret == 0) {
 		*hash = g->hash(pos->state);
+		if (canonical && kifu_game_canonical_hash(hash, NULL, g, pos->state) < 0)
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		if (to_move)
 			*to_move = g->side_to_move(pos->state);
 	}
@@ -62,10 +67,22 @@ int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g
 	return ret;
 }
 
+int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
+			 const char *moves, struct kifu_error *err)
+{
+	return position_after(hash, to_move, g, variant, moves, 0, err);
+}
+
 int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
 			 const char *moves, struct kifu_error *err)
 {
 	return search_position_side(hash, NULL, g, variant, moves, err);
+}
+
+int kifu_search_position_canonical(uint64_t *hash, const struct kifu_game *g, int variant,
+				   const char *moves, struct kifu_error *err)
+{
+	return position_after(hash, NULL, g, variant, moves, 1, err);
 }
 
 /* A copy of column i's text in the result's arena; NULL for SQL NULL or out of memory. */
@@ -253,8 +270,126 @@ int search_position_index(struct kifu_store *st)
 	return found;
 }
 
+/*
+ * The players of the listing row (schema 5's game_listing: a JSON object
+ * side -> name in turn order) added to the last hit. Text from the
+ * database: what is not such an object adds nobody.
+ */
+static int add_players_json(struct kifu_search_result *res, const char *text, size_t len,
+			    struct kifu_error *err)
+{
+	json_t *o = text ? json_loadb(text, len, JSON_DECODE_ANY, NULL) : NULL;
+	const char *side;
+	json_t *name;
+	int ret = 0;
+
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return 0;
+	}
+	json_object_foreach(o, side, name) {
+		struct kifu_search_player *p;
+
+		if (!json_is_string(name))
+			continue;
+		if (res->nplayers == res->cap_players) {
+			size_t cap = res->cap_players ? res->cap_players * 2 : 128;
+			struct kifu_search_player *v = realloc(res->players, cap * sizeof(*v));
+
+			if (!v) {
+				ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+				break;
+			}
+			res->players = v;
+			res->cap_players = cap;
+		}
+		p = &res->players[res->nplayers];
+		p->side = arena_strndup(&res->strings, side, strlen(side));
+		p->name = arena_strndup(&res->strings, json_string_value(name),
+					json_string_length(name));
+		if (!p->side || !p->name) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			break;
+		}
+		res->nplayers++;
+		res->v[res->n - 1].nplayers++;
+	}
+	json_decref(o);
+	return ret;
+}
+
+/* Whether the listing table answers for f (its columns cover the filter). */
+static int listing_usable(struct kifu_store *st, const struct kifu_filter *f)
+{
+	return kifu_store_version(st) >= 5 && (!f || (!f->event && !f->termination));
+}
+
+/*
+ * Schema 5: one narrow row per game (game_listing) instead of a game and
+ * its sides; the listing has the columns of games the filter reads (but
+ * event and termination), under the same alias.
+ */
+static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
+			  const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			  struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int ret, rc;
+
+	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.date, g.result, g.plies, ");
+	if (hash)
+		kifu_buf_printf(&sql, "h.ply, g.players FROM (SELECT game_id, ply FROM %s WHERE "
+				      "hash = ?1) AS h CROSS JOIN game_listing g WHERE "
+				      "g.id = h.game_id AND ",
+				symmetric ? "positions_canon" : "positions_hash");
+	else
+		kifu_buf_puts(&sql, "NULL, g.players FROM game_listing g WHERE ");
+	ret = kifu_filter_sql(&sql, f, "g", hash ? 2 : 1, err);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
+	if (sql.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
+		ret = search_fail_db(st, "cannot search games", err);
+		goto out;
+	}
+	if (hash)
+		kifu_db_bind_int64(s, 1, (int64_t)*hash);
+	ret = kifu_filter_bind(s, hash ? 2 : 1, f, err);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		if (add_hit(res, s) < 0) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			goto out;
+		}
+		ret = add_players_json(res, kifu_db_column_text(s, 7),
+				       kifu_db_column_bytes(s, 7), err);
+		if (ret < 0)
+			goto out;
+	}
+	if (rc != KIFU_DB_DONE)
+		ret = search_fail_db(st, "cannot search games", err);
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
 int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 		      const struct kifu_filter *f, const uint64_t *hash, struct kifu_error *err)
+{
+	return kifu_search_games_symmetric(out, st, f, hash, 0, err);
+}
+
+int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_store *st,
+				const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+				struct kifu_error *err)
 {
 	struct kifu_search_result *res = calloc(1, sizeof(*res));
 	struct name_cache nc = { NULL, NULL, 0, 0, NULL };
@@ -275,6 +410,16 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 			return ret;
 		}
 		snapshot = 1;
+	}
+	if (symmetric && kifu_store_version(st) < 5) {
+		kifu_error_at(err, kifu_store_path(st), 0, 0);
+		ret = kifu_error_set(err, KIFU_EDB, "database '%s': --symmetric needs schema "
+				     "version 5 (kifu-import upgrades it)", kifu_store_path(st));
+		goto out;
+	}
+	if (listing_usable(st, f)) {
+		ret = search_listing(res, st, f, hash, symmetric, err);
+		goto done;
 	}
 	/*
 	 * One statement: each game with its sides (one row per side, none for
@@ -331,8 +476,9 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 		ret = search_fail_db(st, "cannot search games", err);
 		goto out;
 	}
+done:
 	/* The players array stopped moving: point each hit at its part. */
-	for (i = 0; i < res->n; i++)
+	for (i = 0; ret == 0 && i < res->n; i++)
 		res->v[i].players = res->players ? res->players + res->first_player[i] : NULL;
 out:
 	kifu_db_finalize(s);

@@ -555,6 +555,43 @@ static void orow_add(struct orow *r, const struct oline *e)
 }
 
 /*
+ * --symmetric: each line's position hash replaced by its canonical one
+ * (the line replayed from its start), so that positions one of the game's
+ * board symmetries maps onto each other group as one. A line that does
+ * not replay (a database edited by hand) keeps its hash.
+ */
+static int lines_canonical(struct olines *o, const struct ctx *c)
+{
+	struct kifu_buf text = KIFU_BUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < o->n && ret == 0; i++) {
+		struct oline *e = &o->v[i];
+		const struct kifu_game *g = c->gv[e->gv].g;
+		struct kifu_pos *pos = NULL;
+		struct kifu_error why;
+		uint64_t h;
+
+		kifu_buf_reset(&text);
+		kifu_buf_add(&text, oline_text(o, e), e->len);
+		kifu_buf_putc(&text, '\0');
+		if (text.failed)
+			ret = KIFU_ENOMEM;
+		else if (kifu_pos_new(&pos, g, c->gv[e->gv].v, e->first, &why) == 0 &&
+			 kifu_pos_play_list(pos, text.data, &why) == 0) {
+			if (kifu_game_canonical_hash(&h, NULL, g, pos->state) < 0)
+				ret = KIFU_ENOMEM;
+			else
+				e->hash = h;
+		}
+		kifu_pos_free(pos);
+	}
+	kifu_buf_release(&text);
+	return ret;
+}
+
+/*
  * Groups the entries into rows: by line, or (by_position) by the
  * position reached, each labelled with the line that most of its games
  * took (ties: fewer plies, then the first line in byte order).
@@ -671,6 +708,8 @@ int stats_openings_report(struct kifu_report *rep, struct ctx *c, const struct k
 		ret = lines_from_table(c, f, opt->depth, opt->by_position, &o);
 	else if (ret == 1)
 		ret = lines_from_games(c, &src, opt->depth, &o, 0);
+	if (ret == 0 && opt->by_position && opt->symmetric && lines_canonical(&o, c) < 0)
+		ret = stats_nomem(c);
 	if (ret == 0)
 		ret = build_openings(rep, c, &o, opt);
 	olines_release(&o);

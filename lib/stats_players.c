@@ -4,7 +4,8 @@
  * the sides of every game or read from stats_players, which is rebuilt
  * here whenever games were added (a rating needs every game again), and
  * a rating for each player with a finished game (kifu_estimate_ratings
- * over the pairings the games make).
+ * over the pairings the games make); and, once kifu-analyse --store has
+ * kept reviews, each player's reviewed moves, mean loss and mistakes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@ struct pl {
 	double rating;
 	int rated;
 	const char *name;   /* in the report being built */
+	long long analysed, mistakes;  /* reviewed moves (kifu-analyse --store) */
+	double loss;                   /* their summed loss */
 };
 
 struct pmap {
@@ -366,6 +369,103 @@ static int players_collect(struct ctx *c, const struct kifu_filter *f, unsigned 
 	return stats_write_end(c, own, ret);
 }
 
+/* The index of player pid in m, or -1 when it is not there (nothing added). */
+static long pmap_find(const struct pmap *m, int64_t pid)
+{
+	size_t k;
+
+	if (!m->nslot)
+		return -1;
+	for (k = (size_t)stats_mix64((uint64_t)pid) & (m->nslot - 1); m->slot[k];
+	     k = (k + 1) & (m->nslot - 1))
+		if (m->v[m->slot[k] - 1].pid == pid)
+			return (long)(m->slot[k] - 1);
+	return -1;
+}
+
+/*
+ * The reviews kept by kifu-analyse --store (schema 6), for the players of
+ * the games f selects: per game the run with the most playouts, the last
+ * stored among equals (schema/README.md); each reviewed ply counts for the
+ * player who held its side. Sums are made here in a fixed order (player,
+ * game, ply), so that every backend gives the same figures. *any is 0 when
+ * the database holds no review at all (the report then has no such
+ * columns).
+ */
+static int players_reviews(struct ctx *c, const struct kifu_filter *f, struct pmap *m, int *any)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct source src = { f, 0, 0, 0 };
+	struct kifu_stmt *s = NULL;
+	long long runs = 0;
+	int found = 0, ret, rc, n;
+
+	*any = 0;
+	ret = kifu_db_has(&found, c->st, "analysis_runs", c->err);
+	if (ret == 0 && found)
+		ret = kifu_db_query_int(&runs, c->st, "SELECT count(*) FROM analysis_runs", c->err);
+	if (ret < 0 || !runs)
+		return ret;
+	*any = 1;
+	kifu_buf_puts(&sql, "SELECT s.player_id, p.loss, p.mark FROM games g "
+			    "JOIN analysis_runs r ON r.game_id = g.id "
+			    "JOIN analysis_plies p ON p.run_id = r.id "
+			    "JOIN sides s ON s.game_id = g.id AND s.side_index = p.side_index WHERE ");
+	ret = stats_source_sql(&sql, &src, &n, c);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " AND r.id = (SELECT r2.id FROM analysis_runs r2 WHERE r2.game_id = g.id "
+			    "ORDER BY r2.playouts DESC, r2.id DESC LIMIT 1) "
+			    "ORDER BY s.player_id, g.id, p.ply");
+	if (sql.failed) {
+		ret = stats_nomem(c);
+		goto out;
+	}
+	ret = stats_prepare(c, &s, sql.data, "cannot read the analyses");
+	if (ret == 0)
+		ret = stats_source_bind(s, &src, c);
+	if (ret < 0)
+		goto out;
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		long k = pmap_find(m, kifu_db_column_int64(s, 0));
+		const char *mark = kifu_db_column_text(s, 2);
+		struct pl *p;
+
+		if (k < 0)
+			continue; /* a player the report does not list (see game_sides_count) */
+		p = &m->v[k];
+		p->analysed++;
+		p->loss += kifu_db_column_double(s, 1);
+		/* ? and ?? are the marks of loss >= KIFU_ANALYSE_MISTAKE */
+		if (mark && (!strcmp(mark, "?") || !strcmp(mark, "??")))
+			p->mistakes++;
+	}
+	if (rc < 0)
+		ret = stats_fail_db(c, "cannot read the analyses");
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+/* The review columns of a row: empty for a player with no reviewed move. */
+static void put_reviewed(struct kifu_report *rep, long row, const struct pl *p)
+{
+	long moves = report_col(rep, "analysed_moves", 0, 0);
+	long loss = report_col(rep, "mean_loss", 0, 3);
+	long mistakes = report_col(rep, "mistakes", 0, 0);
+
+	if (!p->analysed) {
+		report_set_null(rep, row, moves);
+		report_set_null(rep, row, loss);
+		report_set_null(rep, row, mistakes);
+		return;
+	}
+	report_set_int(rep, row, moves, p->analysed);
+	report_set_real(rep, row, loss, p->loss / (double)p->analysed);
+	report_set_int(rep, row, mistakes, p->mistakes);
+}
+
 static int cmp_players(const void *x, const void *y)
 {
 	const struct pl *a = *(const struct pl *const *)x, *b = *(const struct pl *const *)y;
@@ -381,7 +481,7 @@ static int cmp_players(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
-static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m)
+static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m, int reviews)
 {
 	struct pl **order = malloc((m->n ? m->n : 1) * sizeof(*order));
 	struct kifu_stmt *s = NULL;
@@ -425,6 +525,8 @@ static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m)
 			report_set_real(rep, row, report_col(rep, "rating", 0, 1), p->rating);
 		else
 			report_set_null(rep, row, report_col(rep, "rating", 0, 1));
+		if (reviews)
+			put_reviewed(rep, row, p);
 	}
 	if (report_failed(rep))
 		ret = stats_nomem(c);
@@ -438,12 +540,14 @@ int stats_players_report(struct kifu_report *rep, struct ctx *c, const struct ki
 			 const struct kifu_stats_options *opt)
 {
 	struct pmap m;
-	int ret;
+	int ret, reviews = 0;
 
 	memset(&m, 0, sizeof(m));
 	ret = players_collect(c, f, opt->flags, &m);
 	if (ret == 0)
-		ret = build_players(rep, c, &m);
+		ret = players_reviews(c, f, &m, &reviews);
+	if (ret == 0)
+		ret = build_players(rep, c, &m, reviews);
 	pmap_release(&m);
 	return ret;
 }

@@ -72,6 +72,12 @@ static const struct kifu_db_query stmt_sql[ST_COUNT] = {
 		"SELECT move, comment, clock_text FROM moves WHERE game_id = ?1 ORDER BY ply" },
 	[ST_LOAD_TAGS] = { "load_tags",
 		"SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq" },
+	[ST_CANON_INSERT] = { "canon_insert",
+		"INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2)" },
+	[ST_LISTING_INSERT] = { "listing_insert",
+		"INSERT INTO game_listing(id, game, variant, date, date_first, result, plies, "
+		"players) SELECT id, game, variant, date, date_first, result, plies, ?2 FROM games "
+		"WHERE id = ?1" },
 };
 
 /*
@@ -226,6 +232,7 @@ void kifu_store_free(struct kifu_store *st)
 	free(st->players);
 	if (st->be)
 		st->be->posidx_release(st);
+	kifu_store_symm_release_(st);
 	kifu_buf_release(&st->moves);
 	kifu_buf_release(&st->hashes);
 	kifu_buf_release(&st->notes);
@@ -630,6 +637,8 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 		return find_by_key(&w->gid, st, w->key, err);
 	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
 	if (ret == 0)
+		ret = kifu_store_symm_game_(st, w->gid, w->rec, w->rp, err);
+	if (ret == 0)
 		ret = insert_game_moves(st, w->gid, w->rec, w->rp, err);
 	if (ret == 0)
 		ret = st->be->posidx_queue(st, w->gid, w->rp, err);
@@ -869,6 +878,8 @@ int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err)
 	}
 	if (ret == 0)
 		ret = st->be->posidx_defer(st, err);
+	if (ret == 0)
+		ret = kifu_store_symm_defer_(st, err);
 	kifu_db_finalize(keep);
 	return kifu_store_own_end_(own, ret, st, err);
 }
@@ -915,6 +926,8 @@ int kifu_store_indexes_restore_(struct kifu_store *st, struct kifu_error *err)
 	}
 	if (ret == 0)
 		ret = st->be->posidx_restore(st, err);
+	if (ret == 0)
+		ret = kifu_store_symm_restore_(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:

@@ -152,6 +152,8 @@ enum store_stmt {
 	ST_LOAD_SIDES,
 	ST_LOAD_MOVES,
 	ST_LOAD_TAGS,
+	ST_CANON_INSERT,
+	ST_LISTING_INSERT,
 	ST_COUNT
 };
 
@@ -202,6 +204,7 @@ struct kifu_store {
 	size_t spool_max;    /* entries per run; 0: the default (tests set a few) */
 	struct player_slot *players;
 	size_t nplayers;
+	struct store_symm *symm; /* store_symm.c: canonical hashes, tree counts */
 };
 
 /*
@@ -267,6 +270,20 @@ void kifu_store_players_clear_(struct kifu_store *st);
 
 /* Sends the BEGIN of a pending batch (st->tx_pending); 0 or a KIFU_E* code (kifu_db_errmsg). */
 int kifu_store_tx_start_(struct kifu_store *st);
+
+/*
+ * Board symmetries and the tree (store_symm.c): a stored game's canonical
+ * hashes, its listing row and its tree counts; the commit, rollback and
+ * bulk load hooks; schema 5's migration step.
+ */
+int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			  const struct kifu_replay *rp, struct kifu_error *err);
+int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err);
+void kifu_store_symm_rollback_(struct kifu_store *st);
+int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err);
+void kifu_store_symm_release_(struct kifu_store *st);
+int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
 
 /* Fills err from the database's last error (kifu_db_fail). */
 #define kifu_store_fail_ kifu_db_fail

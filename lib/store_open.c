@@ -13,6 +13,14 @@
 
 #include "store_impl.h"
 
+/*
+ * What a migration needs besides its SQL (the engines' work), run after it
+ * in its transaction, by version.
+ */
+static int (*const migration_steps[])(struct kifu_store *, struct kifu_error *) = {
+	[5] = kifu_store_symm_migrate_,
+};
+
 /* Joins a migration's lines into one SQL text. */
 static int migration_text(struct kifu_buf *out, const struct kifu_migration *m)
 {
@@ -65,6 +73,13 @@ static int apply_migration(struct kifu_store *st, const struct kifu_migration *m
 		snprintf(what, sizeof(what), "cannot apply schema '%s'", m->name);
 		ret = kifu_store_fail_(st, what, err);
 		goto out;
+	}
+	st->version = m->version;
+	if (m->version < (int)(sizeof(migration_steps) / sizeof(migration_steps[0])) &&
+	    migration_steps[m->version]) {
+		ret = migration_steps[m->version](st, err);
+		if (ret < 0)
+			goto out;
 	}
 	ret = st->be->version_set(st, m->version, err);
 out:

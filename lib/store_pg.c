@@ -927,6 +927,13 @@ static const struct kifu_db_query pg_queries[] = {
 	  "INSERT INTO positions_hash(hash, game_id, ply) SELECT h.value, ?1::bigint, "
 	  "min(h.ord - 1) FROM unnest(?2::bigint[]) WITH ORDINALITY AS h(value, ord) "
 	  "GROUP BY h.value ON CONFLICT DO NOTHING" },
+	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
+	{ "canon_index",
+	  "INSERT INTO positions_canon(hash, game_id, ply) SELECT h.value::bigint, c.game_id, "
+	  "min(h.ord - 1) FROM game_canon c CROSS JOIN LATERAL "
+	  "jsonb_array_elements_text(c.canon) WITH ORDINALITY AS h(value, ord) "
+	  "WHERE c.game_id BETWEEN ?1 AND ?2 GROUP BY 1, 2 ON CONFLICT DO NOTHING" },
+	{ "canon_insert", "INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2::jsonb)" },
 	{ "game_moves_insert",
 	  "INSERT INTO game_moves(game_id, moves, hashes, notes) "
 	  "VALUES (?1, ?2::jsonb, ?3::jsonb, ?4::jsonb)" },

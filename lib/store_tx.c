@@ -92,6 +92,8 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 	}
 	ret = st->be->posidx_commit(st, err);
 	if (ret == 0)
+		ret = kifu_store_symm_commit_(st, err);
+	if (ret == 0)
 		ret = kifu_store_exec_(st, sql ? sql : kifu_db_sql(st, "commit"), "cannot commit", err);
 	if (ret == 0)
 		st->in_tx = 0;
@@ -108,6 +110,7 @@ void kifu_store_rollback(struct kifu_store *st)
 	/* Ids cached during the transaction may be gone with it. */
 	kifu_store_players_clear_(st);
 	st->be->posidx_rollback(st);
+	kifu_store_symm_rollback_(st);
 	st->tx_pending = 0;
 	if (st->conn && st->be->in_transaction(st))
 		kifu_db_exec(st, kifu_db_sql(st, "rollback"));

@@ -743,7 +743,8 @@ static void test_bulk_mode(void **state)
 	kifu_error_clear(&err);
 	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
 	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
-	assert_int_equal(deferred, 3);
+	/* Two indexes, the position index and (schema 5) the canonical one. */
+	assert_int_equal(deferred, 4);
 	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE name = "
 				   "'positions_hash'"), 0);
 	assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 0);
@@ -787,10 +788,17 @@ static void test_bulk_mode(void **state)
 	/* A crash here leaves the indexes deferred; bulk_end in a later run rebuilds them. */
 	st = open_db();
 	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
-	assert_int_equal(deferred, 3);
+	assert_int_equal(deferred, 4);
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
+			       (long long)id), 0);
 	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
 	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
 	assert_int_equal(deferred, 0);
+	/* The canonical index of the games of the bulk load, written at its end. */
+	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
+			       (long long)id),
+			 q_int(st, "SELECT count(DISTINCT j.value) FROM game_canon c, "
+				   "json_each(c.canon) j WHERE c.game_id = %lld", (long long)id));
 	assert_string_equal(q_text(st, "SELECT group_concat(name || ':' || sql, '|') FROM (SELECT * "
 				       "FROM sqlite_master WHERE name IN ('positions_hash', "
 				       "'sides_player', 'games_date') ORDER BY name)"), before);

@@ -90,4 +90,22 @@ int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, i
 		      int first, const kifu_move *moves, size_t n,
 		      const struct kifu_analyse_opts *o, struct kifu_error *err);
 
+/* ---- Keeping reviews in the game database (kifu-analyse --store) ---- */
+
+struct kifu_store; /* kifu/store.h */
+
+/*
+ * Saves the review rv of the n plies of the stored game game_id in st
+ * (schema 6: one analysis_runs row for the game and the engine settings of
+ * o, "mcts", its playouts and seed, and an analysis_plies row per ply).
+ * moves and best hold the canonical texts of the moves played and of the
+ * engine's moves, KIFU_MOVE_TEXT_MAX apart. A run of the same game and
+ * settings is replaced; runs with other settings stay. One transaction:
+ * on failure nothing is changed. Returns 0 or a negative KIFU_E* code
+ * (KIFU_EDB for a game that is not stored).
+ */
+int kifu_analyse_store(struct kifu_store *st, int64_t game_id, const struct kifu_ply_review *rv,
+		       size_t n, const char *moves, const char *best,
+		       const struct kifu_analyse_opts *o, struct kifu_error *err);
+
 #endif

@@ -32,4 +32,22 @@ int kifu_render_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply
 int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
 		     const struct kifu_replay *rp, long start);
 
+struct kifu_ply_review; /* kifu/analyse.h */
+
+/* An engine review of a replayed game, shown on its replay page. */
+struct kifu_render_review {
+	const struct kifu_ply_review *plies; /* one per ply of the replay, in order */
+	const char *best;    /* the engine's move of ply i (0-based) at best + i * KIFU_MOVE_TEXT_MAX */
+	const char *engine;  /* what reviewed, for the chart's caption ("mcts:1000, seed 1") */
+};
+
+/*
+ * The replay page of kifu_render_html with the review (NULL: none): a
+ * chart of each side's expected score per ply, whose plies open that ply,
+ * and each marked move's mark (?!, ?, ??) in the move list.
+ */
+int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
+			    const struct kifu_replay *rp, long start,
+			    const struct kifu_render_review *review);
+
 #endif

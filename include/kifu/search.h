@@ -57,4 +57,21 @@ int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
 int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 		      const struct kifu_filter *f, const uint64_t *hash, struct kifu_error *err);
 
+/*
+ * kifu_search_position's canonical hash: the smallest hash of the
+ * position over the game's board symmetries (kifu_game_canonical_hash).
+ */
+int kifu_search_position_canonical(uint64_t *hash, const struct kifu_game *g, int variant,
+				   const char *moves, struct kifu_error *err);
+
+/*
+ * kifu_search_games, and with symmetric, *hash is a canonical hash: the
+ * games that reach any position one of the game's board symmetries maps
+ * onto it (--symmetric; ply is the first reaching any of them). KIFU_EDB
+ * with symmetric on a database older than schema 5.
+ */
+int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_store *st,
+				const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+				struct kifu_error *err);
+
 #endif

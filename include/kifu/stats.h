@@ -146,9 +146,10 @@ struct kifu_stats_options {
 	int by_position;   /* openings: group lines by the position they reach */
 	unsigned flags;    /* KIFU_STATS_* */
 	const char *after; /* tree: the position after these moves (as kifu-perft --after; NULL: the start) */
+	int symmetric;     /* openings --by-position, tree: positions equal under a board symmetry are one */
 };
 
-#define KIFU_STATS_OPTIONS_INIT { 2, 1, 0, 0, NULL }
+#define KIFU_STATS_OPTIONS_INIT { 2, 1, 0, 0, NULL, 0 }
 
 /*
  * Computes report kind over the games f selects (f may be NULL: every

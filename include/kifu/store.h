@@ -74,6 +74,28 @@ int kifu_store_version(const struct kifu_store *st);
 /* Whether the open file cannot be written (KIFU_STORE_READ on a read-only file). */
 int kifu_store_readonly(const struct kifu_store *st);
 
+/*
+ * The tree counts (schema 5's tree_moves: the moves played from each
+ * position of plies 0..kifu_store_tree_depth(), by plain and by canonical
+ * hash): *ready is 1 when they count every stored game, after counting
+ * the games added since where the file can be written (an import killed
+ * in a bulk load, a change by hand); 0 when they cannot be used (an older
+ * schema, a read-only file behind): read the position indexes instead.
+ */
+int kifu_store_tree_depth(void);
+int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error *err);
+
+/*
+ * Appends the query that reads the games reaching a position from the
+ * position index (symmetric: the canonical one), grouped by next move
+ * (column 1), result (2), with their count (3), sum of plies (4) and, when
+ * symmetric, the plain hash the game had there (5, else NULL): ?1 the
+ * hash, ?2 the ply the games' first arrival must be after, where an SQL
+ * condition over the games (alias g) and the index (h).
+ */
+void kifu_store_tree_scan_sql(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
+			      const char *where);
+
 /* Rolls back an open transaction and closes; NULL is accepted. */
 void kifu_store_free(struct kifu_store *st);
 

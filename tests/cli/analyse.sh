@@ -4,9 +4,10 @@
 # move lets the opponent win at once) reviewed from the file: the last ply
 # marked ?? in json, its yaml comment starting with ??, the text table
 # marking it; on one of them, the same seed with 1 and 2 threads gives
-# byte-identical output in every format, another seed another json; a game from the
-# database by --id and by FILTERS; then usage errors (--to html and --store
-# are not available yet, exit 2) and a missing database (exit 3).
+# byte-identical output in every format, another seed another json; html
+# pages (browser.sh checks them in Chromium); a game from the database by
+# --id and by FILTERS; --store and the players columns it feeds; then usage
+# errors (exit 2) and a missing database (exit 3).
 set -u
 bin=${KIFU_BIN:?KIFU_BIN must name the directory of the tools}
 analyse=$bin/kifu-analyse
@@ -90,6 +91,77 @@ check "--id: not one object with plies" python3 -c "import json,sys; d=json.load
 "$analyse" --db "$db" --game splinter --to json --playouts 100 >"$tmp/f.json" || fail "FILTERS exited $?"
 check "FILTERS: not the two splinter games" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d) == 2 and all(g['game'] == 'splinter' for g in d)" "$tmp/f.json"
 
+# --store: the review kept in the database; the same settings replace it,
+# another seed is kept beside it; kifu-stats players then gives each
+# player's analysed moves, mean loss and mistakes, checked against the
+# stored rows (the run with most playouts, the last stored among equals).
+sdb=$tmp/store.db
+"$bin/kifu-import" --db "$sdb" --quiet "$data/splinter-knockout.yaml" "$data/glaisher-standard.yaml" \
+	"$here/examples/splinter/splinter-knockout-01.yaml" >/dev/null 2>&1
+"$bin/kifu-stats" --db "$sdb" --format csv players >"$tmp/p0.csv"
+check "players: review columns before any review" sh -c "! grep -q analysed_moves '$tmp/p0.csv'"
+"$analyse" --db "$sdb" --game glaisher --playouts 40 --store --to json -o "$tmp/s1.json" || fail "--store exited $?"
+"$analyse" --db "$sdb" --game glaisher --playouts 40 --store -o /dev/null || fail "--store again exited $?"
+"$analyse" --db "$sdb" --id 1 --playouts 40 --seed 9 --store -o /dev/null || fail "--store --seed 9 exited $?"
+"$analyse" --db "$sdb" --id 1 --playouts 20 --store -o /dev/null || fail "--store --playouts 20 exited $?"
+"$bin/kifu-stats" --db "$sdb" --format json players >"$tmp/p1.json" || fail "players exited $?"
+"$bin/kifu-stats" --db "$sdb" --format csv players >"$tmp/p1.csv"
+check "--store: rows, replacement or players columns wrong" python3 - "$sdb" "$tmp/s1.json" "$tmp/p1.json" "$tmp/p1.csv" <<'PY'
+import csv, json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+review = json.load(open(sys.argv[2]))
+runs = db.execute('SELECT game_id, engine, playouts, seed, plies FROM analysis_runs ORDER BY id').fetchall()
+glaisher = [r[0] for r in db.execute("SELECT id FROM games WHERE game = 'glaisher' ORDER BY id")]
+# glaisher games twice with the same settings: one run each; game 1 also with seed 9 and 20 playouts
+want = sorted([(g, 'mcts', 40, 1) for g in glaisher] + [(1, 'mcts', 40, 9), (1, 'mcts', 20, 1)])
+assert sorted(r[:4] for r in runs) == want, runs
+for g, _, _, _, plies in runs:
+    assert plies == db.execute('SELECT plies FROM games WHERE id = ?', (g,)).fetchone()[0]
+assert db.execute('SELECT count(*) FROM analysis_plies').fetchone()[0] == sum(r[4] for r in runs)
+# the stored plies are the json review's (each game found by its moves)
+stored = {}
+for rid, in db.execute('SELECT id FROM analysis_runs WHERE playouts = 40 AND seed = 1'):
+    rows = db.execute('SELECT ply, move, best, loss, mark FROM analysis_plies WHERE run_id = ? '
+                      'ORDER BY ply', (rid,)).fetchall()
+    stored[tuple(r[1] for r in rows)] = rows
+assert len(review) == len(glaisher)
+for g in review:
+    rows = stored[tuple(p['move'] for p in g['plies'])]
+    for row, p in zip(rows, g['plies']):
+        assert (row[0], row[1], row[2], row[4]) == (p['ply'], p['move'], p['best'], p['mark']), (row, p)
+        assert abs(row[3] - p['loss']) < 1e-4
+# players: per game the run with most playouts (then the last stored), per side its player
+counted = {}
+for g in db.execute('SELECT DISTINCT game_id FROM analysis_runs'):
+    rid = db.execute('SELECT id FROM analysis_runs WHERE game_id = ? ORDER BY playouts DESC, id DESC LIMIT 1', g).fetchone()[0]
+    for name, loss, mark in db.execute('SELECT pl.name, p.loss, p.mark FROM analysis_plies p JOIN analysis_runs r ON r.id = p.run_id '
+                                       'JOIN sides s ON s.game_id = r.game_id AND s.side_index = p.side_index '
+                                       'JOIN players pl ON pl.id = s.player_id WHERE p.run_id = ?', (rid,)):
+        c = counted.setdefault(name, [0, 0.0, 0])
+        c[0] += 1
+        c[1] += loss
+        c[2] += mark in ('?', '??')
+rows = json.load(open(sys.argv[3]))['rows']
+assert rows and all('analysed_moves' in r for r in rows)
+for r in rows:
+    c = counted.get(r['player'])
+    if c is None:
+        assert r['analysed_moves'] is None and r['mean_loss'] is None and r['mistakes'] is None, r
+    else:
+        assert r['analysed_moves'] == c[0] and r['mistakes'] == c[2], (r, c)
+        assert abs(r['mean_loss'] - c[1] / c[0]) < 1e-12, (r, c)
+assert any(counted.get(r['player']) is None for r in rows), 'a player without reviews'
+head = next(csv.reader(open(sys.argv[4])))
+assert head[-3:] == ['analysed_moves', 'mean_loss', 'mistakes'], head
+PY
+"$bin/kifu-stats" --db "$sdb" players >"$tmp/p1.txt"
+check "players table: no review columns" grep -q 'analysed_moves *mean_loss *mistakes' "$tmp/p1.txt"
+# a new database with --store is created (and then has no such game)
+expect_new=$tmp/new.db
+"$analyse" --db "$expect_new" --id 1 --store --playouts 10 >/dev/null 2>"$tmp/err"
+check "--store on a missing database: not exit 1 for the missing game" test $? -eq 1
+check "--store did not create the database" test -s "$expect_new"
+
 # Usage and errors.
 expect() { # code description command...
 	want=$1 what=$2
@@ -99,10 +171,17 @@ expect() { # code description command...
 	got=$?
 	[ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want ($(cat "$tmp/err"))"
 }
-expect 2 "--to html" "$analyse" --file "$f" --to html
-grep -q 'not available yet' "$tmp/err" || fail "--to html does not say it is not available yet"
-expect 2 "--store" "$analyse" --file "$f" --store
-grep -q 'not available yet' "$tmp/err" || fail "--store does not say it is not available yet"
+# html: one page per game; several games need a directory
+"$analyse" --file "$f" --to html --playouts 300 --threads 1 -o "$tmp/one.html" || fail "--to html exited $?"
+check "html: no chart" grep -q '<svg id="chart"' "$tmp/one.html"
+check "html: no ?? in the move list" grep -q 'class="mk mk3"' "$tmp/one.html"
+expect 2 "two games to one html page" "$analyse" --file "$data" --to html --playouts 10 -o "$tmp/two.html"
+grep -q 'give -o DIR/' "$tmp/err" || fail "two games to one page: no advice to give a directory"
+"$analyse" --file "$data/blunders" --to html --playouts 10 -o "$tmp/pages/" 2>/dev/null ||
+	fail "--to html -o DIR/ exited $?"
+check "html -o DIR/: not a page per game" test "$(ls "$tmp/pages" | grep -c '\.html$')" -eq "$(ls "$data/blunders" | grep -c '\.yaml$')"
+expect 2 "--store with --file" "$analyse" --file "$f" --store
+grep -q 'import the records first' "$tmp/err" || fail "--store --file: no advice"
 expect 2 "no source" "$analyse"
 expect 2 "two sources" "$analyse" --file "$f" --id 1
 expect 2 "bad playouts" "$analyse" --file "$f" --playouts 0

@@ -4,8 +4,13 @@
 # ran, the board shown (its data-cell/data-content attributes) must equal
 # the engine's position at ply N (kifu-export --to svg --ply N of the same
 # game), for one game of every game and variant at several plies, out of
-# range included. Screenshots of one page per variant go to tests/out/ for
-# people to look at. Without chromium the test is skipped, except under CI
+# range included. Then kifu-analyse --to html pages (a two-sided game and
+# splinter-quad): the chart has a column per ply and a line per side, the
+# move list the marks of the json review, and clicking a column of the
+# chart (the element at its centre, as a mouse would) shows that ply's
+# board, address and move. Screenshots of one page per variant (and of the
+# analysed pages) go to tests/out/ for people to look at. Without chromium
+# the test is skipped, except under CI
 # (CI=true) and in `make test` (KIFU_TEST_DEPS=required: the Makefile's
 # DEB_TEST, chromium included, was installed first), where it fails.
 set -u
@@ -20,6 +25,15 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 name=browser.sh
 . tests/lib/chromium.sh
+
+# A screenshot for people: PAGE copied to tests/out/NAME.html, shown at #ply=PLY in a window of SIZE.
+screenshot() {
+	cp "$1" "$out/$2.html"
+	rm -f "$out/$2.png"
+	run_browser --screenshot="$out/$2.png" --window-size="$4" \
+		"file://$(pwd)/$out/$2.html#ply=$3" >/dev/null
+	[ -s "$out/$2.png" ] || fail "$2: no screenshot"
+}
 
 # One game of every game and variant: "FILE PLIES".
 games=""
@@ -68,11 +82,7 @@ for f in $games; do
 	cmp -s "$tmp/want" "$tmp/got" || fail "$name without #ply: not the start position"
 
 	# A screenshot for people, in the middle of the game.
-	cp "$page" "$out/$name.html"
-	rm -f "$out/$name.png"
-	run_browser --screenshot="$out/$name.png" --window-size=1000,900 \
-		"file://$(pwd)/$out/$name.html#ply=$((plies / 2))" >/dev/null
-	[ -s "$out/$name.png" ] || fail "$name: no screenshot"
+	screenshot "$page" "$name" $((plies / 2)) 1000,900
 done
 
 # Moving about: keys, the move list and the buttons, in a page that loads
@@ -125,6 +135,90 @@ for step in "open 3" "right 4" "left-left 2" "end $plies" "right-at-end $plies" 
 	cells=$(python3 "$tmp/cells.py" svg "$tmp/want.svg" | tr '\n' ',' | sed 's/,$//')
 	grep -qx "$1 $2 #ply=$2 $cells" "$tmp/probe/log" ||
 		fail "after '$1' the page should show ply $2 with #ply=$2 and its board: $(grep "^$1 " "$tmp/probe/log")"
+done
+
+# kifu-analyse --to html: the chart and the marks. Few playouts: the page,
+# not the engine, is under test (the marks are compared with the json review
+# made with the same settings).
+a="$bin/kifu-analyse"
+for f in tests/data/analyse/glaisher-standard.yaml tests/data/analyse/splinter-quad-standard.yaml; do
+	name=analysed-$(basename "$f" .yaml)
+	dir="$tmp/$name"
+	mkdir -p "$dir"
+	# the first game of the file
+	"$x" --file "$f" --to yaml 2>/dev/null | awk '/^---/ { n++ } n <= 1' >"$dir/game.yaml"
+	if ! "$a" --file "$dir/game.yaml" --playouts 60 --seed 5 --to html -o "$dir/page.html" 2>"$tmp/err"; then
+		fail "$f: kifu-analyse --to html: $(cat "$tmp/err")"
+		continue
+	fi
+	"$a" --file "$dir/game.yaml" --playouts 60 --seed 5 --to json -o "$dir/review.json"
+	plies=$("$x" --file "$dir/game.yaml" --to text | grep -c '^ply [0-9]*:')
+	plies=$((plies - 1))
+	clicks="1 $((plies / 2)) $plies 0"
+	sed "s/CLICKS/[$(echo $clicks | tr ' ' ',')]/" >"$dir/probe.html" <<'EOF'
+<!DOCTYPE html><html><body><pre id="log"></pre>
+<iframe id="f" src="page.html" width="1200" height="1400"></iframe>
+<script>
+var log = [];
+document.getElementById("f").onload = function () {
+	var w = this.contentWindow, d = w.document;
+	var cols = d.querySelectorAll("#chart .col");
+	log.push("columns " + cols.length);
+	log.push("lines " + d.querySelectorAll("#chart path.ln").length);
+	log.push("legend " + d.querySelectorAll(".legend .swatch").length);
+	var marks = [];
+	var items = d.querySelectorAll("#moves button");
+	for (var i = 0; i < items.length; i++) {
+		var m = items[i].querySelector(".mk");
+		marks.push(items[i].getAttribute("data-ply") + "=" + (m ? m.textContent : "-"));
+	}
+	log.push("marks " + marks.join(","));
+	function clickPly(p) {
+		var col = d.querySelector('#chart .col[data-ply="' + p + '"]');
+		col.scrollIntoView();
+		var r = col.getBoundingClientRect();
+		var el = d.elementFromPoint(r.left + r.width / 2, r.top + r.height * 0.6);
+		if (!el) { log.push("click " + p + " nothing"); return; }
+		el.dispatchEvent(new w.MouseEvent("click", { bubbles: true }));
+		var cells = [], els = d.querySelectorAll("#board [data-cell]");
+		for (var i = 0; i < els.length; i++)
+			cells.push(els[i].getAttribute("data-cell") + "=" + els[i].getAttribute("data-content"));
+		cells.sort();
+		var cur = d.querySelector("#moves button.current");
+		var on = d.querySelector("#chart .col.on");
+		var cx = +d.getElementById("chart-cursor").getAttribute("x1");
+		var want = on ? +on.getAttribute("x") + on.getAttribute("width") / 2 : -1;
+		log.push("click " + p + " " + d.getElementById("board").getAttribute("data-ply") + " " +
+			 w.location.hash + " " + (cur ? cur.getAttribute("data-ply") : "none") + " " +
+			 (on ? on.getAttribute("data-ply") : "none") + " " +
+			 (Math.abs(cx - want) < 0.01 ? "cursor" : "nocursor") + " " + cells.join(","));
+	}
+	CLICKS.forEach(clickPly);
+	document.getElementById("log").textContent = log.join("\n");
+};
+</script></body></html>
+EOF
+	run_browser --allow-file-access-from-files --window-size=1300,1500 --dump-dom \
+		"file://$dir/probe.html" | sed -n '/<pre id="log">/,/<\/pre>/p' | sed 's/<[^>]*>//g' >"$dir/log"
+	sides=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))[0]['players']))" "$dir/review.json")
+	checks=$((checks + 1))
+	grep -qx "columns $((plies + 1))" "$dir/log" || fail "$name: not a chart column per ply: $(grep columns "$dir/log")"
+	grep -qx "lines $sides" "$dir/log" || fail "$name: not a line per side: $(grep lines "$dir/log")"
+	grep -qx "legend $sides" "$dir/log" || fail "$name: not a legend entry per side"
+	want=$(python3 -c "
+import json, sys
+g = json.load(open(sys.argv[1]))[0]
+print('marks 0=-,' + ','.join('%d=%s' % (p['ply'], p['mark'] or '-') for p in g['plies']))" "$dir/review.json")
+	grep -qxF "$want" "$dir/log" || fail "$name: the move list's marks are not the review's: $(grep marks "$dir/log")"
+	grep -q '=?' "$dir/log" || fail "$name: no marked move to check (the review marked none)"
+	for n in $clicks; do
+		checks=$((checks + 1))
+		"$x" --file "$dir/game.yaml" --to svg --ply "$n" -o "$tmp/want.svg"
+		cells=$(python3 "$tmp/cells.py" svg "$tmp/want.svg" | tr '\n' ',' | sed 's/,$//')
+		grep -qxF "click $n $n #ply=$n $n $n cursor $cells" "$dir/log" ||
+			fail "$name: clicking ply $n of the chart should show ply $n: $(grep "^click $n " "$dir/log" | cut -c1-120)"
+	done
+	screenshot "$dir/page.html" "$name" $((plies / 2)) 1200,1350
 done
 
 [ $status -eq 0 ] && echo "browser.sh: $checks pages checked in $browser; screenshots in $out/"

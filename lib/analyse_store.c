@@ -1,0 +1,133 @@
+/*
+ * kifu-analyse --store: an engine review kept in the game database (schema
+ * 6, analysis_runs and analysis_plies; schema/README.md). A run is one
+ * game reviewed with one set of engine settings (engine, playouts, seed);
+ * storing the same game with the same settings again replaces that run,
+ * in one transaction, so a review is never half old and half new. All SQL
+ * goes through the statement layer (kifu/db.h) and is the same on every
+ * backend.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "kifu/analyse.h"
+#include "kifu/db.h"
+#include "kifu/game.h"
+#include "kifu/store.h"
+
+/* The engine every run names: the MCTS player of kifu-play (kifu/player.h). */
+#define ENGINE "mcts"
+
+static const char *const delete_plies =
+	"DELETE FROM analysis_plies WHERE run_id IN (SELECT id FROM analysis_runs "
+	"WHERE game_id = ?1 AND engine = ?2 AND playouts = ?3 AND seed = ?4)";
+static const char *const delete_run =
+	"DELETE FROM analysis_runs WHERE game_id = ?1 AND engine = ?2 AND playouts = ?3 "
+	"AND seed = ?4";
+static const char *const insert_run =
+	"INSERT INTO analysis_runs(game_id, engine, playouts, seed, plies) "
+	"VALUES (?1, ?2, ?3, ?4, ?5)";
+static const char *const select_run =
+	"SELECT id FROM analysis_runs WHERE game_id = ?1 AND engine = ?2 AND playouts = ?3 "
+	"AND seed = ?4";
+static const char *const insert_ply =
+	"INSERT INTO analysis_plies(run_id, ply, side_index, move, best, expected, best_score, "
+	"played_score, loss, mark) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+
+/* Binds the run's key (game, engine, playouts, seed) to ?1..?4 of s. */
+static void bind_key(struct kifu_stmt *s, int64_t game_id, const struct kifu_analyse_opts *o)
+{
+	kifu_db_bind_int64(s, 1, game_id);
+	kifu_db_bind_text_static(s, 2, ENGINE, -1);
+	kifu_db_bind_int64(s, 3, o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS);
+	/* the 64 bits read as signed, as the hashes are */
+	kifu_db_bind_int64(s, 4, (int64_t)o->seed);
+}
+
+/* Runs sql once with the run's key bound; 0 or the store's error in err. */
+static int run_keyed(struct kifu_store *st, const char *sql, int64_t game_id,
+		     const struct kifu_analyse_opts *o, const char *what, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int ret = kifu_db_prepare(&s, st, sql, err);
+
+	if (ret == 0) {
+		bind_key(s, game_id, o);
+		if (kifu_db_step(s) < 0)
+			ret = kifu_db_fail(st, what, err);
+	}
+	kifu_db_finalize(s);
+	return ret;
+}
+
+int kifu_analyse_store(struct kifu_store *st, int64_t game_id, const struct kifu_ply_review *rv,
+		       size_t n, const char *moves, const char *best,
+		       const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int64_t run = 0;
+	size_t i;
+	int ret, rc;
+
+	ret = kifu_store_begin(st, err);
+	if (ret < 0)
+		return ret;
+	ret = run_keyed(st, delete_plies, game_id, o, "cannot replace an analysis", err);
+	if (ret == 0)
+		ret = run_keyed(st, delete_run, game_id, o, "cannot replace an analysis", err);
+	if (ret == 0)
+		ret = kifu_db_prepare(&s, st, insert_run, err);
+	if (ret < 0)
+		goto out;
+	bind_key(s, game_id, o);
+	kifu_db_bind_int64(s, 5, (int64_t)n);
+	if (kifu_db_step(s) < 0) {
+		/* a game id that is not stored breaks the foreign key */
+		ret = kifu_db_fail(st, "cannot store the analysis", err);
+		goto out;
+	}
+	kifu_db_finalize(s);
+	s = NULL;
+	/* the run's id, found by its key: portable, unlike last-insert-id calls */
+	ret = kifu_db_prepare(&s, st, select_run, err);
+	if (ret < 0)
+		goto out;
+	bind_key(s, game_id, o);
+	rc = kifu_db_step(s);
+	if (rc != KIFU_DB_ROW) {
+		ret = kifu_db_fail(st, "cannot store the analysis", err);
+		goto out;
+	}
+	run = kifu_db_column_int64(s, 0);
+	kifu_db_finalize(s);
+	s = NULL;
+	ret = kifu_db_prepare(&s, st, insert_ply, err);
+	for (i = 0; ret == 0 && i < n; i++) {
+		const struct kifu_ply_review *p = &rv[i];
+		const char *mark = kifu_analyse_mark_text(p->mark);
+
+		kifu_db_bind_int64(s, 1, run);
+		kifu_db_bind_int64(s, 2, (int64_t)p->ply);
+		kifu_db_bind_int(s, 3, p->side);
+		kifu_db_bind_text(s, 4, moves + i * KIFU_MOVE_TEXT_MAX, -1);
+		kifu_db_bind_text(s, 5, best + i * KIFU_MOVE_TEXT_MAX, -1);
+		kifu_db_bind_double(s, 6, p->expected);
+		kifu_db_bind_double(s, 7, p->best_score);
+		kifu_db_bind_double(s, 8, p->played_score);
+		kifu_db_bind_double(s, 9, p->loss);
+		if (mark)
+			kifu_db_bind_text_static(s, 10, mark, -1);
+		else
+			kifu_db_bind_null(s, 10);
+		if (kifu_db_step(s) < 0)
+			ret = kifu_db_fail(st, "cannot store the analysis", err);
+		kifu_db_reset(s);
+	}
+out:
+	kifu_db_finalize(s);
+	if (ret == 0)
+		ret = kifu_store_commit(st, err);
+	else
+		kifu_store_rollback(st);
+	return ret;
+}
