@@ -146,7 +146,7 @@ rc=$?
 [ $rc -eq 3 ] || bad "kifu-import with the server stopped exited $rc, expected 3: $(head -c 300 "$tmp/mid.err")"
 grep -q "^kifu-import: .*error: " "$tmp/mid.err" || bad "no error message: $(head -c 300 "$tmp/mid.err")"
 grep -qiE 'sanitizer|segmentation' "$tmp/mid.err" && bad "kifu-import crashed: $(head -c 300 "$tmp/mid.err")"
-echo "pg-faults.sh: server stopped mid-import: $(grep error: "$tmp/mid.err" | head -1)"
+echo "pg-faults.sh: server stopped mid-import: $(grep "^kifu-import: .*error: " "$tmp/mid.err" | head -1)"
 pg_resume || exit 1
 kept=$(pg_psql mid -c 'SELECT count(*) FROM games')
 [ "$kept" -gt 0 ] || bad "no game kept from before the server stopped"
