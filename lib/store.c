@@ -243,7 +243,7 @@ const char *kifu_store_path(const struct kifu_store *st)
 
 int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 {
-	static const char *const names[] = { "begin", "begin_refresh", "begin_read" };
+	static const char *const names[] = { "begin", "begin_refresh", "begin_read", "begin_game" };
 	const char *sql;
 	int ret;
 
@@ -252,8 +252,18 @@ int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 		return kifu_error_set(err, KIFU_ERROR, "database '%s': a transaction is already open",
 				      st->path);
 	}
-	if (kind < KIFU_TX_WRITE || kind > KIFU_TX_READ)
+	if (kind < KIFU_TX_WRITE || kind > KIFU_TX_GAME)
 		kind = KIFU_TX_WRITE;
+	st->tx_kind = kind;
+	/*
+	 * A batch of a game_tx backend begins with its first statement, if
+	 * any: most hold games only, each in a transaction of its own.
+	 */
+	if (kind == KIFU_TX_WRITE && st->be->game_tx) {
+		st->in_tx = 1;
+		st->tx_pending = 1;
+		return 0;
+	}
 	/* A backend without its own kind of transaction begins a writer's. */
 	sql = kifu_db_sql(st, names[kind]);
 	if (!sql)
@@ -266,8 +276,15 @@ int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 		return ret;
 	}
 	st->in_tx = 1;
-	st->tx_kind = kind;
 	return 0;
+}
+
+int kifu_store_tx_start_(struct kifu_store *st)
+{
+	const char *sql = kifu_db_sql(st, "begin");
+
+	st->tx_pending = 0;
+	return st->be->exec(st, sql);
 }
 
 int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
@@ -280,18 +297,38 @@ int kifu_store_tx_kind(const struct kifu_store *st)
 	return st->in_tx ? st->tx_kind : -1;
 }
 
-int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
+/*
+ * Commits; batch: the end of a caller's batch, which a backend may end its
+ * own way ("commit_batch": PostgreSQL waits for the disk there only).
+ */
+static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 {
+	const char *sql = batch ? kifu_db_sql(st, "commit_batch") : NULL;
 	int ret;
 
 	if (!st->in_tx)
 		return 0;
+	if (st->tx_pending) {
+		/* Nothing was written in it; the end of a batch still waits for the disk. */
+		if (!batch || !sql) {
+			st->tx_pending = 0;
+			st->in_tx = 0;
+			return 0;
+		}
+		if (kifu_store_tx_start_(st) < 0)
+			return kifu_store_fail_(st, "cannot commit", err);
+	}
 	ret = st->be->posidx_commit(st, err);
 	if (ret == 0)
-		ret = kifu_store_exec_(st, kifu_db_sql(st, "commit"), "cannot commit", err);
+		ret = kifu_store_exec_(st, sql ? sql : kifu_db_sql(st, "commit"), "cannot commit", err);
 	if (ret == 0)
 		st->in_tx = 0;
 	return ret;
+}
+
+int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
+{
+	return tx_commit(st, st->tx_kind == KIFU_TX_WRITE, err);
 }
 
 void kifu_store_rollback(struct kifu_store *st)
@@ -299,6 +336,7 @@ void kifu_store_rollback(struct kifu_store *st)
 	/* Ids cached during the transaction may be gone with it. */
 	players_clear(st);
 	st->be->posidx_rollback(st);
+	st->tx_pending = 0;
 	if (st->conn && st->be->in_transaction(st))
 		kifu_db_exec(st, kifu_db_sql(st, "rollback"));
 	st->in_tx = 0;
@@ -689,10 +727,10 @@ static int own_begin(int *own, struct kifu_store *st, struct kifu_error *err)
 {
 	int ret;
 
-	if (st->in_tx && st->be->game_tx && st->tx_kind == KIFU_TX_WRITE) {
-		*own = 2;
-		ret = kifu_store_commit(st, err);
-		return ret < 0 ? ret : kifu_store_begin(st, err);
+	if (st->be->game_tx && (!st->in_tx || st->tx_kind == KIFU_TX_WRITE)) {
+		*own = st->in_tx ? 2 : 1;
+		ret = *own == 2 ? tx_commit(st, 0, err) : 0;
+		return ret < 0 ? ret : kifu_store_begin_tx(st, KIFU_TX_GAME, err);
 	}
 	*own = !st->in_tx;
 	return *own ? kifu_store_begin(st, err) : 0;
@@ -708,7 +746,8 @@ static int own_end(int own, int ret, struct kifu_store *st, struct kifu_error *e
 	if (ret < 0) {
 		kifu_store_rollback(st);
 	} else {
-		c = kifu_store_commit(st, err);
+		/* A write on its own ends as a batch would (durably); one of a batch, with it. */
+		c = tx_commit(st, own == 1, err);
 		if (c < 0)
 			kifu_store_rollback(st);
 	}

@@ -90,7 +90,6 @@ struct kifu_store_backend {
 	const char *(*errmsg)(struct kifu_store *st);
 	int (*retryable)(struct kifu_store *st);
 	int (*cannot_write)(struct kifu_store *st);
-	int (*has)(int *found, struct kifu_store *st, const char *name, struct kifu_error *err);
 
 	/*
 	 * Each game and quarantined record is its own transaction, run again
@@ -119,6 +118,12 @@ struct kifu_store_backend {
 	/* Named SQL (kifu_db_sql), ending with { NULL, NULL }. */
 	const struct kifu_db_query *queries;
 };
+
+/*
+ * The transaction of one game or record of a game_tx backend (own_begin in
+ * store.c): named query "begin_game", else "begin".
+ */
+#define KIFU_TX_GAME 3
 
 /* Every backend, most specific first (the SQLite one takes any path): NULL-terminated. */
 extern const struct kifu_store_backend *const kifu_store_backends[];
@@ -179,6 +184,7 @@ struct kifu_store {
 	char *path;
 	int in_tx;
 	int tx_kind;         /* KIFU_TX_* of the open transaction */
+	int tx_pending;      /* a game_tx backend's batch: BEGIN waits for its first statement */
 	int bulk;            /* in bulk mode: foreign keys not enforced */
 	int version;         /* the schema version of the file (older ones only read) */
 	int readonly;        /* opened with KIFU_STORE_READ and not writable */
@@ -242,6 +248,9 @@ void kifu_store_posidx_release_(struct kifu_store *st);
 #define KIFU_PG_MAX_NUMBER 999
 char *kifu_pg_uri_public_(const char *uri);
 char *kifu_pg_rewrite_(const char *sql, short *number, int *nparams);
+
+/* Sends the BEGIN of a pending batch (st->tx_pending); 0 or a KIFU_E* code (kifu_db_errmsg). */
+int kifu_store_tx_start_(struct kifu_store *st);
 
 /* Fills err from the database's last error (kifu_db_fail). */
 #define kifu_store_fail_ kifu_db_fail

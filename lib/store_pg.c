@@ -195,8 +195,6 @@ static void quiet(void *arg, const PGresult *res)
 	(void)res;
 }
 
-static int query_exists(int *found, struct kifu_store *st, const char *sql, struct kifu_error *err);
-
 static int pg_open(struct kifu_store *st, const char *path, unsigned flags, struct kifu_error *err)
 {
 	char *shown = kifu_pg_uri_public_(path);
@@ -235,7 +233,7 @@ static int pg_open(struct kifu_store *st, const char *path, unsigned flags, stru
 		return kifu_db_fail(st, "cannot configure", err);
 	if (flags & KIFU_STORE_READ) {
 		/* Readers never create: a database without kifu's tables is no kifu database yet. */
-		ret = query_exists(&found, st, "SELECT to_regclass('kifu_schema') IS NOT NULL", err);
+		ret = kifu_db_has(&found, st, "kifu_schema", err);
 		if (ret == 0 && !found) {
 			kifu_error_at(err, st->path, 0, 0);
 			ret = kifu_error_set(err, KIFU_ENOTFOUND, "no database at '%s'", st->path);
@@ -246,51 +244,44 @@ static int pg_open(struct kifu_store *st, const char *path, unsigned flags, stru
 
 /* ---- Schema versions ---- */
 
-/* *found: whether sql's single boolean answer is true. */
-static int query_exists(int *found, struct kifu_store *st, const char *sql, struct kifu_error *err)
-{
-	struct kifu_stmt *s = NULL;
-	int ret, rc;
-
-	*found = 0;
-	ret = kifu_db_prepare(&s, st, sql, err);
-	if (ret < 0)
-		return ret;
-	rc = kifu_db_step(s);
-	if (rc == KIFU_DB_ROW)
-		*found = kifu_db_column_int(s, 0) != 0;
-	else if (rc < 0)
-		ret = kifu_db_fail(st, "cannot read the schema", err);
-	kifu_db_finalize(s);
-	return ret;
-}
-
 static int pg_version_get(long long *version, int *foreign, struct kifu_store *st,
 			  struct kifu_error *err)
 {
-	long long objects = 0;
-	int ret, found;
+	struct kifu_stmt *s = NULL;
+	long long objects = 0, others = 0, found = 0;
+	int ret, rc;
 
 	*version = 0;
 	*foreign = 0;
-	ret = query_exists(&found, st, "SELECT to_regclass('kifu_schema') IS NOT NULL", err);
+	/* One statement, one snapshot: kifu_schema and everything else, as another writer commits them. */
+	ret = kifu_db_prepare(&s, st, "SELECT count(*) FILTER (WHERE c.relname = 'kifu_schema'), "
+				      "count(*) FROM pg_class c JOIN pg_namespace n "
+				      "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+				      "AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')", err);
+	if (ret < 0)
+		return ret;
+	rc = kifu_db_step(s);
+	if (rc == KIFU_DB_ROW) {
+		found = kifu_db_column_int64(s, 0);
+		objects = kifu_db_column_int64(s, 1);
+	} else {
+		ret = kifu_db_fail(st, "cannot read the schema", err);
+	}
+	kifu_db_finalize(s);
 	if (ret < 0)
 		return ret;
 	if (found) {
-		ret = query_exists(foreign, st, "SELECT count(*) FROM kifu_schema "
-						"WHERE application <> 'kifu'", err);
+		ret = kifu_db_query_int(&others, st, "SELECT count(*) FROM kifu_schema "
+						     "WHERE application <> 'kifu'", err);
+		*foreign = others > 0;
 		if (ret == 0)
 			ret = kifu_db_query_int(version, st, "SELECT max(version) FROM kifu_schema", err);
 		return ret;
 	}
 	/* No kifu_schema: an empty database, or somebody else's. */
-	ret = kifu_db_query_int(&objects, st,
-				"SELECT count(*) FROM pg_class c JOIN pg_namespace n "
-				"ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
-				"AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')", err);
-	if (ret == 0 && objects)
+	if (objects)
 		*foreign = 2;
-	return ret;
+	return 0;
 }
 
 static int pg_version_set(struct kifu_store *st, int version, struct kifu_error *err)
@@ -820,23 +811,6 @@ static int pg_cannot_write(struct kifu_store *st)
 	       !strcmp(s, "55P03") || !strcmp(s, "57014");
 }
 
-static int pg_has(int *found, struct kifu_store *st, const char *name, struct kifu_error *err)
-{
-	struct kifu_stmt *s = NULL;
-	int ret, rc;
-
-	ret = kifu_db_prepare(&s, st, "SELECT to_regclass(?1::text) IS NOT NULL", err);
-	if (ret < 0)
-		return ret;
-	kifu_db_bind_text_static(s, 1, name, -1);
-	rc = kifu_db_step(s);
-	*found = rc == KIFU_DB_ROW && kifu_db_column_int(s, 0);
-	if (rc < 0)
-		ret = kifu_db_fail(st, "cannot read the schema", err);
-	kifu_db_finalize(s);
-	return ret;
-}
-
 /*
  * Bulk loads: nothing to change. Dropping indexes would lock the tables
  * against every other writer, and a game's rows are one multi-row
@@ -899,8 +873,14 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
 }
 
 /*
- * The SQL that differs. Transactions: a writer of games holds the writers'
- * lock shared until it commits; a refresh of the statistics holds it alone
+ * The SQL that differs. Transactions: the transaction of a game (each its
+ * own: store.c, own_begin) holds the writers' lock shared until it
+ * commits, a caller's batch does not (it may wait long for its next game).
+ * A game's commit does not wait for the disk (synchronous_commit off);
+ * the caller's batch ends with a commit that does (an id taken makes it
+ * write a commit record even when empty), and with it every game
+ * committed before: durable per batch, as SQLite's batches, at the cost
+ * of one disk flush per batch rather than per game; a refresh of the statistics holds it alone
  * (no game is being written meanwhile, so every id up to the highest one
  * it sees is committed); a report reads one snapshot. Games and players
  * take an id from their sequence only when the row is new (the NOT EXISTS
@@ -909,14 +889,19 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
  * those SQLite gives.
  */
 static const struct kifu_db_query pg_queries[] = {
-	{ "begin", "BEGIN ISOLATION LEVEL READ COMMITTED; "
-		   "SELECT pg_advisory_xact_lock_shared(" LOCK_WRITERS ")" },
+	{ "begin", "BEGIN ISOLATION LEVEL READ COMMITTED" },
+	{ "begin_game", "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit = off; "
+			"SELECT pg_advisory_xact_lock_shared(" LOCK_WRITERS ")" },
+	{ "commit_batch", "SET LOCAL synchronous_commit = on; SELECT pg_current_xact_id(); COMMIT" },
 	{ "begin_refresh", "BEGIN ISOLATION LEVEL READ COMMITTED; "
 			   "SELECT pg_advisory_xact_lock(" LOCK_WRITERS ")" },
 	{ "begin_read", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" },
 	{ "commit", "COMMIT" },
 	{ "rollback", "ROLLBACK" },
 	{ "lock_schema", "SELECT pg_advisory_xact_lock(" LOCK_SCHEMA ")" },
+	/* pg_class read as a table, in the statement's snapshot (to_regclass may see a stale cache). */
+	{ "has", "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+		 "WHERE n.nspname = current_schema() AND c.relname = ?1::text" },
 	{ "quarantine_lock", "SELECT pg_advisory_xact_lock(?1::bigint)" },
 	{ "game_insert",
 	  "INSERT INTO games(id, game, variant, first, event, site, round, date, date_first, "
@@ -971,7 +956,6 @@ const struct kifu_store_backend kifu_store_pg = {
 	.errmsg = pg_errmsg,
 	.retryable = pg_retryable,
 	.cannot_write = pg_cannot_write,
-	.has = pg_has,
 	.bulk_begin = pg_bulk,
 	.bulk_end = pg_bulk,
 	.game_tx = 1,

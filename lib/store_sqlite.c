@@ -330,23 +330,6 @@ static int sq_cannot_write(struct kifu_store *st)
 	       rc == SQLITE_IOERR;
 }
 
-static int sq_has(int *found, struct kifu_store *st, const char *name, struct kifu_error *err)
-{
-	struct kifu_stmt *s = NULL;
-	int ret, rc;
-
-	ret = kifu_db_prepare(&s, st, "SELECT 1 FROM sqlite_master WHERE name = ?1", err);
-	if (ret < 0)
-		return ret;
-	kifu_db_bind_text_static(s, 1, name, -1);
-	rc = kifu_db_step(s);
-	*found = rc == KIFU_DB_ROW;
-	if (rc < 0)
-		ret = kifu_db_fail(st, "cannot read the schema", err);
-	kifu_db_finalize(s);
-	return ret;
-}
-
 /*
  * The store writes a game's rows after the game, in one transaction:
  * checking every move's and position's parent would only cost time.
@@ -381,13 +364,15 @@ static void sq_json_at(struct kifu_buf *out, const char *array, const char *inde
 /*
  * The SQL that is not the same on every backend. "begin": a writing
  * transaction (IMMEDIATE: the write lock now, so that two writers never
- * deadlock upgrading); "begin_read": a report's snapshot.
+ * deadlock upgrading); "begin_read": a report's snapshot; "has": a row
+ * when a table, view or index of the name ?1 exists.
  */
 static const struct kifu_db_query sq_queries[] = {
 	{ "begin", "BEGIN IMMEDIATE" },
 	{ "begin_read", "BEGIN" },
 	{ "commit", "COMMIT" },
 	{ "rollback", "ROLLBACK" },
+	{ "has", "SELECT 1 FROM sqlite_master WHERE name = ?1" },
 	{ NULL, NULL }
 };
 
@@ -422,7 +407,6 @@ const struct kifu_store_backend kifu_store_sqlite = {
 	.errmsg = sq_errmsg,
 	.retryable = sq_retryable,
 	.cannot_write = sq_cannot_write,
-	.has = sq_has,
 	.bulk_begin = sq_bulk_begin,
 	.bulk_end = sq_bulk_end,
 	.posidx_queue = kifu_store_posidx_queue_,
