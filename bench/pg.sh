@@ -3,7 +3,8 @@
 # (tests/pg/server.sh: a Unix socket in a temporary directory, removed at
 # the end) run with PostgreSQL's production durability here: fsync,
 # synchronous_commit and full_page_writes on (the tests turn them off), and
-# shared_buffers 256 MB. Figures, wall-clock, best of 3 (KIFU_BENCH_RUNS):
+# shared_buffers 256 MB. Figures, wall-clock, best of 3 (of KIFU_BENCH_RUNS for
+# the 100,000-game imports, which take minutes on PostgreSQL):
 #  - kifu-import --quiet of the same 100,000 generated games (bench/gen-games.c,
 #    the file bench/import.sh uses; BENCH_GAMES=N for another size) into a new
 #    SQLite file, into a new PostgreSQL database, and into a new PostgreSQL
@@ -43,11 +44,12 @@ libs=$(pkg-config --libs sqlite3 yaml-0.1 libarchive jansson libpq 2>/dev/null |
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
-# best PREPARE CMD...: "WALL CPU", the best wall-clock seconds of $runs runs
+# best PREPARE CMD...: "WALL CPU", the best wall-clock seconds of $best_runs
+# (else $runs) runs
 # of CMD (a shell command line), PREPARE (a shell command line) run before
 # each, and the client CPU seconds of that run. Fails when CMD fails.
 best() {
-	python3 - "$runs" "$@" <<'PY'
+	python3 - "${best_runs:-$runs}" "$@" <<'PY'
 import os, subprocess, sys, time
 runs, prepare, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 wall = cpu = None
@@ -147,7 +149,8 @@ line=$("$bin/kifu-stats" --db "$lite" --game splay-schmidt openings --depth 3 --
 hits=$("$bin/kifu-search" --db "$lite" --game splay-schmidt --after "$line" | tail -n +2 | wc -l)
 hits_pg=$("$bin/kifu-search" --db "$big_uri" --game splay-schmidt --after "$line" | tail -n +2 | wc -l)
 [ "$hits" = "$hits_pg" ] || echo "pg: kifu-search --after $line: $hits games on SQLite, $hits_pg on PostgreSQL"
-echo "pg: $big games, best of $runs: wall (client CPU)            SQLite              PostgreSQL"
+best_runs=3
+echo "pg: $big games, best of 3: wall (client CPU)            SQLite              PostgreSQL"
 for q in "kifu-stats summary" "kifu-stats openings --depth 2" "kifu-stats openings --depth 4 --by-position" \
 	"kifu-stats players" "kifu-search --game splay-schmidt --after $line"; do
 	tool=${q%% *}
