@@ -12,21 +12,10 @@
 # run succeeded and never saw the number of games go down. And four writers
 # that find an empty database at once all succeed (one creates the schema).
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-. tests/pg/server.sh
+. tests/cli/lib/pg.sh
 . tests/cli/lib/games.sh
-pg_require pg-concurrency.sh || exit 1
-pg_start || exit 1
-db=$KIFU_PG_URI
-tmp=$PG_WORK
-fail=0
 n=${PG_CONCURRENCY_GAMES:-300}
 
-bad() {
-	echo "pg-concurrency.sh: FAIL: $*"
-	fail=1
-}
 
 # Importer inputs: f1..f8, a stream each; A reads f1..f6 and the invalid
 # record, B reads f8..f4 (names sorting in reverse) and the same invalid

@@ -9,24 +9,13 @@
 # provenance of every run, and have no session of the killed runs left
 # holding locks. The delays are printed; CRASH_DELAYS="..." replays them.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-. tests/pg/server.sh
+. tests/cli/lib/pg.sh
 . tests/cli/lib/crash.sh
 . tests/cli/lib/games.sh
-pg_require pg-crash.sh || exit 1
-pg_start || exit 1
-tmp=$PG_WORK
 ref=$(pg_createdb ref) || exit 1
-db=$KIFU_PG_URI
 games=${CRASH_GAMES:-1000}
 imp=$bin/kifu-import
-fail=0
 
-bad() {
-	echo "pg-crash.sh: FAIL: $*"
-	fail=1
-}
 
 crash_archive "$tmp/arch" "$games" || bad "kifu-play"
 

@@ -15,13 +15,9 @@
 # twice: the first brings the precomputed tables up to date, the second
 # reads them.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-. tests/pg/server.sh
-pg_require pg-equality.sh || exit 1
-pg_start || exit 1
+. tests/cli/lib/pg.sh
 pg=$(pg_createdb icu "$PG_ICU") || exit 1
-tmp=$PG_WORK
+
 
 python3 - "$bin" "$tmp/ref.db" "$pg" "$tmp" <<'PY'
 import json, os, re, subprocess, sys

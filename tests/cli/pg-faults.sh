@@ -13,20 +13,10 @@
 # empty database say what they say for a missing SQLite file ("no database at
 # 'URI'", exit 3) and create nothing there; $KIFU_DB may hold the URI.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-. tests/pg/server.sh
+. tests/cli/lib/pg.sh
 . tests/cli/lib/crash.sh
 . tests/cli/lib/games.sh
-pg_require pg-faults.sh || exit 1
-pg_start || exit 1
-tmp=$PG_WORK
-fail=0
 
-bad() {
-	echo "pg-faults.sh: FAIL: $*"
-	fail=1
-}
 
 # expect_fail WHAT URI SECRET [GREP]: every tool fails on URI as above; its
 # message matches the extended regular expression GREP (case-insensitive).

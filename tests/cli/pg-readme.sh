@@ -12,20 +12,10 @@
 #   holding kifu.db (examples/ imported), says 'the same games', and the
 #   server holds the file's games.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. tests/cli/lib/pg.sh
 src=$(pwd)
-. tests/pg/server.sh
 . tests/cli/lib/games.sh
-pg_require pg-readme.sh || exit 1
-pg_start || exit 1
-tmp=$PG_WORK
-fail=0
 
-bad() {
-	echo "pg-readme.sh: FAIL: $*"
-	fail=1
-}
 
 # block N: the code block after the Nth test marker of README.md, unindented.
 block() {
