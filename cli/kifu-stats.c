@@ -1,8 +1,9 @@
 /*
  * kifu-stats: reports over the stored games (summary, openings, players,
- * lengths) as an aligned table, CSV or JSON on stdout, and optionally as an
- * SVG chart. Everything is computed by libkifu (include/kifu/stats.h); this
- * file reads the options, checks them (unknown games, variants,
+ * lengths, tree) as an aligned table, CSV or JSON on stdout, optionally as
+ * an SVG chart, and the tree as an explorer page (include/kifu/explorer.h).
+ * Everything is computed by libkifu (include/kifu/stats.h); this file
+ * reads the options, checks them (unknown games, variants,
  * terminations and malformed dates are usage errors, exit 2) and writes
  * what the library returns.
  */
@@ -13,11 +14,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kifu/explorer.h"
 #include "kifu/stats.h"
 #include "kifu/store.h"
 
 static const char usage[] =
-	"kifu-stats [--db FILE] [FILTERS] [--format table|csv|json] [--svg FILE] REPORT";
+	"kifu-stats [--db FILE] [FILTERS] [--format table|csv|json] [--svg FILE] REPORT\n"
+	"       kifu-stats [--db FILE] [FILTERS] tree --html FILE [--depth N] [--after MOVES] "
+	"[--min-games K]";
 
 static void help(void)
 {
@@ -41,7 +45,7 @@ static void help(void)
 	       "  players    per player: games, wins, draws, losses, unfinished, score, rating\n"
 	       "  lengths    per game and variant: the number of games of each length (plies)\n",
 	       usage);
-	fputs("  tree [--after MOVES] [--min-games K]\n"
+	fputs("  tree [--after MOVES] [--min-games K] [--html FILE [--depth N]]\n"
 	      "             (needs --game, and --variant where the game has several) the moves\n"
 	      "             played from the position after MOVES (comma-separated, as kifu-perft\n"
 	      "             --after takes them; default: the start) in the stored games that\n"
@@ -54,7 +58,19 @@ static void help(void)
 	      "             the position's hash (16 hex digits) and to_move in every row. A game\n"
 	      "             that reaches the position twice counts once, with the move it\n"
 	      "             played the first time; a game that ends there has no next move.\n"
-	      "             A bad move in MOVES is a usage error. (--html: not available yet.)\n\n",
+	      "             A bad move in MOVES is a usage error.\n"
+	      "             --html FILE [--depth N] writes one self-contained explorer page to\n"
+	      "             FILE instead (no network needed): the board of the position, its\n"
+	      "             moves with win/draw/loss bars of the side to move and the columns\n"
+	      "             above; clicking a move shows the next position and its moves, down\n"
+	      "             to N plies below the position asked for (default 4; the positions N\n"
+	      "             plies below show their board only), a path of the moves clicked\n"
+	      "             leads back up, and the address ends in #path=M1,M2,... Positions\n"
+	      "             reached by different move orders are one position of the page. A\n"
+	      "             page holds at most 2000 positions and 50000 moves in its tables,\n"
+	      "             taken level by level, the most played moves first: when it is\n"
+	      "             full, the rarer moves lead nowhere or are left out of the tables\n"
+	      "             (a warning says how many).\n\n",
 	      stdout);
 	/* In parts: ISO C compilers need not take string literals past 4095 bytes. */
 	fputs("Definitions:\n"
@@ -172,6 +188,8 @@ int main(int argc, char **argv)
 	};
 	static const char *const formats[] = { "table", "csv", "json", NULL };
 	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
+	struct kifu_explorer_options xopt = KIFU_EXPLORER_OPTIONS_INIT;
+	struct kifu_explorer_info info;
 	struct kifu_filter f;
 	struct kifu_store *st = NULL;
 	struct kifu_report *rep = NULL;
@@ -179,7 +197,8 @@ int main(int argc, char **argv)
 	struct kifu_error err;
 	const char *db = NULL, *svg_path = NULL, *format = "table";
 	int opt_c, kind, fmt = -1, k, status = EXIT_OK, openings_only = 0, min_given = 0;
-	int tree_only = 0, html = 0;
+	int tree_only = 0, depth_given = 0, format_given = 0;
+	const char *html = NULL;
 
 	cli_init(argv[0]);
 	memset(&f, 0, sizeof(f));
@@ -190,21 +209,26 @@ int main(int argc, char **argv)
 			continue;
 		switch (opt_c) {
 		case O_DB: db = optarg; break;
-		case O_FORMAT: format = optarg; break;
+		case O_FORMAT: format = optarg; format_given = 1; break;
 		case O_SVG: svg_path = optarg; break;
 		case O_DEPTH:
 			opt.depth = (int)parse_number("--depth", optarg, 1);
 			if (opt.depth > 10000)
 				cli_usage_error(usage, "--depth %s is too deep (10000 at most)",
 						optarg);
-			openings_only = 1;
+			depth_given = 1;
 			break;
 		case O_MIN:
 			opt.min_games = parse_number("--min-games", optarg, 0);
 			min_given = 1;
 			break;
 		case O_AFTER: opt.after = optarg; tree_only = 1; break;
-		case O_HTML: html = 1; tree_only = 1; break;
+		case O_HTML:
+			if (!*optarg)
+				cli_usage_error(usage, "--html expects a file name");
+			html = optarg;
+			tree_only = 1;
+			break;
 		case O_BYPOS: opt.by_position = 1; openings_only = 1; break;
 		case O_NOCACHE: opt.flags |= KIFU_STATS_NO_CACHE; break;
 		case 'h': help(); break;
@@ -222,15 +246,18 @@ int main(int argc, char **argv)
 		cli_usage_error(usage, "unknown report '%s' (summary, openings, players, lengths or "
 				"tree)", argv[optind]);
 	if (openings_only && kind != KIFU_STATS_OPENINGS)
-		cli_usage_error(usage, "--depth and --by-position apply to openings, not '%s'",
-				argv[optind]);
+		cli_usage_error(usage, "--by-position applies to openings, not '%s'", argv[optind]);
+	if (depth_given && kind != KIFU_STATS_OPENINGS && !(kind == KIFU_STATS_TREE && html))
+		cli_usage_error(usage, "--depth applies to openings and tree --html, not '%s'%s",
+				argv[optind], kind == KIFU_STATS_TREE ? " without --html" : "");
 	if (min_given && kind != KIFU_STATS_OPENINGS && kind != KIFU_STATS_TREE)
 		cli_usage_error(usage, "--min-games applies to openings and tree, not '%s'",
 				argv[optind]);
 	if (tree_only && kind != KIFU_STATS_TREE)
 		cli_usage_error(usage, "--after and --html apply to tree, not '%s'", argv[optind]);
-	if (html)
-		cli_usage_error(usage, "tree --html is not available yet");
+	if (html && (svg_path || format_given))
+		cli_usage_error(usage, "tree --html writes a page instead of a report: no %s",
+				svg_path ? "--svg" : "--format");
 	if (kind == KIFU_STATS_TREE && !f.game)
 		cli_usage_error(usage, "tree needs --game");
 	for (k = 0; formats[k]; k++)
@@ -241,8 +268,12 @@ int main(int argc, char **argv)
 	cli_filter_check(usage, &f);
 
 	db = cli_db_path(db);
+	xopt.stats = opt;
+	if (depth_given)
+		xopt.depth = opt.depth;
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
-	    kifu_stats_report(&rep, st, kind, &f, &opt, &err) < 0) {
+	    (html ? kifu_explorer_html(&out, &info, st, &f, &xopt, &err)
+		  : kifu_stats_report(&rep, st, kind, &f, &opt, &err)) < 0) {
 		/* tree: a bad move in --after is a usage error (dates were checked above). */
 		if (kind == KIFU_STATS_TREE && (err.code == KIFU_EPARSE || err.code == KIFU_EILLEGAL))
 			cli_errorf("--after: %s", err.message);
@@ -250,6 +281,19 @@ int main(int argc, char **argv)
 			cli_error(&err);
 		status = err.code == KIFU_EPARSE || err.code == KIFU_ERANGE ||
 				 err.code == KIFU_EILLEGAL ? EXIT_USAGE : EXIT_FAILURE_IO;
+		goto out;
+	}
+	if (html) {
+		if (write_file(html, &out) < 0)
+			status = EXIT_FAILURE_IO;
+		else if (info.left_out)
+			fprintf(stderr, "%s: warning: the page is full (%zu positions): %zu of the "
+				"rarer move%s lead nowhere\n", cli_progname(), info.positions,
+				info.left_out, info.left_out == 1 ? "" : "s");
+		if (status == EXIT_OK && info.rows_left_out)
+			fprintf(stderr, "%s: warning: the page is full (%d moves in its tables): %zu of "
+				"the rarer moves are left out of them\n", cli_progname(),
+				KIFU_EXPLORER_MAX_ROWS, info.rows_left_out);
 		goto out;
 	}
 	if (kifu_report_write(&out, rep, fmt == 0 ? KIFU_REPORT_TABLE : fmt == 1 ? KIFU_REPORT_CSV

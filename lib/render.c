@@ -13,6 +13,7 @@
 #include "kifu/game.h"
 #include "kifu/record.h"
 #include "kifu/render.h"
+#include "render_impl.h"
 
 /* ---- escaping ---- */
 
@@ -749,4 +750,21 @@ int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
 
 	free(movers);
 	return ret == 0 && b->failed ? KIFU_ENOMEM : ret;
+}
+
+/* ---- for other pages of the library (render_impl.h) ---- */
+
+void render_html_text(struct kifu_buf *b, const char *s)
+{
+	html_text(b, s);
+}
+
+void render_js_string(struct kifu_buf *b, const char *s)
+{
+	js_string(b, s);
+}
+
+int render_pictures(struct kifu_buf *b, char **svg, size_t n)
+{
+	return put_pictures(b, svg, n);
 }

@@ -72,6 +72,31 @@ void report_set_list(struct kifu_report *rep, long row, long col, const char *s,
 
 int report_failed(const struct kifu_report *rep);
 
+/*
+ * The text table's layout (stats_report.c), for other views of a report
+ * that show the same columns (the explorer page): a shown column is the
+ * report's column col, with column pair shown beside it as LOW-HIGH (or
+ * -1), under head.
+ */
+struct stats_tcol {
+	size_t col;
+	long pair;
+	const char *head;
+	size_t width;
+	int numeric;
+};
+
+/*
+ * Fills t (room for kifu_report_ncols(rep) entries) with the columns the
+ * text table shows, in its order; drop_game, drop_variant leave those
+ * columns out. Returns how many.
+ */
+size_t stats_table_plan(struct stats_tcol *t, const struct kifu_report *rep, int drop_game,
+			int drop_variant);
+/* Sets cell to the text of column t in row r as the table shows it (r < 0: the header). */
+void stats_tcol_text(struct kifu_buf *cell, const struct kifu_report *rep,
+		     const struct stats_tcol *t, long r);
+
 /* ---- The reports' core (stats.c) ---- */
 
 /* Plies of opening lines kept in stats_lines; deeper reports read the moves. */

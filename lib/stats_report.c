@@ -358,14 +358,6 @@ static size_t text_width(const char *s, size_t n)
  * the same in every row is said once above the table instead of in a
  * column. One game's summary or openings then fit in 100 columns.
  */
-struct tcol {
-	size_t col;       /* the report's column */
-	long pair;        /* the column shown with it as LOW-HIGH, or -1 */
-	const char *head;
-	size_t width;
-	int numeric;
-};
-
 static const char *table_head(const struct kifu_report *rep, const char *name)
 {
 	static const struct {
@@ -409,8 +401,8 @@ static int same_text(const struct kifu_report *rep, long c)
 }
 
 /* The text of table column t in row r (r < 0: the header). */
-static void tcol_text(struct kifu_buf *cell, const struct kifu_report *rep, const struct tcol *t,
-		      long r)
+void stats_tcol_text(struct kifu_buf *cell, const struct kifu_report *rep,
+		     const struct stats_tcol *t, long r)
 {
 	const struct kifu_cell *lo, *hi;
 
@@ -436,22 +428,13 @@ static void tcol_text(struct kifu_buf *cell, const struct kifu_report *rep, cons
 	table_text(cell, hi, rep->cols[t->pair].prec, 1);
 }
 
-static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
+size_t stats_table_plan(struct stats_tcol *t, const struct kifu_report *rep, int drop_game,
+			int drop_variant)
 {
-	struct kifu_buf cell = KIFU_BUF_INIT;
-	struct tcol *t = calloc(rep->ncols ? rep->ncols : 1, sizeof(*t));
 	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
 	long ci_high = kifu_report_find_col(rep, "ci_high");
-	int drop_game = same_text(rep, game), drop_variant = drop_game && same_text(rep, variant);
 	size_t n = 0, c, k;
-	long r;
-	int ret = 0;
 
-	if (!t) {
-		ret = KIFU_ENOMEM;
-		goto out;
-	}
-	/* The columns shown, in table order. */
 	for (c = 0; c < rep->ncols; c++) {
 		const char *name = rep->cols[c].name;
 
@@ -479,12 +462,30 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 			t[n].pair = -1;
 			t[n++].head = table_head(rep, rep->cols[k].name);
 		}
+	return n;
+}
+
+static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
+{
+	struct kifu_buf cell = KIFU_BUF_INIT;
+	struct stats_tcol *t = calloc(rep->ncols ? rep->ncols : 1, sizeof(*t));
+	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
+	int drop_game = same_text(rep, game), drop_variant = drop_game && same_text(rep, variant);
+	size_t n = 0, c;
+	long r;
+	int ret = 0;
+
+	if (!t) {
+		ret = KIFU_ENOMEM;
+		goto out;
+	}
+	n = stats_table_plan(t, rep, drop_game, drop_variant);
 	for (r = -1; r < (long)rep->nrows; r++) {
 		for (c = 0; c < n; c++) {
 			const struct kifu_cell *kc;
 			size_t w;
 
-			tcol_text(&cell, rep, &t[c], r);
+			stats_tcol_text(&cell, rep, &t[c], r);
 			w = cell.data ? text_width(cell.data, cell.len) : 0;
 			if (w > t[c].width)
 				t[c].width = w;
@@ -512,7 +513,7 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 			const char *s;
 			size_t w, pad;
 
-			tcol_text(&cell, rep, &t[c], r);
+			stats_tcol_text(&cell, rep, &t[c], r);
 			s = cell.data ? cell.data : "";
 			w = text_width(s, cell.len);
 			pad = t[c].width > w ? t[c].width - w : 0;

@@ -46,6 +46,8 @@ struct pg_conn {
 	char state[6];       /* its SQLSTATE, "" when none */
 	long long changes;
 	unsigned names;      /* prepared statements and cursors made so far */
+	int queued;          /* writes sent in pipeline mode, their results not read yet */
+	int sticky;          /* an error drained where it could not be returned: the next one's */
 };
 
 struct pg_param {
@@ -61,6 +63,7 @@ struct pg_stmt {
 	char cursor[32];     /* the open cursor's name, "" when none */
 	char *sql;           /* the SQL with $N parameters */
 	int query;           /* returns rows (SELECT, WITH, VALUES) */
+	int rows;            /* returns rows or a RETURNING: its results are read at once */
 	int nparams;
 	short number[MAX_NUMBER + 1]; /* ?N is $number[N] (0: not in the SQL) */
 	struct pg_param params[MAX_PARAMS];
@@ -68,6 +71,8 @@ struct pg_stmt {
 	PGresult *res;       /* the rows fetched */
 	int row, nrows;      /* the current row of res; -1 before the first step */
 	int state;           /* 0 not run since reset, 1 rows, 2 done */
+	int direct;          /* its rows fit in one fetch: run without a cursor from now on */
+	long fetched;        /* rows read through the cursor of this run */
 	int bind_err;
 	unsigned char *blob; /* column_blob's unescaped value */
 	size_t blob_len;
@@ -133,6 +138,59 @@ static int nomem(struct pg_conn *c)
 {
 	conn_fail(c, "53200", "out of memory");
 	return KIFU_ENOMEM;
+}
+
+/*
+ * Writes inside a transaction whose results nobody reads (an INSERT
+ * without RETURNING) are sent without waiting, in libpq's pipeline mode:
+ * a game's rows cost one round trip together rather than one each. This
+ * reads their results (the first error is the one kept, and returned) and
+ * leaves pipeline mode; everything else calls it before talking to the
+ * server.
+ */
+static int drain(struct pg_conn *c)
+{
+	PGresult *res;
+	int ret = c->sticky, syncs = 0;
+
+	c->sticky = 0;
+	if (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF)
+		return ret;
+	if (PQpipelineSync(c->pg) != 1) {
+		conn_fail(c, "08006", PQerrorMessage(c->pg));
+		return KIFU_EDB;
+	}
+	while (!syncs) {
+		res = PQgetResult(c->pg);
+		if (!res) {
+			if (PQstatus(c->pg) == CONNECTION_BAD) {
+				if (ret == 0)
+					ret = result_fail(c, NULL);
+				break;
+			}
+			continue;
+		}
+		switch (PQresultStatus(res)) {
+		case PGRES_PIPELINE_SYNC:
+			syncs = 1;
+			break;
+		case PGRES_COMMAND_OK:
+		case PGRES_TUPLES_OK:
+		case PGRES_PIPELINE_ABORTED:
+			break;
+		default:
+			if (ret == 0)
+				ret = result_fail(c, res);
+			break;
+		}
+		PQclear(res);
+	}
+	c->queued = 0;
+	if (PQexitPipelineMode(c->pg) != 1 && ret == 0) {
+		conn_fail(c, "08006", PQerrorMessage(c->pg));
+		ret = KIFU_EDB;
+	}
+	return ret;
 }
 
 /* ---- Connecting ---- */
@@ -356,6 +414,16 @@ char *kifu_pg_rewrite_(const char *sql, short *number, int *nparams)
 	return out;
 }
 
+/* drain() where its error cannot be returned: kept for the next call. */
+static int drain_kept(struct pg_conn *c)
+{
+	int ret = drain(c);
+
+	if (ret < 0)
+		c->sticky = ret;
+	return ret;
+}
+
 /* Whether sql returns rows: a query, or a write with RETURNING. */
 static int is_query(const char *sql)
 {
@@ -375,6 +443,11 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	*out = NULL;
 	if (!s)
 		return nomem(c);
+	ret = drain(c);
+	if (ret < 0) {
+		free(s);
+		return ret;
+	}
 	s->base.st = st;
 	s->sql = kifu_pg_rewrite_(sql, s->number, &s->nparams);
 	if (!s->sql) {
@@ -388,6 +461,7 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 		goto out;
 	}
 	s->query = is_query(s->sql);
+	s->rows = s->query || strstr(s->sql, "RETURNING") != NULL;
 	s->row = -1;
 	snprintf(s->name, sizeof(s->name), "kifu_s%u", ++c->names);
 	res = PQprepare(c->pg, s->name, s->sql, 0, NULL);
@@ -419,12 +493,15 @@ static void pg_reset(struct kifu_stmt *x)
 	struct pg_stmt *s = PGS(x);
 	struct pg_conn *c = CONN(x->st);
 
+	/* Every row of the run came in one fetch (read or not): no cursor next time. */
+	if (s->cursor[0] && s->res && s->nrows < FETCH_ROWS && s->fetched < FETCH_ROWS)
+		s->direct = 1;
 	stmt_clear_result(s);
 	if (s->cursor[0]) {
 		char sql[64];
 
 		/* Only in the transaction that opened it; after one, it is gone anyway. */
-		if (PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
+		if (drain_kept(c) == 0 && PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
 			snprintf(sql, sizeof(sql), "CLOSE %s", s->cursor);
 			PQclear(PQexec(c->pg, sql));
 		}
@@ -450,7 +527,7 @@ static void pg_finalize(struct kifu_stmt *x)
 		char sql[64];
 
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->name);
-		if (PQtransactionStatus(c->pg) != PQTRANS_INERROR)
+		if (drain_kept(c) == 0 && PQtransactionStatus(c->pg) != PQTRANS_INERROR)
 			PQclear(PQexec(c->pg, sql));
 	}
 	for (i = 0; i < MAX_PARAMS; i++)
@@ -558,7 +635,7 @@ static int stmt_run(struct pg_stmt *s)
 {
 	struct pg_conn *c = CONN(s->base.st);
 	const char *values[MAX_PARAMS];
-	int lengths[MAX_PARAMS], formats[MAX_PARAMS], i;
+	int lengths[MAX_PARAMS], formats[MAX_PARAMS], i, ret;
 	PGresult *res;
 	ExecStatusType status;
 
@@ -567,8 +644,30 @@ static int stmt_run(struct pg_stmt *s)
 		lengths[i] = s->params[i].len;
 		formats[i] = s->params[i].binary;
 	}
-	if (s->query && !s->base.small && PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
-		/* Many rows, perhaps: a cursor, read FETCH_ROWS at a time. */
+	if (!s->rows && (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF ||
+			 PQtransactionStatus(c->pg) == PQTRANS_INTRANS)) {
+		/* A write in a transaction: sent now, its result read by the next drain. */
+		if ((PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF && PQenterPipelineMode(c->pg) != 1) ||
+		    PQsendQueryPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0) != 1) {
+			conn_fail(c, "08006", PQerrorMessage(c->pg));
+			return KIFU_EDB;
+		}
+		c->queued++;
+		c->changes = -1;
+		s->nrows = 0;
+		return 0;
+	}
+	ret = drain(c);
+	if (ret < 0)
+		return ret;
+	if (s->query && !s->base.small && !s->direct &&
+	    PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
+		/*
+		 * Many rows, perhaps: a cursor, read FETCH_ROWS at a time. A
+		 * statement that gave fewer (a look-up run once per row of
+		 * another) is run directly after that, one round trip a run.
+		 */
+		s->fetched = 0;
 		struct kifu_buf sql = KIFU_BUF_INIT;
 
 		snprintf(s->cursor, sizeof(s->cursor), "kifu_c%u", ++c->names);
@@ -581,8 +680,7 @@ static int stmt_run(struct pg_stmt *s)
 		res = PQexecParams(c->pg, sql.data, s->nparams, NULL, values, lengths, formats, 0);
 		kifu_buf_release(&sql);
 		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-			int ret = result_fail(c, res);
-
+			ret = result_fail(c, res);
 			PQclear(res);
 			s->cursor[0] = 0;
 			return ret;
@@ -593,7 +691,7 @@ static int stmt_run(struct pg_stmt *s)
 	res = PQexecPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0);
 	status = PQresultStatus(res);
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-		int ret = result_fail(c, res);
+		ret = result_fail(c, res);
 
 		PQclear(res);
 		return ret;
@@ -610,18 +708,22 @@ static int stmt_fetch(struct pg_stmt *s)
 	struct pg_conn *c = CONN(s->base.st);
 	char sql[64];
 	PGresult *res;
+	int ret = drain(c);
 
+	if (ret < 0)
+		return ret;
 	stmt_clear_result(s);
 	snprintf(sql, sizeof(sql), "FETCH %d FROM %s", FETCH_ROWS, s->cursor);
 	res = PQexec(c->pg, sql);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		int ret = result_fail(c, res);
+		ret = result_fail(c, res);
 
 		PQclear(res);
 		return ret;
 	}
 	s->res = res;
 	s->nrows = PQntuples(res);
+	s->fetched += s->nrows;
 	return 0;
 }
 
@@ -755,9 +857,16 @@ static size_t pg_column_bytes(struct kifu_stmt *x, int i)
 static int pg_exec(struct kifu_store *st, const char *sql)
 {
 	struct pg_conn *c = CONN(st);
-	PGresult *res = PQexec(c->pg, sql);
-	ExecStatusType status = PQresultStatus(res);
-	int ret = 0;
+	PGresult *res;
+	ExecStatusType status;
+	int ret = drain(c);
+
+	/* A rollback ends whatever went wrong before it. */
+	if (ret < 0 && strncmp(sql, "ROLLBACK", 8) != 0)
+		return ret;
+	res = PQexec(c->pg, sql);
+	ret = 0;
+	status = PQresultStatus(res);
 
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
 		ret = result_fail(c, res);

@@ -280,6 +280,9 @@ static void test_game_ids(void **state)
 static void test_error_classes(void **state)
 {
 	struct kifu_store *st;
+	struct kifu_stmt *s;
+	struct kifu_error err;
+	long long n = 0;
 
 	(void)state;
 	if (!server())
@@ -303,6 +306,25 @@ static void test_error_classes(void **state)
 	assert_false(kifu_db_retryable(st));
 	assert_false(kifu_db_cannot_write(st));
 	assert_non_null(strstr(kifu_db_errmsg(st), "no_such_table"));
+	/*
+	 * Writes in a transaction are sent without waiting for their result:
+	 * a failure is reported by the next statement, here the commit, with
+	 * the failed write's own message, also after a statement is finalized.
+	 */
+	kifu_error_clear(&err);
+	exec_ok(st, "CREATE TEMP TABLE t(x integer PRIMARY KEY)");
+	assert_int_equal(kifu_store_begin_tx(st, KIFU_TX_REFRESH, &err), 0);
+	assert_int_equal(kifu_db_prepare(&s, st, "INSERT INTO t(x) VALUES (?1)", &err), 0);
+	kifu_db_bind_int(s, 1, 1);
+	assert_int_equal(kifu_db_step(s), KIFU_DB_DONE);
+	kifu_db_reset(s);
+	assert_int_equal(kifu_db_step(s), KIFU_DB_DONE);
+	kifu_db_finalize(s);
+	assert_true(kifu_store_commit(st, &err) < 0);
+	assert_non_null(strstr(err.message, "duplicate key"));
+	kifu_store_rollback(st);
+	exec_ok(st, "INSERT INTO t(x) VALUES (2)");
+	assert_true(kifu_db_query_int(&n, st, "SELECT count(*) FROM t", &err) == 0 && n == 1);
 	kifu_store_free(st);
 }
 

@@ -15,85 +15,11 @@ out=tests/out
 status=0
 checks=0
 
-browser=""
-for b in chromium chromium-browser; do
-	if command -v "$b" >/dev/null 2>&1; then
-		browser=$b
-		break
-	fi
-done
-if [ -z "$browser" ]; then
-	if [ "${CI:-}" = true ] || [ "${KIFU_TEST_DEPS:-}" = required ]; then
-		echo "browser.sh: FAIL: chromium is not installed (Debian: chromium), a declared test dependency" >&2
-		exit 1
-	fi
-	echo "browser.sh: SKIPPED: chromium is not installed (Debian package: chromium)"
-	exit 0
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "browser.sh: FAIL: python3 is needed" >&2
-	exit 1
-fi
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-browser.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
-
-fail() {
-	echo "browser.sh: FAIL: $*" >&2
-	status=1
-}
-
-# Runs headless Chromium with a fresh profile and no network services.
-run_browser() {
-	profile=$(mktemp -d "$tmp/profile.XXXXXX")
-	"$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
-		--disable-component-update --disable-sync --no-first-run \
-		--user-data-dir="$profile" "$@" 2>>"$tmp/browser.log"
-	code=$?
-	rm -rf "$profile"
-	return $code
-}
-
-# The data-cell=data-content pairs of an SVG file, or of the element with
-# id="board" in a dumped page (plus its data-ply), one per line, sorted.
-cat >"$tmp/cells.py" <<'EOF'
-import sys
-from html.parser import HTMLParser
-
-class Cells(HTMLParser):
-    def __init__(self, board_only):
-        super().__init__()
-        self.board_only = board_only
-        self.depth = 0
-        self.cells = []
-        self.ply = None
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if self.board_only and self.depth == 0:
-            if a.get("id") == "board":
-                self.depth = 1
-                self.ply = a.get("data-ply")
-            return
-        if self.board_only:
-            self.depth += 1
-        if "data-cell" in a:
-            self.cells.append("%s=%s" % (a["data-cell"], a.get("data-content")))
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        if self.board_only and self.depth > 1:
-            self.depth -= 1
-    def handle_endtag(self, tag):
-        if self.board_only and self.depth > 0:
-            self.depth -= 1
-
-p = Cells(sys.argv[1] == "page")
-p.feed(open(sys.argv[2], encoding="utf-8").read())
-if p.board_only:
-    print("ply=%s" % p.ply)
-for c in sorted(p.cells):
-    print(c)
-EOF
+name=browser.sh
+. tests/lib/chromium.sh
 
 # One game of every game and variant: "FILE PLIES".
 games=""

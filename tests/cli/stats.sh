@@ -332,8 +332,8 @@ check "tree without --game says so" grep -q 'tree needs --game' "$tmp/err"
 "$stats" --db "$db" --game glaisher tree >"$tmp/out" 2>"$tmp/err"
 check "tree of glaisher without --variant exits 2" [ $? -eq 2 ]
 check "tree of glaisher without --variant says so" grep -q "needs a variant" "$tmp/err"
-usage_error "tree --html" --game splay-schmidt tree --html "$tmp/t.html"
-check "tree --html is not available yet" grep -q 'not available yet' "$tmp/err"
+usage_error "tree --depth without --html" --game splay-schmidt tree --depth 3
+check "tree --depth without --html says so" grep -q 'depth applies to openings and tree --html' "$tmp/err"
 usage_error "--after with summary" --game splay-schmidt summary --after d4
 "$stats" --db "$db" --game splay-schmidt tree --after d4,d4 >"$tmp/out" 2>"$tmp/err"
 check "tree: an illegal move in --after exits 2" [ $? -eq 2 ]
