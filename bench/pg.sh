@@ -3,7 +3,8 @@
 # (tests/pg/server.sh: a Unix socket in a temporary directory, removed at
 # the end) run with PostgreSQL's production durability here: fsync,
 # synchronous_commit and full_page_writes on (the tests turn them off), and
-# shared_buffers 256 MB. Figures, wall-clock, best of 3 (KIFU_BENCH_RUNS):
+# shared_buffers 256 MB. Figures, wall-clock, best of 3 (of KIFU_BENCH_RUNS for
+# the 100,000-game imports, which take minutes on PostgreSQL):
 #  - kifu-import --quiet of the same 100,000 generated games (bench/gen-games.c,
 #    the file bench/import.sh uses; BENCH_GAMES=N for another size) into a new
 #    SQLite file, into a new PostgreSQL database, and into a new PostgreSQL
@@ -43,11 +44,12 @@ libs=$(pkg-config --libs sqlite3 yaml-0.1 libarchive jansson libpq 2>/dev/null |
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
-# best PREPARE CMD...: "WALL CPU", the best wall-clock seconds of $runs runs
+# best PREPARE CMD...: "WALL CPU", the best wall-clock seconds of $best_runs
+# (else $runs) runs
 # of CMD (a shell command line), PREPARE (a shell command line) run before
 # each, and the client CPU seconds of that run. Fails when CMD fails.
 best() {
-	python3 - "$runs" "$@" <<'PY'
+	python3 - "${best_runs:-$runs}" "$@" <<'PY'
 import os, subprocess, sys, time
 runs, prepare, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 wall = cpu = None
@@ -78,7 +80,7 @@ echo "pg: $("$PG_BIN/postgres" --version), Unix socket, fsync on, shared_buffers
 # Every benchmark's database is dropped and made again by fresh_pg NAME.
 export PG_DIR PG_BIN
 fresh_pg="psql -X -q -v ON_ERROR_STOP=1 'postgresql://kifu@/postgres?host=$PG_DIR'"
-fresh_pg() { echo "$PG_BIN/$fresh_pg -c 'DROP DATABASE IF EXISTS $1' -c 'CREATE DATABASE $1'"; }
+fresh_pg() { echo "$PG_BIN/$fresh_pg -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS $1' -c 'CREATE DATABASE $1'"; }
 
 # ---- Import: the same games into SQLite and PostgreSQL, 1 and 2 importers.
 $CC $cflags bench/gen-games.c "$lib" $libs -lm -o "$out/gen-games" || exit 3
@@ -147,7 +149,8 @@ line=$("$bin/kifu-stats" --db "$lite" --game splay-schmidt openings --depth 3 --
 hits=$("$bin/kifu-search" --db "$lite" --game splay-schmidt --after "$line" | tail -n +2 | wc -l)
 hits_pg=$("$bin/kifu-search" --db "$big_uri" --game splay-schmidt --after "$line" | tail -n +2 | wc -l)
 [ "$hits" = "$hits_pg" ] || echo "pg: kifu-search --after $line: $hits games on SQLite, $hits_pg on PostgreSQL"
-echo "pg: $big games, best of $runs: wall (client CPU)      SQLite              PostgreSQL"
+best_runs=3
+echo "pg: $big games, best of 3: wall (client CPU)            SQLite              PostgreSQL"
 for q in "kifu-stats summary" "kifu-stats openings --depth 2" "kifu-stats openings --depth 4 --by-position" \
 	"kifu-stats players" "kifu-search --game splay-schmidt --after $line"; do
 	tool=${q%% *}
@@ -155,7 +158,7 @@ for q in "kifu-stats summary" "kifu-stats openings --depth 2" "kifu-stats openin
 	a=$(best true "'$bin/$tool' --db '$lite' $args") || exit 3
 	b=$(best true "'$bin/$tool' --db '$big_uri' $args") || exit 3
 	awk -v q="$q" -v a="$a" -v b="$b" 'BEGIN { split(a, A, " "); split(b, B, " ")
-		printf "pg:   %-44s %7.3f s (%6.3f)  %7.3f s (%6.3f)\n", q, A[1], A[2], B[1], B[2] }'
+		printf "pg:   %-50s %7.3f s (%6.3f)  %7.3f s (%6.3f)\n", q, A[1], A[2], B[1], B[2] }'
 done
 echo "pg: (kifu-search lists $hits games)"
 echo "pg: load after: $(uptime)"

@@ -18,31 +18,29 @@ for t in mktemp rm mkdir cat grep sed ls basename dirname env; do
 	p=$(command -v "$t") && ln -s "$p" "$tmp/bin/$t"
 done
 
-for s in tests/cli/browser.sh tests/cli/yaml-readers.sh; do
-	env -u CI -u KIFU_TEST_DEPS PATH="$tmp/bin" "$sh" "$s" >"$tmp/out" 2>&1
+# without WHAT SCRIPT VAR=VALUE...: SCRIPT run with the environment changed
+# so that WHAT it needs is missing says SKIPPED (exit 0) by hand, and fails
+# under CI and in make test.
+without() {
+	what=$1 s=$2
+	shift 2
+	env -u CI -u KIFU_TEST_DEPS "$@" "$sh" "$s" >"$tmp/out" 2>&1
 	rc=$?
 	{ [ $rc -eq 0 ] && grep -q SKIPPED "$tmp/out"; } ||
-		{ echo "FAIL: $s by hand without its dependency: exit $rc, expected SKIPPED: $(cat "$tmp/out")"; fail=1; }
-	env -u KIFU_TEST_DEPS CI=true PATH="$tmp/bin" "$sh" "$s" >"$tmp/out" 2>&1
+		{ echo "FAIL: $s by hand without $what: exit $rc, expected SKIPPED: $(cat "$tmp/out")"; fail=1; }
+	env -u KIFU_TEST_DEPS CI=true "$@" "$sh" "$s" >"$tmp/out" 2>&1
 	rc=$?
-	[ $rc -ne 0 ] || { echo "FAIL: $s under CI=true without its dependency passed"; fail=1; }
-	env -u CI KIFU_TEST_DEPS=required PATH="$tmp/bin" "$sh" "$s" >"$tmp/out" 2>&1
+	[ $rc -ne 0 ] || { echo "FAIL: $s under CI=true without $what passed"; fail=1; }
+	env -u CI KIFU_TEST_DEPS=required "$@" "$sh" "$s" >"$tmp/out" 2>&1
 	rc=$?
-	[ $rc -ne 0 ] || { echo "FAIL: $s in make test without its dependency passed"; fail=1; }
+	[ $rc -ne 0 ] || { echo "FAIL: $s in make test without $what passed"; fail=1; }
+}
+for s in tests/cli/browser.sh tests/cli/yaml-readers.sh; do
+	without "its dependency" "$s" PATH="$tmp/bin"
 done
-
 # The PostgreSQL tests without a server (PG_BINDIR pointing nowhere).
 for s in tests/cli/pg-*.sh; do
-	env -u CI -u KIFU_TEST_DEPS PG_BINDIR="$tmp/nopg" "$sh" "$s" >"$tmp/out" 2>&1
-	rc=$?
-	{ [ $rc -eq 0 ] && grep -q SKIPPED "$tmp/out"; } ||
-		{ echo "FAIL: $s by hand without PostgreSQL: exit $rc, expected SKIPPED: $(cat "$tmp/out")"; fail=1; }
-	env -u KIFU_TEST_DEPS CI=true PG_BINDIR="$tmp/nopg" "$sh" "$s" >"$tmp/out" 2>&1
-	rc=$?
-	[ $rc -ne 0 ] || { echo "FAIL: $s under CI=true without PostgreSQL passed"; fail=1; }
-	env -u CI KIFU_TEST_DEPS=required PG_BINDIR="$tmp/nopg" "$sh" "$s" >"$tmp/out" 2>&1
-	rc=$?
-	[ $rc -ne 0 ] || { echo "FAIL: $s in make test without PostgreSQL passed"; fail=1; }
+	without PostgreSQL "$s" PG_BINDIR="$tmp/nopg"
 done
 
 # The Makefile's package lists with their continuation lines joined.

@@ -9,23 +9,13 @@
 # database holds exactly the games of the same inputs imported one after
 # another into SQLite, each once (kifu-export of every game, sorted, equal;
 # no duplicate key); the quarantine holds what SQLite's does; every reader
-# run succeeded and never saw the number of games go down.
+# run succeeded and never saw the number of games go down. And four writers
+# that find an empty database at once all succeed (one creates the schema).
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-. tests/pg/server.sh
+. tests/cli/lib/pg.sh
 . tests/cli/lib/games.sh
-pg_require pg-concurrency.sh || exit 1
-pg_start || exit 1
-db=$KIFU_PG_URI
-tmp=$PG_WORK
-fail=0
 n=${PG_CONCURRENCY_GAMES:-300}
 
-bad() {
-	echo "pg-concurrency.sh: FAIL: $*"
-	fail=1
-}
 
 # Importer inputs: f1..f8, a stream each; A reads f1..f6 and the invalid
 # record, B reads f8..f4 (names sorting in reverse) and the same invalid
@@ -148,6 +138,22 @@ cmp -s "$tmp/ref.digest" "$tmp/pg.digest" ||
 qref=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM quarantine").fetchone()[0])' "$ref")
 qpg=$(pg_psql kifu -c 'SELECT count(*) FROM quarantine' 2>&1)
 [ "$qpg" = "$qref" ] || bad "quarantine holds $qpg records, $qref in SQLite"
+
+# First use: writers that all find the database empty at once (one creates
+# the schema, the others wait for it and use it), ten times.
+for r in 1 2 3 4 5 6 7 8 9 10; do
+	u=$(pg_createdb "first$r") || exit 1
+	pids=""
+	for m in 1 2 3; do
+		"$bin/kifu-play" splinter --players random,random --games 2 --seed $m --db "$u" --quiet 2>"$tmp/first.$m.err" &
+		pids="$pids $!"
+	done
+	"$bin/kifu-import" --quiet --db "$u" "$tmp/first.yaml" 2>"$tmp/first.4.err" &
+	pids="$pids $!"
+	for p in $pids; do
+		wait "$p" || { bad "writers on an empty database at once, round $r: $(cat "$tmp"/first.*.err | head -c 300)"; break 2; }
+	done
+done
 
 # The readers never failed, and the games they saw never went down.
 awk '$2 != 0 { bad++ } $1 == "stats" && $3 != "" { if ($3 < last) down++; last = $3 }

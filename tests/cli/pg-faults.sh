@@ -13,20 +13,10 @@
 # empty database say what they say for a missing SQLite file ("no database at
 # 'URI'", exit 3) and create nothing there; $KIFU_DB may hold the URI.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-. tests/pg/server.sh
+. tests/cli/lib/pg.sh
 . tests/cli/lib/crash.sh
 . tests/cli/lib/games.sh
-pg_require pg-faults.sh || exit 1
-pg_start || exit 1
-tmp=$PG_WORK
-fail=0
 
-bad() {
-	echo "pg-faults.sh: FAIL: $*"
-	fail=1
-}
 
 # expect_fail WHAT URI SECRET [GREP]: every tool fails on URI as above; its
 # message matches the extended regular expression GREP (case-insensitive).
@@ -146,7 +136,7 @@ rc=$?
 [ $rc -eq 3 ] || bad "kifu-import with the server stopped exited $rc, expected 3: $(head -c 300 "$tmp/mid.err")"
 grep -q "^kifu-import: .*error: " "$tmp/mid.err" || bad "no error message: $(head -c 300 "$tmp/mid.err")"
 grep -qiE 'sanitizer|segmentation' "$tmp/mid.err" && bad "kifu-import crashed: $(head -c 300 "$tmp/mid.err")"
-echo "pg-faults.sh: server stopped mid-import: $(grep error: "$tmp/mid.err" | head -1)"
+echo "pg-faults.sh: server stopped mid-import: $(grep "^kifu-import: .*error: " "$tmp/mid.err" | head -1)"
 pg_resume || exit 1
 kept=$(pg_psql mid -c 'SELECT count(*) FROM games')
 [ "$kept" -gt 0 ] || bad "no game kept from before the server stopped"

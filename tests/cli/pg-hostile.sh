@@ -13,21 +13,10 @@
 # not UTF-8) as SQLite does; and the server logged no SQL syntax error (text
 # pasted into SQL would make one).
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-. tests/pg/server.sh
+. tests/cli/lib/pg.sh
 . tests/cli/lib/games.sh
-pg_require pg-hostile.sh || exit 1
-pg_start || exit 1
-tmp=$PG_WORK
-db=$KIFU_PG_URI
 lite=$tmp/lite.db
-fail=0
 
-bad() {
-	echo "pg-hostile.sh: FAIL: $*"
-	fail=1
-}
 
 # The records: one game per pair of hostile names, every hostile string also
 # as a header, a tag and a comment; the names in names.json.

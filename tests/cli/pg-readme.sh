@@ -3,7 +3,7 @@
 # "tested by tests/cli/pg-readme.sh" comment, taken from README.md itself),
 # with the test server's URI in place of db.example.org's, the password of a
 # role that needs one in ~/.pgpass (HOME is a scratch directory), and
-# smaller numbers of games and playouts:
+# smaller numbers of games and playouts (mcts:400 becomes mcts:4):
 # - self-play on several machines: the block runs on four "machines" at once
 #   (MACHINE=1, 2, 3 and 1 again, which plays the same games as machine 1);
 #   the server then holds exactly the games of the same commands run one
@@ -12,20 +12,10 @@
 #   holding kifu.db (examples/ imported), says 'the same games', and the
 #   server holds the file's games.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. tests/cli/lib/pg.sh
 src=$(pwd)
-. tests/pg/server.sh
 . tests/cli/lib/games.sh
-pg_require pg-readme.sh || exit 1
-pg_start || exit 1
-tmp=$PG_WORK
-fail=0
 
-bad() {
-	echo "pg-readme.sh: FAIL: $*"
-	fail=1
-}
 
 # block N: the code block after the Nth test marker of README.md, unindented.
 block() {
@@ -50,7 +40,7 @@ club="postgresql://kifu_auth@/club?host=$PG_DIR"
 block 1 >"$tmp/play.sh"
 grep -q '^export KIFU_DB=' "$tmp/play.sh" && grep -q 'kifu-play .*--seed "$MACHINE"' "$tmp/play.sh" ||
 	bad "README's self-play block is not the one this test knows: $(cat "$tmp/play.sh")"
-sed -i -e "s|^export KIFU_DB=.*|export KIFU_DB='$club'|" -e 's/mcts:[0-9]*/mcts:3/g' \
+sed -i -e "s|^export KIFU_DB=.*|export KIFU_DB='$club'|" -e 's/mcts:\([0-9]\)[0-9]*/mcts:\1/g' \
 	-e 's/--games [0-9]*/--games 5/' "$tmp/play.sh"
 pids=""
 for m in 1 2 3 1; do
@@ -72,7 +62,7 @@ cmp -s "$tmp/club.digest" "$tmp/ref.digest" || bad "the machines' games are not 
 	export KIFU_DB="$club"
 	kifu-stats --game splinter players >players.txt &&
 		kifu-stats --game splinter openings --depth 3 --min-games 20 --svg openings.svg >/dev/null &&
-		[ -s openings.svg ] && grep -q 'mcts:3 #1' players.txt
+		[ -s openings.svg ] && grep -q 'mcts:4 #1' players.txt
 ) || bad "step 4's reports"
 
 # ---- Moving a SQLite database into PostgreSQL.

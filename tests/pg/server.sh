@@ -8,7 +8,7 @@
 # or system configuration is read or touched. It exports KIFU_PG_URI, the
 # URI of an empty database `kifu` for the superuser role `kifu`, and installs
 # traps so that the server is stopped and PG_DIR removed when the script
-# exits, also on failure, Ctrl-C or SIGTERM. The server is tuned for tests:
+# exits, also on failure, Ctrl-C, SIGTERM, SIGHUP or SIGPIPE. The server is tuned for tests:
 # fsync, synchronous_commit and full_page_writes are off, which is safe
 # against a killed client or server process but not against a power cut.
 #
@@ -117,7 +117,10 @@ pg_start() {
 	# Short: a socket path is limited to 107 bytes.
 	PG_DIR=$(mktemp -d /tmp/kifu-pg.XXXXXX) || return 1
 	trap 'pg_stop; eval "${PG_ON_EXIT:-}"' EXIT
+	# Also when the output pipe closes (`sh test.sh | head`) or the terminal goes.
+	trap 'exit 129' HUP
 	trap 'exit 130' INT
+	trap 'exit 141' PIPE
 	trap 'exit 143' TERM
 	PG_WORK=$PG_DIR/work
 	mkdir "$PG_WORK" "$PG_DIR/data"
