@@ -41,9 +41,9 @@ Q = @
 say = @printf '  %-4s %s\n'
 endif
 
-PKGS = sqlite3 yaml-0.1 libarchive jansson
+PKGS = sqlite3 libpq yaml-0.1 libarchive jansson
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lyaml -larchive -ljansson)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lpq -lyaml -larchive -ljansson)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -55,7 +55,8 @@ LIBS = $(PKG_LIBS) -lm
 # libkifu: the library, its games and the foreign formats of import/
 LIB_SRCS := $(sort $(wildcard lib/*.c lib/games/*.c import/*.c))
 SCHEMA_C := $(O)/gen/schema.c
-LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o) $(SCHEMA_C:.c=.o)
+SCHEMA_PG_C := $(O)/gen/schema_pg.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o) $(SCHEMA_C:.c=.o) $(SCHEMA_PG_C:.c=.o)
 LIBKIFU := $(O)/libkifu.a
 
 CLI_SRCS := $(sort $(wildcard cli/kifu-*.c))
@@ -66,9 +67,9 @@ TOOLS := $(CLI_SRCS:cli/%.c=$(BIN)/%)
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 
-DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev help2man
+DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev help2man libpq-dev
 DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml nodejs node-js-yaml \
-	zip zstd xz-utils bzip2 p7zip-full groff-base
+	zip zstd xz-utils bzip2 p7zip-full groff-base postgresql-15
 DEB_FUZZ = clang libclang-rt-14-dev
 
 .PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests
@@ -102,6 +103,14 @@ $(SCHEMA_C): $(sort $(wildcard schema/*.sql)) build-aux/embed-sql
 $(SCHEMA_C:.c=.o): $(SCHEMA_C)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+# The PostgreSQL backend's migrations (schema/pg/NNN-*.sql, the same versions).
+$(SCHEMA_PG_C): $(sort $(wildcard schema/pg/*.sql)) build-aux/embed-sql
+	@mkdir -p $(dir $@)
+	$(say) GEN $@
+	$(Q)sh build-aux/embed-sql --name kifu_pg_migrations $(filter %.sql,$^) >$@.tmp && mv $@.tmp $@
+$(SCHEMA_PG_C:.c=.o): $(SCHEMA_PG_C)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIBKIFU): $(LIB_OBJS)
 	@rm -f $@
@@ -129,11 +138,11 @@ FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(SCHEMA_C) | deps-fuzz
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(SCHEMA_C) $(SCHEMA_PG_C) | deps-fuzz
 	@mkdir -p $(dir $@)
 	$(say) CC $@
 	$(Q)$(FUZZ_CC) $(WARNINGS) -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L \
-		-Iinclude -Ilib -Iimport $(PKG_CFLAGS) $< $(LIB_SRCS) $(SCHEMA_C) -o $@ $(LIBS)
+		-Iinclude -Ilib -Iimport $(PKG_CFLAGS) $< $(LIB_SRCS) $(SCHEMA_C) $(SCHEMA_PG_C) -o $@ $(LIBS)
 
 fuzz: $(FUZZ_BINS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run $(FUZZ_BINS)

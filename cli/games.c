@@ -143,7 +143,8 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 
 	kifu_error_clear(&err);
 	db = cli_db_path(db);
-	if ((flags & CLI_GAMES_MUST_EXIST) && access(db, F_OK) != 0) {
+	/* A file, that is: a server's database (a URI) is looked for by connecting. */
+	if ((flags & CLI_GAMES_MUST_EXIST) && !strstr(db, "://") && access(db, F_OK) != 0) {
 		cli_errorf("no database at '%s'", db);
 		status->io_error = 1;
 		return;

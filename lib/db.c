@@ -107,6 +107,12 @@ int kifu_db_bind_blob(struct kifu_stmt *s, int i, const void *data, size_t len)
 
 int kifu_db_step(struct kifu_stmt *s)
 {
+	if (s->st->tx_pending) {
+		int ret = kifu_store_tx_start_(s->st);
+
+		if (ret < 0)
+			return ret;
+	}
 	return s->st->be->step(s);
 }
 
@@ -157,6 +163,12 @@ size_t kifu_db_column_bytes(struct kifu_stmt *s, int i)
 
 int kifu_db_exec(struct kifu_store *st, const char *sql)
 {
+	if (st->tx_pending) {
+		int ret = kifu_store_tx_start_(st);
+
+		if (ret < 0)
+			return ret;
+	}
 	return st->be->exec(st, sql);
 }
 
@@ -186,8 +198,20 @@ int kifu_db_query_int(long long *out, struct kifu_store *st, const char *sql,
 
 int kifu_db_has(int *found, struct kifu_store *st, const char *name, struct kifu_error *err)
 {
+	struct kifu_stmt *s = NULL;
+	int ret, rc;
+
 	*found = 0;
-	return st->be->has(found, st, name, err);
+	ret = kifu_db_prepare_named(&s, st, "has", err);
+	if (ret < 0)
+		return ret;
+	kifu_db_bind_text_static(s, 1, name, -1);
+	rc = kifu_db_step(s);
+	*found = rc == KIFU_DB_ROW;
+	if (rc < 0)
+		ret = kifu_db_fail(st, "cannot read the schema", err);
+	kifu_db_finalize(s);
+	return ret;
 }
 
 int kifu_db_errcode(struct kifu_store *st)

@@ -397,11 +397,20 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 	struct kifu_stmt *s = NULL;
 	int64_t last = 0;
 	size_t i;
-	int ret, rc, first = hash ? 2 : 1;
+	int ret, rc, first = hash ? 2 : 1, snapshot = 0;
 
 	*out = NULL;
 	if (!res)
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	/* The games and their players' names from one snapshot, while writers go on. */
+	if (!kifu_store_in_transaction(st)) {
+		ret = kifu_store_begin_tx(st, KIFU_TX_READ, err);
+		if (ret < 0) {
+			kifu_search_result_free(res);
+			return ret;
+		}
+		snapshot = 1;
+	}
 	if (symmetric && kifu_store_version(st) < 5) {
 		kifu_error_at(err, kifu_store_path(st), 0, 0);
 		ret = kifu_error_set(err, KIFU_EDB, "database '%s': --symmetric needs schema "
@@ -432,7 +441,7 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 	ret = kifu_filter_sql(&sql, f, "g", first, err);
 	if (ret < 0)
 		goto out;
-	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC, g.id DESC, s.side_index");
+	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC, s.side_index");
 	if (sql.failed) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
@@ -475,6 +484,8 @@ out:
 	kifu_db_finalize(s);
 	name_cache_release(&nc);
 	kifu_buf_release(&sql);
+	if (snapshot)
+		kifu_store_rollback(st); /* read only: nothing to keep */
 	if (ret < 0) {
 		kifu_search_result_free(res);
 		return ret;

@@ -256,18 +256,30 @@ int stats_is_fresh(struct ctx *c, int t, int *fresh)
  */
 int stats_write_begin(struct ctx *c, int *own)
 {
+	int ret;
+
 	*own = 0;
 	/* Opened read-only (a file or a directory the user cannot write): compute. */
 	if (kifu_store_readonly(c->st))
 		return 1;
-	if (kifu_store_in_transaction(c->st))
-		return 0;
-	if (kifu_store_begin(c->st, c->err) < 0) {
+	if (kifu_store_in_transaction(c->st)) {
+		/* A caller's writer transaction is used as it is, a caller's snapshot only read. */
+		if (kifu_store_tx_kind(c->st) != KIFU_TX_READ)
+			return 0;
+		if (!c->read_tx)
+			return 1;
+		/* The report's own snapshot: ended for the refresh, taken anew after it. */
+		if (kifu_store_commit(c->st, c->err) < 0)
+			return c->err ? c->err->code : KIFU_EDB;
+		c->reopen = 1;
+	}
+	if (kifu_store_begin_tx(c->st, KIFU_TX_REFRESH, c->err) < 0) {
 		if (stats_cannot_write(c)) {
 			kifu_error_clear(c->err);
-			return 1;
+			return stats_write_end(c, 0, 1);
 		}
-		return c->err ? c->err->code : KIFU_EDB;
+		ret = c->err ? c->err->code : KIFU_EDB;
+		return stats_write_end(c, 0, ret);
 	}
 	*own = 1;
 	return 0;
@@ -276,15 +288,21 @@ int stats_write_begin(struct ctx *c, int *own)
 /* Ends a refresh: commits what stats_write_begin started, or rolls it back after ret < 0 (or 1). */
 int stats_write_end(struct ctx *c, int own, int ret)
 {
-	if (!own)
-		return ret;
-	if (ret != 0) {
+	if (own && ret != 0) {
 		kifu_store_rollback(c->st);
-		return ret;
+	} else if (own) {
+		ret = kifu_store_commit(c->st, c->err);
+		if (ret < 0)
+			kifu_store_rollback(c->st);
 	}
-	ret = kifu_store_commit(c->st, c->err);
-	if (ret < 0)
-		kifu_store_rollback(c->st);
+	if (c->reopen) {
+		c->reopen = 0;
+		if (kifu_store_begin_tx(c->st, KIFU_TX_READ, ret < 0 ? NULL : c->err) < 0) {
+			c->read_tx = 0;
+			if (ret >= 0)
+				ret = c->err ? c->err->code : KIFU_EDB;
+		}
+	}
 	return ret;
 }
 
@@ -349,7 +367,17 @@ int stats_ensure_fresh(struct ctx *c, int t)
 		kifu_error_clear(c->err);
 		ret = 1;
 	}
-	return stats_write_end(c, own, ret);
+	ret = stats_write_end(c, own, ret);
+	/*
+	 * The report's new snapshot may hold games committed after the
+	 * refresh: the tables answer only when they count exactly its games.
+	 */
+	if (ret == 0 && c->read_tx) {
+		ret = stats_is_fresh(c, t, &fresh);
+		if (ret == 0 && !fresh)
+			ret = 1;
+	}
+	return ret;
 }
 
 /* Whether f only names what stats tables hold (game, variant, and termination when allowed). */
@@ -515,6 +543,18 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 	ctx_init(&c, st, err);
 	if (report_new(&rep, kind_names[kind]) < 0)
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	/*
+	 * One snapshot for the whole report, while writers go on (ended and
+	 * taken again around a refresh of the kept tables: stats_write_begin).
+	 */
+	if (!kifu_store_in_transaction(st)) {
+		ret = kifu_store_begin_tx(st, KIFU_TX_READ, err);
+		if (ret < 0) {
+			kifu_report_free(rep);
+			return ret;
+		}
+		c.read_tx = 1;
+	}
 	switch (kind) {
 	case KIFU_STATS_SUMMARY:
 	case KIFU_STATS_LENGTHS:
@@ -529,6 +569,13 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 	case KIFU_STATS_TREE:
 		ret = stats_tree_report(rep, st, f, opt, err);
 		break;
+	}
+	if (c.read_tx) {
+		/* Nothing was written in it: ending it cannot lose anything. */
+		if (kifu_store_commit(st, ret < 0 ? NULL : err) < 0 && ret >= 0)
+			ret = err ? err->code : KIFU_EDB;
+		if (kifu_store_in_transaction(st))
+			kifu_store_rollback(st);
 	}
 	if (ret == 0 && kifu_report_nrows(rep) == 0 && kind != KIFU_STATS_TREE) {
 		empty_columns(rep, kind, f, opt);

@@ -124,6 +124,8 @@ struct ctx {
 	struct gv gv[MAX_GV];
 	int ngv;
 	int last_gv;  /* the pair found last: rows come in runs of one pair */
+	int read_tx;  /* the report's own snapshot (KIFU_TX_READ) is open */
+	int reopen;   /* ended for a refresh: stats_write_end takes a new one */
 };
 
 /*

@@ -257,10 +257,12 @@ static int lines_flush(struct ctx *c, const struct olines *o)
 			    "INSERT INTO stats_lines(plies, game, variant, line, first, repeat, hash, games, "
 			    "w0, w1, w2, w3, draws, unfinished) "
 			    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
-			    "ON CONFLICT DO UPDATE SET games = games + excluded.games, "
-			    "w0 = w0 + excluded.w0, w1 = w1 + excluded.w1, w2 = w2 + excluded.w2, "
-			    "w3 = w3 + excluded.w3, draws = draws + excluded.draws, "
-			    "unfinished = unfinished + excluded.unfinished",
+			    "ON CONFLICT(plies, game, variant, line, first, repeat) DO UPDATE SET "
+			    "games = stats_lines.games + excluded.games, "
+			    "w0 = stats_lines.w0 + excluded.w0, w1 = stats_lines.w1 + excluded.w1, "
+			    "w2 = stats_lines.w2 + excluded.w2, w3 = stats_lines.w3 + excluded.w3, "
+			    "draws = stats_lines.draws + excluded.draws, "
+			    "unfinished = stats_lines.unfinished + excluded.unfinished",
 			    "cannot update the statistics");
 	for (i = 0; ret == 0 && i < o->n; i++) {
 		const struct oline *e = items[i].e;

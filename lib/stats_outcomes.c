@@ -137,7 +137,8 @@ int stats_outcomes_refresh(struct ctx *c)
 			    "INSERT INTO stats_outcomes(game, variant, first, result, termination, plies, "
 			    "games) SELECT game, variant, first, result, coalesce(termination, ''), plies, "
 			    "count(*) FROM games WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2, 3, 4, 5, 6 "
-			    "ON CONFLICT DO UPDATE SET games = games + excluded.games",
+			    "ON CONFLICT(game, variant, first, result, termination, plies) "
+			    "DO UPDATE SET games = stats_outcomes.games + excluded.games",
 			    "cannot update the statistics");
 	if (ret < 0)
 		return ret;
@@ -166,7 +167,7 @@ static int outcomes_collect(struct ctx *c, const struct kifu_filter *f, unsigned
 	fast = ret == 0;
 	if (fast) {
 		kifu_buf_puts(&sql, "SELECT game, variant, first, result, plies, games "
-				    "FROM stats_outcomes WHERE 1");
+				    "FROM stats_outcomes WHERE 1 = 1");
 		stats_table_where(&sql, f, 1, 1, &n);
 	} else {
 		kifu_buf_puts(&sql, "SELECT g.game, g.variant, g.first, g.result, g.plies, count(*) "

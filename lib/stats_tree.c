@@ -197,7 +197,7 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 	int ret = 0, rc, k;
 
 	if (kifu_db_prepare(&s, st, "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
-			       "tree_moves WHERE symmetric = ?1 AND hash = ?2 AND game = ?3 AND "
+			       "tree_moves WHERE \"symmetric\" = ?1 AND hash = ?2 AND game = ?3 AND "
 			       "variant = ?4", err) < 0)
 		return search_fail_db(st, "cannot read the tree", err);
 	kifu_db_bind_int(s, 1, symmetric);
@@ -248,7 +248,7 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 
 		ret = kifu_filter_sql(&where, f, "g", 3, err);
 		if (ret >= 0)
-			kifu_store_tree_scan_sql(&sql, st, symmetric, where.data ? where.data : "1");
+			kifu_store_tree_scan_sql(&sql, st, symmetric, where.data ? where.data : "1 = 1");
 		kifu_buf_release(&where);
 	} else {
 		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies), NULL FROM "

@@ -19,15 +19,11 @@
 
 /*
  * The store's statements in generic SQL, each with a name by which a
- * backend may supply its own text instead (kifu_db_sql); "begin",
- * "commit" and "rollback" always come from the backend. Ids come back
+ * backend may supply its own text instead (kifu_db_sql). Ids come back
  * through RETURNING: an INSERT ... ON CONFLICT DO NOTHING that returns no
  * row found a duplicate.
  */
 static const struct kifu_db_query stmt_sql[ST_COUNT] = {
-	[ST_BEGIN] = { "begin", NULL },
-	[ST_COMMIT] = { "commit", NULL },
-	[ST_ROLLBACK] = { "rollback", NULL },
 	[ST_GAME_INSERT] = { "game_insert",
 		"INSERT INTO games(game, variant, first, event, site, round, date, date_first, "
 		"annotator, source, result, winner, termination, plies, content_hash, file_id, "
@@ -42,6 +38,7 @@ static const struct kifu_db_query stmt_sql[ST_COUNT] = {
 		"VALUES (?1, ?2, ?3, ?4, ?5)" },
 	[ST_GAME_MOVES_INSERT] = { "game_moves_insert",
 		"INSERT INTO game_moves(game_id, moves, hashes, notes) VALUES (?1, ?2, ?3, ?4)" },
+	[ST_POSIDX_INSERT_N] = { "posidx_insert_n", NULL },
 	[ST_POSIDX_INSERT] = { "posidx_insert",
 		"INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES (?1, ?2, ?3)" },
 	[ST_FIGURE_INSERT] = { "figure_insert",
@@ -155,7 +152,8 @@ struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_err
 		kifu_error_set(err, KIFU_ERROR, "database '%s': the %s backend has no statement %d",
 			       st->path, st->be->name, k);
 	} else {
-		kifu_db_prepare(&st->stmt[k], st, text, err);
+		if (kifu_db_prepare(&st->stmt[k], st, text, err) == 0)
+			st->stmt[k]->small = k != ST_LOAD_MOVES && k != ST_LOAD_TAGS;
 	}
 	kifu_buf_release(&sql);
 	return st->stmt[k];
@@ -203,7 +201,7 @@ static int bind_text(struct kifu_stmt *s, int i, const char *text)
 	return text ? kifu_db_bind_text_static(s, i, text, -1) : kifu_db_bind_null(s, i);
 }
 
-static void players_clear(struct kifu_store *st)
+void kifu_store_players_clear_(struct kifu_store *st)
 {
 	size_t i;
 
@@ -230,7 +228,7 @@ void kifu_store_free(struct kifu_store *st)
 	if (st->conn)
 		st->be->close(st);
 	if (st->players)
-		players_clear(st);
+		kifu_store_players_clear_(st);
 	free(st->players);
 	if (st->be)
 		st->be->posidx_release(st);
@@ -245,65 +243,6 @@ void kifu_store_free(struct kifu_store *st)
 const char *kifu_store_path(const struct kifu_store *st)
 {
 	return st->path;
-}
-
-/* ---- Transactions ---- */
-
-
-int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
-{
-	struct kifu_stmt *s;
-	int ret;
-
-	if (st->in_tx) {
-		kifu_error_at(err, st->path, 0, 0);
-		return kifu_error_set(err, KIFU_ERROR, "database '%s': a transaction is already open",
-				      st->path);
-	}
-	s = kifu_store_stmt_(st, ST_BEGIN, err);
-	if (!s)
-		return err ? err->code : KIFU_EDB;
-	ret = kifu_store_step_(st, s, "cannot start a transaction", err);
-	if (ret == 0)
-		st->in_tx = 1;
-	return ret;
-}
-
-int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
-{
-	struct kifu_stmt *s;
-	int ret;
-
-	if (!st->in_tx)
-		return 0;
-	ret = st->be->posidx_commit(st, err);
-	if (ret == 0)
-		ret = kifu_store_symm_commit_(st, err);
-	if (ret < 0)
-		return ret;
-	s = kifu_store_stmt_(st, ST_COMMIT, err);
-	if (!s)
-		return err ? err->code : KIFU_EDB;
-	ret = kifu_store_step_(st, s, "cannot commit", err);
-	if (ret == 0)
-		st->in_tx = 0;
-	return ret;
-}
-
-void kifu_store_rollback(struct kifu_store *st)
-{
-	/* Ids cached during the transaction may be gone with it. */
-	players_clear(st);
-	st->be->posidx_rollback(st);
-	kifu_store_symm_rollback_(st);
-	if (st->conn && st->be->in_transaction(st))
-		kifu_db_exec(st, kifu_db_sql(st, "rollback"));
-	st->in_tx = 0;
-}
-
-int kifu_store_in_transaction(const struct kifu_store *st)
-{
-	return st->in_tx;
 }
 
 /* ---- Hashing ---- */
@@ -402,6 +341,9 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 		ret = kifu_store_step_id_(id, st, s, "cannot store a player", err);
 		if (ret < 0)
 			return ret;
+		/* Another writer stored the name first (a unique key decides): its id. */
+		if (*id == 0)
+			return player_id(id, st, name, err);
 	} else {
 		ret = kifu_store_fail_(st, "cannot look a player up", err);
 		kifu_db_reset(s);
@@ -409,7 +351,7 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 	}
 	/* Cache it; a full cache starts again (players come and go in archives). */
 	if (st->nplayers >= PLAYER_CACHE_SIZE / 2) {
-		players_clear(st);
+		kifu_store_players_clear_(st);
 		k = name_slot(name);
 	}
 	st->players[k].name = strdup(name);
@@ -672,37 +614,44 @@ static int find_by_key(int64_t *id, struct kifu_store *st, uint64_t key, struct 
 	return 0;
 }
 
-/* Wraps a write in a transaction of its own when the caller has none open. */
-static int own_begin(int *own, struct kifu_store *st, struct kifu_error *err)
-{
-	*own = !st->in_tx;
-	return *own ? kifu_store_begin(st, err) : 0;
-}
+struct game_write {
+	const struct kifu_record *rec;
+	const struct kifu_replay *rp;
+	const struct kifu_origin *origin;
+	uint64_t key;
+	int64_t gid;
+};
 
-/* Ends what own_begin started; returns ret, or the commit's error. */
-static int own_end(int own, int ret, struct kifu_store *st, struct kifu_error *err)
+static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 {
-	int c;
+	struct game_write *w = arg;
+	int ret;
 
-	if (!own)
+	w->gid = 0;
+	ret = insert_game_row(&w->gid, st, w->rec, w->rp, w->origin, w->key, err);
+	if (ret < 0)
 		return ret;
-	if (ret < 0) {
-		kifu_store_rollback(st);
-		return ret;
-	}
-	c = kifu_store_commit(st, err);
-	if (c < 0)
-		kifu_store_rollback(st);
-	return c < 0 ? c : ret;
+	/* The unique key said no: the game is already stored. */
+	if (w->gid == 0)
+		return find_by_key(&w->gid, st, w->key, err);
+	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
+	if (ret == 0)
+		ret = kifu_store_symm_game_(st, w->gid, w->rec, w->rp, err);
+	if (ret == 0)
+		ret = insert_game_moves(st, w->gid, w->rec, w->rp, err);
+	if (ret == 0)
+		ret = st->be->posidx_queue(st, w->gid, w->rp, err);
+	if (ret == 0)
+		ret = insert_figures_tags(st, w->gid, w->rec, w->rp, err);
+	return ret < 0 ? ret : 1;
 }
 
 int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_record *rec,
 			const struct kifu_replay *rp, const struct kifu_origin *origin,
 			struct kifu_error *err)
 {
-	uint64_t key;
-	int64_t gid = 0;
-	int own, ret;
+	struct game_write w = { rec, rp, origin, 0, 0 };
+	int ret;
 
 	if (id)
 		*id = 0;
@@ -712,84 +661,69 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
 				      "database '%s': game %d is not a complete replay", st->path,
 				      rec->number);
 	}
-	key = kifu_store_game_key(rec, rp);
-	ret = own_begin(&own, st, err);
-	if (ret < 0)
-		return ret;
-	ret = insert_game_row(&gid, st, rec, rp, origin, key, err);
-	if (ret < 0)
-		goto out;
-	if (gid == 0) {
-		/* The unique key said no: the game is already stored. */
-		ret = find_by_key(&gid, st, key, err);
-		goto out;
-	}
-	ret = insert_sides(st, gid, rec, rp, err);
-	if (ret == 0)
-		ret = kifu_store_symm_game_(st, gid, rec, rp, err);
-	if (ret == 0)
-		ret = insert_game_moves(st, gid, rec, rp, err);
-	if (ret == 0)
-		ret = st->be->posidx_queue(st, gid, rp, err);
-	if (ret == 0)
-		ret = insert_figures_tags(st, gid, rec, rp, err);
-	if (ret == 0)
-		ret = 1;
-out:
-	ret = own_end(own, ret, st, err);
+	w.key = kifu_store_game_key(rec, rp);
+	ret = kifu_store_run_write_(st, game_write, &w, err);
 	if (id && ret >= 0)
-		*id = gid;
+		*id = w.gid;
 	return ret;
 }
 
 /* ---- Quarantine ---- */
 
-int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *raw, size_t len,
-			      int truncated, const struct kifu_record *rec,
-			      const struct kifu_diags *diags, const struct kifu_origin *origin,
-			      struct kifu_error *err)
-{
-	const char *file = origin && origin->file ? origin->file : "";
-	int number = origin ? origin->number : 0;
-	uint64_t raw_hash = mix64(fnv_bytes(FNV_OFFSET, raw ? raw : "", raw ? len : 0));
-	struct kifu_stmt *s;
-	int64_t qid = 0;
-	size_t i;
-	int errors = 0, own, ret, rc;
+struct quarantine_write {
+	const char *raw;
+	size_t len;
+	int truncated;
+	const struct kifu_record *rec;
+	const struct kifu_diags *diags;
+	const struct kifu_origin *origin;
+	uint64_t raw_hash;
+	int errors;
+	int64_t qid;
+};
 
-	if (id)
-		*id = 0;
-	for (i = 0; diags && i < diags->n; i++)
-		errors += diags->v[i].severity == KIFU_DIAG_ERROR;
-	ret = own_begin(&own, st, err);
-	if (ret < 0)
-		return ret;
+static int quarantine_write(struct kifu_store *st, void *arg, struct kifu_error *err)
+{
+	struct quarantine_write *w = arg;
+	const struct kifu_origin *origin = w->origin;
+	const char *file = origin && origin->file ? origin->file : "";
+	const char *lock = kifu_db_sql(st, "quarantine_lock");
+	struct kifu_stmt *s;
+	size_t i;
+	int ret, rc;
+
+	w->qid = 0;
+	/* Writers at the same time: one holds a text at a time (the look-up below decides). */
+	if (lock) {
+		ret = kifu_db_prepare(&s, st, lock, err);
+		if (ret < 0)
+			return ret;
+		kifu_db_bind_int64(s, 1, (int64_t)w->raw_hash);
+		ret = kifu_store_step_(st, s, "cannot quarantine a record", err);
+		kifu_db_finalize(s);
+		if (ret < 0)
+			return ret;
+	}
 	/*
 	 * The same bytes are the same rejected record, whatever path (or
 	 * standard input) they were read through: held once, found by their
 	 * hash and compared whole.
 	 */
 	s = kifu_store_stmt_(st, ST_QUAR_FIND, err);
-	if (!s) {
-		ret = err ? err->code : KIFU_EDB;
-		goto out;
-	}
-	kifu_db_bind_int64(s, 1, (int64_t)raw_hash);
-	kifu_db_bind_blob(s, 2, raw, raw ? len : 0);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64(s, 1, (int64_t)w->raw_hash);
+	kifu_db_bind_blob(s, 2, w->raw, w->raw ? w->len : 0);
 	rc = kifu_db_step(s);
-	qid = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
+	w->qid = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
 	kifu_db_reset(s);
-	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE) {
-		ret = kifu_store_fail_(st, "cannot look a quarantined record up", err);
-		goto out;
-	}
-	if (qid)
-		goto out;
+	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
+		return kifu_store_fail_(st, "cannot look a quarantined record up", err);
+	if (w->qid)
+		return 0;
 	s = kifu_store_stmt_(st, ST_QUAR_INSERT, err);
-	if (!s) {
-		ret = err ? err->code : KIFU_EDB;
-		goto out;
-	}
+	if (!s)
+		return err ? err->code : KIFU_EDB;
 	if (origin && origin->import_id > 0)
 		kifu_db_bind_int64(s, 1, origin->import_id);
 	else
@@ -799,28 +733,22 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 		kifu_db_bind_int(s, 3, origin->line);
 	else
 		kifu_db_bind_null(s, 3);
-	kifu_db_bind_int(s, 4, number);
-	bind_text(s, 5, rec ? rec->game : NULL);
-	kifu_db_bind_blob(s, 6, raw, raw ? len : 0);
-	kifu_db_bind_int(s, 7, truncated != 0);
-	kifu_db_bind_int64(s, 8, (int64_t)raw_hash);
-	kifu_db_bind_int(s, 9, errors);
-	ret = kifu_store_step_id_(&qid, st, s, "cannot quarantine a record", err);
-	if (ret < 0)
-		goto out;
-	if (qid == 0) {
-		/* Only a hash collision of two texts from the same place gets here. */
-		ret = 0;
-		goto out;
-	}
+	kifu_db_bind_int(s, 4, origin ? origin->number : 0);
+	bind_text(s, 5, w->rec ? w->rec->game : NULL);
+	kifu_db_bind_blob(s, 6, w->raw, w->raw ? w->len : 0);
+	kifu_db_bind_int(s, 7, w->truncated != 0);
+	kifu_db_bind_int64(s, 8, (int64_t)w->raw_hash);
+	kifu_db_bind_int(s, 9, w->errors);
+	ret = kifu_store_step_id_(&w->qid, st, s, "cannot quarantine a record", err);
+	/* qid 0: only a hash collision of two texts from the same place gets here. */
+	if (ret < 0 || w->qid == 0)
+		return ret;
 	s = kifu_store_stmt_(st, ST_QDIAG_INSERT, err);
-	if (!s) {
-		ret = err ? err->code : KIFU_EDB;
-		goto out;
-	}
-	kifu_db_bind_int64(s, 1, qid);
-	for (i = 0; diags && i < diags->n; i++) {
-		const struct kifu_diag *d = &diags->v[i];
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64(s, 1, w->qid);
+	for (i = 0; w->diags && i < w->diags->n; i++) {
+		const struct kifu_diag *d = &w->diags->v[i];
 
 		kifu_db_bind_int64(s, 2, (int64_t)i);
 		bind_text(s, 3, d->severity == KIFU_DIAG_WARNING ? "warning" : "error");
@@ -838,13 +766,28 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 		bind_text(s, 7, d->message ? d->message : "");
 		ret = kifu_store_step_(st, s, "cannot store a diagnostic", err);
 		if (ret < 0)
-			goto out;
+			return ret;
 	}
-	ret = 1;
-out:
-	ret = own_end(own, ret, st, err);
+	return 1;
+}
+
+int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *raw, size_t len,
+			      int truncated, const struct kifu_record *rec,
+			      const struct kifu_diags *diags, const struct kifu_origin *origin,
+			      struct kifu_error *err)
+{
+	struct quarantine_write w = { raw, len, truncated, rec, diags, origin, 0, 0, 0 };
+	size_t i;
+	int ret;
+
+	if (id)
+		*id = 0;
+	w.raw_hash = mix64(fnv_bytes(FNV_OFFSET, raw ? raw : "", raw ? len : 0));
+	for (i = 0; diags && i < diags->n; i++)
+		w.errors += diags->v[i].severity == KIFU_DIAG_ERROR;
+	ret = kifu_store_run_write_(st, quarantine_write, &w, err);
 	if (id && ret >= 0)
-		*id = qid;
+		*id = w.qid;
 	return ret;
 }
 
@@ -910,13 +853,13 @@ int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, c
 
 /* ---- Bulk loading ---- */
 
-static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
+int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *keep = NULL;
 	const struct deferrable *d;
 	int own, ret;
 
-	ret = own_begin(&own, st, err);
+	ret = kifu_store_own_begin_(&own, st, err);
 	if (ret < 0)
 		return ret;
 	ret = kifu_db_prepare(&keep, st, "INSERT INTO deferred_indexes(name) VALUES (?1) "
@@ -937,20 +880,20 @@ static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 	if (ret == 0)
 		ret = kifu_store_symm_defer_(st, err);
 	kifu_db_finalize(keep);
-	return own_end(own, ret, st, err);
+	return kifu_store_own_end_(own, ret, st, err);
 }
 
 /*
  * Rebuilds every index named in deferred_indexes from libkifu's own
  * definition (a name kifu does not know is forgotten), in one transaction.
  */
-static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
+int kifu_store_indexes_restore_(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *find = NULL, *done = NULL;
 	const struct deferrable *d;
 	int own, ret;
 
-	ret = own_begin(&own, st, err);
+	ret = kifu_store_own_begin_(&own, st, err);
 	if (ret < 0)
 		return ret;
 	ret = kifu_db_prepare(&find, st, "SELECT count(*) FROM deferred_indexes WHERE name = ?1",
@@ -989,7 +932,7 @@ static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 out:
 	kifu_db_finalize(find);
 	kifu_db_finalize(done);
-	return own_end(own, ret, st, err);
+	return kifu_store_own_end_(own, ret, st, err);
 }
 
 static int outside_tx(struct kifu_store *st, const char *what, struct kifu_error *err)
@@ -1006,8 +949,6 @@ int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 	int ret = outside_tx(st, "start a bulk load", err);
 
 	if (ret == 0)
-		ret = indexes_defer(st, err);
-	if (ret == 0)
 		ret = st->be->bulk_begin(st, err);
 	if (ret == 0)
 		st->bulk = 1;
@@ -1018,8 +959,6 @@ int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
 {
 	int ret = outside_tx(st, "end a bulk load", err);
 
-	if (ret == 0)
-		ret = indexes_restore(st, err);
 	if (ret == 0)
 		ret = st->be->bulk_end(st, err);
 	if (ret == 0)

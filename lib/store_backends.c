@@ -8,6 +8,7 @@
 #include "store_impl.h"
 
 const struct kifu_store_backend *const kifu_store_backends[] = {
+	&kifu_store_pg,
 	&kifu_store_sqlite,
 	NULL
 };

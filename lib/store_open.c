@@ -166,9 +166,12 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		ret = migrate(st, (flags & KIFU_STORE_READ) != 0, err);
 out:
 	if (ret < 0) {
-		/* err->source must not point into the store freed here. */
+		/*
+		 * err->source must not point into the store freed here, nor show
+		 * what the backend kept out of its name (a password).
+		 */
 		if (err && st && err->source == st->path)
-			kifu_error_at(err, path, 0, 0);
+			kifu_error_at(err, strcmp(st->path, path) ? NULL : path, 0, 0);
 		kifu_store_free(st);
 		return ret;
 	}

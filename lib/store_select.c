@@ -115,7 +115,7 @@ int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const cha
 		}
 		n++;
 	}
-	kifu_buf_puts(out, n ? ")" : "1");
+	kifu_buf_puts(out, n ? ")" : "1 = 1");
 	if (out->failed)
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	return n;
@@ -157,7 +157,7 @@ int kifu_store_game_each(struct kifu_store *st, const struct kifu_filter *f,
 	ret = kifu_filter_sql(&sql, f, "g", 1, err);
 	if (ret < 0)
 		goto out;
-	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC, g.id DESC");
+	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
 	if (sql.failed) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;

@@ -334,23 +334,6 @@ static int sq_cannot_write(struct kifu_store *st)
 	       rc == SQLITE_IOERR;
 }
 
-static int sq_has(int *found, struct kifu_store *st, const char *name, struct kifu_error *err)
-{
-	struct kifu_stmt *s = NULL;
-	int ret, rc;
-
-	ret = kifu_db_prepare(&s, st, "SELECT 1 FROM sqlite_master WHERE name = ?1", err);
-	if (ret < 0)
-		return ret;
-	kifu_db_bind_text_static(s, 1, name, -1);
-	rc = kifu_db_step(s);
-	*found = rc == KIFU_DB_ROW;
-	if (rc < 0)
-		ret = kifu_db_fail(st, "cannot read the schema", err);
-	kifu_db_finalize(s);
-	return ret;
-}
-
 /*
  * The store writes a game's rows after the game, in one transaction:
  * checking every move's and position's parent would only cost time.
@@ -358,14 +341,23 @@ static int sq_has(int *found, struct kifu_store *st, const char *name, struct ki
  */
 static int sq_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 {
-	return kifu_store_exec_(st, "PRAGMA foreign_keys = OFF; PRAGMA wal_autocheckpoint = 16384",
-				"cannot start a bulk load", err);
+	int ret = kifu_store_indexes_defer_(st, err);
+
+	if (ret == 0)
+		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = OFF; PRAGMA wal_autocheckpoint = 16384",
+				       "cannot start a bulk load", err);
+	return ret;
 }
 
+/* Every deferred index rebuilt, also one left by an interrupted bulk load. */
 static int sq_bulk_end(struct kifu_store *st, struct kifu_error *err)
 {
-	return kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
-				"cannot end a bulk load", err);
+	int ret = kifu_store_indexes_restore_(st, err);
+
+	if (ret == 0)
+		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
+				       "cannot end a bulk load", err);
+	return ret;
 }
 
 static void sq_json_at(struct kifu_buf *out, const char *array, const char *index)
@@ -376,13 +368,15 @@ static void sq_json_at(struct kifu_buf *out, const char *array, const char *inde
 /*
  * The SQL that is not the same on every backend. "begin": a writing
  * transaction (IMMEDIATE: the write lock now, so that two writers never
- * deadlock upgrading); "begin_read": a report's snapshot.
+ * deadlock upgrading); "begin_read": a report's snapshot; "has": a row
+ * when a table, view or index of the name ?1 exists.
  */
 static const struct kifu_db_query sq_queries[] = {
 	{ "begin", "BEGIN IMMEDIATE" },
 	{ "begin_read", "BEGIN" },
 	{ "commit", "COMMIT" },
 	{ "rollback", "ROLLBACK" },
+	{ "has", "SELECT 1 FROM sqlite_master WHERE name = ?1" },
 	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
 	{ "canon_index", "INSERT OR IGNORE INTO positions_canon(hash, game_id, ply) "
 	  "SELECT j.value, c.game_id, j.key FROM game_canon c, json_each(c.canon) j "
@@ -421,7 +415,6 @@ const struct kifu_store_backend kifu_store_sqlite = {
 	.errmsg = sq_errmsg,
 	.retryable = sq_retryable,
 	.cannot_write = sq_cannot_write,
-	.has = sq_has,
 	.bulk_begin = sq_bulk_begin,
 	.bulk_end = sq_bulk_end,
 	.posidx_queue = kifu_store_posidx_queue_,

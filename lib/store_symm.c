@@ -77,7 +77,7 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 	if (t->loaded)
 		return 0;
 	symm_tset_clear(t);
-	if (kifu_db_prepare(&s, st, "SELECT DISTINCT game, variant, symmetric, hash FROM "
+	if (kifu_db_prepare(&s, st, "SELECT DISTINCT game, variant, \"symmetric\", hash FROM "
 				       "tree_moves", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
@@ -334,9 +334,9 @@ static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *er
 
 	if (!a->n)
 		return 0;
-	if (kifu_db_prepare(&s, st, "INSERT INTO tree_moves(game, variant, symmetric, hash, move, games, "
+	if (kifu_db_prepare(&s, st, "INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, "
 			       "w0, w1, w2, w3, draws, unfinished, plies) VALUES (?1, ?2, ?3, ?4, ?5, "
-			       "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT(symmetric, hash, game, "
+			       "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT(\"symmetric\", hash, game, "
 			       "variant, move) DO UPDATE SET games = tree_moves.games + excluded.games, "
 			       "w0 = tree_moves.w0 + excluded.w0, w1 = tree_moves.w1 + excluded.w1, "
 			       "w2 = tree_moves.w2 + excluded.w2, w3 = tree_moves.w3 + excluded.w3, "

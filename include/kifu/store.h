@@ -105,8 +105,28 @@ void kifu_store_free(struct kifu_store *st);
  */
 const char *kifu_store_path(const struct kifu_store *st);
 
-/* Transactions (BEGIN IMMEDIATE). Writes outside one are each their own. */
+/*
+ * Transactions. kifu_store_begin opens a writer's (KIFU_TX_WRITE; SQLite:
+ * BEGIN IMMEDIATE); writes outside one are each their own. On PostgreSQL
+ * each game and quarantined record added is its own transaction even
+ * inside one (committing what came before it), run again when the server
+ * asks (serialization failures, deadlocks), so that many writers never
+ * fail: a rollback then undoes only what followed the last of them.
+ */
 int kifu_store_begin(struct kifu_store *st, struct kifu_error *err);
+
+/*
+ * A transaction of a kind: KIFU_TX_WRITE (kifu_store_begin),
+ * KIFU_TX_REFRESH (rewriting the precomputed statistics: no game is being
+ * written meanwhile, on any connection) or KIFU_TX_READ (a report: one
+ * consistent snapshot, read only). Ended by kifu_store_commit or
+ * kifu_store_rollback; kifu_store_tx_kind tells the open one's kind.
+ */
+#define KIFU_TX_WRITE 0
+#define KIFU_TX_REFRESH 1
+#define KIFU_TX_READ 2
+int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err);
+int kifu_store_tx_kind(const struct kifu_store *st);
 int kifu_store_commit(struct kifu_store *st, struct kifu_error *err);
 void kifu_store_rollback(struct kifu_store *st);
 int kifu_store_in_transaction(const struct kifu_store *st);
@@ -205,7 +225,7 @@ struct kifu_filter {
 /*
  * Appends to out a boolean SQL expression over the games table under the
  * alias games_alias (an SQL identifier, e.g. "g"; NULL means "games") that
- * is true for the games f selects ("1" when f selects everything). Values
+ * is true for the games f selects ("1 = 1" when f selects everything). Values
  * are never pasted in: the expression uses numbered parameters ?first,
  * ?first+1, ..., which kifu_filter_bind then binds. Returns the number of
  * parameters used, or KIFU_EPARSE (a since/until that is not a date),

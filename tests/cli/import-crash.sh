@@ -9,6 +9,7 @@
 # random and printed, so that a failure can be replayed (CRASH_DELAYS="...").
 set -u
 bin=${KIFU_BIN:-bin}
+. tests/cli/lib/crash.sh
 imp=$bin/kifu-import
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-crash.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -28,25 +29,14 @@ sys.stdout.write("".join("|".join("" if v is None else str(v) for v in r) + "\n"
 PY
 }
 
-now() { date +%s.%N; }
-
 # The archive: one stream per game, invalid records in between.
-mkdir -p "$tmp/arch"
-"$bin/kifu-play" splay-schmidt --players random,random --games "$games" --seed 11 \
-	--max-plies 60 --quiet >"$tmp/arch/a.yaml" 2>/dev/null || bad "kifu-play splay-schmidt"
-"$bin/kifu-play" splinter --players random,random --games "$games" --seed 12 \
-	--max-plies 60 --quiet >"$tmp/arch/c.yaml" 2>/dev/null || bad "kifu-play splinter"
-for i in 1 2 3 4 5; do
-	printf -- '---\ngame: splay-schmidt\nevent: broken %d\nmoves: [g7, g7]\n' "$i"
-done >"$tmp/arch/b.yaml"
-cat "$tmp/arch/a.yaml" >>"$tmp/arch/b.yaml"
-rm "$tmp/arch/a.yaml"
+crash_archive "$tmp/arch" "$games" || bad "kifu-play"
 
 # The reference: one clean import.
-t0=$(now)
+t0=$(crash_now)
 "$imp" --quiet --db "$tmp/ref.db" "$tmp/arch" 2>/dev/null
 rc=$?
-t1=$(now)
+t1=$(crash_now)
 [ $rc -eq 1 ] || bad "clean import exited $rc, expected 1 (5 rejected)"
 ref_games=$(q "$tmp/ref.db" 'SELECT count(*) FROM games')
 [ "$ref_games" -ge $((games * 2 * 9 / 10)) ] || bad "only $ref_games games in the reference"
@@ -54,19 +44,10 @@ ref_games=$(q "$tmp/ref.db" 'SELECT count(*) FROM games')
 span=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 
 # Kill at random moments within the clean run's duration, resuming each time.
-delays=${CRASH_DELAYS:-$(awk -v s="$span" 'BEGIN { srand(); for (i = 0; i < 6; i++)
-	printf "%.3f ", 0.02 + rand() * s * 0.5 }')}
+delays=$(crash_delays "$span")
 echo "import-crash.sh: clean import $span s; killing after $delays"
-killed=0
-for d in $delays; do
-	"$imp" --quiet --db "$tmp/crash.db" "$tmp/arch" >/dev/null 2>&1 &
-	pid=$!
-	sleep "$d"
-	if kill -KILL "$pid" 2>/dev/null; then
-		killed=$((killed + 1))
-	fi
-	wait "$pid" 2>/dev/null
-done
+crash_runs "$delays" "$imp" --quiet --db "$tmp/crash.db" "$tmp/arch"
+killed=$crash_killed
 [ "$killed" -ge 2 ] || bad "only $killed of the runs were still going when killed"
 "$imp" --db "$tmp/crash.db" --json "$tmp/arch" >"$tmp/out" 2>/dev/null
 rc=$?
