@@ -567,7 +567,7 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 		ret = stats_players_report(rep, &c, f, opt);
 		break;
 	case KIFU_STATS_TREE:
-		ret = stats_tree_report(rep, st, f, opt, err);
+		ret = stats_tree_report(rep, &c, f, opt, err);
 		break;
 	}
 	if (c.read_tx) {

@@ -210,7 +210,7 @@ void stats_put_wins(struct kifu_report *rep, long row, const struct kifu_game *g
 		    const long long *wins, long long draws);
 
 /* The tree report (stats_tree.c) into rep, as kifu_stats_report describes it. */
-int stats_tree_report(struct kifu_report *rep, struct kifu_store *st, const struct kifu_filter *f,
+int stats_tree_report(struct kifu_report *rep, struct ctx *c, const struct kifu_filter *f,
 		      const struct kifu_stats_options *opt, struct kifu_error *err);
 
 /*

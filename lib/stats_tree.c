@@ -463,7 +463,7 @@ static void tree_columns(struct kifu_report *rep, const struct kifu_game *g)
 	report_col(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0);
 }
 
-int stats_tree_report(struct kifu_report *rep, struct kifu_store *st, const struct kifu_filter *f,
+int stats_tree_report(struct kifu_report *rep, struct ctx *c, const struct kifu_filter *f,
 		      const struct kifu_stats_options *opt, struct kifu_error *err)
 {
 	struct tree_moves t = { NULL, 0, 0 };
@@ -472,6 +472,7 @@ int stats_tree_report(struct kifu_report *rep, struct kifu_store *st, const stru
 	uint64_t hash = 0;
 	char hex[17];
 	size_t i;
+	struct kifu_store *st = c->st;
 	int ret, variant = 0, mover = 0, ready = 0, found = 0, symmetric = opt->symmetric;
 
 	memset(&tp, 0, sizeof(tp));
@@ -490,7 +491,19 @@ int stats_tree_report(struct kifu_report *rep, struct kifu_store *st, const stru
 	hash = symmetric ? tp.orient_hash[0] : g->hash(tp.pos->state);
 	/* The counts kept at import, for what the index would take long to read. */
 	if (filter_plain(f) && !(opt->flags & KIFU_STATS_NO_CACHE)) {
-		ret = kifu_store_tree_update(&ready, st, err);
+		/* Counted anew outside the report's snapshot, which is taken again after. */
+		if (c->read_tx && kifu_store_tx_kind(st) == KIFU_TX_READ) {
+			ret = kifu_store_commit(st, err);
+			if (ret == 0)
+				ret = kifu_store_tree_update(&ready, st, err);
+			if (kifu_store_begin_tx(st, KIFU_TX_READ, ret < 0 ? NULL : err) < 0) {
+				c->read_tx = 0;
+				if (ret == 0)
+					ret = err ? err->code : KIFU_EDB;
+			}
+		} else {
+			ret = kifu_store_tree_update(&ready, st, err);
+		}
 		if (ret < 0)
 			goto out;
 	}

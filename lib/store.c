@@ -948,8 +948,10 @@ int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 {
 	int ret = outside_tx(st, "start a bulk load", err);
 
-	if (ret == 0)
-		ret = st->be->bulk_begin(st, err);
+	/* A backend without bulk loads (PostgreSQL) writes every game as it comes. */
+	if (ret < 0 || !st->be->bulk_begin)
+		return ret;
+	ret = st->be->bulk_begin(st, err);
 	if (ret == 0)
 		st->bulk = 1;
 	return ret;
@@ -959,8 +961,9 @@ int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
 {
 	int ret = outside_tx(st, "end a bulk load", err);
 
-	if (ret == 0)
-		ret = st->be->bulk_end(st, err);
+	if (ret < 0 || !st->be->bulk_end)
+		return ret;
+	ret = st->be->bulk_end(st, err);
 	if (ret == 0)
 		st->bulk = 0;
 	return ret;

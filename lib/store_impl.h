@@ -99,7 +99,11 @@ struct kifu_store_backend {
 	 */
 	int game_tx;
 
-	/* Bulk loading (kifu_store_bulk_begin/end): SQLite's also defers the indexes. */
+	/*
+	 * Bulk loading (kifu_store_bulk_begin/end): SQLite's defers the indexes
+	 * and holds the tree counts; NULL: no bulk mode, every game written as
+	 * in a normal transaction (the store's bulk flag stays off).
+	 */
 	int (*bulk_begin)(struct kifu_store *st, struct kifu_error *err);
 	int (*bulk_end)(struct kifu_store *st, struct kifu_error *err);
 

@@ -819,18 +819,6 @@ static int pg_cannot_write(struct kifu_store *st)
 	       !strcmp(s, "55P03") || !strcmp(s, "57014");
 }
 
-/*
- * Bulk loads: nothing to change. Dropping indexes would lock the tables
- * against every other writer, and a game's rows are one multi-row
- * statement each already.
- */
-static int pg_bulk(struct kifu_store *st, struct kifu_error *err)
-{
-	(void)st;
-	(void)err;
-	return 0;
-}
-
 /* ---- The position index ---- */
 
 /*
@@ -971,8 +959,13 @@ const struct kifu_store_backend kifu_store_pg = {
 	.errmsg = pg_errmsg,
 	.retryable = pg_retryable,
 	.cannot_write = pg_cannot_write,
-	.bulk_begin = pg_bulk,
-	.bulk_end = pg_bulk,
+	/*
+	 * No bulk mode: dropping indexes would lock the tables against every
+	 * other writer, and a game's rows are one multi-row statement each
+	 * already; the position indexes and tree counts are written per game.
+	 */
+	.bulk_begin = NULL,
+	.bulk_end = NULL,
 	.game_tx = 1,
 	.posidx_queue = pg_posidx_queue,
 	.posidx_commit = pg_posidx_nothing,

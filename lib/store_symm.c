@@ -964,7 +964,8 @@ int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error 
 	if (ret < 0)
 		return ret;
 	/* Counted anew: what kifu cannot tell is behind or not is forgotten. */
-	ret = kifu_store_begin(st, err);
+	/* No game in flight meanwhile, on any connection (PostgreSQL: the writers' lock). */
+	ret = kifu_store_begin_tx(st, KIFU_TX_REFRESH, err);
 	if (ret < 0)
 		return 0;
 	if (last < 0)

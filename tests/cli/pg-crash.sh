@@ -30,6 +30,16 @@ ref_games=$(pg_psql ref -c 'SELECT count(*) FROM games')
 [ "$(pg_psql ref -c 'SELECT count(*) FROM quarantine')" = 5 ] || bad "reference quarantine"
 span=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 
+# The same archive into SQLite: a large import (SQLite's bulk mode) must leave the
+# derived tables exactly as complete on PostgreSQL (which has no bulk mode).
+"$imp" --quiet --db "$tmp/ref.sqlite" "$tmp/arch" 2>/dev/null
+for t in positions_hash positions_canon tree_moves game_canon game_listing; do
+	a=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' \
+		"$tmp/ref.sqlite" "SELECT count(*) FROM $t")
+	b=$(pg_psql ref -c "SELECT count(*) FROM $t")
+	[ "$a" = "$b" ] || bad "$t: $b rows on PostgreSQL, $a on SQLite after the same import"
+done
+
 # Within the first 30% of the clean run: the resumed runs have less to do.
 delays=$(crash_delays "$(awk -v s="$span" 'BEGIN { printf "%.3f", s * 0.6 }')")
 echo "pg-crash.sh: clean import $span s; killing after $delays"
