@@ -79,7 +79,8 @@ static void help(void)
 	       "  --id N        the stored game with id N\n"
 	       "  FILTERS       --game G, --variant V, --player NAME, --event TEXT,\n"
 	       "                --since DATE, --until DATE, --termination T\n"
-	       "  --db FILE     the database (default $KIFU_DB, else kifu.db)\n"
+	       "  --db FILE     the database (default $KIFU_DB, else kifu.db): a SQLite file\n"
+	       "                or a PostgreSQL URI (postgresql://...)\n"
 	       "  --help, --version\n\n"
 	       "Exit status: 0 success, 1 a game was invalid, 2 usage error, 3 I/O or\n"
 	       "database error.\n", usage, KIFU_ANALYSE_PLAYOUTS);
