@@ -131,6 +131,19 @@ int stats_prepare(struct ctx *c, struct kifu_stmt **s, const char *sql, const ch
 	return 0;
 }
 
+int stats_prepare_built(struct ctx *c, struct kifu_stmt **s, const struct kifu_buf *sql,
+			const struct source *src, const char *what)
+{
+	int ret;
+
+	if (sql->failed)
+		return stats_nomem(c);
+	ret = stats_prepare(c, s, sql->data, what);
+	if (ret == 0 && src)
+		ret = stats_source_bind(*s, src, c);
+	return ret;
+}
+
 /* ---- Where a query's games come from ---- */
 
 

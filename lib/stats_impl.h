@@ -151,6 +151,9 @@ int stats_nomem(struct ctx *c);
 /* Errors after which a report is computed from the games instead of the tables. */
 int stats_cannot_write(struct ctx *c);
 int stats_prepare(struct ctx *c, struct kifu_stmt **s, const char *sql, const char *what);
+/* stats_prepare of the SQL built in sql (out of memory if building it failed), then src's parameters bound (src NULL: none). */
+int stats_prepare_built(struct ctx *c, struct kifu_stmt **s, const struct kifu_buf *sql,
+			const struct source *src, const char *what);
 
 /* The condition of src on games g into sql, and its parameters. */
 int stats_source_sql(struct kifu_buf *sql, const struct source *src, int *nparams,

@@ -336,14 +336,7 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 	else
 		kifu_buf_puts(&sql, " AND m.game_id = g.id AND m.ply BETWEEN 1 AND ?" DEPTH_PARAM " "
 				    "AND p.game_id = g.id AND p.ply = m.ply ORDER BY g.id, m.ply");
-	if (sql.failed) {
-		ret = stats_nomem(c);
-		goto out;
-	}
-	ret = stats_prepare(c, &s, sql.data, "cannot read games");
-	if (ret < 0)
-		goto out;
-	ret = stats_source_bind(s, src, c);
+	ret = stats_prepare_built(c, &s, &sql, src, "cannot read games");
 	if (ret < 0)
 		goto out;
 	kifu_db_bind_int(s, atoi(DEPTH_PARAM), depth);
@@ -438,11 +431,7 @@ static int lines_from_table(struct ctx *c, const struct kifu_filter *f, int dept
 	if (by_position)
 		kifu_buf_puts(&sql, " AND repeat = 0");
 	stats_table_where(&sql, f, 0, 2, &n);
-	if (sql.failed) {
-		ret = stats_nomem(c);
-		goto out;
-	}
-	ret = stats_prepare(c, &s, sql.data, "cannot read the statistics");
+	ret = stats_prepare_built(c, &s, &sql, NULL, "cannot read the statistics");
 	if (ret < 0)
 		goto out;
 	kifu_db_bind_int(s, 1, depth);

@@ -177,17 +177,11 @@ static int outcomes_collect(struct ctx *c, const struct kifu_filter *f, unsigned
 			goto out;
 		kifu_buf_puts(&sql, " GROUP BY 1, 2, 3, 4, 5");
 	}
-	if (sql.failed) {
-		ret = stats_nomem(c);
-		goto out;
-	}
-	ret = stats_prepare(c, &s, sql.data, "cannot read games");
+	ret = stats_prepare_built(c, &s, &sql, fast ? NULL : &src, "cannot read games");
 	if (ret < 0)
 		goto out;
 	if (fast)
 		stats_table_bind(s, f, 1, 1);
-	else if ((ret = stats_source_bind(s, &src, c)) < 0)
-		goto out;
 	ret = outcome_read(c, s, acc);
 out:
 	kifu_db_finalize(s);

@@ -213,14 +213,7 @@ static int players_from_games(struct ctx *c, const struct source *src, struct pm
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(&sql, " AND s.game_id = g.id ORDER BY g.id, s.side_index");
-	if (sql.failed) {
-		ret = stats_nomem(c);
-		goto out;
-	}
-	ret = stats_prepare(c, &s, sql.data, "cannot read games");
-	if (ret < 0)
-		goto out;
-	ret = stats_source_bind(s, src, c);
+	ret = stats_prepare_built(c, &s, &sql, src, "cannot read games");
 	if (ret < 0)
 		goto out;
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
@@ -417,13 +410,7 @@ static int players_reviews(struct ctx *c, const struct kifu_filter *f, struct pm
 	kifu_buf_puts(&sql, " AND r.id = (SELECT r2.id FROM analysis_runs r2 WHERE r2.game_id = g.id "
 			    "ORDER BY r2.playouts DESC, r2.id DESC LIMIT 1) "
 			    "ORDER BY s.player_id, g.id, p.ply");
-	if (sql.failed) {
-		ret = stats_nomem(c);
-		goto out;
-	}
-	ret = stats_prepare(c, &s, sql.data, "cannot read the analyses");
-	if (ret == 0)
-		ret = stats_source_bind(s, &src, c);
+	ret = stats_prepare_built(c, &s, &sql, &src, "cannot read the analyses");
 	if (ret < 0)
 		goto out;
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
