@@ -32,7 +32,7 @@ BIN = bin
 endif
 comma := ,
 
-# One line per step (CC lib/store.c); V=1 shows the whole commands.
+# One line per step (CC lib/store/store.c); V=1 shows the whole commands.
 ifeq ($(V),1)
 Q =
 say = @:
@@ -52,8 +52,10 @@ ALL_CFLAGS = $(WARNINGS) $(OPT) $(SANFLAGS) -pthread -D_POSIX_C_SOURCE=200809L -
 ALL_LDFLAGS = $(SANFLAGS) -pthread $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
-# libkifu: the library, its games and the foreign formats of import/
-LIB_SRCS := $(sort $(wildcard lib/*.c lib/games/*.c import/*.c))
+# libkifu: the library's module folders (lib/README.md gives their order),
+# and the foreign formats of import/. A new .c file in a folder is found here.
+LIB_DIRS := $(sort $(dir $(wildcard lib/*/*.c lib/*/*/*.c)))
+LIB_SRCS := $(sort $(wildcard $(addsuffix *.c,$(LIB_DIRS)) import/*.c))
 SCHEMA_C := $(O)/gen/schema.c
 SCHEMA_PG_C := $(O)/gen/schema_pg.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o) $(SCHEMA_C:.c=.o) $(SCHEMA_PG_C:.c=.o)

@@ -1,12 +1,12 @@
 /*
  * kifu-analyse: reviews games with the built-in engine (CLI.md). Games come
  * from a record file or from the database; each valid game is replayed, its
- * plies are analysed by lib/analyse.c (in parallel, the same output for a
+ * plies are analysed by lib/engine/analyse.c (in parallel, the same output for a
  * seed whatever --threads), and the review is written as the record with
  * marked comments (yaml), kifu-export's json with a `plies` array, a
  * table per game (text), or kifu-export's replay page with the chart of
  * expected scores and the marks (html, one page per game); --store also
- * keeps it in the database (lib/analyse_store.c).
+ * keeps it in the database (lib/engine/analyse_store.c).
  */
 #include <errno.h>
 #include <limits.h>

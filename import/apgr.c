@@ -21,7 +21,7 @@
 
 #include "import_impl.h"
 #include "json_pos.h"
-#include "record_impl.h"
+#include "record/record_impl.h"
 
 /* ---- Splitting the input into records ---- */
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "import_impl.h"
-#include "record_impl.h"
+#include "record/record_impl.h"
 
 #define NO_PEEK (-10)
 

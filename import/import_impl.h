@@ -15,7 +15,7 @@
 #include "kifu/record.h"
 
 /* The formats themselves (kifu_format_apgr, _pgn, _csv) are declared for the registry. */
-#include "formats.h"
+#include "input/formats.h"
 
 /* Longest subject quoted in a message. */
 #define IMP_CLIP 60

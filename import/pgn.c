@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "import_impl.h"
-#include "record_impl.h"
+#include "record/record_impl.h"
 
 /* Tags of one game: more is hostile. */
 #define MAX_TAGS 1000

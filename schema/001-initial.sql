@@ -1,6 +1,6 @@
 -- kifu schema 1: the tables and their indexes.
 --
--- Applied by libkifu (lib/store.c) in one transaction, which then sets
+-- Applied by libkifu (lib/store/store.c) in one transaction, which then sets
 -- PRAGMA user_version = 1. Never edit a released migration: add a new file.
 -- 64-bit hashes and keys are signed INTEGERs holding the same 64 bits.
 

@@ -2,7 +2,7 @@
 -- on millions of games.
 --
 -- These tables are derived from games, moves, positions and sides, and are
--- brought up to date lazily by libkifu (lib/stats*.c) when a report needs
+-- brought up to date lazily by libkifu (lib/stats/) when a report needs
 -- them: stats_state says up to which game id each one counts, and only the
 -- games added since are read (players' ratings, being global, are computed
 -- again from every game). Imports therefore pay nothing for them. Changing

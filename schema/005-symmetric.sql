@@ -9,7 +9,7 @@
 -- (game_listing) instead of joining players per row. Only libkifu can
 -- compute canonical hashes (the engines' symmetries): this file makes the
 -- tables, and libkifu fills them for the games already stored in the same
--- transaction (lib/store_symm.c), replaying each game once.
+-- transaction (lib/store/store_symm.c), replaying each game once.
 
 -- The canonical hash after each ply, ply 0 (the start) .. plies, as a JSON
 -- array like game_moves.hashes, one row per game beside game_moves (a

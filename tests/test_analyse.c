@@ -1,5 +1,5 @@
 /*
- * Tests of the engine review (lib/analyse.c over kifu_player_analyse) that
+ * Tests of the engine review (lib/engine/analyse.c over kifu_player_analyse) that
  * check the review means something, not only that it runs:
  *   - positions where one move lets the opponent win at once, one per game
  *     and variant (tests/data/analyse/blunders/: the record's last move is

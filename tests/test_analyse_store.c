@@ -1,5 +1,5 @@
 /*
- * Tests of kifu-analyse --store (lib/analyse_store.c, schema 6) and of the
+ * Tests of kifu-analyse --store (lib/engine/analyse_store.c, schema 6) and of the
  * players columns it feeds (analysed_moves, mean_loss, mistakes), on a tiny
  * database whose figures are worked out by hand below: reviews are built
  * here with chosen losses (not by the engine), stored, replaced by a

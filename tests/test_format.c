@@ -1,5 +1,5 @@
 /*
- * Unit tests of the format registry (lib/format.c): finding a format by
+ * Unit tests of the format registry (lib/input/format.c): finding a format by
  * its name, by a file name and by content, the stdio source, and the yaml
  * format read and written through the registry's table alone.
  */

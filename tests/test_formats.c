@@ -24,7 +24,7 @@
 #include "kifu/format.h"
 #include "kifu/record.h"
 #include "import_impl.h"
-#include "record_impl.h"
+#include "record/record_impl.h"
 
 #ifndef KIFU_SOURCE_DIR
 #define KIFU_SOURCE_DIR "."

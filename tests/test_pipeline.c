@@ -1,6 +1,6 @@
 /*
- * Unit tests of the reading pipeline (lib/pipeline.c, lib/input.c) and the
- * archive reader (lib/archive.c): the items of a directory in name order,
+ * Unit tests of the reading pipeline (lib/input/pipeline.c, lib/input/input.c) and the
+ * archive reader (lib/input/archive.c): the items of a directory in name order,
  * records across many ring wrap-arounds in order, replays done early or in
  * the consumer's thread alike, the raw text of invalid records, a consumer
  * that stops the run, a missing path, compressed input written here with

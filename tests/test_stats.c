@@ -1,5 +1,5 @@
 /*
- * Unit tests of the statistics and search (lib/stats*.c, lib/search.c) on a
+ * Unit tests of the statistics and search (lib/stats/, lib/stats/search.c) on a
  * small database built by hand: twelve games of four games (splay-schmidt,
  * splay-kisenwether, the four-player splinter-quad and glaisher), with
  * wins, draws, an unfinished game, games without a date or without
@@ -31,8 +31,8 @@
 #include "kifu/search.h"
 #include "kifu/stats.h"
 #include "kifu/store.h"
-#include "stats_impl.h"
-#include "store_impl.h" /* the SQLite connection of test_busy_database */
+#include "stats/stats_impl.h"
+#include "store/store_impl.h" /* the SQLite connection of test_busy_database */
 
 /*
  * The games, ids 1..12 in this order. S = splay-schmidt (white moves
@@ -1531,7 +1531,7 @@ static void test_tree_errors(void **state)
 	assert_int_equal(kifu_stats_kind_find("tree"), KIFU_STATS_TREE);
 }
 
-/* The explorer page (lib/explorer.c) of the schmidt games: what it holds. */
+/* The explorer page (lib/render/explorer.c) of the schmidt games: what it holds. */
 static int explorer(struct kifu_buf *page, struct kifu_explorer_info *info, struct kifu_store *st,
 		    const char *player, int depth, size_t max)
 {

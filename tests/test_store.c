@@ -23,7 +23,7 @@
 
 #include "kifu/record.h"
 #include "kifu/store.h"
-#include "store_impl.h" /* spool_max: runs of a few entries */
+#include "store/store_impl.h" /* spool_max: runs of a few entries */
 
 #ifndef KIFU_SOURCE_DIR
 #define KIFU_SOURCE_DIR "."

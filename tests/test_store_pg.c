@@ -1,5 +1,5 @@
 /*
- * Tests of the PostgreSQL store backend (lib/store_pg.c). Without a
+ * Tests of the PostgreSQL store backend (lib/store/backends/pg.c). Without a
  * server: rewriting SQLite's parameters as PostgreSQL's and keeping
  * passwords out of the URI messages quote. With one (KIFU_PG_URI, an empty
  * database, and KIFU_PG_URI_EMPTY, another; tests/cli/pg-store.sh starts a
@@ -21,7 +21,7 @@
 
 #include "kifu/record.h"
 #include "kifu/store.h"
-#include "store_impl.h"
+#include "store/store_impl.h"
 
 /* ---- without a server ---- */
 

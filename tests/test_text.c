@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/text.c: the edit distance and the nearest known name
+ * Unit tests of lib/util/text.c: the edit distance and the nearest known name
  * behind every "did you mean" hint.
  */
 #include <setjmp.h>

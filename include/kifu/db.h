@@ -49,7 +49,7 @@ int kifu_db_prepare(struct kifu_stmt **out, struct kifu_store *st, const char *s
 		    struct kifu_error *err);
 
 /*
- * The backend's SQL for a named query or fragment (see lib/store_sqlite.c
+ * The backend's SQL for a named query or fragment (see lib/store/backends/sqlite.c
  * for the names), or NULL when the backend has none of that name.
  */
 const char *kifu_db_sql(const struct kifu_store *st, const char *name);

@@ -7,7 +7,7 @@
  * - finds the inputs: files as given; directories searched recursively, in
  *   name order, for the names of every record format and of the archives;
  *   "-" for standard input;
- * - opens archives and compressed files (lib/archive.c, libarchive) and
+ * - opens archives and compressed files (lib/input/archive.c, libarchive) and
  *   streams their members, one level of archive inside an archive;
  * - chooses each input's format: --from, else by name, else by content;
  * - reads records through the format's reader in a thread of its own and,

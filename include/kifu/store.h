@@ -3,7 +3,7 @@
  * postgresql:// (or postgres://) URI, holding replayed games (with every
  * position hash, for position search), the records that failed validation
  * (in quarantine, with their raw text and diagnostics), and where each came
- * from. The store picks its backend at open from the path (lib/store_impl.h:
+ * from. The store picks its backend at open from the path (lib/store/store_impl.h:
  * one const struct per backend); the rest of libkifu talks to either
  * through kifu/db.h. The schema is schema/NNN-name.sql, compiled into the
  * library and applied in order when an older database is opened;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <threads.h>
 
-#include "board.h"
+#include "games/board.h"
 
 static struct kifu_hex hex_boards[KIFU_HEX_MAX_R + 1];
 static once_flag hex_once = ONCE_FLAG_INIT;

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "board.h"
-#include "svg.h"
+#include "games/board.h"
+#include "games/svg.h"
 
 extern const struct kifu_game kifu_game_splay_kisenwether;
 

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <threads.h>
 
-#include "board.h"
-#include "svg.h"
+#include "games/board.h"
+#include "games/svg.h"
 
 extern const struct kifu_game kifu_game_splay_schmidt;
 

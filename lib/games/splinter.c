@@ -9,8 +9,8 @@
  */
 #include <string.h>
 
-#include "board.h"
-#include "splinter_common.h"
+#include "games/board.h"
+#include "games/splinter_common.h"
 
 extern const struct kifu_game kifu_game_splinter;
 

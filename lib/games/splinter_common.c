@@ -11,9 +11,9 @@
 #include <string.h>
 #include <threads.h>
 
-#include "board.h"
-#include "splinter_common.h"
-#include "svg.h"
+#include "games/board.h"
+#include "games/splinter_common.h"
+#include "games/svg.h"
 
 const int spl_opposite[8] = {
 	KIFU_SQ_S, KIFU_SQ_N, KIFU_SQ_W, KIFU_SQ_E, KIFU_SQ_SW, KIFU_SQ_SE, KIFU_SQ_NW, KIFU_SQ_NE

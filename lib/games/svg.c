@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "svg.h"
+#include "games/svg.h"
 
 #define FONT "DejaVu Sans, Verdana, Arial, sans-serif"
 #define BACKGROUND "#faf7f0"

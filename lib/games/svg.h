@@ -13,7 +13,7 @@
 #include "kifu/buf.h"
 #include "kifu/game.h"
 
-#include "board.h"
+#include "games/board.h"
 
 /* The colours of one side. */
 struct kifu_svg_colour {

@@ -3,7 +3,7 @@
 -- views with the same meaning; what differs, and why (see ../README.md, "PostgreSQL"):
 -- * every text column is COLLATE "C": ordering and comparing text is byte order, as SQLite's;
 -- * ids are BIGINT; games and players take theirs from a sequence only when the row is new
---   (lib/store_pg.c), so that a duplicate never uses up an id;
+--   (lib/store/backends/pg.c), so that a duplicate never uses up an id;
 -- * game_moves holds jsonb; the moves and positions views unpack it;
 -- * the position index positions_hash is partitioned by game id (HASH, 8 partitions), so
 --   that it can later be spread over servers by game;

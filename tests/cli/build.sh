@@ -1,5 +1,5 @@
 #!/bin/sh
-# The build prints one short line per step (CC lib/buf.c, AR, LD), not the
+# The build prints one short line per step (CC lib/util/buf.c, AR, LD), not the
 # compiler's command lines, unless V=1. Builds one library object and one
 # tool into a scratch build directory, so the real build is left alone.
 set -u
@@ -17,12 +17,12 @@ check() { # description, then a command that must succeed
 	fi
 }
 
-make --no-print-directory O="$tmp/o" BIN="$tmp/bin" "$tmp/o/lib/text.o" >"$tmp/out" 2>&1
-check "make builds lib/text.o" [ $? -eq 0 ]
-check "one line 'CC lib/text.c': $(cat "$tmp/out")" [ "$(sed 's/  */ /g; s/^ //' "$tmp/out")" = "CC lib/text.c" ]
-rm -f "$tmp/o/lib/text.o"
-make --no-print-directory V=1 O="$tmp/o" BIN="$tmp/bin" "$tmp/o/lib/text.o" >"$tmp/out" 2>&1
-check "V=1 shows the compiler command" grep -q -- "-c lib/text.c -o $tmp/o/lib/text.o" "$tmp/out"
+make --no-print-directory O="$tmp/o" BIN="$tmp/bin" "$tmp/o/lib/util/text.o" >"$tmp/out" 2>&1
+check "make builds lib/util/text.o" [ $? -eq 0 ]
+check "one line 'CC lib/util/text.c': $(cat "$tmp/out")" [ "$(sed 's/  */ /g; s/^ //' "$tmp/out")" = "CC lib/util/text.c" ]
+rm -f "$tmp/o/lib/util/text.o"
+make --no-print-directory V=1 O="$tmp/o" BIN="$tmp/bin" "$tmp/o/lib/util/text.o" >"$tmp/out" 2>&1
+check "V=1 shows the compiler command" grep -q -- "-c lib/util/text.c -o $tmp/o/lib/util/text.o" "$tmp/out"
 
 # A whole tool: only CC, GEN, AR and LD lines.
 rm -rf "$tmp/o"
@@ -35,7 +35,7 @@ check "an LD line" grep -q "^  LD   $tmp/bin/kifu-perft$" "$tmp/out"
 # Every source of libkifu, the schemas compiled in (SQLite's and
 # PostgreSQL's), the tools' common files (cli/*.c but the tools) and the
 # tool's own.
-srcs=$(ls lib/*.c lib/games/*.c import/*.c 2>/dev/null | wc -l)
+srcs=$(ls lib/*/*.c lib/*/*/*.c import/*.c 2>/dev/null | wc -l)
 common=$(ls cli/*.c | grep -vc '^cli/kifu-')
 check "one CC line per source" [ "$(grep -c '^  CC ' "$tmp/out")" -eq $((srcs + common + 3)) ]
 

@@ -85,7 +85,7 @@ assert g["headers"]["event"] == "Open\x1b[2J\x1b[31m", g["event"]
 assert g["moves"][0]["comment"] == "nice\x1b[5m"
 assert g["tags"]["note"] == "x\x1by"' "$tmp/out"
 
-# Diagnostics already escape; they use the same function (lib/buf.c).
+# Diagnostics already escape; they use the same function (lib/util/buf.c).
 printf 'game: "chess\\e[31m"\nmoves: []\n' >"$tmp/bad.yaml"
 "$bin/kifu-validate" "$tmp/bad.yaml" >/dev/null 2>"$tmp/err"
 check "diagnostics: no raw control character" clean "$tmp/err"

@@ -1,0 +1,795 @@
+/*
+ * The renderers of include/kifu/render.h: JSON, text diagrams, SVG and the
+ * self-contained HTML replay page. The pictures come from each engine's
+ * render_svg and render_text, walked ply by ply over a fresh position, so
+ * that what is shown is exactly what the engine holds at each ply.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/game.h"
+#include "kifu/record.h"
+#include "kifu/render.h"
+#include "render/render_impl.h"
+
+/* ---- escaping ---- */
+
+/*
+ * Appends s as a single-quoted JavaScript string literal for a <script>
+ * element ("</" and "<!" broken up, so that the HTML parser never ends the
+ * script early). Single quotes, because the pictures are full of double
+ * ones and hold none of their own.
+ */
+static void js_string(struct kifu_buf *b, const char *s)
+{
+	const char *p;
+
+	kifu_buf_putc(b, '\'');
+	for (p = s; *p; p++) {
+		if (*p == '<' && (p[1] == '/' || p[1] == '!'))
+			kifu_buf_puts(b, "\\x3c");
+		else if (*p == '\'' || *p == '\\')
+			kifu_buf_printf(b, "\\%c", *p);
+		else if (*p == '\n')
+			kifu_buf_puts(b, "\\n");
+		else if ((unsigned char)*p < 0x20)
+			kifu_buf_printf(b, "\\u%04x", (unsigned char)*p);
+		else
+			kifu_buf_putc(b, *p);
+	}
+	kifu_buf_putc(b, '\'');
+}
+
+/* Appends s escaped for HTML text and attribute values. */
+static void html_text(struct kifu_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': kifu_buf_puts(b, "&amp;"); break;
+		case '<': kifu_buf_puts(b, "&lt;"); break;
+		case '>': kifu_buf_puts(b, "&gt;"); break;
+		case '"': kifu_buf_puts(b, "&quot;"); break;
+		case '\'': kifu_buf_puts(b, "&#39;"); break;
+		default: kifu_buf_putc(b, *s); break;
+		}
+	}
+}
+
+/* ---- what every format needs from a game ---- */
+
+/* The result as stated (absent: unfinished) and the termination stated or implied (or NULL). */
+static void result_of(const struct kifu_record *rec, const char **result, const char **term)
+{
+	*result = rec->result ? rec->result : "unfinished";
+	*term = rec->termination;
+	if (!*term && strcmp(*result, "unfinished") != 0)
+		*term = "rules";
+}
+
+static const char *player_name(const struct kifu_record *rec, const char *side)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nplayers; i++)
+		if (!strcmp(rec->players[i].side, side) && rec->players[i].name)
+			return rec->players[i].name;
+	return NULL;
+}
+
+/*
+ * Walks the replay: calls fn for every ply from `from` to `to` with the
+ * position after that ply (ply 0: the start). Returns 0, KIFU_ENOMEM, or
+ * what fn returned when negative.
+ */
+static int walk_plies(const struct kifu_replay *rp, size_t from, size_t to,
+		      int (*fn)(void *ctx, const struct kifu_replay *rp, size_t ply,
+				const void *state),
+		      void *ctx)
+{
+	const struct kifu_game *g = rp->game;
+	struct kifu_pos *pos = NULL;
+	struct kifu_error err;
+	size_t ply;
+	int ret;
+
+	ret = kifu_pos_new(&pos, g, rp->variant, rp->first, &err);
+	if (ret < 0)
+		goto out;
+	for (ply = 0; ply <= to; ply++) {
+		if (ply > 0)
+			g->apply(pos->state, rp->moves[ply - 1]);
+		if (ply < from)
+			continue;
+		ret = fn(ctx, rp, ply, pos->state);
+		if (ret < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	kifu_pos_free(pos);
+	return ret;
+}
+
+/* The side that played ply (1-based): the side to move before it. */
+struct mover_ctx {
+	int *movers;
+};
+
+static int note_mover(void *ctx, const struct kifu_replay *rp, size_t ply, const void *state)
+{
+	struct mover_ctx *m = ctx;
+
+	if (ply < rp->nplies)
+		m->movers[ply + 1] = rp->game->side_to_move(state);
+	return 0;
+}
+
+/* ---- json ---- */
+
+static void json_figures(struct kifu_buf *b, const struct kifu_figure *f, int n)
+{
+	int i;
+
+	kifu_buf_putc(b, '{');
+	for (i = 0; i < n; i++) {
+		if (i)
+			kifu_buf_putc(b, ',');
+		kifu_buf_json_string(b, f[i].key);
+		kifu_buf_putc(b, ':');
+		if (f[i].type == KIFU_FIG_TEXT)
+			kifu_buf_json_string(b, f[i].text);
+		else
+			kifu_buf_printf(b, "%ld", f[i].num);
+	}
+	kifu_buf_putc(b, '}');
+}
+
+static int json_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const void *state)
+{
+	struct kifu_buf *b = ctx;
+	struct kifu_figure f[KIFU_FIGURES_MAX];
+	int n = rp->game->figures(state, f);
+
+	kifu_buf_printf(b, "%s\n    {\"ply\":%zu,\"move\":", ply ? "," : "", ply);
+	if (ply)
+		kifu_buf_json_string(b, kifu_replay_text(rp, ply));
+	else
+		kifu_buf_puts(b, "null");
+	kifu_buf_printf(b, ",\"hash\":\"%016llx\",\"figures\":",
+			(unsigned long long)rp->hashes[ply]);
+	json_figures(b, f, n);
+	return kifu_buf_putc(b, '}');
+}
+
+int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
+		     const struct kifu_replay *rp)
+{
+	int ret;
+
+	ret = kifu_record_write_json_head(b, rec, rp);
+	if (ret < 0)
+		return ret;
+	kifu_buf_puts(b, ",\n  \"plies\":[");
+	ret = walk_plies(rp, 0, rp->nplies, json_ply, b);
+	kifu_buf_puts(b, "\n  ]\n}");
+	return ret < 0 ? ret : b->failed ? KIFU_ENOMEM : 0;
+}
+
+/* ---- text ---- */
+
+struct text_ctx {
+	struct kifu_buf *b;
+	int *movers;
+};
+
+/*
+ * The hash printed is the one of the position replayed here, not the
+ * validator's: the two replays are compared by the tests.
+ */
+static int text_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const void *state)
+{
+	struct text_ctx *t = ctx;
+	unsigned long long h = rp->game->hash(state);
+
+	if (ply)
+		kifu_buf_printf(t->b, "\nply %zu: %s (%s), hash %016llx\n", ply,
+				kifu_replay_text(rp, ply), rp->game->sides[t->movers[ply]], h);
+	else
+		kifu_buf_printf(t->b, "\nply 0: start, hash %016llx\n", h);
+	return rp->game->render_text(state, t->b);
+}
+
+static int put_text(struct kifu_buf *b, const struct kifu_record *rec,
+		    const struct kifu_replay *rp, const char *label, long ply, int *movers)
+{
+	const struct kifu_game *g = rp->game;
+	struct text_ctx t = { b, movers };
+	const char *result, *term;
+	int s;
+
+	result_of(rec, &result, &term);
+	/* Text for a terminal: what a record (or a file name) holds is escaped. */
+	kifu_buf_escaped(b, label);
+	kifu_buf_printf(b, ": %s, variant %s\n", g->name, g->variants[rp->variant]);
+	for (s = 0; g->sides[s]; s++) {
+		const char *name = player_name(rec, g->sides[s]);
+
+		kifu_buf_printf(b, "%s%s: ", s ? "; " : "", g->sides[s]);
+		kifu_buf_escaped(b, name ? name : "-");
+	}
+	kifu_buf_printf(b, "\nresult: %s%s%s%s, %zu pl%s\n", result, term ? " (" : "",
+			term ? term : "", term ? ")" : "", rp->nplies, rp->nplies == 1 ? "y" : "ies");
+	if (ply >= 0)
+		return walk_plies(rp, (size_t)ply, (size_t)ply, text_ply, &t);
+	return walk_plies(rp, 0, rp->nplies, text_ply, &t);
+}
+
+/* ---- svg ---- */
+
+struct svg_ctx {
+	struct kifu_buf *b;
+};
+
+static int svg_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const void *state)
+{
+	struct svg_ctx *s = ctx;
+
+	return kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, s->b);
+}
+
+int kifu_render_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply)
+{
+	struct svg_ctx s = { b };
+
+	kifu_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	return walk_plies(rp, ply, ply, svg_ply, &s);
+}
+
+/* ---- html ---- */
+
+/*
+ * Every ply's picture is in the page, but stored compactly: the parts all
+ * plies share (the board drawn before the pieces, the coordinates drawn
+ * after) are written once as PRE and SUF, and the rest of each picture is
+ * split into lines (one piece a line), each distinct line written once in
+ * LINES and each ply as the list of its line numbers. A piece that stays
+ * put is the same line in every ply, so a 200-ply page stays small.
+ */
+struct html_ctx {
+	char **svg;         /* one picture per ply */
+	struct kifu_figure (*fig)[KIFU_FIGURES_MAX];
+	int *nfig;
+};
+
+static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const void *state)
+{
+	struct html_ctx *h = ctx;
+	struct kifu_buf b = KIFU_BUF_INIT;
+
+	if (kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, &b) < 0 ||
+	    !b.data) {
+		kifu_buf_release(&b);
+		return KIFU_ENOMEM;
+	}
+	h->svg[ply] = kifu_buf_detach(&b);
+	h->nfig[ply] = rp->game->figures(state, h->fig[ply]);
+	return h->svg[ply] ? 0 : KIFU_ENOMEM;
+}
+
+static const char html_style[] =
+	"*{box-sizing:border-box}\n"
+	"body{margin:0;font:15px/1.45 \"DejaVu Sans\",Verdana,Arial,sans-serif;color:#2b2418;"
+	"background:#f3eee2}\n"
+	"header{padding:12px 20px;background:#fffaf0;border-bottom:1px solid #d8ccb0}\n"
+	"h1{font-size:20px;margin:0}\n"
+	"h2{font-size:15px;margin:14px 0 6px}\n"
+	".sub{margin:3px 0 0;color:#6b5f4a}\n"
+	"main{display:flex;flex-wrap:wrap;gap:24px;padding:16px 20px;align-items:flex-start}\n"
+	"#board svg{display:block;max-width:100%;height:auto;border:1px solid #d8ccb0}\n"
+	".controls{display:flex;gap:6px;align-items:center;margin:10px 0 4px}\n"
+	".controls button{font:inherit;font-size:17px;min-width:46px;padding:3px 8px;"
+	"cursor:pointer;border:1px solid #b9aa88;border-radius:4px;background:#fffaf0}\n"
+	".controls button:disabled{opacity:.4;cursor:default}\n"
+	"#where{flex:1;text-align:center;font-weight:bold}\n"
+	"aside{flex:1 1 300px;max-width:460px}\n"
+	"#moves{list-style:none;margin:0;padding:0;max-height:430px;overflow:auto;"
+	"border:1px solid #d8ccb0;background:#fff}\n"
+	"#moves button{display:flex;gap:8px;align-items:baseline;width:100%;text-align:left;"
+	"border:0;border-bottom:1px solid #f0e9d8;background:none;padding:3px 8px;font:inherit;"
+	"cursor:pointer;color:inherit}\n"
+	"#moves button:hover{background:#f6efdc}\n"
+	"#moves button.current{background:#ffe08a}\n"
+	"#moves .n{min-width:2.6em;text-align:right;color:#6b5f4a}\n"
+	"#moves .c{color:#6b5f4a;font-style:italic;font-size:13px;flex:1 1 8em}\n"
+	".dot{display:inline-block;width:10px;height:10px;border-radius:50%;"
+	"border:1px solid #333;background:#9a9a9a;flex:none}\n"
+	".side-white{background:#f7f5ee}.side-black{background:#2a2a2a}"
+	".side-red{background:#cf3b2e}.side-yellow{background:#f2c416}"
+	".side-blue{background:#2f63c4}.side-green{background:#2f9a4b}\n"
+	"table{border-collapse:collapse;background:#fff;border:1px solid #d8ccb0}\n"
+	"td,th{padding:2px 10px;text-align:left;border-bottom:1px solid #f0e9d8;"
+	"vertical-align:top}\n"
+	"th{font-weight:normal;color:#6b5f4a}\n"
+	".result{font-weight:bold}\n"
+	".keys{color:#6b5f4a;font-size:13px}\n";
+
+static const char html_script[] =
+	"(function () {\n"
+	"\"use strict\";\n"
+	"var board = document.getElementById(\"board\");\n"
+	"var where = document.getElementById(\"where\");\n"
+	"var figs = document.getElementById(\"figures\");\n"
+	"var items = document.querySelectorAll(\"#moves button\");\n"
+	"var last = PLY.length - 1, cur = -1;\n"
+	"var chart = document.getElementById(\"chart\");\n"
+	"var cols = chart ? chart.querySelectorAll(\".col\") : [];\n"
+	"var cursor = document.getElementById(\"chart-cursor\");\n"
+	"function picture(p) {\n"
+	"\treturn PRE + PLY[p].map(function (i) { return LINES[i]; }).join(\"\\n\") + SUF;\n"
+	"}\n"
+	"function text(s) { return document.createTextNode(s); }\n"
+	"function setHash(p) {\n"
+	"\tvar h = \"#ply=\" + p;\n"
+	"\tif (location.hash === h) return;\n"
+	"\ttry { history.replaceState(null, \"\", h); } catch (e) { location.hash = h; }\n"
+	"}\n"
+	"function show(p, keepHash) {\n"
+	"\tp = Math.max(0, Math.min(last, p | 0));\n"
+	"\tif (p !== cur) {\n"
+	"\t\tcur = p;\n"
+	"\t\tboard.innerHTML = picture(p);\n"
+	"\t\tboard.setAttribute(\"data-ply\", String(p));\n"
+	"\t\twhere.textContent = p ? \"ply \" + p + \" of \" + last + \": \" + MOVES[p]\n"
+	"\t\t\t: \"start (\" + last + \" plies)\";\n"
+	"\t\twhile (figs.firstChild) figs.removeChild(figs.firstChild);\n"
+	"\t\tFIG[p].forEach(function (f) {\n"
+	"\t\t\tvar tr = document.createElement(\"tr\"), th = document.createElement(\"th\"),\n"
+	"\t\t\t    td = document.createElement(\"td\");\n"
+	"\t\t\tth.appendChild(text(f[0])); td.appendChild(text(f[1]));\n"
+	"\t\t\ttr.appendChild(th); tr.appendChild(td); figs.appendChild(tr);\n"
+	"\t\t});\n"
+	"\t\tfor (var i = 0; i < items.length; i++) {\n"
+	"\t\t\tvar on = +items[i].getAttribute(\"data-ply\") === p;\n"
+	"\t\t\titems[i].className = on ? \"current\" : \"\";\n"
+	"\t\t\tif (on && items[i].scrollIntoView) items[i].scrollIntoView({ block: \"nearest\" });\n"
+	"\t\t}\n"
+	"\t\tfor (var j = 0; j < cols.length; j++) {\n"
+	"\t\t\tvar c = cols[j], here = +c.getAttribute(\"data-ply\") === p;\n"
+	"\t\t\tc.setAttribute(\"class\", here ? \"col on\" : \"col\");\n"
+	"\t\t\tif (here && cursor) {\n"
+	"\t\t\t\tvar x = +c.getAttribute(\"x\") + c.getAttribute(\"width\") / 2;\n"
+	"\t\t\t\tcursor.setAttribute(\"x1\", x); cursor.setAttribute(\"x2\", x);\n"
+	"\t\t\t}\n"
+	"\t\t}\n"
+	"\t\tdocument.getElementById(\"first\").disabled = p === 0;\n"
+	"\t\tdocument.getElementById(\"back\").disabled = p === 0;\n"
+	"\t\tdocument.getElementById(\"forward\").disabled = p === last;\n"
+	"\t\tdocument.getElementById(\"end\").disabled = p === last;\n"
+	"\t}\n"
+	"\tif (!keepHash) setHash(p);\n"
+	"}\n"
+	"function fromHash() {\n"
+	"\tvar m = /^#ply=(\\d+)$/.exec(location.hash);\n"
+	"\treturn m ? parseInt(m[1], 10) : null;\n"
+	"}\n"
+	"document.getElementById(\"first\").onclick = function () { show(0); };\n"
+	"document.getElementById(\"back\").onclick = function () { show(cur - 1); };\n"
+	"document.getElementById(\"forward\").onclick = function () { show(cur + 1); };\n"
+	"document.getElementById(\"end\").onclick = function () { show(last); };\n"
+	"for (var i = 0; i < items.length; i++)\n"
+	"\titems[i].onclick = function () { show(+this.getAttribute(\"data-ply\")); };\n"
+	"for (var i = 0; i < cols.length; i++)\n"
+	"\tcols[i].onclick = function () { show(+this.getAttribute(\"data-ply\")); };\n"
+	"document.addEventListener(\"keydown\", function (e) {\n"
+	"\tif (e.altKey || e.ctrlKey || e.metaKey) return;\n"
+	"\tvar k = e.key, to = k === \"ArrowLeft\" ? cur - 1 : k === \"ArrowRight\" ? cur + 1\n"
+	"\t\t: k === \"Home\" ? 0 : k === \"End\" ? last : null;\n"
+	"\tif (to === null) return;\n"
+	"\te.preventDefault();\n"
+	"\tshow(to);\n"
+	"});\n"
+	"window.addEventListener(\"hashchange\", function () {\n"
+	"\tvar p = fromHash();\n"
+	"\tif (p !== null) show(p, true);\n"
+	"});\n"
+	"var h = fromHash();\n"
+	"show(h !== null ? h : START, h === null || h <= last);\n"
+	"})();\n";
+
+static void html_header_row(struct kifu_buf *b, const char *key, const char *value)
+{
+	kifu_buf_puts(b, "<tr><th>");
+	html_text(b, key);
+	kifu_buf_puts(b, "</th><td>");
+	html_text(b, value);
+	kifu_buf_puts(b, "</td></tr>\n");
+}
+
+static void html_result(struct kifu_buf *b, const struct kifu_record *rec)
+{
+	const char *result, *term;
+
+	result_of(rec, &result, &term);
+	if (!strcmp(result, "draw") || !strcmp(result, "unfinished"))
+		html_text(b, result);
+	else {
+		html_text(b, result);
+		kifu_buf_puts(b, " wins");
+	}
+	if (term) {
+		kifu_buf_puts(b, " (");
+		html_text(b, term);
+		kifu_buf_puts(b, ")");
+	}
+}
+
+static size_t common_prefix(char **s, size_t n)
+{
+	size_t len = strlen(s[0]), i, k;
+
+	for (i = 1; i < n; i++) {
+		for (k = 0; k < len && s[i][k] == s[0][k]; k++)
+			;
+		len = k;
+	}
+	/* Cut at a tag boundary, so that no ply's part starts inside a tag. */
+	while (len > 0 && s[0][len - 1] != '>')
+		len--;
+	return len;
+}
+
+static size_t common_suffix(char **s, size_t n, size_t prefix)
+{
+	size_t len = strlen(s[0]) - prefix, i, k;
+
+	for (i = 1; i < n; i++) {
+		size_t a = strlen(s[0]), c = strlen(s[i]);
+		size_t max = c - prefix < len ? c - prefix : len;
+
+		for (k = 0; k < max && s[i][c - 1 - k] == s[0][a - 1 - k]; k++)
+			;
+		len = k;
+	}
+	while (len > 0 && s[0][strlen(s[0]) - len] != '<')
+		len--;
+	return len;
+}
+
+/* A set of distinct lines, each with its number in order of first appearance. */
+struct lines {
+	const char **v;      /* by number; pointers into the pictures */
+	size_t *len;
+	size_t n, cap;
+	size_t *slot;        /* open addressing: 1 + number, 0 empty */
+	size_t nslots;
+};
+
+static uint64_t line_hash(const char *s, size_t n)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static int lines_grow(struct lines *l)
+{
+	size_t cap = l->cap ? l->cap * 2 : 256, i;
+	const char **v = realloc(l->v, cap * sizeof(*v));
+	size_t *len, *slot;
+
+	if (!v)
+		return KIFU_ENOMEM;
+	l->v = v;
+	len = realloc(l->len, cap * sizeof(*len));
+	if (!len)
+		return KIFU_ENOMEM;
+	l->len = len;
+	slot = calloc(cap * 2, sizeof(*slot));
+	if (!slot)
+		return KIFU_ENOMEM;
+	free(l->slot);
+	l->slot = slot;
+	l->nslots = cap * 2;
+	l->cap = cap;
+	for (i = 0; i < l->n; i++) {
+		size_t k = line_hash(l->v[i], l->len[i]) % l->nslots;
+
+		while (l->slot[k])
+			k = (k + 1) % l->nslots;
+		l->slot[k] = i + 1;
+	}
+	return 0;
+}
+
+/* The number of line s (n bytes), added when new; -1 when out of memory. */
+static long lines_add(struct lines *l, const char *s, size_t n)
+{
+	size_t k;
+
+	if (l->n == l->cap && lines_grow(l) < 0)
+		return -1;
+	for (k = line_hash(s, n) % l->nslots; l->slot[k]; k = (k + 1) % l->nslots) {
+		size_t i = l->slot[k] - 1;
+
+		if (l->len[i] == n && !memcmp(l->v[i], s, n))
+			return (long)i;
+	}
+	l->v[l->n] = s;
+	l->len[l->n] = n;
+	l->slot[k] = ++l->n;
+	return (long)(l->n - 1);
+}
+
+static void lines_release(struct lines *l)
+{
+	free(l->v);
+	free(l->len);
+	free(l->slot);
+}
+
+/* Appends bytes s..s+n as a JavaScript string. */
+static void js_string_n(struct kifu_buf *b, const char *s, size_t n)
+{
+	char *copy = malloc(n + 1);
+
+	if (!copy) {
+		b->failed = 1;
+		return;
+	}
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	js_string(b, copy);
+	free(copy);
+}
+
+/* Appends PRE, SUF, LINES and PLY: the pictures of n plies, compacted. */
+static int put_pictures(struct kifu_buf *b, char **svg, size_t n)
+{
+	struct lines l = { NULL, NULL, 0, 0, NULL, 0 };
+	size_t pre = common_prefix(svg, n), suf = common_suffix(svg, n, pre), i, j;
+	int ret = KIFU_ENOMEM;
+
+	kifu_buf_puts(b, "var PRE = ");
+	js_string_n(b, svg[0], pre);
+	kifu_buf_puts(b, ";\nvar SUF = ");
+	js_string(b, svg[0] + strlen(svg[0]) - suf);
+	kifu_buf_puts(b, ";\nvar PLY = [");
+	for (i = 0; i < n; i++) {
+		const char *p = svg[i] + pre, *end = svg[i] + strlen(svg[i]) - suf;
+
+		kifu_buf_puts(b, i ? ",\n[" : "\n[");
+		for (j = 0;; j++) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			long k = lines_add(&l, p, len);
+
+			if (k < 0)
+				goto out;
+			kifu_buf_printf(b, j ? ",%ld" : "%ld", k);
+			if (!nl)
+				break;
+			p = nl + 1;
+		}
+		kifu_buf_putc(b, ']');
+	}
+	kifu_buf_puts(b, "];\nvar LINES = [");
+	for (i = 0; i < l.n; i++) {
+		kifu_buf_puts(b, i ? ",\n" : "\n");
+		js_string_n(b, l.v[i], l.len[i]);
+	}
+	kifu_buf_puts(b, "];\n");
+	ret = b->failed ? KIFU_ENOMEM : 0;
+out:
+	lines_release(&l);
+	return ret;
+}
+
+static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
+		    const struct kifu_replay *rp, long start, const int *movers,
+		    const struct kifu_render_review *review)
+{
+	const struct kifu_game *g = rp->game;
+	size_t n = rp->nplies + 1, i;
+	struct html_ctx h = { NULL, NULL, NULL };
+	int ret = KIFU_ENOMEM, k, s, names = 0;
+
+	h.svg = calloc(n, sizeof(*h.svg));
+	h.fig = calloc(n, sizeof(*h.fig));
+	h.nfig = calloc(n, sizeof(*h.nfig));
+	if (!h.svg || !h.fig || !h.nfig)
+		goto out;
+	ret = walk_plies(rp, 0, rp->nplies, html_ply, &h);
+	if (ret < 0)
+		goto out;
+	if (start < 0 || (size_t)start > rp->nplies)
+		start = 0;
+
+	kifu_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<title>");
+	html_text(b, g->title);
+	for (s = 0; g->sides[s]; s++) {
+		const char *name = player_name(rec, g->sides[s]);
+
+		if (!name)
+			continue;
+		kifu_buf_puts(b, names++ ? " vs " : ": ");
+		html_text(b, name);
+	}
+	kifu_buf_printf(b, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<header>\n<h1>",
+			html_style, review ? kifu_render_review_style : "");
+	html_text(b, g->title);
+	kifu_buf_puts(b, " <span class=\"sub\">(");
+	html_text(b, g->variants[rp->variant]);
+	kifu_buf_puts(b, ")</span></h1>\n<p class=\"sub\">");
+	for (s = 0; g->sides[s]; s++) {
+		const char *name = player_name(rec, g->sides[s]);
+
+		kifu_buf_printf(b, "%s<span class=\"dot side-%s\"></span> ", s ? " &middot; " : "",
+				g->sides[s]);
+		html_text(b, name ? name : g->sides[s]);
+		if (name) {
+			kifu_buf_puts(b, " (");
+			html_text(b, g->sides[s]);
+			kifu_buf_puts(b, ")");
+		}
+	}
+	kifu_buf_puts(b, " &mdash; <span class=\"result\" id=\"result\">");
+	html_result(b, rec);
+	kifu_buf_puts(b, "</span></p>\n</header>\n<main>\n<section>\n");
+	/* The board of the opening ply is in the page itself; the script replaces it. */
+	kifu_buf_printf(b, "<div id=\"board\" data-ply=\"%ld\">\n%s</div>\n", start, h.svg[start]);
+	kifu_buf_puts(b, "<div class=\"controls\">"
+		      "<button id=\"first\" title=\"first position (Home)\">|&#x25C0;</button>"
+		      "<button id=\"back\" title=\"back (left arrow)\">&#x25C0;</button>"
+		      "<span id=\"where\"></span>"
+		      "<button id=\"forward\" title=\"forward (right arrow)\">&#x25B6;</button>"
+		      "<button id=\"end\" title=\"last position (End)\">&#x25B6;|</button></div>\n"
+		      "<p class=\"keys\">keys: &larr; &rarr; Home End; the address ends in "
+		      "#ply=N</p>\n"
+		      "<noscript><p>This page needs JavaScript to step through the moves; "
+		      "the board above shows one position.</p></noscript>\n");
+	if (review)
+		kifu_render_review_chart(b, rec, rp, review);
+	kifu_buf_puts(b, "</section>\n<aside>\n<h2>Moves</h2>\n<ol id=\"moves\">\n"
+		      "<li><button data-ply=\"0\"><span class=\"n\">0</span>"
+		      "<span>start</span></button></li>\n");
+	for (i = 1; i <= rp->nplies; i++) {
+		const char *comment = rec->turns[i - 1].comment;
+
+		kifu_buf_printf(b, "<li><button data-ply=\"%zu\"><span class=\"n\">%zu</span>"
+				"<span class=\"dot side-%s\" title=\"%s\"></span><span>", i, i,
+				g->sides[movers[i]], g->sides[movers[i]]);
+		html_text(b, kifu_replay_text(rp, i));
+		kifu_buf_puts(b, "</span>");
+		if (review)
+			kifu_render_review_mark(b, review, i);
+		if (comment) {
+			kifu_buf_puts(b, "<span class=\"c\">");
+			html_text(b, comment);
+			kifu_buf_puts(b, "</span>");
+		}
+		kifu_buf_puts(b, "</button></li>\n");
+	}
+	kifu_buf_puts(b, "</ol>\n<h2>Figures</h2>\n<table id=\"figures\"></table>\n"
+		      "<h2>Game</h2>\n<table id=\"headers\">\n");
+	html_header_row(b, "game", g->name);
+	html_header_row(b, "variant", g->variants[rp->variant]);
+	for (k = KIFU_KEY_EVENT; k <= KIFU_KEY_DATE; k++) {
+		const char *v = kifu_record_get(rec, k);
+
+		if (v)
+			html_header_row(b, kifu_key_name(k), v);
+	}
+	for (s = 0; g->sides[s]; s++) {
+		const char *name = player_name(rec, g->sides[s]);
+
+		if (name)
+			html_header_row(b, g->sides[s], name);
+	}
+	html_header_row(b, "first", g->sides[rp->first]);
+	kifu_buf_puts(b, "<tr><th>result</th><td class=\"result\">");
+	html_result(b, rec);
+	kifu_buf_puts(b, "</td></tr>\n");
+	for (i = 0; i < rec->ntags; i++)
+		html_header_row(b, rec->tags[i].key, rec->tags[i].value);
+	kifu_buf_puts(b, "</table>\n</aside>\n</main>\n<script>\n");
+	ret = put_pictures(b, h.svg, n);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(b, "var MOVES = [''");
+	for (i = 1; i <= rp->nplies; i++) {
+		kifu_buf_putc(b, ',');
+		js_string(b, kifu_replay_text(rp, i));
+	}
+	kifu_buf_puts(b, "];\nvar FIG = [");
+	for (i = 0; i < n; i++) {
+		kifu_buf_puts(b, i ? ",\n[" : "\n[");
+		for (k = 0; k < h.nfig[i]; k++) {
+			char num[32];
+			const struct kifu_figure *f = &h.fig[i][k];
+
+			kifu_buf_puts(b, k ? ",[" : "[");
+			js_string(b, f->key);
+			kifu_buf_putc(b, ',');
+			snprintf(num, sizeof(num), "%ld", f->num);
+			js_string(b, f->type == KIFU_FIG_TEXT ? (f->text[0] ? f->text : "-") : num);
+			kifu_buf_putc(b, ']');
+		}
+		kifu_buf_putc(b, ']');
+	}
+	kifu_buf_printf(b, "];\nvar START = %ld;\n%s</script>\n</body>\n</html>\n", start,
+			html_script);
+	ret = b->failed ? KIFU_ENOMEM : 0;
+out:
+	if (h.svg)
+		for (i = 0; i < n; i++)
+			free(h.svg[i]);
+	free(h.svg);
+	free(h.fig);
+	free(h.nfig);
+	return ret;
+}
+
+/* The side that played each ply (movers[1..nplies]), or NULL when out of memory. */
+static int *movers_of(const struct kifu_replay *rp)
+{
+	struct mover_ctx mc;
+
+	mc.movers = calloc(rp->nplies + 1, sizeof(*mc.movers));
+	if (mc.movers && walk_plies(rp, 0, rp->nplies, note_mover, &mc) < 0) {
+		free(mc.movers);
+		mc.movers = NULL;
+	}
+	return mc.movers;
+}
+
+int kifu_render_text(struct kifu_buf *b, const struct kifu_record *rec,
+		     const struct kifu_replay *rp, const char *label, long ply)
+{
+	int *movers = movers_of(rp);
+	int ret = movers ? put_text(b, rec, rp, label, ply, movers) : KIFU_ENOMEM;
+
+	free(movers);
+	return ret == 0 && b->failed ? KIFU_ENOMEM : ret;
+}
+
+int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
+		     const struct kifu_replay *rp, long start)
+{
+	return kifu_render_html_review(b, rec, rp, start, NULL);
+}
+
+int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
+			    const struct kifu_replay *rp, long start,
+			    const struct kifu_render_review *review)
+{
+	int *movers = movers_of(rp);
+	int ret = movers ? put_html(b, rec, rp, start, movers, review) : KIFU_ENOMEM;
+
+	free(movers);
+	return ret == 0 && b->failed ? KIFU_ENOMEM : ret;
+}
+
+/* ---- for other pages of the library (render_impl.h) ---- */
+
+void render_html_text(struct kifu_buf *b, const char *s)
+{
+	html_text(b, s);
+}
+
+void render_js_string(struct kifu_buf *b, const char *s)
+{
+	js_string(b, s);
+}
+
+int render_pictures(struct kifu_buf *b, char **svg, size_t n)
+{
+	return put_pictures(b, svg, n);
+}

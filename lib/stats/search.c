@@ -1,0 +1,495 @@
+/*
+ * Finding stored games (include/kifu/search.h). A position is found
+ * through the position index positions_hash (schema 4: each game once per
+ * position it reached, with the first ply; older schemas: an index on
+ * every row of positions, read with a GROUP BY), joined to the games the
+ * filter selects and sorted newest first; so a search costs about the
+ * number of games found, whatever the size of the database. The position
+ * itself is replayed through the engine, so that it is the hash the store
+ * kept for the same position, whatever the move order that led there.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "kifu/search.h"
+#include "stats/stats_impl.h"
+
+struct kifu_search_result {
+	struct kifu_search_hit *v;
+	size_t n, cap;
+	struct kifu_search_player *players;
+	size_t nplayers, cap_players;
+	size_t *first_player;  /* per hit, while building: its first entry in players */
+	struct arena strings;
+};
+
+void kifu_search_result_free(struct kifu_search_result *res)
+{
+	if (!res)
+		return;
+	free(res->v);
+	free(res->players);
+	free(res->first_player);
+	arena_release(&res->strings);
+	free(res);
+}
+
+size_t kifu_search_count(const struct kifu_search_result *res)
+{
+	return res->n;
+}
+
+const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *res, size_t i)
+{
+	return i < res->n ? &res->v[i] : NULL;
+}
+
+/* The position after moves: its hash (the canonical one when canonical) and side to move. */
+static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
+			  const char *moves, int canonical, struct kifu_error *err)
+{
+	struct kifu_pos *pos = NULL;
+	int ret;
+
+	ret = kifu_pos_new(&pos, g, variant, 0, err);
+	if (ret == 0)
+		ret = kifu_pos_play_list(pos, moves, err);
+	if (ret == 0) {
+		*hash = g->hash(pos->state);
+		if (canonical && kifu_game_canonical_hash(hash, NULL, g, pos->state) < 0)
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		if (to_move)
+			*to_move = g->side_to_move(pos->state);
+	}
+	kifu_pos_free(pos);
+	return ret;
+}
+
+int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
+			 const char *moves, struct kifu_error *err)
+{
+	return position_after(hash, to_move, g, variant, moves, 0, err);
+}
+
+int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
+			 const char *moves, struct kifu_error *err)
+{
+	return search_position_side(hash, NULL, g, variant, moves, err);
+}
+
+int kifu_search_position_canonical(uint64_t *hash, const struct kifu_game *g, int variant,
+				   const char *moves, struct kifu_error *err)
+{
+	return position_after(hash, NULL, g, variant, moves, 1, err);
+}
+
+/* A copy of column i's text in the result's arena; NULL for SQL NULL or out of memory. */
+static const char *keep_text(struct kifu_search_result *res, struct kifu_stmt *s, int i,
+			     int *failed)
+{
+	const char *t = kifu_db_column_text(s, i);
+	const char *copy;
+
+	if (!t)
+		return NULL;
+	copy = arena_strndup(&res->strings, t, kifu_db_column_bytes(s, i));
+	if (!copy)
+		*failed = 1;
+	return copy;
+}
+
+int search_fail_db(struct kifu_store *st, const char *what, struct kifu_error *err)
+{
+	return kifu_db_fail(st, what, err);
+}
+
+/* Player names by id: a search meets the same few players again and again. */
+struct name_cache {
+	int64_t *ids;
+	const char **names;
+	size_t n, cap;       /* cap: a power of two, 0 until first use */
+	struct kifu_stmt *lookup;
+};
+
+static void name_cache_release(struct name_cache *nc)
+{
+	free(nc->ids);
+	free(nc->names);
+	kifu_db_finalize(nc->lookup);
+}
+
+static size_t id_slot(int64_t id, size_t cap)
+{
+	uint64_t z = (uint64_t)id * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(z ^ (z >> 29)) & (cap - 1);
+}
+
+/* The name of player id (in res's arena); NULL with *ret set on failure. */
+static const char *player_name(struct kifu_search_result *res, struct name_cache *nc,
+			       struct kifu_store *st, int64_t id, int *ret, struct kifu_error *err)
+{
+	size_t k;
+	const char *name = NULL;
+	int rc;
+
+	if ((nc->n + 1) * 2 > nc->cap) {
+		size_t cap = nc->cap ? nc->cap * 2 : 1024, i;
+		int64_t *ids = malloc(cap * sizeof(*ids));
+		const char **names = calloc(cap, sizeof(*names));
+
+		if (!ids || !names) {
+			free(ids);
+			free(names);
+			*ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			return NULL;
+		}
+		for (i = 0; i < nc->cap; i++) {
+			if (!nc->names[i])
+				continue;
+			k = id_slot(nc->ids[i], cap);
+			while (names[k])
+				k = (k + 1) & (cap - 1);
+			ids[k] = nc->ids[i];
+			names[k] = nc->names[i];
+		}
+		free(nc->ids);
+		free(nc->names);
+		nc->ids = ids;
+		nc->names = names;
+		nc->cap = cap;
+	}
+	for (k = id_slot(id, nc->cap); nc->names[k]; k = (k + 1) & (nc->cap - 1))
+		if (nc->ids[k] == id)
+			return nc->names[k];
+	if (!nc->lookup) {
+		*ret = kifu_db_prepare(&nc->lookup, st, "SELECT name FROM players WHERE id = ?1", err);
+		if (*ret < 0)
+			return NULL;
+	}
+	kifu_db_bind_int64(nc->lookup, 1, id);
+	rc = kifu_db_step(nc->lookup);
+	if (rc == KIFU_DB_ROW) {
+		int failed = 0;
+
+		name = keep_text(res, nc->lookup, 0, &failed);
+		if (failed || !name)
+			*ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	} else {
+		*ret = search_fail_db(st, "cannot read players", err);
+	}
+	kifu_db_reset(nc->lookup);
+	if (!name)
+		return NULL;
+	nc->ids[k] = id;
+	nc->names[k] = name;
+	nc->n++;
+	return name;
+}
+
+static int add_hit(struct kifu_search_result *res, struct kifu_stmt *s)
+{
+	struct kifu_search_hit *h;
+	int failed = 0;
+
+	if (res->n == res->cap) {
+		size_t cap = res->cap ? res->cap * 2 : 64;
+		struct kifu_search_hit *v = realloc(res->v, cap * sizeof(*v));
+		size_t *fp = realloc(res->first_player, cap * sizeof(*fp));
+
+		if (v)
+			res->v = v;
+		if (fp)
+			res->first_player = fp;
+		if (!v || !fp)
+			return KIFU_ENOMEM;
+		res->cap = cap;
+	}
+	h = &res->v[res->n];
+	memset(h, 0, sizeof(*h));
+	h->id = kifu_db_column_int64(s, 0);
+	h->game = keep_text(res, s, 1, &failed);
+	h->variant = keep_text(res, s, 2, &failed);
+	h->date = keep_text(res, s, 3, &failed);
+	h->result = keep_text(res, s, 4, &failed);
+	h->plies = (long)kifu_db_column_int64(s, 5);
+	h->ply = kifu_db_column_is_null(s, 6) ? -1 : (long)kifu_db_column_int64(s, 6);
+	if (failed || !h->game || !h->variant || !h->result)
+		return KIFU_ENOMEM;
+	res->first_player[res->n++] = res->nplayers;
+	return 0;
+}
+
+/* Adds the side of columns 7 (name) and 8 (player id) of s to the last hit. */
+static int add_player(struct kifu_search_result *res, struct name_cache *nc, struct kifu_store *st,
+		      struct kifu_stmt *s, struct kifu_error *err)
+{
+	struct kifu_search_player *p;
+	const char *side, *name;
+	int failed = 0, ret = 0;
+
+	if (res->nplayers == res->cap_players) {
+		size_t cap = res->cap_players ? res->cap_players * 2 : 128;
+		struct kifu_search_player *v = realloc(res->players, cap * sizeof(*v));
+
+		if (!v)
+			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		res->players = v;
+		res->cap_players = cap;
+	}
+	/* Side names are the registry's few: keep one copy of each run of them. */
+	side = keep_text(res, s, 7, &failed);
+	if (failed || !side)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	name = player_name(res, nc, st, kifu_db_column_int64(s, 8), &ret, err);
+	if (!name)
+		return ret;
+	p = &res->players[res->nplayers++];
+	p->side = side;
+	p->name = name;
+	res->v[res->n - 1].nplayers++;
+	return 0;
+}
+
+/*
+ * Whether the database has schema 4's position index (each game once per
+ * position, with its first ply). Older schemas index every row of
+ * positions; during a bulk load the index waits to be rebuilt, and the
+ * view positions answers, slowly.
+ */
+int search_position_index(struct kifu_store *st)
+{
+	int found = 0;
+
+	if (kifu_store_version(st) < 4)
+		return 0;
+	if (kifu_db_has(&found, st, "positions_hash", NULL) < 0)
+		return 0;
+	return found;
+}
+
+/*
+ * The players of the listing row (schema 5's game_listing: a JSON object
+ * side -> name in turn order) added to the last hit. Text from the
+ * database: what is not such an object adds nobody.
+ */
+static int add_players_json(struct kifu_search_result *res, const char *text, size_t len,
+			    struct kifu_error *err)
+{
+	json_t *o = text ? json_loadb(text, len, JSON_DECODE_ANY, NULL) : NULL;
+	const char *side;
+	json_t *name;
+	int ret = 0;
+
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return 0;
+	}
+	json_object_foreach(o, side, name) {
+		struct kifu_search_player *p;
+
+		if (!json_is_string(name))
+			continue;
+		if (res->nplayers == res->cap_players) {
+			size_t cap = res->cap_players ? res->cap_players * 2 : 128;
+			struct kifu_search_player *v = realloc(res->players, cap * sizeof(*v));
+
+			if (!v) {
+				ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+				break;
+			}
+			res->players = v;
+			res->cap_players = cap;
+		}
+		p = &res->players[res->nplayers];
+		p->side = arena_strndup(&res->strings, side, strlen(side));
+		p->name = arena_strndup(&res->strings, json_string_value(name),
+					json_string_length(name));
+		if (!p->side || !p->name) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			break;
+		}
+		res->nplayers++;
+		res->v[res->n - 1].nplayers++;
+	}
+	json_decref(o);
+	return ret;
+}
+
+/* Whether the listing table answers for f (its columns cover the filter). */
+static int listing_usable(struct kifu_store *st, const struct kifu_filter *f)
+{
+	return kifu_store_version(st) >= 5 && (!f || (!f->event && !f->termination));
+}
+
+/*
+ * Schema 5: one narrow row per game (game_listing) instead of a game and
+ * its sides; the listing has the columns of games the filter reads (but
+ * event and termination), under the same alias.
+ */
+static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
+			  const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			  struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int ret, rc;
+
+	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.date, g.result, g.plies, ");
+	if (hash)
+		kifu_buf_printf(&sql, "h.ply, g.players FROM (SELECT game_id, ply FROM %s WHERE "
+				      "hash = ?1) AS h CROSS JOIN game_listing g WHERE "
+				      "g.id = h.game_id AND ",
+				symmetric ? "positions_canon" : "positions_hash");
+	else
+		kifu_buf_puts(&sql, "NULL, g.players FROM game_listing g WHERE ");
+	ret = kifu_filter_sql(&sql, f, "g", hash ? 2 : 1, err);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
+	if (sql.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
+		ret = search_fail_db(st, "cannot search games", err);
+		goto out;
+	}
+	if (hash)
+		kifu_db_bind_int64(s, 1, (int64_t)*hash);
+	ret = kifu_filter_bind(s, hash ? 2 : 1, f, err);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		if (add_hit(res, s) < 0) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			goto out;
+		}
+		ret = add_players_json(res, kifu_db_column_text(s, 7),
+				       kifu_db_column_bytes(s, 7), err);
+		if (ret < 0)
+			goto out;
+	}
+	if (rc != KIFU_DB_DONE)
+		ret = search_fail_db(st, "cannot search games", err);
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
+		      const struct kifu_filter *f, const uint64_t *hash, struct kifu_error *err)
+{
+	return kifu_search_games_symmetric(out, st, f, hash, 0, err);
+}
+
+int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_store *st,
+				const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+				struct kifu_error *err)
+{
+	struct kifu_search_result *res = calloc(1, sizeof(*res));
+	struct name_cache nc = { NULL, NULL, 0, 0, NULL };
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int64_t last = 0;
+	size_t i;
+	int ret, rc, first = hash ? 2 : 1, snapshot = 0;
+
+	*out = NULL;
+	if (!res)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	/* The games and their players' names from one snapshot, while writers go on. */
+	if (!kifu_store_in_transaction(st)) {
+		ret = kifu_store_begin_tx(st, KIFU_TX_READ, err);
+		if (ret < 0) {
+			kifu_search_result_free(res);
+			return ret;
+		}
+		snapshot = 1;
+	}
+	if (symmetric && kifu_store_version(st) < 5) {
+		kifu_error_at(err, kifu_store_path(st), 0, 0);
+		ret = kifu_error_set(err, KIFU_EDB, "database '%s': --symmetric needs schema "
+				     "version 5 (kifu-import upgrades it)", kifu_store_path(st));
+		goto out;
+	}
+	if (listing_usable(st, f)) {
+		ret = search_listing(res, st, f, hash, symmetric, err);
+		goto done;
+	}
+	/*
+	 * One statement: each game with its sides (one row per side, none for
+	 * a game without players). With a position, the GROUP BY runs on the
+	 * index positions(hash), which holds (hash, game_id, ply) in order, so
+	 * each game's first ply comes without a sort; CROSS JOIN keeps SQLite
+	 * from scanning that index the other way round.
+	 */
+	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.date, g.result, g.plies, ");
+	if (hash)
+		kifu_buf_printf(&sql, "h.ply, s.side, s.player_id FROM (%s) AS h CROSS JOIN games g "
+				      "LEFT JOIN sides s ON s.game_id = g.id WHERE g.id = h.game_id AND ",
+				search_position_index(st) ? "SELECT game_id, ply FROM positions_hash WHERE hash = ?1"
+				: "SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
+				  "GROUP BY game_id");
+	else
+		kifu_buf_puts(&sql, "NULL, s.side, s.player_id FROM games g "
+				    "LEFT JOIN sides s ON s.game_id = g.id WHERE ");
+	ret = kifu_filter_sql(&sql, f, "g", first, err);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC, s.side_index");
+	if (sql.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	ret = kifu_db_prepare(&s, st, sql.data, err);
+	if (ret < 0)
+		goto out;
+	if (hash)
+		kifu_db_bind_int64(s, 1, (int64_t)*hash);
+	ret = kifu_filter_bind(s, first, f, err);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64(s, 0);
+
+		if (res->n == 0 || id != last) {
+			last = id;
+			ret = add_hit(res, s);
+			if (ret < 0) {
+				kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+				goto out;
+			}
+		}
+		if (!kifu_db_column_is_null(s, 8)) {
+			ret = add_player(res, &nc, st, s, err);
+			if (ret < 0)
+				goto out;
+		}
+	}
+	if (rc != KIFU_DB_DONE) {
+		ret = search_fail_db(st, "cannot search games", err);
+		goto out;
+	}
+done:
+	/* The players array stopped moving: point each hit at its part. */
+	for (i = 0; ret == 0 && i < res->n; i++)
+		res->v[i].players = res->players ? res->players + res->first_player[i] : NULL;
+out:
+	kifu_db_finalize(s);
+	name_cache_release(&nc);
+	kifu_buf_release(&sql);
+	if (snapshot)
+		kifu_store_rollback(st); /* read only: nothing to keep */
+	if (ret < 0) {
+		kifu_search_result_free(res);
+		return ret;
+	}
+	*out = res;
+	return 0;
+}

@@ -1,0 +1,706 @@
+/*
+ * The openings report of kifu-stats (stats.c has the whole picture): the
+ * opening lines of 1..depth plies with the games that played each, held in
+ * a hash table of lines per game, variant, first side and repetition;
+ * gathered from the moves of the games or read from stats_lines (kept up
+ * to date here, to LINE_DEPTH plies), then grouped into rows by line or,
+ * with by_position, by the position reached.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/game.h"
+#include "stats/stats_impl.h"
+
+/*
+ * Distinct lines held in memory while refreshing before they are written
+ * out (tests build with a small value, to go through the flushes).
+ */
+#ifndef KIFU_STATS_FLUSH_LINES
+#define KIFU_STATS_FLUSH_LINES (1u << 19)
+#endif
+/* The parameter of the depth in lines_from_games: after any filter's. */
+#define DEPTH_PARAM "100"
+
+/* Hashing of keys: FNV-1a, then stats_mix64. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* One opening line of one first side, with the games that played it. */
+struct oline {
+	uint64_t hash;     /* the position after the line */
+	uint64_t key;      /* hash of gv, first, repeat, line */
+	size_t line;       /* offset of the line (moves joined by ',') in the pool */
+	size_t len;
+	int gv, first, repeat, plies;
+	long long games, w[MAX_SIDES], draws, unfinished;
+};
+
+struct olines {
+	struct oline *v;
+	size_t n, cap;
+	size_t *slot;      /* open addressing: index + 1, 0 when empty */
+	size_t nslot;
+	struct kifu_buf pool;
+};
+
+static void olines_release(struct olines *o)
+{
+	free(o->v);
+	free(o->slot);
+	kifu_buf_release(&o->pool);
+	memset(o, 0, sizeof(*o));
+}
+
+static void olines_reset(struct olines *o)
+{
+	o->n = 0;
+	if (o->slot)
+		memset(o->slot, 0, o->nslot * sizeof(*o->slot));
+	kifu_buf_reset(&o->pool);
+}
+
+static const char *oline_text(const struct olines *o, const struct oline *e)
+{
+	return o->pool.data + e->line;
+}
+
+static uint64_t oline_key(int gv, int first, int repeat, const char *line, size_t len)
+{
+	int head[3] = { gv, first, repeat };
+
+	return stats_mix64(fnv(fnv(0xcbf29ce484222325ULL, head, sizeof(head)), line, len));
+}
+
+static int olines_grow_slots(struct olines *o)
+{
+	size_t nslot = o->nslot ? o->nslot * 2 : 1024, i;
+	size_t *slot = calloc(nslot, sizeof(*slot));
+
+	if (!slot)
+		return KIFU_ENOMEM;
+	for (i = 0; i < o->n; i++) {
+		size_t k = (size_t)o->v[i].key & (nslot - 1);
+
+		while (slot[k])
+			k = (k + 1) & (nslot - 1);
+		slot[k] = i + 1;
+	}
+	free(o->slot);
+	o->slot = slot;
+	o->nslot = nslot;
+	return 0;
+}
+
+/* A new entry at the end (its counts zero); NULL when out of memory. */
+static struct oline *olines_push(struct olines *o, int gv, int first, int repeat, int plies,
+				 const char *line, size_t len, uint64_t hash)
+{
+	struct oline *e;
+
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? o->cap * 2 : 1024;
+		struct oline *v = realloc(o->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		o->v = v;
+		o->cap = cap;
+	}
+	e = &o->v[o->n];
+	memset(e, 0, sizeof(*e));
+	e->line = o->pool.len;
+	e->len = len;
+	kifu_buf_add(&o->pool, line, len);
+	kifu_buf_putc(&o->pool, '\0');
+	if (o->pool.failed)
+		return NULL;
+	e->gv = gv;
+	e->first = first;
+	e->repeat = repeat;
+	e->plies = plies;
+	e->hash = hash;
+	e->key = oline_key(gv, first, repeat, line, len);
+	o->n++;
+	return e;
+}
+
+/* The entry of (gv, first, repeat, line), added when new; NULL when out of memory. */
+static struct oline *olines_get(struct olines *o, int gv, int first, int repeat, int plies,
+				const char *line, size_t len, uint64_t hash)
+{
+	uint64_t key = oline_key(gv, first, repeat, line, len);
+	struct oline *e;
+	size_t k;
+
+	if ((o->n + 1) * 2 > o->nslot && olines_grow_slots(o) < 0)
+		return NULL;
+	for (k = (size_t)key & (o->nslot - 1); o->slot[k]; k = (k + 1) & (o->nslot - 1)) {
+		e = &o->v[o->slot[k] - 1];
+		if (e->key == key && e->gv == gv && e->first == first && e->repeat == repeat &&
+		    e->len == len && !memcmp(oline_text(o, e), line, len))
+			return e;
+	}
+	e = olines_push(o, gv, first, repeat, plies, line, len, hash);
+	if (e)
+		o->slot[k] = o->n;
+	return e;
+}
+
+static void oline_count(struct oline *e, int res, long long n)
+{
+	e->games += n;
+	if (res >= 0)
+		e->w[res] += n;
+	else if (res == RES_DRAW)
+		e->draws += n;
+	else
+		e->unfinished += n;
+}
+
+/* One game's opening as its rows arrive: moves joined by ',', and the hashes. */
+struct game_line {
+	int64_t id;
+	int gv, first, res;
+	int n;             /* plies gathered */
+	int ok;            /* the plies came as 1, 2, ... */
+	struct kifu_buf line;
+	size_t *ends;      /* ends[k]: length of the line of k + 1 plies */
+	uint64_t *hashes;  /* hashes[k]: position after ply k + 1 */
+};
+
+/* Adds the lines of 1..n plies of the game gathered in gl. */
+static int game_line_emit(struct olines *o, struct game_line *gl)
+{
+	int k, j;
+
+	if (gl->gv < 0 || gl->res == RES_UNKNOWN)
+		return 0;
+	for (k = 0; k < gl->n; k++) {
+		struct oline *e;
+		int repeat = 0;
+
+		for (j = 0; j < k && !repeat; j++)
+			repeat = gl->hashes[j] == gl->hashes[k];
+		e = olines_get(o, gl->gv, gl->first, repeat, k + 1, gl->line.data, gl->ends[k],
+			       gl->hashes[k]);
+		if (!e)
+			return KIFU_ENOMEM;
+		oline_count(e, gl->res, 1);
+	}
+	return 0;
+}
+
+/* ---- Writing and reading stats_lines ---- */
+
+/* An entry as stats_lines orders its primary key: plies, game, variant, line, first, repeat. */
+struct line_item {
+	const char *game, *variant, *line, *first;
+	int plies, repeat;
+	const struct oline *e;
+};
+
+static int cmp_line_item(const void *x, const void *y)
+{
+	const struct line_item *a = x, *b = y;
+	int r;
+
+	if (a->plies != b->plies)
+		return a->plies < b->plies ? -1 : 1;
+	if ((r = strcmp(a->game, b->game)) != 0 || (r = strcmp(a->variant, b->variant)) != 0 ||
+	    (r = strcmp(a->line, b->line)) != 0 || (r = strcmp(a->first, b->first)) != 0)
+		return r;
+	return (a->repeat > b->repeat) - (a->repeat < b->repeat);
+}
+
+/*
+ * Adds the entries of o to stats_lines, in key order so that the writes
+ * walk the B-tree once instead of jumping about.
+ */
+static int lines_flush(struct ctx *c, const struct olines *o)
+{
+	struct line_item *items = NULL;
+	struct kifu_stmt *s = NULL;
+	size_t i;
+	int ret = 0, k;
+
+	if (!o->n)
+		return 0;
+	items = malloc(o->n * sizeof(*items));
+	if (!items)
+		return stats_nomem(c);
+	for (i = 0; i < o->n; i++) {
+		const struct oline *e = &o->v[i];
+		const struct gv *gv = &c->gv[e->gv];
+
+		items[i].game = gv->g->name;
+		items[i].variant = gv->g->variants[gv->v];
+		items[i].line = oline_text(o, e);
+		items[i].first = gv->g->sides[e->first];
+		items[i].plies = e->plies;
+		items[i].repeat = e->repeat;
+		items[i].e = e;
+	}
+	qsort(items, o->n, sizeof(*items), cmp_line_item);
+	ret = stats_prepare(c, &s,
+			    "INSERT INTO stats_lines(plies, game, variant, line, first, repeat, hash, games, "
+			    "w0, w1, w2, w3, draws, unfinished) "
+			    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+			    "ON CONFLICT(plies, game, variant, line, first, repeat) DO UPDATE SET "
+			    "games = stats_lines.games + excluded.games, "
+			    "w0 = stats_lines.w0 + excluded.w0, w1 = stats_lines.w1 + excluded.w1, "
+			    "w2 = stats_lines.w2 + excluded.w2, w3 = stats_lines.w3 + excluded.w3, "
+			    "draws = stats_lines.draws + excluded.draws, "
+			    "unfinished = stats_lines.unfinished + excluded.unfinished",
+			    "cannot update the statistics");
+	for (i = 0; ret == 0 && i < o->n; i++) {
+		const struct oline *e = items[i].e;
+
+		kifu_db_bind_int(s, 1, e->plies);
+		kifu_db_bind_text_static(s, 2, items[i].game, -1);
+		kifu_db_bind_text_static(s, 3, items[i].variant, -1);
+		kifu_db_bind_text_static(s, 4, items[i].line, (int)e->len);
+		kifu_db_bind_text_static(s, 5, items[i].first, -1);
+		kifu_db_bind_int(s, 6, e->repeat);
+		kifu_db_bind_int64(s, 7, (int64_t)e->hash);
+		kifu_db_bind_int64(s, 8, e->games);
+		for (k = 0; k < MAX_SIDES; k++)
+			kifu_db_bind_int64(s, 9 + k, e->w[k]);
+		kifu_db_bind_int64(s, 13, e->draws);
+		kifu_db_bind_int64(s, 14, e->unfinished);
+		if (kifu_db_step(s) != KIFU_DB_DONE)
+			ret = stats_fail_db(c, "cannot update the statistics");
+		kifu_db_reset(s);
+	}
+	kifu_db_finalize(s);
+	free(items);
+	return ret;
+}
+
+/*
+ * Gathers the lines of 1..depth plies of every game src selects, from
+ * the moves and positions. With flush, the entries go to stats_lines
+ * whenever they grow past KIFU_STATS_FLUSH_LINES (between games), so
+ * that memory stays bounded on any number of games.
+ */
+static int lines_from_games(struct ctx *c, const struct source *src, int depth,
+			    struct olines *o, int flush)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct game_line gl;
+	struct kifu_stmt *s = NULL;
+	int ret, rc, n;
+
+	memset(&gl, 0, sizeof(gl));
+	gl.id = -1;
+	gl.ends = malloc((size_t)depth * sizeof(*gl.ends));
+	gl.hashes = malloc((size_t)depth * sizeof(*gl.hashes));
+	if (!gl.ends || !gl.hashes) {
+		ret = stats_nomem(c);
+		goto out;
+	}
+	/*
+	 * Schema 4: plies 1..depth taken out of each game's packed row (SQLite
+	 * parses each JSON value once per game); older schemas: one row of
+	 * moves and of positions per ply. CROSS JOIN keeps this order of loops.
+	 */
+	if (kifu_store_version(c->st) >= 4)
+	{
+		kifu_buf_puts(&sql, "WITH RECURSIVE d(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM d "
+				    "WHERE n < ?" DEPTH_PARAM ") SELECT g.id, g.game, g.variant, g.first, g.result, "
+				    "d.n, ");
+		kifu_db_json_at(&sql, c->st, "m.moves", "d.n - 1");
+		kifu_buf_puts(&sql, ", ");
+		kifu_db_json_at(&sql, c->st, "m.hashes", "d.n");
+		kifu_buf_puts(&sql, " FROM games g CROSS JOIN game_moves m CROSS JOIN d WHERE ");
+	} else
+		kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.ply, m.move, "
+				    "p.hash FROM games g CROSS JOIN moves m CROSS JOIN positions p "
+				    "WHERE ");
+	ret = stats_source_sql(&sql, src, &n, c);
+	if (ret < 0)
+		goto out;
+	if (kifu_store_version(c->st) >= 4)
+		kifu_buf_puts(&sql, " AND m.game_id = g.id AND d.n <= g.plies ORDER BY g.id, d.n");
+	else
+		kifu_buf_puts(&sql, " AND m.game_id = g.id AND m.ply BETWEEN 1 AND ?" DEPTH_PARAM " "
+				    "AND p.game_id = g.id AND p.ply = m.ply ORDER BY g.id, m.ply");
+	ret = stats_prepare_built(c, &s, &sql, src, "cannot read games");
+	if (ret < 0)
+		goto out;
+	kifu_db_bind_int(s, atoi(DEPTH_PARAM), depth);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64(s, 0);
+		long ply = (long)kifu_db_column_int64(s, 5);
+		const char *move = stats_col_text(s, 6);
+
+		if (id != gl.id) {
+			if (gl.id >= 0 && (ret = game_line_emit(o, &gl)) < 0)
+				break;
+			if (flush && o->n >= KIFU_STATS_FLUSH_LINES) {
+				ret = lines_flush(c, o);
+				if (ret < 0)
+					break;
+				olines_reset(o);
+			}
+			gl.id = id;
+			gl.gv = stats_gv_find(c, stats_col_text(s, 1), stats_col_text(s, 2));
+			gl.first = -1;
+			gl.res = RES_UNKNOWN;
+			if (gl.gv >= 0) {
+				const struct kifu_game *g = c->gv[gl.gv].g;
+
+				gl.first = kifu_game_side_index(g, stats_col_text(s, 3));
+				gl.res = gl.first >= 0 ? stats_classify(g, stats_col_text(s, 4))
+						       : RES_UNKNOWN;
+			}
+			gl.n = 0;
+			gl.ok = 1;
+			kifu_buf_reset(&gl.line);
+		}
+		/* A gap in the plies would make wrong lines: keep the lines before it. */
+		if (!gl.ok || ply != gl.n + 1 || gl.n >= depth) {
+			gl.ok = 0;
+			continue;
+		}
+		if (gl.n)
+			kifu_buf_putc(&gl.line, ',');
+		kifu_buf_puts(&gl.line, move);
+		if (gl.line.failed) {
+			ret = stats_nomem(c);
+			break;
+		}
+		gl.ends[gl.n] = gl.line.len;
+		gl.hashes[gl.n] = (uint64_t)kifu_db_column_int64(s, 7);
+		gl.n++;
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
+		ret = stats_fail_db(c, "cannot read games");
+	if (ret == 0 && gl.id >= 0)
+		ret = game_line_emit(o, &gl);
+	if (ret == KIFU_ENOMEM)
+		ret = stats_nomem(c);
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	kifu_buf_release(&gl.line);
+	free(gl.ends);
+	free(gl.hashes);
+	return ret;
+}
+
+int stats_lines_refresh(struct ctx *c)
+{
+	struct olines o;
+	struct source src = { NULL, 1, 0, 0 };
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	ret = stats_refresh_range(c, T_LINES, &src.after, &src.upto, 1);
+	if (ret == 0)
+		ret = lines_from_games(c, &src, LINE_DEPTH, &o, 1);
+	if (ret == 0)
+		ret = lines_flush(c, &o);
+	if (ret == 0)
+		ret = stats_state_set(c, T_LINES, src.upto);
+	olines_release(&o);
+	return ret;
+}
+
+/* Reads the lines of 1..depth plies kept in stats_lines (with by_position, first arrivals only). */
+static int lines_from_table(struct ctx *c, const struct kifu_filter *f, int depth,
+			    int by_position, struct olines *o)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int ret, rc, n, k;
+
+	kifu_buf_puts(&sql, "SELECT game, variant, plies, line, first, repeat, hash, games, "
+			    "w0, w1, w2, w3, draws, unfinished FROM stats_lines WHERE plies <= ?1");
+	if (by_position)
+		kifu_buf_puts(&sql, " AND repeat = 0");
+	stats_table_where(&sql, f, 0, 2, &n);
+	ret = stats_prepare_built(c, &s, &sql, NULL, "cannot read the statistics");
+	if (ret < 0)
+		goto out;
+	kifu_db_bind_int(s, 1, depth);
+	stats_table_bind(s, f, 0, 2);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		int gv = stats_gv_find(c, stats_col_text(s, 0), stats_col_text(s, 1)), first;
+		const char *line = stats_col_text(s, 3);
+		struct oline *e;
+
+		if (gv < 0)
+			continue;
+		first = kifu_game_side_index(c->gv[gv].g, stats_col_text(s, 4));
+		if (first < 0)
+			continue;
+		e = olines_push(o, gv, first, kifu_db_column_int(s, 5), kifu_db_column_int(s, 2),
+				line, strlen(line), (uint64_t)kifu_db_column_int64(s, 6));
+		if (!e) {
+			ret = stats_nomem(c);
+			break;
+		}
+		e->games = kifu_db_column_int64(s, 7);
+		for (k = 0; k < MAX_SIDES; k++)
+			e->w[k] = kifu_db_column_int64(s, 8 + k);
+		e->draws = kifu_db_column_int64(s, 12);
+		e->unfinished = kifu_db_column_int64(s, 13);
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE)
+		ret = stats_fail_db(c, "cannot read the statistics");
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+/* ---- The openings report ---- */
+
+/* One row of the report: a line, or a position and the line that labels it. */
+struct orow {
+	int gv, plies;
+	const char *line;
+	uint64_t hash;
+	long long games, w[MAX_SIDES], draws, unfinished, fm_wins;
+};
+
+/* An entry while grouping: what the groups are made by. */
+struct group_item {
+	int gv;
+	uint64_t hash;
+	const char *line;
+	const struct oline *e;
+};
+
+static int cmp_by_line(const void *x, const void *y)
+{
+	const struct group_item *a = x, *b = y;
+
+	if (a->gv != b->gv)
+		return a->gv < b->gv ? -1 : 1;
+	return strcmp(a->line, b->line);
+}
+
+static int cmp_by_hash(const void *x, const void *y)
+{
+	const struct group_item *a = x, *b = y;
+
+	if (a->gv != b->gv)
+		return a->gv < b->gv ? -1 : 1;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return strcmp(a->line, b->line);
+}
+
+/* Items of one row: the same line, or the same position. */
+static int same_group(const struct group_item *a, const struct group_item *b, int by_position)
+{
+	if (a->gv != b->gv)
+		return 0;
+	return by_position ? a->hash == b->hash : !strcmp(a->line, b->line);
+}
+
+/* Items of one line within a row. */
+static int same_line(const struct group_item *a, const struct group_item *b, int by_position)
+{
+	return a->gv == b->gv && !strcmp(a->line, b->line) && (!by_position || a->hash == b->hash);
+}
+
+static int cmp_orow(const void *x, const void *y)
+{
+	const struct orow *a = x, *b = y;
+
+	if (a->gv != b->gv)
+		return a->gv < b->gv ? -1 : 1;
+	if (a->plies != b->plies)
+		return a->plies < b->plies ? -1 : 1;
+	if (a->games != b->games)
+		return a->games > b->games ? -1 : 1;
+	return strcmp(a->line, b->line);
+}
+
+static void orow_add(struct orow *r, const struct oline *e)
+{
+	int k;
+
+	r->games += e->games;
+	for (k = 0; k < MAX_SIDES; k++)
+		r->w[k] += e->w[k];
+	r->draws += e->draws;
+	r->unfinished += e->unfinished;
+	r->fm_wins += e->w[e->first];
+}
+
+/*
+ * --symmetric: each line's position hash replaced by its canonical one
+ * (the line replayed from its start), so that positions one of the game's
+ * board symmetries maps onto each other group as one. A line that does
+ * not replay (a database edited by hand) keeps its hash.
+ */
+static int lines_canonical(struct olines *o, const struct ctx *c)
+{
+	struct kifu_buf text = KIFU_BUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < o->n && ret == 0; i++) {
+		struct oline *e = &o->v[i];
+		const struct kifu_game *g = c->gv[e->gv].g;
+		struct kifu_pos *pos = NULL;
+		struct kifu_error why;
+		uint64_t h;
+
+		kifu_buf_reset(&text);
+		kifu_buf_add(&text, oline_text(o, e), e->len);
+		kifu_buf_putc(&text, '\0');
+		if (text.failed)
+			ret = KIFU_ENOMEM;
+		else if (kifu_pos_new(&pos, g, c->gv[e->gv].v, e->first, &why) == 0 &&
+			 kifu_pos_play_list(pos, text.data, &why) == 0) {
+			if (kifu_game_canonical_hash(&h, NULL, g, pos->state) < 0)
+				ret = KIFU_ENOMEM;
+			else
+				e->hash = h;
+		}
+		kifu_pos_free(pos);
+	}
+	kifu_buf_release(&text);
+	return ret;
+}
+
+/*
+ * Groups the entries into rows: by line, or (by_position) by the
+ * position reached, each labelled with the line that most of its games
+ * took (ties: fewer plies, then the first line in byte order).
+ */
+static int group_lines(struct orow **rows, size_t *nrows, const struct olines *o, int by_position)
+{
+	struct group_item *items = malloc((o->n ? o->n : 1) * sizeof(*items));
+	struct orow *v = calloc(o->n ? o->n : 1, sizeof(*v));
+	size_t i, j, n = 0, nv = 0;
+
+	if (!items || !v) {
+		free(items);
+		free(v);
+		return KIFU_ENOMEM;
+	}
+	for (i = 0; i < o->n; i++) {
+		if (by_position && o->v[i].repeat)
+			continue;
+		items[n].gv = o->v[i].gv;
+		items[n].hash = o->v[i].hash;
+		items[n].line = oline_text(o, &o->v[i]);
+		items[n++].e = &o->v[i];
+	}
+	qsort(items, n, sizeof(*items), by_position ? cmp_by_hash : cmp_by_line);
+	for (i = 0; i < n; i = j) {
+		struct orow *r = &v[nv++];
+		long long best = -1;
+		size_t k;
+
+		r->gv = items[i].gv;
+		r->hash = items[i].hash;
+		for (j = i; j < n && same_group(&items[i], &items[j], by_position); j = k) {
+			long long games = 0;
+
+			/* A run of one line (of several first sides, or repeats). */
+			for (k = j; k < n && same_line(&items[j], &items[k], by_position); k++) {
+				orow_add(r, items[k].e);
+				games += items[k].e->games;
+			}
+			if (games > best || (games == best && items[j].e->plies < r->plies)) {
+				best = games;
+				r->line = items[j].line;
+				r->plies = items[j].e->plies;
+			}
+		}
+	}
+	free(items);
+	*rows = v;
+	*nrows = nv;
+	return 0;
+}
+
+static int build_openings(struct kifu_report *rep, struct ctx *c, const struct olines *o,
+			  const struct kifu_stats_options *opt)
+{
+	struct kifu_buf text = KIFU_BUF_INIT;
+	struct orow *rows = NULL;
+	size_t nrows = 0, i, k;
+	int ret;
+
+	ret = group_lines(&rows, &nrows, o, opt->by_position);
+	if (ret < 0)
+		return stats_nomem(c);
+	qsort(rows, nrows, sizeof(*rows), cmp_orow);
+	for (i = 0; i < nrows; i++) {
+		const struct orow *r = &rows[i];
+		const struct kifu_game *g = c->gv[r->gv].g;
+		long long finished = r->games - r->unfinished;
+		long row;
+
+		if (r->games < opt->min_games)
+			continue;
+		row = report_row(rep);
+		stats_put_game(rep, row, &c->gv[r->gv]);
+		kifu_buf_reset(&text);
+		kifu_buf_puts(&text, r->line);
+		for (k = 0; k < text.len; k++)
+			if (text.data[k] == ',')
+				text.data[k] = ' ';
+		report_set_text(rep, row, report_col(rep, "line", 0, 0), text.data ? text.data : "");
+		report_set_list(rep, row, report_col(rep, "moves", KIFU_COLUMN_JSON_ONLY, 0), r->line,
+				',');
+		report_set_int(rep, row, report_col(rep, "plies", 0, 0), r->plies);
+		report_set_int(rep, row, report_col(rep, "games", 0, 0), r->games);
+		stats_put_wins(rep, row, g, r->w, r->draws);
+		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), r->unfinished);
+		stats_put_score(rep, row, "first_mover_score", 1,
+			  (double)r->fm_wins + (double)r->draws / g->nsides, finished);
+		if (opt->by_position) {
+			char hex[17];
+
+			snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)r->hash);
+			report_set_text(rep, row, report_col(rep, "hash", 0, 0), hex);
+		}
+	}
+	free(rows);
+	ret = report_failed(rep) || text.failed ? stats_nomem(c) : 0;
+	kifu_buf_release(&text);
+	return ret;
+}
+
+int stats_openings_report(struct kifu_report *rep, struct ctx *c, const struct kifu_filter *f,
+			  const struct kifu_stats_options *opt)
+{
+	struct olines o;
+	struct source src = { f, 0, 0, 0 };
+	int ret = 1;
+
+	memset(&o, 0, sizeof(o));
+	if (!(opt->flags & KIFU_STATS_NO_CACHE) && opt->depth <= LINE_DEPTH &&
+	    stats_table_filter(f, 0))
+		ret = stats_ensure_fresh(c, T_LINES);
+	if (ret == 0)
+		ret = lines_from_table(c, f, opt->depth, opt->by_position, &o);
+	else if (ret == 1)
+		ret = lines_from_games(c, &src, opt->depth, &o, 0);
+	if (ret == 0 && opt->by_position && opt->symmetric && lines_canonical(&o, c) < 0)
+		ret = stats_nomem(c);
+	if (ret == 0)
+		ret = build_openings(rep, c, &o, opt);
+	olines_release(&o);
+	return ret;
+}

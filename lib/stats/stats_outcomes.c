@@ -1,0 +1,264 @@
+/*
+ * The summary and lengths reports of kifu-stats (stats.c has the whole
+ * picture): an accumulator per game and variant counts games, wins, draws
+ * and unfinished games and keeps a histogram of lengths, from the tuples
+ * of stats_outcomes (kept up to date here) or of the games themselves;
+ * the summary adds the first mover's score and the mean and median length,
+ * the lengths report lists the histogram.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "kifu/game.h"
+#include "stats/stats_impl.h"
+
+struct plies_count {
+	long plies;
+	long long n;
+};
+
+struct outcome_acc {
+	long long games, wins[MAX_SIDES], draws, unfinished, fm_wins;
+	long double sum_plies;
+	struct plies_count *h;
+	size_t nh, cap;
+};
+
+static int outcome_add(struct outcome_acc *a, int first, int res, long plies, long long n)
+{
+	if (a->nh == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		struct plies_count *v = realloc(a->h, cap * sizeof(*v));
+
+		if (!v)
+			return KIFU_ENOMEM;
+		a->h = v;
+		a->cap = cap;
+	}
+	a->h[a->nh].plies = plies;
+	a->h[a->nh++].n = n;
+	a->games += n;
+	a->sum_plies += (long double)plies * n;
+	if (res >= 0) {
+		a->wins[res] += n;
+		if (res == first)
+			a->fm_wins += n;
+	} else if (res == RES_DRAW) {
+		a->draws += n;
+	} else {
+		a->unfinished += n;
+	}
+	return 0;
+}
+
+static int cmp_plies(const void *x, const void *y)
+{
+	const struct plies_count *a = x, *b = y;
+
+	return (a->plies > b->plies) - (a->plies < b->plies);
+}
+
+/* Sorts the histogram by plies and merges equal lengths. */
+static void outcome_sort(struct outcome_acc *a)
+{
+	size_t i, k = 0;
+
+	if (!a->nh)
+		return;
+	qsort(a->h, a->nh, sizeof(*a->h), cmp_plies);
+	for (i = 1; i < a->nh; i++) {
+		if (a->h[i].plies == a->h[k].plies)
+			a->h[k].n += a->h[i].n;
+		else
+			a->h[++k] = a->h[i];
+	}
+	a->nh = k + 1;
+}
+
+/* The length of the game of 1-based rank r in the sorted histogram. */
+static long rank_plies(const struct outcome_acc *a, long long r)
+{
+	size_t i;
+
+	for (i = 0; i < a->nh; i++) {
+		if (r <= a->h[i].n)
+			return a->h[i].plies;
+		r -= a->h[i].n;
+	}
+	return a->nh ? a->h[a->nh - 1].plies : 0;
+}
+
+static double median_plies(const struct outcome_acc *a)
+{
+	if (a->games % 2)
+		return (double)rank_plies(a, a->games / 2 + 1);
+	return (rank_plies(a, a->games / 2) + rank_plies(a, a->games / 2 + 1)) / 2.0;
+}
+
+/*
+ * Reads outcome tuples (game, variant, first, result, plies, count) into
+ * acc[], one accumulator per game and variant.
+ */
+static int outcome_read(struct ctx *c, struct kifu_stmt *s, struct outcome_acc *acc)
+{
+	int rc, ret = 0;
+
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		int k = stats_gv_find(c, stats_col_text(s, 0), stats_col_text(s, 1));
+		const struct kifu_game *g;
+		int first, res;
+
+		if (k < 0)
+			continue;
+		g = c->gv[k].g;
+		first = kifu_game_side_index(g, stats_col_text(s, 2));
+		res = stats_classify(g, stats_col_text(s, 3));
+		if (res == RES_UNKNOWN)
+			continue;
+		if (outcome_add(&acc[k], first, res, (long)kifu_db_column_int64(s, 4),
+				kifu_db_column_int64(s, 5)) < 0)
+			return stats_nomem(c);
+	}
+	if (rc != KIFU_DB_DONE)
+		ret = stats_fail_db(c, "cannot read games");
+	return ret;
+}
+
+int stats_outcomes_refresh(struct ctx *c)
+{
+	struct kifu_stmt *s = NULL;
+	int64_t after, upto;
+	int ret;
+
+	ret = stats_refresh_range(c, T_OUTCOMES, &after, &upto, 1);
+	if (ret < 0)
+		return ret;
+	ret = stats_prepare(c, &s,
+			    "INSERT INTO stats_outcomes(game, variant, first, result, termination, plies, "
+			    "games) SELECT game, variant, first, result, coalesce(termination, ''), plies, "
+			    "count(*) FROM games WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2, 3, 4, 5, 6 "
+			    "ON CONFLICT(game, variant, first, result, termination, plies) "
+			    "DO UPDATE SET games = stats_outcomes.games + excluded.games",
+			    "cannot update the statistics");
+	if (ret < 0)
+		return ret;
+	kifu_db_bind_int64(s, 1, after);
+	kifu_db_bind_int64(s, 2, upto);
+	if (kifu_db_step(s) != KIFU_DB_DONE)
+		ret = stats_fail_db(c, "cannot update the statistics");
+	kifu_db_finalize(s);
+	if (ret == 0)
+		ret = stats_state_set(c, T_OUTCOMES, upto);
+	return ret;
+}
+
+static int outcomes_collect(struct ctx *c, const struct kifu_filter *f, unsigned flags,
+			    struct outcome_acc *acc)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct source src = { f, 0, 0, 0 };
+	struct kifu_stmt *s = NULL;
+	int ret = 1, n, fast;
+
+	if (!(flags & KIFU_STATS_NO_CACHE) && stats_table_filter(f, 1))
+		ret = stats_ensure_fresh(c, T_OUTCOMES);
+	if (ret < 0)
+		goto out;
+	fast = ret == 0;
+	if (fast) {
+		kifu_buf_puts(&sql, "SELECT game, variant, first, result, plies, games "
+				    "FROM stats_outcomes WHERE 1 = 1");
+		stats_table_where(&sql, f, 1, 1, &n);
+	} else {
+		kifu_buf_puts(&sql, "SELECT g.game, g.variant, g.first, g.result, g.plies, count(*) "
+				    "FROM games g WHERE ");
+		ret = stats_source_sql(&sql, &src, &n, c);
+		if (ret < 0)
+			goto out;
+		kifu_buf_puts(&sql, " GROUP BY 1, 2, 3, 4, 5");
+	}
+	ret = stats_prepare_built(c, &s, &sql, fast ? NULL : &src, "cannot read games");
+	if (ret < 0)
+		goto out;
+	if (fast)
+		stats_table_bind(s, f, 1, 1);
+	ret = outcome_read(c, s, acc);
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+static int build_summary(struct kifu_report *rep, struct ctx *c, struct outcome_acc *acc)
+{
+	int k;
+
+	for (k = 0; k < c->ngv; k++) {
+		struct outcome_acc *a = &acc[k];
+		const struct kifu_game *g = c->gv[k].g;
+		long long finished = a->games - a->unfinished;
+		long row;
+
+		if (!a->games)
+			continue;
+		outcome_sort(a);
+		row = report_row(rep);
+		stats_put_game(rep, row, &c->gv[k]);
+		report_set_int(rep, row, report_col(rep, "games", 0, 0), a->games);
+		stats_put_wins(rep, row, g, a->wins, a->draws);
+		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), a->unfinished);
+		if (finished > 0)
+			report_set_real(rep, row, report_col(rep, "draw_rate", 0, 3),
+					(double)a->draws / (double)finished);
+		else
+			report_set_null(rep, row, report_col(rep, "draw_rate", 0, 3));
+		stats_put_score(rep, row, "first_mover_score", 1,
+			  (double)a->fm_wins + (double)a->draws / g->nsides, finished);
+		report_set_real(rep, row, report_col(rep, "mean_plies", 0, 1),
+				(double)(a->sum_plies / a->games));
+		report_set_real(rep, row, report_col(rep, "median_plies", 0, 1), median_plies(a));
+	}
+	return report_failed(rep) ? KIFU_ENOMEM : 0;
+}
+
+static int build_lengths(struct kifu_report *rep, struct ctx *c, struct outcome_acc *acc)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < c->ngv; k++) {
+		struct outcome_acc *a = &acc[k];
+
+		outcome_sort(a);
+		for (i = 0; i < a->nh; i++) {
+			long row = report_row(rep);
+
+			stats_put_game(rep, row, &c->gv[k]);
+			report_set_int(rep, row, report_col(rep, "plies", 0, 0), a->h[i].plies);
+			report_set_int(rep, row, report_col(rep, "games", 0, 0), a->h[i].n);
+		}
+	}
+	return report_failed(rep) ? KIFU_ENOMEM : 0;
+}
+
+/* The summary or the lengths report (kind) into rep. */
+int stats_outcomes_report(struct kifu_report *rep, struct ctx *c, int kind,
+			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
+{
+	struct outcome_acc *acc;
+	int ret, k;
+
+	acc = calloc((size_t)c->ngv, sizeof(*acc));
+	if (!acc)
+		return stats_nomem(c);
+	ret = outcomes_collect(c, f, opt->flags, acc);
+	if (ret == 0)
+		ret = kind == KIFU_STATS_SUMMARY ? build_summary(rep, c, acc)
+						 : build_lengths(rep, c, acc);
+	if (ret == KIFU_ENOMEM)
+		ret = stats_nomem(c);
+	for (k = 0; k < c->ngv; k++)
+		free(acc[k].h);
+	free(acc);
+	return ret;
+}

@@ -1,0 +1,552 @@
+/*
+ * The players report of kifu-stats (stats.c has the whole picture): a map
+ * of players by id with their games, wins, draws and losses, counted from
+ * the sides of every game or read from stats_players, which is rebuilt
+ * here whenever games were added (a rating needs every game again), and
+ * a rating for each player with a finished game (kifu_estimate_ratings
+ * over the pairings the games make); and, once kifu-analyse --store has
+ * kept reviews, each player's reviewed moves, mean loss and mistakes.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/estimate.h"
+#include "kifu/game.h"
+#include "stats/stats_impl.h"
+
+struct pl {
+	int64_t pid;
+	long long games, wins, draws, losses, unfinished;
+	double draw_points;
+	double rating;
+	int rated;
+	const char *name;   /* in the report being built */
+	long long analysed, mistakes;  /* reviewed moves (kifu-analyse --store) */
+	double loss;                   /* their summed loss */
+};
+
+struct pmap {
+	struct pl *v;
+	size_t n, cap;
+	size_t *slot;       /* index + 1; 0 when empty */
+	size_t nslot;
+	struct kifu_pairing *pairs;
+	size_t npairs, cap_pairs;
+};
+
+static void pmap_release(struct pmap *m)
+{
+	free(m->v);
+	free(m->slot);
+	free(m->pairs);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The index of player pid in m, added when new; -1 when out of memory. */
+static long pmap_get(struct pmap *m, int64_t pid)
+{
+	size_t k;
+
+	if ((m->n + 1) * 2 > m->nslot) {
+		size_t nslot = m->nslot ? m->nslot * 2 : 1024, i;
+		size_t *slot = calloc(nslot, sizeof(*slot));
+
+		if (!slot)
+			return -1;
+		for (i = 0; i < m->n; i++) {
+			k = (size_t)stats_mix64((uint64_t)m->v[i].pid) & (nslot - 1);
+			while (slot[k])
+				k = (k + 1) & (nslot - 1);
+			slot[k] = i + 1;
+		}
+		free(m->slot);
+		m->slot = slot;
+		m->nslot = nslot;
+	}
+	for (k = (size_t)stats_mix64((uint64_t)pid) & (m->nslot - 1); m->slot[k];
+	     k = (k + 1) & (m->nslot - 1))
+		if (m->v[m->slot[k] - 1].pid == pid)
+			return (long)(m->slot[k] - 1);
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 256;
+		struct pl *v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		m->v = v;
+		m->cap = cap;
+	}
+	memset(&m->v[m->n], 0, sizeof(m->v[m->n]));
+	m->v[m->n].pid = pid;
+	m->slot[k] = m->n + 1;
+	return (long)m->n++;
+}
+
+static int pmap_pair(struct pmap *m, size_t a, size_t b, double score_a)
+{
+	if (m->npairs == m->cap_pairs) {
+		size_t cap = m->cap_pairs ? m->cap_pairs * 2 : 1024;
+		struct kifu_pairing *v = realloc(m->pairs, cap * sizeof(*v));
+
+		if (!v)
+			return KIFU_ENOMEM;
+		m->pairs = v;
+		m->cap_pairs = cap;
+	}
+	m->pairs[m->npairs].a = a;
+	m->pairs[m->npairs].b = b;
+	m->pairs[m->npairs++].score_a = score_a;
+	return 0;
+}
+
+/* One game's sides as they arrive. */
+struct game_sides {
+	int64_t id;
+	const struct kifu_game *g;
+	int res;
+	int n;
+	int ok;
+	int64_t pid[MAX_SIDES];
+};
+
+/*
+ * Counts a game for its players: only when every side names a player and
+ * no player holds two sides (a game with an unknown player says nothing
+ * about who plays better, and a player cannot be rated against itself).
+ */
+static int game_sides_count(struct pmap *m, const struct game_sides *gs)
+{
+	long idx[MAX_SIDES];
+	int i, j, ns;
+
+	if (!gs->g || !gs->ok || gs->res == RES_UNKNOWN || gs->n != gs->g->nsides)
+		return 0;
+	ns = gs->n;
+	for (i = 0; i < ns; i++)
+		for (j = 0; j < i; j++)
+			if (gs->pid[i] == gs->pid[j])
+				return 0;
+	for (i = 0; i < ns; i++) {
+		struct pl *p;
+
+		idx[i] = pmap_get(m, gs->pid[i]);
+		if (idx[i] < 0)
+			return KIFU_ENOMEM;
+		p = &m->v[idx[i]];
+		p->games++;
+		if (gs->res == RES_UNFINISHED) {
+			p->unfinished++;
+		} else if (gs->res == RES_DRAW) {
+			p->draws++;
+			p->draw_points += 1.0 / ns;
+		} else if (gs->res == i) {
+			p->wins++;
+		} else {
+			p->losses++;
+		}
+	}
+	if (gs->res == RES_DRAW) {
+		for (i = 0; i < ns; i++)
+			for (j = i + 1; j < ns; j++)
+				if (pmap_pair(m, (size_t)idx[i], (size_t)idx[j], 0.5) < 0)
+					return KIFU_ENOMEM;
+	} else if (gs->res >= 0) {
+		for (j = 0; j < ns; j++)
+			if (j != gs->res && pmap_pair(m, (size_t)idx[gs->res], (size_t)idx[j], 1) < 0)
+				return KIFU_ENOMEM;
+	}
+	return 0;
+}
+
+/* Rates the players with a finished game (the others keep rated = 0). */
+static int players_rate(struct ctx *c, struct pmap *m)
+{
+	size_t *dense = malloc((m->n ? m->n : 1) * sizeof(*dense));
+	double *ratings = malloc((m->n ? m->n : 1) * sizeof(*ratings));
+	size_t i, nrated = 0;
+	int ret = 0;
+
+	if (!dense || !ratings) {
+		ret = stats_nomem(c);
+		goto out;
+	}
+	for (i = 0; i < m->n; i++) {
+		struct pl *p = &m->v[i];
+
+		dense[i] = nrated;
+		if (p->wins + p->draws + p->losses > 0)
+			nrated++;
+	}
+	for (i = 0; i < m->npairs; i++) {
+		m->pairs[i].a = dense[m->pairs[i].a];
+		m->pairs[i].b = dense[m->pairs[i].b];
+	}
+	ret = kifu_estimate_ratings(ratings, nrated, m->pairs, m->npairs, c->err);
+	if (ret < 0)
+		goto out;
+	for (i = 0; i < m->n; i++) {
+		struct pl *p = &m->v[i];
+
+		p->rated = p->wins + p->draws + p->losses > 0;
+		if (p->rated)
+			p->rating = ratings[dense[i]];
+	}
+out:
+	free(dense);
+	free(ratings);
+	return ret;
+}
+
+static int players_from_games(struct ctx *c, const struct source *src, struct pmap *m)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct game_sides gs;
+	struct kifu_stmt *s = NULL;
+	int ret, rc, n;
+
+	memset(&gs, 0, sizeof(gs));
+	gs.id = -1;
+	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.result, s.side_index, s.player_id "
+			    "FROM games g CROSS JOIN sides s WHERE ");
+	ret = stats_source_sql(&sql, src, &n, c);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " AND s.game_id = g.id ORDER BY g.id, s.side_index");
+	ret = stats_prepare_built(c, &s, &sql, src, "cannot read games");
+	if (ret < 0)
+		goto out;
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64(s, 0);
+		int side = kifu_db_column_int(s, 3);
+
+		if (id != gs.id) {
+			if (gs.id >= 0 && (ret = game_sides_count(m, &gs)) < 0)
+				break;
+			gs.id = id;
+			gs.g = kifu_game_find(stats_col_text(s, 1));
+			gs.res = gs.g ? stats_classify(gs.g, stats_col_text(s, 2)) : RES_UNKNOWN;
+			gs.n = 0;
+			gs.ok = 1;
+		}
+		if (gs.n >= MAX_SIDES || side != gs.n) {
+			gs.ok = 0;
+			continue;
+		}
+		gs.pid[gs.n++] = kifu_db_column_int64(s, 4);
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
+		ret = stats_fail_db(c, "cannot read games");
+	if (ret == 0 && gs.id >= 0)
+		ret = game_sides_count(m, &gs);
+	if (ret == KIFU_ENOMEM)
+		ret = stats_nomem(c);
+	if (ret == 0)
+		ret = players_rate(c, m);
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+static int players_write(struct ctx *c, const struct pmap *m)
+{
+	struct kifu_stmt *s = NULL;
+	size_t i;
+	int ret;
+
+	ret = stats_prepare(c, &s,
+			    "INSERT INTO stats_players(player_id, games, wins, draws, draw_points, "
+			    "losses, unfinished, rating) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+			    "cannot update the statistics");
+	for (i = 0; ret == 0 && i < m->n; i++) {
+		const struct pl *p = &m->v[i];
+
+		kifu_db_bind_int64(s, 1, p->pid);
+		kifu_db_bind_int64(s, 2, p->games);
+		kifu_db_bind_int64(s, 3, p->wins);
+		kifu_db_bind_int64(s, 4, p->draws);
+		kifu_db_bind_double(s, 5, p->draw_points);
+		kifu_db_bind_int64(s, 6, p->losses);
+		kifu_db_bind_int64(s, 7, p->unfinished);
+		if (p->rated)
+			kifu_db_bind_double(s, 8, p->rating);
+		else
+			kifu_db_bind_null(s, 8);
+		if (kifu_db_step(s) != KIFU_DB_DONE)
+			ret = stats_fail_db(c, "cannot update the statistics");
+		kifu_db_reset(s);
+	}
+	kifu_db_finalize(s);
+	return ret;
+}
+
+static int players_from_table(struct ctx *c, struct pmap *m)
+{
+	struct kifu_stmt *s = NULL;
+	int ret, rc;
+
+	ret = stats_prepare(c, &s,
+			    "SELECT player_id, games, wins, draws, draw_points, losses, unfinished, "
+			    "rating FROM stats_players", "cannot read the statistics");
+	if (ret < 0)
+		return ret;
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		long k = pmap_get(m, kifu_db_column_int64(s, 0));
+		struct pl *p;
+
+		if (k < 0) {
+			ret = stats_nomem(c);
+			break;
+		}
+		p = &m->v[k];
+		p->games = kifu_db_column_int64(s, 1);
+		p->wins = kifu_db_column_int64(s, 2);
+		p->draws = kifu_db_column_int64(s, 3);
+		p->draw_points = kifu_db_column_double(s, 4);
+		p->losses = kifu_db_column_int64(s, 5);
+		p->unfinished = kifu_db_column_int64(s, 6);
+		p->rated = !kifu_db_column_is_null(s, 7);
+		p->rating = p->rated ? kifu_db_column_double(s, 7) : 0;
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE)
+		ret = stats_fail_db(c, "cannot read the statistics");
+	kifu_db_finalize(s);
+	return ret;
+}
+
+/* Players: every game's, from stats_players kept up to date, else from the games. */
+static int players_collect(struct ctx *c, const struct kifu_filter *f, unsigned flags,
+			   struct pmap *m)
+{
+	struct source src = { f, 0, 0, 0 };
+	int fresh, own = 0, computed = 0, ret;
+
+	if ((flags & KIFU_STATS_NO_CACHE) ||
+	    (f && (f->game || f->variant || f->player || f->event || f->since || f->until ||
+		   f->termination)))
+		return players_from_games(c, &src, m);
+	ret = stats_is_fresh(c, T_PLAYERS, &fresh);
+	if (ret < 0)
+		return ret;
+	if (fresh)
+		return players_from_table(c, m);
+	ret = stats_write_begin(c, &own);
+	if (ret < 0)
+		return ret;
+	if (ret == 1)
+		return players_from_games(c, &src, m);
+	/* From here on a transaction of ours may be open: one way out. */
+	src.ranged = 1;
+	ret = stats_refresh_range(c, T_PLAYERS, &src.after, &src.upto, 0);
+	if (ret < 0 && stats_cannot_write(c)) {
+		/* Writable as far as BEGIN could tell, not for the first change (a full disk). */
+		kifu_error_clear(c->err);
+		stats_write_end(c, own, 1);
+		return players_from_games(c, &(struct source){ f, 0, 0, 0 }, m);
+	}
+	if (ret == 0)
+		ret = players_from_games(c, &src, m);
+	computed = ret == 0;
+	if (ret == 0)
+		ret = players_write(c, m);
+	if (ret == 0)
+		ret = stats_state_set(c, T_PLAYERS, src.upto);
+	if (ret < 0 && computed && stats_cannot_write(c)) {
+		/* The figures are complete; only keeping them failed. */
+		kifu_error_clear(c->err);
+		stats_write_end(c, own, 1);
+		own = 0;
+		ret = 0;
+	}
+	return stats_write_end(c, own, ret);
+}
+
+/* The index of player pid in m, or -1 when it is not there (nothing added). */
+static long pmap_find(const struct pmap *m, int64_t pid)
+{
+	size_t k;
+
+	if (!m->nslot)
+		return -1;
+	for (k = (size_t)stats_mix64((uint64_t)pid) & (m->nslot - 1); m->slot[k];
+	     k = (k + 1) & (m->nslot - 1))
+		if (m->v[m->slot[k] - 1].pid == pid)
+			return (long)(m->slot[k] - 1);
+	return -1;
+}
+
+/*
+ * The reviews kept by kifu-analyse --store (schema 6), for the players of
+ * the games f selects: per game the run with the most playouts, the last
+ * stored among equals (schema/README.md); each reviewed ply counts for the
+ * player who held its side. Sums are made here in a fixed order (player,
+ * game, ply), so that every backend gives the same figures. *any is 0 when
+ * the database holds no review at all (the report then has no such
+ * columns).
+ */
+static int players_reviews(struct ctx *c, const struct kifu_filter *f, struct pmap *m, int *any)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct source src = { f, 0, 0, 0 };
+	struct kifu_stmt *s = NULL;
+	long long runs = 0;
+	int found = 0, ret, rc, n;
+
+	*any = 0;
+	ret = kifu_db_has(&found, c->st, "analysis_runs", c->err);
+	if (ret == 0 && found)
+		ret = kifu_db_query_int(&runs, c->st, "SELECT count(*) FROM analysis_runs", c->err);
+	if (ret < 0 || !runs)
+		return ret;
+	*any = 1;
+	kifu_buf_puts(&sql, "SELECT s.player_id, p.loss, p.mark FROM games g "
+			    "JOIN analysis_runs r ON r.game_id = g.id "
+			    "JOIN analysis_plies p ON p.run_id = r.id "
+			    "JOIN sides s ON s.game_id = g.id AND s.side_index = p.side_index WHERE ");
+	ret = stats_source_sql(&sql, &src, &n, c);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " AND r.id = (SELECT r2.id FROM analysis_runs r2 WHERE r2.game_id = g.id "
+			    "ORDER BY r2.playouts DESC, r2.id DESC LIMIT 1) "
+			    "ORDER BY s.player_id, g.id, p.ply");
+	ret = stats_prepare_built(c, &s, &sql, &src, "cannot read the analyses");
+	if (ret < 0)
+		goto out;
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		long k = pmap_find(m, kifu_db_column_int64(s, 0));
+		const char *mark = kifu_db_column_text(s, 2);
+		struct pl *p;
+
+		if (k < 0)
+			continue; /* a player the report does not list (see game_sides_count) */
+		p = &m->v[k];
+		p->analysed++;
+		p->loss += kifu_db_column_double(s, 1);
+		/* ? and ?? are the marks of loss >= KIFU_ANALYSE_MISTAKE */
+		if (mark && (!strcmp(mark, "?") || !strcmp(mark, "??")))
+			p->mistakes++;
+	}
+	if (rc < 0)
+		ret = stats_fail_db(c, "cannot read the analyses");
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+/* The review columns of a row: empty for a player with no reviewed move. */
+static void put_reviewed(struct kifu_report *rep, long row, const struct pl *p)
+{
+	long moves = report_col(rep, "analysed_moves", 0, 0);
+	long loss = report_col(rep, "mean_loss", 0, 3);
+	long mistakes = report_col(rep, "mistakes", 0, 0);
+
+	if (!p->analysed) {
+		report_set_null(rep, row, moves);
+		report_set_null(rep, row, loss);
+		report_set_null(rep, row, mistakes);
+		return;
+	}
+	report_set_int(rep, row, moves, p->analysed);
+	report_set_real(rep, row, loss, p->loss / (double)p->analysed);
+	report_set_int(rep, row, mistakes, p->mistakes);
+}
+
+static int cmp_players(const void *x, const void *y)
+{
+	const struct pl *a = *(const struct pl *const *)x, *b = *(const struct pl *const *)y;
+	int r;
+
+	if (a->rated != b->rated)
+		return a->rated ? -1 : 1;
+	if (a->rated && a->rating != b->rating)
+		return a->rating > b->rating ? -1 : 1;
+	r = strcmp(a->name, b->name);
+	if (r)
+		return r;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m, int reviews)
+{
+	struct pl **order = malloc((m->n ? m->n : 1) * sizeof(*order));
+	struct kifu_stmt *s = NULL;
+	size_t i;
+	int ret;
+
+	if (!order)
+		return stats_nomem(c);
+	ret = stats_prepare(c, &s, "SELECT name FROM players WHERE id = ?1", "cannot read players");
+	for (i = 0; ret == 0 && i < m->n; i++) {
+		struct pl *p = &m->v[i];
+
+		kifu_db_bind_int64(s, 1, p->pid);
+		if (kifu_db_step(s) == KIFU_DB_ROW)
+			p->name = arena_strndup(&rep->strings, stats_col_text(s, 0),
+						strlen(stats_col_text(s, 0)));
+		else
+			p->name = arena_strndup(&rep->strings, "", 0);
+		if (!p->name)
+			ret = stats_nomem(c);
+		kifu_db_reset(s);
+		order[i] = p;
+	}
+	kifu_db_finalize(s);
+	if (ret < 0)
+		goto out;
+	qsort(order, m->n, sizeof(*order), cmp_players);
+	for (i = 0; i < m->n; i++) {
+		const struct pl *p = order[i];
+		long long finished = p->wins + p->draws + p->losses;
+		long row = report_row(rep);
+
+		report_set_text(rep, row, report_col(rep, "player", 0, 0), p->name);
+		report_set_int(rep, row, report_col(rep, "games", 0, 0), p->games);
+		report_set_int(rep, row, report_col(rep, "wins", 0, 0), p->wins);
+		report_set_int(rep, row, report_col(rep, "draws", 0, 0), p->draws);
+		report_set_int(rep, row, report_col(rep, "losses", 0, 0), p->losses);
+		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), p->unfinished);
+		stats_put_score(rep, row, "score", 0, (double)p->wins + p->draw_points, finished);
+		if (p->rated)
+			report_set_real(rep, row, report_col(rep, "rating", 0, 1), p->rating);
+		else
+			report_set_null(rep, row, report_col(rep, "rating", 0, 1));
+		if (reviews)
+			put_reviewed(rep, row, p);
+	}
+	if (report_failed(rep))
+		ret = stats_nomem(c);
+out:
+	free(order);
+	return ret;
+}
+
+/* The players report into rep. */
+int stats_players_report(struct kifu_report *rep, struct ctx *c, const struct kifu_filter *f,
+			 const struct kifu_stats_options *opt)
+{
+	struct pmap m;
+	int ret, reviews = 0;
+
+	memset(&m, 0, sizeof(m));
+	ret = players_collect(c, f, opt->flags, &m);
+	if (ret == 0)
+		ret = players_reviews(c, f, &m, &reviews);
+	if (ret == 0)
+		ret = build_players(rep, c, &m, reviews);
+	pmap_release(&m);
+	return ret;
+}
+
+/* Brings stats_players up to date (kifu_stats_refresh). */
+int stats_players_refresh(struct ctx *c)
+{
+	struct pmap m;
+	int ret;
+
+	memset(&m, 0, sizeof(m));
+	ret = players_collect(c, NULL, 0, &m);
+	pmap_release(&m);
+	return ret;
+}

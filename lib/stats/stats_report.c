@@ -1,0 +1,645 @@
+/*
+ * Reports as data and their text forms: a struct kifu_report is a list of
+ * columns (the union of its rows' columns, in order of first appearance)
+ * and rows of typed cells, so that one computation serves the aligned
+ * table a person reads, the CSV a spreadsheet reads (RFC 4180) and the
+ * JSON a script reads, and every one of them is tested through the same
+ * data. Strings live in an arena owned by the report.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats_impl.h"
+
+/* ---- Arena ---- */
+
+#define ARENA_BLOCK (64 << 10)
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	char data[];
+};
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	struct arena_block *b = a->head;
+	char *p;
+
+	if (!b || b->size - b->used < n + 1) {
+		size_t size = n + 1 > ARENA_BLOCK ? n + 1 : ARENA_BLOCK;
+
+		b = malloc(sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->size = size;
+		/* A large string gets a block of its own behind the current one. */
+		if (a->head && size > ARENA_BLOCK) {
+			b->next = a->head->next;
+			a->head->next = b;
+		} else {
+			b->next = a->head;
+			a->head = b;
+		}
+	}
+	p = b->data + b->used;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	b->used += n + 1;
+	return p;
+}
+
+void arena_release(struct arena *a)
+{
+	struct arena_block *b = a->head, *next;
+
+	for (; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = NULL;
+}
+
+/* ---- Building ---- */
+
+int report_new(struct kifu_report **out, const char *name)
+{
+	struct kifu_report *rep = calloc(1, sizeof(*rep));
+
+	*out = rep;
+	if (!rep)
+		return KIFU_ENOMEM;
+	snprintf(rep->name, sizeof(rep->name), "%s", name);
+	return 0;
+}
+
+long report_col(struct kifu_report *rep, const char *name, unsigned flags, int prec)
+{
+	size_t i;
+
+	for (i = 0; i < rep->ncols; i++)
+		if (!strcmp(rep->cols[i].name, name))
+			return (long)i;
+	if (rep->ncols == rep->cap_cols) {
+		size_t cap = rep->cap_cols ? rep->cap_cols * 2 : 16;
+		struct report_col *v = realloc(rep->cols, cap * sizeof(*v));
+
+		if (!v) {
+			rep->failed = 1;
+			return -1;
+		}
+		rep->cols = v;
+		rep->cap_cols = cap;
+	}
+	rep->cols[rep->ncols].name = arena_strndup(&rep->strings, name, strlen(name));
+	if (!rep->cols[rep->ncols].name) {
+		rep->failed = 1;
+		return -1;
+	}
+	rep->cols[rep->ncols].flags = flags;
+	rep->cols[rep->ncols].prec = prec;
+	return (long)rep->ncols++;
+}
+
+long report_row(struct kifu_report *rep)
+{
+	if (rep->nrows == rep->cap_rows) {
+		size_t cap = rep->cap_rows ? rep->cap_rows * 2 : 64;
+		struct report_row *v = realloc(rep->rows, cap * sizeof(*v));
+
+		if (!v) {
+			rep->failed = 1;
+			return -1;
+		}
+		rep->rows = v;
+		rep->cap_rows = cap;
+	}
+	rep->rows[rep->nrows].cells = NULL;
+	rep->rows[rep->nrows].n = 0;
+	return (long)rep->nrows++;
+}
+
+/* The cell (row, col), the row's cells grown to hold it; NULL on failure. */
+static struct kifu_cell *cell_at(struct kifu_report *rep, long row, long col)
+{
+	struct report_row *r;
+
+	if (row < 0 || col < 0 || (size_t)row >= rep->nrows || (size_t)col >= rep->ncols) {
+		rep->failed = 1;
+		return NULL;
+	}
+	r = &rep->rows[row];
+	if ((size_t)col >= r->n) {
+		size_t n = rep->ncols;
+		struct kifu_cell *v = realloc(r->cells, n * sizeof(*v));
+
+		if (!v) {
+			rep->failed = 1;
+			return NULL;
+		}
+		memset(v + r->n, 0, (n - r->n) * sizeof(*v));
+		r->cells = v;
+		r->n = n;
+	}
+	return &r->cells[col];
+}
+
+void report_set_int(struct kifu_report *rep, long row, long col, long long v)
+{
+	struct kifu_cell *c = cell_at(rep, row, col);
+
+	if (c) {
+		c->type = KIFU_CELL_INT;
+		c->i = v;
+	}
+}
+
+void report_set_real(struct kifu_report *rep, long row, long col, double v)
+{
+	struct kifu_cell *c = cell_at(rep, row, col);
+
+	if (c) {
+		c->type = isfinite(v) ? KIFU_CELL_REAL : KIFU_CELL_NULL;
+		c->r = v;
+	}
+}
+
+void report_set_null(struct kifu_report *rep, long row, long col)
+{
+	struct kifu_cell *c = cell_at(rep, row, col);
+
+	if (c)
+		c->type = KIFU_CELL_NULL;
+}
+
+void report_set_text(struct kifu_report *rep, long row, long col, const char *s)
+{
+	struct kifu_cell *c = cell_at(rep, row, col);
+
+	if (!c)
+		return;
+	c->text = arena_strndup(&rep->strings, s, strlen(s));
+	if (!c->text) {
+		rep->failed = 1;
+		return;
+	}
+	c->type = KIFU_CELL_TEXT;
+}
+
+void report_set_list(struct kifu_report *rep, long row, long col, const char *s, char sep)
+{
+	struct kifu_cell *c = cell_at(rep, row, col);
+	size_t n = strlen(s), i, count = n ? 1 : 0;
+	char *copy;
+
+	if (!c)
+		return;
+	copy = arena_strndup(&rep->strings, s, n);
+	if (!copy) {
+		rep->failed = 1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (copy[i] == sep) {
+			copy[i] = '\0';
+			count++;
+		}
+	}
+	c->type = KIFU_CELL_LIST;
+	c->text = copy;
+	c->count = count;
+}
+
+int report_failed(const struct kifu_report *rep)
+{
+	return rep->failed;
+}
+
+/* ---- Getters ---- */
+
+void kifu_report_free(struct kifu_report *rep)
+{
+	size_t i;
+
+	if (!rep)
+		return;
+	for (i = 0; i < rep->nrows; i++)
+		free(rep->rows[i].cells);
+	free(rep->rows);
+	free(rep->cols);
+	arena_release(&rep->strings);
+	free(rep);
+}
+
+const char *kifu_report_name(const struct kifu_report *rep)
+{
+	return rep->name;
+}
+
+size_t kifu_report_ncols(const struct kifu_report *rep)
+{
+	return rep->ncols;
+}
+
+const char *kifu_report_col(const struct kifu_report *rep, size_t col)
+{
+	return col < rep->ncols ? rep->cols[col].name : NULL;
+}
+
+unsigned kifu_report_col_flags(const struct kifu_report *rep, size_t col)
+{
+	return col < rep->ncols ? rep->cols[col].flags : 0;
+}
+
+long kifu_report_find_col(const struct kifu_report *rep, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rep->ncols; i++)
+		if (!strcmp(rep->cols[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+size_t kifu_report_nrows(const struct kifu_report *rep)
+{
+	return rep->nrows;
+}
+
+const struct kifu_cell *kifu_report_cell(const struct kifu_report *rep, size_t row, size_t col)
+{
+	static const struct kifu_cell absent = { KIFU_CELL_ABSENT, 0, 0, NULL, 0 };
+
+	if (row >= rep->nrows || col >= rep->rows[row].n)
+		return &absent;
+	return &rep->rows[row].cells[col];
+}
+
+/* ---- Text forms ---- */
+
+void stats_put_real(struct kifu_buf *out, double v)
+{
+	char text[400];
+	int prec;
+
+	/*
+	 * The fewest decimals that read back as v, in plain notation where
+	 * that stays short (0.5, 1512.25, 60), so that a reader sees figures,
+	 * not 6e+01.
+	 */
+	if (v == 0 || (fabs(v) >= 1e-4 && fabs(v) < 1e15)) {
+		for (prec = 0; prec <= 20; prec++) {
+			snprintf(text, sizeof(text), "%.*f", prec, v);
+			if (strtod(text, NULL) == v) {
+				kifu_buf_puts(out, text);
+				return;
+			}
+		}
+	}
+	snprintf(text, sizeof(text), "%.17g", v);
+	kifu_buf_puts(out, text);
+}
+
+/*
+ * Appends the text of a cell as the table shows it (escaped: control
+ * characters from records are shown as escapes), or as csv has it (exact).
+ */
+static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec, int escaped)
+{
+	size_t i;
+	const char *s;
+
+	switch (c->type) {
+	case KIFU_CELL_NULL: kifu_buf_putc(out, '-'); break;
+	case KIFU_CELL_INT: kifu_buf_printf(out, "%lld", c->i); break;
+	case KIFU_CELL_REAL:
+		if (prec >= 0)
+			kifu_buf_printf(out, "%.*f", prec, c->r);
+		else
+			stats_put_real(out, c->r);
+		break;
+	case KIFU_CELL_TEXT:
+		if (escaped)
+			kifu_buf_escaped(out, c->text);
+		else
+			kifu_buf_puts(out, c->text);
+		break;
+	case KIFU_CELL_LIST:
+		for (i = 0, s = c->text; i < c->count; i++, s += strlen(s) + 1) {
+			kifu_buf_puts(out, i ? " " : "");
+			if (escaped)
+				kifu_buf_escaped(out, s);
+			else
+				kifu_buf_puts(out, s);
+		}
+		break;
+	}
+}
+
+/* Display width of UTF-8 text: code points (wide characters are rare in names). */
+static size_t text_width(const char *s, size_t n)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/*
+ * The table is for a person at a terminal, so it is laid out for reading,
+ * not for scripts (csv and json keep the column names and order of
+ * CLI.md): the wins of each side sit right after `games`, headed by the
+ * side's name; long names are shortened; ci_low and ci_high are one
+ * column `95% ci` (LOW-HIGH); and a `game` (with its `variant`) that is
+ * the same in every row is said once above the table instead of in a
+ * column. One game's summary or openings then fit in 100 columns.
+ */
+static const char *table_head(const struct kifu_report *rep, const char *name)
+{
+	static const struct {
+		const char *name, *head;
+	} heads[] = {
+		{ "unfinished", "unf" },          { "draw_rate", "drawn" },
+		{ "first_mover_score", "fm_score" }, { "ci_low", "95% ci" },
+		{ "mean_plies", "mean" },         { "median_plies", "median" },
+	};
+	size_t i;
+
+	if (!strncmp(name, "wins_", 5) && name[5])
+		return name + 5;
+	/* An opening line's length: a count of plies, not a game's */
+	if (!strcmp(rep->name, "openings") && !strcmp(name, "plies"))
+		return "ply";
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (!strcmp(name, heads[i].name))
+			return heads[i].head;
+	return name;
+}
+
+/* Whether column c holds the same text in every row (and there is a row). */
+static int same_text(const struct kifu_report *rep, long c)
+{
+	const struct kifu_cell *first;
+	size_t r;
+
+	if (c < 0 || !rep->nrows)
+		return 0;
+	first = kifu_report_cell(rep, 0, (size_t)c);
+	if (first->type != KIFU_CELL_TEXT)
+		return 0;
+	for (r = 1; r < rep->nrows; r++) {
+		const struct kifu_cell *k = kifu_report_cell(rep, r, (size_t)c);
+
+		if (k->type != KIFU_CELL_TEXT || strcmp(k->text, first->text))
+			return 0;
+	}
+	return 1;
+}
+
+/* The text of table column t in row r (r < 0: the header). */
+void stats_tcol_text(struct kifu_buf *cell, const struct kifu_report *rep,
+		     const struct stats_tcol *t, long r)
+{
+	const struct kifu_cell *lo, *hi;
+
+	kifu_buf_reset(cell);
+	if (r < 0) {
+		kifu_buf_puts(cell, t->head);
+		return;
+	}
+	lo = kifu_report_cell(rep, (size_t)r, t->col);
+	if (t->pair < 0) {
+		table_text(cell, lo, rep->cols[t->col].prec, 1);
+		return;
+	}
+	hi = kifu_report_cell(rep, (size_t)r, (size_t)t->pair);
+	if (lo->type == KIFU_CELL_ABSENT && hi->type == KIFU_CELL_ABSENT)
+		return;
+	if (lo->type != KIFU_CELL_REAL || hi->type != KIFU_CELL_REAL) {
+		kifu_buf_putc(cell, '-');
+		return;
+	}
+	table_text(cell, lo, rep->cols[t->col].prec, 1);
+	kifu_buf_putc(cell, '-');
+	table_text(cell, hi, rep->cols[t->pair].prec, 1);
+}
+
+size_t stats_table_plan(struct stats_tcol *t, const struct kifu_report *rep, int drop_game,
+			int drop_variant)
+{
+	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
+	long ci_high = kifu_report_find_col(rep, "ci_high");
+	size_t n = 0, c, k;
+
+	for (c = 0; c < rep->ncols; c++) {
+		const char *name = rep->cols[c].name;
+
+		if ((rep->cols[c].flags & KIFU_COLUMN_JSON_ONLY) || !strncmp(name, "wins_", 5) ||
+		    (drop_game && (long)c == game) || (drop_variant && (long)c == variant) ||
+		    ((long)c == ci_high && kifu_report_find_col(rep, "ci_low") >= 0))
+			continue;
+		t[n].col = c;
+		t[n].pair = !strcmp(name, "ci_low") ? ci_high : -1;
+		t[n++].head = table_head(rep, name);
+		if (strcmp(name, "games") != 0)
+			continue;
+		for (k = 0; k < rep->ncols; k++) {
+			if (strncmp(rep->cols[k].name, "wins_", 5) != 0)
+				continue;
+			t[n].col = k;
+			t[n].pair = -1;
+			t[n++].head = table_head(rep, rep->cols[k].name);
+		}
+	}
+	/* wins_ columns of a report without `games` (none today) stay at the end. */
+	for (k = 0; k < rep->ncols && kifu_report_find_col(rep, "games") < 0; k++)
+		if (!strncmp(rep->cols[k].name, "wins_", 5)) {
+			t[n].col = k;
+			t[n].pair = -1;
+			t[n++].head = table_head(rep, rep->cols[k].name);
+		}
+	return n;
+}
+
+static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
+{
+	struct kifu_buf cell = KIFU_BUF_INIT;
+	struct stats_tcol *t = calloc(rep->ncols ? rep->ncols : 1, sizeof(*t));
+	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
+	int drop_game = same_text(rep, game), drop_variant = drop_game && same_text(rep, variant);
+	size_t n = 0, c;
+	long r;
+	int ret = 0;
+
+	if (!t) {
+		ret = KIFU_ENOMEM;
+		goto out;
+	}
+	n = stats_table_plan(t, rep, drop_game, drop_variant);
+	for (r = -1; r < (long)rep->nrows; r++) {
+		for (c = 0; c < n; c++) {
+			const struct kifu_cell *kc;
+			size_t w;
+
+			stats_tcol_text(&cell, rep, &t[c], r);
+			w = cell.data ? text_width(cell.data, cell.len) : 0;
+			if (w > t[c].width)
+				t[c].width = w;
+			if (r < 0)
+				continue;
+			kc = kifu_report_cell(rep, (size_t)r, t[c].col);
+			if (kc->type == KIFU_CELL_INT || kc->type == KIFU_CELL_REAL)
+				t[c].numeric = 1;
+		}
+	}
+	if (drop_game) {
+		kifu_buf_puts(out, "game: ");
+		kifu_buf_escaped(out, kifu_report_cell(rep, 0, (size_t)game)->text);
+		if (drop_variant) {
+			kifu_buf_puts(out, ", variant: ");
+			kifu_buf_escaped(out, kifu_report_cell(rep, 0, (size_t)variant)->text);
+		}
+		kifu_buf_putc(out, '\n');
+	}
+	/* Line -1 is the header. */
+	for (r = -1; r < (long)rep->nrows; r++) {
+		size_t line_start = out->len, end = out->len;
+
+		for (c = 0; c < n; c++) {
+			const char *s;
+			size_t w, pad;
+
+			stats_tcol_text(&cell, rep, &t[c], r);
+			s = cell.data ? cell.data : "";
+			w = text_width(s, cell.len);
+			pad = t[c].width > w ? t[c].width - w : 0;
+			if (t[c].numeric)
+				while (pad--)
+					kifu_buf_putc(out, ' ');
+			kifu_buf_puts(out, s);
+			end = out->len;
+			if (!t[c].numeric && c + 1 != n)
+				while (pad--)
+					kifu_buf_putc(out, ' ');
+			if (c + 1 != n)
+				kifu_buf_puts(out, "  ");
+		}
+		/* No trailing blanks (absent cells at the end of a row). */
+		if (out->data && out->len > line_start) {
+			while (end > line_start && out->data[end - 1] == ' ')
+				end--;
+			out->len = end;
+			out->data[end] = '\0';
+		}
+		kifu_buf_putc(out, '\n');
+	}
+	if (out->failed || cell.failed)
+		ret = KIFU_ENOMEM;
+out:
+	free(t);
+	kifu_buf_release(&cell);
+	return ret;
+}
+
+static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
+{
+	struct kifu_buf cell = KIFU_BUF_INIT;
+	size_t r, c;
+	int first;
+
+	first = 1;
+	for (c = 0; c < rep->ncols; c++) {
+		if (rep->cols[c].flags & KIFU_COLUMN_JSON_ONLY)
+			continue;
+		if (!first)
+			kifu_buf_putc(out, ',');
+		kifu_buf_csv_field(out, rep->cols[c].name);
+		first = 0;
+	}
+	kifu_buf_puts(out, "\r\n");
+	for (r = 0; r < rep->nrows; r++) {
+		first = 1;
+		for (c = 0; c < rep->ncols; c++) {
+			const struct kifu_cell *k = kifu_report_cell(rep, r, c);
+
+			if (rep->cols[c].flags & KIFU_COLUMN_JSON_ONLY)
+				continue;
+			if (!first)
+				kifu_buf_putc(out, ',');
+			first = 0;
+			if (k->type == KIFU_CELL_ABSENT || k->type == KIFU_CELL_NULL)
+				continue;
+			kifu_buf_reset(&cell);
+			/* Full precision: csv is for programs. */
+			table_text(&cell, k, -1, 0);
+			kifu_buf_csv_field(out, cell.data ? cell.data : "");
+		}
+		kifu_buf_puts(out, "\r\n");
+	}
+	kifu_buf_release(&cell);
+	return out->failed || cell.failed ? KIFU_ENOMEM : 0;
+}
+
+static int write_json(struct kifu_buf *out, const struct kifu_report *rep)
+{
+	size_t r, c, i;
+
+	kifu_buf_puts(out, "{\n  \"report\": ");
+	kifu_buf_json_string(out, rep->name);
+	kifu_buf_puts(out, ",\n  \"rows\": [");
+	for (r = 0; r < rep->nrows; r++) {
+		int first = 1;
+
+		kifu_buf_puts(out, r ? ",\n    {" : "\n    {");
+		for (c = 0; c < rep->ncols; c++) {
+			const struct kifu_cell *k = kifu_report_cell(rep, r, c);
+			const char *s;
+
+			if (k->type == KIFU_CELL_ABSENT)
+				continue;
+			if (!first)
+				kifu_buf_puts(out, ", ");
+			first = 0;
+			kifu_buf_json_string(out, rep->cols[c].name);
+			kifu_buf_puts(out, ": ");
+			switch (k->type) {
+			case KIFU_CELL_NULL: kifu_buf_puts(out, "null"); break;
+			case KIFU_CELL_INT: kifu_buf_printf(out, "%lld", k->i); break;
+			case KIFU_CELL_REAL: stats_put_real(out, k->r); break;
+			case KIFU_CELL_TEXT: kifu_buf_json_string(out, k->text); break;
+			case KIFU_CELL_LIST:
+				kifu_buf_putc(out, '[');
+				for (i = 0, s = k->text; i < k->count; i++, s += strlen(s) + 1) {
+					if (i)
+						kifu_buf_puts(out, ", ");
+					kifu_buf_json_string(out, s);
+				}
+				kifu_buf_putc(out, ']');
+				break;
+			}
+		}
+		kifu_buf_putc(out, '}');
+	}
+	kifu_buf_puts(out, rep->nrows ? "\n  ]\n}\n" : "]\n}\n");
+	return out->failed ? KIFU_ENOMEM : 0;
+}
+
+int kifu_report_write(struct kifu_buf *out, const struct kifu_report *rep, int format,
+		      struct kifu_error *err)
+{
+	int ret;
+
+	switch (format) {
+	case KIFU_REPORT_TABLE: ret = write_table(out, rep); break;
+	case KIFU_REPORT_CSV: ret = write_csv(out, rep); break;
+	case KIFU_REPORT_JSON: ret = write_json(out, rep); break;
+	default: return kifu_error_set(err, KIFU_ERANGE, "unknown report format %d", format);
+	}
+	if (ret < 0)
+		kifu_error_set(err, ret, "out of memory");
+	return ret;
+}

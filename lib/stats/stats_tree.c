@@ -1,0 +1,550 @@
+/*
+ * The tree report of kifu-stats (include/kifu/stats.h): the moves played
+ * from one position in the stored games that reach it, at any ply and by
+ * any move order. The position is replayed through the engine (search.c),
+ * its hash looked up in the position index, which holds each game once
+ * per position with the first ply it reached it; so a game that comes back
+ * to the position counts once, with the move it played the first time,
+ * and a transposition is the same position whatever the order. SQLite
+ * picks that move out of the game's JSON array and groups the games by
+ * move and result; the rows are built from those few groups.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/game.h"
+#include "kifu/store.h"
+#include "stats/stats_impl.h"
+
+#define TREE_MAX_SIDES 4  /* as stats.c's wins arrays */
+
+/* One next move and the games that played it. */
+struct tree_move {
+	char *move;
+	long long games, wins[TREE_MAX_SIDES], draws, unfinished;
+	long double sum_plies;
+};
+
+struct tree_moves {
+	struct tree_move *v;
+	size_t n, cap;
+};
+
+static void tree_moves_release(struct tree_moves *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->v[i].move);
+	free(t->v);
+}
+
+/* The entry of move (n bytes), added when new; NULL when out of memory. */
+static struct tree_move *tree_move_get(struct tree_moves *t, const char *move, size_t n)
+{
+	struct tree_move *e;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (strlen(t->v[i].move) == n && !memcmp(t->v[i].move, move, n))
+			return &t->v[i];
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 32;
+		struct tree_move *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->cap = cap;
+	}
+	e = &t->v[t->n];
+	memset(e, 0, sizeof(*e));
+	e->move = malloc(n + 1);
+	if (!e->move)
+		return NULL;
+	memcpy(e->move, move, n);
+	e->move[n] = '\0';
+	t->n++;
+	return e;
+}
+
+static int cmp_tree_move(const void *x, const void *y)
+{
+	const struct tree_move *a = x, *b = y;
+
+	if (a->games != b->games)
+		return a->games > b->games ? -1 : 1;
+	return strcmp(a->move, b->move);
+}
+
+/* The game and variant the tree is about; KIFU_ERANGE when f does not name them. */
+static int tree_game(const struct kifu_game **g, int *variant, const struct kifu_filter *f,
+		     struct kifu_error *err)
+{
+	if (!f || !f->game)
+		return kifu_error_set(err, KIFU_ERANGE, "the tree report needs a game (--game)");
+	*g = kifu_game_find(f->game);
+	if (!*g)
+		return kifu_error_set(err, KIFU_ERANGE, "unknown game '%s'", f->game);
+	if (f->variant) {
+		*variant = kifu_game_variant_index(*g, f->variant);
+		if (*variant < 0)
+			return kifu_error_set(err, KIFU_ERANGE, "unknown variant '%s' of '%s'",
+					      f->variant, f->game);
+	} else if (kifu_game_variant_count(*g) > 1) {
+		return kifu_error_set(err, KIFU_ERANGE,
+				      "the tree report needs a variant (--variant): '%s' has several",
+				      f->game);
+	} else {
+		*variant = 0;
+	}
+	return 0;
+}
+
+/* Adds n games of result to e. */
+static void tree_count(struct tree_move *e, const struct kifu_game *g, const char *result,
+		       long long n, long long plies)
+{
+	int side = result ? kifu_game_side_index(g, result) : -1;
+
+	e->games += n;
+	e->sum_plies += (long double)plies;
+	if (side >= 0 && side < TREE_MAX_SIDES)
+		e->wins[side] += n;
+	else if (result && !strcmp(result, "draw"))
+		e->draws += n;
+	else
+		e->unfinished += n;
+}
+
+/*
+ * The position asked for and what --symmetric needs of it: its canonical
+ * orientation C (map_state by sym) and every orientation of C with its
+ * plain hash, to recognise in which one a game reached it.
+ */
+struct tree_pos {
+	const struct kifu_game *g;
+	struct kifu_pos *pos;       /* the position asked for, P */
+	struct kifu_pos *canon;     /* C */
+	struct kifu_pos *scratch;   /* room to map into */
+	struct kifu_pos **orient;   /* [j]: map_state(C, j) */
+	uint64_t *orient_hash;
+	int sym;                    /* map_state(P, sym) = C */
+};
+
+static void tree_pos_release(struct tree_pos *tp)
+{
+	int j;
+
+	kifu_pos_free(tp->pos);
+	kifu_pos_free(tp->canon);
+	kifu_pos_free(tp->scratch);
+	for (j = 0; tp->orient && j < tp->g->nsymmetries; j++)
+		kifu_pos_free(tp->orient[j]);
+	free(tp->orient);
+	free(tp->orient_hash);
+}
+
+/* Writes move m of state (legal there) mapped by symmetry k, as text, into out. */
+static void map_text(const struct kifu_game *g, const void *state, void *scratch, kifu_move m,
+		     int k, char *out)
+{
+	g->map_state(scratch, state, k);
+	g->format_move(scratch, g->map_move(state, m, k), out);
+}
+
+/*
+ * Adds the group of games whose position had the plain hash ph and that
+ * played move text there, to t under the move as C shows it (--symmetric):
+ * the game's orientation j of C is the one of hash ph, so the move maps
+ * onto C by the inverse of j. A move that does not parse (a database
+ * edited by hand) is counted under its text.
+ */
+static struct tree_move *tree_canon_move(struct tree_moves *t, const struct tree_pos *tp,
+					 uint64_t ph, const char *text, size_t len)
+{
+	const struct kifu_game *g = tp->g;
+	char buf[KIFU_MOVE_TEXT_MAX], out[KIFU_MOVE_TEXT_MAX];
+	struct kifu_error why;
+	kifu_move m;
+	int j;
+
+	for (j = 0; j < g->nsymmetries; j++)
+		if (tp->orient_hash[j] == ph)
+			break;
+	if (j == g->nsymmetries || len >= sizeof(buf))
+		return tree_move_get(t, text, len);
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (g->parse_move(tp->orient[j]->state, buf, &m, &why) < 0)
+		return tree_move_get(t, text, len);
+	map_text(g, tp->orient[j]->state, tp->scratch->state, m, g->symmetry_inverse(j), out);
+	return tree_move_get(t, out, strlen(out));
+}
+
+/*
+ * The rows the tree counts kept at import hold (tree_moves): for a
+ * position some game reached in its first plies, every game that reached
+ * it, at any ply. *found: whether it is such a position.
+ */
+static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store *st,
+			    const struct kifu_game *g, const char *variant, int symmetric,
+			    uint64_t hash, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int ret = 0, rc, k;
+
+	if (kifu_db_prepare(&s, st, "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
+			       "tree_moves WHERE \"symmetric\" = ?1 AND hash = ?2 AND game = ?3 AND "
+			       "variant = ?4", err) < 0)
+		return search_fail_db(st, "cannot read the tree", err);
+	kifu_db_bind_int(s, 1, symmetric);
+	kifu_db_bind_int64(s, 2, (int64_t)hash);
+	kifu_db_bind_text_static(s, 3, g->name, -1);
+	kifu_db_bind_text_static(s, 4, variant, -1);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		struct tree_move *e = tree_move_get(t, kifu_db_column_text(s, 0),
+						    kifu_db_column_bytes(s, 0));
+
+		if (!e) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			break;
+		}
+		*found = 1;
+		e->games += kifu_db_column_int64(s, 1);
+		for (k = 0; k < TREE_MAX_SIDES; k++)
+			e->wins[k] += kifu_db_column_int64(s, 2 + k);
+		e->draws += kifu_db_column_int64(s, 6);
+		e->unfinished += kifu_db_column_int64(s, 7);
+		e->sum_plies += (long double)kifu_db_column_int64(s, 8);
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE)
+		ret = search_fail_db(st, "cannot read the tree", err);
+	kifu_db_finalize(s);
+	return ret;
+}
+
+/*
+ * Reads the games reaching hash at a ply after `after` into t, grouped by
+ * next move and result (with --symmetric, also by the plain hash, to
+ * know the orientation each group played in).
+ */
+static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struct tree_pos *tp,
+			const struct kifu_filter *f, uint64_t hash, int symmetric, int after,
+			struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int ret, rc;
+
+	/*
+	 * CROSS JOIN: the index range first, then each game by its id. A
+	 * game that ends at the position (ply = plies) has no next move.
+	 */
+	if (symmetric || search_position_index(st)) {
+		struct kifu_buf where = KIFU_BUF_INIT;
+
+		ret = kifu_filter_sql(&where, f, "g", 3, err);
+		if (ret >= 0)
+			kifu_store_tree_scan_sql(&sql, st, symmetric, where.data ? where.data : "1 = 1");
+		kifu_buf_release(&where);
+	} else {
+		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies), NULL FROM "
+				    "(SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
+				    "GROUP BY game_id) AS h CROSS JOIN games g CROSS JOIN moves mv "
+				    "WHERE h.ply > ?2 AND g.id = h.game_id AND mv.game_id = g.id AND "
+				    "mv.ply = h.ply + 1 AND ");
+		ret = kifu_filter_sql(&sql, f, "g", 3, err);
+		kifu_buf_puts(&sql, " GROUP BY 1, 2");
+	}
+	if (ret < 0)
+		goto out;
+	if (sql.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
+		ret = search_fail_db(st, "cannot read the tree", err);
+		goto out;
+	}
+	kifu_db_bind_int64(s, 1, (int64_t)hash);
+	kifu_db_bind_int(s, 2, after);
+	ret = kifu_filter_bind(s, 3, f, err);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		const char *move = kifu_db_column_text(s, 0);
+		size_t len = kifu_db_column_bytes(s, 0);
+		struct tree_move *e;
+
+		if (!move)
+			continue;
+		e = symmetric ? tree_canon_move(t, tp, (uint64_t)kifu_db_column_int64(s, 4), move, len)
+			: tree_move_get(t, move, len);
+		if (!e) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			goto out;
+		}
+		tree_count(e, tp->g, kifu_db_column_text(s, 1),
+			   kifu_db_column_int64(s, 2), kifu_db_column_int64(s, 3));
+	}
+	if (rc != KIFU_DB_DONE)
+		ret = search_fail_db(st, "cannot read the tree", err);
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+/* Adds b's counts to a. */
+static void tree_move_add(struct tree_move *a, const struct tree_move *b)
+{
+	int k;
+
+	a->games += b->games;
+	for (k = 0; k < TREE_MAX_SIDES; k++)
+		a->wins[k] += b->wins[k];
+	a->draws += b->draws;
+	a->unfinished += b->unfinished;
+	a->sum_plies += b->sum_plies;
+}
+
+/*
+ * --symmetric: the moves counted as C shows them, shown as P does (mapped
+ * by the inverse of the symmetry that takes P to C); then, where P is
+ * symmetric itself, the moves one of its own symmetries maps onto each
+ * other summed into one row, named by the one most games played (ties:
+ * byte order). t is sorted on return.
+ */
+static int tree_orient(struct tree_moves *t, struct tree_pos *tp, struct kifu_error *err)
+{
+	const struct kifu_game *g = tp->g;
+	struct tree_moves u = { NULL, 0, 0 };
+	char buf[KIFU_MOVE_TEXT_MAX], out[KIFU_MOVE_TEXT_MAX];
+	struct kifu_pos *scratch = NULL;
+	uint64_t h = g->hash(tp->pos->state);
+	size_t i, n;
+	int k, ret = 0;
+
+	ret = kifu_pos_new(&scratch, g, tp->pos->variant, tp->pos->first, err);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < t->n; i++) {
+		struct tree_move *e = &t->v[i], *to;
+		struct kifu_error why;
+		kifu_move m;
+		const char *text = e->move;
+
+		if (tp->sym && strlen(e->move) < sizeof(buf) &&
+		    g->parse_move(tp->canon->state, e->move, &m, &why) == 0) {
+			map_text(g, tp->canon->state, scratch->state, m,
+				 g->symmetry_inverse(tp->sym), out);
+			text = out;
+		}
+		to = tree_move_get(&u, text, strlen(text));
+		if (!to) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			goto out;
+		}
+		tree_move_add(to, e);
+	}
+	tree_moves_release(t);
+	*t = u;
+	u.v = NULL;
+	u.n = 0;
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), cmp_tree_move);
+	/* The rows are sorted: the first of an orbit is the one that names it. */
+	for (i = 0; i < t->n; i++) {
+		struct tree_move *e = &t->v[i];
+		struct kifu_error why;
+		kifu_move m;
+
+		if (!e->games || strlen(e->move) >= sizeof(buf) ||
+		    g->parse_move(tp->pos->state, e->move, &m, &why) < 0)
+			continue;
+		for (k = 1; k < g->nsymmetries; k++) {
+			size_t j;
+
+			g->map_state(scratch->state, tp->pos->state, k);
+			if (g->hash(scratch->state) != h)
+				continue;
+			map_text(g, tp->pos->state, scratch->state, m, k, out);
+			for (j = i + 1; j < t->n; j++)
+				if (t->v[j].games && !strcmp(t->v[j].move, out)) {
+					tree_move_add(e, &t->v[j]);
+					memset(&t->v[j].wins, 0, sizeof(t->v[j].wins));
+					t->v[j].games = t->v[j].draws = t->v[j].unfinished = 0;
+					t->v[j].sum_plies = 0;
+				}
+		}
+	}
+	/* Merged rows are empty: drop them. */
+	for (i = n = 0; i < t->n; i++) {
+		if (t->v[i].games)
+			t->v[n++] = t->v[i];
+		else
+			free(t->v[i].move);
+	}
+	t->n = n;
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), cmp_tree_move);
+out:
+	tree_moves_release(&u);
+	kifu_pos_free(scratch);
+	return ret;
+}
+
+/* Whether f selects by game and variant only (what the tree counts are kept by). */
+static int filter_plain(const struct kifu_filter *f)
+{
+	return !f->player && !f->event && !f->since && !f->until && !f->termination;
+}
+
+/* Replays the position asked for, and for --symmetric its orientations. */
+static int tree_position(struct tree_pos *tp, const struct kifu_game *g, int variant,
+			 const char *after, int symmetric, struct kifu_error *err)
+{
+	uint64_t c;
+	int ret, j;
+
+	memset(tp, 0, sizeof(*tp));
+	tp->g = g;
+	ret = kifu_pos_new(&tp->pos, g, variant, 0, err);
+	if (ret == 0)
+		ret = kifu_pos_play_list(tp->pos, after, err);
+	if (ret < 0 || !symmetric)
+		return ret;
+	ret = kifu_game_canonical_hash(&c, &tp->sym, g, tp->pos->state);
+	if (ret == 0)
+		ret = kifu_pos_new(&tp->canon, g, variant, 0, err);
+	if (ret == 0)
+		ret = kifu_pos_new(&tp->scratch, g, variant, 0, err);
+	if (ret < 0)
+		return ret < 0 && ret != KIFU_ENOMEM ? ret
+			: kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	g->map_state(tp->canon->state, tp->pos->state, tp->sym);
+	tp->orient = calloc((size_t)g->nsymmetries, sizeof(*tp->orient));
+	tp->orient_hash = calloc((size_t)g->nsymmetries, sizeof(*tp->orient_hash));
+	if (!tp->orient || !tp->orient_hash)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	for (j = 0; j < g->nsymmetries; j++) {
+		ret = kifu_pos_new(&tp->orient[j], g, variant, 0, err);
+		if (ret < 0)
+			return ret;
+		g->map_state(tp->orient[j]->state, tp->canon->state, j);
+		tp->orient_hash[j] = g->hash(tp->orient[j]->state);
+	}
+	return 0;
+}
+
+/* The columns in their order, so that a tree without rows still has its header. */
+static void tree_columns(struct kifu_report *rep, const struct kifu_game *g)
+{
+	char name[64];
+	int s;
+
+	report_col(rep, "move", 0, 0);
+	report_col(rep, "games", 0, 0);
+	for (s = 0; s < g->nsides && s < TREE_MAX_SIDES; s++) {
+		snprintf(name, sizeof(name), "wins_%s", g->sides[s]);
+		report_col(rep, name, 0, 0);
+	}
+	report_col(rep, "draws", 0, 0);
+	report_col(rep, "unfinished", 0, 0);
+	report_col(rep, "mover_score", 0, 3);
+	report_col(rep, "ci_low", 0, 3);
+	report_col(rep, "ci_high", 0, 3);
+	report_col(rep, "mean_plies", 0, 1);
+	report_col(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0);
+	report_col(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0);
+}
+
+int stats_tree_report(struct kifu_report *rep, struct ctx *c, const struct kifu_filter *f,
+		      const struct kifu_stats_options *opt, struct kifu_error *err)
+{
+	struct tree_moves t = { NULL, 0, 0 };
+	struct tree_pos tp;
+	const struct kifu_game *g = NULL;
+	uint64_t hash = 0;
+	char hex[17];
+	size_t i;
+	struct kifu_store *st = c->st;
+	int ret, variant = 0, mover = 0, ready = 0, found = 0, symmetric = opt->symmetric;
+
+	memset(&tp, 0, sizeof(tp));
+	ret = tree_game(&g, &variant, f, err);
+	if (ret < 0)
+		return ret;
+	if (symmetric && kifu_store_version(st) < 5) {
+		kifu_error_at(err, kifu_store_path(st), 0, 0);
+		return kifu_error_set(err, KIFU_EDB, "database '%s': --symmetric needs schema "
+				      "version 5 (kifu-import upgrades it)", kifu_store_path(st));
+	}
+	ret = tree_position(&tp, g, variant, opt->after ? opt->after : "", symmetric, err);
+	if (ret < 0)
+		goto out;
+	mover = g->side_to_move(tp.pos->state);
+	hash = symmetric ? tp.orient_hash[0] : g->hash(tp.pos->state);
+	/* The counts kept at import, for what the index would take long to read. */
+	if (filter_plain(f) && !(opt->flags & KIFU_STATS_NO_CACHE)) {
+		/* Counted anew outside the report's snapshot, which is taken again after. */
+		if (c->read_tx && kifu_store_tx_kind(st) == KIFU_TX_READ) {
+			ret = kifu_store_commit(st, err);
+			if (ret == 0)
+				ret = kifu_store_tree_update(&ready, st, err);
+			if (kifu_store_begin_tx(st, KIFU_TX_READ, ret < 0 ? NULL : err) < 0) {
+				c->read_tx = 0;
+				if (ret == 0)
+					ret = err ? err->code : KIFU_EDB;
+			}
+		} else {
+			ret = kifu_store_tree_update(&ready, st, err);
+		}
+		if (ret < 0)
+			goto out;
+	}
+	if (ready)
+		ret = tree_read_counts(&found, &t, st, g, g->variants[variant], symmetric, hash, err);
+	/* Not a position the counts track: its games from the index, one by one. */
+	if (ret == 0 && !found)
+		ret = tree_collect(&t, st, &tp, f, hash, symmetric, -1, err);
+	if (ret == 0 && symmetric)
+		ret = tree_orient(&t, &tp, err);
+	if (ret < 0)
+		goto out;
+	if (t.n)
+		qsort(t.v, t.n, sizeof(*t.v), cmp_tree_move);
+	snprintf(hex, sizeof(hex), "%016" PRIx64, hash);
+	tree_columns(rep, g);
+	for (i = 0; i < t.n; i++) {
+		const struct tree_move *e = &t.v[i];
+		long row;
+		double points;
+
+		if (e->games < opt->min_games)
+			continue;
+		row = report_row(rep);
+		report_set_text(rep, row, report_col(rep, "move", 0, 0), e->move);
+		report_set_int(rep, row, report_col(rep, "games", 0, 0), e->games);
+		stats_put_wins(rep, row, g, e->wins, e->draws);
+		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), e->unfinished);
+		points = (mover >= 0 && mover < TREE_MAX_SIDES ? (double)e->wins[mover] : 0.0) +
+			 (double)e->draws / (g->nsides > 0 ? g->nsides : 2);
+		stats_put_score(rep, row, "mover_score", 1, points, e->games - e->unfinished);
+		report_set_real(rep, row, report_col(rep, "mean_plies", 0, 1),
+				(double)(e->sum_plies / e->games));
+		report_set_text(rep, row, report_col(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0), hex);
+		report_set_text(rep, row, report_col(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0),
+				mover >= 0 && mover < g->nsides ? g->sides[mover] : "");
+	}
+	if (report_failed(rep))
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+out:
+	tree_pos_release(&tp);
+	tree_moves_release(&t);
+	return ret;
+}

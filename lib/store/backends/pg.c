@@ -1,0 +1,978 @@
+/*
+ * The PostgreSQL store backend (lib/store/store_impl.h): a database on a server
+ * named by a postgresql:// or postgres:// URI (libpq's connection URI:
+ * host, port, user, password, dbname, a socket directory as ?host=DIR),
+ * shared by any number of writers and readers on any number of machines.
+ * Statements are server-side prepared statements with their `?N`
+ * parameters rewritten as `$N`, every value sent as a bound parameter
+ * (text, or binary for blobs); queries of many rows inside a transaction
+ * are read through a cursor, a few thousand rows at a time, so that memory
+ * stays flat and other statements may run between two rows. Schema
+ * versions live in the table kifu_schema (schema/pg/NNN-*.sql, the same
+ * numbers as schema/NNN-*.sql). Concurrency (schema/README.md,
+ * "PostgreSQL"): each game is its own short transaction, retried on
+ * serialization failures and deadlocks; writers of games share an advisory
+ * lock that the refresh of the precomputed statistics takes exclusively,
+ * so that game ids below the refreshed bound are all committed; reports
+ * read one REPEATABLE READ snapshot.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "store/store_impl.h"
+
+/* Advisory lock keys ('kifu' and a number): the schema's migrations, and the game writers. */
+#define LOCK_SCHEMA "1802069621001"
+#define LOCK_WRITERS "1802069621002"
+
+/* Rows fetched at a time through a cursor. */
+#define FETCH_ROWS 4096
+
+/* Most parameters a statement of libkifu's takes, and the highest number one may have (?N). */
+#define MAX_PARAMS 128
+#define MAX_NUMBER KIFU_PG_MAX_NUMBER
+
+/* The bytea type's OID (pg_type.h): its values come back hex-escaped in text results. */
+#define BYTEAOID 17
+#define BOOLOID 16
+
+struct pg_conn {
+	PGconn *pg;
+	char *msg;           /* the last error's message, NULL when none */
+	int code;            /* its KIFU_E* code */
+	char state[6];       /* its SQLSTATE, "" when none */
+	long long changes;
+	unsigned names;      /* prepared statements and cursors made so far */
+	int queued;          /* writes sent in pipeline mode, their results not read yet */
+	int sticky;          /* an error drained where it could not be returned: the next one's */
+};
+
+struct pg_param {
+	const char *value;   /* NULL: SQL NULL */
+	int len, binary;
+	char *owned;         /* a copy of the value, when bound with copy */
+	char num[32];        /* a number's text */
+};
+
+struct pg_stmt {
+	struct kifu_stmt base;
+	char name[32];       /* the prepared statement; "" when it is run by cursor */
+	char cursor[32];     /* the open cursor's name, "" when none */
+	char *sql;           /* the SQL with $N parameters */
+	int query;           /* returns rows (SELECT, WITH, VALUES) */
+	int rows;            /* returns rows or a RETURNING: its results are read at once */
+	int nparams;
+	short number[MAX_NUMBER + 1]; /* ?N is $number[N] (0: not in the SQL) */
+	struct pg_param params[MAX_PARAMS];
+	struct pg_param scratch;     /* what a number the SQL does not use is bound to */
+	PGresult *res;       /* the rows fetched */
+	int row, nrows;      /* the current row of res; -1 before the first step */
+	int state;           /* 0 not run since reset, 1 rows, 2 done */
+	int direct;          /* its rows fit in one fetch: run without a cursor from now on */
+	long fetched;        /* rows read through the cursor of this run */
+	int bind_err;
+	unsigned char *blob; /* column_blob's unescaped value */
+	size_t blob_len;
+};
+
+#define CONN(st) ((struct pg_conn *)(st)->conn)
+#define PGS(x) ((struct pg_stmt *)(x))
+
+static int pg_accepts(const char *path)
+{
+	return !strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11);
+}
+
+/* ---- Errors ---- */
+
+static void conn_clear(struct pg_conn *c)
+{
+	free(c->msg);
+	c->msg = NULL;
+	c->code = 0;
+	c->state[0] = 0;
+}
+
+/* Keeps msg (its first line, without the "ERROR:  " libpq may put first) as the last error. */
+static void conn_fail(struct pg_conn *c, const char *state, const char *msg)
+{
+	size_t n;
+
+	conn_clear(c);
+	if (!msg || !*msg)
+		msg = PQerrorMessage(c->pg);
+	if (!strncmp(msg, "ERROR:  ", 8))
+		msg += 8;
+	if (!strncmp(msg, "FATAL:  ", 8))
+		msg += 8;
+	n = strcspn(msg, "\n");
+	c->msg = malloc(n + 1);
+	if (c->msg) {
+		memcpy(c->msg, msg, n);
+		c->msg[n] = 0;
+	}
+	snprintf(c->state, sizeof(c->state), "%s", state ? state : "");
+	/* Class 53: insufficient resources (out of memory 53200, disk full 53100). */
+	c->code = !strcmp(c->state, "53200") ? KIFU_ENOMEM : KIFU_EDB;
+}
+
+/* The error of a failed result (NULL: the connection's), kept; returns its code. */
+static int result_fail(struct pg_conn *c, PGresult *res)
+{
+	if (res && PQresultStatus(res) != PGRES_FATAL_ERROR && PQresultStatus(res) != PGRES_NONFATAL_ERROR)
+		conn_fail(c, "", PQresultErrorMessage(res));
+	else
+		conn_fail(c, res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL,
+			  res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL);
+	if (PQstatus(c->pg) == CONNECTION_BAD && c->msg && !strstr(c->msg, "connection")) {
+		/* The server went away: say so rather than echo the last statement's fate. */
+		conn_fail(c, "08006", PQerrorMessage(c->pg));
+	}
+	return c->code;
+}
+
+static int nomem(struct pg_conn *c)
+{
+	conn_fail(c, "53200", "out of memory");
+	return KIFU_ENOMEM;
+}
+
+/*
+ * Writes inside a transaction whose results nobody reads (an INSERT
+ * without RETURNING) are sent without waiting, in libpq's pipeline mode:
+ * a game's rows cost one round trip together rather than one each. This
+ * reads their results (the first error is the one kept, and returned) and
+ * leaves pipeline mode; everything else calls it before talking to the
+ * server.
+ */
+static int drain(struct pg_conn *c)
+{
+	PGresult *res;
+	int ret = c->sticky, syncs = 0;
+
+	c->sticky = 0;
+	if (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF)
+		return ret;
+	if (PQpipelineSync(c->pg) != 1) {
+		conn_fail(c, "08006", PQerrorMessage(c->pg));
+		return KIFU_EDB;
+	}
+	while (!syncs) {
+		res = PQgetResult(c->pg);
+		if (!res) {
+			if (PQstatus(c->pg) == CONNECTION_BAD) {
+				if (ret == 0)
+					ret = result_fail(c, NULL);
+				break;
+			}
+			continue;
+		}
+		switch (PQresultStatus(res)) {
+		case PGRES_PIPELINE_SYNC:
+			syncs = 1;
+			break;
+		case PGRES_COMMAND_OK:
+		case PGRES_TUPLES_OK:
+		case PGRES_PIPELINE_ABORTED:
+			break;
+		default:
+			if (ret == 0)
+				ret = result_fail(c, res);
+			break;
+		}
+		PQclear(res);
+	}
+	c->queued = 0;
+	if (PQexitPipelineMode(c->pg) != 1 && ret == 0) {
+		conn_fail(c, "08006", PQerrorMessage(c->pg));
+		ret = KIFU_EDB;
+	}
+	return ret;
+}
+
+/* ---- Connecting ---- */
+
+static void pg_close(struct kifu_store *st)
+{
+	struct pg_conn *c = CONN(st);
+
+	if (!c)
+		return;
+	PQfinish(c->pg);
+	conn_clear(c);
+	free(c);
+	st->conn = NULL;
+}
+
+/* libpq's notices (e.g. "relation already exists, skipping") are not for the user. */
+static void quiet(void *arg, const PGresult *res)
+{
+	(void)arg;
+	(void)res;
+}
+
+static int pg_open(struct kifu_store *st, const char *path, unsigned flags, struct kifu_error *err)
+{
+	char *shown = kifu_pg_uri_public_(path);
+	struct pg_conn *c = calloc(1, sizeof(*c));
+	int ret = 0, found;
+
+	if (!shown || !c) {
+		free(shown);
+		free(c);
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	}
+	free(st->path);
+	st->path = shown;
+	st->conn = c;
+	c->pg = PQconnectdb(path);
+	if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
+		const char *why = c->pg ? PQerrorMessage(c->pg) : "out of memory";
+		size_t n;
+
+		if (!strncmp(why, "connection to server ", 21) && strstr(why, "failed: "))
+			why = strstr(why, "failed: ") + 8;
+		if (!strncmp(why, "FATAL:  ", 8))
+			why += 8;
+		n = strcspn(why, "\n");
+		kifu_error_at(err, st->path, 0, 0);
+		return kifu_error_set(err, KIFU_EDB, "cannot connect to '%s': %.*s", st->path, (int)n,
+				      n ? why : "no reason given");
+	}
+	PQsetNoticeReceiver(c->pg, quiet, NULL);
+	/*
+	 * Text as UTF-8 whatever the client's locale; every float to its
+	 * shortest exact text (the default from PostgreSQL 12, said for older).
+	 */
+	if (kifu_db_exec(st, "SET client_encoding = 'UTF8'; SET extra_float_digits = 3; "
+			     "SET client_min_messages = warning") < 0)
+		return kifu_db_fail(st, "cannot configure", err);
+	if (flags & KIFU_STORE_READ) {
+		/* Readers never create: a database without kifu's tables is no kifu database yet. */
+		ret = kifu_db_has(&found, st, "kifu_schema", err);
+		if (ret == 0 && !found) {
+			kifu_error_at(err, st->path, 0, 0);
+			ret = kifu_error_set(err, KIFU_ENOTFOUND, "no database at '%s'", st->path);
+		}
+	}
+	return ret;
+}
+
+/* ---- Schema versions ---- */
+
+static int pg_version_get(long long *version, int *foreign, struct kifu_store *st,
+			  struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	long long objects = 0, others = 0, found = 0;
+	int ret, rc;
+
+	*version = 0;
+	*foreign = 0;
+	/* One statement, one snapshot: kifu_schema and everything else, as another writer commits them. */
+	ret = kifu_db_prepare(&s, st, "SELECT count(*) FILTER (WHERE c.relname = 'kifu_schema'), "
+				      "count(*) FROM pg_class c JOIN pg_namespace n "
+				      "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+				      "AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')", err);
+	if (ret < 0)
+		return ret;
+	rc = kifu_db_step(s);
+	if (rc == KIFU_DB_ROW) {
+		found = kifu_db_column_int64(s, 0);
+		objects = kifu_db_column_int64(s, 1);
+	} else {
+		ret = kifu_db_fail(st, "cannot read the schema", err);
+	}
+	kifu_db_finalize(s);
+	if (ret < 0)
+		return ret;
+	if (found) {
+		ret = kifu_db_query_int(&others, st, "SELECT count(*) FROM kifu_schema "
+						     "WHERE application <> 'kifu'", err);
+		*foreign = others > 0;
+		if (ret == 0)
+			ret = kifu_db_query_int(version, st, "SELECT max(version) FROM kifu_schema", err);
+		return ret;
+	}
+	/* No kifu_schema: an empty database, or somebody else's. */
+	if (objects)
+		*foreign = 2;
+	return 0;
+}
+
+static int pg_version_set(struct kifu_store *st, int version, struct kifu_error *err)
+{
+	char sql[80];
+
+	snprintf(sql, sizeof(sql), "UPDATE kifu_schema SET version = %d", version);
+	return kifu_store_exec_(st, sql, "cannot set the schema version", err);
+}
+
+/* ---- Statements ---- */
+
+/* drain() where its error cannot be returned: kept for the next call. */
+static int drain_kept(struct pg_conn *c)
+{
+	int ret = drain(c);
+
+	if (ret < 0)
+		c->sticky = ret;
+	return ret;
+}
+
+/* Whether sql returns rows: a query, or a write with RETURNING. */
+static int is_query(const char *sql)
+{
+	while (*sql == ' ' || *sql == '\t' || *sql == '\n' || *sql == '(')
+		sql++;
+	return !strncmp(sql, "SELECT", 6) || !strncmp(sql, "WITH", 4) || !strncmp(sql, "select", 6) ||
+	       !strncmp(sql, "VALUES", 6);
+}
+
+static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char *sql)
+{
+	struct pg_conn *c = CONN(st);
+	struct pg_stmt *s = calloc(1, sizeof(*s));
+	PGresult *res;
+	int ret = 0;
+
+	*out = NULL;
+	if (!s)
+		return nomem(c);
+	ret = drain(c);
+	if (ret < 0) {
+		free(s);
+		return ret;
+	}
+	s->base.st = st;
+	s->sql = kifu_pg_rewrite_(sql, s->number, &s->nparams);
+	if (!s->sql) {
+		free(s);
+		conn_fail(c, "54023", "a parameter number is out of range, or out of memory");
+		return KIFU_EDB;
+	}
+	if (s->nparams > MAX_PARAMS) {
+		conn_fail(c, "54023", "too many parameters");
+		ret = KIFU_EDB;
+		goto out;
+	}
+	s->query = is_query(s->sql);
+	s->rows = s->query || strstr(s->sql, "RETURNING") != NULL;
+	s->row = -1;
+	snprintf(s->name, sizeof(s->name), "kifu_s%u", ++c->names);
+	res = PQprepare(c->pg, s->name, s->sql, 0, NULL);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		ret = result_fail(c, res);
+	PQclear(res);
+out:
+	if (ret < 0) {
+		free(s->sql);
+		free(s);
+		return ret;
+	}
+	*out = &s->base;
+	return 0;
+}
+
+static void stmt_clear_result(struct pg_stmt *s)
+{
+	PQclear(s->res);
+	s->res = NULL;
+	s->row = -1;
+	s->nrows = 0;
+	free(s->blob);
+	s->blob = NULL;
+}
+
+static void pg_reset(struct kifu_stmt *x)
+{
+	struct pg_stmt *s = PGS(x);
+	struct pg_conn *c = CONN(x->st);
+
+	/* Every row of the run came in one fetch (read or not): no cursor next time. */
+	if (s->cursor[0] && s->res && s->nrows < FETCH_ROWS && s->fetched < FETCH_ROWS)
+		s->direct = 1;
+	stmt_clear_result(s);
+	if (s->cursor[0]) {
+		char sql[64];
+
+		/* Only in the transaction that opened it; after one, it is gone anyway. */
+		if (drain_kept(c) == 0 && PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
+			snprintf(sql, sizeof(sql), "CLOSE %s", s->cursor);
+			PQclear(PQexec(c->pg, sql));
+		}
+		s->cursor[0] = 0;
+	}
+	s->state = 0;
+}
+
+static void param_clear(struct pg_param *p)
+{
+	free(p->owned);
+	memset(p, 0, sizeof(*p));
+}
+
+static void pg_finalize(struct kifu_stmt *x)
+{
+	struct pg_stmt *s = PGS(x);
+	struct pg_conn *c = CONN(x->st);
+	int i;
+
+	pg_reset(x);
+	if (c && PQstatus(c->pg) == CONNECTION_OK) {
+		char sql[64];
+
+		snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->name);
+		if (drain_kept(c) == 0 && PQtransactionStatus(c->pg) != PQTRANS_INERROR)
+			PQclear(PQexec(c->pg, sql));
+	}
+	for (i = 0; i < MAX_PARAMS; i++)
+		param_clear(&s->params[i]);
+	param_clear(&s->scratch);
+	free(s->sql);
+	free(s);
+}
+
+static struct pg_param *param(struct kifu_stmt *x, int i)
+{
+	struct pg_stmt *s = PGS(x);
+
+	if (i < 1 || i > MAX_NUMBER) {
+		/* As SQLite: a parameter the statement cannot have is an error. */
+		s->bind_err = KIFU_ERANGE;
+		return NULL;
+	}
+	/* A number the SQL does not use: bound to nothing (SQLite keeps it unused). */
+	if (!s->number[i]) {
+		param_clear(&s->scratch);
+		return &s->scratch;
+	}
+	param_clear(&s->params[s->number[i] - 1]);
+	return &s->params[s->number[i] - 1];
+}
+
+static int pg_bind_int64(struct kifu_stmt *x, int i, int64_t v)
+{
+	struct pg_param *p = param(x, i);
+
+	if (!p)
+		return KIFU_ERANGE;
+	snprintf(p->num, sizeof(p->num), "%lld", (long long)v);
+	p->value = p->num;
+	return 0;
+}
+
+static int pg_bind_double(struct kifu_stmt *x, int i, double v)
+{
+	struct pg_param *p = param(x, i);
+
+	if (!p)
+		return KIFU_ERANGE;
+	/* %.17g: the same double comes back. */
+	snprintf(p->num, sizeof(p->num), "%.17g", v);
+	p->value = p->num;
+	return 0;
+}
+
+static int pg_bind_null(struct kifu_stmt *x, int i)
+{
+	return param(x, i) ? 0 : KIFU_ERANGE;
+}
+
+static int bind_bytes(struct kifu_stmt *x, int i, const char *data, size_t len, int copy, int binary)
+{
+	struct pg_param *p = param(x, i);
+
+	if (!p)
+		return KIFU_ERANGE;
+	if (len > 0x7fffffff) {
+		PGS(x)->bind_err = KIFU_ERANGE;
+		return KIFU_ERANGE;
+	}
+	if (copy || !binary) {
+		/* Text parameters end at their NUL: a copy makes sure there is one. */
+		p->owned = malloc(len + 1);
+		if (!p->owned) {
+			PGS(x)->bind_err = KIFU_ENOMEM;
+			return KIFU_ENOMEM;
+		}
+		memcpy(p->owned, data, len);
+		p->owned[len] = 0;
+		data = p->owned;
+	}
+	p->value = data;
+	p->len = (int)len;
+	p->binary = binary;
+	return 0;
+}
+
+static int pg_bind_text(struct kifu_stmt *x, int i, const char *text, size_t len, int copy)
+{
+	struct pg_param *p;
+
+	/* Text parameters end at their NUL: static text that has it there needs no copy. */
+	if (copy || text[len] != 0 || len > 0x7fffffff)
+		return bind_bytes(x, i, text, len, 1, 0);
+	p = param(x, i);
+	if (!p)
+		return KIFU_ERANGE;
+	p->value = text;
+	p->len = (int)len;
+	return 0;
+}
+
+static int pg_bind_blob(struct kifu_stmt *x, int i, const void *data, size_t len)
+{
+	return bind_bytes(x, i, data, len, 1, 1);
+}
+
+/* Runs s (its parameters bound) once: all its rows, or a cursor over them. */
+static int stmt_run(struct pg_stmt *s)
+{
+	struct pg_conn *c = CONN(s->base.st);
+	const char *values[MAX_PARAMS];
+	int lengths[MAX_PARAMS], formats[MAX_PARAMS], i, ret;
+	PGresult *res;
+	ExecStatusType status;
+
+	for (i = 0; i < s->nparams; i++) {
+		values[i] = s->params[i].value;
+		lengths[i] = s->params[i].len;
+		formats[i] = s->params[i].binary;
+	}
+	if (!s->rows && (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF ||
+			 PQtransactionStatus(c->pg) == PQTRANS_INTRANS)) {
+		/* A write in a transaction: sent now, its result read by the next drain. */
+		if ((PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF && PQenterPipelineMode(c->pg) != 1) ||
+		    PQsendQueryPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0) != 1) {
+			conn_fail(c, "08006", PQerrorMessage(c->pg));
+			return KIFU_EDB;
+		}
+		c->queued++;
+		c->changes = -1;
+		s->nrows = 0;
+		return 0;
+	}
+	ret = drain(c);
+	if (ret < 0)
+		return ret;
+	if (s->query && !s->base.small && !s->direct &&
+	    PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
+		/*
+		 * Many rows, perhaps: a cursor, read FETCH_ROWS at a time. A
+		 * statement that gave fewer (a look-up run once per row of
+		 * another) is run directly after that, one round trip a run.
+		 */
+		s->fetched = 0;
+		struct kifu_buf sql = KIFU_BUF_INIT;
+
+		snprintf(s->cursor, sizeof(s->cursor), "kifu_c%u", ++c->names);
+		kifu_buf_printf(&sql, "DECLARE %s NO SCROLL CURSOR FOR %s", s->cursor, s->sql);
+		if (sql.failed) {
+			kifu_buf_release(&sql);
+			s->cursor[0] = 0;
+			return nomem(c);
+		}
+		res = PQexecParams(c->pg, sql.data, s->nparams, NULL, values, lengths, formats, 0);
+		kifu_buf_release(&sql);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			ret = result_fail(c, res);
+			PQclear(res);
+			s->cursor[0] = 0;
+			return ret;
+		}
+		PQclear(res);
+		return 0;
+	}
+	res = PQexecPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0);
+	status = PQresultStatus(res);
+	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+		ret = result_fail(c, res);
+
+		PQclear(res);
+		return ret;
+	}
+	c->changes = strtoll(PQcmdTuples(res), NULL, 10);
+	s->res = res;
+	s->nrows = PQntuples(res);
+	return 0;
+}
+
+/* The next FETCH_ROWS rows of the open cursor. */
+static int stmt_fetch(struct pg_stmt *s)
+{
+	struct pg_conn *c = CONN(s->base.st);
+	char sql[64];
+	PGresult *res;
+	int ret = drain(c);
+
+	if (ret < 0)
+		return ret;
+	stmt_clear_result(s);
+	snprintf(sql, sizeof(sql), "FETCH %d FROM %s", FETCH_ROWS, s->cursor);
+	res = PQexec(c->pg, sql);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		ret = result_fail(c, res);
+
+		PQclear(res);
+		return ret;
+	}
+	s->res = res;
+	s->nrows = PQntuples(res);
+	s->fetched += s->nrows;
+	return 0;
+}
+
+static int pg_step(struct kifu_stmt *x)
+{
+	struct pg_stmt *s = PGS(x);
+	struct pg_conn *c = CONN(x->st);
+	int ret;
+
+	if (s->bind_err) {
+		ret = s->bind_err;
+		s->bind_err = 0;
+		conn_fail(c, "22023", ret == KIFU_ENOMEM ? "out of memory" : "bad parameter");
+		return ret;
+	}
+	if (s->state == 2)
+		return KIFU_DB_DONE;
+	if (s->state == 0) {
+		ret = stmt_run(s);
+		if (ret < 0)
+			return ret;
+		s->state = 1;
+		if (s->cursor[0]) {
+			ret = stmt_fetch(s);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	free(s->blob);
+	s->blob = NULL;
+	s->row++;
+	if (s->row >= s->nrows && s->cursor[0] && s->nrows == FETCH_ROWS) {
+		ret = stmt_fetch(s);
+		if (ret < 0)
+			return ret;
+		s->row = 0;
+	}
+	if (s->row < s->nrows)
+		return KIFU_DB_ROW;
+	s->state = 2;
+	return KIFU_DB_DONE;
+}
+
+static int pg_column_count(struct kifu_stmt *x)
+{
+	return PGS(x)->res ? PQnfields(PGS(x)->res) : 0;
+}
+
+static int in_row(struct pg_stmt *s, int i)
+{
+	return s->res && s->row >= 0 && s->row < s->nrows && i >= 0 && i < PQnfields(s->res);
+}
+
+static int pg_column_is_null(struct kifu_stmt *x, int i)
+{
+	struct pg_stmt *s = PGS(x);
+
+	return !in_row(s, i) || PQgetisnull(s->res, s->row, i);
+}
+
+static int64_t pg_column_int64(struct kifu_stmt *x, int i)
+{
+	struct pg_stmt *s = PGS(x);
+	const char *v;
+
+	if (pg_column_is_null(x, i))
+		return 0;
+	v = PQgetvalue(s->res, s->row, i);
+	if (PQftype(s->res, i) == BOOLOID)
+		return v[0] == 't';
+	/* numeric (sum of bigints) or float: as SQLite, the integer part. */
+	if (strpbrk(v, ".eE"))
+		return (int64_t)strtod(v, NULL);
+	return strtoll(v, NULL, 10);
+}
+
+static double pg_column_double(struct kifu_stmt *x, int i)
+{
+	struct pg_stmt *s = PGS(x);
+	const char *v;
+
+	if (pg_column_is_null(x, i))
+		return 0;
+	v = PQgetvalue(s->res, s->row, i);
+	if (PQftype(s->res, i) == BOOLOID)
+		return v[0] == 't';
+	return strtod(v, NULL);
+}
+
+static const void *pg_column_blob(struct kifu_stmt *x, int i)
+{
+	struct pg_stmt *s = PGS(x);
+
+	if (pg_column_is_null(x, i))
+		return NULL;
+	if (PQftype(s->res, i) != BYTEAOID) {
+		s->blob_len = (size_t)PQgetlength(s->res, s->row, i);
+		return PQgetvalue(s->res, s->row, i);
+	}
+	free(s->blob);
+	s->blob = PQunescapeBytea((const unsigned char *)PQgetvalue(s->res, s->row, i),
+				  &s->blob_len);
+	return s->blob;
+}
+
+static const char *pg_column_text(struct kifu_stmt *x, int i)
+{
+	struct pg_stmt *s = PGS(x);
+
+	if (pg_column_is_null(x, i))
+		return NULL;
+	if (PQftype(s->res, i) == BOOLOID)
+		return PQgetvalue(s->res, s->row, i)[0] == 't' ? "1" : "0";
+	return PQgetvalue(s->res, s->row, i);
+}
+
+static size_t pg_column_bytes(struct kifu_stmt *x, int i)
+{
+	struct pg_stmt *s = PGS(x);
+
+	if (pg_column_is_null(x, i))
+		return 0;
+	if (PQftype(s->res, i) == BYTEAOID) {
+		if (!s->blob)
+			pg_column_blob(x, i);
+		return s->blob ? s->blob_len : 0;
+	}
+	return (size_t)PQgetlength(s->res, s->row, i);
+}
+
+static int pg_exec(struct kifu_store *st, const char *sql)
+{
+	struct pg_conn *c = CONN(st);
+	PGresult *res;
+	ExecStatusType status;
+	int ret = drain(c);
+
+	/* A rollback ends whatever went wrong before it. */
+	if (ret < 0 && strncmp(sql, "ROLLBACK", 8) != 0)
+		return ret;
+	res = PQexec(c->pg, sql);
+	ret = 0;
+	status = PQresultStatus(res);
+
+	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+		ret = result_fail(c, res);
+	else
+		c->changes = strtoll(PQcmdTuples(res), NULL, 10);
+	PQclear(res);
+	return ret;
+}
+
+static long long pg_changes(struct kifu_store *st)
+{
+	return CONN(st)->changes;
+}
+
+static int pg_in_transaction(struct kifu_store *st)
+{
+	PGTransactionStatusType t = PQtransactionStatus(CONN(st)->pg);
+
+	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
+}
+
+static int pg_errcode(struct kifu_store *st)
+{
+	return CONN(st)->code ? CONN(st)->code : KIFU_EDB;
+}
+
+static const char *pg_errmsg(struct kifu_store *st)
+{
+	struct pg_conn *c = CONN(st);
+
+	if (c->msg)
+		return c->msg;
+	return PQstatus(c->pg) == CONNECTION_BAD ? "the connection to the server was lost"
+						 : "unknown error";
+}
+
+/* Serialization failure, deadlock: the transaction may simply be run again. */
+static int pg_retryable(struct kifu_store *st)
+{
+	const char *s = CONN(st)->state;
+
+	return !strcmp(s, "40001") || !strcmp(s, "40P01");
+}
+
+/* A read-only transaction or role, missing privileges, a full disk, a lock wait given up. */
+static int pg_cannot_write(struct kifu_store *st)
+{
+	const char *s = CONN(st)->state;
+
+	return !strcmp(s, "25006") || !strcmp(s, "42501") || !strncmp(s, "53", 2) ||
+	       !strcmp(s, "55P03") || !strcmp(s, "57014");
+}
+
+/* ---- The position index ---- */
+
+/*
+ * A game's entries, written with the game (in its transaction): one
+ * statement, the hashes sent as one array, each (hash, game) once with
+ * its first ply.
+ */
+static int pg_posidx_queue(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
+			   struct kifu_error *err)
+{
+	struct kifu_stmt *s = kifu_store_stmt_(st, ST_POSIDX_INSERT_N, err);
+	struct kifu_buf arr = KIFU_BUF_INIT;
+	size_t ply;
+	int ret;
+
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	kifu_buf_putc(&arr, '{');
+	for (ply = 0; ply <= rp->nplies; ply++)
+		kifu_buf_printf(&arr, "%s%lld", ply ? "," : "", (long long)(int64_t)rp->hashes[ply]);
+	kifu_buf_putc(&arr, '}');
+	if (arr.failed) {
+		kifu_buf_release(&arr);
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	}
+	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_text_static(s, 2, arr.data, (long)arr.len);
+	ret = kifu_store_step_(st, s, "cannot index the positions", err);
+	kifu_buf_release(&arr);
+	return ret;
+}
+
+static int pg_posidx_nothing(struct kifu_store *st, struct kifu_error *err)
+{
+	(void)st;
+	(void)err;
+	return 0;
+}
+
+static void pg_posidx_forget(struct kifu_store *st)
+{
+	(void)st;
+}
+
+static void pg_json_at(struct kifu_buf *out, const char *array, const char *index)
+{
+	kifu_buf_printf(out, "(%s ->> CAST((%s) AS integer))", array, index);
+}
+
+/*
+ * The SQL that differs. Transactions: the transaction of a game (each its
+ * own: store.c, own_begin) holds the writers' lock shared until it
+ * commits, a caller's batch does not (it may wait long for its next game).
+ * A game's commit does not wait for the disk (synchronous_commit off);
+ * the caller's batch ends with a commit that does (an id taken makes it
+ * write a commit record even when empty), and with it every game
+ * committed before: durable per batch, as SQLite's batches, at the cost
+ * of one disk flush per batch rather than per game; a refresh of the statistics holds it alone
+ * (no game is being written meanwhile, so every id up to the highest one
+ * it sees is committed); a report reads one snapshot. Games and players
+ * take an id from their sequence only when the row is new (the NOT EXISTS
+ * spares the sequence for a duplicate already committed; ON CONFLICT
+ * decides against one being written at the same time), so that ids are
+ * those SQLite gives.
+ */
+static const struct kifu_db_query pg_queries[] = {
+	{ "begin", "BEGIN ISOLATION LEVEL READ COMMITTED" },
+	{ "begin_game", "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit = off; "
+			"SELECT pg_advisory_xact_lock_shared(" LOCK_WRITERS ")" },
+	{ "commit_batch", "SET LOCAL synchronous_commit = on; SELECT pg_current_xact_id(); COMMIT" },
+	{ "begin_refresh", "BEGIN ISOLATION LEVEL READ COMMITTED; "
+			   "SELECT pg_advisory_xact_lock(" LOCK_WRITERS ")" },
+	{ "begin_read", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" },
+	{ "commit", "COMMIT" },
+	{ "rollback", "ROLLBACK" },
+	{ "lock_schema", "SELECT pg_advisory_xact_lock(" LOCK_SCHEMA ")" },
+	/* pg_class read as a table, in the statement's snapshot (to_regclass may see a stale cache). */
+	{ "has", "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+		 "WHERE n.nspname = current_schema() AND c.relname = ?1::text" },
+	{ "quarantine_lock", "SELECT pg_advisory_xact_lock(?1::bigint)" },
+	{ "game_insert",
+	  "INSERT INTO games(id, game, variant, first, event, site, round, date, date_first, "
+	  "annotator, source, result, winner, termination, plies, content_hash, file_id, "
+	  "file_line, file_game) SELECT nextval('games_id_seq'), ?1::text, ?2::text, ?3::text, "
+	  "?4::text, ?5::text, ?6::text, ?7::text, ?8::text, ?9::text, ?10::text, ?11::text, "
+	  "?12::integer, ?13::text, ?14::integer, ?15::bigint, ?16::bigint, ?17::integer, "
+	  "?18::integer WHERE NOT EXISTS (SELECT 1 FROM games WHERE content_hash = ?15::bigint) "
+	  "ON CONFLICT (content_hash) DO NOTHING RETURNING id" },
+	{ "player_insert",
+	  "INSERT INTO players(id, name) SELECT nextval('players_id_seq'), ?1::text "
+	  "WHERE NOT EXISTS (SELECT 1 FROM players WHERE name = ?1::text) "
+	  "ON CONFLICT (name) DO NOTHING RETURNING id" },
+	{ "posidx_insert_n",
+	  "INSERT INTO positions_hash(hash, game_id, ply) SELECT h.value, ?1::bigint, "
+	  "min(h.ord - 1) FROM unnest(?2::bigint[]) WITH ORDINALITY AS h(value, ord) "
+	  "GROUP BY h.value ON CONFLICT DO NOTHING" },
+	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
+	{ "canon_index",
+	  "INSERT INTO positions_canon(hash, game_id, ply) SELECT h.value::bigint, c.game_id, "
+	  "min(h.ord - 1) FROM game_canon c CROSS JOIN LATERAL "
+	  "jsonb_array_elements_text(c.canon) WITH ORDINALITY AS h(value, ord) "
+	  "WHERE c.game_id BETWEEN ?1 AND ?2 GROUP BY 1, 2 ON CONFLICT DO NOTHING" },
+	{ "canon_insert", "INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2::jsonb)" },
+	{ "game_moves_insert",
+	  "INSERT INTO game_moves(game_id, moves, hashes, notes) "
+	  "VALUES (?1, ?2::jsonb, ?3::jsonb, ?4::jsonb)" },
+	{ NULL, NULL }
+};
+
+const struct kifu_store_backend kifu_store_pg = {
+	.name = "postgresql",
+	.accepts = pg_accepts,
+	.open = pg_open,
+	.close = pg_close,
+	.migrations = kifu_pg_migrations,
+	.version_get = pg_version_get,
+	.version_set = pg_version_set,
+	.prepare = pg_prepare,
+	.finalize = pg_finalize,
+	.bind_int64 = pg_bind_int64,
+	.bind_double = pg_bind_double,
+	.bind_null = pg_bind_null,
+	.bind_text = pg_bind_text,
+	.bind_blob = pg_bind_blob,
+	.step = pg_step,
+	.reset = pg_reset,
+	.column_count = pg_column_count,
+	.column_is_null = pg_column_is_null,
+	.column_int64 = pg_column_int64,
+	.column_double = pg_column_double,
+	.column_text = pg_column_text,
+	.column_blob = pg_column_blob,
+	.column_bytes = pg_column_bytes,
+	.exec = pg_exec,
+	.changes = pg_changes,
+	.in_transaction = pg_in_transaction,
+	.errcode = pg_errcode,
+	.errmsg = pg_errmsg,
+	.retryable = pg_retryable,
+	.cannot_write = pg_cannot_write,
+	/*
+	 * No bulk mode: dropping indexes would lock the tables against every
+	 * other writer, and a game's rows are one multi-row statement each
+	 * already; the position indexes and tree counts are written per game.
+	 */
+	.bulk_begin = NULL,
+	.bulk_end = NULL,
+	.game_tx = 1,
+	.posidx_queue = pg_posidx_queue,
+	.posidx_commit = pg_posidx_nothing,
+	.posidx_rollback = pg_posidx_forget,
+	.posidx_defer = pg_posidx_nothing,
+	.posidx_restore = pg_posidx_nothing,
+	.posidx_release = pg_posidx_forget,
+	.json_at = pg_json_at,
+	.queries = pg_queries,
+};

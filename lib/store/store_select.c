@@ -1,0 +1,358 @@
+/*
+ * Reading the game database back: the filters that kifu-stats, kifu-search
+ * and kifu-export share (turned into an SQL expression with numbered
+ * parameters, so that user text never becomes SQL), listing the selected
+ * games newest first, and rebuilding a stored game as a struct
+ * kifu_record that the record writer and validator take as they would a
+ * parsed one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_impl.h"
+
+/* ---- Dates ---- */
+
+static int digits(const char *s, int n)
+{
+	int i, v = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+int kifu_date_first_day(char *out, const char *date, struct kifu_error *err)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	size_t n = date ? strlen(date) : 0;
+	int y, m = 1, d = 1, leap;
+
+	y = n >= 4 ? digits(date, 4) : -1;
+	if (n == 7 || n == 10) {
+		m = date[4] == '-' ? digits(date + 5, 2) : -1;
+		if (n == 10)
+			d = date[7] == '-' ? digits(date + 8, 2) : -1;
+	} else if (n != 4) {
+		y = -1;
+	}
+	leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+	if (y < 0 || m < 1 || m > 12 || d < 1 ||
+	    d > mdays[m - 1] + (m == 2 && leap))
+		return kifu_error_set(err, KIFU_EPARSE,
+				      "invalid date '%s': expected YYYY, YYYY-MM or YYYY-MM-DD",
+				      date ? date : "");
+	/* Four digits of year at most, but the compiler cannot see that. */
+	snprintf(out, 11, "%04d-%02d-%02d", y % 10000, m % 100, d % 100);
+	return 0;
+}
+
+/* ---- Filters ---- */
+
+/* The filter's fields in the order their parameters are numbered. */
+enum { F_GAME, F_VARIANT, F_PLAYER, F_EVENT, F_SINCE, F_UNTIL, F_TERMINATION, F_COUNT };
+
+static const char *field(const struct kifu_filter *f, int k)
+{
+	switch (k) {
+	case F_GAME: return f->game;
+	case F_VARIANT: return f->variant;
+	case F_PLAYER: return f->player;
+	case F_EVENT: return f->event;
+	case F_SINCE: return f->since;
+	case F_UNTIL: return f->until;
+	case F_TERMINATION: return f->termination;
+	}
+	return NULL;
+}
+
+static int is_identifier(const char *s)
+{
+	size_t i;
+
+	if (!s[0] || strlen(s) > 64 || (s[0] >= '0' && s[0] <= '9'))
+		return 0;
+	for (i = 0; s[i]; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return 0;
+	return 1;
+}
+
+int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const char *games_alias,
+		    int first, struct kifu_error *err)
+{
+	const char *a = games_alias ? games_alias : "games";
+	char day[11];
+	int k, n = 0;
+
+	if (!is_identifier(a))
+		return kifu_error_set(err, KIFU_ERANGE, "'%s' is not an SQL alias", a);
+	for (k = 0; f && k < F_COUNT; k++) {
+		int p = first + n;
+
+		if (!field(f, k))
+			continue;
+		if ((k == F_SINCE || k == F_UNTIL) && kifu_date_first_day(day, field(f, k), err) < 0)
+			return KIFU_EPARSE;
+		kifu_buf_puts(out, n ? " AND " : "(");
+		switch (k) {
+		case F_GAME: kifu_buf_printf(out, "%s.game = ?%d", a, p); break;
+		case F_VARIANT: kifu_buf_printf(out, "%s.variant = ?%d", a, p); break;
+		case F_PLAYER:
+			kifu_buf_printf(out, "%s.id IN (SELECT s.game_id FROM sides s JOIN players p "
+				        "ON p.id = s.player_id WHERE p.name = ?%d)", a, p);
+			break;
+		case F_EVENT: kifu_buf_printf(out, "%s.event = ?%d", a, p); break;
+		/* A NULL date compares as NULL: undated games drop out, as they should. */
+		case F_SINCE: kifu_buf_printf(out, "%s.date_first >= ?%d", a, p); break;
+		case F_UNTIL: kifu_buf_printf(out, "%s.date_first <= ?%d", a, p); break;
+		case F_TERMINATION: kifu_buf_printf(out, "%s.termination = ?%d", a, p); break;
+		}
+		n++;
+	}
+	kifu_buf_puts(out, n ? ")" : "1 = 1");
+	if (out->failed)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	return n;
+}
+
+int kifu_filter_bind(struct kifu_stmt *stmt, int first, const struct kifu_filter *f,
+		     struct kifu_error *err)
+{
+	char day[11];
+	int k, n = 0, rc;
+
+	for (k = 0; f && k < F_COUNT; k++) {
+		const char *v = field(f, k);
+
+		if (!v)
+			continue;
+		if (k == F_SINCE || k == F_UNTIL) {
+			if (kifu_date_first_day(day, v, err) < 0)
+				return KIFU_EPARSE;
+			rc = kifu_db_bind_text(stmt, first + n, day, -1);
+		} else {
+			rc = kifu_db_bind_text(stmt, first + n, v, -1);
+		}
+		if (rc < 0)
+			return kifu_error_set(err, rc, "cannot bind a filter: %s", kifu_strerror(rc));
+		n++;
+	}
+	return n;
+}
+
+int kifu_store_game_each(struct kifu_store *st, const struct kifu_filter *f,
+			 int (*fn)(int64_t id, void *ctx), void *ctx, struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int ret, rc;
+
+	kifu_buf_puts(&sql, "SELECT g.id FROM games g WHERE ");
+	ret = kifu_filter_sql(&sql, f, "g", 1, err);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
+	if (sql.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	ret = kifu_db_prepare(&s, st, sql.data, err);
+	if (ret < 0)
+		goto out;
+	ret = kifu_filter_bind(s, 1, f, err);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		ret = fn(kifu_db_column_int64(s, 0), ctx);
+		if (ret)
+			goto out;
+	}
+	if (rc != KIFU_DB_DONE)
+		ret = kifu_store_fail_(st, "cannot select games", err);
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+struct id_array {
+	int64_t *v;
+	size_t n, cap;
+};
+
+static int collect_id(int64_t id, void *ctx)
+{
+	struct id_array *a = ctx;
+
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 256;
+		int64_t *v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return KIFU_ENOMEM;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n++] = id;
+	return 0;
+}
+
+int kifu_store_game_ids(int64_t **ids, size_t *n, struct kifu_store *st,
+			const struct kifu_filter *f, struct kifu_error *err)
+{
+	struct id_array a = { NULL, 0, 0 };
+	int ret = kifu_store_game_each(st, f, collect_id, &a, err);
+
+	if (ret == KIFU_ENOMEM)
+		kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	if (ret < 0) {
+		free(a.v);
+		a.v = NULL;
+		a.n = 0;
+	}
+	*ids = a.v;
+	*n = a.n;
+	return ret < 0 ? ret : 0;
+}
+
+/* ---- Loading a game ---- */
+
+static const char *col_text(struct kifu_stmt *s, int i)
+{
+	return kifu_db_column_text(s, i);
+}
+
+static int tag_type(const char *name)
+{
+	static const char *const names[] = { "str", "null", "bool", "int", "float", "timestamp" };
+	int i;
+
+	for (i = 0; name && i < 6; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return KIFU_SCALAR_STR;
+}
+
+/* Runs cached statement k for game id, handing each row to fn. */
+static int load_rows(struct kifu_store *st, int k, int64_t id, const char *what,
+		     int (*fn)(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err),
+		     struct kifu_record *rec, struct kifu_error *err)
+{
+	struct kifu_stmt *s = kifu_store_stmt_(st, k, err);
+	int rc, ret = 0;
+
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64(s, 1, id);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		ret = fn(rec, s, err);
+		if (ret < 0)
+			break;
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE)
+		ret = kifu_store_fail_(st, what, err);
+	kifu_db_reset(s);
+	return ret;
+}
+
+static int load_side(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
+{
+	int has_rating = !kifu_db_column_is_null(s, 2);
+
+	return kifu_record_set_player(rec, col_text(s, 0), col_text(s, 1), has_rating,
+				      has_rating ? (long)kifu_db_column_int64(s, 2) : 0, err);
+}
+
+static int load_move(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
+{
+	return kifu_record_add_turn(rec, col_text(s, 0), col_text(s, 1), col_text(s, 2), err);
+}
+
+static int load_tag(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
+{
+	return kifu_record_add_tag(rec, col_text(s, 0), col_text(s, 1), tag_type(col_text(s, 2)),
+				   err);
+}
+
+static int load_headers(struct kifu_record *rec, struct kifu_store *st, struct kifu_stmt *s,
+			int64_t id, struct kifu_error *err)
+{
+	static const int keys[] = { KIFU_KEY_GAME, KIFU_KEY_VARIANT, KIFU_KEY_FIRST,
+				    KIFU_KEY_EVENT, KIFU_KEY_SITE, KIFU_KEY_ROUND, KIFU_KEY_DATE,
+				    KIFU_KEY_ANNOTATOR, KIFU_KEY_SOURCE, KIFU_KEY_RESULT,
+				    KIFU_KEY_TERMINATION };
+	const struct kifu_game *g;
+	int rc, ret = 0, i;
+
+	rc = kifu_db_step(s);
+	if (rc == KIFU_DB_DONE) {
+		kifu_error_at(err, st->path, 0, 0);
+		ret = kifu_error_set(err, KIFU_ENOTFOUND, "database '%s' has no game %lld", st->path,
+				     (long long)id);
+		goto out;
+	}
+	if (rc != KIFU_DB_ROW) {
+		ret = kifu_store_fail_(st, "cannot load a game", err);
+		goto out;
+	}
+	g = kifu_game_find(col_text(s, 0));
+	for (i = 0; i < (int)(sizeof(keys) / sizeof(keys[0])) && ret == 0; i++) {
+		/*
+		 * `first` is part of a record only where the players may choose
+		 * it, and says something only when it is not the default.
+		 */
+		if (keys[i] == KIFU_KEY_FIRST &&
+		    (!g || !(g->flags & KIFU_GAME_CHOOSE_FIRST) ||
+		     !strcmp(col_text(s, i) ? col_text(s, i) : "", g->sides[0])))
+			continue;
+		if (!kifu_db_column_is_null(s, i))
+			ret = kifu_record_set(rec, keys[i], col_text(s, i), err);
+	}
+out:
+	kifu_db_reset(s);
+	return ret;
+}
+
+int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_t id,
+			 struct kifu_error *err)
+{
+	struct kifu_record *rec = NULL;
+	struct kifu_stmt *s;
+	int ret;
+
+	*out = NULL;
+	ret = kifu_record_new(&rec, err);
+	if (ret < 0)
+		return ret;
+	s = kifu_store_stmt_(st, ST_LOAD_GAME, err);
+	if (!s) {
+		ret = err ? err->code : KIFU_EDB;
+		goto out;
+	}
+	kifu_db_bind_int64(s, 1, id);
+	ret = load_headers(rec, st, s, id, err);
+	if (ret < 0)
+		goto out;
+	ret = load_rows(st, ST_LOAD_SIDES, id, "cannot load a game's players", load_side, rec, err);
+	if (ret == 0)
+		ret = load_rows(st, ST_LOAD_MOVES, id, "cannot load a game's moves", load_move, rec,
+				err);
+	/* An empty move list is still a `moves` key. */
+	rec->present |= 1u << KIFU_KEY_MOVES;
+	if (ret == 0)
+		ret = load_rows(st, ST_LOAD_TAGS, id, "cannot load a game's tags", load_tag, rec, err);
+out:
+	if (ret < 0) {
+		kifu_record_free(rec);
+		return ret;
+	}
+	*out = rec;
+	return 0;
+}

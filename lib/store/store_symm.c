@@ -1,0 +1,986 @@
+/*
+ * What the store keeps for board symmetries and the tree (schema 5): the
+ * canonical hash of every ply (game_canon.canon, with its index
+ * positions_canon), the counts of the moves played from the positions of
+ * the first plies (tree_moves) and the narrow listing row of each game
+ * (game_listing). A game is replayed once more as it is stored, to map
+ * each position by every symmetry; its contributions to tree_moves wait
+ * in memory, summed, and are written at the commit (in bulk mode when
+ * many have gathered, and at the end), so that a popular position costs
+ * one row update per transaction rather than one per game. stats_state
+ * 'tree' says up to which game they are counted; a reader that finds it
+ * behind (a bulk load killed half-way, a change by hand) counts the games
+ * since from game_moves (kifu_store_tree_update_), which is also how the
+ * migration fills a database of an older version.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "kifu/game.h"
+#include "store/store_impl.h"
+#include "store/store_symm_impl.h"
+
+/* Plies whose positions tree_moves counts (0 .. TREE_DEPTH); deeper ones are read from the index. */
+#define TREE_DEPTH 4
+/* Summed contributions held in bulk mode before they are written. */
+#define HELD_MAX (1u << 18)
+/* Games read at a time when counting from game_moves. */
+#define FILL_CHUNK 2048
+
+/* Result classes: side 0..3 won, a draw, unfinished. */
+#define RES_DRAW 4
+#define RES_UNFINISHED 5
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+struct store_symm {
+	struct agg tx, held;
+	struct tset tracked;
+	uint64_t *plain, *canonh;   /* one game's hashes, for first arrivals */
+	size_t hcap;
+	int tracking;        /* -1 unknown, 0 tree_moves is behind (not kept), 1 kept */
+	int64_t last_id;     /* the last game counted in tx (or held) */
+	int64_t held_last;   /* the last game counted in held */
+	int64_t known_last;  /* stats_state 'tree' when tracked was read or last written */
+	int64_t tx_min, tx_max; /* games added in the transaction */
+	unsigned char *states; /* two positions of the largest state seen */
+	size_t state_cap;
+	struct kifu_buf canon, players;
+};
+
+static int nomem(struct kifu_error *err)
+{
+	return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+}
+
+/* One game to count: its moves as values (import) or as text (stored games). */
+struct symm_game {
+	const struct kifu_game *g;
+	int variant, first, res;
+	size_t nplies;
+	const kifu_move *moves;  /* or NULL: */
+	json_t *texts;           /* a JSON array of canonical move texts */
+	json_t *hashes;          /* with texts: the stored plain hashes, ply 0..plies */
+	const struct kifu_replay *rp; /* for the texts of moves (import) */
+};
+
+/* Reads the positions tree_moves tracks, once per store (again after another writer). */
+static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *err)
+{
+	const struct kifu_game *g = NULL;
+	struct kifu_stmt *s = NULL;
+	int rc, ret = 0;
+
+	if (t->loaded)
+		return 0;
+	symm_tset_clear(t);
+	if (kifu_db_prepare(&s, st, "SELECT DISTINCT game, variant, \"symmetric\", hash FROM "
+				       "tree_moves", err) < 0)
+		return kifu_store_fail_(st, "cannot count the tree", err);
+	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+		const char *game = kifu_db_column_text(s, 0);
+		const char *variant = kifu_db_column_text(s, 1);
+		struct tkey *k;
+		int v;
+
+		if (!g || !game || strcmp(g->name, game) != 0)
+			g = game ? kifu_game_find(game) : NULL;
+		v = g && variant ? kifu_game_variant_index(g, variant) : -1;
+		if (v < 0)
+			continue;
+		k = symm_tset_find(t, g, v, kifu_db_column_int(s, 2), kifu_db_column_int64(s, 3));
+		if (!k) {
+			ret = nomem(err);
+			break;
+		}
+		if (!k->g) {
+			t->n++;
+			k->g = g;
+			k->variant = v;
+			k->symmetric = kifu_db_column_int(s, 2);
+			k->hash = kifu_db_column_int64(s, 3);
+		}
+		k->state = T_OLD;
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE)
+		ret = kifu_store_fail_(st, "cannot count the tree", err);
+	kifu_db_finalize(s);
+	t->loaded = ret == 0;
+	return ret;
+}
+
+/*
+ * Whether the first arrival of game x at (symmetric, hash) at ply counts
+ * into tree_moves: within the first plies always (the position becomes
+ * tracked, NEW, when it was not), later only where it is OLD.
+ */
+static int tracked_counts(struct store_symm *sy, const struct symm_game *x, int64_t id,
+			  int symmetric, uint64_t hash, size_t ply, int *oom)
+{
+	struct tkey *k = symm_tset_find(&sy->tracked, x->g, x->variant, symmetric, (int64_t)hash);
+
+	if (!k) {
+		*oom = 1;
+		return 0;
+	}
+	if (ply > TREE_DEPTH)
+		return k->g && k->state == T_OLD;
+	if (!k->g) {
+		sy->tracked.n++;
+		k->g = x->g;
+		k->variant = x->variant;
+		k->symmetric = symmetric;
+		k->hash = (int64_t)hash;
+	}
+	if (k->state == T_DEAD) {
+		k->state = T_NEW_TX;
+		k->origin_id = id;
+		k->origin_ply = (int)ply;
+	}
+	return 1;
+}
+
+static struct store_symm *symm_of(struct kifu_store *st)
+{
+	if (!st->symm)
+		st->symm = calloc(1, sizeof(*st->symm));
+	if (st->symm && !st->symm->tracking && !st->symm->last_id)
+		st->symm->tracking = -1;
+	return st->symm;
+}
+
+void kifu_store_symm_release_(struct kifu_store *st)
+{
+	struct store_symm *sy = st->symm;
+
+	if (!sy)
+		return;
+	symm_agg_release(&sy->tx);
+	symm_agg_release(&sy->held);
+	free(sy->tracked.v);
+	free(sy->plain);
+	free(sy->canonh);
+	free(sy->states);
+	kifu_buf_release(&sy->canon);
+	kifu_buf_release(&sy->players);
+	free(sy);
+	st->symm = NULL;
+}
+
+/* Room for two positions of g. */
+static int symm_states(struct store_symm *sy, const struct kifu_game *g)
+{
+	if (sy->state_cap < g->state_size) {
+		unsigned char *p = malloc(2 * g->state_size + sizeof(max_align_t));
+
+		if (!p)
+			return KIFU_ENOMEM;
+		free(sy->states);
+		sy->states = p;
+		sy->state_cap = g->state_size;
+	}
+	return 0;
+}
+
+/*
+ * A stored game whose move at ply `from` does not replay (a database
+ * edited by hand): its plain positions from there on still count, from
+ * the hashes and move texts it stored, as the position index shows them
+ * (its canonical ones cannot be known). KIFU_ENOMEM or 0.
+ */
+static int plain_rest(struct store_symm *sy, struct agg *a, const struct symm_game *x,
+		      int64_t id, size_t from, const int64_t *n)
+{
+	size_t ply, k;
+	int oom = 0;
+
+	for (ply = from; ply < x->nplies && ply < json_array_size(x->hashes); ply++) {
+		json_t *h = json_array_get(x->hashes, ply), *t = json_array_get(x->texts, ply);
+		int count;
+
+		if (!json_is_integer(h) || !json_is_string(t))
+			return 0;
+		sy->plain[ply] = (uint64_t)json_integer_value(h);
+		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, &oom);
+		if (oom)
+			return KIFU_ENOMEM;
+		for (k = 0; k < ply && count; k++)
+			count = sy->plain[k] != sy->plain[ply];
+		if (count && symm_agg_add(a, x->g, x->variant, 0, (int64_t)sy->plain[ply],
+					  json_string_value(t), n, (int64_t)x->nplies) < 0)
+			return KIFU_ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Replays game x: the canonical hash of every ply into sy->canon (a JSON
+ * array) when want_canon, and its contributions to tree_moves into a when
+ * a is not NULL. KIFU_EILLEGAL when a stored move does not replay.
+ */
+static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_game *x,
+		       int64_t id, int want_canon, struct kifu_error *err)
+{
+	const struct kifu_game *g = x->g;
+	int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
+	void *state, *mapped;
+	size_t ply, k;
+	int ret, oom = 0;
+
+	if (symm_states(sy, g) < 0)
+		return nomem(err);
+	if (sy->hcap < x->nplies + 1) {
+		size_t cap = x->nplies + 64;
+		uint64_t *p = realloc(sy->plain, cap * sizeof(*p)), *c;
+
+		if (p)
+			sy->plain = p;
+		c = p ? realloc(sy->canonh, cap * sizeof(*c)) : NULL;
+		if (!c)
+			return nomem(err);
+		sy->canonh = c;
+		sy->hcap = cap;
+	}
+	state = sy->states;
+	mapped = sy->states + ((g->state_size + sizeof(max_align_t) - 1) / sizeof(max_align_t)) *
+				      sizeof(max_align_t);
+	ret = g->init(state, x->variant, x->first, err);
+	if (ret < 0)
+		return ret;
+	n[x->res] = 1;
+	kifu_buf_reset(&sy->canon);
+	kifu_buf_putc(&sy->canon, '[');
+	for (ply = 0; ply <= x->nplies; ply++) {
+		uint64_t h = g->hash(state), c;
+		int sym = 0, count_plain, count_canon;
+		kifu_move m = 0;
+		char text[KIFU_MOVE_TEXT_MAX];
+
+		if (kifu_game_canonical_hash(&c, &sym, g, state) < 0)
+			return nomem(err);
+		sy->plain[ply] = h;
+		sy->canonh[ply] = c;
+		if (want_canon) {
+			if (ply)
+				kifu_buf_putc(&sy->canon, ',');
+			kifu_store_put_int64_(&sy->canon, (int64_t)c);
+		}
+		if (ply == x->nplies)
+			break;
+		if (x->moves) {
+			m = x->moves[ply];
+		} else {
+			json_t *t = json_array_get(x->texts, ply);
+			struct kifu_error why;
+
+			if (!json_is_string(t) ||
+			    g->parse_move(state, json_string_value(t), &m, &why) < 0) {
+				ret = a ? plain_rest(sy, a, x, id, ply, n) : 0;
+				if (ret < 0)
+					return nomem(err);
+				return kifu_error_set(err, KIFU_EILLEGAL, "ply %zu: %s", ply + 1,
+						      json_is_string(t) ? why.message : "not a move");
+			}
+		}
+		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, &oom);
+		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, &oom);
+		if (oom)
+			return nomem(err);
+		/* A game counts once per position: where it first reached it. */
+		for (k = 0; k < ply && (count_plain || count_canon); k++) {
+			if (sy->plain[k] == h)
+				count_plain = 0;
+			if (sy->canonh[k] == c)
+				count_canon = 0;
+		}
+		if (count_plain) {
+			g->format_move(state, m, text);
+			if (symm_agg_add(a, g, x->variant, 0, (int64_t)h, text, n, (int64_t)x->nplies) < 0)
+				return nomem(err);
+		}
+		if (count_canon) {
+			kifu_move cm = sym ? g->map_move(state, m, sym) : m;
+
+			if (sym)
+				g->map_state(mapped, state, sym);
+			g->format_move(sym ? mapped : state, cm, text);
+			if (symm_agg_add(a, g, x->variant, 1, (int64_t)c, text, n, (int64_t)x->nplies) < 0)
+				return nomem(err);
+		}
+		g->apply(state, m);
+	}
+	kifu_buf_putc(&sy->canon, ']');
+	return sy->canon.failed ? nomem(err) : 0;
+}
+
+static int result_class(const struct kifu_game *g, const char *result)
+{
+	int side = result ? kifu_game_side_index(g, result) : -1;
+
+	if (side >= 0 && side < 4)
+		return side;
+	return result && !strcmp(result, "draw") ? RES_DRAW : RES_UNFINISHED;
+}
+
+/* Writes the summed contributions of a into tree_moves. */
+static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	size_t i;
+	int ret = 0, r;
+
+	if (!a->n)
+		return 0;
+	if (kifu_db_prepare(&s, st, "INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, "
+			       "w0, w1, w2, w3, draws, unfinished, plies) VALUES (?1, ?2, ?3, ?4, ?5, "
+			       "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT(\"symmetric\", hash, game, "
+			       "variant, move) DO UPDATE SET games = tree_moves.games + excluded.games, "
+			       "w0 = tree_moves.w0 + excluded.w0, w1 = tree_moves.w1 + excluded.w1, "
+			       "w2 = tree_moves.w2 + excluded.w2, w3 = tree_moves.w3 + excluded.w3, "
+			       "draws = tree_moves.draws + excluded.draws, "
+			       "unfinished = tree_moves.unfinished + excluded.unfinished, "
+			       "plies = tree_moves.plies + excluded.plies", err) < 0)
+		return kifu_store_fail_(st, "cannot count the tree", err);
+	for (i = 0; i < a->cap && ret == 0; i++) {
+		const struct agg_entry *e = &a->v[i];
+		int64_t games = 0;
+
+		if (!e->g)
+			continue;
+		for (r = 0; r < 6; r++)
+			games += e->n[r];
+		kifu_db_bind_text_static(s, 1, e->g->name, -1);
+		kifu_db_bind_text_static(s, 2, e->g->variants[e->variant], -1);
+		kifu_db_bind_int(s, 3, e->symmetric);
+		kifu_db_bind_int64(s, 4, e->hash);
+		kifu_db_bind_text_static(s, 5, a->strings.data + e->move, -1);
+		kifu_db_bind_int64(s, 6, games);
+		for (r = 0; r < 6; r++)
+			kifu_db_bind_int64(s, 7 + r, e->n[r]);
+		kifu_db_bind_int64(s, 13, e->plies);
+		ret = kifu_store_step_(st, s, "cannot count the tree", err);
+	}
+	kifu_db_finalize(s);
+	if (ret == 0)
+		symm_agg_clear(a);
+	return ret;
+}
+
+/* Sets stats_state 'tree' to last_id (the row made when missing). */
+static int tree_state_set(struct kifu_store *st, int64_t last_id, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int ret;
+
+	if (kifu_db_prepare(&s, st, "INSERT INTO stats_state(name, last_id, depth) VALUES ('tree', ?1, ?2) "
+				       "ON CONFLICT(name) DO UPDATE SET last_id = excluded.last_id, "
+				       "depth = excluded.depth", err) < 0)
+		return kifu_store_fail_(st, "cannot count the tree", err);
+	kifu_db_bind_int64(s, 1, last_id);
+	kifu_db_bind_int(s, 2, TREE_DEPTH);
+	ret = kifu_store_step_(st, s, "cannot count the tree", err);
+	kifu_db_finalize(s);
+	if (ret == 0 && st->symm)
+		st->symm->known_last = last_id;
+	return ret;
+}
+
+/*
+ * Whether tree_moves counts every game before game id: stats_state 'tree'
+ * is the last game before it (and of this kifu's depth).
+ */
+static int tree_current(int *yes, struct kifu_store *st, int64_t id, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int rc;
+
+	*yes = 0;
+	if (kifu_db_prepare(&s, st, "SELECT s.last_id = (SELECT coalesce(max(id), 0) FROM games "
+				       "WHERE id < ?1) AND s.depth = ?2, s.last_id FROM stats_state s "
+				       "WHERE s.name = 'tree'", err) < 0)
+		return kifu_store_fail_(st, "cannot count the tree", err);
+	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_int(s, 2, TREE_DEPTH);
+	rc = kifu_db_step(s);
+	if (rc == KIFU_DB_ROW)
+		*yes = kifu_db_column_int(s, 0) == 1;
+	/* Another writer counted games since the tracked positions were read: read them again. */
+	if (rc == KIFU_DB_ROW && st->symm && st->symm->known_last != kifu_db_column_int64(s, 1)) {
+		st->symm->tracked.loaded = 0;
+		st->symm->known_last = kifu_db_column_int64(s, 1);
+	}
+	kifu_db_finalize(s);
+	return rc == KIFU_DB_ROW || rc == KIFU_DB_DONE ? 0
+		: kifu_store_fail_(st, "cannot count the tree", err);
+}
+
+/* The listing row of game id: players as a JSON object side -> name, in turn order. */
+static int insert_listing(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			  const struct kifu_replay *rp, struct kifu_buf *players,
+			  struct kifu_error *err)
+{
+	const struct kifu_game *g = rp->game;
+	struct kifu_stmt *s;
+	size_t i;
+	int side;
+
+	kifu_buf_reset(players);
+	kifu_buf_putc(players, '{');
+	for (side = 0; side < g->nsides; side++) {
+		const char *name = NULL;
+
+		/* The first player of the side, as insert_sides stores it. */
+		for (i = 0; i < rec->nplayers && !name; i++)
+			if (rec->players[i].side && rec->players[i].name &&
+			    !strcmp(rec->players[i].side, g->sides[side]))
+				name = rec->players[i].name;
+		if (!name)
+			continue;
+		if (players->len > 1)
+			kifu_buf_putc(players, ',');
+		kifu_buf_json_string(players, g->sides[side]);
+		kifu_buf_putc(players, ':');
+		kifu_buf_json_string(players, name);
+	}
+	kifu_buf_putc(players, '}');
+	if (players->failed)
+		return nomem(err);
+	s = kifu_store_stmt_(st, ST_LISTING_INSERT, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_text_static(s, 2, players->data, (long)players->len);
+	return kifu_store_step_(st, s, "cannot store a game", err);
+}
+
+/* The canonical hashes of game id (sy->canon) into game_canon. */
+static int insert_canon(struct kifu_store *st, struct kifu_stmt *s, int64_t id,
+			const struct kifu_buf *canon, struct kifu_error *err)
+{
+	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_text_static(s, 2, canon->data, (long)canon->len);
+	return kifu_store_step_(st, s, "cannot store the canonical hashes", err);
+}
+
+int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			  const struct kifu_replay *rp, struct kifu_error *err)
+{
+	struct store_symm *sy = symm_of(st);
+	struct kifu_stmt *s;
+	struct symm_game x;
+	int ret;
+
+	if (!sy)
+		return nomem(err);
+	if (sy->tracking < 0) {
+		ret = tree_current(&sy->tracking, st, id, err);
+		if (ret == 0 && sy->tracking == 1)
+			ret = tset_load(st, &sy->tracked, err);
+		if (ret < 0)
+			return ret;
+	}
+	memset(&x, 0, sizeof(x));
+	x.g = rp->game;
+	x.variant = rp->variant >= 0 ? rp->variant : 0;
+	x.first = rp->first >= 0 ? rp->first : 0;
+	x.res = result_class(rp->game, rec->result ? rec->result : "unfinished");
+	x.nplies = rp->nplies;
+	x.moves = rp->moves;
+	x.rp = rp;
+	ret = symm_replay(sy, sy->tracking == 1 ? &sy->tx : NULL, &x, id, 1, err);
+	if (ret < 0)
+		return ret;
+	if (sy->tracking == 1)
+		sy->last_id = id;
+	if (!sy->tx_min || id < sy->tx_min)
+		sy->tx_min = id;
+	if (id > sy->tx_max)
+		sy->tx_max = id;
+	s = kifu_store_stmt_(st, ST_CANON_INSERT, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	ret = insert_canon(st, s, id, &sy->canon, err);
+	return ret < 0 ? ret : insert_listing(st, id, rec, rp, &sy->players, err);
+}
+
+
+/*
+ * Indexes the canonical hashes of games first..last from game_canon.canon:
+ * the backend's query "canon_index" (?1, ?2: the first and last game id;
+ * SQLite reads the JSON arrays with json_each, in the index's order).
+ */
+static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int ret;
+
+	if (kifu_db_prepare_named(&s, st, "canon_index", err) < 0)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64(s, 1, first);
+	kifu_db_bind_int64(s, 2, last);
+	ret = kifu_store_step_(st, s, "cannot index the canonical positions", err);
+	kifu_db_finalize(s);
+	return ret;
+}
+
+/*
+ * The canonical orientation C of NEW position k (canonical), replayed
+ * from the game that first reached it, and C mapped by every symmetry:
+ * orient[j] = map_state(C, j) (orient[0] is C), room for nsymmetries + 1
+ * states of state_size apart (the last one scratch). KIFU_EILLEGAL when
+ * that game does not replay.
+ */
+static int canon_orientations(struct kifu_store *st, const struct tkey *k, unsigned char *orient,
+			      struct kifu_error *err)
+{
+	const struct kifu_game *g = k->g;
+	unsigned char *state = orient + (size_t)g->nsymmetries * g->state_size;
+	struct kifu_stmt *s = NULL;
+	json_t *moves = NULL;
+	int ret = KIFU_EILLEGAL, first = -1, sym = 0, j, p;
+	uint64_t c;
+
+	if (kifu_db_prepare(&s, st, "SELECT g.first, m.moves FROM games g JOIN game_moves m "
+				       "ON m.game_id = g.id WHERE g.id = ?1", err) < 0)
+		return kifu_store_fail_(st, "cannot count the tree", err);
+	kifu_db_bind_int64(s, 1, k->origin_id);
+	if (kifu_db_step(s) == KIFU_DB_ROW) {
+		const char *f = kifu_db_column_text(s, 0);
+		const char *text = kifu_db_column_text(s, 1);
+
+		first = f ? kifu_game_side_index(g, f) : -1;
+		moves = text ? json_loads(text, 0, NULL) : NULL;
+	}
+	kifu_db_finalize(s);
+	if (first < 0 || !json_is_array(moves) || g->init(state, k->variant, first, err) < 0)
+		goto out;
+	for (p = 0; p < k->origin_ply; p++) {
+		json_t *t = json_array_get(moves, (size_t)p);
+		struct kifu_error why;
+		kifu_move m;
+
+		if (!json_is_string(t) || g->parse_move(state, json_string_value(t), &m, &why) < 0)
+			goto out;
+		g->apply(state, m);
+	}
+	if (kifu_game_canonical_hash(&c, &sym, g, state) < 0) {
+		ret = nomem(err);
+		goto out;
+	}
+	g->map_state(orient, state, sym);
+	for (j = 1; j < g->nsymmetries; j++)
+		g->map_state(orient + (size_t)j * g->state_size, orient, j);
+	ret = (int64_t)c == k->hash ? 0 : KIFU_EILLEGAL;
+out:
+	json_decref(moves);
+	return ret;
+}
+
+void kifu_store_tree_scan_sql(struct kifu_buf *sql, struct kifu_store *st, int symmetric, const char *where)
+{
+	kifu_buf_puts(sql, "SELECT ");
+	kifu_db_json_at(sql, st, "m.moves", "h.ply");
+	kifu_buf_puts(sql, ", g.result, count(*), sum(g.plies), ");
+	if (symmetric)
+		kifu_db_json_at(sql, st, "m.hashes", "h.ply");
+	else
+		kifu_buf_puts(sql, "NULL");
+	kifu_buf_printf(sql, " FROM %s h CROSS JOIN games g CROSS JOIN game_moves m WHERE "
+			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
+			"h.ply < g.plies AND %s GROUP BY 1, 2%s",
+			symmetric ? "positions_canon" : "positions_hash", where,
+			symmetric ? ", 5" : "");
+}
+
+/*
+ * Backfill: for each NEW position, the games the position index holds
+ * that reached it only after the first plies (those within were counted
+ * as they came), by next move, counted into held (a canonical position's
+ * moves mapped onto C: a game's orientation j of C is the one whose plain
+ * hash it had); then the NEW positions are OLD.
+ */
+static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s[2] = { NULL, NULL };
+	unsigned char *orient = NULL;
+	size_t i, room = 0;
+	int ret = 0, rc, kind;
+
+	for (i = 0; i < sy->tracked.cap; i++)
+		if (sy->tracked.v[i].g && sy->tracked.v[i].state == T_NEW_HELD)
+			break;
+	if (i == sy->tracked.cap)
+		return 0;
+	for (kind = 0; kind < 2; kind++) {
+		kifu_buf_reset(&sql);
+		kifu_store_tree_scan_sql(&sql, st, kind, "g.game = ?3 AND g.variant = ?4");
+		if (sql.failed) {
+			ret = nomem(err);
+			goto out;
+		}
+		if (kifu_db_prepare(&s[kind], st, sql.data, err) < 0) {
+			ret = err ? err->code : KIFU_EDB;
+			goto out;
+		}
+	}
+	for (i = 0; i < sy->tracked.cap && ret == 0; i++) {
+		struct tkey *k = &sy->tracked.v[i];
+		const struct kifu_game *g = k->g;
+		struct kifu_stmt *q;
+		int have_c = 0;
+
+		if (!g || k->state != T_NEW_HELD)
+			continue;
+		k->state = T_OLD;
+		q = s[k->symmetric];
+		kifu_db_bind_int64(q, 1, k->hash);
+		kifu_db_bind_int(q, 2, TREE_DEPTH);
+		kifu_db_bind_text_static(q, 3, g->name, -1);
+		kifu_db_bind_text_static(q, 4, g->variants[k->variant], -1);
+		while ((rc = kifu_db_step(q)) == KIFU_DB_ROW) {
+			const char *move = kifu_db_column_text(q, 0);
+			int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
+			char text[KIFU_MOVE_TEXT_MAX];
+			int j;
+
+			if (!move)
+				continue;
+			n[result_class(g, kifu_db_column_text(q, 1))] =
+				kifu_db_column_int64(q, 2);
+			if (k->symmetric) {
+				uint64_t ph = (uint64_t)kifu_db_column_int64(q, 4);
+				struct kifu_error why;
+				kifu_move m;
+				size_t need = ((size_t)g->nsymmetries + 1) * g->state_size;
+
+				if (!have_c) {
+					if (room < need) {
+						unsigned char *p = realloc(orient, need);
+
+						if (!p) {
+							ret = nomem(err);
+							break;
+						}
+						orient = p;
+						room = need;
+					}
+					have_c = canon_orientations(st, k, orient, err) == 0 ? 1 : -1;
+				}
+				if (have_c < 0)
+					break;
+				for (j = 0; j < g->nsymmetries; j++)
+					if (g->hash(orient + (size_t)j * g->state_size) == ph)
+						break;
+				if (j == g->nsymmetries || strlen(move) >= sizeof(text) ||
+				    g->parse_move(orient + (size_t)j * g->state_size, move, &m,
+						  &why) < 0)
+					continue;
+				g->format_move(orient, g->map_move(orient + (size_t)j * g->state_size,
+								   m, g->symmetry_inverse(j)), text);
+				move = text;
+			}
+			if (symm_agg_add(&sy->held, g, k->variant, k->symmetric, k->hash, move, n,
+				    kifu_db_column_int64(q, 3)) < 0) {
+				ret = nomem(err);
+				break;
+			}
+		}
+		if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
+			ret = kifu_store_fail_(st, "cannot count the tree", err);
+		kifu_db_reset(q);
+	}
+out:
+	free(orient);
+	kifu_buf_release(&sql);
+	kifu_db_finalize(s[0]);
+	kifu_db_finalize(s[1]);
+	return ret;
+}
+
+/*
+ * Writes what held counts, and says so in stats_state; with the position
+ * indexes complete (backfill), the NEW positions are completed first.
+ */
+static int held_write(struct kifu_store *st, struct store_symm *sy, int complete,
+		      struct kifu_error *err)
+{
+	int ret = 0, plain = 0, canon = 0;
+	size_t i;
+
+	/* An index set aside (a bulk load, or one killed before it ended): no backfill yet. */
+	if (complete)
+		ret = kifu_db_has(&plain, st, "positions_hash", err);
+	if (ret == 0 && complete)
+		ret = kifu_db_has(&canon, st, "positions_canon", err);
+	if (ret == 0 && plain && canon)
+		ret = backfill(st, sy, err);
+	if (ret == 0)
+		ret = agg_write(st, &sy->held, err);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < sy->tracked.cap; i++)
+		if (sy->tracked.v[i].g && sy->tracked.v[i].state == T_NEW_HELD)
+			break;
+	/*
+	 * Counts written while some wait for their backfill are not a state
+	 * to resume from: the tree is forgotten (counted again from the games
+	 * if this run does not end it) until the backfill is done.
+	 */
+	if (i < sy->tracked.cap)
+		return kifu_store_exec_(st, "DELETE FROM stats_state WHERE name = 'tree'",
+					"cannot count the tree", err);
+	return sy->tracking == 1 && sy->held_last ? tree_state_set(st, sy->held_last, err) : 0;
+}
+
+int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err)
+{
+	struct store_symm *sy = st->symm;
+	int ret = 0;
+
+	if (!sy)
+		return 0;
+	if (sy->tx_max && !st->bulk)
+		ret = canon_index(st, sy->tx_min, sy->tx_max, err);
+	if (ret == 0 && symm_agg_merge(&sy->held, &sy->tx) < 0)
+		ret = nomem(err);
+	if (ret == 0 && sy->tracking == 1 && sy->last_id)
+		sy->held_last = sy->last_id;
+	symm_agg_clear(&sy->tx);
+	sy->tx_min = sy->tx_max = 0;
+	symm_tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
+	if (ret == 0 && (!st->bulk || sy->held.n >= HELD_MAX))
+		ret = held_write(st, sy, !st->bulk, err);
+	if (!st->bulk)
+		sy->tracking = -1; /* another writer may come between two transactions */
+	return ret;
+}
+
+void kifu_store_symm_rollback_(struct kifu_store *st)
+{
+	struct store_symm *sy = st->symm;
+
+	if (!sy)
+		return;
+	symm_agg_clear(&sy->tx);
+	sy->tx_min = sy->tx_max = 0;
+	sy->last_id = sy->held_last;
+	symm_tset_move(&sy->tracked, T_NEW_TX, T_DEAD);
+	if (!st->bulk) {
+		/* Nothing is held between transactions outside bulk mode. */
+		symm_tset_move(&sy->tracked, T_NEW_HELD, T_DEAD);
+		symm_agg_clear(&sy->held);
+		sy->held_last = sy->last_id = 0;
+		sy->tracking = -1;
+	} else {
+		/* Games of the rolled back transaction were counted as the last: stop here. */
+		sy->tracking = 0;
+	}
+}
+
+int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err)
+{
+	return kifu_store_exec_(st, "INSERT INTO deferred_indexes(name, last_id) "
+			       "SELECT 'positions_canon', coalesce(max(id), 0) FROM games WHERE true "
+			       "ON CONFLICT(name) DO UPDATE SET last_id = excluded.last_id",
+			       "cannot defer the indexes", err);
+}
+
+int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err)
+{
+	struct store_symm *sy = st->symm;
+	long long last = -1, max = 0;
+	int ret;
+
+	ret = kifu_store_query_int_(&last, st, "SELECT coalesce(max(last_id), -1) FROM "
+				    "deferred_indexes WHERE name = 'positions_canon'", err);
+	if (ret == 0)
+		ret = kifu_store_query_int_(&max, st, "SELECT coalesce(max(id), 0) FROM games", err);
+	if (ret == 0 && last >= 0 && max > last)
+		ret = canon_index(st, last + 1, max, err);
+	if (ret == 0 && sy)
+		ret = held_write(st, sy, 1, err);
+	if (sy)
+		sy->tracking = -1;
+	return ret;
+}
+
+/*
+ * Counts the stored games with an id above from into tree_moves (and,
+ * with want_canon, fills their game_canon.canon), reading game_moves a
+ * chunk at a time. A game of a game this kifu does not know, or whose
+ * moves do not replay, is left out (and its canon NULL).
+ */
+static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct kifu_error *err)
+{
+	struct store_symm *sy = symm_of(st);
+	struct kifu_stmt *sel = NULL, *upd = NULL;
+	int64_t last = from;
+	int ret = 0, rc, any;
+
+	if (!sy)
+		return nomem(err);
+	ret = tset_load(st, &sy->tracked, err);
+	if (ret < 0)
+		return ret;
+	if (kifu_db_prepare(&sel, st, "SELECT g.id, g.game, g.variant, g.first, g.result, "
+				       "m.moves, m.hashes FROM games g JOIN game_moves m ON "
+				       "m.game_id = g.id "
+				       "WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", err) < 0 ||
+	    (want_canon && kifu_db_prepare(&upd, st, "INSERT INTO game_canon(game_id, canon) "
+						     "VALUES (?1, ?2)", err) < 0)) {
+		ret = kifu_store_fail_(st, "cannot count the tree", err);
+		goto out;
+	}
+	do {
+		/* A chunk read whole before writing: a table is not changed under a read of it. */
+		struct chunk {
+			int64_t id;
+			const struct kifu_game *g;
+			int variant, first, res;
+			json_t *moves, *hashes;
+		} *c = calloc(FILL_CHUNK, sizeof(*c));
+		size_t nc = 0, i;
+
+		if (!c) {
+			ret = nomem(err);
+			goto out;
+		}
+		kifu_db_bind_int64(sel, 1, last);
+		kifu_db_bind_int(sel, 2, FILL_CHUNK);
+		while ((rc = kifu_db_step(sel)) == KIFU_DB_ROW) {
+			const char *game = kifu_db_column_text(sel, 1);
+			const char *variant = kifu_db_column_text(sel, 2);
+			const char *first = kifu_db_column_text(sel, 3);
+			const char *moves = kifu_db_column_text(sel, 5);
+			struct chunk *e = &c[nc++];
+
+			e->id = last = kifu_db_column_int64(sel, 0);
+			e->g = game ? kifu_game_find(game) : NULL;
+			if (!e->g)
+				continue;
+			e->variant = variant ? kifu_game_variant_index(e->g, variant) : -1;
+			e->first = first ? kifu_game_side_index(e->g, first) : -1;
+			e->res = result_class(e->g, kifu_db_column_text(sel, 4));
+			e->moves = moves ? json_loads(moves, 0, NULL) : NULL;
+			e->hashes = kifu_db_column_text(sel, 6)
+				? json_loads(kifu_db_column_text(sel, 6), 0, NULL) : NULL;
+		}
+		kifu_db_reset(sel);
+		if (rc != KIFU_DB_DONE)
+			ret = kifu_store_fail_(st, "cannot count the tree", err);
+		any = nc == FILL_CHUNK;
+		for (i = 0; i < nc && ret == 0; i++) {
+			struct symm_game x;
+			struct kifu_error why;
+
+			if (!c[i].g || c[i].variant < 0 || c[i].first < 0 ||
+			    !json_is_array(c[i].moves))
+				continue;
+			memset(&x, 0, sizeof(x));
+			x.g = c[i].g;
+			x.variant = c[i].variant;
+			x.first = c[i].first;
+			x.res = c[i].res;
+			x.nplies = json_array_size(c[i].moves);
+			x.texts = c[i].moves;
+			x.hashes = c[i].hashes;
+			memset(&why, 0, sizeof(why));
+			if (symm_replay(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
+				if (why.code == KIFU_ENOMEM)
+					ret = nomem(err);
+				continue;
+			}
+			if (want_canon) {
+				ret = insert_canon(st, upd, c[i].id, &sy->canon, err);
+			}
+		}
+		for (i = 0; i < nc; i++) {
+			json_decref(c[i].moves);
+			json_decref(c[i].hashes);
+		}
+		free(c);
+		if (ret == 0 && sy->held.n >= HELD_MAX)
+			ret = agg_write(st, &sy->held, err);
+	} while (ret == 0 && any);
+	symm_tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
+	if (ret == 0) {
+		long long max = 0;
+
+		ret = kifu_store_query_int_(&max, st, "SELECT coalesce(max(id), 0) FROM games", err);
+		/* The canonical index of a migration first: the backfill reads it. */
+		if (ret == 0 && want_canon && max > 0)
+			ret = canon_index(st, 1, max, err);
+		if (ret == 0)
+			ret = backfill(st, sy, err);
+		if (ret == 0)
+			ret = agg_write(st, &sy->held, err);
+		if (ret == 0)
+			ret = tree_state_set(st, max, err);
+	}
+out:
+	if (ret < 0) {
+		symm_agg_clear(&sy->held);
+		sy->tracked.loaded = 0;
+	}
+	kifu_db_finalize(sel);
+	kifu_db_finalize(upd);
+	return ret;
+}
+
+int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err)
+{
+	return fill_from(st, 0, 1, err);
+}
+
+int kifu_store_tree_depth(void)
+{
+	return TREE_DEPTH;
+}
+
+int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error *err)
+{
+	long long max = 0, last = -1;
+	int ret, fresh = 0;
+
+	*ready = 0;
+	if (kifu_store_version(st) < 5)
+		return 0;
+	ret = kifu_store_query_int_(&max, st, "SELECT coalesce(max(id), 0) FROM games", err);
+	if (ret == 0)
+		ret = tree_current(&fresh, st, max + 1, err);
+	if (ret < 0 || fresh) {
+		*ready = fresh;
+		return ret;
+	}
+	if (kifu_store_readonly(st) || st->in_tx)
+		return 0;
+	ret = kifu_store_query_int_(&last, st, "SELECT coalesce((SELECT last_id FROM stats_state "
+				    "WHERE name = 'tree' AND depth = " STR(TREE_DEPTH) "), -1)",
+				    err);
+	if (ret < 0)
+		return ret;
+	/* Counted anew: what kifu cannot tell is behind or not is forgotten. */
+	/* No game in flight meanwhile, on any connection (PostgreSQL: the writers' lock). */
+	ret = kifu_store_begin_tx(st, KIFU_TX_REFRESH, err);
+	if (ret < 0)
+		return 0;
+	if (last < 0)
+		ret = kifu_store_exec_(st, "DELETE FROM tree_moves", "cannot count the tree", err);
+	if (st->symm)
+		st->symm->tracked.loaded = 0;
+	if (ret == 0)
+		ret = fill_from(st, last < 0 ? 0 : last, 0, err);
+	if (ret == 0)
+		ret = kifu_store_commit(st, err);
+	if (ret < 0) {
+		kifu_store_rollback(st);
+		/* Another writer, a read-only file: the report reads the games instead. */
+		return 0;
+	}
+	*ready = 1;
+	return 0;
+}

@@ -1,0 +1,170 @@
+/*
+ * The two open-addressing hash tables of store_symm.c: contributions to
+ * tree_moves summed by (game, variant, kind, hash, move), and the tracked
+ * positions by (game, variant, kind, hash). Keys hold a game by its
+ * registry pointer: both live only while a store is open.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_symm_impl.h"
+
+void symm_agg_clear(struct agg *a)
+{
+	if (a->cap)
+		memset(a->v, 0, a->cap * sizeof(*a->v));
+	a->n = 0;
+	kifu_buf_reset(&a->strings);
+}
+
+void symm_agg_release(struct agg *a)
+{
+	free(a->v);
+	kifu_buf_release(&a->strings);
+	memset(a, 0, sizeof(*a));
+}
+
+static uint64_t agg_key(const struct kifu_game *g, int variant, int symmetric, int64_t hash,
+			const char *move)
+{
+	uint64_t h = (uint64_t)hash * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)g ^
+		     (uint64_t)(variant * 2 + symmetric) << 56;
+
+	while (*move)
+		h = (h ^ (unsigned char)*move++) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+static int agg_grow(struct agg *a)
+{
+	size_t cap = a->cap ? a->cap * 2 : 1024, i;
+	struct agg_entry *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return KIFU_ENOMEM;
+	for (i = 0; i < a->cap; i++) {
+		const struct agg_entry *e = &a->v[i];
+		size_t k;
+
+		if (!e->g)
+			continue;
+		k = agg_key(e->g, e->variant, e->symmetric, e->hash, a->strings.data + e->move) &
+		    (cap - 1);
+		while (v[k].g)
+			k = (k + 1) & (cap - 1);
+		v[k] = *e;
+	}
+	free(a->v);
+	a->v = v;
+	a->cap = cap;
+	return 0;
+}
+
+/* Adds n games of result class res and total length plies to the entry of the key. */
+int symm_agg_add(struct agg *a, const struct kifu_game *g, int variant, int symmetric,
+		   int64_t hash, const char *move, const int64_t *n, int64_t plies)
+{
+	struct agg_entry *e;
+	size_t k;
+	int r;
+
+	if ((a->n + 1) * 2 > a->cap && agg_grow(a) < 0)
+		return KIFU_ENOMEM;
+	for (k = agg_key(g, variant, symmetric, hash, move) & (a->cap - 1); a->v[k].g;
+	     k = (k + 1) & (a->cap - 1)) {
+		e = &a->v[k];
+		if (e->g == g && e->variant == variant && e->symmetric == symmetric &&
+		    e->hash == hash && !strcmp(a->strings.data + e->move, move))
+			goto found;
+	}
+	e = &a->v[k];
+	memset(e, 0, sizeof(*e));
+	e->g = g;
+	e->variant = variant;
+	e->symmetric = symmetric;
+	e->hash = hash;
+	e->move = a->strings.len;
+	kifu_buf_add(&a->strings, move, strlen(move) + 1);
+	if (a->strings.failed)
+		return KIFU_ENOMEM;
+	a->n++;
+found:
+	for (r = 0; r < 6; r++)
+		e->n[r] += n[r];
+	e->plies += plies;
+	return 0;
+}
+
+int symm_agg_merge(struct agg *into, const struct agg *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->cap; i++) {
+		const struct agg_entry *e = &from->v[i];
+
+		if (e->g && symm_agg_add(into, e->g, e->variant, e->symmetric, e->hash,
+				    from->strings.data + e->move, e->n, e->plies) < 0)
+			return KIFU_ENOMEM;
+	}
+	return 0;
+}
+
+static size_t tkey_slot(const struct kifu_game *g, int variant, int symmetric, int64_t hash,
+			size_t cap)
+{
+	uint64_t h = (uint64_t)hash * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)g ^
+		     (uint64_t)(variant * 2 + symmetric) << 56;
+
+	return (size_t)(h ^ (h >> 31)) & (cap - 1);
+}
+
+/* The slot of the key, or of where it would go; NULL when out of memory. */
+struct tkey *symm_tset_find(struct tset *t, const struct kifu_game *g, int variant,
+			      int symmetric, int64_t hash)
+{
+	size_t k;
+
+	if ((t->n + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 4096, i;
+		struct tkey *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (i = 0; i < t->cap; i++) {
+			if (!t->v[i].g)
+				continue;
+			k = tkey_slot(t->v[i].g, t->v[i].variant, t->v[i].symmetric, t->v[i].hash, cap);
+			while (v[k].g)
+				k = (k + 1) & (cap - 1);
+			v[k] = t->v[i];
+		}
+		free(t->v);
+		t->v = v;
+		t->cap = cap;
+	}
+	for (k = tkey_slot(g, variant, symmetric, hash, t->cap); t->v[k].g;
+	     k = (k + 1) & (t->cap - 1))
+		if (t->v[k].g == g && t->v[k].variant == variant &&
+		    t->v[k].symmetric == symmetric && t->v[k].hash == hash)
+			break;
+	return &t->v[k];
+}
+
+void symm_tset_clear(struct tset *t)
+{
+	if (t->cap)
+		memset(t->v, 0, t->cap * sizeof(*t->v));
+	t->n = 0;
+	t->loaded = 0;
+}
+
+/* Sets the tracked positions of one state to another. */
+void symm_tset_move(struct tset *t, int from, int to)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->v[i].g && t->v[i].state == from)
+			t->v[i].state = to;
+}
+
