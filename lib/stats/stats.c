@@ -52,7 +52,7 @@ int kifu_stats_kind_find(const char *name)
 	return -1;
 }
 
-static void ctx_init(struct ctx *c, struct kifu_store *st, struct kifu_error *err)
+static void ctx_init(struct kifu_stats_ctx_ *c, struct kifu_store *st, struct kifu_error *err)
 {
 	int k, v;
 
@@ -67,7 +67,7 @@ static void ctx_init(struct ctx *c, struct kifu_store *st, struct kifu_error *er
 }
 
 /* The index of game and variant (by name), or -1 for a pair the registry does not know. */
-int stats_gv_find(struct ctx *c, const char *game, const char *variant)
+int kifu_stats_gv_find_(struct kifu_stats_ctx_ *c, const char *game, const char *variant)
 {
 	int i;
 
@@ -76,7 +76,7 @@ int stats_gv_find(struct ctx *c, const char *game, const char *variant)
 	for (i = 0; i < c->ngv; i++) {
 		int k = (c->last_gv + i) % c->ngv;
 
-		const struct gv *gv = &c->gv[k];
+		const struct kifu_stats_gv_ *gv = &c->gv[k];
 
 		if (!strcmp(gv->g->name, game) && !strcmp(gv->g->variants[gv->v], variant)) {
 			c->last_gv = k;
@@ -86,7 +86,7 @@ int stats_gv_find(struct ctx *c, const char *game, const char *variant)
 	return -1;
 }
 
-int stats_classify(const struct kifu_game *g, const char *result)
+int kifu_stats_classify_(const struct kifu_game *g, const char *result)
 {
 	int s;
 
@@ -100,7 +100,7 @@ int stats_classify(const struct kifu_game *g, const char *result)
 	return s >= 0 && s < MAX_SIDES ? s : RES_UNKNOWN;
 }
 
-const char *stats_col_text(struct kifu_stmt *s, int i)
+const char *kifu_stats_col_text_(struct kifu_stmt *s, int i)
 {
 	const char *t = kifu_db_column_text(s, i);
 
@@ -108,47 +108,47 @@ const char *stats_col_text(struct kifu_stmt *s, int i)
 }
 
 /* The database's last error, in the store's words: "database 'PATH': what: why". */
-int stats_fail_db(struct ctx *c, const char *what)
+int kifu_stats_fail_db_(struct kifu_stats_ctx_ *c, const char *what)
 {
 	return kifu_db_fail(c->st, what, c->err);
 }
 
-int stats_nomem(struct ctx *c)
+int kifu_stats_nomem_(struct kifu_stats_ctx_ *c)
 {
 	return kifu_error_set(c->err, KIFU_ENOMEM, "out of memory");
 }
 
 /* Errors after which a report is computed from the games instead of the tables. */
-int stats_cannot_write(struct ctx *c)
+int kifu_stats_cannot_write_(struct kifu_stats_ctx_ *c)
 {
 	return kifu_db_cannot_write(c->st);
 }
 
-int stats_prepare(struct ctx *c, struct kifu_stmt **s, const char *sql, const char *what)
+int kifu_stats_prepare_(struct kifu_stats_ctx_ *c, struct kifu_stmt **s, const char *sql, const char *what)
 {
 	if (kifu_db_prepare(s, c->st, sql, NULL) < 0)
-		return stats_fail_db(c, what);
+		return kifu_stats_fail_db_(c, what);
 	return 0;
 }
 
-int stats_prepare_built(struct ctx *c, struct kifu_stmt **s, const struct kifu_buf *sql,
-			const struct source *src, const char *what)
+int kifu_stats_prepare_built_(struct kifu_stats_ctx_ *c, struct kifu_stmt **s, const struct kifu_buf *sql,
+			      const struct kifu_stats_source_ *src, const char *what)
 {
 	int ret;
 
 	if (sql->failed)
-		return stats_nomem(c);
-	ret = stats_prepare(c, s, sql->data, what);
+		return kifu_stats_nomem_(c);
+	ret = kifu_stats_prepare_(c, s, sql->data, what);
 	if (ret == 0 && src)
-		ret = stats_source_bind(*s, src, c);
+		ret = kifu_stats_source_bind_(*s, src, c);
 	return ret;
 }
 
 /* ---- Where a query's games come from ---- */
 
 
-int stats_source_sql(struct kifu_buf *sql, const struct source *src, int *nparams,
-		     struct ctx *c)
+int kifu_stats_source_sql_(struct kifu_buf *sql, const struct kifu_stats_source_ *src, int *nparams,
+			   struct kifu_stats_ctx_ *c)
 {
 	int n;
 
@@ -164,7 +164,7 @@ int stats_source_sql(struct kifu_buf *sql, const struct source *src, int *nparam
 	return 0;
 }
 
-int stats_source_bind(struct kifu_stmt *s, const struct source *src, struct ctx *c)
+int kifu_stats_source_bind_(struct kifu_stmt *s, const struct kifu_stats_source_ *src, struct kifu_stats_ctx_ *c)
 {
 	if (src->ranged) {
 		kifu_db_bind_int64(s, 1, src->after);
@@ -178,8 +178,8 @@ int stats_source_bind(struct kifu_stmt *s, const struct source *src, struct ctx 
  * The fast-path condition on a stats table: game, variant and, where the
  * table has it, termination, as fixed SQL with parameters from `first`.
  */
-void stats_table_where(struct kifu_buf *sql, const struct kifu_filter *f, int with_termination,
-		       int first, int *nparams)
+void kifu_stats_table_where_(struct kifu_buf *sql, const struct kifu_filter *f, int with_termination,
+			     int first, int *nparams)
 {
 	int n = 0;
 
@@ -192,8 +192,8 @@ void stats_table_where(struct kifu_buf *sql, const struct kifu_filter *f, int wi
 	*nparams = n;
 }
 
-void stats_table_bind(struct kifu_stmt *s, const struct kifu_filter *f, int with_termination,
-		      int first)
+void kifu_stats_table_bind_(struct kifu_stmt *s, const struct kifu_filter *f, int with_termination,
+			    int first)
 {
 	int n = 0;
 
@@ -207,19 +207,19 @@ void stats_table_bind(struct kifu_stmt *s, const struct kifu_filter *f, int with
 
 /* ---- Keeping the tables up to date ---- */
 
-static int query_int64(struct ctx *c, const char *sql, int64_t *out, int *found)
+static int query_int64(struct kifu_stats_ctx_ *c, const char *sql, int64_t *out, int *found)
 {
 	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
-	ret = stats_prepare(c, &s, sql, "cannot read the statistics state");
+	ret = kifu_stats_prepare_(c, &s, sql, "cannot read the statistics state");
 	if (ret < 0)
 		return ret;
 	rc = kifu_db_step(s);
 	*found = rc == KIFU_DB_ROW && !kifu_db_column_is_null(s, 0);
 	*out = *found ? kifu_db_column_int64(s, 0) : 0;
 	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
-		ret = stats_fail_db(c, "cannot read the statistics state");
+		ret = kifu_stats_fail_db_(c, "cannot read the statistics state");
 	kifu_db_finalize(s);
 	return ret;
 }
@@ -228,7 +228,7 @@ static int query_int64(struct ctx *c, const char *sql, int64_t *out, int *found)
  * The newest game id (*top, 0 without games) and the last one table t
  * counts (*last; -1 when t has no state, or one of another depth).
  */
-static int state_get(struct ctx *c, int t, int64_t *top, int64_t *last)
+static int state_get(struct kifu_stats_ctx_ *c, int t, int64_t *top, int64_t *last)
 {
 	struct kifu_stmt *s = NULL;
 	int found, ret, rc;
@@ -237,8 +237,8 @@ static int state_get(struct ctx *c, int t, int64_t *top, int64_t *last)
 	ret = query_int64(c, "SELECT max(id) FROM games", top, &found);
 	if (ret < 0)
 		return ret;
-	ret = stats_prepare(c, &s, "SELECT last_id, depth FROM stats_state WHERE name = ?1",
-			    "cannot read the statistics state");
+	ret = kifu_stats_prepare_(c, &s, "SELECT last_id, depth FROM stats_state WHERE name = ?1",
+				  "cannot read the statistics state");
 	if (ret < 0)
 		return ret;
 	kifu_db_bind_text_static(s, 1, table_names[t], -1);
@@ -246,13 +246,13 @@ static int state_get(struct ctx *c, int t, int64_t *top, int64_t *last)
 	if (rc == KIFU_DB_ROW && (t != T_LINES || kifu_db_column_int(s, 1) == LINE_DEPTH))
 		*last = kifu_db_column_int64(s, 0);
 	else if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
-		ret = stats_fail_db(c, "cannot read the statistics state");
+		ret = kifu_stats_fail_db_(c, "cannot read the statistics state");
 	kifu_db_finalize(s);
 	return ret;
 }
 
 /* Whether table t counts exactly the games stored now. */
-int stats_is_fresh(struct ctx *c, int t, int *fresh)
+int kifu_stats_is_fresh_(struct kifu_stats_ctx_ *c, int t, int *fresh)
 {
 	int64_t top, last;
 	int ret = state_get(c, t, &top, &last);
@@ -267,7 +267,7 @@ int stats_is_fresh(struct ctx *c, int t, int *fresh)
  * 0 with *own set when a transaction was started here (an open one of the
  * caller is used as it is), or an error.
  */
-int stats_write_begin(struct ctx *c, int *own)
+int kifu_stats_write_begin_(struct kifu_stats_ctx_ *c, int *own)
 {
 	int ret;
 
@@ -287,19 +287,19 @@ int stats_write_begin(struct ctx *c, int *own)
 		c->reopen = 1;
 	}
 	if (kifu_store_begin_tx(c->st, KIFU_TX_REFRESH, c->err) < 0) {
-		if (stats_cannot_write(c)) {
+		if (kifu_stats_cannot_write_(c)) {
 			kifu_error_clear(c->err);
-			return stats_write_end(c, 0, 1);
+			return kifu_stats_write_end_(c, 0, 1);
 		}
 		ret = c->err ? c->err->code : KIFU_EDB;
-		return stats_write_end(c, 0, ret);
+		return kifu_stats_write_end_(c, 0, ret);
 	}
 	*own = 1;
 	return 0;
 }
 
-/* Ends a refresh: commits what stats_write_begin started, or rolls it back after ret < 0 (or 1). */
-int stats_write_end(struct ctx *c, int own, int ret)
+/* Ends a refresh: commits what kifu_stats_write_begin_ started, or rolls it back after ret < 0 (or 1). */
+int kifu_stats_write_end_(struct kifu_stats_ctx_ *c, int own, int ret)
 {
 	if (own && ret != 0) {
 		kifu_store_rollback(c->st);
@@ -324,7 +324,7 @@ int stats_write_end(struct ctx *c, int own, int ret)
  * lacks, after emptying t when it cannot be brought up to date by adding
  * (not incremental, no state, games deleted, another depth).
  */
-int stats_refresh_range(struct ctx *c, int t, int64_t *after, int64_t *upto, int incremental)
+int kifu_stats_refresh_range_(struct kifu_stats_ctx_ *c, int t, int64_t *after, int64_t *upto, int incremental)
 {
 	static const char *const clear[] = { "DELETE FROM stats_outcomes", "DELETE FROM stats_lines",
 					     "DELETE FROM stats_players" };
@@ -336,18 +336,18 @@ int stats_refresh_range(struct ctx *c, int t, int64_t *after, int64_t *upto, int
 		return 0;
 	*after = 0;
 	if (kifu_db_exec(c->st, clear[t]) < 0)
-		return stats_fail_db(c, "cannot empty a statistics table");
+		return kifu_stats_fail_db_(c, "cannot empty a statistics table");
 	return 0;
 }
 
-int stats_state_set(struct ctx *c, int t, int64_t upto)
+int kifu_stats_state_set_(struct kifu_stats_ctx_ *c, int t, int64_t upto)
 {
 	struct kifu_stmt *s = NULL;
 	int ret;
 
-	ret = stats_prepare(c, &s, "INSERT INTO stats_state(name, last_id, depth) VALUES (?1, ?2, ?3) "
-				   "ON CONFLICT(name) DO UPDATE SET last_id = excluded.last_id, "
-				   "depth = excluded.depth", "cannot write the statistics state");
+	ret = kifu_stats_prepare_(c, &s, "INSERT INTO stats_state(name, last_id, depth) VALUES (?1, ?2, ?3) "
+				  "ON CONFLICT(name) DO UPDATE SET last_id = excluded.last_id, "
+				  "depth = excluded.depth", "cannot write the statistics state");
 	if (ret < 0)
 		return ret;
 	kifu_db_bind_text_static(s, 1, table_names[t], -1);
@@ -355,7 +355,7 @@ int stats_state_set(struct ctx *c, int t, int64_t upto)
 	if (t == T_LINES)
 		kifu_db_bind_int(s, 3, LINE_DEPTH);
 	if (kifu_db_step(s) != KIFU_DB_DONE)
-		ret = stats_fail_db(c, "cannot write the statistics state");
+		ret = kifu_stats_fail_db_(c, "cannot write the statistics state");
 	kifu_db_finalize(s);
 	return ret;
 }
@@ -365,28 +365,28 @@ int stats_state_set(struct ctx *c, int t, int64_t upto)
  * 1 when the report must be computed from the games instead (the database
  * cannot be written now), or an error.
  */
-int stats_ensure_fresh(struct ctx *c, int t)
+int kifu_stats_ensure_fresh_(struct kifu_stats_ctx_ *c, int t)
 {
 	int fresh, own, ret;
 
-	ret = stats_is_fresh(c, t, &fresh);
+	ret = kifu_stats_is_fresh_(c, t, &fresh);
 	if (ret < 0 || fresh)
 		return ret;
-	ret = stats_write_begin(c, &own);
+	ret = kifu_stats_write_begin_(c, &own);
 	if (ret != 0)
 		return ret;
 	ret = t == T_OUTCOMES ? stats_outcomes_refresh(c) : stats_lines_refresh(c);
-	if (ret < 0 && stats_cannot_write(c)) {
+	if (ret < 0 && kifu_stats_cannot_write_(c)) {
 		kifu_error_clear(c->err);
 		ret = 1;
 	}
-	ret = stats_write_end(c, own, ret);
+	ret = kifu_stats_write_end_(c, own, ret);
 	/*
 	 * The report's new snapshot may hold games committed after the
 	 * refresh: the tables answer only when they count exactly its games.
 	 */
 	if (ret == 0 && c->read_tx) {
-		ret = stats_is_fresh(c, t, &fresh);
+		ret = kifu_stats_is_fresh_(c, t, &fresh);
 		if (ret == 0 && !fresh)
 			ret = 1;
 	}
@@ -394,7 +394,7 @@ int stats_ensure_fresh(struct ctx *c, int t)
 }
 
 /* Whether f only names what stats tables hold (game, variant, and termination when allowed). */
-int stats_table_filter(const struct kifu_filter *f, int termination_ok)
+int kifu_stats_table_filter_(const struct kifu_filter *f, int termination_ok)
 {
 	if (!f)
 		return 1;
@@ -413,54 +413,54 @@ int stats_table_filter(const struct kifu_filter *f, int termination_ok)
  * without a finished game. The columns are added in this order here, not
  * in the unspecified order of a call's arguments.
  */
-void stats_put_score(struct kifu_report *rep, long row, const char *name, int with_ci,
-		     double points, long long finished)
+void kifu_stats_put_score_(struct kifu_report *rep, long row, const char *name, int with_ci,
+			   double points, long long finished)
 {
-	long col = report_col(rep, name, 0, 3), lo_col = -1, hi_col = -1;
+	long col = kifu_report_add_col_(rep, name, 0, 3), lo_col = -1, hi_col = -1;
 	double low, high;
 
 	if (with_ci) {
-		lo_col = report_col(rep, "ci_low", 0, 3);
-		hi_col = report_col(rep, "ci_high", 0, 3);
+		lo_col = kifu_report_add_col_(rep, "ci_low", 0, 3);
+		hi_col = kifu_report_add_col_(rep, "ci_high", 0, 3);
 	}
 	if (finished <= 0) {
-		report_set_null(rep, row, col);
+		kifu_report_set_null_(rep, row, col);
 		if (with_ci) {
-			report_set_null(rep, row, lo_col);
-			report_set_null(rep, row, hi_col);
+			kifu_report_set_null_(rep, row, lo_col);
+			kifu_report_set_null_(rep, row, hi_col);
 		}
 		return;
 	}
-	report_set_real(rep, row, col, points / (double)finished);
+	kifu_report_set_real_(rep, row, col, points / (double)finished);
 	if (!with_ci)
 		return;
 	if (kifu_estimate_wilson(&low, &high, points, (double)finished) == 0) {
-		report_set_real(rep, row, lo_col, low);
-		report_set_real(rep, row, hi_col, high);
+		kifu_report_set_real_(rep, row, lo_col, low);
+		kifu_report_set_real_(rep, row, hi_col, high);
 	} else {
-		report_set_null(rep, row, lo_col);
-		report_set_null(rep, row, hi_col);
+		kifu_report_set_null_(rep, row, lo_col);
+		kifu_report_set_null_(rep, row, hi_col);
 	}
 }
 
-void stats_put_game(struct kifu_report *rep, long row, const struct gv *gv)
+void kifu_stats_put_game_(struct kifu_report *rep, long row, const struct kifu_stats_gv_ *gv)
 {
-	report_set_text(rep, row, report_col(rep, "game", 0, 0), gv->g->name);
-	report_set_text(rep, row, report_col(rep, "variant", 0, 0), gv->g->variants[gv->v]);
+	kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "game", 0, 0), gv->g->name);
+	kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "variant", 0, 0), gv->g->variants[gv->v]);
 }
 
 /* Columns wins_<side>..., draws for game g of row. */
-void stats_put_wins(struct kifu_report *rep, long row, const struct kifu_game *g,
-		    const long long *wins, long long draws)
+void kifu_stats_put_wins_(struct kifu_report *rep, long row, const struct kifu_game *g,
+			  const long long *wins, long long draws)
 {
 	char name[64];
 	int s;
 
 	for (s = 0; s < g->nsides && s < MAX_SIDES; s++) {
 		snprintf(name, sizeof(name), "wins_%s", g->sides[s]);
-		report_set_int(rep, row, report_col(rep, name, 0, 0), wins[s]);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, name, 0, 0), wins[s]);
 	}
-	report_set_int(rep, row, report_col(rep, "draws", 0, 0), draws);
+	kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "draws", 0, 0), draws);
 }
 
 /* Hashing of keys: splitmix64's finaliser. */
@@ -502,14 +502,14 @@ static void empty_columns(struct kifu_report *rep, int kind, const struct kifu_f
 			/* wins_<side>: known only for a named game. */
 			for (s = 0; g && s < g->nsides; s++) {
 				snprintf(name, sizeof(name), "wins_%s", g->sides[s]);
-				report_col(rep, name, 0, 0);
+				kifu_report_add_col_(rep, name, 0, 0);
 			}
 			continue;
 		}
-		report_col(rep, cols[k], !strcmp(cols[k], "moves") ? KIFU_COLUMN_JSON_ONLY : 0, 0);
+		kifu_report_add_col_(rep, cols[k], !strcmp(cols[k], "moves") ? KIFU_COLUMN_JSON_ONLY : 0, 0);
 	}
 	if (kind == KIFU_STATS_OPENINGS && opt->by_position)
-		report_col(rep, "hash", 0, 0);
+		kifu_report_add_col_(rep, "hash", 0, 0);
 }
 
 static int check_dates(const struct kifu_filter *f, struct kifu_error *err)
@@ -530,7 +530,7 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 	static const struct kifu_stats_options defaults = KIFU_STATS_OPTIONS_INIT;
 	struct kifu_stats_options nocache;
 	struct kifu_report *rep = NULL;
-	struct ctx c;
+	struct kifu_stats_ctx_ c;
 	int ret;
 
 	*out = NULL;
@@ -554,11 +554,11 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 		opt = &nocache;
 	}
 	ctx_init(&c, st, err);
-	if (report_new(&rep, kind_names[kind]) < 0)
+	if (kifu_report_new_(&rep, kind_names[kind]) < 0)
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	/*
 	 * One snapshot for the whole report, while writers go on (ended and
-	 * taken again around a refresh of the kept tables: stats_write_begin).
+	 * taken again around a refresh of the kept tables: kifu_stats_write_begin_).
 	 */
 	if (!kifu_store_in_transaction(st)) {
 		ret = kifu_store_begin_tx(st, KIFU_TX_READ, err);
@@ -592,8 +592,8 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 	}
 	if (ret == 0 && kifu_report_nrows(rep) == 0 && kind != KIFU_STATS_TREE) {
 		empty_columns(rep, kind, f, opt);
-		if (report_failed(rep))
-			ret = stats_nomem(&c);
+		if (kifu_report_failed_(rep))
+			ret = kifu_stats_nomem_(&c);
 	}
 	if (ret < 0) {
 		kifu_report_free(rep);
@@ -605,13 +605,13 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 
 int kifu_stats_refresh(struct kifu_store *st, struct kifu_error *err)
 {
-	struct ctx c;
+	struct kifu_stats_ctx_ c;
 	int ret;
 
 	ctx_init(&c, st, err);
-	ret = stats_ensure_fresh(&c, T_OUTCOMES);
+	ret = kifu_stats_ensure_fresh_(&c, T_OUTCOMES);
 	if (ret >= 0)
-		ret = stats_ensure_fresh(&c, T_LINES);
+		ret = kifu_stats_ensure_fresh_(&c, T_LINES);
 	if (ret >= 0)
 		ret = stats_players_refresh(&c);
 	return ret < 0 ? ret : 0;
