@@ -1129,7 +1129,8 @@ static void test_quoting(void **state)
 	(void)state;
 	assert_int_equal(kifu_report_new_(&rep, "players"), 0);
 	row = kifu_report_add_row_(rep);
-	kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "player", 0, 0), "Doe, \"J\"\nJr");
+	kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "player", 0, 0),
+			      "Doe, \"J\"\nJr");
 	kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "score", 0, 3), 0.1);
 	kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "rating", 0, 1), NAN);
 	row = kifu_report_add_row_(rep);

@@ -432,7 +432,8 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 	if (hash)
 		kifu_buf_printf(&sql, "h.ply, s.side, s.player_id FROM (%s) AS h CROSS JOIN games g "
 				      "LEFT JOIN sides s ON s.game_id = g.id WHERE g.id = h.game_id AND ",
-				kifu_search_position_index_(st) ? "SELECT game_id, ply FROM positions_hash WHERE hash = ?1"
+				kifu_search_position_index_(st)
+				? "SELECT game_id, ply FROM positions_hash WHERE hash = ?1"
 				: "SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
 				  "GROUP BY game_id");
 	else

@@ -1,8 +1,9 @@
 /*
  * Private to the statistics (lib/stats/): building a struct
  * kifu_report row by row, and the report's string storage; the context
- * and helpers of stats.c that the reports in stats_outcomes.c,
- * stats_openings.c and stats_players.c share.
+ * and helpers of stats_common.c that the reports in stats_outcomes.c,
+ * stats_openings.c, stats_players.c and stats_tree.c share; and the report
+ * kinds that stats.c dispatches to.
  */
 #ifndef KIFU_STATS_IMPL_H
 #define KIFU_STATS_IMPL_H
@@ -91,13 +92,13 @@ struct kifu_report_tcol_ {
  * text table shows, in its order; drop_game, drop_variant leave those
  * columns out. Returns how many.
  */
-size_t kifu_report_table_plan_(struct kifu_report_tcol_ *t, const struct kifu_report *rep, int drop_game,
-			       int drop_variant);
+size_t kifu_report_table_plan_(struct kifu_report_tcol_ *t, const struct kifu_report *rep,
+			       int drop_game, int drop_variant);
 /* Sets cell to the text of column t in row r as the table shows it (r < 0: the header). */
 void kifu_report_tcol_text_(struct kifu_buf *cell, const struct kifu_report *rep,
 			    const struct kifu_report_tcol_ *t, long r);
 
-/* ---- The reports' core (stats.c) ---- */
+/* ---- What the reports share (stats_common.c) ---- */
 
 /* Plies of opening lines kept in stats_lines; deeper reports read the moves. */
 #define LINE_DEPTH 6
@@ -150,18 +151,24 @@ int kifu_stats_fail_db_(struct kifu_stats_ctx_ *c, const char *what);
 int kifu_stats_nomem_(struct kifu_stats_ctx_ *c);
 /* Errors after which a report is computed from the games instead of the tables. */
 int kifu_stats_cannot_write_(struct kifu_stats_ctx_ *c);
-int kifu_stats_prepare_(struct kifu_stats_ctx_ *c, struct kifu_stmt **s, const char *sql, const char *what);
-/* kifu_stats_prepare_ of the SQL built in sql (out of memory if building it failed), then src's parameters bound (src NULL: none). */
-int kifu_stats_prepare_built_(struct kifu_stats_ctx_ *c, struct kifu_stmt **s, const struct kifu_buf *sql,
-			      const struct kifu_stats_source_ *src, const char *what);
+int kifu_stats_prepare_(struct kifu_stats_ctx_ *c, struct kifu_stmt **s, const char *sql,
+			const char *what);
+/*
+ * kifu_stats_prepare_ of the SQL built in sql (out of memory if building
+ * it failed), then src's parameters bound (src NULL: none).
+ */
+int kifu_stats_prepare_built_(struct kifu_stats_ctx_ *c, struct kifu_stmt **s,
+			      const struct kifu_buf *sql, const struct kifu_stats_source_ *src,
+			      const char *what);
 
 /* The condition of src on games g into sql, and its parameters. */
 int kifu_stats_source_sql_(struct kifu_buf *sql, const struct kifu_stats_source_ *src, int *nparams,
 			   struct kifu_stats_ctx_ *c);
-int kifu_stats_source_bind_(struct kifu_stmt *s, const struct kifu_stats_source_ *src, struct kifu_stats_ctx_ *c);
+int kifu_stats_source_bind_(struct kifu_stmt *s, const struct kifu_stats_source_ *src,
+			    struct kifu_stats_ctx_ *c);
 /* The fast-path condition on a stats table (game, variant, termination), parameters from first. */
-void kifu_stats_table_where_(struct kifu_buf *sql, const struct kifu_filter *f, int with_termination,
-			     int first, int *nparams);
+void kifu_stats_table_where_(struct kifu_buf *sql, const struct kifu_filter *f,
+			     int with_termination, int first, int *nparams);
 void kifu_stats_table_bind_(struct kifu_stmt *s, const struct kifu_filter *f, int with_termination,
 			    int first);
 /* Whether f only names what stats tables hold (game, variant, and termination when allowed). */
@@ -177,41 +184,65 @@ int kifu_stats_is_fresh_(struct kifu_stats_ctx_ *c, int t, int *fresh);
 int kifu_stats_write_begin_(struct kifu_stats_ctx_ *c, int *own);
 int kifu_stats_write_end_(struct kifu_stats_ctx_ *c, int own, int ret);
 /* Inside a write transaction: the range of games (*after, *upto] table t lacks. */
-int kifu_stats_refresh_range_(struct kifu_stats_ctx_ *c, int t, int64_t *after, int64_t *upto, int incremental);
+int kifu_stats_refresh_range_(struct kifu_stats_ctx_ *c, int t, int64_t *after, int64_t *upto,
+			      int incremental);
 int kifu_stats_state_set_(struct kifu_stats_ctx_ *c, int t, int64_t upto);
-/* Brings table t (outcomes or lines) up to date: 0, 1 to compute from the games, or an error. */
-int kifu_stats_ensure_fresh_(struct kifu_stats_ctx_ *c, int t);
+/*
+ * Brings table t (outcomes or lines) up to date, fill adding the games
+ * it lacks inside the write transaction: 0, 1 to compute from the games,
+ * or an error.
+ */
+int kifu_stats_ensure_fresh_(struct kifu_stats_ctx_ *c, int t,
+			     int (*fill)(struct kifu_stats_ctx_ *c));
 
 /* The game and variant columns of a row. */
 void kifu_stats_put_game_(struct kifu_report *rep, long row, const struct kifu_stats_gv_ *gv);
-/* Hashing of keys: splitmix64's finaliser. */
-uint64_t stats_mix64(uint64_t z);
-
-/* ---- The reports (as kifu_stats_report describes them) ---- */
-
-/* stats_outcomes.c: summary or lengths (kind); brings stats_outcomes up to date. */
-int stats_outcomes_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, int kind,
-			  const struct kifu_filter *f, const struct kifu_stats_options *opt);
-int stats_outcomes_refresh(struct kifu_stats_ctx_ *c);
-/* stats_openings.c: openings; brings stats_lines up to date. */
-int stats_openings_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, const struct kifu_filter *f,
-			  const struct kifu_stats_options *opt);
-int stats_lines_refresh(struct kifu_stats_ctx_ *c);
-/* stats_players.c: players; brings stats_players up to date. */
-int stats_players_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, const struct kifu_filter *f,
-			 const struct kifu_stats_options *opt);
-int stats_players_refresh(struct kifu_stats_ctx_ *c);
-
-/* The score columns of a row (stats.c): name (with_ci: ci_low, ci_high); null without a finished game. */
+/* The score columns of a row: name (with_ci: ci_low, ci_high); null without a finished game. */
 void kifu_stats_put_score_(struct kifu_report *rep, long row, const char *name, int with_ci,
 			   double points, long long finished);
 /* Columns wins_<side>..., draws of a row of game g. */
 void kifu_stats_put_wins_(struct kifu_report *rep, long row, const struct kifu_game *g,
 			  const long long *wins, long long draws);
+/* Hashing of keys: splitmix64's finaliser. */
+uint64_t stats_mix64(uint64_t z);
 
-/* The tree report (stats_tree.c) into rep, as kifu_stats_report describes it. */
-int stats_tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, const struct kifu_filter *f,
-		      const struct kifu_stats_options *opt, struct kifu_error *err);
+/* ---- The report kinds (as kifu_stats_report describes them) ---- */
+
+/*
+ * A kind of report: kifu_stats_report and kifu_stats_refresh (stats.c)
+ * go through the registry of these and name no report themselves.
+ */
+struct kifu_stats_kind_ {
+	const char *name;  /* as kifu_stats_kind_name says it */
+	int kind;          /* KIFU_STATS_* */
+	/* Computes the report into rep; errors in c->err. */
+	int (*report)(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+		      const struct kifu_filter *f, const struct kifu_stats_options *opt);
+	/*
+	 * Brings the table the kind reads up to date (kifu_stats_refresh):
+	 * 0 or 1 as kifu_stats_ensure_fresh_, or an error; NULL for a kind
+	 * without a table of its own.
+	 */
+	int (*refresh)(struct kifu_stats_ctx_ *c);
+	/*
+	 * The header of a report without rows, so that it still says what
+	 * it would hold ("" stands for the wins_<side> columns of the
+	 * filter's game, when one is named); position_columns follow with
+	 * by_position. NULL: the report writes its header itself.
+	 */
+	const char *const *empty_columns;
+	const char *const *position_columns;
+};
+
+/* stats_outcomes.c: summary and lengths, which read stats_outcomes (summary refreshes it). */
+extern const struct kifu_stats_kind_ kifu_stats_summary_;
+extern const struct kifu_stats_kind_ kifu_stats_lengths_;
+/* stats_openings.c: openings, which reads stats_lines. */
+extern const struct kifu_stats_kind_ kifu_stats_openings_;
+/* stats_players.c: players, which reads stats_players. */
+extern const struct kifu_stats_kind_ kifu_stats_players_;
+/* stats_tree.c: the tree, from the position index and the store's tree counts. */
+extern const struct kifu_stats_kind_ kifu_stats_tree_;
 
 /*
  * search.c: the position after moves (as kifu_search_position) with the

@@ -253,17 +253,18 @@ static int lines_flush(struct kifu_stats_ctx_ *c, const struct olines *o)
 		items[i].e = e;
 	}
 	qsort(items, o->n, sizeof(*items), cmp_line_item);
-	ret = kifu_stats_prepare_(c, &s,
-				  "INSERT INTO stats_lines(plies, game, variant, line, first, repeat, hash, games, "
-				  "w0, w1, w2, w3, draws, unfinished) "
-			    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
-			    "ON CONFLICT(plies, game, variant, line, first, repeat) DO UPDATE SET "
-			    "games = stats_lines.games + excluded.games, "
-			    "w0 = stats_lines.w0 + excluded.w0, w1 = stats_lines.w1 + excluded.w1, "
-			    "w2 = stats_lines.w2 + excluded.w2, w3 = stats_lines.w3 + excluded.w3, "
-			    "draws = stats_lines.draws + excluded.draws, "
-			    "unfinished = stats_lines.unfinished + excluded.unfinished",
-			    "cannot update the statistics");
+	ret = kifu_stats_prepare_(
+		c, &s,
+		"INSERT INTO stats_lines(plies, game, variant, line, first, repeat, hash, games, "
+		"w0, w1, w2, w3, draws, unfinished) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+		"ON CONFLICT(plies, game, variant, line, first, repeat) DO UPDATE SET "
+		"games = stats_lines.games + excluded.games, "
+		"w0 = stats_lines.w0 + excluded.w0, w1 = stats_lines.w1 + excluded.w1, "
+		"w2 = stats_lines.w2 + excluded.w2, w3 = stats_lines.w3 + excluded.w3, "
+		"draws = stats_lines.draws + excluded.draws, "
+		"unfinished = stats_lines.unfinished + excluded.unfinished",
+		"cannot update the statistics");
 	for (i = 0; ret == 0 && i < o->n; i++) {
 		const struct oline *e = items[i].e;
 
@@ -294,8 +295,8 @@ static int lines_flush(struct kifu_stats_ctx_ *c, const struct olines *o)
  * whenever they grow past KIFU_STATS_FLUSH_LINES (between games), so
  * that memory stays bounded on any number of games.
  */
-static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src, int depth,
-			    struct olines *o, int flush)
+static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
+			    int depth, struct olines *o, int flush)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct game_line gl;
@@ -355,15 +356,17 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 				olines_reset(o);
 			}
 			gl.id = id;
-			gl.gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 1), kifu_stats_col_text_(s, 2));
+			gl.gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 1),
+						    kifu_stats_col_text_(s, 2));
 			gl.first = -1;
 			gl.res = RES_UNKNOWN;
 			if (gl.gv >= 0) {
 				const struct kifu_game *g = c->gv[gl.gv].g;
 
 				gl.first = kifu_game_side_index(g, kifu_stats_col_text_(s, 3));
-				gl.res = gl.first >= 0 ? kifu_stats_classify_(g, kifu_stats_col_text_(s, 4))
-						       : RES_UNKNOWN;
+				gl.res = gl.first >= 0
+					 ? kifu_stats_classify_(g, kifu_stats_col_text_(s, 4))
+					 : RES_UNKNOWN;
 			}
 			gl.n = 0;
 			gl.ok = 1;
@@ -400,7 +403,8 @@ out:
 	return ret;
 }
 
-int stats_lines_refresh(struct kifu_stats_ctx_ *c)
+/* Adds the games stats_lines lacks (inside the refresh's write transaction). */
+static int lines_fill(struct kifu_stats_ctx_ *c)
 {
 	struct olines o;
 	struct kifu_stats_source_ src = { NULL, 1, 0, 0 };
@@ -416,6 +420,12 @@ int stats_lines_refresh(struct kifu_stats_ctx_ *c)
 		ret = kifu_stats_state_set_(c, T_LINES, src.upto);
 	olines_release(&o);
 	return ret;
+}
+
+/* Brings stats_lines up to date: 0, 1 to compute from the games, or an error. */
+static int lines_refresh(struct kifu_stats_ctx_ *c)
+{
+	return kifu_stats_ensure_fresh_(c, T_LINES, lines_fill);
 }
 
 /* Reads the lines of 1..depth plies kept in stats_lines (with by_position, first arrivals only). */
@@ -437,7 +447,9 @@ static int lines_from_table(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 	kifu_db_bind_int(s, 1, depth);
 	kifu_stats_table_bind_(s, f, 0, 2);
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		int gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0), kifu_stats_col_text_(s, 1)), first;
+		int gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
+					     kifu_stats_col_text_(s, 1));
+		int first;
 		const char *line = kifu_stats_col_text_(s, 3);
 		struct oline *e;
 
@@ -633,8 +645,8 @@ static int group_lines(struct orow **rows, size_t *nrows, const struct olines *o
 	return 0;
 }
 
-static int build_openings(struct kifu_report *rep, struct kifu_stats_ctx_ *c, const struct olines *o,
-			  const struct kifu_stats_options *opt)
+static int build_openings(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			  const struct olines *o, const struct kifu_stats_options *opt)
 {
 	struct kifu_buf text = KIFU_BUF_INIT;
 	struct orow *rows = NULL;
@@ -660,20 +672,24 @@ static int build_openings(struct kifu_report *rep, struct kifu_stats_ctx_ *c, co
 		for (k = 0; k < text.len; k++)
 			if (text.data[k] == ',')
 				text.data[k] = ' ';
-		kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "line", 0, 0), text.data ? text.data : "");
-		kifu_report_set_list_(rep, row, kifu_report_add_col_(rep, "moves", KIFU_COLUMN_JSON_ONLY, 0), r->line,
-				      ',');
+		kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "line", 0, 0),
+				      text.data ? text.data : "");
+		kifu_report_set_list_(rep, row,
+				      kifu_report_add_col_(rep, "moves", KIFU_COLUMN_JSON_ONLY, 0),
+				      r->line, ',');
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "plies", 0, 0), r->plies);
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), r->games);
 		kifu_stats_put_wins_(rep, row, g, r->w, r->draws);
-		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0), r->unfinished);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0),
+				     r->unfinished);
 		kifu_stats_put_score_(rep, row, "first_mover_score", 1,
 				      (double)r->fm_wins + (double)r->draws / g->nsides, finished);
 		if (opt->by_position) {
 			char hex[17];
 
 			snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)r->hash);
-			kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "hash", 0, 0), hex);
+			kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "hash", 0, 0),
+					      hex);
 		}
 	}
 	free(rows);
@@ -682,8 +698,8 @@ static int build_openings(struct kifu_report *rep, struct kifu_stats_ctx_ *c, co
 	return ret;
 }
 
-int stats_openings_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, const struct kifu_filter *f,
-			  const struct kifu_stats_options *opt)
+static int openings_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			   const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
 	struct olines o;
 	struct kifu_stats_source_ src = { f, 0, 0, 0 };
@@ -692,7 +708,7 @@ int stats_openings_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, co
 	memset(&o, 0, sizeof(o));
 	if (!(opt->flags & KIFU_STATS_NO_CACHE) && opt->depth <= LINE_DEPTH &&
 	    kifu_stats_table_filter_(f, 0))
-		ret = kifu_stats_ensure_fresh_(c, T_LINES);
+		ret = lines_refresh(c);
 	if (ret == 0)
 		ret = lines_from_table(c, f, opt->depth, opt->by_position, &o);
 	else if (ret == 1)
@@ -704,3 +720,17 @@ int stats_openings_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, co
 	olines_release(&o);
 	return ret;
 }
+
+static const char *const openings_columns[] = { "game", "variant", "line", "moves", "plies",
+						"games", "", "draws", "unfinished",
+						"first_mover_score", "ci_low", "ci_high", NULL };
+static const char *const openings_position_columns[] = { "hash", NULL };
+
+const struct kifu_stats_kind_ kifu_stats_openings_ = {
+	.name = "openings",
+	.kind = KIFU_STATS_OPENINGS,
+	.report = openings_report,
+	.refresh = lines_refresh,
+	.empty_columns = openings_columns,
+	.position_columns = openings_position_columns,
+};

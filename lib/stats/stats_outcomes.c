@@ -104,7 +104,8 @@ static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct o
 	int rc, ret = 0;
 
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		int k = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0), kifu_stats_col_text_(s, 1));
+		int k = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
+					    kifu_stats_col_text_(s, 1));
 		const struct kifu_game *g;
 		int first, res;
 
@@ -124,7 +125,8 @@ static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct o
 	return ret;
 }
 
-int stats_outcomes_refresh(struct kifu_stats_ctx_ *c)
+/* Adds the games stats_outcomes lacks (inside the refresh's write transaction). */
+static int outcomes_fill(struct kifu_stats_ctx_ *c)
 {
 	struct kifu_stmt *s = NULL;
 	int64_t after, upto;
@@ -133,13 +135,14 @@ int stats_outcomes_refresh(struct kifu_stats_ctx_ *c)
 	ret = kifu_stats_refresh_range_(c, T_OUTCOMES, &after, &upto, 1);
 	if (ret < 0)
 		return ret;
-	ret = kifu_stats_prepare_(c, &s,
-				  "INSERT INTO stats_outcomes(game, variant, first, result, termination, plies, "
-				  "games) SELECT game, variant, first, result, coalesce(termination, ''), plies, "
-			    "count(*) FROM games WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2, 3, 4, 5, 6 "
-			    "ON CONFLICT(game, variant, first, result, termination, plies) "
-			    "DO UPDATE SET games = stats_outcomes.games + excluded.games",
-			    "cannot update the statistics");
+	ret = kifu_stats_prepare_(
+		c, &s,
+		"INSERT INTO stats_outcomes(game, variant, first, result, termination, plies, "
+		"games) SELECT game, variant, first, result, coalesce(termination, ''), plies, "
+		"count(*) FROM games WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2, 3, 4, 5, 6 "
+		"ON CONFLICT(game, variant, first, result, termination, plies) "
+		"DO UPDATE SET games = stats_outcomes.games + excluded.games",
+		"cannot update the statistics");
 	if (ret < 0)
 		return ret;
 	kifu_db_bind_int64(s, 1, after);
@@ -152,6 +155,12 @@ int stats_outcomes_refresh(struct kifu_stats_ctx_ *c)
 	return ret;
 }
 
+/* Brings stats_outcomes up to date: 0, 1 to compute from the games, or an error. */
+static int outcomes_refresh(struct kifu_stats_ctx_ *c)
+{
+	return kifu_stats_ensure_fresh_(c, T_OUTCOMES, outcomes_fill);
+}
+
 static int outcomes_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, unsigned flags,
 			    struct outcome_acc *acc)
 {
@@ -161,7 +170,7 @@ static int outcomes_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 	int ret = 1, n, fast;
 
 	if (!(flags & KIFU_STATS_NO_CACHE) && kifu_stats_table_filter_(f, 1))
-		ret = kifu_stats_ensure_fresh_(c, T_OUTCOMES);
+		ret = outcomes_refresh(c);
 	if (ret < 0)
 		goto out;
 	fast = ret == 0;
@@ -189,7 +198,8 @@ out:
 	return ret;
 }
 
-static int build_summary(struct kifu_report *rep, struct kifu_stats_ctx_ *c, struct outcome_acc *acc)
+static int build_summary(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			 struct outcome_acc *acc)
 {
 	int k;
 
@@ -206,22 +216,27 @@ static int build_summary(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 		kifu_stats_put_game_(rep, row, &c->gv[k]);
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), a->games);
 		kifu_stats_put_wins_(rep, row, g, a->wins, a->draws);
-		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0), a->unfinished);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0),
+				     a->unfinished);
 		if (finished > 0)
-			kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "draw_rate", 0, 3),
+			kifu_report_set_real_(rep, row,
+					      kifu_report_add_col_(rep, "draw_rate", 0, 3),
 					      (double)a->draws / (double)finished);
 		else
-			kifu_report_set_null_(rep, row, kifu_report_add_col_(rep, "draw_rate", 0, 3));
+			kifu_report_set_null_(rep, row,
+					      kifu_report_add_col_(rep, "draw_rate", 0, 3));
 		kifu_stats_put_score_(rep, row, "first_mover_score", 1,
 				      (double)a->fm_wins + (double)a->draws / g->nsides, finished);
 		kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "mean_plies", 0, 1),
 				      (double)(a->sum_plies / a->games));
-		kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "median_plies", 0, 1), median_plies(a));
+		kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "median_plies", 0, 1),
+				      median_plies(a));
 	}
 	return kifu_report_failed_(rep) ? KIFU_ENOMEM : 0;
 }
 
-static int build_lengths(struct kifu_report *rep, struct kifu_stats_ctx_ *c, struct outcome_acc *acc)
+static int build_lengths(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			 struct outcome_acc *acc)
 {
 	size_t i;
 	int k;
@@ -234,16 +249,18 @@ static int build_lengths(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 			long row = kifu_report_add_row_(rep);
 
 			kifu_stats_put_game_(rep, row, &c->gv[k]);
-			kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "plies", 0, 0), a->h[i].plies);
-			kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), a->h[i].n);
+			kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "plies", 0, 0),
+					     a->h[i].plies);
+			kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0),
+					     a->h[i].n);
 		}
 	}
 	return kifu_report_failed_(rep) ? KIFU_ENOMEM : 0;
 }
 
 /* The summary or the lengths report (kind) into rep. */
-int stats_outcomes_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, int kind,
-			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
+static int outcomes_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, int kind,
+			   const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
 	struct outcome_acc *acc;
 	int ret, k;
@@ -262,3 +279,37 @@ int stats_outcomes_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, in
 	free(acc);
 	return ret;
 }
+
+static int summary_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
+{
+	return outcomes_report(rep, c, KIFU_STATS_SUMMARY, f, opt);
+}
+
+static int lengths_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
+{
+	return outcomes_report(rep, c, KIFU_STATS_LENGTHS, f, opt);
+}
+
+static const char *const summary_columns[] = { "game", "variant", "games", "", "draws",
+					       "unfinished", "draw_rate", "first_mover_score",
+					       "ci_low", "ci_high", "mean_plies", "median_plies",
+					       NULL };
+static const char *const lengths_columns[] = { "game", "variant", "plies", "games", NULL };
+
+const struct kifu_stats_kind_ kifu_stats_summary_ = {
+	.name = "summary",
+	.kind = KIFU_STATS_SUMMARY,
+	.report = summary_report,
+	.refresh = outcomes_refresh,
+	.empty_columns = summary_columns,
+};
+
+/* No refresh of its own: it reads the summary's table. */
+const struct kifu_stats_kind_ kifu_stats_lengths_ = {
+	.name = "lengths",
+	.kind = KIFU_STATS_LENGTHS,
+	.report = lengths_report,
+	.empty_columns = lengths_columns,
+};

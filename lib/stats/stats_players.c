@@ -198,7 +198,8 @@ out:
 	return ret;
 }
 
-static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src, struct pmap *m)
+static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
+			      struct pmap *m)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct game_sides gs;
@@ -225,7 +226,8 @@ static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats
 				break;
 			gs.id = id;
 			gs.g = kifu_game_find(kifu_stats_col_text_(s, 1));
-			gs.res = gs.g ? kifu_stats_classify_(gs.g, kifu_stats_col_text_(s, 2)) : RES_UNKNOWN;
+			gs.res = gs.g ? kifu_stats_classify_(gs.g, kifu_stats_col_text_(s, 2))
+				      : RES_UNKNOWN;
 			gs.n = 0;
 			gs.ok = 1;
 		}
@@ -255,10 +257,11 @@ static int players_write(struct kifu_stats_ctx_ *c, const struct pmap *m)
 	size_t i;
 	int ret;
 
-	ret = kifu_stats_prepare_(c, &s,
-				  "INSERT INTO stats_players(player_id, games, wins, draws, draw_points, "
-				  "losses, unfinished, rating) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-			    "cannot update the statistics");
+	ret = kifu_stats_prepare_(
+		c, &s,
+		"INSERT INTO stats_players(player_id, games, wins, draws, draw_points, "
+		"losses, unfinished, rating) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+		"cannot update the statistics");
 	for (i = 0; ret == 0 && i < m->n; i++) {
 		const struct pl *p = &m->v[i];
 
@@ -286,9 +289,9 @@ static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
-	ret = kifu_stats_prepare_(c, &s,
-				  "SELECT player_id, games, wins, draws, draw_points, losses, unfinished, "
-				  "rating FROM stats_players", "cannot read the statistics");
+	ret = kifu_stats_prepare_(c, &s, "SELECT player_id, games, wins, draws, draw_points, "
+					 "losses, unfinished, rating FROM stats_players",
+				  "cannot read the statistics");
 	if (ret < 0)
 		return ret;
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
@@ -385,7 +388,8 @@ static long pmap_find(const struct pmap *m, int64_t pid)
  * the database holds no review at all (the report then has no such
  * columns).
  */
-static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, struct pmap *m, int *any)
+static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, struct pmap *m,
+			   int *any)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stats_source_ src = { f, 0, 0, 0 };
@@ -468,7 +472,8 @@ static int cmp_players(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
-static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, struct pmap *m, int reviews)
+static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, struct pmap *m,
+			 int reviews)
 {
 	struct pl **order = malloc((m->n ? m->n : 1) * sizeof(*order));
 	struct kifu_stmt *s = NULL;
@@ -477,7 +482,8 @@ static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 
 	if (!order)
 		return kifu_stats_nomem_(c);
-	ret = kifu_stats_prepare_(c, &s, "SELECT name FROM players WHERE id = ?1", "cannot read players");
+	ret = kifu_stats_prepare_(c, &s, "SELECT name FROM players WHERE id = ?1",
+				  "cannot read players");
 	for (i = 0; ret == 0 && i < m->n; i++) {
 		struct pl *p = &m->v[i];
 
@@ -505,11 +511,15 @@ static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), p->games);
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "wins", 0, 0), p->wins);
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "draws", 0, 0), p->draws);
-		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "losses", 0, 0), p->losses);
-		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0), p->unfinished);
-		kifu_stats_put_score_(rep, row, "score", 0, (double)p->wins + p->draw_points, finished);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "losses", 0, 0),
+				     p->losses);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0),
+				     p->unfinished);
+		kifu_stats_put_score_(rep, row, "score", 0, (double)p->wins + p->draw_points,
+				      finished);
 		if (p->rated)
-			kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "rating", 0, 1), p->rating);
+			kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "rating", 0, 1),
+					      p->rating);
 		else
 			kifu_report_set_null_(rep, row, kifu_report_add_col_(rep, "rating", 0, 1));
 		if (reviews)
@@ -523,8 +533,8 @@ out:
 }
 
 /* The players report into rep. */
-int stats_players_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, const struct kifu_filter *f,
-			 const struct kifu_stats_options *opt)
+static int players_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
 	struct pmap m;
 	int ret, reviews = 0;
@@ -540,7 +550,7 @@ int stats_players_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, con
 }
 
 /* Brings stats_players up to date (kifu_stats_refresh). */
-int stats_players_refresh(struct kifu_stats_ctx_ *c)
+static int players_refresh(struct kifu_stats_ctx_ *c)
 {
 	struct pmap m;
 	int ret;
@@ -550,3 +560,14 @@ int stats_players_refresh(struct kifu_stats_ctx_ *c)
 	pmap_release(&m);
 	return ret;
 }
+
+static const char *const players_columns[] = { "player", "games", "wins", "draws", "losses",
+					       "unfinished", "score", "rating", NULL };
+
+const struct kifu_stats_kind_ kifu_stats_players_ = {
+	.name = "players",
+	.kind = KIFU_STATS_PLAYERS,
+	.report = players_report,
+	.refresh = players_refresh,
+	.empty_columns = players_columns,
+};

@@ -429,8 +429,8 @@ void kifu_report_tcol_text_(struct kifu_buf *cell, const struct kifu_report *rep
 	table_text(cell, hi, rep->cols[t->pair].prec, 1);
 }
 
-size_t kifu_report_table_plan_(struct kifu_report_tcol_ *t, const struct kifu_report *rep, int drop_game,
-			       int drop_variant)
+size_t kifu_report_table_plan_(struct kifu_report_tcol_ *t, const struct kifu_report *rep,
+			       int drop_game, int drop_variant)
 {
 	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
 	long ci_high = kifu_report_find_col(rep, "ci_high");

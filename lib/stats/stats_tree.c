@@ -18,7 +18,7 @@
 #include "kifu/store.h"
 #include "stats/stats_impl.h"
 
-#define TREE_MAX_SIDES 4  /* as stats.c's wins arrays */
+#define TREE_MAX_SIDES 4  /* as MAX_SIDES, the wins arrays of stats_impl.h */
 
 /* One next move and the games that played it. */
 struct tree_move {
@@ -463,9 +463,11 @@ static void tree_columns(struct kifu_report *rep, const struct kifu_game *g)
 	kifu_report_add_col_(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0);
 }
 
-int stats_tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, const struct kifu_filter *f,
-		      const struct kifu_stats_options *opt, struct kifu_error *err)
+/* The tree report into rep, as kifu_stats_report describes it. */
+static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+		       const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
+	struct kifu_error *err = c->err;
 	struct tree_moves t = { NULL, 0, 0 };
 	struct tree_pos tp;
 	const struct kifu_game *g = NULL;
@@ -522,7 +524,7 @@ int stats_tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, const 
 	tree_columns(rep, g);
 	for (i = 0; i < t.n; i++) {
 		const struct tree_move *e = &t.v[i];
-		long row;
+		long row, col;
 		double points;
 
 		if (e->games < opt->min_games)
@@ -531,14 +533,17 @@ int stats_tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, const 
 		kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "move", 0, 0), e->move);
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), e->games);
 		kifu_stats_put_wins_(rep, row, g, e->wins, e->draws);
-		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0), e->unfinished);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0),
+				     e->unfinished);
 		points = (mover >= 0 && mover < TREE_MAX_SIDES ? (double)e->wins[mover] : 0.0) +
 			 (double)e->draws / (g->nsides > 0 ? g->nsides : 2);
 		kifu_stats_put_score_(rep, row, "mover_score", 1, points, e->games - e->unfinished);
 		kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "mean_plies", 0, 1),
 				      (double)(e->sum_plies / e->games));
-		kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0), hex);
-		kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0),
+		col = kifu_report_add_col_(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0);
+		kifu_report_set_text_(rep, row, col, hex);
+		col = kifu_report_add_col_(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0);
+		kifu_report_set_text_(rep, row, col,
 				      mover >= 0 && mover < g->nsides ? g->sides[mover] : "");
 	}
 	if (kifu_report_failed_(rep))
@@ -548,3 +553,10 @@ out:
 	tree_moves_release(&t);
 	return ret;
 }
+
+/* Its header is written with its rows (tree_columns), whatever their number. */
+const struct kifu_stats_kind_ kifu_stats_tree_ = {
+	.name = "tree",
+	.kind = KIFU_STATS_TREE,
+	.report = tree_report,
+};
