@@ -1127,15 +1127,16 @@ static void test_quoting(void **state)
 	long row;
 
 	(void)state;
-	assert_int_equal(report_new(&rep, "players"), 0);
-	row = report_row(rep);
-	report_set_text(rep, row, report_col(rep, "player", 0, 0), "Doe, \"J\"\nJr");
-	report_set_real(rep, row, report_col(rep, "score", 0, 3), 0.1);
-	report_set_real(rep, row, report_col(rep, "rating", 0, 1), NAN);
-	row = report_row(rep);
-	report_set_text(rep, row, report_col(rep, "player", 0, 0), "plain");
-	report_set_int(rep, row, report_col(rep, "games", 0, 0), 3);
-	assert_false(report_failed(rep));
+	assert_int_equal(kifu_report_new_(&rep, "players"), 0);
+	row = kifu_report_add_row_(rep);
+	kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "player", 0, 0),
+			      "Doe, \"J\"\nJr");
+	kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "score", 0, 3), 0.1);
+	kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "rating", 0, 1), NAN);
+	row = kifu_report_add_row_(rep);
+	kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "player", 0, 0), "plain");
+	kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), 3);
+	assert_false(kifu_report_failed_(rep));
 	assert_int_equal(kifu_report_write(&b, rep, KIFU_REPORT_CSV, &err), 0);
 	assert_string_equal(b.data, "player,score,rating,games\r\n"
 				    "\"Doe, \"\"J\"\"\nJr\",0.1,,\r\n"

@@ -410,7 +410,7 @@ static long long cell_int(const struct kifu_report *rep, size_t row, const char 
 
 /* One table row: the cells as the text table shows them, and the bar's counts. */
 static void json_row(struct kifu_buf *j, const struct explorer *ex, const struct ex_node *e,
-		     size_t r, const struct stats_tcol *t, size_t nt, struct kifu_buf *cell)
+		     size_t r, const struct kifu_report_tcol_ *t, size_t nt, struct kifu_buf *cell)
 {
 	const struct kifu_game *g = ex->g;
 	const struct kifu_report *rep = e->rep;
@@ -434,7 +434,7 @@ static void json_row(struct kifu_buf *j, const struct explorer *ex, const struct
 	kifu_buf_json_string(j, mc->type == KIFU_CELL_TEXT ? mc->text : "");
 	kifu_buf_puts(j, ",\"c\":[");
 	for (c = 0; c < nt; c++) {
-		stats_tcol_text(cell, rep, &t[c], (long)r);
+		kifu_report_tcol_text_(cell, rep, &t[c], (long)r);
 		kifu_buf_puts(j, c ? "," : "");
 		kifu_buf_json_string(j, cell->data ? cell->data : "");
 	}
@@ -444,13 +444,13 @@ static void json_row(struct kifu_buf *j, const struct explorer *ex, const struct
 
 /* The header cells and the columns' names (for the test hooks) of the first table. */
 static void json_columns(struct kifu_buf *j, const struct kifu_report *rep,
-			 const struct stats_tcol *t, size_t nt, struct kifu_buf *cell)
+			 const struct kifu_report_tcol_ *t, size_t nt, struct kifu_buf *cell)
 {
 	size_t c;
 
 	kifu_buf_puts(j, ",\n\"head\":[");
 	for (c = 0; c < nt; c++) {
-		stats_tcol_text(cell, rep, &t[c], -1);
+		kifu_report_tcol_text_(cell, rep, &t[c], -1);
 		kifu_buf_puts(j, c ? "," : "");
 		kifu_buf_json_string(j, cell->data ? cell->data : "");
 	}
@@ -499,7 +499,7 @@ static int put_data(struct kifu_buf *j, const struct explorer *ex, const struct 
 		    const struct kifu_explorer_options *opt)
 {
 	const struct kifu_game *g = ex->g;
-	struct stats_tcol *t = NULL;
+	struct kifu_report_tcol_ *t = NULL;
 	struct kifu_buf cell = KIFU_BUF_INIT;
 	size_t nt = 0, i, r;
 	int s;
@@ -509,7 +509,7 @@ static int put_data(struct kifu_buf *j, const struct explorer *ex, const struct 
 		t = calloc(kifu_report_ncols(ex->v[0].rep) + 1, sizeof(*t));
 		if (!t)
 			return KIFU_ENOMEM;
-		nt = stats_table_plan(t, ex->v[0].rep, 0, 0);
+		nt = kifu_report_table_plan_(t, ex->v[0].rep, 0, 0);
 	}
 	kifu_buf_puts(j, "{\"game\":");
 	kifu_buf_json_string(j, g->name);

@@ -67,8 +67,8 @@ static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *
 	return ret;
 }
 
-int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
-			 const char *moves, struct kifu_error *err)
+int kifu_search_position_side_(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
+			       const char *moves, struct kifu_error *err)
 {
 	return position_after(hash, to_move, g, variant, moves, 0, err);
 }
@@ -76,7 +76,7 @@ int search_position_side(uint64_t *hash, int *to_move, const struct kifu_game *g
 int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
 			 const char *moves, struct kifu_error *err)
 {
-	return search_position_side(hash, NULL, g, variant, moves, err);
+	return kifu_search_position_side_(hash, NULL, g, variant, moves, err);
 }
 
 int kifu_search_position_canonical(uint64_t *hash, const struct kifu_game *g, int variant,
@@ -100,7 +100,7 @@ static const char *keep_text(struct kifu_search_result *res, struct kifu_stmt *s
 	return copy;
 }
 
-int search_fail_db(struct kifu_store *st, const char *what, struct kifu_error *err)
+int kifu_search_fail_db_(struct kifu_store *st, const char *what, struct kifu_error *err)
 {
 	return kifu_db_fail(st, what, err);
 }
@@ -178,7 +178,7 @@ static const char *player_name(struct kifu_search_result *res, struct name_cache
 		if (failed || !name)
 			*ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	} else {
-		*ret = search_fail_db(st, "cannot read players", err);
+		*ret = kifu_search_fail_db_(st, "cannot read players", err);
 	}
 	kifu_db_reset(nc->lookup);
 	if (!name)
@@ -259,7 +259,7 @@ static int add_player(struct kifu_search_result *res, struct name_cache *nc, str
  * positions; during a bulk load the index waits to be rebuilt, and the
  * view positions answers, slowly.
  */
-int search_position_index(struct kifu_store *st)
+int kifu_search_position_index_(struct kifu_store *st)
 {
 	int found = 0;
 
@@ -354,7 +354,7 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 		goto out;
 	}
 	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
-		ret = search_fail_db(st, "cannot search games", err);
+		ret = kifu_search_fail_db_(st, "cannot search games", err);
 		goto out;
 	}
 	if (hash)
@@ -374,7 +374,7 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 			goto out;
 	}
 	if (rc != KIFU_DB_DONE)
-		ret = search_fail_db(st, "cannot search games", err);
+		ret = kifu_search_fail_db_(st, "cannot search games", err);
 out:
 	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
@@ -432,7 +432,8 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 	if (hash)
 		kifu_buf_printf(&sql, "h.ply, s.side, s.player_id FROM (%s) AS h CROSS JOIN games g "
 				      "LEFT JOIN sides s ON s.game_id = g.id WHERE g.id = h.game_id AND ",
-				search_position_index(st) ? "SELECT game_id, ply FROM positions_hash WHERE hash = ?1"
+				kifu_search_position_index_(st)
+				? "SELECT game_id, ply FROM positions_hash WHERE hash = ?1"
 				: "SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
 				  "GROUP BY game_id");
 	else
@@ -473,7 +474,7 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 		}
 	}
 	if (rc != KIFU_DB_DONE) {
-		ret = search_fail_db(st, "cannot search games", err);
+		ret = kifu_search_fail_db_(st, "cannot search games", err);
 		goto out;
 	}
 done:

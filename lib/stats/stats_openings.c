@@ -228,7 +228,7 @@ static int cmp_line_item(const void *x, const void *y)
  * Adds the entries of o to stats_lines, in key order so that the writes
  * walk the B-tree once instead of jumping about.
  */
-static int lines_flush(struct ctx *c, const struct olines *o)
+static int lines_flush(struct kifu_stats_ctx_ *c, const struct olines *o)
 {
 	struct line_item *items = NULL;
 	struct kifu_stmt *s = NULL;
@@ -239,10 +239,10 @@ static int lines_flush(struct ctx *c, const struct olines *o)
 		return 0;
 	items = malloc(o->n * sizeof(*items));
 	if (!items)
-		return stats_nomem(c);
+		return kifu_stats_nomem_(c);
 	for (i = 0; i < o->n; i++) {
 		const struct oline *e = &o->v[i];
-		const struct gv *gv = &c->gv[e->gv];
+		const struct kifu_stats_gv_ *gv = &c->gv[e->gv];
 
 		items[i].game = gv->g->name;
 		items[i].variant = gv->g->variants[gv->v];
@@ -253,17 +253,18 @@ static int lines_flush(struct ctx *c, const struct olines *o)
 		items[i].e = e;
 	}
 	qsort(items, o->n, sizeof(*items), cmp_line_item);
-	ret = stats_prepare(c, &s,
-			    "INSERT INTO stats_lines(plies, game, variant, line, first, repeat, hash, games, "
-			    "w0, w1, w2, w3, draws, unfinished) "
-			    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
-			    "ON CONFLICT(plies, game, variant, line, first, repeat) DO UPDATE SET "
-			    "games = stats_lines.games + excluded.games, "
-			    "w0 = stats_lines.w0 + excluded.w0, w1 = stats_lines.w1 + excluded.w1, "
-			    "w2 = stats_lines.w2 + excluded.w2, w3 = stats_lines.w3 + excluded.w3, "
-			    "draws = stats_lines.draws + excluded.draws, "
-			    "unfinished = stats_lines.unfinished + excluded.unfinished",
-			    "cannot update the statistics");
+	ret = kifu_stats_prepare_(
+		c, &s,
+		"INSERT INTO stats_lines(plies, game, variant, line, first, repeat, hash, games, "
+		"w0, w1, w2, w3, draws, unfinished) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+		"ON CONFLICT(plies, game, variant, line, first, repeat) DO UPDATE SET "
+		"games = stats_lines.games + excluded.games, "
+		"w0 = stats_lines.w0 + excluded.w0, w1 = stats_lines.w1 + excluded.w1, "
+		"w2 = stats_lines.w2 + excluded.w2, w3 = stats_lines.w3 + excluded.w3, "
+		"draws = stats_lines.draws + excluded.draws, "
+		"unfinished = stats_lines.unfinished + excluded.unfinished",
+		"cannot update the statistics");
 	for (i = 0; ret == 0 && i < o->n; i++) {
 		const struct oline *e = items[i].e;
 
@@ -280,7 +281,7 @@ static int lines_flush(struct ctx *c, const struct olines *o)
 		kifu_db_bind_int64(s, 13, e->draws);
 		kifu_db_bind_int64(s, 14, e->unfinished);
 		if (kifu_db_step(s) != KIFU_DB_DONE)
-			ret = stats_fail_db(c, "cannot update the statistics");
+			ret = kifu_stats_fail_db_(c, "cannot update the statistics");
 		kifu_db_reset(s);
 	}
 	kifu_db_finalize(s);
@@ -294,8 +295,8 @@ static int lines_flush(struct ctx *c, const struct olines *o)
  * whenever they grow past KIFU_STATS_FLUSH_LINES (between games), so
  * that memory stays bounded on any number of games.
  */
-static int lines_from_games(struct ctx *c, const struct source *src, int depth,
-			    struct olines *o, int flush)
+static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
+			    int depth, struct olines *o, int flush)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct game_line gl;
@@ -307,7 +308,7 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 	gl.ends = malloc((size_t)depth * sizeof(*gl.ends));
 	gl.hashes = malloc((size_t)depth * sizeof(*gl.hashes));
 	if (!gl.ends || !gl.hashes) {
-		ret = stats_nomem(c);
+		ret = kifu_stats_nomem_(c);
 		goto out;
 	}
 	/*
@@ -328,7 +329,7 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 		kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.ply, m.move, "
 				    "p.hash FROM games g CROSS JOIN moves m CROSS JOIN positions p "
 				    "WHERE ");
-	ret = stats_source_sql(&sql, src, &n, c);
+	ret = kifu_stats_source_sql_(&sql, src, &n, c);
 	if (ret < 0)
 		goto out;
 	if (kifu_store_version(c->st) >= 4)
@@ -336,14 +337,14 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 	else
 		kifu_buf_puts(&sql, " AND m.game_id = g.id AND m.ply BETWEEN 1 AND ?" DEPTH_PARAM " "
 				    "AND p.game_id = g.id AND p.ply = m.ply ORDER BY g.id, m.ply");
-	ret = stats_prepare_built(c, &s, &sql, src, "cannot read games");
+	ret = kifu_stats_prepare_built_(c, &s, &sql, src, "cannot read games");
 	if (ret < 0)
 		goto out;
 	kifu_db_bind_int(s, atoi(DEPTH_PARAM), depth);
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
 		int64_t id = kifu_db_column_int64(s, 0);
 		long ply = (long)kifu_db_column_int64(s, 5);
-		const char *move = stats_col_text(s, 6);
+		const char *move = kifu_stats_col_text_(s, 6);
 
 		if (id != gl.id) {
 			if (gl.id >= 0 && (ret = game_line_emit(o, &gl)) < 0)
@@ -355,15 +356,17 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 				olines_reset(o);
 			}
 			gl.id = id;
-			gl.gv = stats_gv_find(c, stats_col_text(s, 1), stats_col_text(s, 2));
+			gl.gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 1),
+						    kifu_stats_col_text_(s, 2));
 			gl.first = -1;
 			gl.res = RES_UNKNOWN;
 			if (gl.gv >= 0) {
 				const struct kifu_game *g = c->gv[gl.gv].g;
 
-				gl.first = kifu_game_side_index(g, stats_col_text(s, 3));
-				gl.res = gl.first >= 0 ? stats_classify(g, stats_col_text(s, 4))
-						       : RES_UNKNOWN;
+				gl.first = kifu_game_side_index(g, kifu_stats_col_text_(s, 3));
+				gl.res = gl.first >= 0
+					 ? kifu_stats_classify_(g, kifu_stats_col_text_(s, 4))
+					 : RES_UNKNOWN;
 			}
 			gl.n = 0;
 			gl.ok = 1;
@@ -378,7 +381,7 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 			kifu_buf_putc(&gl.line, ',');
 		kifu_buf_puts(&gl.line, move);
 		if (gl.line.failed) {
-			ret = stats_nomem(c);
+			ret = kifu_stats_nomem_(c);
 			break;
 		}
 		gl.ends[gl.n] = gl.line.len;
@@ -386,11 +389,11 @@ static int lines_from_games(struct ctx *c, const struct source *src, int depth,
 		gl.n++;
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
-		ret = stats_fail_db(c, "cannot read games");
+		ret = kifu_stats_fail_db_(c, "cannot read games");
 	if (ret == 0 && gl.id >= 0)
 		ret = game_line_emit(o, &gl);
 	if (ret == KIFU_ENOMEM)
-		ret = stats_nomem(c);
+		ret = kifu_stats_nomem_(c);
 out:
 	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
@@ -400,26 +403,33 @@ out:
 	return ret;
 }
 
-int stats_lines_refresh(struct ctx *c)
+/* Adds the games stats_lines lacks (inside the refresh's write transaction). */
+static int lines_fill(struct kifu_stats_ctx_ *c)
 {
 	struct olines o;
-	struct source src = { NULL, 1, 0, 0 };
+	struct kifu_stats_source_ src = { NULL, 1, 0, 0 };
 	int ret;
 
 	memset(&o, 0, sizeof(o));
-	ret = stats_refresh_range(c, T_LINES, &src.after, &src.upto, 1);
+	ret = kifu_stats_refresh_range_(c, T_LINES, &src.after, &src.upto, 1);
 	if (ret == 0)
 		ret = lines_from_games(c, &src, LINE_DEPTH, &o, 1);
 	if (ret == 0)
 		ret = lines_flush(c, &o);
 	if (ret == 0)
-		ret = stats_state_set(c, T_LINES, src.upto);
+		ret = kifu_stats_state_set_(c, T_LINES, src.upto);
 	olines_release(&o);
 	return ret;
 }
 
+/* Brings stats_lines up to date: 0, 1 to compute from the games, or an error. */
+static int lines_refresh(struct kifu_stats_ctx_ *c)
+{
+	return kifu_stats_ensure_fresh_(c, T_LINES, lines_fill);
+}
+
 /* Reads the lines of 1..depth plies kept in stats_lines (with by_position, first arrivals only). */
-static int lines_from_table(struct ctx *c, const struct kifu_filter *f, int depth,
+static int lines_from_table(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, int depth,
 			    int by_position, struct olines *o)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
@@ -430,26 +440,28 @@ static int lines_from_table(struct ctx *c, const struct kifu_filter *f, int dept
 			    "w0, w1, w2, w3, draws, unfinished FROM stats_lines WHERE plies <= ?1");
 	if (by_position)
 		kifu_buf_puts(&sql, " AND repeat = 0");
-	stats_table_where(&sql, f, 0, 2, &n);
-	ret = stats_prepare_built(c, &s, &sql, NULL, "cannot read the statistics");
+	kifu_stats_table_where_(&sql, f, 0, 2, &n);
+	ret = kifu_stats_prepare_built_(c, &s, &sql, NULL, "cannot read the statistics");
 	if (ret < 0)
 		goto out;
 	kifu_db_bind_int(s, 1, depth);
-	stats_table_bind(s, f, 0, 2);
+	kifu_stats_table_bind_(s, f, 0, 2);
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		int gv = stats_gv_find(c, stats_col_text(s, 0), stats_col_text(s, 1)), first;
-		const char *line = stats_col_text(s, 3);
+		int gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
+					     kifu_stats_col_text_(s, 1));
+		int first;
+		const char *line = kifu_stats_col_text_(s, 3);
 		struct oline *e;
 
 		if (gv < 0)
 			continue;
-		first = kifu_game_side_index(c->gv[gv].g, stats_col_text(s, 4));
+		first = kifu_game_side_index(c->gv[gv].g, kifu_stats_col_text_(s, 4));
 		if (first < 0)
 			continue;
 		e = olines_push(o, gv, first, kifu_db_column_int(s, 5), kifu_db_column_int(s, 2),
 				line, strlen(line), (uint64_t)kifu_db_column_int64(s, 6));
 		if (!e) {
-			ret = stats_nomem(c);
+			ret = kifu_stats_nomem_(c);
 			break;
 		}
 		e->games = kifu_db_column_int64(s, 7);
@@ -459,7 +471,7 @@ static int lines_from_table(struct ctx *c, const struct kifu_filter *f, int dept
 		e->unfinished = kifu_db_column_int64(s, 13);
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
-		ret = stats_fail_db(c, "cannot read the statistics");
+		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
 out:
 	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
@@ -549,7 +561,7 @@ static void orow_add(struct orow *r, const struct oline *e)
  * board symmetries maps onto each other group as one. A line that does
  * not replay (a database edited by hand) keeps its hash.
  */
-static int lines_canonical(struct olines *o, const struct ctx *c)
+static int lines_canonical(struct olines *o, const struct kifu_stats_ctx_ *c)
 {
 	struct kifu_buf text = KIFU_BUF_INIT;
 	size_t i;
@@ -633,8 +645,8 @@ static int group_lines(struct orow **rows, size_t *nrows, const struct olines *o
 	return 0;
 }
 
-static int build_openings(struct kifu_report *rep, struct ctx *c, const struct olines *o,
-			  const struct kifu_stats_options *opt)
+static int build_openings(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			  const struct olines *o, const struct kifu_stats_options *opt)
 {
 	struct kifu_buf text = KIFU_BUF_INIT;
 	struct orow *rows = NULL;
@@ -643,7 +655,7 @@ static int build_openings(struct kifu_report *rep, struct ctx *c, const struct o
 
 	ret = group_lines(&rows, &nrows, o, opt->by_position);
 	if (ret < 0)
-		return stats_nomem(c);
+		return kifu_stats_nomem_(c);
 	qsort(rows, nrows, sizeof(*rows), cmp_orow);
 	for (i = 0; i < nrows; i++) {
 		const struct orow *r = &rows[i];
@@ -653,54 +665,72 @@ static int build_openings(struct kifu_report *rep, struct ctx *c, const struct o
 
 		if (r->games < opt->min_games)
 			continue;
-		row = report_row(rep);
-		stats_put_game(rep, row, &c->gv[r->gv]);
+		row = kifu_report_add_row_(rep);
+		kifu_stats_put_game_(rep, row, &c->gv[r->gv]);
 		kifu_buf_reset(&text);
 		kifu_buf_puts(&text, r->line);
 		for (k = 0; k < text.len; k++)
 			if (text.data[k] == ',')
 				text.data[k] = ' ';
-		report_set_text(rep, row, report_col(rep, "line", 0, 0), text.data ? text.data : "");
-		report_set_list(rep, row, report_col(rep, "moves", KIFU_COLUMN_JSON_ONLY, 0), r->line,
-				',');
-		report_set_int(rep, row, report_col(rep, "plies", 0, 0), r->plies);
-		report_set_int(rep, row, report_col(rep, "games", 0, 0), r->games);
-		stats_put_wins(rep, row, g, r->w, r->draws);
-		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), r->unfinished);
-		stats_put_score(rep, row, "first_mover_score", 1,
-			  (double)r->fm_wins + (double)r->draws / g->nsides, finished);
+		kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "line", 0, 0),
+				      text.data ? text.data : "");
+		kifu_report_set_list_(rep, row,
+				      kifu_report_add_col_(rep, "moves", KIFU_COLUMN_JSON_ONLY, 0),
+				      r->line, ',');
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "plies", 0, 0), r->plies);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), r->games);
+		kifu_stats_put_wins_(rep, row, g, r->w, r->draws);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0),
+				     r->unfinished);
+		kifu_stats_put_score_(rep, row, "first_mover_score", 1,
+				      (double)r->fm_wins + (double)r->draws / g->nsides, finished);
 		if (opt->by_position) {
 			char hex[17];
 
 			snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)r->hash);
-			report_set_text(rep, row, report_col(rep, "hash", 0, 0), hex);
+			kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "hash", 0, 0),
+					      hex);
 		}
 	}
 	free(rows);
-	ret = report_failed(rep) || text.failed ? stats_nomem(c) : 0;
+	ret = kifu_report_failed_(rep) || text.failed ? kifu_stats_nomem_(c) : 0;
 	kifu_buf_release(&text);
 	return ret;
 }
 
-int stats_openings_report(struct kifu_report *rep, struct ctx *c, const struct kifu_filter *f,
-			  const struct kifu_stats_options *opt)
+static int openings_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			   const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
 	struct olines o;
-	struct source src = { f, 0, 0, 0 };
+	struct kifu_stats_source_ src = { f, 0, 0, 0 };
 	int ret = 1;
 
 	memset(&o, 0, sizeof(o));
 	if (!(opt->flags & KIFU_STATS_NO_CACHE) && opt->depth <= LINE_DEPTH &&
-	    stats_table_filter(f, 0))
-		ret = stats_ensure_fresh(c, T_LINES);
+	    kifu_stats_table_filter_(f, 0))
+		ret = lines_refresh(c);
 	if (ret == 0)
 		ret = lines_from_table(c, f, opt->depth, opt->by_position, &o);
 	else if (ret == 1)
 		ret = lines_from_games(c, &src, opt->depth, &o, 0);
 	if (ret == 0 && opt->by_position && opt->symmetric && lines_canonical(&o, c) < 0)
-		ret = stats_nomem(c);
+		ret = kifu_stats_nomem_(c);
 	if (ret == 0)
 		ret = build_openings(rep, c, &o, opt);
 	olines_release(&o);
 	return ret;
 }
+
+static const char *const openings_columns[] = { "game", "variant", "line", "moves", "plies",
+						"games", "", "draws", "unfinished",
+						"first_mover_score", "ci_low", "ci_high", NULL };
+static const char *const openings_position_columns[] = { "hash", NULL };
+
+const struct kifu_stats_kind_ kifu_stats_openings_ = {
+	.name = "openings",
+	.kind = KIFU_STATS_OPENINGS,
+	.report = openings_report,
+	.refresh = lines_refresh,
+	.empty_columns = openings_columns,
+	.position_columns = openings_position_columns,
+};

@@ -99,89 +99,98 @@ static double median_plies(const struct outcome_acc *a)
  * Reads outcome tuples (game, variant, first, result, plies, count) into
  * acc[], one accumulator per game and variant.
  */
-static int outcome_read(struct ctx *c, struct kifu_stmt *s, struct outcome_acc *acc)
+static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct outcome_acc *acc)
 {
 	int rc, ret = 0;
 
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		int k = stats_gv_find(c, stats_col_text(s, 0), stats_col_text(s, 1));
+		int k = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
+					    kifu_stats_col_text_(s, 1));
 		const struct kifu_game *g;
 		int first, res;
 
 		if (k < 0)
 			continue;
 		g = c->gv[k].g;
-		first = kifu_game_side_index(g, stats_col_text(s, 2));
-		res = stats_classify(g, stats_col_text(s, 3));
+		first = kifu_game_side_index(g, kifu_stats_col_text_(s, 2));
+		res = kifu_stats_classify_(g, kifu_stats_col_text_(s, 3));
 		if (res == RES_UNKNOWN)
 			continue;
 		if (outcome_add(&acc[k], first, res, (long)kifu_db_column_int64(s, 4),
 				kifu_db_column_int64(s, 5)) < 0)
-			return stats_nomem(c);
+			return kifu_stats_nomem_(c);
 	}
 	if (rc != KIFU_DB_DONE)
-		ret = stats_fail_db(c, "cannot read games");
+		ret = kifu_stats_fail_db_(c, "cannot read games");
 	return ret;
 }
 
-int stats_outcomes_refresh(struct ctx *c)
+/* Adds the games stats_outcomes lacks (inside the refresh's write transaction). */
+static int outcomes_fill(struct kifu_stats_ctx_ *c)
 {
 	struct kifu_stmt *s = NULL;
 	int64_t after, upto;
 	int ret;
 
-	ret = stats_refresh_range(c, T_OUTCOMES, &after, &upto, 1);
+	ret = kifu_stats_refresh_range_(c, T_OUTCOMES, &after, &upto, 1);
 	if (ret < 0)
 		return ret;
-	ret = stats_prepare(c, &s,
-			    "INSERT INTO stats_outcomes(game, variant, first, result, termination, plies, "
-			    "games) SELECT game, variant, first, result, coalesce(termination, ''), plies, "
-			    "count(*) FROM games WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2, 3, 4, 5, 6 "
-			    "ON CONFLICT(game, variant, first, result, termination, plies) "
-			    "DO UPDATE SET games = stats_outcomes.games + excluded.games",
-			    "cannot update the statistics");
+	ret = kifu_stats_prepare_(
+		c, &s,
+		"INSERT INTO stats_outcomes(game, variant, first, result, termination, plies, "
+		"games) SELECT game, variant, first, result, coalesce(termination, ''), plies, "
+		"count(*) FROM games WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2, 3, 4, 5, 6 "
+		"ON CONFLICT(game, variant, first, result, termination, plies) "
+		"DO UPDATE SET games = stats_outcomes.games + excluded.games",
+		"cannot update the statistics");
 	if (ret < 0)
 		return ret;
 	kifu_db_bind_int64(s, 1, after);
 	kifu_db_bind_int64(s, 2, upto);
 	if (kifu_db_step(s) != KIFU_DB_DONE)
-		ret = stats_fail_db(c, "cannot update the statistics");
+		ret = kifu_stats_fail_db_(c, "cannot update the statistics");
 	kifu_db_finalize(s);
 	if (ret == 0)
-		ret = stats_state_set(c, T_OUTCOMES, upto);
+		ret = kifu_stats_state_set_(c, T_OUTCOMES, upto);
 	return ret;
 }
 
-static int outcomes_collect(struct ctx *c, const struct kifu_filter *f, unsigned flags,
+/* Brings stats_outcomes up to date: 0, 1 to compute from the games, or an error. */
+static int outcomes_refresh(struct kifu_stats_ctx_ *c)
+{
+	return kifu_stats_ensure_fresh_(c, T_OUTCOMES, outcomes_fill);
+}
+
+static int outcomes_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, unsigned flags,
 			    struct outcome_acc *acc)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct source src = { f, 0, 0, 0 };
+	struct kifu_stats_source_ src = { f, 0, 0, 0 };
 	struct kifu_stmt *s = NULL;
 	int ret = 1, n, fast;
 
-	if (!(flags & KIFU_STATS_NO_CACHE) && stats_table_filter(f, 1))
-		ret = stats_ensure_fresh(c, T_OUTCOMES);
+	if (!(flags & KIFU_STATS_NO_CACHE) && kifu_stats_table_filter_(f, 1))
+		ret = outcomes_refresh(c);
 	if (ret < 0)
 		goto out;
 	fast = ret == 0;
 	if (fast) {
 		kifu_buf_puts(&sql, "SELECT game, variant, first, result, plies, games "
 				    "FROM stats_outcomes WHERE 1 = 1");
-		stats_table_where(&sql, f, 1, 1, &n);
+		kifu_stats_table_where_(&sql, f, 1, 1, &n);
 	} else {
 		kifu_buf_puts(&sql, "SELECT g.game, g.variant, g.first, g.result, g.plies, count(*) "
 				    "FROM games g WHERE ");
-		ret = stats_source_sql(&sql, &src, &n, c);
+		ret = kifu_stats_source_sql_(&sql, &src, &n, c);
 		if (ret < 0)
 			goto out;
 		kifu_buf_puts(&sql, " GROUP BY 1, 2, 3, 4, 5");
 	}
-	ret = stats_prepare_built(c, &s, &sql, fast ? NULL : &src, "cannot read games");
+	ret = kifu_stats_prepare_built_(c, &s, &sql, fast ? NULL : &src, "cannot read games");
 	if (ret < 0)
 		goto out;
 	if (fast)
-		stats_table_bind(s, f, 1, 1);
+		kifu_stats_table_bind_(s, f, 1, 1);
 	ret = outcome_read(c, s, acc);
 out:
 	kifu_db_finalize(s);
@@ -189,7 +198,8 @@ out:
 	return ret;
 }
 
-static int build_summary(struct kifu_report *rep, struct ctx *c, struct outcome_acc *acc)
+static int build_summary(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			 struct outcome_acc *acc)
 {
 	int k;
 
@@ -202,26 +212,31 @@ static int build_summary(struct kifu_report *rep, struct ctx *c, struct outcome_
 		if (!a->games)
 			continue;
 		outcome_sort(a);
-		row = report_row(rep);
-		stats_put_game(rep, row, &c->gv[k]);
-		report_set_int(rep, row, report_col(rep, "games", 0, 0), a->games);
-		stats_put_wins(rep, row, g, a->wins, a->draws);
-		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), a->unfinished);
+		row = kifu_report_add_row_(rep);
+		kifu_stats_put_game_(rep, row, &c->gv[k]);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), a->games);
+		kifu_stats_put_wins_(rep, row, g, a->wins, a->draws);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0),
+				     a->unfinished);
 		if (finished > 0)
-			report_set_real(rep, row, report_col(rep, "draw_rate", 0, 3),
-					(double)a->draws / (double)finished);
+			kifu_report_set_real_(rep, row,
+					      kifu_report_add_col_(rep, "draw_rate", 0, 3),
+					      (double)a->draws / (double)finished);
 		else
-			report_set_null(rep, row, report_col(rep, "draw_rate", 0, 3));
-		stats_put_score(rep, row, "first_mover_score", 1,
-			  (double)a->fm_wins + (double)a->draws / g->nsides, finished);
-		report_set_real(rep, row, report_col(rep, "mean_plies", 0, 1),
-				(double)(a->sum_plies / a->games));
-		report_set_real(rep, row, report_col(rep, "median_plies", 0, 1), median_plies(a));
+			kifu_report_set_null_(rep, row,
+					      kifu_report_add_col_(rep, "draw_rate", 0, 3));
+		kifu_stats_put_score_(rep, row, "first_mover_score", 1,
+				      (double)a->fm_wins + (double)a->draws / g->nsides, finished);
+		kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "mean_plies", 0, 1),
+				      (double)(a->sum_plies / a->games));
+		kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "median_plies", 0, 1),
+				      median_plies(a));
 	}
-	return report_failed(rep) ? KIFU_ENOMEM : 0;
+	return kifu_report_failed_(rep) ? KIFU_ENOMEM : 0;
 }
 
-static int build_lengths(struct kifu_report *rep, struct ctx *c, struct outcome_acc *acc)
+static int build_lengths(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			 struct outcome_acc *acc)
 {
 	size_t i;
 	int k;
@@ -231,34 +246,70 @@ static int build_lengths(struct kifu_report *rep, struct ctx *c, struct outcome_
 
 		outcome_sort(a);
 		for (i = 0; i < a->nh; i++) {
-			long row = report_row(rep);
+			long row = kifu_report_add_row_(rep);
 
-			stats_put_game(rep, row, &c->gv[k]);
-			report_set_int(rep, row, report_col(rep, "plies", 0, 0), a->h[i].plies);
-			report_set_int(rep, row, report_col(rep, "games", 0, 0), a->h[i].n);
+			kifu_stats_put_game_(rep, row, &c->gv[k]);
+			kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "plies", 0, 0),
+					     a->h[i].plies);
+			kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0),
+					     a->h[i].n);
 		}
 	}
-	return report_failed(rep) ? KIFU_ENOMEM : 0;
+	return kifu_report_failed_(rep) ? KIFU_ENOMEM : 0;
 }
 
 /* The summary or the lengths report (kind) into rep. */
-int stats_outcomes_report(struct kifu_report *rep, struct ctx *c, int kind,
-			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
+static int outcomes_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c, int kind,
+			   const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
 	struct outcome_acc *acc;
 	int ret, k;
 
 	acc = calloc((size_t)c->ngv, sizeof(*acc));
 	if (!acc)
-		return stats_nomem(c);
+		return kifu_stats_nomem_(c);
 	ret = outcomes_collect(c, f, opt->flags, acc);
 	if (ret == 0)
 		ret = kind == KIFU_STATS_SUMMARY ? build_summary(rep, c, acc)
 						 : build_lengths(rep, c, acc);
 	if (ret == KIFU_ENOMEM)
-		ret = stats_nomem(c);
+		ret = kifu_stats_nomem_(c);
 	for (k = 0; k < c->ngv; k++)
 		free(acc[k].h);
 	free(acc);
 	return ret;
 }
+
+static int summary_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
+{
+	return outcomes_report(rep, c, KIFU_STATS_SUMMARY, f, opt);
+}
+
+static int lengths_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
+{
+	return outcomes_report(rep, c, KIFU_STATS_LENGTHS, f, opt);
+}
+
+static const char *const summary_columns[] = { "game", "variant", "games", "", "draws",
+					       "unfinished", "draw_rate", "first_mover_score",
+					       "ci_low", "ci_high", "mean_plies", "median_plies",
+					       NULL };
+static const char *const lengths_columns[] = { "game", "variant", "plies", "games", NULL };
+
+const struct kifu_stats_kind_ kifu_stats_summary_ = {
+	.name = "summary",
+	.kind = KIFU_STATS_SUMMARY,
+	.report = summary_report,
+	.refresh = outcomes_refresh,
+	.empty_columns = summary_columns,
+};
+
+/* No refresh of its own: it reads the summary's table. */
+const struct kifu_stats_kind_ kifu_stats_lengths_ = {
+	.name = "lengths",
+	.kind = KIFU_STATS_LENGTHS,
+	.report = lengths_report,
+	.empty_columns = lengths_columns,
+};

@@ -160,7 +160,7 @@ static int game_sides_count(struct pmap *m, const struct game_sides *gs)
 }
 
 /* Rates the players with a finished game (the others keep rated = 0). */
-static int players_rate(struct ctx *c, struct pmap *m)
+static int players_rate(struct kifu_stats_ctx_ *c, struct pmap *m)
 {
 	size_t *dense = malloc((m->n ? m->n : 1) * sizeof(*dense));
 	double *ratings = malloc((m->n ? m->n : 1) * sizeof(*ratings));
@@ -168,7 +168,7 @@ static int players_rate(struct ctx *c, struct pmap *m)
 	int ret = 0;
 
 	if (!dense || !ratings) {
-		ret = stats_nomem(c);
+		ret = kifu_stats_nomem_(c);
 		goto out;
 	}
 	for (i = 0; i < m->n; i++) {
@@ -198,7 +198,8 @@ out:
 	return ret;
 }
 
-static int players_from_games(struct ctx *c, const struct source *src, struct pmap *m)
+static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
+			      struct pmap *m)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct game_sides gs;
@@ -209,11 +210,11 @@ static int players_from_games(struct ctx *c, const struct source *src, struct pm
 	gs.id = -1;
 	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.result, s.side_index, s.player_id "
 			    "FROM games g CROSS JOIN sides s WHERE ");
-	ret = stats_source_sql(&sql, src, &n, c);
+	ret = kifu_stats_source_sql_(&sql, src, &n, c);
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(&sql, " AND s.game_id = g.id ORDER BY g.id, s.side_index");
-	ret = stats_prepare_built(c, &s, &sql, src, "cannot read games");
+	ret = kifu_stats_prepare_built_(c, &s, &sql, src, "cannot read games");
 	if (ret < 0)
 		goto out;
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
@@ -224,8 +225,9 @@ static int players_from_games(struct ctx *c, const struct source *src, struct pm
 			if (gs.id >= 0 && (ret = game_sides_count(m, &gs)) < 0)
 				break;
 			gs.id = id;
-			gs.g = kifu_game_find(stats_col_text(s, 1));
-			gs.res = gs.g ? stats_classify(gs.g, stats_col_text(s, 2)) : RES_UNKNOWN;
+			gs.g = kifu_game_find(kifu_stats_col_text_(s, 1));
+			gs.res = gs.g ? kifu_stats_classify_(gs.g, kifu_stats_col_text_(s, 2))
+				      : RES_UNKNOWN;
 			gs.n = 0;
 			gs.ok = 1;
 		}
@@ -236,11 +238,11 @@ static int players_from_games(struct ctx *c, const struct source *src, struct pm
 		gs.pid[gs.n++] = kifu_db_column_int64(s, 4);
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
-		ret = stats_fail_db(c, "cannot read games");
+		ret = kifu_stats_fail_db_(c, "cannot read games");
 	if (ret == 0 && gs.id >= 0)
 		ret = game_sides_count(m, &gs);
 	if (ret == KIFU_ENOMEM)
-		ret = stats_nomem(c);
+		ret = kifu_stats_nomem_(c);
 	if (ret == 0)
 		ret = players_rate(c, m);
 out:
@@ -249,16 +251,17 @@ out:
 	return ret;
 }
 
-static int players_write(struct ctx *c, const struct pmap *m)
+static int players_write(struct kifu_stats_ctx_ *c, const struct pmap *m)
 {
 	struct kifu_stmt *s = NULL;
 	size_t i;
 	int ret;
 
-	ret = stats_prepare(c, &s,
-			    "INSERT INTO stats_players(player_id, games, wins, draws, draw_points, "
-			    "losses, unfinished, rating) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-			    "cannot update the statistics");
+	ret = kifu_stats_prepare_(
+		c, &s,
+		"INSERT INTO stats_players(player_id, games, wins, draws, draw_points, "
+		"losses, unfinished, rating) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+		"cannot update the statistics");
 	for (i = 0; ret == 0 && i < m->n; i++) {
 		const struct pl *p = &m->v[i];
 
@@ -274,21 +277,21 @@ static int players_write(struct ctx *c, const struct pmap *m)
 		else
 			kifu_db_bind_null(s, 8);
 		if (kifu_db_step(s) != KIFU_DB_DONE)
-			ret = stats_fail_db(c, "cannot update the statistics");
+			ret = kifu_stats_fail_db_(c, "cannot update the statistics");
 		kifu_db_reset(s);
 	}
 	kifu_db_finalize(s);
 	return ret;
 }
 
-static int players_from_table(struct ctx *c, struct pmap *m)
+static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 {
 	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
-	ret = stats_prepare(c, &s,
-			    "SELECT player_id, games, wins, draws, draw_points, losses, unfinished, "
-			    "rating FROM stats_players", "cannot read the statistics");
+	ret = kifu_stats_prepare_(c, &s, "SELECT player_id, games, wins, draws, draw_points, "
+					 "losses, unfinished, rating FROM stats_players",
+				  "cannot read the statistics");
 	if (ret < 0)
 		return ret;
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
@@ -296,7 +299,7 @@ static int players_from_table(struct ctx *c, struct pmap *m)
 		struct pl *p;
 
 		if (k < 0) {
-			ret = stats_nomem(c);
+			ret = kifu_stats_nomem_(c);
 			break;
 		}
 		p = &m->v[k];
@@ -310,40 +313,40 @@ static int players_from_table(struct ctx *c, struct pmap *m)
 		p->rating = p->rated ? kifu_db_column_double(s, 7) : 0;
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
-		ret = stats_fail_db(c, "cannot read the statistics");
+		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
 	kifu_db_finalize(s);
 	return ret;
 }
 
 /* Players: every game's, from stats_players kept up to date, else from the games. */
-static int players_collect(struct ctx *c, const struct kifu_filter *f, unsigned flags,
+static int players_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, unsigned flags,
 			   struct pmap *m)
 {
-	struct source src = { f, 0, 0, 0 };
+	struct kifu_stats_source_ src = { f, 0, 0, 0 };
 	int fresh, own = 0, computed = 0, ret;
 
 	if ((flags & KIFU_STATS_NO_CACHE) ||
 	    (f && (f->game || f->variant || f->player || f->event || f->since || f->until ||
 		   f->termination)))
 		return players_from_games(c, &src, m);
-	ret = stats_is_fresh(c, T_PLAYERS, &fresh);
+	ret = kifu_stats_is_fresh_(c, T_PLAYERS, &fresh);
 	if (ret < 0)
 		return ret;
 	if (fresh)
 		return players_from_table(c, m);
-	ret = stats_write_begin(c, &own);
+	ret = kifu_stats_write_begin_(c, &own);
 	if (ret < 0)
 		return ret;
 	if (ret == 1)
 		return players_from_games(c, &src, m);
 	/* From here on a transaction of ours may be open: one way out. */
 	src.ranged = 1;
-	ret = stats_refresh_range(c, T_PLAYERS, &src.after, &src.upto, 0);
-	if (ret < 0 && stats_cannot_write(c)) {
+	ret = kifu_stats_refresh_range_(c, T_PLAYERS, &src.after, &src.upto, 0);
+	if (ret < 0 && kifu_stats_cannot_write_(c)) {
 		/* Writable as far as BEGIN could tell, not for the first change (a full disk). */
 		kifu_error_clear(c->err);
-		stats_write_end(c, own, 1);
-		return players_from_games(c, &(struct source){ f, 0, 0, 0 }, m);
+		kifu_stats_write_end_(c, own, 1);
+		return players_from_games(c, &(struct kifu_stats_source_){ f, 0, 0, 0 }, m);
 	}
 	if (ret == 0)
 		ret = players_from_games(c, &src, m);
@@ -351,15 +354,15 @@ static int players_collect(struct ctx *c, const struct kifu_filter *f, unsigned 
 	if (ret == 0)
 		ret = players_write(c, m);
 	if (ret == 0)
-		ret = stats_state_set(c, T_PLAYERS, src.upto);
-	if (ret < 0 && computed && stats_cannot_write(c)) {
+		ret = kifu_stats_state_set_(c, T_PLAYERS, src.upto);
+	if (ret < 0 && computed && kifu_stats_cannot_write_(c)) {
 		/* The figures are complete; only keeping them failed. */
 		kifu_error_clear(c->err);
-		stats_write_end(c, own, 1);
+		kifu_stats_write_end_(c, own, 1);
 		own = 0;
 		ret = 0;
 	}
-	return stats_write_end(c, own, ret);
+	return kifu_stats_write_end_(c, own, ret);
 }
 
 /* The index of player pid in m, or -1 when it is not there (nothing added). */
@@ -385,10 +388,11 @@ static long pmap_find(const struct pmap *m, int64_t pid)
  * the database holds no review at all (the report then has no such
  * columns).
  */
-static int players_reviews(struct ctx *c, const struct kifu_filter *f, struct pmap *m, int *any)
+static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, struct pmap *m,
+			   int *any)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct source src = { f, 0, 0, 0 };
+	struct kifu_stats_source_ src = { f, 0, 0, 0 };
 	struct kifu_stmt *s = NULL;
 	long long runs = 0;
 	int found = 0, ret, rc, n;
@@ -404,13 +408,13 @@ static int players_reviews(struct ctx *c, const struct kifu_filter *f, struct pm
 			    "JOIN analysis_runs r ON r.game_id = g.id "
 			    "JOIN analysis_plies p ON p.run_id = r.id "
 			    "JOIN sides s ON s.game_id = g.id AND s.side_index = p.side_index WHERE ");
-	ret = stats_source_sql(&sql, &src, &n, c);
+	ret = kifu_stats_source_sql_(&sql, &src, &n, c);
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(&sql, " AND r.id = (SELECT r2.id FROM analysis_runs r2 WHERE r2.game_id = g.id "
 			    "ORDER BY r2.playouts DESC, r2.id DESC LIMIT 1) "
 			    "ORDER BY s.player_id, g.id, p.ply");
-	ret = stats_prepare_built(c, &s, &sql, &src, "cannot read the analyses");
+	ret = kifu_stats_prepare_built_(c, &s, &sql, &src, "cannot read the analyses");
 	if (ret < 0)
 		goto out;
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
@@ -428,7 +432,7 @@ static int players_reviews(struct ctx *c, const struct kifu_filter *f, struct pm
 			p->mistakes++;
 	}
 	if (rc < 0)
-		ret = stats_fail_db(c, "cannot read the analyses");
+		ret = kifu_stats_fail_db_(c, "cannot read the analyses");
 out:
 	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
@@ -438,19 +442,19 @@ out:
 /* The review columns of a row: empty for a player with no reviewed move. */
 static void put_reviewed(struct kifu_report *rep, long row, const struct pl *p)
 {
-	long moves = report_col(rep, "analysed_moves", 0, 0);
-	long loss = report_col(rep, "mean_loss", 0, 3);
-	long mistakes = report_col(rep, "mistakes", 0, 0);
+	long moves = kifu_report_add_col_(rep, "analysed_moves", 0, 0);
+	long loss = kifu_report_add_col_(rep, "mean_loss", 0, 3);
+	long mistakes = kifu_report_add_col_(rep, "mistakes", 0, 0);
 
 	if (!p->analysed) {
-		report_set_null(rep, row, moves);
-		report_set_null(rep, row, loss);
-		report_set_null(rep, row, mistakes);
+		kifu_report_set_null_(rep, row, moves);
+		kifu_report_set_null_(rep, row, loss);
+		kifu_report_set_null_(rep, row, mistakes);
 		return;
 	}
-	report_set_int(rep, row, moves, p->analysed);
-	report_set_real(rep, row, loss, p->loss / (double)p->analysed);
-	report_set_int(rep, row, mistakes, p->mistakes);
+	kifu_report_set_int_(rep, row, moves, p->analysed);
+	kifu_report_set_real_(rep, row, loss, p->loss / (double)p->analysed);
+	kifu_report_set_int_(rep, row, mistakes, p->mistakes);
 }
 
 static int cmp_players(const void *x, const void *y)
@@ -468,7 +472,8 @@ static int cmp_players(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
-static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m, int reviews)
+static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, struct pmap *m,
+			 int reviews)
 {
 	struct pl **order = malloc((m->n ? m->n : 1) * sizeof(*order));
 	struct kifu_stmt *s = NULL;
@@ -476,19 +481,20 @@ static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m,
 	int ret;
 
 	if (!order)
-		return stats_nomem(c);
-	ret = stats_prepare(c, &s, "SELECT name FROM players WHERE id = ?1", "cannot read players");
+		return kifu_stats_nomem_(c);
+	ret = kifu_stats_prepare_(c, &s, "SELECT name FROM players WHERE id = ?1",
+				  "cannot read players");
 	for (i = 0; ret == 0 && i < m->n; i++) {
 		struct pl *p = &m->v[i];
 
 		kifu_db_bind_int64(s, 1, p->pid);
 		if (kifu_db_step(s) == KIFU_DB_ROW)
-			p->name = arena_strndup(&rep->strings, stats_col_text(s, 0),
-						strlen(stats_col_text(s, 0)));
+			p->name = arena_strndup(&rep->strings, kifu_stats_col_text_(s, 0),
+						strlen(kifu_stats_col_text_(s, 0)));
 		else
 			p->name = arena_strndup(&rep->strings, "", 0);
 		if (!p->name)
-			ret = stats_nomem(c);
+			ret = kifu_stats_nomem_(c);
 		kifu_db_reset(s);
 		order[i] = p;
 	}
@@ -499,32 +505,36 @@ static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m,
 	for (i = 0; i < m->n; i++) {
 		const struct pl *p = order[i];
 		long long finished = p->wins + p->draws + p->losses;
-		long row = report_row(rep);
+		long row = kifu_report_add_row_(rep);
 
-		report_set_text(rep, row, report_col(rep, "player", 0, 0), p->name);
-		report_set_int(rep, row, report_col(rep, "games", 0, 0), p->games);
-		report_set_int(rep, row, report_col(rep, "wins", 0, 0), p->wins);
-		report_set_int(rep, row, report_col(rep, "draws", 0, 0), p->draws);
-		report_set_int(rep, row, report_col(rep, "losses", 0, 0), p->losses);
-		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), p->unfinished);
-		stats_put_score(rep, row, "score", 0, (double)p->wins + p->draw_points, finished);
+		kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "player", 0, 0), p->name);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), p->games);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "wins", 0, 0), p->wins);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "draws", 0, 0), p->draws);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "losses", 0, 0),
+				     p->losses);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0),
+				     p->unfinished);
+		kifu_stats_put_score_(rep, row, "score", 0, (double)p->wins + p->draw_points,
+				      finished);
 		if (p->rated)
-			report_set_real(rep, row, report_col(rep, "rating", 0, 1), p->rating);
+			kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "rating", 0, 1),
+					      p->rating);
 		else
-			report_set_null(rep, row, report_col(rep, "rating", 0, 1));
+			kifu_report_set_null_(rep, row, kifu_report_add_col_(rep, "rating", 0, 1));
 		if (reviews)
 			put_reviewed(rep, row, p);
 	}
-	if (report_failed(rep))
-		ret = stats_nomem(c);
+	if (kifu_report_failed_(rep))
+		ret = kifu_stats_nomem_(c);
 out:
 	free(order);
 	return ret;
 }
 
 /* The players report into rep. */
-int stats_players_report(struct kifu_report *rep, struct ctx *c, const struct kifu_filter *f,
-			 const struct kifu_stats_options *opt)
+static int players_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
 	struct pmap m;
 	int ret, reviews = 0;
@@ -540,7 +550,7 @@ int stats_players_report(struct kifu_report *rep, struct ctx *c, const struct ki
 }
 
 /* Brings stats_players up to date (kifu_stats_refresh). */
-int stats_players_refresh(struct ctx *c)
+static int players_refresh(struct kifu_stats_ctx_ *c)
 {
 	struct pmap m;
 	int ret;
@@ -550,3 +560,14 @@ int stats_players_refresh(struct ctx *c)
 	pmap_release(&m);
 	return ret;
 }
+
+static const char *const players_columns[] = { "player", "games", "wins", "draws", "losses",
+					       "unfinished", "score", "rating", NULL };
+
+const struct kifu_stats_kind_ kifu_stats_players_ = {
+	.name = "players",
+	.kind = KIFU_STATS_PLAYERS,
+	.report = players_report,
+	.refresh = players_refresh,
+	.empty_columns = players_columns,
+};

@@ -65,7 +65,7 @@ void arena_release(struct arena *a)
 
 /* ---- Building ---- */
 
-int report_new(struct kifu_report **out, const char *name)
+int kifu_report_new_(struct kifu_report **out, const char *name)
 {
 	struct kifu_report *rep = calloc(1, sizeof(*rep));
 
@@ -76,7 +76,7 @@ int report_new(struct kifu_report **out, const char *name)
 	return 0;
 }
 
-long report_col(struct kifu_report *rep, const char *name, unsigned flags, int prec)
+long kifu_report_add_col_(struct kifu_report *rep, const char *name, unsigned flags, int prec)
 {
 	size_t i;
 
@@ -85,7 +85,7 @@ long report_col(struct kifu_report *rep, const char *name, unsigned flags, int p
 			return (long)i;
 	if (rep->ncols == rep->cap_cols) {
 		size_t cap = rep->cap_cols ? rep->cap_cols * 2 : 16;
-		struct report_col *v = realloc(rep->cols, cap * sizeof(*v));
+		struct kifu_report_column_ *v = realloc(rep->cols, cap * sizeof(*v));
 
 		if (!v) {
 			rep->failed = 1;
@@ -104,11 +104,11 @@ long report_col(struct kifu_report *rep, const char *name, unsigned flags, int p
 	return (long)rep->ncols++;
 }
 
-long report_row(struct kifu_report *rep)
+long kifu_report_add_row_(struct kifu_report *rep)
 {
 	if (rep->nrows == rep->cap_rows) {
 		size_t cap = rep->cap_rows ? rep->cap_rows * 2 : 64;
-		struct report_row *v = realloc(rep->rows, cap * sizeof(*v));
+		struct kifu_report_row_ *v = realloc(rep->rows, cap * sizeof(*v));
 
 		if (!v) {
 			rep->failed = 1;
@@ -125,7 +125,7 @@ long report_row(struct kifu_report *rep)
 /* The cell (row, col), the row's cells grown to hold it; NULL on failure. */
 static struct kifu_cell *cell_at(struct kifu_report *rep, long row, long col)
 {
-	struct report_row *r;
+	struct kifu_report_row_ *r;
 
 	if (row < 0 || col < 0 || (size_t)row >= rep->nrows || (size_t)col >= rep->ncols) {
 		rep->failed = 1;
@@ -147,7 +147,7 @@ static struct kifu_cell *cell_at(struct kifu_report *rep, long row, long col)
 	return &r->cells[col];
 }
 
-void report_set_int(struct kifu_report *rep, long row, long col, long long v)
+void kifu_report_set_int_(struct kifu_report *rep, long row, long col, long long v)
 {
 	struct kifu_cell *c = cell_at(rep, row, col);
 
@@ -157,7 +157,7 @@ void report_set_int(struct kifu_report *rep, long row, long col, long long v)
 	}
 }
 
-void report_set_real(struct kifu_report *rep, long row, long col, double v)
+void kifu_report_set_real_(struct kifu_report *rep, long row, long col, double v)
 {
 	struct kifu_cell *c = cell_at(rep, row, col);
 
@@ -167,7 +167,7 @@ void report_set_real(struct kifu_report *rep, long row, long col, double v)
 	}
 }
 
-void report_set_null(struct kifu_report *rep, long row, long col)
+void kifu_report_set_null_(struct kifu_report *rep, long row, long col)
 {
 	struct kifu_cell *c = cell_at(rep, row, col);
 
@@ -175,7 +175,7 @@ void report_set_null(struct kifu_report *rep, long row, long col)
 		c->type = KIFU_CELL_NULL;
 }
 
-void report_set_text(struct kifu_report *rep, long row, long col, const char *s)
+void kifu_report_set_text_(struct kifu_report *rep, long row, long col, const char *s)
 {
 	struct kifu_cell *c = cell_at(rep, row, col);
 
@@ -189,7 +189,7 @@ void report_set_text(struct kifu_report *rep, long row, long col, const char *s)
 	c->type = KIFU_CELL_TEXT;
 }
 
-void report_set_list(struct kifu_report *rep, long row, long col, const char *s, char sep)
+void kifu_report_set_list_(struct kifu_report *rep, long row, long col, const char *s, char sep)
 {
 	struct kifu_cell *c = cell_at(rep, row, col);
 	size_t n = strlen(s), i, count = n ? 1 : 0;
@@ -213,7 +213,7 @@ void report_set_list(struct kifu_report *rep, long row, long col, const char *s,
 	c->count = count;
 }
 
-int report_failed(const struct kifu_report *rep)
+int kifu_report_failed_(const struct kifu_report *rep)
 {
 	return rep->failed;
 }
@@ -280,7 +280,8 @@ const struct kifu_cell *kifu_report_cell(const struct kifu_report *rep, size_t r
 
 /* ---- Text forms ---- */
 
-void stats_put_real(struct kifu_buf *out, double v)
+/* Appends v as the shortest text that reads back as the same double. */
+static void put_real(struct kifu_buf *out, double v)
 {
 	char text[400];
 	int prec;
@@ -319,7 +320,7 @@ static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec
 		if (prec >= 0)
 			kifu_buf_printf(out, "%.*f", prec, c->r);
 		else
-			stats_put_real(out, c->r);
+			put_real(out, c->r);
 		break;
 	case KIFU_CELL_TEXT:
 		if (escaped)
@@ -401,8 +402,8 @@ static int same_text(const struct kifu_report *rep, long c)
 }
 
 /* The text of table column t in row r (r < 0: the header). */
-void stats_tcol_text(struct kifu_buf *cell, const struct kifu_report *rep,
-		     const struct stats_tcol *t, long r)
+void kifu_report_tcol_text_(struct kifu_buf *cell, const struct kifu_report *rep,
+			    const struct kifu_report_tcol_ *t, long r)
 {
 	const struct kifu_cell *lo, *hi;
 
@@ -428,8 +429,8 @@ void stats_tcol_text(struct kifu_buf *cell, const struct kifu_report *rep,
 	table_text(cell, hi, rep->cols[t->pair].prec, 1);
 }
 
-size_t stats_table_plan(struct stats_tcol *t, const struct kifu_report *rep, int drop_game,
-			int drop_variant)
+size_t kifu_report_table_plan_(struct kifu_report_tcol_ *t, const struct kifu_report *rep,
+			       int drop_game, int drop_variant)
 {
 	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
 	long ci_high = kifu_report_find_col(rep, "ci_high");
@@ -468,7 +469,7 @@ size_t stats_table_plan(struct stats_tcol *t, const struct kifu_report *rep, int
 static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 {
 	struct kifu_buf cell = KIFU_BUF_INIT;
-	struct stats_tcol *t = calloc(rep->ncols ? rep->ncols : 1, sizeof(*t));
+	struct kifu_report_tcol_ *t = calloc(rep->ncols ? rep->ncols : 1, sizeof(*t));
 	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
 	int drop_game = same_text(rep, game), drop_variant = drop_game && same_text(rep, variant);
 	size_t n = 0, c;
@@ -479,13 +480,13 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 		ret = KIFU_ENOMEM;
 		goto out;
 	}
-	n = stats_table_plan(t, rep, drop_game, drop_variant);
+	n = kifu_report_table_plan_(t, rep, drop_game, drop_variant);
 	for (r = -1; r < (long)rep->nrows; r++) {
 		for (c = 0; c < n; c++) {
 			const struct kifu_cell *kc;
 			size_t w;
 
-			stats_tcol_text(&cell, rep, &t[c], r);
+			kifu_report_tcol_text_(&cell, rep, &t[c], r);
 			w = cell.data ? text_width(cell.data, cell.len) : 0;
 			if (w > t[c].width)
 				t[c].width = w;
@@ -513,7 +514,7 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 			const char *s;
 			size_t w, pad;
 
-			stats_tcol_text(&cell, rep, &t[c], r);
+			kifu_report_tcol_text_(&cell, rep, &t[c], r);
 			s = cell.data ? cell.data : "";
 			w = text_width(s, cell.len);
 			pad = t[c].width > w ? t[c].width - w : 0;
@@ -609,7 +610,7 @@ static int write_json(struct kifu_buf *out, const struct kifu_report *rep)
 			switch (k->type) {
 			case KIFU_CELL_NULL: kifu_buf_puts(out, "null"); break;
 			case KIFU_CELL_INT: kifu_buf_printf(out, "%lld", k->i); break;
-			case KIFU_CELL_REAL: stats_put_real(out, k->r); break;
+			case KIFU_CELL_REAL: put_real(out, k->r); break;
 			case KIFU_CELL_TEXT: kifu_buf_json_string(out, k->text); break;
 			case KIFU_CELL_LIST:
 				kifu_buf_putc(out, '[');

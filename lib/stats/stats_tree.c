@@ -18,7 +18,7 @@
 #include "kifu/store.h"
 #include "stats/stats_impl.h"
 
-#define TREE_MAX_SIDES 4  /* as stats.c's wins arrays */
+#define TREE_MAX_SIDES 4  /* as MAX_SIDES, the wins arrays of stats_impl.h */
 
 /* One next move and the games that played it. */
 struct tree_move {
@@ -199,7 +199,7 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 	if (kifu_db_prepare(&s, st, "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
 			       "tree_moves WHERE \"symmetric\" = ?1 AND hash = ?2 AND game = ?3 AND "
 			       "variant = ?4", err) < 0)
-		return search_fail_db(st, "cannot read the tree", err);
+		return kifu_search_fail_db_(st, "cannot read the tree", err);
 	kifu_db_bind_int(s, 1, symmetric);
 	kifu_db_bind_int64(s, 2, (int64_t)hash);
 	kifu_db_bind_text_static(s, 3, g->name, -1);
@@ -221,7 +221,7 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 		e->sum_plies += (long double)kifu_db_column_int64(s, 8);
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
-		ret = search_fail_db(st, "cannot read the tree", err);
+		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
 	kifu_db_finalize(s);
 	return ret;
 }
@@ -243,7 +243,7 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 	 * CROSS JOIN: the index range first, then each game by its id. A
 	 * game that ends at the position (ply = plies) has no next move.
 	 */
-	if (symmetric || search_position_index(st)) {
+	if (symmetric || kifu_search_position_index_(st)) {
 		struct kifu_buf where = KIFU_BUF_INIT;
 
 		ret = kifu_filter_sql(&where, f, "g", 3, err);
@@ -266,7 +266,7 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		goto out;
 	}
 	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
-		ret = search_fail_db(st, "cannot read the tree", err);
+		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
 		goto out;
 	}
 	kifu_db_bind_int64(s, 1, (int64_t)hash);
@@ -292,7 +292,7 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 			   kifu_db_column_int64(s, 2), kifu_db_column_int64(s, 3));
 	}
 	if (rc != KIFU_DB_DONE)
-		ret = search_fail_db(st, "cannot read the tree", err);
+		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
 out:
 	kifu_db_finalize(s);
 	kifu_buf_release(&sql);
@@ -447,25 +447,27 @@ static void tree_columns(struct kifu_report *rep, const struct kifu_game *g)
 	char name[64];
 	int s;
 
-	report_col(rep, "move", 0, 0);
-	report_col(rep, "games", 0, 0);
+	kifu_report_add_col_(rep, "move", 0, 0);
+	kifu_report_add_col_(rep, "games", 0, 0);
 	for (s = 0; s < g->nsides && s < TREE_MAX_SIDES; s++) {
 		snprintf(name, sizeof(name), "wins_%s", g->sides[s]);
-		report_col(rep, name, 0, 0);
+		kifu_report_add_col_(rep, name, 0, 0);
 	}
-	report_col(rep, "draws", 0, 0);
-	report_col(rep, "unfinished", 0, 0);
-	report_col(rep, "mover_score", 0, 3);
-	report_col(rep, "ci_low", 0, 3);
-	report_col(rep, "ci_high", 0, 3);
-	report_col(rep, "mean_plies", 0, 1);
-	report_col(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0);
-	report_col(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0);
+	kifu_report_add_col_(rep, "draws", 0, 0);
+	kifu_report_add_col_(rep, "unfinished", 0, 0);
+	kifu_report_add_col_(rep, "mover_score", 0, 3);
+	kifu_report_add_col_(rep, "ci_low", 0, 3);
+	kifu_report_add_col_(rep, "ci_high", 0, 3);
+	kifu_report_add_col_(rep, "mean_plies", 0, 1);
+	kifu_report_add_col_(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0);
+	kifu_report_add_col_(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0);
 }
 
-int stats_tree_report(struct kifu_report *rep, struct ctx *c, const struct kifu_filter *f,
-		      const struct kifu_stats_options *opt, struct kifu_error *err)
+/* The tree report into rep, as kifu_stats_report describes it. */
+static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+		       const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
+	struct kifu_error *err = c->err;
 	struct tree_moves t = { NULL, 0, 0 };
 	struct tree_pos tp;
 	const struct kifu_game *g = NULL;
@@ -522,29 +524,39 @@ int stats_tree_report(struct kifu_report *rep, struct ctx *c, const struct kifu_
 	tree_columns(rep, g);
 	for (i = 0; i < t.n; i++) {
 		const struct tree_move *e = &t.v[i];
-		long row;
+		long row, col;
 		double points;
 
 		if (e->games < opt->min_games)
 			continue;
-		row = report_row(rep);
-		report_set_text(rep, row, report_col(rep, "move", 0, 0), e->move);
-		report_set_int(rep, row, report_col(rep, "games", 0, 0), e->games);
-		stats_put_wins(rep, row, g, e->wins, e->draws);
-		report_set_int(rep, row, report_col(rep, "unfinished", 0, 0), e->unfinished);
+		row = kifu_report_add_row_(rep);
+		kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "move", 0, 0), e->move);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), e->games);
+		kifu_stats_put_wins_(rep, row, g, e->wins, e->draws);
+		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "unfinished", 0, 0),
+				     e->unfinished);
 		points = (mover >= 0 && mover < TREE_MAX_SIDES ? (double)e->wins[mover] : 0.0) +
 			 (double)e->draws / (g->nsides > 0 ? g->nsides : 2);
-		stats_put_score(rep, row, "mover_score", 1, points, e->games - e->unfinished);
-		report_set_real(rep, row, report_col(rep, "mean_plies", 0, 1),
-				(double)(e->sum_plies / e->games));
-		report_set_text(rep, row, report_col(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0), hex);
-		report_set_text(rep, row, report_col(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0),
-				mover >= 0 && mover < g->nsides ? g->sides[mover] : "");
+		kifu_stats_put_score_(rep, row, "mover_score", 1, points, e->games - e->unfinished);
+		kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "mean_plies", 0, 1),
+				      (double)(e->sum_plies / e->games));
+		col = kifu_report_add_col_(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0);
+		kifu_report_set_text_(rep, row, col, hex);
+		col = kifu_report_add_col_(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0);
+		kifu_report_set_text_(rep, row, col,
+				      mover >= 0 && mover < g->nsides ? g->sides[mover] : "");
 	}
-	if (report_failed(rep))
+	if (kifu_report_failed_(rep))
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 out:
 	tree_pos_release(&tp);
 	tree_moves_release(&t);
 	return ret;
 }
+
+/* Its header is written with its rows (tree_columns), whatever their number. */
+const struct kifu_stats_kind_ kifu_stats_tree_ = {
+	.name = "tree",
+	.kind = KIFU_STATS_TREE,
+	.report = tree_report,
+};
