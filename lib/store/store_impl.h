@@ -278,8 +278,12 @@ int kifu_store_run_write_(struct kifu_store *st,
 /* Forgets the cached player ids (store.c): a rollback may have taken them away. */
 void kifu_store_players_clear_(struct kifu_store *st);
 
-/* Sends the BEGIN of a pending batch (st->tx_pending); 0 or a KIFU_E* code (kifu_db_errmsg). */
-int kifu_store_tx_start_(struct kifu_store *st);
+/*
+ * Sends the BEGIN of a pending batch (st->tx_pending), as kifu_db_step and
+ * kifu_db_exec do before the batch's first statement (db.c); 0 or a
+ * KIFU_E* code (kifu_db_errmsg).
+ */
+int kifu_db_begin_pending_(struct kifu_store *st);
 
 /*
  * Board symmetries and the tree (store_symm.c): a stored game's canonical

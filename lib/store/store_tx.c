@@ -11,8 +11,6 @@
 
 #include "store/store_impl.h"
 
-
-
 int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 {
 	static const char *const names[] = { "begin", "begin_refresh", "begin_read", "begin_game" };
@@ -51,14 +49,6 @@ int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 	return 0;
 }
 
-int kifu_store_tx_start_(struct kifu_store *st)
-{
-	const char *sql = kifu_db_sql(st, "begin");
-
-	st->tx_pending = 0;
-	return st->be->exec(st, sql);
-}
-
 int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 {
 	return kifu_store_begin_tx(st, KIFU_TX_WRITE, err);
@@ -87,7 +77,7 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 			st->in_tx = 0;
 			return 0;
 		}
-		if (kifu_store_tx_start_(st) < 0)
+		if (kifu_db_begin_pending_(st) < 0)
 			return kifu_store_fail_(st, "cannot commit", err);
 	}
 	ret = st->be->posidx_commit(st, err);
