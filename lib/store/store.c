@@ -681,7 +681,12 @@ int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, c
 
 /* ---- Bulk loading ---- */
 
-int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err)
+/*
+ * Drops the deferrable indexes, remembering their names in
+ * deferred_indexes, and has the position index and the derived tables set
+ * theirs aside, in one transaction.
+ */
+static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *keep = NULL;
 	const struct deferrable *d;
@@ -715,7 +720,7 @@ int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err)
  * Rebuilds every index named in deferred_indexes from libkifu's own
  * definition (a name kifu does not know is forgotten), in one transaction.
  */
-int kifu_store_indexes_restore_(struct kifu_store *st, struct kifu_error *err)
+static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *find = NULL, *done = NULL;
 	const struct deferrable *d;
@@ -779,7 +784,9 @@ int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 	/* A backend without bulk loads (PostgreSQL) writes every game as it comes. */
 	if (ret < 0 || !st->be->bulk_begin)
 		return ret;
-	ret = st->be->bulk_begin(st, err);
+	ret = indexes_defer(st, err);
+	if (ret == 0)
+		ret = st->be->bulk_begin(st, err);
 	if (ret == 0)
 		st->bulk = 1;
 	return ret;
@@ -791,7 +798,10 @@ int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
 
 	if (ret < 0 || !st->be->bulk_end)
 		return ret;
-	ret = st->be->bulk_end(st, err);
+	/* Every deferred index rebuilt, also one left by an interrupted bulk load. */
+	ret = indexes_restore(st, err);
+	if (ret == 0)
+		ret = st->be->bulk_end(st, err);
 	if (ret == 0)
 		st->bulk = 0;
 	return ret;

@@ -100,9 +100,11 @@ struct kifu_store_backend {
 	int game_tx;
 
 	/*
-	 * Bulk loading (kifu_store_bulk_begin/end): SQLite's defers the indexes
-	 * and holds the tree counts; NULL: no bulk mode, every game written as
-	 * in a normal transaction (the store's bulk flag stays off).
+	 * Bulk loading (kifu_store_bulk_begin/end): the backend's own mode,
+	 * switched on after the store has set its indexes aside and off after
+	 * it has rebuilt them (SQLite: foreign keys off, fewer checkpoints);
+	 * NULL: no bulk mode, every game written as in a normal transaction,
+	 * no index set aside (the store's bulk flag stays off).
 	 */
 	int (*bulk_begin)(struct kifu_store *st, struct kifu_error *err);
 	int (*bulk_end)(struct kifu_store *st, struct kifu_error *err);
@@ -129,7 +131,11 @@ struct kifu_store_backend {
  */
 #define KIFU_TX_GAME 3
 
-/* Every backend, most specific first (the SQLite one takes any path): NULL-terminated. */
+/*
+ * Every backend, most specific first, the last taking any path (SQLite's):
+ * NULL-terminated (backends.c). The store reaches a backend only through
+ * this table and st->be; the backends' structs are named by backends.c.
+ */
 extern const struct kifu_store_backend *const kifu_store_backends[];
 extern const struct kifu_store_backend kifu_store_sqlite, kifu_store_pg;
 
@@ -237,10 +243,6 @@ int kifu_store_step_id_(int64_t *id, struct kifu_store *st, struct kifu_stmt *s,
 /* Runs SQL text of libkifu's own (pragmas, DDL) that takes no parameters. */
 int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what,
 		     struct kifu_error *err);
-
-/* Deferring and rebuilding the indexes of deferrables[] in store.c (SQLite's bulk loads). */
-int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err);
-int kifu_store_indexes_restore_(struct kifu_store *st, struct kifu_error *err);
 
 /* The SQLite backend's position index (store_posidx.c): see there. */
 int kifu_store_posidx_queue_(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
