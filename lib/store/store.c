@@ -59,6 +59,7 @@ static int bind_text(struct kifu_stmt *s, int i, const char *text)
 
 void kifu_store_free(struct kifu_store *st)
 {
+	const struct kifu_store_derived_ *const *d;
 	int k;
 
 	if (!st)
@@ -74,7 +75,8 @@ void kifu_store_free(struct kifu_store *st)
 	free(st->players);
 	if (st->be)
 		st->be->posidx_release(st);
-	kifu_store_symm_release_(st);
+	for (d = kifu_store_derived_; *d; d++)
+		(*d)->release(st);
 	kifu_buf_release(&st->moves);
 	kifu_buf_release(&st->hashes);
 	kifu_buf_release(&st->notes);
@@ -453,6 +455,7 @@ struct game_write {
 static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 {
 	struct game_write *w = arg;
+	const struct kifu_store_derived_ *const *d;
 	int ret;
 
 	w->gid = 0;
@@ -463,8 +466,8 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	if (w->gid == 0)
 		return find_by_key(&w->gid, st, w->key, err);
 	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
-	if (ret == 0)
-		ret = kifu_store_symm_game_(st, w->gid, w->rec, w->rp, err);
+	for (d = kifu_store_derived_; *d && ret == 0; d++)
+		ret = (*d)->game(st, w->gid, w->rec, w->rp, err);
 	if (ret == 0)
 		ret = insert_game_moves(st, w->gid, w->rec, w->rp, err);
 	if (ret == 0)
@@ -690,6 +693,7 @@ static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *keep = NULL;
 	const struct deferrable *d;
+	const struct kifu_store_derived_ *const *dt;
 	int own, ret;
 
 	ret = kifu_store_own_begin_(&own, st, err);
@@ -710,8 +714,8 @@ static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 	}
 	if (ret == 0)
 		ret = st->be->posidx_defer(st, err);
-	if (ret == 0)
-		ret = kifu_store_symm_defer_(st, err);
+	for (dt = kifu_store_derived_; *dt && ret == 0; dt++)
+		ret = (*dt)->defer(st, err);
 	kifu_db_finalize(keep);
 	return kifu_store_own_end_(own, ret, st, err);
 }
@@ -724,6 +728,7 @@ static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *find = NULL, *done = NULL;
 	const struct deferrable *d;
+	const struct kifu_store_derived_ *const *dt;
 	int own, ret;
 
 	ret = kifu_store_own_begin_(&own, st, err);
@@ -758,8 +763,8 @@ static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 	}
 	if (ret == 0)
 		ret = st->be->posidx_restore(st, err);
-	if (ret == 0)
-		ret = kifu_store_symm_restore_(st, err);
+	for (dt = kifu_store_derived_; *dt && ret == 0; dt++)
+		ret = (*dt)->restore(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:

@@ -288,18 +288,44 @@ void kifu_store_players_clear_(struct kifu_store *st);
 int kifu_db_begin_pending_(struct kifu_store *st);
 
 /*
- * Board symmetries and the tree (store_symm.c): a stored game's canonical
- * hashes, its listing row and its tree counts; the commit, rollback and
- * bulk load hooks; schema 5's migration step.
+ * A derived table: rows the store keeps from the games it writes, beside
+ * them, with a hook at each point of a game's and a transaction's life.
+ * Every one is in the NULL-terminated kifu_store_derived_[] (derived.c),
+ * which the store's core calls in order (store.c: a game written, a bulk
+ * load begun or ended, the store closed; store_tx.c: commit, rollback).
+ * A new derived table is one const struct and a line in that table.
  */
-int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
-			  const struct kifu_replay *rp, struct kifu_error *err);
-int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err);
-void kifu_store_symm_rollback_(struct kifu_store *st);
-int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err);
-int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err);
-void kifu_store_symm_release_(struct kifu_store *st);
+struct kifu_store_derived_ {
+	const char *name;
+	/* Game id stored (rec as read, rp its complete replay), in its transaction. */
+	int (*game)(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+		    const struct kifu_replay *rp, struct kifu_error *err);
+	/* What waits for the commit written, before COMMIT; what it held forgotten. */
+	int (*commit)(struct kifu_store *st, struct kifu_error *err);
+	void (*rollback)(struct kifu_store *st);
+	/* A bulk load begins (indexes set aside, in its transaction) and ends. */
+	int (*defer)(struct kifu_store *st, struct kifu_error *err);
+	int (*restore)(struct kifu_store *st, struct kifu_error *err);
+	/* The store closes: its memory freed. */
+	void (*release)(struct kifu_store *st);
+};
+
+extern const struct kifu_store_derived_ *const kifu_store_derived_[];
+
+/*
+ * Board symmetries and the tree (store_symm.c): a stored game's canonical
+ * hashes, its listing row and its tree counts, kept through the hooks of
+ * kifu_store_symm_derived_; schema 5's migration step (store_open.c); and
+ * for kifu_store_tree_update (store_tree.c): whether tree_moves counts
+ * every game (*fresh), the last game it counted by its stats_state (-1:
+ * none of this depth), and counting the games after last (all of them,
+ * anew, when last < 0) in the caller's refresh transaction.
+ */
+extern const struct kifu_store_derived_ kifu_store_symm_derived_;
 int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err);
+int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err);
+int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct kifu_error *err);
 
 /* Fills err from the database's last error (kifu_db_fail). */
 #define kifu_store_fail_ kifu_db_fail

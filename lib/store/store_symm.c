@@ -10,8 +10,11 @@
  * one row update per transaction rather than one per game. stats_state
  * 'tree' says up to which game they are counted; a reader that finds it
  * behind (a bulk load killed half-way, a change by hand) counts the games
- * since from game_moves (kifu_store_tree_update_), which is also how the
- * migration fills a database of an older version.
+ * since from game_moves (kifu_store_tree_update, store_tree.c), which is
+ * also how the migration fills a database of an older version. The store
+ * reaches this file through the hooks of kifu_store_symm_derived_ (a
+ * derived table, store_impl.h), at each game, commit, rollback, bulk load
+ * and close.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +155,7 @@ static struct store_symm *symm_of(struct kifu_store *st)
 	return st->symm;
 }
 
-void kifu_store_symm_release_(struct kifu_store *st)
+static void symm_release(struct kifu_store *st)
 {
 	struct store_symm *sy = st->symm;
 
@@ -465,8 +468,8 @@ static int insert_canon(struct kifu_store *st, struct kifu_stmt *s, int64_t id,
 	return kifu_store_step_(st, s, "cannot store the canonical hashes", err);
 }
 
-int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
-			  const struct kifu_replay *rp, struct kifu_error *err)
+static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			    const struct kifu_replay *rp, struct kifu_error *err)
 {
 	struct store_symm *sy = symm_of(st);
 	struct kifu_stmt *s;
@@ -736,7 +739,7 @@ static int held_write(struct kifu_store *st, struct store_symm *sy, int complete
 	return sy->tracking == 1 && sy->held_last ? tree_state_set(st, sy->held_last, err) : 0;
 }
 
-int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err)
+static int symm_commit(struct kifu_store *st, struct kifu_error *err)
 {
 	struct store_symm *sy = st->symm;
 	int ret = 0;
@@ -759,7 +762,7 @@ int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err)
 	return ret;
 }
 
-void kifu_store_symm_rollback_(struct kifu_store *st)
+static void symm_rollback(struct kifu_store *st)
 {
 	struct store_symm *sy = st->symm;
 
@@ -781,7 +784,7 @@ void kifu_store_symm_rollback_(struct kifu_store *st)
 	}
 }
 
-int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err)
+static int symm_defer(struct kifu_store *st, struct kifu_error *err)
 {
 	return kifu_store_exec_(st, "INSERT INTO deferred_indexes(name, last_id) "
 			       "SELECT 'positions_canon', coalesce(max(id), 0) FROM games WHERE true "
@@ -789,7 +792,7 @@ int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err)
 			       "cannot defer the indexes", err);
 }
 
-int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err)
+static int symm_restore(struct kifu_store *st, struct kifu_error *err)
 {
 	struct store_symm *sy = st->symm;
 	long long last = -1, max = 0;
@@ -941,46 +944,47 @@ int kifu_store_tree_depth(void)
 	return TREE_DEPTH;
 }
 
-int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error *err)
+/* Whether tree_moves counts every stored game. */
+int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err)
 {
-	long long max = 0, last = -1;
-	int ret, fresh = 0;
+	long long max = 0;
+	int ret;
 
-	*ready = 0;
-	if (kifu_store_version(st) < 5)
-		return 0;
+	*fresh = 0;
 	ret = kifu_store_query_int_(&max, st, "SELECT coalesce(max(id), 0) FROM games", err);
 	if (ret == 0)
-		ret = tree_current(&fresh, st, max + 1, err);
-	if (ret < 0 || fresh) {
-		*ready = fresh;
-		return ret;
-	}
-	if (kifu_store_readonly(st) || st->in_tx)
-		return 0;
-	ret = kifu_store_query_int_(&last, st, "SELECT coalesce((SELECT last_id FROM stats_state "
-				    "WHERE name = 'tree' AND depth = " STR(TREE_DEPTH) "), -1)",
-				    err);
-	if (ret < 0)
-		return ret;
+		ret = tree_current(fresh, st, max + 1, err);
+	return ret;
+}
+
+int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err)
+{
+	*last = -1;
+	return kifu_store_query_int_(last, st, "SELECT coalesce((SELECT last_id FROM stats_state "
+				     "WHERE name = 'tree' AND depth = " STR(TREE_DEPTH) "), -1)",
+				     err);
+}
+
+int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct kifu_error *err)
+{
+	int ret = 0;
+
 	/* Counted anew: what kifu cannot tell is behind or not is forgotten. */
-	/* No game in flight meanwhile, on any connection (PostgreSQL: the writers' lock). */
-	ret = kifu_store_begin_tx(st, KIFU_TX_REFRESH, err);
-	if (ret < 0)
-		return 0;
 	if (last < 0)
 		ret = kifu_store_exec_(st, "DELETE FROM tree_moves", "cannot count the tree", err);
 	if (st->symm)
 		st->symm->tracked.loaded = 0;
 	if (ret == 0)
 		ret = fill_from(st, last < 0 ? 0 : last, 0, err);
-	if (ret == 0)
-		ret = kifu_store_commit(st, err);
-	if (ret < 0) {
-		kifu_store_rollback(st);
-		/* Another writer, a read-only file: the report reads the games instead. */
-		return 0;
-	}
-	*ready = 1;
-	return 0;
+	return ret;
 }
+
+const struct kifu_store_derived_ kifu_store_symm_derived_ = {
+	.name = "symm",
+	.game = symm_game_stored,
+	.commit = symm_commit,
+	.rollback = symm_rollback,
+	.defer = symm_defer,
+	.restore = symm_restore,
+	.release = symm_release,
+};

@@ -66,6 +66,7 @@ int kifu_store_tx_kind(const struct kifu_store *st)
 static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 {
 	const char *sql = batch ? kifu_db_sql(st, "commit_batch") : NULL;
+	const struct kifu_store_derived_ *const *d;
 	int ret;
 
 	if (!st->in_tx)
@@ -81,8 +82,8 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 			return kifu_store_fail_(st, "cannot commit", err);
 	}
 	ret = st->be->posidx_commit(st, err);
-	if (ret == 0)
-		ret = kifu_store_symm_commit_(st, err);
+	for (d = kifu_store_derived_; *d && ret == 0; d++)
+		ret = (*d)->commit(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, sql ? sql : kifu_db_sql(st, "commit"), "cannot commit", err);
 	if (ret == 0)
@@ -97,10 +98,13 @@ int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
 
 void kifu_store_rollback(struct kifu_store *st)
 {
+	const struct kifu_store_derived_ *const *d;
+
 	/* Ids cached during the transaction may be gone with it. */
 	kifu_store_players_clear_(st);
 	st->be->posidx_rollback(st);
-	kifu_store_symm_rollback_(st);
+	for (d = kifu_store_derived_; *d; d++)
+		(*d)->rollback(st);
 	st->tx_pending = 0;
 	if (st->conn && st->be->in_transaction(st))
 		kifu_db_exec(st, kifu_db_sql(st, "rollback"));
