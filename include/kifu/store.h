@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "kifu/buf.h"
+#include "kifu/date.h" /* the dates of a filter */
 #include "kifu/db.h"
 #include "kifu/error.h"
 #include "kifu/record.h"
@@ -237,13 +238,6 @@ int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const cha
 /* Binds f's values to ?first... of stmt; returns the count bound or a negative KIFU_E* code. */
 int kifu_filter_bind(struct kifu_stmt *stmt, int first, const struct kifu_filter *f,
 		     struct kifu_error *err);
-
-/*
- * Normalises a date as written in a record or a filter (YYYY, YYYY-MM or
- * YYYY-MM-DD, a real calendar date) to its first day "YYYY-MM-DD" in out
- * (11 bytes). Returns 0 or KIFU_EPARSE.
- */
-int kifu_date_first_day(char *out, const char *date, struct kifu_error *err);
 
 /*
  * Calls fn(id, ctx) for every game f selects (f may be NULL), newest first:
