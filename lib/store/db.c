@@ -1,7 +1,8 @@
 /*
- * The statement layer (include/kifu/db.h) over the store's backend: each
- * call goes to the backend's function of the same name (store_impl.h), so
- * that code above it never knows whether SQLite or PostgreSQL answers.
+ * The statement layer (lib/store/db.h, private to libkifu) over the
+ * store's backend: each call goes to the backend's function of the same
+ * name (store_impl.h), so that code above it never knows whether SQLite
+ * or PostgreSQL answers.
  * Besides dispatching, it lengthens NUL-terminated text, looks named
  * queries up, words errors the same way for every backend, and sends the
  * BEGIN of a batch that waits for its first statement (st->tx_pending: a

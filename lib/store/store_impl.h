@@ -11,8 +11,9 @@
 #include <stdio.h>
 
 #include "kifu/buf.h"
-#include "kifu/db.h"
 #include "kifu/store.h"
+#include "store/db.h"
+#include "store/store_sql.h"
 
 /* One schema/NNN-name.sql file: its lines, NULL-terminated. */
 struct kifu_migration {
