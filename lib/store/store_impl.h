@@ -141,7 +141,7 @@ extern const struct kifu_store_backend *const kifu_store_backends[];
 extern const struct kifu_store_backend kifu_store_sqlite, kifu_store_pg;
 
 /* The statements a store prepares once and keeps. */
-enum store_stmt {
+enum kifu_store_stmt_ {
 	ST_GAME_INSERT,
 	ST_GAME_BY_KEY,
 	ST_PLAYER_FIND,
@@ -169,7 +169,7 @@ enum store_stmt {
 };
 
 /* A small name -> player id cache, so that most games need no lookup. */
-struct player_slot {
+struct kifu_store_player_ {
 	char *name;          /* NULL when empty */
 	int64_t id;
 };
@@ -184,7 +184,7 @@ struct player_slot {
  * game id and ply in one integer (game_id << 20 | ply), so that entries
  * sort as the index does in 16 bytes.
  */
-struct posidx_entry {
+struct kifu_store_posidx_entry_ {
 	int64_t hash;
 	int64_t game_ply;
 };
@@ -204,7 +204,7 @@ struct kifu_store {
 	struct kifu_stmt *stmt[ST_COUNT];
 	struct kifu_buf moves, hashes, notes; /* one game's packed values, reused */
 	/* The position index waiting to be written (store_posidx.c). */
-	struct posidx_entry *pend;
+	struct kifu_store_posidx_entry_ *pend;
 	size_t npend, cappend;
 	size_t committed;    /* pend[0..committed) belongs to committed games */
 	FILE *spool;         /* bulk mode: sorted runs of committed entries */
@@ -213,9 +213,9 @@ struct kifu_store {
 	long long spooled_games, tx_games; /* games in the spool; of the open transaction */
 	int spool_bad;       /* the spool misses entries: rebuild from game_moves */
 	size_t spool_max;    /* entries per run; 0: the default (tests set a few) */
-	struct player_slot *players;
+	struct kifu_store_player_ *players;
 	size_t nplayers;
-	struct store_symm *symm; /* store_symm.c: canonical hashes, tree counts */
+	struct kifu_store_symm_ *symm; /* store_symm.c: canonical hashes, tree counts */
 };
 
 /*

@@ -39,9 +39,9 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-struct store_symm {
-	struct agg tx, held;
-	struct tset tracked;
+struct kifu_store_symm_ {
+	struct kifu_store_agg_ tx, held;
+	struct kifu_store_tset_ tracked;
 	uint64_t *plain, *canonh;   /* one game's hashes, for first arrivals */
 	size_t hcap;
 	int tracking;        /* -1 unknown, 0 tree_moves is behind (not kept), 1 kept */
@@ -71,7 +71,7 @@ struct symm_game {
 };
 
 /* Reads the positions tree_moves tracks, once per store (again after another writer). */
-static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *err)
+static int tset_load(struct kifu_store *st, struct kifu_store_tset_ *t, struct kifu_error *err)
 {
 	const struct kifu_game *g = NULL;
 	struct kifu_stmt *s = NULL;
@@ -79,14 +79,14 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 
 	if (t->loaded)
 		return 0;
-	symm_tset_clear(t);
+	kifu_store_tset_clear_(t);
 	if (kifu_db_prepare(&s, st, "SELECT DISTINCT game, variant, \"symmetric\", hash FROM "
 				       "tree_moves", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
 		const char *game = kifu_db_column_text(s, 0);
 		const char *variant = kifu_db_column_text(s, 1);
-		struct tkey *k;
+		struct kifu_store_tkey_ *k;
 		int v;
 
 		if (!g || !game || strcmp(g->name, game) != 0)
@@ -94,7 +94,8 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 		v = g && variant ? kifu_game_variant_index(g, variant) : -1;
 		if (v < 0)
 			continue;
-		k = symm_tset_find(t, g, v, kifu_db_column_int(s, 2), kifu_db_column_int64(s, 3));
+		k = kifu_store_tset_find_(t, g, v, kifu_db_column_int(s, 2),
+					  kifu_db_column_int64(s, 3));
 		if (!k) {
 			ret = nomem(err);
 			break;
@@ -120,10 +121,11 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
  * into tree_moves: within the first plies always (the position becomes
  * tracked, NEW, when it was not), later only where it is OLD.
  */
-static int tracked_counts(struct store_symm *sy, const struct symm_game *x, int64_t id,
+static int tracked_counts(struct kifu_store_symm_ *sy, const struct symm_game *x, int64_t id,
 			  int symmetric, uint64_t hash, size_t ply, int *oom)
 {
-	struct tkey *k = symm_tset_find(&sy->tracked, x->g, x->variant, symmetric, (int64_t)hash);
+	struct kifu_store_tkey_ *k = kifu_store_tset_find_(&sy->tracked, x->g, x->variant,
+							    symmetric, (int64_t)hash);
 
 	if (!k) {
 		*oom = 1;
@@ -146,7 +148,7 @@ static int tracked_counts(struct store_symm *sy, const struct symm_game *x, int6
 	return 1;
 }
 
-static struct store_symm *symm_of(struct kifu_store *st)
+static struct kifu_store_symm_ *symm_of(struct kifu_store *st)
 {
 	if (!st->symm)
 		st->symm = calloc(1, sizeof(*st->symm));
@@ -157,12 +159,12 @@ static struct store_symm *symm_of(struct kifu_store *st)
 
 static void symm_release(struct kifu_store *st)
 {
-	struct store_symm *sy = st->symm;
+	struct kifu_store_symm_ *sy = st->symm;
 
 	if (!sy)
 		return;
-	symm_agg_release(&sy->tx);
-	symm_agg_release(&sy->held);
+	kifu_store_agg_release_(&sy->tx);
+	kifu_store_agg_release_(&sy->held);
 	free(sy->tracked.v);
 	free(sy->plain);
 	free(sy->canonh);
@@ -174,7 +176,7 @@ static void symm_release(struct kifu_store *st)
 }
 
 /* Room for two positions of g. */
-static int symm_states(struct store_symm *sy, const struct kifu_game *g)
+static int symm_states(struct kifu_store_symm_ *sy, const struct kifu_game *g)
 {
 	if (sy->state_cap < g->state_size) {
 		unsigned char *p = malloc(2 * g->state_size + sizeof(max_align_t));
@@ -194,8 +196,8 @@ static int symm_states(struct store_symm *sy, const struct kifu_game *g)
  * the hashes and move texts it stored, as the position index shows them
  * (its canonical ones cannot be known). KIFU_ENOMEM or 0.
  */
-static int plain_rest(struct store_symm *sy, struct agg *a, const struct symm_game *x,
-		      int64_t id, size_t from, const int64_t *n)
+static int plain_rest(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
+		      const struct symm_game *x, int64_t id, size_t from, const int64_t *n)
 {
 	size_t ply, k;
 	int oom = 0;
@@ -212,8 +214,8 @@ static int plain_rest(struct store_symm *sy, struct agg *a, const struct symm_ga
 			return KIFU_ENOMEM;
 		for (k = 0; k < ply && count; k++)
 			count = sy->plain[k] != sy->plain[ply];
-		if (count && symm_agg_add(a, x->g, x->variant, 0, (int64_t)sy->plain[ply],
-					  json_string_value(t), n, (int64_t)x->nplies) < 0)
+		if (count && kifu_store_agg_add_(a, x->g, x->variant, 0, (int64_t)sy->plain[ply],
+						 json_string_value(t), n, (int64_t)x->nplies) < 0)
 			return KIFU_ENOMEM;
 	}
 	return 0;
@@ -224,8 +226,9 @@ static int plain_rest(struct store_symm *sy, struct agg *a, const struct symm_ga
  * array) when want_canon, and its contributions to tree_moves into a when
  * a is not NULL. KIFU_EILLEGAL when a stored move does not replay.
  */
-static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_game *x,
-		       int64_t id, int want_canon, struct kifu_error *err)
+static int symm_replay(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
+		       const struct symm_game *x, int64_t id, int want_canon,
+		       struct kifu_error *err)
 {
 	const struct kifu_game *g = x->g;
 	int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
@@ -301,7 +304,8 @@ static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_g
 		}
 		if (count_plain) {
 			g->format_move(state, m, text);
-			if (symm_agg_add(a, g, x->variant, 0, (int64_t)h, text, n, (int64_t)x->nplies) < 0)
+			if (kifu_store_agg_add_(a, g, x->variant, 0, (int64_t)h, text, n,
+						(int64_t)x->nplies) < 0)
 				return nomem(err);
 		}
 		if (count_canon) {
@@ -310,7 +314,8 @@ static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_g
 			if (sym)
 				g->map_state(mapped, state, sym);
 			g->format_move(sym ? mapped : state, cm, text);
-			if (symm_agg_add(a, g, x->variant, 1, (int64_t)c, text, n, (int64_t)x->nplies) < 0)
+			if (kifu_store_agg_add_(a, g, x->variant, 1, (int64_t)c, text, n,
+						(int64_t)x->nplies) < 0)
 				return nomem(err);
 		}
 		g->apply(state, m);
@@ -329,7 +334,7 @@ static int result_class(const struct kifu_game *g, const char *result)
 }
 
 /* Writes the summed contributions of a into tree_moves. */
-static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *err)
+static int agg_write(struct kifu_store *st, struct kifu_store_agg_ *a, struct kifu_error *err)
 {
 	struct kifu_stmt *s = NULL;
 	size_t i;
@@ -348,7 +353,7 @@ static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *er
 			       "plies = tree_moves.plies + excluded.plies", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
 	for (i = 0; i < a->cap && ret == 0; i++) {
-		const struct agg_entry *e = &a->v[i];
+		const struct kifu_store_agg_entry_ *e = &a->v[i];
 		int64_t games = 0;
 
 		if (!e->g)
@@ -368,7 +373,7 @@ static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *er
 	}
 	kifu_db_finalize(s);
 	if (ret == 0)
-		symm_agg_clear(a);
+		kifu_store_agg_clear_(a);
 	return ret;
 }
 
@@ -471,7 +476,7 @@ static int insert_canon(struct kifu_store *st, struct kifu_stmt *s, int64_t id,
 static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
 			    const struct kifu_replay *rp, struct kifu_error *err)
 {
-	struct store_symm *sy = symm_of(st);
+	struct kifu_store_symm_ *sy = symm_of(st);
 	struct kifu_stmt *s;
 	struct symm_game x;
 	int ret;
@@ -536,8 +541,8 @@ static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struc
  * states of state_size apart (the last one scratch). KIFU_EILLEGAL when
  * that game does not replay.
  */
-static int canon_orientations(struct kifu_store *st, const struct tkey *k, unsigned char *orient,
-			      struct kifu_error *err)
+static int canon_orientations(struct kifu_store *st, const struct kifu_store_tkey_ *k,
+			      unsigned char *orient, struct kifu_error *err)
 {
 	const struct kifu_game *g = k->g;
 	unsigned char *state = orient + (size_t)g->nsymmetries * g->state_size;
@@ -605,7 +610,7 @@ void kifu_store_tree_scan_sql(struct kifu_buf *sql, struct kifu_store *st, int s
  * moves mapped onto C: a game's orientation j of C is the one whose plain
  * hash it had); then the NEW positions are OLD.
  */
-static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_error *err)
+static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s[2] = { NULL, NULL };
@@ -631,7 +636,7 @@ static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_er
 		}
 	}
 	for (i = 0; i < sy->tracked.cap && ret == 0; i++) {
-		struct tkey *k = &sy->tracked.v[i];
+		struct kifu_store_tkey_ *k = &sy->tracked.v[i];
 		const struct kifu_game *g = k->g;
 		struct kifu_stmt *q;
 		int have_c = 0;
@@ -686,8 +691,8 @@ static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_er
 								   m, g->symmetry_inverse(j)), text);
 				move = text;
 			}
-			if (symm_agg_add(&sy->held, g, k->variant, k->symmetric, k->hash, move, n,
-				    kifu_db_column_int64(q, 3)) < 0) {
+			if (kifu_store_agg_add_(&sy->held, g, k->variant, k->symmetric, k->hash,
+						move, n, kifu_db_column_int64(q, 3)) < 0) {
 				ret = nomem(err);
 				break;
 			}
@@ -708,7 +713,7 @@ out:
  * Writes what held counts, and says so in stats_state; with the position
  * indexes complete (backfill), the NEW positions are completed first.
  */
-static int held_write(struct kifu_store *st, struct store_symm *sy, int complete,
+static int held_write(struct kifu_store *st, struct kifu_store_symm_ *sy, int complete,
 		      struct kifu_error *err)
 {
 	int ret = 0, plain = 0, canon = 0;
@@ -741,20 +746,20 @@ static int held_write(struct kifu_store *st, struct store_symm *sy, int complete
 
 static int symm_commit(struct kifu_store *st, struct kifu_error *err)
 {
-	struct store_symm *sy = st->symm;
+	struct kifu_store_symm_ *sy = st->symm;
 	int ret = 0;
 
 	if (!sy)
 		return 0;
 	if (sy->tx_max && !st->bulk)
 		ret = canon_index(st, sy->tx_min, sy->tx_max, err);
-	if (ret == 0 && symm_agg_merge(&sy->held, &sy->tx) < 0)
+	if (ret == 0 && kifu_store_agg_merge_(&sy->held, &sy->tx) < 0)
 		ret = nomem(err);
 	if (ret == 0 && sy->tracking == 1 && sy->last_id)
 		sy->held_last = sy->last_id;
-	symm_agg_clear(&sy->tx);
+	kifu_store_agg_clear_(&sy->tx);
 	sy->tx_min = sy->tx_max = 0;
-	symm_tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
+	kifu_store_tset_move_(&sy->tracked, T_NEW_TX, T_NEW_HELD);
 	if (ret == 0 && (!st->bulk || sy->held.n >= HELD_MAX))
 		ret = held_write(st, sy, !st->bulk, err);
 	if (!st->bulk)
@@ -764,18 +769,18 @@ static int symm_commit(struct kifu_store *st, struct kifu_error *err)
 
 static void symm_rollback(struct kifu_store *st)
 {
-	struct store_symm *sy = st->symm;
+	struct kifu_store_symm_ *sy = st->symm;
 
 	if (!sy)
 		return;
-	symm_agg_clear(&sy->tx);
+	kifu_store_agg_clear_(&sy->tx);
 	sy->tx_min = sy->tx_max = 0;
 	sy->last_id = sy->held_last;
-	symm_tset_move(&sy->tracked, T_NEW_TX, T_DEAD);
+	kifu_store_tset_move_(&sy->tracked, T_NEW_TX, T_DEAD);
 	if (!st->bulk) {
 		/* Nothing is held between transactions outside bulk mode. */
-		symm_tset_move(&sy->tracked, T_NEW_HELD, T_DEAD);
-		symm_agg_clear(&sy->held);
+		kifu_store_tset_move_(&sy->tracked, T_NEW_HELD, T_DEAD);
+		kifu_store_agg_clear_(&sy->held);
 		sy->held_last = sy->last_id = 0;
 		sy->tracking = -1;
 	} else {
@@ -794,7 +799,7 @@ static int symm_defer(struct kifu_store *st, struct kifu_error *err)
 
 static int symm_restore(struct kifu_store *st, struct kifu_error *err)
 {
-	struct store_symm *sy = st->symm;
+	struct kifu_store_symm_ *sy = st->symm;
 	long long last = -1, max = 0;
 	int ret;
 
@@ -819,7 +824,7 @@ static int symm_restore(struct kifu_store *st, struct kifu_error *err)
  */
 static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct kifu_error *err)
 {
-	struct store_symm *sy = symm_of(st);
+	struct kifu_store_symm_ *sy = symm_of(st);
 	struct kifu_stmt *sel = NULL, *upd = NULL;
 	int64_t last = from;
 	int ret = 0, rc, any;
@@ -909,7 +914,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 		if (ret == 0 && sy->held.n >= HELD_MAX)
 			ret = agg_write(st, &sy->held, err);
 	} while (ret == 0 && any);
-	symm_tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
+	kifu_store_tset_move_(&sy->tracked, T_NEW_TX, T_NEW_HELD);
 	if (ret == 0) {
 		long long max = 0;
 
@@ -926,7 +931,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	}
 out:
 	if (ret < 0) {
-		symm_agg_clear(&sy->held);
+		kifu_store_agg_clear_(&sy->held);
 		sy->tracked.loaded = 0;
 	}
 	kifu_db_finalize(sel);

@@ -12,7 +12,7 @@
 #include "kifu/game.h"
 
 /* One (game, variant, symmetric, hash, move) of tree_moves, with its counts. */
-struct agg_entry {
+struct kifu_store_agg_entry_ {
 	const struct kifu_game *g;
 	int variant;
 	int symmetric;
@@ -22,8 +22,8 @@ struct agg_entry {
 	int64_t plies;
 };
 
-struct agg {
-	struct agg_entry *v; /* open addressing; g == NULL is empty */
+struct kifu_store_agg_ {
+	struct kifu_store_agg_entry_ *v; /* open addressing; g == NULL is empty */
 	size_t n, cap;
 	struct kifu_buf strings;
 };
@@ -39,7 +39,7 @@ struct agg {
  */
 enum { T_DEAD, T_OLD, T_NEW_TX, T_NEW_HELD };
 
-struct tkey {
+struct kifu_store_tkey_ {
 	const struct kifu_game *g;  /* NULL: empty slot */
 	int variant, symmetric, state;
 	int64_t hash;
@@ -47,24 +47,26 @@ struct tkey {
 	int origin_ply;
 };
 
-struct tset {
-	struct tkey *v;
+struct kifu_store_tset_ {
+	struct kifu_store_tkey_ *v;
 	size_t n, cap;
 	int loaded;                 /* the OLD ones were read from tree_moves */
 };
 
-void symm_agg_clear(struct agg *a);
-void symm_agg_release(struct agg *a);
+void kifu_store_agg_clear_(struct kifu_store_agg_ *a);
+void kifu_store_agg_release_(struct kifu_store_agg_ *a);
 /* Adds n (games per result class) and plies to the entry of the key, made when new; KIFU_ENOMEM. */
-int symm_agg_add(struct agg *a, const struct kifu_game *g, int variant, int symmetric,
-		 int64_t hash, const char *move, const int64_t *n, int64_t plies);
-int symm_agg_merge(struct agg *into, const struct agg *from);
+int kifu_store_agg_add_(struct kifu_store_agg_ *a, const struct kifu_game *g, int variant,
+			int symmetric, int64_t hash, const char *move, const int64_t *n,
+			int64_t plies);
+int kifu_store_agg_merge_(struct kifu_store_agg_ *into, const struct kifu_store_agg_ *from);
 
 /* The slot of the key (g NULL when absent: fill it in), NULL when out of memory. */
-struct tkey *symm_tset_find(struct tset *t, const struct kifu_game *g, int variant,
-			    int symmetric, int64_t hash);
-void symm_tset_clear(struct tset *t);
+struct kifu_store_tkey_ *kifu_store_tset_find_(struct kifu_store_tset_ *t,
+					       const struct kifu_game *g, int variant,
+					       int symmetric, int64_t hash);
+void kifu_store_tset_clear_(struct kifu_store_tset_ *t);
 /* Sets the tracked positions of state from to state to. */
-void symm_tset_move(struct tset *t, int from, int to);
+void kifu_store_tset_move_(struct kifu_store_tset_ *t, int from, int to);
 
 #endif
