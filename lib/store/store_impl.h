@@ -1,7 +1,7 @@
 /*
  * Private to the store (lib/store*.c and the generated schema.c): the
  * embedded migrations, the store backend plug-in interface (one const
- * struct per backend, in the NULL-terminated kifu_store_backends[]), the
+ * struct per backend, in the NULL-terminated kifu_store_backends_[]), the
  * store object with its cache of prepared statements, and helpers shared
  * by the store's files.
  */
@@ -30,7 +30,7 @@ extern const struct kifu_migration kifu_pg_migrations[]; /* schema/pg/NNN-*.sql 
  * A store backend: how to open a database it recognises, its statements,
  * its schema migrations and the SQL that differs from the generic text
  * (named queries). Generic code talks only to this; adding a backend is
- * one new lib/store_NAME.c and a line in kifu_store_backends[].
+ * one new lib/store_NAME.c and a line in kifu_store_backends_[].
  *
  * Statements: a backend's statement struct starts with struct kifu_stmt.
  * Errors: a failing operation returns a negative KIFU_E* code and keeps
@@ -137,8 +137,8 @@ struct kifu_store_backend {
  * NULL-terminated (backends.c). The store reaches a backend only through
  * this table and st->be; the backends' structs are named by backends.c.
  */
-extern const struct kifu_store_backend *const kifu_store_backends[];
-extern const struct kifu_store_backend kifu_store_sqlite, kifu_store_pg;
+extern const struct kifu_store_backend *const kifu_store_backends_[];
+extern const struct kifu_store_backend kifu_store_sqlite_, kifu_store_pg_;
 
 /* The statements a store prepares once and keeps. */
 enum kifu_store_stmt_ {

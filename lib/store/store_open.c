@@ -1,6 +1,6 @@
 /*
  * Opening the game database (include/kifu/store.h): the backend that
- * accepts the path or URI (kifu_store_backends[]) connects, and the
+ * accepts the path or URI (kifu_store_backends_[]) connects, and the
  * schema is brought up to date by the backend's migrations compiled into
  * libkifu, each in one transaction, unless another process did it first;
  * or, for tools that only read (KIFU_STORE_READ), an existing database is
@@ -159,7 +159,7 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		goto out;
 	}
 	/* The last backend (SQLite's) takes any path the others leave. */
-	for (be = kifu_store_backends; be[1] && !(*be)->accepts(path); be++)
+	for (be = kifu_store_backends_; be[1] && !(*be)->accepts(path); be++)
 		;
 	st->be = *be;
 	ret = st->be->open(st, path, flags, err);

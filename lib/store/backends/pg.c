@@ -928,7 +928,7 @@ static const struct kifu_db_query pg_queries[] = {
 	{ NULL, NULL }
 };
 
-const struct kifu_store_backend kifu_store_pg = {
+const struct kifu_store_backend kifu_store_pg_ = {
 	.name = "postgresql",
 	.accepts = pg_accepts,
 	.open = pg_open,

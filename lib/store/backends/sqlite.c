@@ -377,7 +377,7 @@ static const struct kifu_db_query sq_queries[] = {
 	{ NULL, NULL }
 };
 
-const struct kifu_store_backend kifu_store_sqlite = {
+const struct kifu_store_backend kifu_store_sqlite_ = {
 	.name = "sqlite",
 	.accepts = sq_accepts,
 	.open = sq_open,
