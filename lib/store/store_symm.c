@@ -25,50 +25,18 @@
 #include "store/store_impl.h"
 #include "store/store_symm_impl.h"
 
-/* Plies whose positions tree_moves counts (0 .. TREE_DEPTH); deeper ones are read from the index. */
-#define TREE_DEPTH 4
 /* Summed contributions held in bulk mode before they are written. */
 #define HELD_MAX (1u << 18)
 /* Games read at a time when counting from game_moves. */
 #define FILL_CHUNK 2048
 
-/* Result classes: side 0..3 won, a draw, unfinished. */
-#define RES_DRAW 4
-#define RES_UNFINISHED 5
-
 #define STR_(x) #x
 #define STR(x) STR_(x)
-
-struct kifu_store_symm_ {
-	struct kifu_store_agg_ tx, held;
-	struct kifu_store_tset_ tracked;
-	uint64_t *plain, *canonh;   /* one game's hashes, for first arrivals */
-	size_t hcap;
-	int tracking;        /* -1 unknown, 0 tree_moves is behind (not kept), 1 kept */
-	int64_t last_id;     /* the last game counted in tx (or held) */
-	int64_t held_last;   /* the last game counted in held */
-	int64_t known_last;  /* stats_state 'tree' when tracked was read or last written */
-	int64_t tx_min, tx_max; /* games added in the transaction */
-	unsigned char *states; /* two positions of the largest state seen */
-	size_t state_cap;
-	struct kifu_buf canon, players;
-};
 
 static int nomem(struct kifu_error *err)
 {
 	return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 }
-
-/* One game to count: its moves as values (import) or as text (stored games). */
-struct symm_game {
-	const struct kifu_game *g;
-	int variant, first, res;
-	size_t nplies;
-	const kifu_move *moves;  /* or NULL: */
-	json_t *texts;           /* a JSON array of canonical move texts */
-	json_t *hashes;          /* with texts: the stored plain hashes, ply 0..plies */
-	const struct kifu_replay *rp; /* for the texts of moves (import) */
-};
 
 /* Reads the positions tree_moves tracks, once per store (again after another writer). */
 static int tset_load(struct kifu_store *st, struct kifu_store_tset_ *t, struct kifu_error *err)
@@ -116,38 +84,6 @@ static int tset_load(struct kifu_store *st, struct kifu_store_tset_ *t, struct k
 	return ret;
 }
 
-/*
- * Whether the first arrival of game x at (symmetric, hash) at ply counts
- * into tree_moves: within the first plies always (the position becomes
- * tracked, NEW, when it was not), later only where it is OLD.
- */
-static int tracked_counts(struct kifu_store_symm_ *sy, const struct symm_game *x, int64_t id,
-			  int symmetric, uint64_t hash, size_t ply, int *oom)
-{
-	struct kifu_store_tkey_ *k = kifu_store_tset_find_(&sy->tracked, x->g, x->variant,
-							    symmetric, (int64_t)hash);
-
-	if (!k) {
-		*oom = 1;
-		return 0;
-	}
-	if (ply > TREE_DEPTH)
-		return k->g && k->state == T_OLD;
-	if (!k->g) {
-		sy->tracked.n++;
-		k->g = x->g;
-		k->variant = x->variant;
-		k->symmetric = symmetric;
-		k->hash = (int64_t)hash;
-	}
-	if (k->state == T_DEAD) {
-		k->state = T_NEW_TX;
-		k->origin_id = id;
-		k->origin_ply = (int)ply;
-	}
-	return 1;
-}
-
 static struct kifu_store_symm_ *symm_of(struct kifu_store *st)
 {
 	if (!st->symm)
@@ -173,164 +109,6 @@ static void symm_release(struct kifu_store *st)
 	kifu_buf_release(&sy->players);
 	free(sy);
 	st->symm = NULL;
-}
-
-/* Room for two positions of g. */
-static int symm_states(struct kifu_store_symm_ *sy, const struct kifu_game *g)
-{
-	if (sy->state_cap < g->state_size) {
-		unsigned char *p = malloc(2 * g->state_size + sizeof(max_align_t));
-
-		if (!p)
-			return KIFU_ENOMEM;
-		free(sy->states);
-		sy->states = p;
-		sy->state_cap = g->state_size;
-	}
-	return 0;
-}
-
-/*
- * A stored game whose move at ply `from` does not replay (a database
- * edited by hand): its plain positions from there on still count, from
- * the hashes and move texts it stored, as the position index shows them
- * (its canonical ones cannot be known). KIFU_ENOMEM or 0.
- */
-static int plain_rest(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
-		      const struct symm_game *x, int64_t id, size_t from, const int64_t *n)
-{
-	size_t ply, k;
-	int oom = 0;
-
-	for (ply = from; ply < x->nplies && ply < json_array_size(x->hashes); ply++) {
-		json_t *h = json_array_get(x->hashes, ply), *t = json_array_get(x->texts, ply);
-		int count;
-
-		if (!json_is_integer(h) || !json_is_string(t))
-			return 0;
-		sy->plain[ply] = (uint64_t)json_integer_value(h);
-		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, &oom);
-		if (oom)
-			return KIFU_ENOMEM;
-		for (k = 0; k < ply && count; k++)
-			count = sy->plain[k] != sy->plain[ply];
-		if (count && kifu_store_agg_add_(a, x->g, x->variant, 0, (int64_t)sy->plain[ply],
-						 json_string_value(t), n, (int64_t)x->nplies) < 0)
-			return KIFU_ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * Replays game x: the canonical hash of every ply into sy->canon (a JSON
- * array) when want_canon, and its contributions to tree_moves into a when
- * a is not NULL. KIFU_EILLEGAL when a stored move does not replay.
- */
-static int symm_replay(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
-		       const struct symm_game *x, int64_t id, int want_canon,
-		       struct kifu_error *err)
-{
-	const struct kifu_game *g = x->g;
-	int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
-	void *state, *mapped;
-	size_t ply, k;
-	int ret, oom = 0;
-
-	if (symm_states(sy, g) < 0)
-		return nomem(err);
-	if (sy->hcap < x->nplies + 1) {
-		size_t cap = x->nplies + 64;
-		uint64_t *p = realloc(sy->plain, cap * sizeof(*p)), *c;
-
-		if (p)
-			sy->plain = p;
-		c = p ? realloc(sy->canonh, cap * sizeof(*c)) : NULL;
-		if (!c)
-			return nomem(err);
-		sy->canonh = c;
-		sy->hcap = cap;
-	}
-	state = sy->states;
-	mapped = sy->states + ((g->state_size + sizeof(max_align_t) - 1) / sizeof(max_align_t)) *
-				      sizeof(max_align_t);
-	ret = g->init(state, x->variant, x->first, err);
-	if (ret < 0)
-		return ret;
-	n[x->res] = 1;
-	kifu_buf_reset(&sy->canon);
-	kifu_buf_putc(&sy->canon, '[');
-	for (ply = 0; ply <= x->nplies; ply++) {
-		uint64_t h = g->hash(state), c;
-		int sym = 0, count_plain, count_canon;
-		kifu_move m = 0;
-		char text[KIFU_MOVE_TEXT_MAX];
-
-		if (kifu_game_canonical_hash(&c, &sym, g, state) < 0)
-			return nomem(err);
-		sy->plain[ply] = h;
-		sy->canonh[ply] = c;
-		if (want_canon) {
-			if (ply)
-				kifu_buf_putc(&sy->canon, ',');
-			kifu_store_put_int64_(&sy->canon, (int64_t)c);
-		}
-		if (ply == x->nplies)
-			break;
-		if (x->moves) {
-			m = x->moves[ply];
-		} else {
-			json_t *t = json_array_get(x->texts, ply);
-			struct kifu_error why;
-
-			if (!json_is_string(t) ||
-			    g->parse_move(state, json_string_value(t), &m, &why) < 0) {
-				ret = a ? plain_rest(sy, a, x, id, ply, n) : 0;
-				if (ret < 0)
-					return nomem(err);
-				return kifu_error_set(err, KIFU_EILLEGAL, "ply %zu: %s", ply + 1,
-						      json_is_string(t) ? why.message : "not a move");
-			}
-		}
-		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, &oom);
-		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, &oom);
-		if (oom)
-			return nomem(err);
-		/* A game counts once per position: where it first reached it. */
-		for (k = 0; k < ply && (count_plain || count_canon); k++) {
-			if (sy->plain[k] == h)
-				count_plain = 0;
-			if (sy->canonh[k] == c)
-				count_canon = 0;
-		}
-		if (count_plain) {
-			g->format_move(state, m, text);
-			if (kifu_store_agg_add_(a, g, x->variant, 0, (int64_t)h, text, n,
-						(int64_t)x->nplies) < 0)
-				return nomem(err);
-		}
-		if (count_canon) {
-			kifu_move cm = sym ? g->map_move(state, m, sym) : m;
-
-			if (sym)
-				g->map_state(mapped, state, sym);
-			g->format_move(sym ? mapped : state, cm, text);
-			if (kifu_store_agg_add_(a, g, x->variant, 1, (int64_t)c, text, n,
-						(int64_t)x->nplies) < 0)
-				return nomem(err);
-		}
-		g->apply(state, m);
-	}
-	kifu_buf_putc(&sy->canon, ']');
-	return sy->canon.failed ? nomem(err) : 0;
-}
-
-static int result_class(const struct kifu_game *g, const char *result)
-{
-	int side = result ? kifu_game_side_index(g, result) : -1;
-
-	if (side >= 0 && side < 4)
-		return side;
-	return result && !strcmp(result, "draw") ? RES_DRAW : RES_UNFINISHED;
 }
 
 /* Writes the summed contributions of a into tree_moves. */
@@ -478,7 +256,7 @@ static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu
 {
 	struct kifu_store_symm_ *sy = symm_of(st);
 	struct kifu_stmt *s;
-	struct symm_game x;
+	struct kifu_store_symm_game_ x;
 	int ret;
 
 	if (!sy)
@@ -494,11 +272,11 @@ static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu
 	x.g = rp->game;
 	x.variant = rp->variant >= 0 ? rp->variant : 0;
 	x.first = rp->first >= 0 ? rp->first : 0;
-	x.res = result_class(rp->game, rec->result ? rec->result : "unfinished");
+	x.res = kifu_store_symm_result_(rp->game, rec->result ? rec->result : "unfinished");
 	x.nplies = rp->nplies;
 	x.moves = rp->moves;
 	x.rp = rp;
-	ret = symm_replay(sy, sy->tracking == 1 ? &sy->tx : NULL, &x, id, 1, err);
+	ret = kifu_store_symm_replay_(sy, sy->tracking == 1 ? &sy->tx : NULL, &x, id, 1, err);
 	if (ret < 0)
 		return ret;
 	if (sy->tracking == 1)
@@ -657,7 +435,7 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 
 			if (!move)
 				continue;
-			n[result_class(g, kifu_db_column_text(q, 1))] =
+			n[kifu_store_symm_result_(g, kifu_db_column_text(q, 1))] =
 				kifu_db_column_int64(q, 2);
 			if (k->symmetric) {
 				uint64_t ph = (uint64_t)kifu_db_column_int64(q, 4);
@@ -872,7 +650,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 				continue;
 			e->variant = variant ? kifu_game_variant_index(e->g, variant) : -1;
 			e->first = first ? kifu_game_side_index(e->g, first) : -1;
-			e->res = result_class(e->g, kifu_db_column_text(sel, 4));
+			e->res = kifu_store_symm_result_(e->g, kifu_db_column_text(sel, 4));
 			e->moves = moves ? json_loads(moves, 0, NULL) : NULL;
 			e->hashes = kifu_db_column_text(sel, 6)
 				? json_loads(kifu_db_column_text(sel, 6), 0, NULL) : NULL;
@@ -882,7 +660,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			ret = kifu_store_fail_(st, "cannot count the tree", err);
 		any = nc == FILL_CHUNK;
 		for (i = 0; i < nc && ret == 0; i++) {
-			struct symm_game x;
+			struct kifu_store_symm_game_ x;
 			struct kifu_error why;
 
 			if (!c[i].g || c[i].variant < 0 || c[i].first < 0 ||
@@ -897,7 +675,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			x.texts = c[i].moves;
 			x.hashes = c[i].hashes;
 			memset(&why, 0, sizeof(why));
-			if (symm_replay(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
+			if (kifu_store_symm_replay_(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
 				if (why.code == KIFU_ENOMEM)
 					ret = nomem(err);
 				continue;
