@@ -1,9 +1,34 @@
 /*
- * Private to the store (lib/store*.c and the generated schema.c): the
+ * Private to the store (lib/store/ and the generated schema.c): the
  * embedded migrations, the store backend plug-in interface (one const
  * struct per backend, in the NULL-terminated kifu_store_backends_[]), the
- * store object with its cache of prepared statements, and helpers shared
- * by the store's files.
+ * derived tables' hooks (kifu_store_derived_[]), the store object with its
+ * cache of prepared statements, and helpers shared by the store's files.
+ *
+ * The store's files call one way, each only those before it (measured
+ * from the built objects by build-aux/check-layout):
+ *
+ *   db.c                the statement layer (store/db.h): every call goes
+ *                       to st->be; sends a batch's pending BEGIN
+ *   store_stmt.c        the statements a store keeps, stepping them
+ *   store_posidx.c      SQLite's position index, written sorted
+ *   store_symm_sets.c,  the derived tables of board symmetries and the
+ *   store_symm_replay.c,  tree counts (store_symm_impl.h), reached by the
+ *   store_symm.c          store only through their hooks
+ *   backends/pg_text.c, the backends (one const struct each)
+ *   backends/pg.c,
+ *   backends/sqlite.c
+ *   backends.c,         the registries: the only names of the backends
+ *   derived.c             and of the derived tables the core uses
+ *   store_tx.c          transactions (calling the derived tables' hooks)
+ *   store.c             writing games, records and provenance, bulk
+ *                       loads, closing
+ *   store_open.c        opening and migrating
+ *   store_select.c,     reading back (filters, listing, loading a game),
+ *   store_tree.c          bringing the tree counts up to date
+ *
+ * A backend reaches the core only through this header's structs (st, its
+ * statements), never by name; dates come from lib/util (kifu/date.h).
  */
 #ifndef KIFU_STORE_IMPL_H
 #define KIFU_STORE_IMPL_H
@@ -30,7 +55,7 @@ extern const struct kifu_migration kifu_pg_migrations[]; /* schema/pg/NNN-*.sql 
  * A store backend: how to open a database it recognises, its statements,
  * its schema migrations and the SQL that differs from the generic text
  * (named queries). Generic code talks only to this; adding a backend is
- * one new lib/store_NAME.c and a line in kifu_store_backends_[].
+ * one new lib/store/backends/NAME.c and a line in kifu_store_backends_[].
  *
  * Statements: a backend's statement struct starts with struct kifu_stmt.
  * Errors: a failing operation returns a negative KIFU_E* code and keeps
@@ -128,7 +153,7 @@ struct kifu_store_backend {
 
 /*
  * The transaction of one game or record of a game_tx backend (own_begin in
- * store.c): named query "begin_game", else "begin".
+ * store_tx.c): named query "begin_game", else "begin".
  */
 #define KIFU_TX_GAME 3
 
@@ -219,8 +244,8 @@ struct kifu_store {
 };
 
 /*
- * The cached statement k, prepared on first use. NULL on failure, with
- * err filled.
+ * The cached statement k, prepared on first use (store_stmt.c, as the
+ * helpers below). NULL on failure, with err filled.
  */
 struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err);
 
@@ -255,7 +280,7 @@ int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err);
 void kifu_store_posidx_release_(struct kifu_store *st);
 
 /*
- * The PostgreSQL backend's text work (store_pg.c), for its tests: a URI
+ * The PostgreSQL backend's text work (backends/pg_text.c), for its tests: a URI
  * without its password (malloc'd; NULL when out of memory), and SQL with
  * ?N parameters as $K, numbered densely (number[N] = K, number has
  * KIFU_PG_MAX_NUMBER + 1 zeroed entries; malloc'd, NULL when out of memory
@@ -278,7 +303,7 @@ int kifu_store_run_write_(struct kifu_store *st,
 			  int (*fn)(struct kifu_store *, void *, struct kifu_error *), void *arg,
 			  struct kifu_error *err);
 
-/* Forgets the cached player ids (store.c): a rollback may have taken them away. */
+/* Forgets the cached player ids (store_stmt.c): a rollback may have taken them away. */
 void kifu_store_players_clear_(struct kifu_store *st);
 
 /*
