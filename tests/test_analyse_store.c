@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "kifu/analyse.h"
-#include "kifu/db.h"
+#include "store/db.h"
 #include "kifu/record.h"
 #include "kifu/stats.h"
 #include "kifu/store.h"

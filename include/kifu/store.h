@@ -5,9 +5,10 @@
  * (in quarantine, with their raw text and diagnostics), and where each came
  * from. The store picks its backend at open from the path (lib/store/store_impl.h:
  * one const struct per backend); the rest of libkifu talks to either
- * through kifu/db.h. The schema is schema/NNN-name.sql, compiled into the
- * library and applied in order when an older database is opened;
- * schema/README.md documents every table and view.
+ * through its statement layer (lib/store/db.h, private). The schema is
+ * schema/NNN-name.sql, compiled into the library and applied in order
+ * when an older database is opened; schema/README.md documents every
+ * table and view.
  *
  * Typical use (kifu-import):
  *
@@ -34,7 +35,7 @@
 #include <stdint.h>
 
 #include "kifu/buf.h"
-#include "kifu/db.h"
+#include "kifu/date.h" /* the dates of a filter */
 #include "kifu/error.h"
 #include "kifu/record.h"
 
@@ -85,23 +86,12 @@ int kifu_store_readonly(const struct kifu_store *st);
 int kifu_store_tree_depth(void);
 int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error *err);
 
-/*
- * Appends the query that reads the games reaching a position from the
- * position index (symmetric: the canonical one), grouped by next move
- * (column 1), result (2), with their count (3), sum of plies (4) and, when
- * symmetric, the plain hash the game had there (5, else NULL): ?1 the
- * hash, ?2 the ply the games' first arrival must be after, where an SQL
- * condition over the games (alias g) and the index (h).
- */
-void kifu_store_tree_scan_sql(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
-			      const char *where);
-
 /* Rolls back an open transaction and closes; NULL is accepted. */
 void kifu_store_free(struct kifu_store *st);
 
 /*
  * Borrowed: the path or URI (for PostgreSQL without its password), as
- * messages quote it. Queries of one's own go through kifu/db.h.
+ * messages quote it.
  */
 const char *kifu_store_path(const struct kifu_store *st);
 
@@ -221,29 +211,6 @@ int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_
 struct kifu_filter {
 	const char *game, *variant, *player, *event, *since, *until, *termination;
 };
-
-/*
- * Appends to out a boolean SQL expression over the games table under the
- * alias games_alias (an SQL identifier, e.g. "g"; NULL means "games") that
- * is true for the games f selects ("1 = 1" when f selects everything). Values
- * are never pasted in: the expression uses numbered parameters ?first,
- * ?first+1, ..., which kifu_filter_bind then binds. Returns the number of
- * parameters used, or KIFU_EPARSE (a since/until that is not a date),
- * KIFU_ERANGE (a bad alias) or KIFU_ENOMEM.
- */
-int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const char *games_alias,
-		    int first, struct kifu_error *err);
-
-/* Binds f's values to ?first... of stmt; returns the count bound or a negative KIFU_E* code. */
-int kifu_filter_bind(struct kifu_stmt *stmt, int first, const struct kifu_filter *f,
-		     struct kifu_error *err);
-
-/*
- * Normalises a date as written in a record or a filter (YYYY, YYYY-MM or
- * YYYY-MM-DD, a real calendar date) to its first day "YYYY-MM-DD" in out
- * (11 bytes). Returns 0 or KIFU_EPARSE.
- */
-int kifu_date_first_day(char *out, const char *date, struct kifu_error *err);
 
 /*
  * Calls fn(id, ctx) for every game f selects (f may be NULL), newest first:

@@ -4,16 +4,16 @@
  * game reviewed with one set of engine settings (engine, playouts, seed);
  * storing the same game with the same settings again replaces that run,
  * in one transaction, so a review is never half old and half new. All SQL
- * goes through the statement layer (kifu/db.h) and is the same on every
+ * goes through the statement layer (store/db.h) and is the same on every
  * backend.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "kifu/analyse.h"
-#include "kifu/db.h"
 #include "kifu/game.h"
 #include "kifu/store.h"
+#include "store/db.h"
 
 /* The engine every run names: the MCTS player of kifu-play (kifu/player.h). */
 #define ENGINE "mcts"

@@ -14,6 +14,7 @@
 
 #include "kifu/game.h"
 #include "kifu/stats.h"
+#include "store/store_sql.h" /* the statement layer and the filters' SQL */
 
 /* Strings that never move once stored: a chain of blocks. */
 struct arena_block;

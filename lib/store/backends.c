@@ -7,8 +7,8 @@
 
 #include "store/store_impl.h"
 
-const struct kifu_store_backend *const kifu_store_backends[] = {
-	&kifu_store_pg,
-	&kifu_store_sqlite,
+const struct kifu_store_backend *const kifu_store_backends_[] = {
+	&kifu_store_pg_,
+	&kifu_store_sqlite_,
 	NULL
 };

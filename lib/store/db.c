@@ -1,9 +1,12 @@
 /*
- * The statement layer (include/kifu/db.h) over the store's backend: each
- * call goes to the backend's function of the same name (store_impl.h), so
- * that code above it never knows whether SQLite or PostgreSQL answers.
+ * The statement layer (lib/store/db.h, private to libkifu) over the
+ * store's backend: each call goes to the backend's function of the same
+ * name (store_impl.h), so that code above it never knows whether SQLite
+ * or PostgreSQL answers.
  * Besides dispatching, it lengthens NUL-terminated text, looks named
- * queries up, and words errors the same way for every backend.
+ * queries up, words errors the same way for every backend, and sends the
+ * BEGIN of a batch that waits for its first statement (st->tx_pending: a
+ * game_tx backend's batch begins only when something is written in it).
  */
 #include <string.h>
 
@@ -105,10 +108,18 @@ int kifu_db_bind_blob(struct kifu_stmt *s, int i, const void *data, size_t len)
 	return s->st->be->bind_blob(s, i, data ? data : "", data ? len : 0);
 }
 
+int kifu_db_begin_pending_(struct kifu_store *st)
+{
+	const char *sql = kifu_db_sql(st, "begin");
+
+	st->tx_pending = 0;
+	return st->be->exec(st, sql);
+}
+
 int kifu_db_step(struct kifu_stmt *s)
 {
 	if (s->st->tx_pending) {
-		int ret = kifu_store_tx_start_(s->st);
+		int ret = kifu_db_begin_pending_(s->st);
 
 		if (ret < 0)
 			return ret;
@@ -164,7 +175,7 @@ size_t kifu_db_column_bytes(struct kifu_stmt *s, int i)
 int kifu_db_exec(struct kifu_store *st, const char *sql)
 {
 	if (st->tx_pending) {
-		int ret = kifu_store_tx_start_(st);
+		int ret = kifu_db_begin_pending_(st);
 
 		if (ret < 0)
 			return ret;

@@ -1,13 +1,13 @@
 /*
- * The game database (include/kifu/store.h): transactions, and writing
- * games, quarantined records and import provenance. A game is a handful of
+ * The game database (include/kifu/store.h): writing games, quarantined
+ * records and import provenance, bulk loads, and closing. A game is a handful of
  * rows whatever its length (schema 4): its headers, sides, figures and
  * tags, and one row of game_moves packing its moves, notes and position
  * hashes as JSON; its entries of the position index wait for the commit
  * (store_posidx.c). Every statement is prepared once and kept on the store
- * (an import runs the same few statements millions of times) and every
- * value goes through a bound parameter. Opening and migrating live in
- * store_open.c, selecting and loading games in store_select.c.
+ * (store_stmt.c) and every value goes through a bound parameter.
+ * Transactions live in store_tx.c, opening and migrating in store_open.c,
+ * selecting and loading games in store_select.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,69 +16,6 @@
 #include <time.h>
 
 #include "store/store_impl.h"
-
-/*
- * The store's statements in generic SQL, each with a name by which a
- * backend may supply its own text instead (kifu_db_sql). Ids come back
- * through RETURNING: an INSERT ... ON CONFLICT DO NOTHING that returns no
- * row found a duplicate.
- */
-static const struct kifu_db_query stmt_sql[ST_COUNT] = {
-	[ST_GAME_INSERT] = { "game_insert",
-		"INSERT INTO games(game, variant, first, event, site, round, date, date_first, "
-		"annotator, source, result, winner, termination, plies, content_hash, file_id, "
-		"file_line, file_game) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-		"?13, ?14, ?15, ?16, ?17, ?18) ON CONFLICT(content_hash) DO NOTHING RETURNING id" },
-	[ST_GAME_BY_KEY] = { "game_by_key", "SELECT id FROM games WHERE content_hash = ?1" },
-	[ST_PLAYER_FIND] = { "player_find", "SELECT id FROM players WHERE name = ?1" },
-	[ST_PLAYER_INSERT] = { "player_insert",
-		"INSERT INTO players(name) VALUES (?1) RETURNING id" },
-	[ST_SIDE_INSERT] = { "side_insert",
-		"INSERT INTO sides(game_id, side_index, side, player_id, rating) "
-		"VALUES (?1, ?2, ?3, ?4, ?5)" },
-	[ST_GAME_MOVES_INSERT] = { "game_moves_insert",
-		"INSERT INTO game_moves(game_id, moves, hashes, notes) VALUES (?1, ?2, ?3, ?4)" },
-	[ST_POSIDX_INSERT_N] = { "posidx_insert_n", NULL },
-	[ST_POSIDX_INSERT] = { "posidx_insert",
-		"INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES (?1, ?2, ?3)" },
-	[ST_FIGURE_INSERT] = { "figure_insert",
-		"INSERT INTO figures(game_id, key, num, text) VALUES (?1, ?2, ?3, ?4) "
-		"ON CONFLICT DO NOTHING" },
-	[ST_TAG_INSERT] = { "tag_insert",
-		"INSERT INTO tags(game_id, seq, key, value, type) VALUES (?1, ?2, ?3, ?4, ?5)" },
-	[ST_QUAR_INSERT] = { "quar_insert",
-		"INSERT INTO quarantine(import_id, file, file_line, file_game, game, raw, "
-		"raw_truncated, raw_hash, errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
-		"ON CONFLICT(file, file_game, raw_hash) DO NOTHING RETURNING id" },
-	[ST_QUAR_FIND] = { "quar_find",
-		"SELECT id FROM quarantine WHERE raw_hash = ?1 AND raw = ?2 ORDER BY id LIMIT 1" },
-	[ST_QDIAG_INSERT] = { "qdiag_insert",
-		"INSERT INTO quarantine_diags(quarantine_id, seq, severity, line, col, ply, "
-		"message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" },
-	[ST_IMPORT_INSERT] = { "import_insert",
-		"INSERT INTO imports(started_at, paths) VALUES (?2, ?1) RETURNING id" },
-	[ST_IMPORT_END] = { "import_end",
-		"UPDATE imports SET finished_at = ?5, imported = ?2, duplicates = ?3, "
-		"rejected = ?4 WHERE id = ?1" },
-	[ST_FILE_INSERT] = { "file_insert",
-		"INSERT INTO files(import_id, path, size) VALUES (?1, ?2, ?3) RETURNING id" },
-	[ST_LOAD_GAME] = { "load_game",
-		"SELECT game, variant, first, event, site, round, date, annotator, source, "
-		"result, termination FROM games WHERE id = ?1" },
-	[ST_LOAD_SIDES] = { "load_sides",
-		"SELECT s.side, p.name, s.rating FROM sides s JOIN players p ON p.id = s.player_id "
-		"WHERE s.game_id = ?1 ORDER BY s.side_index" },
-	[ST_LOAD_MOVES] = { "load_moves",
-		"SELECT move, comment, clock_text FROM moves WHERE game_id = ?1 ORDER BY ply" },
-	[ST_LOAD_TAGS] = { "load_tags",
-		"SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq" },
-	[ST_CANON_INSERT] = { "canon_insert",
-		"INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2)" },
-	[ST_LISTING_INSERT] = { "listing_insert",
-		"INSERT INTO game_listing(id, game, variant, date, date_first, result, plies, "
-		"players) SELECT id, game, variant, date, date_first, result, plies, ?2 FROM games "
-		"WHERE id = ?1" },
-};
 
 /*
  * What a bulk load drops and rebuilds: each makes every insert a random
@@ -115,108 +52,14 @@ int kifu_store_schema_version(void)
 	return n;
 }
 
-/*
- * The multi-row INSERT into the position index: MULTI_ROWS entries per
- * step instead of one saves most of SQLite's per-statement work.
- */
-static int multi_sql(struct kifu_buf *out)
-{
-	int r;
-
-	kifu_buf_puts(out, "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES ");
-	for (r = 0; r < MULTI_ROWS; r++)
-		kifu_buf_printf(out, "%s(?%d, ?%d, ?%d)", r ? ", " : "", 3 * r + 1, 3 * r + 2,
-				3 * r + 3);
-	return out->failed ? KIFU_ENOMEM : 0;
-}
-
-struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err)
-{
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	const char *text;
-
-	if (st->stmt[k])
-		return st->stmt[k];
-	text = stmt_sql[k].name ? kifu_db_sql(st, stmt_sql[k].name) : NULL;
-	if (!text)
-		text = stmt_sql[k].sql;
-	if (!text && k == ST_POSIDX_INSERT_N) {
-		if (multi_sql(&sql) < 0) {
-			kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-			return NULL;
-		}
-		text = sql.data;
-	}
-	if (!text) {
-		kifu_error_at(err, st->path, 0, 0);
-		kifu_error_set(err, KIFU_ERROR, "database '%s': the %s backend has no statement %d",
-			       st->path, st->be->name, k);
-	} else {
-		if (kifu_db_prepare(&st->stmt[k], st, text, err) == 0)
-			st->stmt[k]->small = k != ST_LOAD_MOVES && k != ST_LOAD_TAGS;
-	}
-	kifu_buf_release(&sql);
-	return st->stmt[k];
-}
-
-int kifu_store_step_(struct kifu_store *st, struct kifu_stmt *s, const char *what,
-		     struct kifu_error *err)
-{
-	int rc = kifu_db_step(s);
-
-	if (rc != KIFU_DB_DONE && rc != KIFU_DB_ROW) {
-		int ret = kifu_store_fail_(st, what, err);
-
-		kifu_db_reset(s);
-		return ret;
-	}
-	kifu_db_reset(s);
-	return 0;
-}
-
-int kifu_store_step_id_(int64_t *id, struct kifu_store *st, struct kifu_stmt *s,
-			const char *what, struct kifu_error *err)
-{
-	int rc = kifu_db_step(s), ret = 0;
-
-	*id = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
-	/* Stepped to its end: the statement is done before the next one runs. */
-	while (rc == KIFU_DB_ROW)
-		rc = kifu_db_step(s);
-	if (rc < 0)
-		ret = kifu_store_fail_(st, what, err);
-	kifu_db_reset(s);
-	return ret;
-}
-
-int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what, struct kifu_error *err)
-{
-	if (kifu_db_exec(st, sql) < 0)
-		return kifu_store_fail_(st, what, err);
-	return 0;
-}
-
 static int bind_text(struct kifu_stmt *s, int i, const char *text)
 {
 	return text ? kifu_db_bind_text_static(s, i, text, -1) : kifu_db_bind_null(s, i);
 }
 
-void kifu_store_players_clear_(struct kifu_store *st)
-{
-	size_t i;
-
-	for (i = 0; i < PLAYER_CACHE_SIZE && st->nplayers; i++) {
-		if (st->players[i].name) {
-			free(st->players[i].name);
-			st->players[i].name = NULL;
-			st->nplayers--;
-		}
-	}
-	st->nplayers = 0;
-}
-
 void kifu_store_free(struct kifu_store *st)
 {
+	const struct kifu_store_derived_ *const *d;
 	int k;
 
 	if (!st)
@@ -232,7 +75,8 @@ void kifu_store_free(struct kifu_store *st)
 	free(st->players);
 	if (st->be)
 		st->be->posidx_release(st);
-	kifu_store_symm_release_(st);
+	for (d = kifu_store_derived_; *d; d++)
+		(*d)->release(st);
 	kifu_buf_release(&st->moves);
 	kifu_buf_release(&st->hashes);
 	kifu_buf_release(&st->notes);
@@ -459,20 +303,6 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 	return 0;
 }
 
-void kifu_store_put_int64_(struct kifu_buf *b, int64_t v)
-{
-	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-	do {
-		*--q = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--q = '-';
-	kifu_buf_add(b, q, (size_t)(e - q));
-}
-
 /*
  * Packs a game into the three JSON values of its game_moves row: the
  * canonical moves, the position hashes (ply 0..plies), and the notes (for
@@ -625,6 +455,7 @@ struct game_write {
 static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 {
 	struct game_write *w = arg;
+	const struct kifu_store_derived_ *const *d;
 	int ret;
 
 	w->gid = 0;
@@ -635,8 +466,8 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	if (w->gid == 0)
 		return find_by_key(&w->gid, st, w->key, err);
 	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
-	if (ret == 0)
-		ret = kifu_store_symm_game_(st, w->gid, w->rec, w->rp, err);
+	for (d = kifu_store_derived_; *d && ret == 0; d++)
+		ret = (*d)->game(st, w->gid, w->rec, w->rp, err);
 	if (ret == 0)
 		ret = insert_game_moves(st, w->gid, w->rec, w->rp, err);
 	if (ret == 0)
@@ -853,10 +684,16 @@ int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, c
 
 /* ---- Bulk loading ---- */
 
-int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err)
+/*
+ * Drops the deferrable indexes, remembering their names in
+ * deferred_indexes, and has the position index and the derived tables set
+ * theirs aside, in one transaction.
+ */
+static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *keep = NULL;
 	const struct deferrable *d;
+	const struct kifu_store_derived_ *const *dt;
 	int own, ret;
 
 	ret = kifu_store_own_begin_(&own, st, err);
@@ -877,8 +714,8 @@ int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err)
 	}
 	if (ret == 0)
 		ret = st->be->posidx_defer(st, err);
-	if (ret == 0)
-		ret = kifu_store_symm_defer_(st, err);
+	for (dt = kifu_store_derived_; *dt && ret == 0; dt++)
+		ret = (*dt)->defer(st, err);
 	kifu_db_finalize(keep);
 	return kifu_store_own_end_(own, ret, st, err);
 }
@@ -887,10 +724,11 @@ int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err)
  * Rebuilds every index named in deferred_indexes from libkifu's own
  * definition (a name kifu does not know is forgotten), in one transaction.
  */
-int kifu_store_indexes_restore_(struct kifu_store *st, struct kifu_error *err)
+static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *find = NULL, *done = NULL;
 	const struct deferrable *d;
+	const struct kifu_store_derived_ *const *dt;
 	int own, ret;
 
 	ret = kifu_store_own_begin_(&own, st, err);
@@ -925,8 +763,8 @@ int kifu_store_indexes_restore_(struct kifu_store *st, struct kifu_error *err)
 	}
 	if (ret == 0)
 		ret = st->be->posidx_restore(st, err);
-	if (ret == 0)
-		ret = kifu_store_symm_restore_(st, err);
+	for (dt = kifu_store_derived_; *dt && ret == 0; dt++)
+		ret = (*dt)->restore(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:
@@ -951,7 +789,9 @@ int kifu_store_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 	/* A backend without bulk loads (PostgreSQL) writes every game as it comes. */
 	if (ret < 0 || !st->be->bulk_begin)
 		return ret;
-	ret = st->be->bulk_begin(st, err);
+	ret = indexes_defer(st, err);
+	if (ret == 0)
+		ret = st->be->bulk_begin(st, err);
 	if (ret == 0)
 		st->bulk = 1;
 	return ret;
@@ -963,7 +803,10 @@ int kifu_store_bulk_end(struct kifu_store *st, struct kifu_error *err)
 
 	if (ret < 0 || !st->be->bulk_end)
 		return ret;
-	ret = st->be->bulk_end(st, err);
+	/* Every deferred index rebuilt, also one left by an interrupted bulk load. */
+	ret = indexes_restore(st, err);
+	if (ret == 0)
+		ret = st->be->bulk_end(st, err);
 	if (ret == 0)
 		st->bulk = 0;
 	return ret;

@@ -1,9 +1,34 @@
 /*
- * Private to the store (lib/store*.c and the generated schema.c): the
+ * Private to the store (lib/store/ and the generated schema.c): the
  * embedded migrations, the store backend plug-in interface (one const
- * struct per backend, in the NULL-terminated kifu_store_backends[]), the
- * store object with its cache of prepared statements, and helpers shared
- * by the store's files.
+ * struct per backend, in the NULL-terminated kifu_store_backends_[]), the
+ * derived tables' hooks (kifu_store_derived_[]), the store object with its
+ * cache of prepared statements, and helpers shared by the store's files.
+ *
+ * The store's files call one way, each only those before it (measured
+ * from the built objects by build-aux/check-layout):
+ *
+ *   db.c                the statement layer (store/db.h): every call goes
+ *                       to st->be; sends a batch's pending BEGIN
+ *   store_stmt.c        the statements a store keeps, stepping them
+ *   store_posidx.c      SQLite's position index, written sorted
+ *   store_symm_sets.c,  the derived tables of board symmetries and the
+ *   store_symm_replay.c,  tree counts (store_symm_impl.h), reached by the
+ *   store_symm.c          store only through their hooks
+ *   backends/pg_text.c, the backends (one const struct each)
+ *   backends/pg.c,
+ *   backends/sqlite.c
+ *   backends.c,         the registries: the only names of the backends
+ *   derived.c             and of the derived tables the core uses
+ *   store_tx.c          transactions (calling the derived tables' hooks)
+ *   store.c             writing games, records and provenance, bulk
+ *                       loads, closing
+ *   store_open.c        opening and migrating
+ *   store_select.c,     reading back (filters, listing, loading a game),
+ *   store_tree.c          bringing the tree counts up to date
+ *
+ * A backend reaches the core only through this header's structs (st, its
+ * statements), never by name; dates come from lib/util (kifu/date.h).
  */
 #ifndef KIFU_STORE_IMPL_H
 #define KIFU_STORE_IMPL_H
@@ -11,8 +36,9 @@
 #include <stdio.h>
 
 #include "kifu/buf.h"
-#include "kifu/db.h"
 #include "kifu/store.h"
+#include "store/db.h"
+#include "store/store_sql.h"
 
 /* One schema/NNN-name.sql file: its lines, NULL-terminated. */
 struct kifu_migration {
@@ -29,7 +55,7 @@ extern const struct kifu_migration kifu_pg_migrations[]; /* schema/pg/NNN-*.sql 
  * A store backend: how to open a database it recognises, its statements,
  * its schema migrations and the SQL that differs from the generic text
  * (named queries). Generic code talks only to this; adding a backend is
- * one new lib/store_NAME.c and a line in kifu_store_backends[].
+ * one new lib/store/backends/NAME.c and a line in kifu_store_backends_[].
  *
  * Statements: a backend's statement struct starts with struct kifu_stmt.
  * Errors: a failing operation returns a negative KIFU_E* code and keeps
@@ -100,9 +126,11 @@ struct kifu_store_backend {
 	int game_tx;
 
 	/*
-	 * Bulk loading (kifu_store_bulk_begin/end): SQLite's defers the indexes
-	 * and holds the tree counts; NULL: no bulk mode, every game written as
-	 * in a normal transaction (the store's bulk flag stays off).
+	 * Bulk loading (kifu_store_bulk_begin/end): the backend's own mode,
+	 * switched on after the store has set its indexes aside and off after
+	 * it has rebuilt them (SQLite: foreign keys off, fewer checkpoints);
+	 * NULL: no bulk mode, every game written as in a normal transaction,
+	 * no index set aside (the store's bulk flag stays off).
 	 */
 	int (*bulk_begin)(struct kifu_store *st, struct kifu_error *err);
 	int (*bulk_end)(struct kifu_store *st, struct kifu_error *err);
@@ -125,16 +153,20 @@ struct kifu_store_backend {
 
 /*
  * The transaction of one game or record of a game_tx backend (own_begin in
- * store.c): named query "begin_game", else "begin".
+ * store_tx.c): named query "begin_game", else "begin".
  */
 #define KIFU_TX_GAME 3
 
-/* Every backend, most specific first (the SQLite one takes any path): NULL-terminated. */
-extern const struct kifu_store_backend *const kifu_store_backends[];
-extern const struct kifu_store_backend kifu_store_sqlite, kifu_store_pg;
+/*
+ * Every backend, most specific first, the last taking any path (SQLite's):
+ * NULL-terminated (backends.c). The store reaches a backend only through
+ * this table and st->be; the backends' structs are named by backends.c.
+ */
+extern const struct kifu_store_backend *const kifu_store_backends_[];
+extern const struct kifu_store_backend kifu_store_sqlite_, kifu_store_pg_;
 
 /* The statements a store prepares once and keeps. */
-enum store_stmt {
+enum kifu_store_stmt_ {
 	ST_GAME_INSERT,
 	ST_GAME_BY_KEY,
 	ST_PLAYER_FIND,
@@ -162,7 +194,7 @@ enum store_stmt {
 };
 
 /* A small name -> player id cache, so that most games need no lookup. */
-struct player_slot {
+struct kifu_store_player_ {
 	char *name;          /* NULL when empty */
 	int64_t id;
 };
@@ -177,7 +209,7 @@ struct player_slot {
  * game id and ply in one integer (game_id << 20 | ply), so that entries
  * sort as the index does in 16 bytes.
  */
-struct posidx_entry {
+struct kifu_store_posidx_entry_ {
 	int64_t hash;
 	int64_t game_ply;
 };
@@ -197,7 +229,7 @@ struct kifu_store {
 	struct kifu_stmt *stmt[ST_COUNT];
 	struct kifu_buf moves, hashes, notes; /* one game's packed values, reused */
 	/* The position index waiting to be written (store_posidx.c). */
-	struct posidx_entry *pend;
+	struct kifu_store_posidx_entry_ *pend;
 	size_t npend, cappend;
 	size_t committed;    /* pend[0..committed) belongs to committed games */
 	FILE *spool;         /* bulk mode: sorted runs of committed entries */
@@ -206,14 +238,14 @@ struct kifu_store {
 	long long spooled_games, tx_games; /* games in the spool; of the open transaction */
 	int spool_bad;       /* the spool misses entries: rebuild from game_moves */
 	size_t spool_max;    /* entries per run; 0: the default (tests set a few) */
-	struct player_slot *players;
+	struct kifu_store_player_ *players;
 	size_t nplayers;
-	struct store_symm *symm; /* store_symm.c: canonical hashes, tree counts */
+	struct kifu_store_symm_ *symm; /* store_symm.c: canonical hashes, tree counts */
 };
 
 /*
- * The cached statement k, prepared on first use. NULL on failure, with
- * err filled.
+ * The cached statement k, prepared on first use (store_stmt.c, as the
+ * helpers below). NULL on failure, with err filled.
  */
 struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err);
 
@@ -238,10 +270,6 @@ int kifu_store_step_id_(int64_t *id, struct kifu_store *st, struct kifu_stmt *s,
 int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what,
 		     struct kifu_error *err);
 
-/* Deferring and rebuilding the indexes of deferrables[] in store.c (SQLite's bulk loads). */
-int kifu_store_indexes_defer_(struct kifu_store *st, struct kifu_error *err);
-int kifu_store_indexes_restore_(struct kifu_store *st, struct kifu_error *err);
-
 /* The SQLite backend's position index (store_posidx.c): see there. */
 int kifu_store_posidx_queue_(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
 			     struct kifu_error *err);
@@ -252,7 +280,7 @@ int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err);
 void kifu_store_posidx_release_(struct kifu_store *st);
 
 /*
- * The PostgreSQL backend's text work (store_pg.c), for its tests: a URI
+ * The PostgreSQL backend's text work (backends/pg_text.c), for its tests: a URI
  * without its password (malloc'd; NULL when out of memory), and SQL with
  * ?N parameters as $K, numbered densely (number[N] = K, number has
  * KIFU_PG_MAX_NUMBER + 1 zeroed entries; malloc'd, NULL when out of memory
@@ -275,25 +303,55 @@ int kifu_store_run_write_(struct kifu_store *st,
 			  int (*fn)(struct kifu_store *, void *, struct kifu_error *), void *arg,
 			  struct kifu_error *err);
 
-/* Forgets the cached player ids (store.c): a rollback may have taken them away. */
+/* Forgets the cached player ids (store_stmt.c): a rollback may have taken them away. */
 void kifu_store_players_clear_(struct kifu_store *st);
 
-/* Sends the BEGIN of a pending batch (st->tx_pending); 0 or a KIFU_E* code (kifu_db_errmsg). */
-int kifu_store_tx_start_(struct kifu_store *st);
+/*
+ * Sends the BEGIN of a pending batch (st->tx_pending), as kifu_db_step and
+ * kifu_db_exec do before the batch's first statement (db.c); 0 or a
+ * KIFU_E* code (kifu_db_errmsg).
+ */
+int kifu_db_begin_pending_(struct kifu_store *st);
+
+/*
+ * A derived table: rows the store keeps from the games it writes, beside
+ * them, with a hook at each point of a game's and a transaction's life.
+ * Every one is in the NULL-terminated kifu_store_derived_[] (derived.c),
+ * which the store's core calls in order (store.c: a game written, a bulk
+ * load begun or ended, the store closed; store_tx.c: commit, rollback).
+ * A new derived table is one const struct and a line in that table.
+ */
+struct kifu_store_derived_ {
+	const char *name;
+	/* Game id stored (rec as read, rp its complete replay), in its transaction. */
+	int (*game)(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+		    const struct kifu_replay *rp, struct kifu_error *err);
+	/* What waits for the commit written, before COMMIT; what it held forgotten. */
+	int (*commit)(struct kifu_store *st, struct kifu_error *err);
+	void (*rollback)(struct kifu_store *st);
+	/* A bulk load begins (indexes set aside, in its transaction) and ends. */
+	int (*defer)(struct kifu_store *st, struct kifu_error *err);
+	int (*restore)(struct kifu_store *st, struct kifu_error *err);
+	/* The store closes: its memory freed. */
+	void (*release)(struct kifu_store *st);
+};
+
+extern const struct kifu_store_derived_ *const kifu_store_derived_[];
 
 /*
  * Board symmetries and the tree (store_symm.c): a stored game's canonical
- * hashes, its listing row and its tree counts; the commit, rollback and
- * bulk load hooks; schema 5's migration step.
+ * hashes, its listing row and its tree counts, kept through the hooks of
+ * kifu_store_symm_derived_; schema 5's migration step (store_open.c); and
+ * for kifu_store_tree_update (store_tree.c): whether tree_moves counts
+ * every game (*fresh), the last game it counted by its stats_state (-1:
+ * none of this depth), and counting the games after last (all of them,
+ * anew, when last < 0) in the caller's refresh transaction.
  */
-int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
-			  const struct kifu_replay *rp, struct kifu_error *err);
-int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err);
-void kifu_store_symm_rollback_(struct kifu_store *st);
-int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err);
-int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err);
-void kifu_store_symm_release_(struct kifu_store *st);
+extern const struct kifu_store_derived_ kifu_store_symm_derived_;
 int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err);
+int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err);
+int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct kifu_error *err);
 
 /* Fills err from the database's last error (kifu_db_fail). */
 #define kifu_store_fail_ kifu_db_fail

@@ -1,6 +1,6 @@
 /*
  * Opening the game database (include/kifu/store.h): the backend that
- * accepts the path or URI (kifu_store_backends[]) connects, and the
+ * accepts the path or URI (kifu_store_backends_[]) connects, and the
  * schema is brought up to date by the backend's migrations compiled into
  * libkifu, each in one transaction, unless another process did it first;
  * or, for tools that only read (KIFU_STORE_READ), an existing database is
@@ -158,9 +158,10 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (be = kifu_store_backends; *be && !(*be)->accepts(path); be++)
+	/* The last backend (SQLite's) takes any path the others leave. */
+	for (be = kifu_store_backends_; be[1] && !(*be)->accepts(path); be++)
 		;
-	st->be = *be ? *be : &kifu_store_sqlite;
+	st->be = *be;
 	ret = st->be->open(st, path, flags, err);
 	if (ret == 0)
 		ret = migrate(st, (flags & KIFU_STORE_READ) != 0, err);

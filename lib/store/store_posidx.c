@@ -45,7 +45,7 @@ static int nomem(struct kifu_error *err)
 
 static int cmp_entry(const void *x, const void *y)
 {
-	const struct posidx_entry *a = x, *b = y;
+	const struct kifu_store_posidx_entry_ *a = x, *b = y;
 
 	if (a->hash != b->hash)
 		return a->hash < b->hash ? -1 : 1;
@@ -65,7 +65,7 @@ int kifu_store_posidx_queue_(struct kifu_store *st, int64_t id, const struct kif
 	}
 	if (need > st->cappend) {
 		size_t cap = st->cappend ? st->cappend : 4096;
-		struct posidx_entry *p;
+		struct kifu_store_posidx_entry_ *p;
 
 		while (cap < need)
 			cap *= 2;
@@ -76,7 +76,7 @@ int kifu_store_posidx_queue_(struct kifu_store *st, int64_t id, const struct kif
 		st->cappend = cap;
 	}
 	for (ply = 0; ply <= rp->nplies; ply++)
-		st->pend[st->npend++] = (struct posidx_entry){
+		st->pend[st->npend++] = (struct kifu_store_posidx_entry_){
 			(int64_t)rp->hashes[ply], id << POSIDX_PLY_BITS | (int64_t)ply
 		};
 	st->tx_games++;
@@ -90,9 +90,9 @@ int kifu_store_posidx_queue_(struct kifu_store *st, int64_t id, const struct kif
  * (n entries): a tenth of qsort's time on a million entries. Returns
  * KIFU_ENOMEM when tmp cannot be had.
  */
-static int sort_entries(struct posidx_entry *v, size_t n)
+static int sort_entries(struct kifu_store_posidx_entry_ *v, size_t n)
 {
-	struct posidx_entry *tmp, *from = v, *to;
+	struct kifu_store_posidx_entry_ *tmp, *from = v, *to;
 	size_t *count, i;
 	int pass;
 
@@ -135,9 +135,9 @@ static int sort_entries(struct posidx_entry *v, size_t n)
 struct writer {
 	struct kifu_store *st;
 	struct kifu_stmt *multi, *one;
-	struct posidx_entry batch[MULTI_ROWS];
+	struct kifu_store_posidx_entry_ batch[MULTI_ROWS];
 	int n;
-	struct posidx_entry last;
+	struct kifu_store_posidx_entry_ last;
 	int any;
 };
 
@@ -165,7 +165,8 @@ static int writer_flush(struct writer *w, struct kifu_error *err)
 	return ret;
 }
 
-static int writer_put(struct writer *w, const struct posidx_entry *e, struct kifu_error *err)
+static int writer_put(struct writer *w, const struct kifu_store_posidx_entry_ *e,
+		      struct kifu_error *err)
 {
 	if (w->any && e->hash == w->last.hash &&
 	    e->game_ply >> POSIDX_PLY_BITS == w->last.game_ply >> POSIDX_PLY_BITS)
@@ -305,7 +306,7 @@ int kifu_store_posidx_defer_(struct kifu_store *st, struct kifu_error *err)
 
 /* One sorted run of the spool being merged. */
 struct cursor {
-	struct posidx_entry buf[MERGE_CHUNK];
+	struct kifu_store_posidx_entry_ buf[MERGE_CHUNK];
 	size_t n, i;
 	long long left;      /* entries of the run not yet read into buf */
 	long offset;         /* where they are in the spool */
@@ -349,7 +350,7 @@ static void heap_down(size_t *heap, size_t n, size_t at, const struct cursor *cu
 }
 
 /* The next entry of the table set aside, in its order; 0 at its end. */
-static int aside_next(struct posidx_entry *e, struct kifu_stmt *s, int *rc)
+static int aside_next(struct kifu_store_posidx_entry_ *e, struct kifu_stmt *s, int *rc)
 {
 	if (!s || *rc != KIFU_DB_ROW)
 		return 0;
@@ -370,7 +371,7 @@ static int aside_next(struct posidx_entry *e, struct kifu_stmt *s, int *rc)
 static int merge_spool(struct kifu_store *st, struct kifu_stmt *aside, struct kifu_error *err)
 {
 	struct cursor *cur = NULL;
-	struct posidx_entry old;
+	struct kifu_store_posidx_entry_ old;
 	struct writer w;
 	size_t *heap = NULL, nheap = 0, k, i = 0, n = st->nruns;
 	long offset = 0;
@@ -394,7 +395,7 @@ static int merge_spool(struct kifu_store *st, struct kifu_stmt *aside, struct ki
 	for (k = 0; k < n; k++) {
 		cur[k].left = st->runs[k];
 		cur[k].offset = offset;
-		offset += (long)(st->runs[k] * (long long)sizeof(struct posidx_entry));
+		offset += (long)(st->runs[k] * (long long)sizeof(struct kifu_store_posidx_entry_));
 		if (cursor_fill(&cur[k], st->spool) < 0)
 			goto io_error;
 	}
@@ -405,7 +406,8 @@ static int merge_spool(struct kifu_store *st, struct kifu_stmt *aside, struct ki
 	for (k = nheap / 2; k-- > 0;)
 		heap_down(heap, nheap, k, cur);
 	for (;;) {
-		const struct posidx_entry *best = i < st->committed ? &st->pend[i] : NULL;
+		const struct kifu_store_posidx_entry_ *best =
+			i < st->committed ? &st->pend[i] : NULL;
 		int from_heap = 0;
 
 		if (nheap && (!best || cmp_entry(&cur[heap[0]].buf[cur[heap[0]].i], best) < 0)) {

@@ -6,50 +6,10 @@
  * kifu_record that the record writer and validator take as they would a
  * parsed one.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/store_impl.h"
-
-/* ---- Dates ---- */
-
-static int digits(const char *s, int n)
-{
-	int i, v = 0;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
-int kifu_date_first_day(char *out, const char *date, struct kifu_error *err)
-{
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	size_t n = date ? strlen(date) : 0;
-	int y, m = 1, d = 1, leap;
-
-	y = n >= 4 ? digits(date, 4) : -1;
-	if (n == 7 || n == 10) {
-		m = date[4] == '-' ? digits(date + 5, 2) : -1;
-		if (n == 10)
-			d = date[7] == '-' ? digits(date + 8, 2) : -1;
-	} else if (n != 4) {
-		y = -1;
-	}
-	leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-	if (y < 0 || m < 1 || m > 12 || d < 1 ||
-	    d > mdays[m - 1] + (m == 2 && leap))
-		return kifu_error_set(err, KIFU_EPARSE,
-				      "invalid date '%s': expected YYYY, YYYY-MM or YYYY-MM-DD",
-				      date ? date : "");
-	/* Four digits of year at most, but the compiler cannot see that. */
-	snprintf(out, 11, "%04d-%02d-%02d", y % 10000, m % 100, d % 100);
-	return 0;
-}
 
 /* ---- Filters ---- */
 

@@ -10,8 +10,11 @@
  * one row update per transaction rather than one per game. stats_state
  * 'tree' says up to which game they are counted; a reader that finds it
  * behind (a bulk load killed half-way, a change by hand) counts the games
- * since from game_moves (kifu_store_tree_update_), which is also how the
- * migration fills a database of an older version.
+ * since from game_moves (kifu_store_tree_update, store_tree.c), which is
+ * also how the migration fills a database of an older version. The store
+ * reaches this file through the hooks of kifu_store_symm_derived_ (a
+ * derived table, store_impl.h), at each game, commit, rollback, bulk load
+ * and close.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,53 +25,21 @@
 #include "store/store_impl.h"
 #include "store/store_symm_impl.h"
 
-/* Plies whose positions tree_moves counts (0 .. TREE_DEPTH); deeper ones are read from the index. */
-#define TREE_DEPTH 4
 /* Summed contributions held in bulk mode before they are written. */
 #define HELD_MAX (1u << 18)
 /* Games read at a time when counting from game_moves. */
 #define FILL_CHUNK 2048
 
-/* Result classes: side 0..3 won, a draw, unfinished. */
-#define RES_DRAW 4
-#define RES_UNFINISHED 5
-
 #define STR_(x) #x
 #define STR(x) STR_(x)
-
-struct store_symm {
-	struct agg tx, held;
-	struct tset tracked;
-	uint64_t *plain, *canonh;   /* one game's hashes, for first arrivals */
-	size_t hcap;
-	int tracking;        /* -1 unknown, 0 tree_moves is behind (not kept), 1 kept */
-	int64_t last_id;     /* the last game counted in tx (or held) */
-	int64_t held_last;   /* the last game counted in held */
-	int64_t known_last;  /* stats_state 'tree' when tracked was read or last written */
-	int64_t tx_min, tx_max; /* games added in the transaction */
-	unsigned char *states; /* two positions of the largest state seen */
-	size_t state_cap;
-	struct kifu_buf canon, players;
-};
 
 static int nomem(struct kifu_error *err)
 {
 	return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 }
 
-/* One game to count: its moves as values (import) or as text (stored games). */
-struct symm_game {
-	const struct kifu_game *g;
-	int variant, first, res;
-	size_t nplies;
-	const kifu_move *moves;  /* or NULL: */
-	json_t *texts;           /* a JSON array of canonical move texts */
-	json_t *hashes;          /* with texts: the stored plain hashes, ply 0..plies */
-	const struct kifu_replay *rp; /* for the texts of moves (import) */
-};
-
 /* Reads the positions tree_moves tracks, once per store (again after another writer). */
-static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *err)
+static int tset_load(struct kifu_store *st, struct kifu_store_tset_ *t, struct kifu_error *err)
 {
 	const struct kifu_game *g = NULL;
 	struct kifu_stmt *s = NULL;
@@ -76,14 +47,14 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 
 	if (t->loaded)
 		return 0;
-	symm_tset_clear(t);
+	kifu_store_tset_clear_(t);
 	if (kifu_db_prepare(&s, st, "SELECT DISTINCT game, variant, \"symmetric\", hash FROM "
 				       "tree_moves", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
 		const char *game = kifu_db_column_text(s, 0);
 		const char *variant = kifu_db_column_text(s, 1);
-		struct tkey *k;
+		struct kifu_store_tkey_ *k;
 		int v;
 
 		if (!g || !game || strcmp(g->name, game) != 0)
@@ -91,7 +62,8 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 		v = g && variant ? kifu_game_variant_index(g, variant) : -1;
 		if (v < 0)
 			continue;
-		k = symm_tset_find(t, g, v, kifu_db_column_int(s, 2), kifu_db_column_int64(s, 3));
+		k = kifu_store_tset_find_(t, g, v, kifu_db_column_int(s, 2),
+					  kifu_db_column_int64(s, 3));
 		if (!k) {
 			ret = nomem(err);
 			break;
@@ -112,38 +84,7 @@ static int tset_load(struct kifu_store *st, struct tset *t, struct kifu_error *e
 	return ret;
 }
 
-/*
- * Whether the first arrival of game x at (symmetric, hash) at ply counts
- * into tree_moves: within the first plies always (the position becomes
- * tracked, NEW, when it was not), later only where it is OLD.
- */
-static int tracked_counts(struct store_symm *sy, const struct symm_game *x, int64_t id,
-			  int symmetric, uint64_t hash, size_t ply, int *oom)
-{
-	struct tkey *k = symm_tset_find(&sy->tracked, x->g, x->variant, symmetric, (int64_t)hash);
-
-	if (!k) {
-		*oom = 1;
-		return 0;
-	}
-	if (ply > TREE_DEPTH)
-		return k->g && k->state == T_OLD;
-	if (!k->g) {
-		sy->tracked.n++;
-		k->g = x->g;
-		k->variant = x->variant;
-		k->symmetric = symmetric;
-		k->hash = (int64_t)hash;
-	}
-	if (k->state == T_DEAD) {
-		k->state = T_NEW_TX;
-		k->origin_id = id;
-		k->origin_ply = (int)ply;
-	}
-	return 1;
-}
-
-static struct store_symm *symm_of(struct kifu_store *st)
+static struct kifu_store_symm_ *symm_of(struct kifu_store *st)
 {
 	if (!st->symm)
 		st->symm = calloc(1, sizeof(*st->symm));
@@ -152,14 +93,14 @@ static struct store_symm *symm_of(struct kifu_store *st)
 	return st->symm;
 }
 
-void kifu_store_symm_release_(struct kifu_store *st)
+static void symm_release(struct kifu_store *st)
 {
-	struct store_symm *sy = st->symm;
+	struct kifu_store_symm_ *sy = st->symm;
 
 	if (!sy)
 		return;
-	symm_agg_release(&sy->tx);
-	symm_agg_release(&sy->held);
+	kifu_store_agg_release_(&sy->tx);
+	kifu_store_agg_release_(&sy->held);
 	free(sy->tracked.v);
 	free(sy->plain);
 	free(sy->canonh);
@@ -170,163 +111,8 @@ void kifu_store_symm_release_(struct kifu_store *st)
 	st->symm = NULL;
 }
 
-/* Room for two positions of g. */
-static int symm_states(struct store_symm *sy, const struct kifu_game *g)
-{
-	if (sy->state_cap < g->state_size) {
-		unsigned char *p = malloc(2 * g->state_size + sizeof(max_align_t));
-
-		if (!p)
-			return KIFU_ENOMEM;
-		free(sy->states);
-		sy->states = p;
-		sy->state_cap = g->state_size;
-	}
-	return 0;
-}
-
-/*
- * A stored game whose move at ply `from` does not replay (a database
- * edited by hand): its plain positions from there on still count, from
- * the hashes and move texts it stored, as the position index shows them
- * (its canonical ones cannot be known). KIFU_ENOMEM or 0.
- */
-static int plain_rest(struct store_symm *sy, struct agg *a, const struct symm_game *x,
-		      int64_t id, size_t from, const int64_t *n)
-{
-	size_t ply, k;
-	int oom = 0;
-
-	for (ply = from; ply < x->nplies && ply < json_array_size(x->hashes); ply++) {
-		json_t *h = json_array_get(x->hashes, ply), *t = json_array_get(x->texts, ply);
-		int count;
-
-		if (!json_is_integer(h) || !json_is_string(t))
-			return 0;
-		sy->plain[ply] = (uint64_t)json_integer_value(h);
-		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, &oom);
-		if (oom)
-			return KIFU_ENOMEM;
-		for (k = 0; k < ply && count; k++)
-			count = sy->plain[k] != sy->plain[ply];
-		if (count && symm_agg_add(a, x->g, x->variant, 0, (int64_t)sy->plain[ply],
-					  json_string_value(t), n, (int64_t)x->nplies) < 0)
-			return KIFU_ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * Replays game x: the canonical hash of every ply into sy->canon (a JSON
- * array) when want_canon, and its contributions to tree_moves into a when
- * a is not NULL. KIFU_EILLEGAL when a stored move does not replay.
- */
-static int symm_replay(struct store_symm *sy, struct agg *a, const struct symm_game *x,
-		       int64_t id, int want_canon, struct kifu_error *err)
-{
-	const struct kifu_game *g = x->g;
-	int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
-	void *state, *mapped;
-	size_t ply, k;
-	int ret, oom = 0;
-
-	if (symm_states(sy, g) < 0)
-		return nomem(err);
-	if (sy->hcap < x->nplies + 1) {
-		size_t cap = x->nplies + 64;
-		uint64_t *p = realloc(sy->plain, cap * sizeof(*p)), *c;
-
-		if (p)
-			sy->plain = p;
-		c = p ? realloc(sy->canonh, cap * sizeof(*c)) : NULL;
-		if (!c)
-			return nomem(err);
-		sy->canonh = c;
-		sy->hcap = cap;
-	}
-	state = sy->states;
-	mapped = sy->states + ((g->state_size + sizeof(max_align_t) - 1) / sizeof(max_align_t)) *
-				      sizeof(max_align_t);
-	ret = g->init(state, x->variant, x->first, err);
-	if (ret < 0)
-		return ret;
-	n[x->res] = 1;
-	kifu_buf_reset(&sy->canon);
-	kifu_buf_putc(&sy->canon, '[');
-	for (ply = 0; ply <= x->nplies; ply++) {
-		uint64_t h = g->hash(state), c;
-		int sym = 0, count_plain, count_canon;
-		kifu_move m = 0;
-		char text[KIFU_MOVE_TEXT_MAX];
-
-		if (kifu_game_canonical_hash(&c, &sym, g, state) < 0)
-			return nomem(err);
-		sy->plain[ply] = h;
-		sy->canonh[ply] = c;
-		if (want_canon) {
-			if (ply)
-				kifu_buf_putc(&sy->canon, ',');
-			kifu_store_put_int64_(&sy->canon, (int64_t)c);
-		}
-		if (ply == x->nplies)
-			break;
-		if (x->moves) {
-			m = x->moves[ply];
-		} else {
-			json_t *t = json_array_get(x->texts, ply);
-			struct kifu_error why;
-
-			if (!json_is_string(t) ||
-			    g->parse_move(state, json_string_value(t), &m, &why) < 0) {
-				ret = a ? plain_rest(sy, a, x, id, ply, n) : 0;
-				if (ret < 0)
-					return nomem(err);
-				return kifu_error_set(err, KIFU_EILLEGAL, "ply %zu: %s", ply + 1,
-						      json_is_string(t) ? why.message : "not a move");
-			}
-		}
-		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, &oom);
-		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, &oom);
-		if (oom)
-			return nomem(err);
-		/* A game counts once per position: where it first reached it. */
-		for (k = 0; k < ply && (count_plain || count_canon); k++) {
-			if (sy->plain[k] == h)
-				count_plain = 0;
-			if (sy->canonh[k] == c)
-				count_canon = 0;
-		}
-		if (count_plain) {
-			g->format_move(state, m, text);
-			if (symm_agg_add(a, g, x->variant, 0, (int64_t)h, text, n, (int64_t)x->nplies) < 0)
-				return nomem(err);
-		}
-		if (count_canon) {
-			kifu_move cm = sym ? g->map_move(state, m, sym) : m;
-
-			if (sym)
-				g->map_state(mapped, state, sym);
-			g->format_move(sym ? mapped : state, cm, text);
-			if (symm_agg_add(a, g, x->variant, 1, (int64_t)c, text, n, (int64_t)x->nplies) < 0)
-				return nomem(err);
-		}
-		g->apply(state, m);
-	}
-	kifu_buf_putc(&sy->canon, ']');
-	return sy->canon.failed ? nomem(err) : 0;
-}
-
-static int result_class(const struct kifu_game *g, const char *result)
-{
-	int side = result ? kifu_game_side_index(g, result) : -1;
-
-	if (side >= 0 && side < 4)
-		return side;
-	return result && !strcmp(result, "draw") ? RES_DRAW : RES_UNFINISHED;
-}
-
 /* Writes the summed contributions of a into tree_moves. */
-static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *err)
+static int agg_write(struct kifu_store *st, struct kifu_store_agg_ *a, struct kifu_error *err)
 {
 	struct kifu_stmt *s = NULL;
 	size_t i;
@@ -345,7 +131,7 @@ static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *er
 			       "plies = tree_moves.plies + excluded.plies", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
 	for (i = 0; i < a->cap && ret == 0; i++) {
-		const struct agg_entry *e = &a->v[i];
+		const struct kifu_store_agg_entry_ *e = &a->v[i];
 		int64_t games = 0;
 
 		if (!e->g)
@@ -365,7 +151,7 @@ static int agg_write(struct kifu_store *st, struct agg *a, struct kifu_error *er
 	}
 	kifu_db_finalize(s);
 	if (ret == 0)
-		symm_agg_clear(a);
+		kifu_store_agg_clear_(a);
 	return ret;
 }
 
@@ -465,12 +251,12 @@ static int insert_canon(struct kifu_store *st, struct kifu_stmt *s, int64_t id,
 	return kifu_store_step_(st, s, "cannot store the canonical hashes", err);
 }
 
-int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
-			  const struct kifu_replay *rp, struct kifu_error *err)
+static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			    const struct kifu_replay *rp, struct kifu_error *err)
 {
-	struct store_symm *sy = symm_of(st);
+	struct kifu_store_symm_ *sy = symm_of(st);
 	struct kifu_stmt *s;
-	struct symm_game x;
+	struct kifu_store_symm_game_ x;
 	int ret;
 
 	if (!sy)
@@ -486,11 +272,11 @@ int kifu_store_symm_game_(struct kifu_store *st, int64_t id, const struct kifu_r
 	x.g = rp->game;
 	x.variant = rp->variant >= 0 ? rp->variant : 0;
 	x.first = rp->first >= 0 ? rp->first : 0;
-	x.res = result_class(rp->game, rec->result ? rec->result : "unfinished");
+	x.res = kifu_store_symm_result_(rp->game, rec->result ? rec->result : "unfinished");
 	x.nplies = rp->nplies;
 	x.moves = rp->moves;
 	x.rp = rp;
-	ret = symm_replay(sy, sy->tracking == 1 ? &sy->tx : NULL, &x, id, 1, err);
+	ret = kifu_store_symm_replay_(sy, sy->tracking == 1 ? &sy->tx : NULL, &x, id, 1, err);
 	if (ret < 0)
 		return ret;
 	if (sy->tracking == 1)
@@ -533,8 +319,8 @@ static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struc
  * states of state_size apart (the last one scratch). KIFU_EILLEGAL when
  * that game does not replay.
  */
-static int canon_orientations(struct kifu_store *st, const struct tkey *k, unsigned char *orient,
-			      struct kifu_error *err)
+static int canon_orientations(struct kifu_store *st, const struct kifu_store_tkey_ *k,
+			      unsigned char *orient, struct kifu_error *err)
 {
 	const struct kifu_game *g = k->g;
 	unsigned char *state = orient + (size_t)g->nsymmetries * g->state_size;
@@ -602,7 +388,7 @@ void kifu_store_tree_scan_sql(struct kifu_buf *sql, struct kifu_store *st, int s
  * moves mapped onto C: a game's orientation j of C is the one whose plain
  * hash it had); then the NEW positions are OLD.
  */
-static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_error *err)
+static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s[2] = { NULL, NULL };
@@ -628,7 +414,7 @@ static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_er
 		}
 	}
 	for (i = 0; i < sy->tracked.cap && ret == 0; i++) {
-		struct tkey *k = &sy->tracked.v[i];
+		struct kifu_store_tkey_ *k = &sy->tracked.v[i];
 		const struct kifu_game *g = k->g;
 		struct kifu_stmt *q;
 		int have_c = 0;
@@ -649,7 +435,7 @@ static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_er
 
 			if (!move)
 				continue;
-			n[result_class(g, kifu_db_column_text(q, 1))] =
+			n[kifu_store_symm_result_(g, kifu_db_column_text(q, 1))] =
 				kifu_db_column_int64(q, 2);
 			if (k->symmetric) {
 				uint64_t ph = (uint64_t)kifu_db_column_int64(q, 4);
@@ -683,8 +469,8 @@ static int backfill(struct kifu_store *st, struct store_symm *sy, struct kifu_er
 								   m, g->symmetry_inverse(j)), text);
 				move = text;
 			}
-			if (symm_agg_add(&sy->held, g, k->variant, k->symmetric, k->hash, move, n,
-				    kifu_db_column_int64(q, 3)) < 0) {
+			if (kifu_store_agg_add_(&sy->held, g, k->variant, k->symmetric, k->hash,
+						move, n, kifu_db_column_int64(q, 3)) < 0) {
 				ret = nomem(err);
 				break;
 			}
@@ -705,7 +491,7 @@ out:
  * Writes what held counts, and says so in stats_state; with the position
  * indexes complete (backfill), the NEW positions are completed first.
  */
-static int held_write(struct kifu_store *st, struct store_symm *sy, int complete,
+static int held_write(struct kifu_store *st, struct kifu_store_symm_ *sy, int complete,
 		      struct kifu_error *err)
 {
 	int ret = 0, plain = 0, canon = 0;
@@ -736,22 +522,22 @@ static int held_write(struct kifu_store *st, struct store_symm *sy, int complete
 	return sy->tracking == 1 && sy->held_last ? tree_state_set(st, sy->held_last, err) : 0;
 }
 
-int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err)
+static int symm_commit(struct kifu_store *st, struct kifu_error *err)
 {
-	struct store_symm *sy = st->symm;
+	struct kifu_store_symm_ *sy = st->symm;
 	int ret = 0;
 
 	if (!sy)
 		return 0;
 	if (sy->tx_max && !st->bulk)
 		ret = canon_index(st, sy->tx_min, sy->tx_max, err);
-	if (ret == 0 && symm_agg_merge(&sy->held, &sy->tx) < 0)
+	if (ret == 0 && kifu_store_agg_merge_(&sy->held, &sy->tx) < 0)
 		ret = nomem(err);
 	if (ret == 0 && sy->tracking == 1 && sy->last_id)
 		sy->held_last = sy->last_id;
-	symm_agg_clear(&sy->tx);
+	kifu_store_agg_clear_(&sy->tx);
 	sy->tx_min = sy->tx_max = 0;
-	symm_tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
+	kifu_store_tset_move_(&sy->tracked, T_NEW_TX, T_NEW_HELD);
 	if (ret == 0 && (!st->bulk || sy->held.n >= HELD_MAX))
 		ret = held_write(st, sy, !st->bulk, err);
 	if (!st->bulk)
@@ -759,20 +545,20 @@ int kifu_store_symm_commit_(struct kifu_store *st, struct kifu_error *err)
 	return ret;
 }
 
-void kifu_store_symm_rollback_(struct kifu_store *st)
+static void symm_rollback(struct kifu_store *st)
 {
-	struct store_symm *sy = st->symm;
+	struct kifu_store_symm_ *sy = st->symm;
 
 	if (!sy)
 		return;
-	symm_agg_clear(&sy->tx);
+	kifu_store_agg_clear_(&sy->tx);
 	sy->tx_min = sy->tx_max = 0;
 	sy->last_id = sy->held_last;
-	symm_tset_move(&sy->tracked, T_NEW_TX, T_DEAD);
+	kifu_store_tset_move_(&sy->tracked, T_NEW_TX, T_DEAD);
 	if (!st->bulk) {
 		/* Nothing is held between transactions outside bulk mode. */
-		symm_tset_move(&sy->tracked, T_NEW_HELD, T_DEAD);
-		symm_agg_clear(&sy->held);
+		kifu_store_tset_move_(&sy->tracked, T_NEW_HELD, T_DEAD);
+		kifu_store_agg_clear_(&sy->held);
 		sy->held_last = sy->last_id = 0;
 		sy->tracking = -1;
 	} else {
@@ -781,7 +567,7 @@ void kifu_store_symm_rollback_(struct kifu_store *st)
 	}
 }
 
-int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err)
+static int symm_defer(struct kifu_store *st, struct kifu_error *err)
 {
 	return kifu_store_exec_(st, "INSERT INTO deferred_indexes(name, last_id) "
 			       "SELECT 'positions_canon', coalesce(max(id), 0) FROM games WHERE true "
@@ -789,9 +575,9 @@ int kifu_store_symm_defer_(struct kifu_store *st, struct kifu_error *err)
 			       "cannot defer the indexes", err);
 }
 
-int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err)
+static int symm_restore(struct kifu_store *st, struct kifu_error *err)
 {
-	struct store_symm *sy = st->symm;
+	struct kifu_store_symm_ *sy = st->symm;
 	long long last = -1, max = 0;
 	int ret;
 
@@ -816,7 +602,7 @@ int kifu_store_symm_restore_(struct kifu_store *st, struct kifu_error *err)
  */
 static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct kifu_error *err)
 {
-	struct store_symm *sy = symm_of(st);
+	struct kifu_store_symm_ *sy = symm_of(st);
 	struct kifu_stmt *sel = NULL, *upd = NULL;
 	int64_t last = from;
 	int ret = 0, rc, any;
@@ -864,7 +650,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 				continue;
 			e->variant = variant ? kifu_game_variant_index(e->g, variant) : -1;
 			e->first = first ? kifu_game_side_index(e->g, first) : -1;
-			e->res = result_class(e->g, kifu_db_column_text(sel, 4));
+			e->res = kifu_store_symm_result_(e->g, kifu_db_column_text(sel, 4));
 			e->moves = moves ? json_loads(moves, 0, NULL) : NULL;
 			e->hashes = kifu_db_column_text(sel, 6)
 				? json_loads(kifu_db_column_text(sel, 6), 0, NULL) : NULL;
@@ -874,7 +660,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			ret = kifu_store_fail_(st, "cannot count the tree", err);
 		any = nc == FILL_CHUNK;
 		for (i = 0; i < nc && ret == 0; i++) {
-			struct symm_game x;
+			struct kifu_store_symm_game_ x;
 			struct kifu_error why;
 
 			if (!c[i].g || c[i].variant < 0 || c[i].first < 0 ||
@@ -889,7 +675,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			x.texts = c[i].moves;
 			x.hashes = c[i].hashes;
 			memset(&why, 0, sizeof(why));
-			if (symm_replay(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
+			if (kifu_store_symm_replay_(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
 				if (why.code == KIFU_ENOMEM)
 					ret = nomem(err);
 				continue;
@@ -906,7 +692,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 		if (ret == 0 && sy->held.n >= HELD_MAX)
 			ret = agg_write(st, &sy->held, err);
 	} while (ret == 0 && any);
-	symm_tset_move(&sy->tracked, T_NEW_TX, T_NEW_HELD);
+	kifu_store_tset_move_(&sy->tracked, T_NEW_TX, T_NEW_HELD);
 	if (ret == 0) {
 		long long max = 0;
 
@@ -923,7 +709,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	}
 out:
 	if (ret < 0) {
-		symm_agg_clear(&sy->held);
+		kifu_store_agg_clear_(&sy->held);
 		sy->tracked.loaded = 0;
 	}
 	kifu_db_finalize(sel);
@@ -941,46 +727,47 @@ int kifu_store_tree_depth(void)
 	return TREE_DEPTH;
 }
 
-int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error *err)
+/* Whether tree_moves counts every stored game. */
+int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err)
 {
-	long long max = 0, last = -1;
-	int ret, fresh = 0;
+	long long max = 0;
+	int ret;
 
-	*ready = 0;
-	if (kifu_store_version(st) < 5)
-		return 0;
+	*fresh = 0;
 	ret = kifu_store_query_int_(&max, st, "SELECT coalesce(max(id), 0) FROM games", err);
 	if (ret == 0)
-		ret = tree_current(&fresh, st, max + 1, err);
-	if (ret < 0 || fresh) {
-		*ready = fresh;
-		return ret;
-	}
-	if (kifu_store_readonly(st) || st->in_tx)
-		return 0;
-	ret = kifu_store_query_int_(&last, st, "SELECT coalesce((SELECT last_id FROM stats_state "
-				    "WHERE name = 'tree' AND depth = " STR(TREE_DEPTH) "), -1)",
-				    err);
-	if (ret < 0)
-		return ret;
+		ret = tree_current(fresh, st, max + 1, err);
+	return ret;
+}
+
+int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err)
+{
+	*last = -1;
+	return kifu_store_query_int_(last, st, "SELECT coalesce((SELECT last_id FROM stats_state "
+				     "WHERE name = 'tree' AND depth = " STR(TREE_DEPTH) "), -1)",
+				     err);
+}
+
+int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct kifu_error *err)
+{
+	int ret = 0;
+
 	/* Counted anew: what kifu cannot tell is behind or not is forgotten. */
-	/* No game in flight meanwhile, on any connection (PostgreSQL: the writers' lock). */
-	ret = kifu_store_begin_tx(st, KIFU_TX_REFRESH, err);
-	if (ret < 0)
-		return 0;
 	if (last < 0)
 		ret = kifu_store_exec_(st, "DELETE FROM tree_moves", "cannot count the tree", err);
 	if (st->symm)
 		st->symm->tracked.loaded = 0;
 	if (ret == 0)
 		ret = fill_from(st, last < 0 ? 0 : last, 0, err);
-	if (ret == 0)
-		ret = kifu_store_commit(st, err);
-	if (ret < 0) {
-		kifu_store_rollback(st);
-		/* Another writer, a read-only file: the report reads the games instead. */
-		return 0;
-	}
-	*ready = 1;
-	return 0;
+	return ret;
 }
+
+const struct kifu_store_derived_ kifu_store_symm_derived_ = {
+	.name = "symm",
+	.game = symm_game_stored,
+	.commit = symm_commit,
+	.rollback = symm_rollback,
+	.defer = symm_defer,
+	.restore = symm_restore,
+	.release = symm_release,
+};

@@ -1,18 +1,29 @@
 /*
- * Private to store_symm.c and store_symm_sets.c: the two hash tables the
- * tree counts are kept in while an import runs (summed contributions to
- * tree_moves, and the positions tree_moves tracks).
+ * Private to store_symm.c, store_symm_replay.c and store_symm_sets.c: the
+ * two hash tables the tree counts are kept in while an import runs
+ * (summed contributions to tree_moves, and the positions tree_moves
+ * tracks), the state the store keeps for them (st->symm), and replaying a
+ * game to map its positions by every symmetry.
  */
 #ifndef KIFU_STORE_SYMM_IMPL_H
 #define KIFU_STORE_SYMM_IMPL_H
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "kifu/buf.h"
 #include "kifu/game.h"
+#include "kifu/record.h"
+
+/* Plies whose positions tree_moves counts (0 .. TREE_DEPTH); deeper ones are read from the index. */
+#define TREE_DEPTH 4
+/* Result classes: side 0..3 won, a draw, unfinished. */
+#define RES_DRAW 4
+#define RES_UNFINISHED 5
 
 /* One (game, variant, symmetric, hash, move) of tree_moves, with its counts. */
-struct agg_entry {
+struct kifu_store_agg_entry_ {
 	const struct kifu_game *g;
 	int variant;
 	int symmetric;
@@ -22,8 +33,8 @@ struct agg_entry {
 	int64_t plies;
 };
 
-struct agg {
-	struct agg_entry *v; /* open addressing; g == NULL is empty */
+struct kifu_store_agg_ {
+	struct kifu_store_agg_entry_ *v; /* open addressing; g == NULL is empty */
 	size_t n, cap;
 	struct kifu_buf strings;
 };
@@ -39,7 +50,7 @@ struct agg {
  */
 enum { T_DEAD, T_OLD, T_NEW_TX, T_NEW_HELD };
 
-struct tkey {
+struct kifu_store_tkey_ {
 	const struct kifu_game *g;  /* NULL: empty slot */
 	int variant, symmetric, state;
 	int64_t hash;
@@ -47,24 +58,66 @@ struct tkey {
 	int origin_ply;
 };
 
-struct tset {
-	struct tkey *v;
+struct kifu_store_tset_ {
+	struct kifu_store_tkey_ *v;
 	size_t n, cap;
 	int loaded;                 /* the OLD ones were read from tree_moves */
 };
 
-void symm_agg_clear(struct agg *a);
-void symm_agg_release(struct agg *a);
+void kifu_store_agg_clear_(struct kifu_store_agg_ *a);
+void kifu_store_agg_release_(struct kifu_store_agg_ *a);
 /* Adds n (games per result class) and plies to the entry of the key, made when new; KIFU_ENOMEM. */
-int symm_agg_add(struct agg *a, const struct kifu_game *g, int variant, int symmetric,
-		 int64_t hash, const char *move, const int64_t *n, int64_t plies);
-int symm_agg_merge(struct agg *into, const struct agg *from);
+int kifu_store_agg_add_(struct kifu_store_agg_ *a, const struct kifu_game *g, int variant,
+			int symmetric, int64_t hash, const char *move, const int64_t *n,
+			int64_t plies);
+int kifu_store_agg_merge_(struct kifu_store_agg_ *into, const struct kifu_store_agg_ *from);
 
 /* The slot of the key (g NULL when absent: fill it in), NULL when out of memory. */
-struct tkey *symm_tset_find(struct tset *t, const struct kifu_game *g, int variant,
-			    int symmetric, int64_t hash);
-void symm_tset_clear(struct tset *t);
+struct kifu_store_tkey_ *kifu_store_tset_find_(struct kifu_store_tset_ *t,
+					       const struct kifu_game *g, int variant,
+					       int symmetric, int64_t hash);
+void kifu_store_tset_clear_(struct kifu_store_tset_ *t);
 /* Sets the tracked positions of state from to state to. */
-void symm_tset_move(struct tset *t, int from, int to);
+void kifu_store_tset_move_(struct kifu_store_tset_ *t, int from, int to);
+
+/* What a store keeps for the symmetries and the tree (st->symm, made on first use). */
+struct kifu_store_symm_ {
+	struct kifu_store_agg_ tx, held;
+	struct kifu_store_tset_ tracked;
+	uint64_t *plain, *canonh;   /* one game's hashes, for first arrivals */
+	size_t hcap;
+	int tracking;        /* -1 unknown, 0 tree_moves is behind (not kept), 1 kept */
+	int64_t last_id;     /* the last game counted in tx (or held) */
+	int64_t held_last;   /* the last game counted in held */
+	int64_t known_last;  /* stats_state 'tree' when tracked was read or last written */
+	int64_t tx_min, tx_max; /* games added in the transaction */
+	unsigned char *states; /* two positions of the largest state seen */
+	size_t state_cap;
+	struct kifu_buf canon, players;
+};
+
+/* One game to count: its moves as values (import) or as text (stored games). */
+struct kifu_store_symm_game_ {
+	const struct kifu_game *g;
+	int variant, first, res;
+	size_t nplies;
+	const kifu_move *moves;  /* or NULL: */
+	json_t *texts;           /* a JSON array of canonical move texts */
+	json_t *hashes;          /* with texts: the stored plain hashes, ply 0..plies */
+	const struct kifu_replay *rp; /* for the texts of moves (import) */
+};
+
+/*
+ * Replays game x (store_symm_replay.c): the canonical hash of every ply
+ * into sy->canon (a JSON array) when want_canon, and its contributions to
+ * tree_moves into a when a is not NULL. KIFU_EILLEGAL when a stored move
+ * does not replay.
+ */
+int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
+			    const struct kifu_store_symm_game_ *x, int64_t id, int want_canon,
+			    struct kifu_error *err);
+
+/* The result class of a game of g (0..3: that side won, RES_DRAW, RES_UNFINISHED). */
+int kifu_store_symm_result_(const struct kifu_game *g, const char *result);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "store/store_symm_impl.h"
 
-void symm_agg_clear(struct agg *a)
+void kifu_store_agg_clear_(struct kifu_store_agg_ *a)
 {
 	if (a->cap)
 		memset(a->v, 0, a->cap * sizeof(*a->v));
@@ -17,7 +17,7 @@ void symm_agg_clear(struct agg *a)
 	kifu_buf_reset(&a->strings);
 }
 
-void symm_agg_release(struct agg *a)
+void kifu_store_agg_release_(struct kifu_store_agg_ *a)
 {
 	free(a->v);
 	kifu_buf_release(&a->strings);
@@ -35,15 +35,15 @@ static uint64_t agg_key(const struct kifu_game *g, int variant, int symmetric, i
 	return h ^ (h >> 29);
 }
 
-static int agg_grow(struct agg *a)
+static int agg_grow(struct kifu_store_agg_ *a)
 {
 	size_t cap = a->cap ? a->cap * 2 : 1024, i;
-	struct agg_entry *v = calloc(cap, sizeof(*v));
+	struct kifu_store_agg_entry_ *v = calloc(cap, sizeof(*v));
 
 	if (!v)
 		return KIFU_ENOMEM;
 	for (i = 0; i < a->cap; i++) {
-		const struct agg_entry *e = &a->v[i];
+		const struct kifu_store_agg_entry_ *e = &a->v[i];
 		size_t k;
 
 		if (!e->g)
@@ -61,10 +61,11 @@ static int agg_grow(struct agg *a)
 }
 
 /* Adds n games of result class res and total length plies to the entry of the key. */
-int symm_agg_add(struct agg *a, const struct kifu_game *g, int variant, int symmetric,
-		   int64_t hash, const char *move, const int64_t *n, int64_t plies)
+int kifu_store_agg_add_(struct kifu_store_agg_ *a, const struct kifu_game *g, int variant,
+			int symmetric, int64_t hash, const char *move, const int64_t *n,
+			int64_t plies)
 {
-	struct agg_entry *e;
+	struct kifu_store_agg_entry_ *e;
 	size_t k;
 	int r;
 
@@ -95,14 +96,14 @@ found:
 	return 0;
 }
 
-int symm_agg_merge(struct agg *into, const struct agg *from)
+int kifu_store_agg_merge_(struct kifu_store_agg_ *into, const struct kifu_store_agg_ *from)
 {
 	size_t i;
 
 	for (i = 0; i < from->cap; i++) {
-		const struct agg_entry *e = &from->v[i];
+		const struct kifu_store_agg_entry_ *e = &from->v[i];
 
-		if (e->g && symm_agg_add(into, e->g, e->variant, e->symmetric, e->hash,
+		if (e->g && kifu_store_agg_add_(into, e->g, e->variant, e->symmetric, e->hash,
 				    from->strings.data + e->move, e->n, e->plies) < 0)
 			return KIFU_ENOMEM;
 	}
@@ -119,14 +120,15 @@ static size_t tkey_slot(const struct kifu_game *g, int variant, int symmetric, i
 }
 
 /* The slot of the key, or of where it would go; NULL when out of memory. */
-struct tkey *symm_tset_find(struct tset *t, const struct kifu_game *g, int variant,
-			      int symmetric, int64_t hash)
+struct kifu_store_tkey_ *kifu_store_tset_find_(struct kifu_store_tset_ *t,
+					       const struct kifu_game *g, int variant,
+					       int symmetric, int64_t hash)
 {
 	size_t k;
 
 	if ((t->n + 1) * 2 > t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 4096, i;
-		struct tkey *v = calloc(cap, sizeof(*v));
+		struct kifu_store_tkey_ *v = calloc(cap, sizeof(*v));
 
 		if (!v)
 			return NULL;
@@ -150,7 +152,7 @@ struct tkey *symm_tset_find(struct tset *t, const struct kifu_game *g, int varia
 	return &t->v[k];
 }
 
-void symm_tset_clear(struct tset *t)
+void kifu_store_tset_clear_(struct kifu_store_tset_ *t)
 {
 	if (t->cap)
 		memset(t->v, 0, t->cap * sizeof(*t->v));
@@ -159,7 +161,7 @@ void symm_tset_clear(struct tset *t)
 }
 
 /* Sets the tracked positions of one state to another. */
-void symm_tset_move(struct tset *t, int from, int to)
+void kifu_store_tset_move_(struct kifu_store_tset_ *t, int from, int to)
 {
 	size_t i;
 

@@ -11,8 +11,6 @@
 
 #include "store/store_impl.h"
 
-
-
 int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 {
 	static const char *const names[] = { "begin", "begin_refresh", "begin_read", "begin_game" };
@@ -51,14 +49,6 @@ int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 	return 0;
 }
 
-int kifu_store_tx_start_(struct kifu_store *st)
-{
-	const char *sql = kifu_db_sql(st, "begin");
-
-	st->tx_pending = 0;
-	return st->be->exec(st, sql);
-}
-
 int kifu_store_begin(struct kifu_store *st, struct kifu_error *err)
 {
 	return kifu_store_begin_tx(st, KIFU_TX_WRITE, err);
@@ -76,6 +66,7 @@ int kifu_store_tx_kind(const struct kifu_store *st)
 static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 {
 	const char *sql = batch ? kifu_db_sql(st, "commit_batch") : NULL;
+	const struct kifu_store_derived_ *const *d;
 	int ret;
 
 	if (!st->in_tx)
@@ -87,12 +78,12 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 			st->in_tx = 0;
 			return 0;
 		}
-		if (kifu_store_tx_start_(st) < 0)
+		if (kifu_db_begin_pending_(st) < 0)
 			return kifu_store_fail_(st, "cannot commit", err);
 	}
 	ret = st->be->posidx_commit(st, err);
-	if (ret == 0)
-		ret = kifu_store_symm_commit_(st, err);
+	for (d = kifu_store_derived_; *d && ret == 0; d++)
+		ret = (*d)->commit(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, sql ? sql : kifu_db_sql(st, "commit"), "cannot commit", err);
 	if (ret == 0)
@@ -107,10 +98,13 @@ int kifu_store_commit(struct kifu_store *st, struct kifu_error *err)
 
 void kifu_store_rollback(struct kifu_store *st)
 {
+	const struct kifu_store_derived_ *const *d;
+
 	/* Ids cached during the transaction may be gone with it. */
 	kifu_store_players_clear_(st);
 	st->be->posidx_rollback(st);
-	kifu_store_symm_rollback_(st);
+	for (d = kifu_store_derived_; *d; d++)
+		(*d)->rollback(st);
 	st->tx_pending = 0;
 	if (st->conn && st->be->in_transaction(st))
 		kifu_db_exec(st, kifu_db_sql(st, "rollback"));

@@ -870,7 +870,7 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
 
 /*
  * The SQL that differs. Transactions: the transaction of a game (each its
- * own: store.c, own_begin) holds the writers' lock shared until it
+ * own: store_tx.c, own_begin) holds the writers' lock shared until it
  * commits, a caller's batch does not (it may wait long for its next game).
  * A game's commit does not wait for the disk (synchronous_commit off);
  * the caller's batch ends with a commit that does (an id taken makes it
@@ -928,7 +928,7 @@ static const struct kifu_db_query pg_queries[] = {
 	{ NULL, NULL }
 };
 
-const struct kifu_store_backend kifu_store_pg = {
+const struct kifu_store_backend kifu_store_pg_ = {
 	.name = "postgresql",
 	.accepts = pg_accepts,
 	.open = pg_open,

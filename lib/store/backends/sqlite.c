@@ -335,29 +335,22 @@ static int sq_cannot_write(struct kifu_store *st)
 }
 
 /*
- * The store writes a game's rows after the game, in one transaction:
- * checking every move's and position's parent would only cost time.
- * Fewer checkpoints (each one syncs twice): the WAL may grow to 64 MiB.
+ * After the store has set its indexes aside (kifu_store_bulk_begin): it
+ * writes a game's rows after the game, in one transaction, so checking
+ * every move's and position's parent would only cost time. Fewer
+ * checkpoints (each one syncs twice): the WAL may grow to 64 MiB.
  */
 static int sq_bulk_begin(struct kifu_store *st, struct kifu_error *err)
 {
-	int ret = kifu_store_indexes_defer_(st, err);
-
-	if (ret == 0)
-		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = OFF; PRAGMA wal_autocheckpoint = 16384",
-				       "cannot start a bulk load", err);
-	return ret;
+	return kifu_store_exec_(st, "PRAGMA foreign_keys = OFF; PRAGMA wal_autocheckpoint = 16384",
+				"cannot start a bulk load", err);
 }
 
-/* Every deferred index rebuilt, also one left by an interrupted bulk load. */
+/* After the store has rebuilt every deferred index (kifu_store_bulk_end). */
 static int sq_bulk_end(struct kifu_store *st, struct kifu_error *err)
 {
-	int ret = kifu_store_indexes_restore_(st, err);
-
-	if (ret == 0)
-		ret = kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
-				       "cannot end a bulk load", err);
-	return ret;
+	return kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 1000",
+				"cannot end a bulk load", err);
 }
 
 static void sq_json_at(struct kifu_buf *out, const char *array, const char *index)
@@ -384,7 +377,7 @@ static const struct kifu_db_query sq_queries[] = {
 	{ NULL, NULL }
 };
 
-const struct kifu_store_backend kifu_store_sqlite = {
+const struct kifu_store_backend kifu_store_sqlite_ = {
 	.name = "sqlite",
 	.accepts = sq_accepts,
 	.open = sq_open,

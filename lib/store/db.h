@@ -1,5 +1,6 @@
 /*
- * The statement layer: how libkifu (and tests) talk to the game database
+ * Private to libkifu (and its tests; not installed). The statement layer:
+ * how libkifu talks to the game database
  * whatever backend holds it (SQLite file, PostgreSQL server). Its shape is
  * sqlite3's, so that code converts mechanically: prepare, bind, step until
  * done, read columns, reset or finalize. SQL is written once with SQLite's
@@ -25,8 +26,8 @@
  * turns it into err ("database 'PATH': what: message"). Values bound are
  * always parameters, never pasted into SQL.
  */
-#ifndef KIFU_DB_H
-#define KIFU_DB_H
+#ifndef KIFU_STORE_DB_H
+#define KIFU_STORE_DB_H
 
 #include <stddef.h>
 #include <stdint.h>

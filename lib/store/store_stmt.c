@@ -1,0 +1,184 @@
+/*
+ * What a store keeps between calls and the helpers that run it, below the
+ * backends and the store's core (store_impl.h gives the order): the
+ * statements it prepares once and keeps (an import runs the same few
+ * millions of times; each in generic SQL, with a name by which a backend
+ * may supply its own text), stepping them with the error worded once, the
+ * decimal form of the 64-bit integers its JSON values hold, and the
+ * cache of player ids a rollback forgets.
+ */
+#include <stdlib.h>
+
+#include "store/store_impl.h"
+
+/*
+ * The store's statements in generic SQL, each with a name by which a
+ * backend may supply its own text instead (kifu_db_sql). Ids come back
+ * through RETURNING: an INSERT ... ON CONFLICT DO NOTHING that returns no
+ * row found a duplicate.
+ */
+static const struct kifu_db_query stmt_sql[ST_COUNT] = {
+	[ST_GAME_INSERT] = { "game_insert",
+		"INSERT INTO games(game, variant, first, event, site, round, date, date_first, "
+		"annotator, source, result, winner, termination, plies, content_hash, file_id, "
+		"file_line, file_game) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+		"?13, ?14, ?15, ?16, ?17, ?18) ON CONFLICT(content_hash) DO NOTHING RETURNING id" },
+	[ST_GAME_BY_KEY] = { "game_by_key", "SELECT id FROM games WHERE content_hash = ?1" },
+	[ST_PLAYER_FIND] = { "player_find", "SELECT id FROM players WHERE name = ?1" },
+	[ST_PLAYER_INSERT] = { "player_insert",
+		"INSERT INTO players(name) VALUES (?1) RETURNING id" },
+	[ST_SIDE_INSERT] = { "side_insert",
+		"INSERT INTO sides(game_id, side_index, side, player_id, rating) "
+		"VALUES (?1, ?2, ?3, ?4, ?5)" },
+	[ST_GAME_MOVES_INSERT] = { "game_moves_insert",
+		"INSERT INTO game_moves(game_id, moves, hashes, notes) VALUES (?1, ?2, ?3, ?4)" },
+	[ST_POSIDX_INSERT_N] = { "posidx_insert_n", NULL },
+	[ST_POSIDX_INSERT] = { "posidx_insert",
+		"INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES (?1, ?2, ?3)" },
+	[ST_FIGURE_INSERT] = { "figure_insert",
+		"INSERT INTO figures(game_id, key, num, text) VALUES (?1, ?2, ?3, ?4) "
+		"ON CONFLICT DO NOTHING" },
+	[ST_TAG_INSERT] = { "tag_insert",
+		"INSERT INTO tags(game_id, seq, key, value, type) VALUES (?1, ?2, ?3, ?4, ?5)" },
+	[ST_QUAR_INSERT] = { "quar_insert",
+		"INSERT INTO quarantine(import_id, file, file_line, file_game, game, raw, "
+		"raw_truncated, raw_hash, errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+		"ON CONFLICT(file, file_game, raw_hash) DO NOTHING RETURNING id" },
+	[ST_QUAR_FIND] = { "quar_find",
+		"SELECT id FROM quarantine WHERE raw_hash = ?1 AND raw = ?2 ORDER BY id LIMIT 1" },
+	[ST_QDIAG_INSERT] = { "qdiag_insert",
+		"INSERT INTO quarantine_diags(quarantine_id, seq, severity, line, col, ply, "
+		"message) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" },
+	[ST_IMPORT_INSERT] = { "import_insert",
+		"INSERT INTO imports(started_at, paths) VALUES (?2, ?1) RETURNING id" },
+	[ST_IMPORT_END] = { "import_end",
+		"UPDATE imports SET finished_at = ?5, imported = ?2, duplicates = ?3, "
+		"rejected = ?4 WHERE id = ?1" },
+	[ST_FILE_INSERT] = { "file_insert",
+		"INSERT INTO files(import_id, path, size) VALUES (?1, ?2, ?3) RETURNING id" },
+	[ST_LOAD_GAME] = { "load_game",
+		"SELECT game, variant, first, event, site, round, date, annotator, source, "
+		"result, termination FROM games WHERE id = ?1" },
+	[ST_LOAD_SIDES] = { "load_sides",
+		"SELECT s.side, p.name, s.rating FROM sides s JOIN players p ON p.id = s.player_id "
+		"WHERE s.game_id = ?1 ORDER BY s.side_index" },
+	[ST_LOAD_MOVES] = { "load_moves",
+		"SELECT move, comment, clock_text FROM moves WHERE game_id = ?1 ORDER BY ply" },
+	[ST_LOAD_TAGS] = { "load_tags",
+		"SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq" },
+	[ST_CANON_INSERT] = { "canon_insert",
+		"INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2)" },
+	[ST_LISTING_INSERT] = { "listing_insert",
+		"INSERT INTO game_listing(id, game, variant, date, date_first, result, plies, "
+		"players) SELECT id, game, variant, date, date_first, result, plies, ?2 FROM games "
+		"WHERE id = ?1" },
+};
+
+/*
+ * The multi-row INSERT into the position index: MULTI_ROWS entries per
+ * step instead of one saves most of SQLite's per-statement work.
+ */
+static int multi_sql(struct kifu_buf *out)
+{
+	int r;
+
+	kifu_buf_puts(out, "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) VALUES ");
+	for (r = 0; r < MULTI_ROWS; r++)
+		kifu_buf_printf(out, "%s(?%d, ?%d, ?%d)", r ? ", " : "", 3 * r + 1, 3 * r + 2,
+				3 * r + 3);
+	return out->failed ? KIFU_ENOMEM : 0;
+}
+
+struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	const char *text;
+
+	if (st->stmt[k])
+		return st->stmt[k];
+	text = stmt_sql[k].name ? kifu_db_sql(st, stmt_sql[k].name) : NULL;
+	if (!text)
+		text = stmt_sql[k].sql;
+	if (!text && k == ST_POSIDX_INSERT_N) {
+		if (multi_sql(&sql) < 0) {
+			kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			return NULL;
+		}
+		text = sql.data;
+	}
+	if (!text) {
+		kifu_error_at(err, st->path, 0, 0);
+		kifu_error_set(err, KIFU_ERROR, "database '%s': the %s backend has no statement %d",
+			       st->path, st->be->name, k);
+	} else {
+		if (kifu_db_prepare(&st->stmt[k], st, text, err) == 0)
+			st->stmt[k]->small = k != ST_LOAD_MOVES && k != ST_LOAD_TAGS;
+	}
+	kifu_buf_release(&sql);
+	return st->stmt[k];
+}
+
+int kifu_store_step_(struct kifu_store *st, struct kifu_stmt *s, const char *what,
+		     struct kifu_error *err)
+{
+	int rc = kifu_db_step(s);
+
+	if (rc != KIFU_DB_DONE && rc != KIFU_DB_ROW) {
+		int ret = kifu_store_fail_(st, what, err);
+
+		kifu_db_reset(s);
+		return ret;
+	}
+	kifu_db_reset(s);
+	return 0;
+}
+
+int kifu_store_step_id_(int64_t *id, struct kifu_store *st, struct kifu_stmt *s,
+			const char *what, struct kifu_error *err)
+{
+	int rc = kifu_db_step(s), ret = 0;
+
+	*id = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
+	/* Stepped to its end: the statement is done before the next one runs. */
+	while (rc == KIFU_DB_ROW)
+		rc = kifu_db_step(s);
+	if (rc < 0)
+		ret = kifu_store_fail_(st, what, err);
+	kifu_db_reset(s);
+	return ret;
+}
+
+int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what, struct kifu_error *err)
+{
+	if (kifu_db_exec(st, sql) < 0)
+		return kifu_store_fail_(st, what, err);
+	return 0;
+}
+
+void kifu_store_put_int64_(struct kifu_buf *b, int64_t v)
+{
+	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--q = '-';
+	kifu_buf_add(b, q, (size_t)(e - q));
+}
+
+void kifu_store_players_clear_(struct kifu_store *st)
+{
+	size_t i;
+
+	for (i = 0; i < PLAYER_CACHE_SIZE && st->nplayers; i++) {
+		if (st->players[i].name) {
+			free(st->players[i].name);
+			st->players[i].name = NULL;
+			st->nplayers--;
+		}
+	}
+	st->nplayers = 0;
+}

@@ -1,0 +1,206 @@
+/*
+ * Replaying a game for the store's symmetry tables (store_symm.c): each
+ * position it reaches mapped by every symmetry of its game to its
+ * canonical hash, and, where the tree counts track the position (the
+ * first plies, or a position already counted), the move played from it
+ * added to the summed contributions, plain and canonical, once per game
+ * (where it first reached the position). A game comes as the move values
+ * of an import or as the move texts and hashes a database stored.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_impl.h"
+#include "store/store_symm_impl.h"
+
+static int nomem(struct kifu_error *err)
+{
+	return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+}
+
+/*
+ * Whether the first arrival of game x at (symmetric, hash) at ply counts
+ * into tree_moves: within the first plies always (the position becomes
+ * tracked, NEW, when it was not), later only where it is OLD.
+ */
+static int tracked_counts(struct kifu_store_symm_ *sy, const struct kifu_store_symm_game_ *x,
+			  int64_t id, int symmetric, uint64_t hash, size_t ply, int *oom)
+{
+	struct kifu_store_tkey_ *k = kifu_store_tset_find_(&sy->tracked, x->g, x->variant,
+							    symmetric, (int64_t)hash);
+
+	if (!k) {
+		*oom = 1;
+		return 0;
+	}
+	if (ply > TREE_DEPTH)
+		return k->g && k->state == T_OLD;
+	if (!k->g) {
+		sy->tracked.n++;
+		k->g = x->g;
+		k->variant = x->variant;
+		k->symmetric = symmetric;
+		k->hash = (int64_t)hash;
+	}
+	if (k->state == T_DEAD) {
+		k->state = T_NEW_TX;
+		k->origin_id = id;
+		k->origin_ply = (int)ply;
+	}
+	return 1;
+}
+
+/* Room for two positions of g. */
+static int symm_states(struct kifu_store_symm_ *sy, const struct kifu_game *g)
+{
+	if (sy->state_cap < g->state_size) {
+		unsigned char *p = malloc(2 * g->state_size + sizeof(max_align_t));
+
+		if (!p)
+			return KIFU_ENOMEM;
+		free(sy->states);
+		sy->states = p;
+		sy->state_cap = g->state_size;
+	}
+	return 0;
+}
+
+/*
+ * A stored game whose move at ply `from` does not replay (a database
+ * edited by hand): its plain positions from there on still count, from
+ * the hashes and move texts it stored, as the position index shows them
+ * (its canonical ones cannot be known). KIFU_ENOMEM or 0.
+ */
+static int plain_rest(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
+		      const struct kifu_store_symm_game_ *x, int64_t id, size_t from,
+		      const int64_t *n)
+{
+	size_t ply, k;
+	int oom = 0;
+
+	for (ply = from; ply < x->nplies && ply < json_array_size(x->hashes); ply++) {
+		json_t *h = json_array_get(x->hashes, ply), *t = json_array_get(x->texts, ply);
+		int count;
+
+		if (!json_is_integer(h) || !json_is_string(t))
+			return 0;
+		sy->plain[ply] = (uint64_t)json_integer_value(h);
+		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, &oom);
+		if (oom)
+			return KIFU_ENOMEM;
+		for (k = 0; k < ply && count; k++)
+			count = sy->plain[k] != sy->plain[ply];
+		if (count && kifu_store_agg_add_(a, x->g, x->variant, 0, (int64_t)sy->plain[ply],
+						 json_string_value(t), n, (int64_t)x->nplies) < 0)
+			return KIFU_ENOMEM;
+	}
+	return 0;
+}
+
+/* store_symm_impl.h */
+int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
+			    const struct kifu_store_symm_game_ *x, int64_t id, int want_canon,
+			    struct kifu_error *err)
+{
+	const struct kifu_game *g = x->g;
+	int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
+	void *state, *mapped;
+	size_t ply, k;
+	int ret, oom = 0;
+
+	if (symm_states(sy, g) < 0)
+		return nomem(err);
+	if (sy->hcap < x->nplies + 1) {
+		size_t cap = x->nplies + 64;
+		uint64_t *p = realloc(sy->plain, cap * sizeof(*p)), *c;
+
+		if (p)
+			sy->plain = p;
+		c = p ? realloc(sy->canonh, cap * sizeof(*c)) : NULL;
+		if (!c)
+			return nomem(err);
+		sy->canonh = c;
+		sy->hcap = cap;
+	}
+	state = sy->states;
+	mapped = sy->states + ((g->state_size + sizeof(max_align_t) - 1) / sizeof(max_align_t)) *
+				      sizeof(max_align_t);
+	ret = g->init(state, x->variant, x->first, err);
+	if (ret < 0)
+		return ret;
+	n[x->res] = 1;
+	kifu_buf_reset(&sy->canon);
+	kifu_buf_putc(&sy->canon, '[');
+	for (ply = 0; ply <= x->nplies; ply++) {
+		uint64_t h = g->hash(state), c;
+		int sym = 0, count_plain, count_canon;
+		kifu_move m = 0;
+		char text[KIFU_MOVE_TEXT_MAX];
+
+		if (kifu_game_canonical_hash(&c, &sym, g, state) < 0)
+			return nomem(err);
+		sy->plain[ply] = h;
+		sy->canonh[ply] = c;
+		if (want_canon) {
+			if (ply)
+				kifu_buf_putc(&sy->canon, ',');
+			kifu_store_put_int64_(&sy->canon, (int64_t)c);
+		}
+		if (ply == x->nplies)
+			break;
+		if (x->moves) {
+			m = x->moves[ply];
+		} else {
+			json_t *t = json_array_get(x->texts, ply);
+			struct kifu_error why;
+
+			if (!json_is_string(t) ||
+			    g->parse_move(state, json_string_value(t), &m, &why) < 0) {
+				ret = a ? plain_rest(sy, a, x, id, ply, n) : 0;
+				if (ret < 0)
+					return nomem(err);
+				return kifu_error_set(err, KIFU_EILLEGAL, "ply %zu: %s", ply + 1,
+						      json_is_string(t) ? why.message : "not a move");
+			}
+		}
+		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, &oom);
+		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, &oom);
+		if (oom)
+			return nomem(err);
+		/* A game counts once per position: where it first reached it. */
+		for (k = 0; k < ply && (count_plain || count_canon); k++) {
+			if (sy->plain[k] == h)
+				count_plain = 0;
+			if (sy->canonh[k] == c)
+				count_canon = 0;
+		}
+		if (count_plain) {
+			g->format_move(state, m, text);
+			if (kifu_store_agg_add_(a, g, x->variant, 0, (int64_t)h, text, n,
+						(int64_t)x->nplies) < 0)
+				return nomem(err);
+		}
+		if (count_canon) {
+			kifu_move cm = sym ? g->map_move(state, m, sym) : m;
+
+			if (sym)
+				g->map_state(mapped, state, sym);
+			g->format_move(sym ? mapped : state, cm, text);
+			if (kifu_store_agg_add_(a, g, x->variant, 1, (int64_t)c, text, n,
+						(int64_t)x->nplies) < 0)
+				return nomem(err);
+		}
+		g->apply(state, m);
+	}
+	kifu_buf_putc(&sy->canon, ']');
+	return sy->canon.failed ? nomem(err) : 0;
+}
+
+int kifu_store_symm_result_(const struct kifu_game *g, const char *result)
+{
+	int side = result ? kifu_game_side_index(g, result) : -1;
+
+	if (side >= 0 && side < 4)
+		return side;
+	return result && !strcmp(result, "draw") ? RES_DRAW : RES_UNFINISHED;
+}
