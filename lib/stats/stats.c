@@ -26,6 +26,7 @@
 #include "kifu/estimate.h"
 #include "kifu/game.h"
 #include "stats/stats_impl.h"
+#include "util/hash.h"
 
 static const char *const table_names[] = { "outcomes", "lines", "players" };
 
@@ -466,9 +467,7 @@ void stats_put_wins(struct kifu_report *rep, long row, const struct kifu_game *g
 /* Hashing of keys: splitmix64's finaliser. */
 uint64_t stats_mix64(uint64_t z)
 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return kifu_hash_mix64_(z);
 }
 
 /* ---- The API ---- */
