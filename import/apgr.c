@@ -211,7 +211,7 @@ static void only_keys(struct conv *c, const json_t *obj, const char *const *allo
 {
 	const char *key;
 	json_t *v;
-	char buf[IMP_CLIP + 4];
+	char buf[KIFU_TEXT_CLIP + 1];
 
 	json_object_foreach((json_t *)obj, key, v) {
 		int i, ok = 0;
@@ -219,7 +219,7 @@ static void only_keys(struct conv *c, const json_t *obj, const char *const *allo
 		for (i = 0; allowed[i]; i++)
 			ok |= !strcmp(key, allowed[i]);
 		if (!ok)
-			diag(c, 0, key_at(c, v), "unknown key '%s'%s%s%s", imp_clip(key, buf),
+			diag(c, 0, key_at(c, v), "unknown key '%s'%s%s%s", kifu_text_clip_(buf, key, SIZE_MAX),
 			     where[0] ? " in '" : "", where, where[0] ? "'" : "");
 	}
 }
@@ -266,7 +266,7 @@ static void conv_tags(struct conv *c, const json_t *tags)
 {
 	const char *key;
 	json_t *v;
-	char text[64], buf[IMP_CLIP + 4];
+	char text[64], buf[KIFU_TEXT_CLIP + 1];
 
 	if (!json_is_object(tags)) {
 		diag(c, 0, val_at(c, tags), "'header.kifu.tags' must be an object, not %s", kind(tags));
@@ -293,12 +293,12 @@ static void conv_tags(struct conv *c, const json_t *tags)
 			value = json_string_value(json_object_get(v, "yaml"));
 			type = kifu_yaml_resolve(value, strlen(value), NULL, NULL, NULL);
 		} else {
-			diag(c, 0, val_at(c, v), "tag '%s' must be a scalar, not %s", imp_clip(key, buf),
+			diag(c, 0, val_at(c, v), "tag '%s' must be a scalar, not %s", kifu_text_clip_(buf, key, SIZE_MAX),
 			     kind(v));
 			continue;
 		}
 		if (strlen(value) != (json_is_string(v) ? json_string_length(v) : strlen(value))) {
-			diag(c, 0, val_at(c, v), "tag '%s' holds a NUL character", imp_clip(key, buf));
+			diag(c, 0, val_at(c, v), "tag '%s' holds a NUL character", kifu_text_clip_(buf, key, SIZE_MAX));
 			continue;
 		}
 		if (imp_tag(c->rec, key, value, type, key_at(c, v)))
@@ -311,7 +311,7 @@ static void conv_turn_notes(struct conv *c, const json_t *turns)
 {
 	const char *key;
 	json_t *v;
-	char buf[IMP_CLIP + 4];
+	char buf[KIFU_TEXT_CLIP + 1];
 
 	if (!json_is_object(turns)) {
 		diag(c, 0, val_at(c, turns), "'header.kifu.turns' must be an object, not %s",
@@ -328,7 +328,7 @@ static void conv_turn_notes(struct conv *c, const json_t *turns)
 
 		if (!(key[0] >= '1' && key[0] <= '9') || *end || ply > c->rec->nturns) {
 			diag(c, 0, key_at(c, v), "'header.kifu.turns' has no ply '%s' (the game has %zu)",
-			     imp_clip(key, buf), c->rec->nturns);
+			     kifu_text_clip_(buf, key, SIZE_MAX), c->rec->nturns);
 			continue;
 		}
 		t = &c->rec->turns[ply - 1];
@@ -340,7 +340,7 @@ static void conv_turn_notes(struct conv *c, const json_t *turns)
 		json_object_foreach((json_t *)v, k2, x)
 			if (strcmp(k2, "comment") && strcmp(k2, "clock"))
 				diag(c, (int)ply, key_at(c, x), "unknown key '%s' in the turn",
-				     imp_clip(k2, buf));
+				     kifu_text_clip_(buf, k2, SIZE_MAX));
 		cm = json_object_get(v, "comment");
 		ck = json_object_get(v, "clock");
 		if (cm && !json_is_string(cm))
@@ -373,7 +373,7 @@ static void conv_turn_notes(struct conv *c, const json_t *turns)
 			if ((type != KIFU_SCALAR_INT && type != KIFU_SCALAR_FLOAT) || !(f >= 0) ||
 			    f > 1e15 || s[0] == '-')
 				diag(c, (int)ply, val_at(c, ck),
-				     "'clock' must be a number of seconds from 0, not '%s'", imp_clip(s, buf));
+				     "'clock' must be a number of seconds from 0, not '%s'", kifu_text_clip_(buf, s, SIZE_MAX));
 			else if (imp_turn_clock(c->rec, t, s))
 				c->failed = 1;
 		}
@@ -405,7 +405,7 @@ static void conv_kifu(struct conv *c, const json_t *k)
 static void conv_moves(struct conv *c, const json_t *moves)
 {
 	size_t r, i;
-	char buf[IMP_CLIP + 4];
+	char buf[KIFU_TEXT_CLIP + 1];
 
 	if (!json_is_array(moves)) {
 		diag(c, 0, val_at(c, moves), "'moves' must be an array of rounds, not %s", kind(moves));
@@ -437,7 +437,7 @@ static void conv_moves(struct conv *c, const json_t *moves)
 					if (strcmp(key, "move") && strcmp(key, "sequence") &&
 					    strcmp(key, "result"))
 						diag(c, ply, key_at(c, x), "unknown key '%s' in a move entry",
-						     imp_clip(key, buf));
+						     kifu_text_clip_(buf, key, SIZE_MAX));
 				m = json_object_get(e, "move");
 				if (!m) {
 					diag(c, ply, val_at(c, e), "a move entry has no 'move'");
@@ -508,7 +508,7 @@ static void conv_players(struct conv *c, const json_t *players, const struct kif
 			 struct seats *st)
 {
 	size_t i;
-	char buf[IMP_CLIP + 4];
+	char buf[KIFU_TEXT_CLIP + 1];
 
 	st->n = 0;
 	st->at = val_at(c, players);
@@ -586,7 +586,7 @@ static void conv_players(struct conv *c, const json_t *players, const struct kif
 					break;
 			if (j < c->rec->nplayers) {
 				diag(c, 0, val_at(c, p), "side '%s' is seated twice in 'header.players'",
-				     imp_clip(sname, buf));
+				     kifu_text_clip_(buf, sname, SIZE_MAX));
 				continue;
 			}
 		}
@@ -692,7 +692,7 @@ static void conv_header(struct conv *c, const json_t *h, const json_t *moves)
 	const json_t *game, *site, *v, *k;
 	const struct kifu_game *g = NULL;
 	struct seats st;
-	char buf[IMP_CLIP + 4];
+	char buf[KIFU_TEXT_CLIP + 1];
 	int i;
 
 	if (!json_is_object(h)) {
@@ -757,7 +757,7 @@ static void conv_header(struct conv *c, const json_t *h, const json_t *moves)
 			diag(c, 0, member_at(c, h, required[i]),
 			     "'header.%s' must be a date-time (RFC 3339), not %s%s%s",
 			     required[i], json_is_string(v) ? "'" : "",
-			     json_is_string(v) ? imp_clip(json_string_value(v), buf) : kind(v),
+			     json_is_string(v) ? kifu_text_clip_(buf, json_string_value(v), SIZE_MAX) : kind(v),
 			     json_is_string(v) ? "'" : "");
 	}
 	if (moves)

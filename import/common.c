@@ -248,22 +248,6 @@ void imp_text_trim(struct imp_text *t)
 	t->s[t->n] = '\0';
 }
 
-const char *imp_clip(const char *s, char buf[IMP_CLIP + 4])
-{
-	size_t n = strlen(s), k;
-
-	if (n <= IMP_CLIP) {
-		memcpy(buf, s, n + 1);
-		return buf;
-	}
-	k = IMP_CLIP - 3;
-	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
-		k--;
-	memcpy(buf, s, k);
-	memcpy(buf + k, "...", 4);
-	return buf;
-}
-
 static int lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;

@@ -184,12 +184,12 @@ static void header(struct csv *p, struct kifu_diags *diags, int *failed)
 		}
 		for (j = 0; j < i; j++)
 			if (p->cols[j].name && col->name && imp_strcaseeq(p->cols[j].name, col->name)) {
-				char buf[IMP_CLIP + 4];
+				char buf[KIFU_TEXT_CLIP + 1];
 
 				col->kind = C_DUPLICATE;
 				if (kifu_diags_add(diags, KIFU_DIAG_WARNING, 1, 0, col->at,
 						   "duplicate column '%s' is not read",
-						   imp_clip(col->name, buf)) < 0)
+						   kifu_text_clip_(buf, col->name, SIZE_MAX)) < 0)
 					*failed = 1;
 				break;
 			}
@@ -267,7 +267,7 @@ static void row_record(struct csv *p, struct kifu_record *rec, struct kifu_diags
 		       int *failed)
 {
 	const struct kifu_game *g = NULL;
-	char buf[IMP_CLIP + 4];
+	char buf[KIFU_TEXT_CLIP + 1];
 	int i;
 
 	for (i = 0; i < p->ncols && i < p->ncells; i++)
@@ -307,7 +307,7 @@ static void row_record(struct csv *p, struct kifu_record *rec, struct kifu_diags
 				if (*end || rc->text.s[0] == ' ' || rc->text.s[0] == '+')
 					diag(diags, rec, 0, rc->at, failed,
 					     "column '%s' must be an integer, not '%s'", p->cols[j].name,
-					     imp_clip(rc->text.s, buf));
+					     kifu_text_clip_(buf, rc->text.s, SIZE_MAX));
 				else
 					has_rating = 1;
 			}
@@ -492,7 +492,7 @@ static int csv_write(struct kifu_buf *out, const struct kifu_record *const *recs
 {
 	struct wcol *cols = NULL;
 	size_t ncols = 0, cap = 0, i, j, c;
-	char buf[IMP_CLIP + 4], num[32];
+	char buf[KIFU_TEXT_CLIP + 1], num[32];
 	int k, ret = 0;
 
 	/* the columns: fields any record has, sides, ratings, moves, tags */
@@ -512,7 +512,7 @@ static int csv_write(struct kifu_buf *out, const struct kifu_record *const *recs
 		if (!g) {
 			ret = kifu_error_set(err, KIFU_EINVALID, "game %d: unknown game '%s'",
 					     recs[i]->number,
-					     imp_clip(recs[i]->game ? recs[i]->game : "", buf));
+					     kifu_text_clip_(buf, recs[i]->game ? recs[i]->game : "", SIZE_MAX));
 			break;
 		}
 		for (s = 0; g->sides[s] && !ret; s++) {
@@ -545,7 +545,7 @@ static int csv_write(struct kifu_buf *out, const struct kifu_record *const *recs
 			    !key[0]) {
 				ret = kifu_error_set(err, KIFU_EINVALID,
 						     "game %d: tag '%s' cannot be a csv column",
-						     recs[i]->number, imp_clip(key, buf));
+						     recs[i]->number, kifu_text_clip_(buf, key, SIZE_MAX));
 				break;
 			}
 			for (c = 0; c < ncols; c++)
@@ -555,7 +555,7 @@ static int csv_write(struct kifu_buf *out, const struct kifu_record *const *recs
 			if (c < ncols) {
 				ret = kifu_error_set(err, KIFU_EINVALID,
 						     "game %d: tags '%s' and '%s' would be one csv column",
-						     recs[i]->number, cols[c].name, imp_clip(key, buf));
+						     recs[i]->number, cols[c].name, kifu_text_clip_(buf, key, SIZE_MAX));
 				break;
 			}
 			ret = add_col(&cols, &ncols, &cap, C_TAG, 0, key);
@@ -616,7 +616,7 @@ static int csv_write(struct kifu_buf *out, const struct kifu_record *const *recs
 						ret = kifu_error_set(err, KIFU_EINVALID,
 								     "game %d, ply %zu: move '%s' holds a "
 								     "comma, which csv cannot carry",
-								     rec->number, j + 1, imp_clip(t, buf));
+								     rec->number, j + 1, kifu_text_clip_(buf, t, SIZE_MAX));
 						kifu_buf_release(&mv);
 						goto out;
 					}

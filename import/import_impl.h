@@ -16,9 +16,8 @@
 
 /* The formats themselves (kifu_format_apgr, _pgn, _csv) are declared for the registry. */
 #include "input/formats.h"
-
-/* Longest subject quoted in a message. */
-#define IMP_CLIP 60
+/* kifu_text_clip_: quoting input in messages. */
+#include "util/text_impl.h"
 
 /* imp_getc results other than a byte. */
 #define IMP_EOF (-1)
@@ -72,9 +71,6 @@ void imp_text_addc(struct imp_text *t, int c);
 void imp_text_add(struct imp_text *t, const char *s, size_t n);
 /* Removes white space at both ends. */
 void imp_text_trim(struct imp_text *t);
-
-/* A copy of s fit for quoting: at most IMP_CLIP bytes, cut on a character boundary. */
-const char *imp_clip(const char *s, char buf[IMP_CLIP + 4]);
 
 /* ASCII case-insensitive comparisons (locale-free). */
 int imp_strcaseeq(const char *a, const char *b);

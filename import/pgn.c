@@ -116,7 +116,7 @@ static void skip_line(struct pgn *p)
 static int read_tag(struct pgn *p)
 {
 	struct kifu_mark at = imp_at(&p->in), value_at;
-	char buf[IMP_CLIP + 4];
+	char buf[KIFU_TEXT_CLIP + 1];
 	struct tagpair *t;
 	int c, i;
 
@@ -136,7 +136,7 @@ static int read_tag(struct pgn *p)
 	value_at = imp_at(&p->in);
 	if (c != '"') {
 		diag(p, KIFU_DIAG_ERROR, 0, value_at, "tag '%s' has no quoted value",
-		     imp_clip(p->tok.s, buf));
+		     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 		skip_line(p);
 		return 0;
 	}
@@ -148,7 +148,7 @@ static int read_tag(struct pgn *p)
 			if (c == IMP_EOF)
 				diag(p, KIFU_DIAG_ERROR, 0, at,
 				     "unterminated tag '%s': the value has no closing '\"'",
-				     imp_clip(p->tok.s, buf));
+				     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 			return -1;
 		}
 		if (c == '"')
@@ -162,19 +162,19 @@ static int read_tag(struct pgn *p)
 	if (c != ']') {
 		if (c >= 0 || c == IMP_EOF)
 			diag(p, KIFU_DIAG_ERROR, 0, imp_at(&p->in), "unterminated tag '%s': expected ']'",
-			     imp_clip(p->tok.s, buf));
+			     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 		skip_line(p);
 		return c < 0 ? -1 : 0;
 	}
 	imp_getc(&p->in);
 	if (p->val.over) {
 		diag(p, KIFU_DIAG_ERROR, 0, value_at, "the value of tag '%s' is longer than %d bytes",
-		     imp_clip(p->tok.s, buf), KIFU_RECORD_MAX_SCALAR);
+		     kifu_text_clip_(buf, p->tok.s, SIZE_MAX), KIFU_RECORD_MAX_SCALAR);
 		return 0;
 	}
 	for (i = 0; i < p->ntags; i++)
 		if (!strcmp(p->tags[i].name, p->tok.s)) {
-			diag(p, KIFU_DIAG_ERROR, 0, at, "duplicate tag '%s'", imp_clip(p->tok.s, buf));
+			diag(p, KIFU_DIAG_ERROR, 0, at, "duplicate tag '%s'", kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 			return 0;
 		}
 	if (p->ntags == MAX_TAGS) {
@@ -289,7 +289,7 @@ static void apply_tags(struct pgn *p)
 {
 	struct kifu_record *rec = p->rec;
 	struct tagpair *t;
-	char name[64], buf[IMP_CLIP + 4];
+	char name[64], buf[KIFU_TEXT_CLIP + 1];
 	int i;
 
 	t = tag(p, "Game");
@@ -337,7 +337,7 @@ static void apply_tags(struct pgn *p)
 			if (!rt->value[0] || *end || rt->value[0] == ' ' || rt->value[0] == '+')
 				diag(p, KIFU_DIAG_ERROR, 0, rt->value_at,
 				     "tag '%s' must be an integer, not '%s'", rt->name,
-				     imp_clip(rt->value, buf));
+				     kifu_text_clip_(buf, rt->value, SIZE_MAX));
 			else
 				has_rating = 1;
 		}
@@ -639,7 +639,7 @@ static int skip_variation(struct pgn *p)
 static void closing_token(struct pgn *p, const char *s, struct kifu_mark at)
 {
 	const char *r = result_word(p->g, s);
-	char buf[IMP_CLIP + 4];
+	char buf[KIFU_TEXT_CLIP + 1];
 
 	if (!r) {
 		diag(p, KIFU_DIAG_ERROR, 0, at, "result '%s' needs a game of two sides", s);
@@ -649,7 +649,7 @@ static void closing_token(struct pgn *p, const char *s, struct kifu_mark at)
 		if (strcmp(p->rec->result, r))
 			diag(p, KIFU_DIAG_ERROR, 0, at,
 			     "result token '%s' does not agree with tag 'Result' '%s'", s,
-			     imp_clip(p->rec->result, buf));
+			     kifu_text_clip_(buf, p->rec->result, SIZE_MAX));
 	} else if (strcmp(r, "unfinished") || strcmp(s, "*")) {
 		if (imp_set(p->rec, KIFU_KEY_RESULT, r, (size_t)-1, at, at))
 			p->failed = 1;

@@ -217,13 +217,13 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 	const struct kifu_game *g = rec->game ? kifu_game_find(rec->game) : NULL;
 	const char *result = kifu_record_result(rec), *term = kifu_record_termination(rec);
 	struct line l = { out, 0 };
-	char name[80], buf[IMP_CLIP + 4], date[16];
+	char name[80], buf[KIFU_TEXT_CLIP + 1], date[16];
 	size_t i, j;
 	int s, after_note = 0;
 
 	if (!g)
 		return kifu_error_set(err, KIFU_EINVALID, "game %d: unknown game '%s'", rec->number,
-				      imp_clip(rec->game ? rec->game : "", buf));
+				      kifu_text_clip_(buf, rec->game ? rec->game : "", SIZE_MAX));
 	put_tag(out, "Game", g->name);
 	put_tag(out, "Variant", rec->variant ? rec->variant : g->variants[0]);
 	put_tag(out, "Event", rec->event ? rec->event : "?");
@@ -270,7 +270,7 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 		if (!tag_name_ok(g, rec->tags[i].key))
 			return kifu_error_set(err, KIFU_EINVALID,
 					      "game %d: tag '%s' cannot be a pgn tag name", rec->number,
-					      imp_clip(rec->tags[i].key, buf));
+					      kifu_text_clip_(buf, rec->tags[i].key, SIZE_MAX));
 		put_tag(out, rec->tags[i].key, rec->tags[i].value);
 	}
 	kifu_buf_putc(out, '\n');
@@ -297,7 +297,7 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 		if (!move_ok(g, text))
 			return kifu_error_set(err, KIFU_EINVALID,
 					      "game %d, ply %zu: move '%s' cannot be written in pgn",
-					      rec->number, i + 1, imp_clip(text, buf));
+					      rec->number, i + 1, kifu_text_clip_(buf, text, SIZE_MAX));
 		if (g->nsides == 2 && (i % 2 == 0 || after_note || i == 0)) {
 			snprintf(name, sizeof(name), "%zu.%s", i / 2 + 1, i % 2 ? ".." : "");
 			word(&l, name, strlen(name));
