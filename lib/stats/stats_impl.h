@@ -13,17 +13,8 @@
 
 #include "kifu/game.h"
 #include "kifu/stats.h"
+#include "util/arena.h"
 
-/* Strings that never move once stored: a chain of blocks. */
-struct arena_block;
-
-struct arena {
-	struct arena_block *head;
-};
-
-/* A copy of s (n bytes, NUL added) that lives as long as the arena; NULL when out of memory. */
-char *arena_strndup(struct arena *a, const char *s, size_t n);
-void arena_release(struct arena *a);
 
 struct report_col {
 	char *name;
@@ -42,7 +33,7 @@ struct kifu_report {
 	size_t ncols, cap_cols;
 	struct report_row *rows;
 	size_t nrows, cap_rows;
-	struct arena strings;
+	struct kifu_arena_block *strings; /* util/arena.h */
 	int failed;      /* an allocation failed while building */
 };
 

@@ -483,10 +483,10 @@ static int build_players(struct kifu_report *rep, struct ctx *c, struct pmap *m,
 
 		kifu_db_bind_int64(s, 1, p->pid);
 		if (kifu_db_step(s) == KIFU_DB_ROW)
-			p->name = arena_strndup(&rep->strings, stats_col_text(s, 0),
+			p->name = kifu_arena_strndup_(&rep->strings, stats_col_text(s, 0),
 						strlen(stats_col_text(s, 0)));
 		else
-			p->name = arena_strndup(&rep->strings, "", 0);
+			p->name = kifu_arena_strndup_(&rep->strings, "", 0);
 		if (!p->name)
 			ret = stats_nomem(c);
 		kifu_db_reset(s);
