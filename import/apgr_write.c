@@ -169,9 +169,11 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 	vi = rec->variant ? kifu_game_variant_index(g, rec->variant) : 0;
 	fi = rec->first ? kifu_game_side_index(g, rec->first) : 0;
 	if (vi < 0 || fi < 0)
-		return kifu_error_set(err, KIFU_EINVALID, "game %d: unknown %s '%s' of %s", rec->number,
-				      vi < 0 ? "variant" : "side",
-				      kifu_text_clip_(buf, vi < 0 ? rec->variant : rec->first, SIZE_MAX), g->name);
+		return kifu_error_set(
+			err, KIFU_EINVALID, "game %d: unknown %s '%s' of %s", rec->number,
+			vi < 0 ? "variant" : "side",
+			kifu_text_clip_(buf, vi < 0 ? rec->variant : rec->first, SIZE_MAX),
+			g->name);
 	kifu_buf_puts(out, "{\n  \"header\": {\n    \"game\": {\"name\": ");
 	kifu_buf_json_string(out, g->name);
 	kifu_buf_puts(out, ", \"variants\": [");
@@ -220,7 +222,7 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 	kifu_buf_puts(out, "\n  },\n  \"moves\": [");
 	if (rec->nturns) {
 		sides = malloc(rec->nturns * sizeof(*sides));
-		if (!sides || imp_sides_to_move(sides, rec, g, vi, fi, rp) < 0) {
+		if (!sides || kifu_import_sides_to_move_(sides, rec, g, vi, fi, rp) < 0) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "writing apgr: out of memory");
 			goto out;
 		}
