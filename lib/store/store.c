@@ -286,7 +286,8 @@ uint64_t kifu_store_game_key(const struct kifu_record *rec, const struct kifu_re
 
 static size_t name_slot(const char *name)
 {
-	return (size_t)(kifu_hash_mix64_(fnv_str(KIFU_HASH_FNV_OFFSET, name)) & (PLAYER_CACHE_SIZE - 1));
+	return (size_t)(kifu_hash_mix64_(fnv_str(KIFU_HASH_FNV_OFFSET, name)) &
+			(PLAYER_CACHE_SIZE - 1));
 }
 
 static int player_id(int64_t *id, struct kifu_store *st, const char *name, struct kifu_error *err)
@@ -760,7 +761,8 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 
 	if (id)
 		*id = 0;
-	w.raw_hash = kifu_hash_mix64_(kifu_hash_fnv1a_(KIFU_HASH_FNV_OFFSET, raw ? raw : "", raw ? len : 0));
+	w.raw_hash = kifu_hash_mix64_(
+		kifu_hash_fnv1a_(KIFU_HASH_FNV_OFFSET, raw ? raw : "", raw ? len : 0));
 	for (i = 0; diags && i < diags->n; i++)
 		w.errors += diags->v[i].severity == KIFU_DIAG_ERROR;
 	ret = kifu_store_run_write_(st, quarantine_write, &w, err);
