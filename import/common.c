@@ -5,7 +5,8 @@
  * string that reaches a record is clean UTF-8; bounded growable text; and
  * builders that fill a record field together with its source positions,
  * the way the YAML reader does, so that kifu_record_validate points at the
- * right place whatever the format.
+ * right place whatever the format. Also the PGN lexing that the pgn reader
+ * and writer share (what ends a symbol, which tokens are results).
  */
 #include <stdlib.h>
 #include <string.h>
