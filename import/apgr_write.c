@@ -159,19 +159,21 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 {
 	const struct kifu_game *g = rec->game ? kifu_game_find(rec->game) : NULL;
 	const char *result = kifu_record_result(rec);
-	char dt[64], buf[IMP_CLIP + 4];
+	char dt[64], buf[KIFU_TEXT_CLIP + 1];
 	int vi, fi, seat, *sides = NULL, ret = 0, s;
 	size_t i;
 
 	if (!g)
 		return kifu_error_set(err, KIFU_EINVALID, "game %d: unknown game '%s'", rec->number,
-				      imp_clip(rec->game ? rec->game : "", buf));
+				      kifu_text_clip_(buf, rec->game ? rec->game : "", SIZE_MAX));
 	vi = rec->variant ? kifu_game_variant_index(g, rec->variant) : 0;
 	fi = rec->first ? kifu_game_side_index(g, rec->first) : 0;
 	if (vi < 0 || fi < 0)
-		return kifu_error_set(err, KIFU_EINVALID, "game %d: unknown %s '%s' of %s", rec->number,
-				      vi < 0 ? "variant" : "side",
-				      imp_clip(vi < 0 ? rec->variant : rec->first, buf), g->name);
+		return kifu_error_set(
+			err, KIFU_EINVALID, "game %d: unknown %s '%s' of %s", rec->number,
+			vi < 0 ? "variant" : "side",
+			kifu_text_clip_(buf, vi < 0 ? rec->variant : rec->first, SIZE_MAX),
+			g->name);
 	kifu_buf_puts(out, "{\n  \"header\": {\n    \"game\": {\"name\": ");
 	kifu_buf_json_string(out, g->name);
 	kifu_buf_puts(out, ", \"variants\": [");
@@ -220,7 +222,7 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 	kifu_buf_puts(out, "\n  },\n  \"moves\": [");
 	if (rec->nturns) {
 		sides = malloc(rec->nturns * sizeof(*sides));
-		if (!sides || imp_sides_to_move(sides, rec, g, vi, fi, rp) < 0) {
+		if (!sides || kifu_import_sides_to_move_(sides, rec, g, vi, fi, rp) < 0) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "writing apgr: out of memory");
 			goto out;
 		}

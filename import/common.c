@@ -5,7 +5,8 @@
  * string that reaches a record is clean UTF-8; bounded growable text; and
  * builders that fill a record field together with its source positions,
  * the way the YAML reader does, so that kifu_record_validate points at the
- * right place whatever the format.
+ * right place whatever the format. Also the PGN lexing that the pgn reader
+ * and writer share (what ends a symbol, which tokens are results).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 #define NO_PEEK (-10)
 
-void imp_in_init(struct imp_in *in, const struct kifu_source *src)
+void kifu_import_in_init_(struct kifu_import_in_ *in, const struct kifu_source *src)
 {
 	memset(in, 0, sizeof(*in));
 	in->src = src;
@@ -25,7 +26,7 @@ void imp_in_init(struct imp_in *in, const struct kifu_source *src)
 	kifu_error_clear(&in->error);
 }
 
-static int stop(struct imp_in *in, const char *problem, long value)
+static int stop(struct kifu_import_in_ *in, const char *problem, long value)
 {
 	in->problem = problem;
 	in->problem_value = value;
@@ -34,7 +35,7 @@ static int stop(struct imp_in *in, const char *problem, long value)
 	return IMP_BAD;
 }
 
-static int stop_lead(struct imp_in *in)
+static int stop_lead(struct kifu_import_in_ *in)
 {
 	stop(in, "bytes that are not UTF-8", in->lead);
 	in->problem_at = in->lead_at;
@@ -42,7 +43,7 @@ static int stop_lead(struct imp_in *in)
 }
 
 /* The next raw byte of the source, or IMP_EOF / IMP_ERR. */
-static int raw(struct imp_in *in)
+static int raw(struct kifu_import_in_ *in)
 {
 	if (in->npend)
 		return in->pend[--in->npend];
@@ -67,7 +68,7 @@ static int raw(struct imp_in *in)
 	return in->buf[in->pos++];
 }
 
-static int next_byte(struct imp_in *in)
+static int next_byte(struct kifu_import_in_ *in)
 {
 	int c;
 
@@ -129,7 +130,7 @@ static int next_byte(struct imp_in *in)
 	return c;
 }
 
-int imp_getc(struct imp_in *in)
+int kifu_import_getc_(struct kifu_import_in_ *in)
 {
 	int c = in->peeked;
 
@@ -149,21 +150,21 @@ int imp_getc(struct imp_in *in)
 	return c;
 }
 
-int imp_peek(struct imp_in *in)
+int kifu_import_peek_(struct kifu_import_in_ *in)
 {
 	if (in->peeked == NO_PEEK)
 		in->peeked = next_byte(in);
 	return in->peeked;
 }
 
-struct kifu_mark imp_at(const struct imp_in *in)
+struct kifu_mark kifu_import_at_(const struct kifu_import_in_ *in)
 {
 	struct kifu_mark m = { in->line, in->col };
 
 	return m;
 }
 
-int imp_bad_input(struct kifu_diags *diags, int game, const struct imp_in *in)
+int kifu_import_bad_input_(struct kifu_diags *diags, int game, const struct kifu_import_in_ *in)
 {
 	if (in->problem_value == 0 && strcmp(in->problem, "a NUL byte"))
 		return kifu_diags_add(diags, KIFU_DIAG_ERROR, game, 0, in->problem_at,
@@ -177,7 +178,7 @@ int imp_bad_input(struct kifu_diags *diags, int game, const struct imp_in *in)
 
 /* ---- Text ---- */
 
-void imp_text_reset(struct imp_text *t)
+void kifu_import_text_reset_(struct kifu_import_text_ *t)
 {
 	t->n = 0;
 	t->over = 0;
@@ -185,13 +186,13 @@ void imp_text_reset(struct imp_text *t)
 		t->s[0] = '\0';
 }
 
-void imp_text_release(struct imp_text *t)
+void kifu_import_text_release_(struct kifu_import_text_ *t)
 {
 	free(t->s);
 	memset(t, 0, sizeof(*t));
 }
 
-void imp_text_add(struct imp_text *t, const char *s, size_t n)
+void kifu_import_text_add_(struct kifu_import_text_ *t, const char *s, size_t n)
 {
 	if (t->n + n > KIFU_RECORD_MAX_SCALAR) {
 		t->over = 1;
@@ -216,7 +217,7 @@ void imp_text_add(struct imp_text *t, const char *s, size_t n)
 	t->s[t->n] = '\0';
 }
 
-void imp_text_addc(struct imp_text *t, int c)
+void kifu_import_text_addc_(struct kifu_import_text_ *t, int c)
 {
 	char ch = (char)c;
 
@@ -225,7 +226,7 @@ void imp_text_addc(struct imp_text *t, int c)
 		t->s[t->n] = '\0';
 		return;
 	}
-	imp_text_add(t, &ch, 1);
+	kifu_import_text_add_(t, &ch, 1);
 }
 
 static int space(int c)
@@ -233,7 +234,7 @@ static int space(int c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-void imp_text_trim(struct imp_text *t)
+void kifu_import_text_trim_(struct kifu_import_text_ *t)
 {
 	size_t a = 0;
 
@@ -248,28 +249,12 @@ void imp_text_trim(struct imp_text *t)
 	t->s[t->n] = '\0';
 }
 
-const char *imp_clip(const char *s, char buf[IMP_CLIP + 4])
-{
-	size_t n = strlen(s), k;
-
-	if (n <= IMP_CLIP) {
-		memcpy(buf, s, n + 1);
-		return buf;
-	}
-	k = IMP_CLIP - 3;
-	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
-		k--;
-	memcpy(buf, s, k);
-	memcpy(buf + k, "...", 4);
-	return buf;
-}
-
 static int lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
 }
 
-int imp_strncaseeq(const char *a, const char *b, size_t n)
+int kifu_import_strncaseeq_(const char *a, const char *b, size_t n)
 {
 	size_t i;
 
@@ -282,9 +267,9 @@ int imp_strncaseeq(const char *a, const char *b, size_t n)
 	return 1;
 }
 
-int imp_strcaseeq(const char *a, const char *b)
+int kifu_import_strcaseeq_(const char *a, const char *b)
 {
-	return imp_strncaseeq(a, b, (size_t)-1);
+	return kifu_import_strncaseeq_(a, b, (size_t)-1);
 }
 
 /* ---- Record builders ---- */
@@ -294,8 +279,8 @@ static size_t len_of(const char *s, size_t n)
 	return n == (size_t)-1 ? strlen(s) : n;
 }
 
-int imp_set(struct kifu_record *rec, int key, const char *s, size_t n, struct kifu_mark key_at,
-	    struct kifu_mark value_at)
+int kifu_import_set_(struct kifu_record *rec, int key, const char *s, size_t n,
+		     struct kifu_mark key_at, struct kifu_mark value_at)
 {
 	char **f = kifu_record_field_(rec, key);
 
@@ -310,8 +295,8 @@ int imp_set(struct kifu_record *rec, int key, const char *s, size_t n, struct ki
 	return 0;
 }
 
-int imp_player(struct kifu_record *rec, const char *side, const char *name, int has_rating,
-	       long rating, struct kifu_mark at)
+int kifu_import_player_(struct kifu_record *rec, const char *side, const char *name, int has_rating,
+			long rating, struct kifu_mark at)
 {
 	struct kifu_record_player *p = kifu_record_push_player_(rec);
 
@@ -330,7 +315,8 @@ int imp_player(struct kifu_record *rec, const char *side, const char *name, int 
 	return !p->side || (name && !p->name) ? KIFU_ENOMEM : 0;
 }
 
-struct kifu_turn *imp_turn(struct kifu_record *rec, const char *move, size_t n, struct kifu_mark at)
+struct kifu_turn *kifu_import_turn_(struct kifu_record *rec, const char *move, size_t n,
+				    struct kifu_mark at)
 {
 	struct kifu_turn *t = kifu_record_push_turn_(rec);
 
@@ -345,13 +331,13 @@ struct kifu_turn *imp_turn(struct kifu_record *rec, const char *move, size_t n, 
 	return t;
 }
 
-int imp_turn_comment(struct kifu_record *rec, struct kifu_turn *t, const char *s)
+int kifu_import_turn_comment_(struct kifu_record *rec, struct kifu_turn *t, const char *s)
 {
 	t->comment = kifu_record_strndup_(rec, s, strlen(s));
 	return t->comment ? 0 : KIFU_ENOMEM;
 }
 
-int imp_turn_clock(struct kifu_record *rec, struct kifu_turn *t, const char *clock)
+int kifu_import_turn_clock_(struct kifu_record *rec, struct kifu_turn *t, const char *clock)
 {
 	long l;
 	double f = 0;
@@ -362,8 +348,8 @@ int imp_turn_clock(struct kifu_record *rec, struct kifu_turn *t, const char *clo
 	return t->clock ? 0 : KIFU_ENOMEM;
 }
 
-int imp_tag(struct kifu_record *rec, const char *key, const char *value, int type,
-	    struct kifu_mark at)
+int kifu_import_tag_(struct kifu_record *rec, const char *key, const char *value, int type,
+		     struct kifu_mark at)
 {
 	struct kifu_tag *t = kifu_record_push_tag_(rec);
 
@@ -381,18 +367,18 @@ int imp_tag(struct kifu_record *rec, const char *key, const char *value, int typ
 	return t->key && t->value ? 0 : KIFU_ENOMEM;
 }
 
-const struct kifu_game *imp_game_lookup(const char *name)
+const struct kifu_game *kifu_import_game_lookup_(const char *name)
 {
 	const struct kifu_game *const *g;
 	const struct kifu_game *found = kifu_game_find(name);
 
 	for (g = kifu_games; !found && *g; g++)
-		if (imp_strcaseeq((*g)->title, name))
+		if (kifu_import_strcaseeq_((*g)->title, name))
 			found = *g;
 	return found;
 }
 
-int imp_decimal_clock(const char *s)
+int kifu_import_decimal_clock_(const char *s)
 {
 	size_t i = 0, d;
 
@@ -410,8 +396,8 @@ int imp_decimal_clock(const char *s)
 	return s[i] == '\0';
 }
 
-int imp_sides_to_move(int *sides, const struct kifu_record *rec, const struct kifu_game *g,
-		      int variant, int first, const struct kifu_replay *rp)
+int kifu_import_sides_to_move_(int *sides, const struct kifu_record *rec, const struct kifu_game *g,
+			       int variant, int first, const struct kifu_replay *rp)
 {
 	struct kifu_pos *pos = NULL;
 	struct kifu_error err;
@@ -441,4 +427,39 @@ int imp_sides_to_move(int *sides, const struct kifu_record *rec, const struct ki
 	}
 	kifu_pos_free(pos);
 	return 0;
+}
+
+/* ---- PGN lexing, shared by its reader and writer ---- */
+
+int kifu_import_pgn_space_(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int kifu_import_pgn_delim_(int c)
+{
+	return c < 0 || kifu_import_pgn_space_(c) || strchr("{}();[]$\"", c) != NULL;
+}
+
+const char *kifu_import_pgn_result_word_(const struct kifu_game *g, const char *s)
+{
+	int i;
+
+	if (!strcmp(s, "*"))
+		return "unfinished";
+	if (!strcmp(s, "1/2-1/2") || kifu_import_strcaseeq_(s, "draw"))
+		return "draw";
+	if (g && g->nsides == 2 && !strcmp(s, "1-0"))
+		return g->sides[0];
+	if (g && g->nsides == 2 && !strcmp(s, "0-1"))
+		return g->sides[1];
+	for (i = 0; g && g->sides[i]; i++)
+		if (kifu_import_strcaseeq_(s, g->sides[i]))
+			return g->sides[i];
+	return NULL;
+}
+
+int kifu_import_pgn_result_token_(const struct kifu_game *g, const char *s)
+{
+	return !strcmp(s, "1-0") || !strcmp(s, "0-1") || kifu_import_pgn_result_word_(g, s) != NULL;
 }

@@ -29,12 +29,12 @@ struct column {
 };
 
 struct cell {
-	struct imp_text text;
+	struct kifu_import_text_ text;
 	struct kifu_mark at; /* the cell's first character (inside the quotes) */
 };
 
 struct csv {
-	struct imp_in in;
+	struct kifu_import_in_ in;
 	const struct kifu_source *src;
 	struct column cols[MAX_COLUMNS];
 	int ncols, header_done, ended, rows;
@@ -63,15 +63,15 @@ static int read_row(struct csv *p)
 	p->extra = 0;
 	p->problem = NULL;
 	p->over = 0;
-	c = imp_peek(&p->in);
+	c = kifu_import_peek_(&p->in);
 	if (c < 0)
 		return c == IMP_EOF ? 0 : -1;
-	imp_text_reset(&cell->text);
-	cell->at = imp_at(&p->in);
+	kifu_import_text_reset_(&cell->text);
+	cell->at = kifu_import_at_(&p->in);
 	for (;;) {
-		struct kifu_mark here = imp_at(&p->in);
+		struct kifu_mark here = kifu_import_at_(&p->in);
 
-		c = imp_getc(&p->in);
+		c = kifu_import_getc_(&p->in);
 		if (c == IMP_BAD || c == IMP_ERR)
 			return -1;
 		if (quoted) {
@@ -82,19 +82,20 @@ static int read_row(struct csv *p)
 				return -1;
 			}
 			if (c == '"') {
-				if (imp_peek(&p->in) == '"') {
-					imp_getc(&p->in);
-					imp_text_addc(&cell->text, '"');
+				if (kifu_import_peek_(&p->in) == '"') {
+					kifu_import_getc_(&p->in);
+					kifu_import_text_addc_(&cell->text, '"');
 				} else {
 					quoted = 0;
 					after_quote = 1;
 				}
 			} else {
-				imp_text_addc(&cell->text, c);
+				kifu_import_text_addc_(&cell->text, c);
 			}
 			continue;
 		}
-		if (c == ',' || c == '\n' || c < 0 || (c == '\r' && imp_peek(&p->in) == '\n')) {
+		if (c == ',' || c == '\n' || c < 0 ||
+		    (c == '\r' && kifu_import_peek_(&p->in) == '\n')) {
 			if (cell->text.over && !p->over) {
 				p->over = 1;
 				p->over_at = cell->at;
@@ -105,25 +106,25 @@ static int read_row(struct csv *p)
 				p->extra++;
 			p->ncells = n;
 			if (c == '\r')
-				imp_getc(&p->in);
+				kifu_import_getc_(&p->in);
 			if (c != ',')
 				return 1;
 			cell = &p->cells[n < MAX_COLUMNS ? n : MAX_COLUMNS - 1];
-			imp_text_reset(&cell->text);
-			cell->at = imp_at(&p->in);
+			kifu_import_text_reset_(&cell->text);
+			cell->at = kifu_import_at_(&p->in);
 			after_quote = 0;
 			continue;
 		}
 		if (c == '"' && cell->text.n == 0 && !after_quote) {
 			quoted = 1;
-			cell->at = imp_at(&p->in);
+			cell->at = kifu_import_at_(&p->in);
 			continue;
 		}
 		if (after_quote && !p->problem) {
 			p->problem = "a quoted field goes on after its closing '\"'";
 			p->problem_at = here;
 		}
-		imp_text_addc(&cell->text, c);
+		kifu_import_text_addc_(&cell->text, c);
 	}
 }
 
@@ -140,7 +141,7 @@ static const char *any_side(const char *s)
 
 	for (g = kifu_games; *g; g++)
 		for (i = 0; (*g)->sides[i]; i++)
-			if (imp_strcaseeq((*g)->sides[i], s))
+			if (kifu_import_strcaseeq_((*g)->sides[i], s))
 				return (*g)->sides[i];
 	return NULL;
 }
@@ -163,17 +164,17 @@ static void header(struct csv *p, struct kifu_diags *diags, int *failed)
 		col->at = p->cells[i].at;
 		col->kind = C_TAG;
 		for (k = 0; field_keys[k] >= 0; k++)
-			if (imp_strcaseeq(name, kifu_key_name(field_keys[k]))) {
+			if (kifu_import_strcaseeq_(name, kifu_key_name(field_keys[k]))) {
 				col->kind = C_FIELD;
 				col->key = field_keys[k];
 			}
-		if (imp_strcaseeq(name, "moves"))
+		if (kifu_import_strcaseeq_(name, "moves"))
 			col->kind = C_MOVES;
 		if ((side = any_side(name)) != NULL) {
 			col->kind = C_PLAYER;
 			snprintf(col->side, sizeof(col->side), "%s", side);
 		}
-		if (n > 7 && imp_strcaseeq(name + n - 7, "_rating")) {
+		if (n > 7 && kifu_import_strcaseeq_(name + n - 7, "_rating")) {
 			char s[32];
 
 			snprintf(s, sizeof(s), "%.*s", (int)(n - 7), name);
@@ -183,13 +184,14 @@ static void header(struct csv *p, struct kifu_diags *diags, int *failed)
 			}
 		}
 		for (j = 0; j < i; j++)
-			if (p->cols[j].name && col->name && imp_strcaseeq(p->cols[j].name, col->name)) {
-				char buf[IMP_CLIP + 4];
+			if (p->cols[j].name && col->name &&
+			    kifu_import_strcaseeq_(p->cols[j].name, col->name)) {
+				char buf[KIFU_TEXT_CLIP + 1];
 
 				col->kind = C_DUPLICATE;
 				if (kifu_diags_add(diags, KIFU_DIAG_WARNING, 1, 0, col->at,
 						   "duplicate column '%s' is not read",
-						   imp_clip(col->name, buf)) < 0)
+						   kifu_text_clip_(buf, col->name, SIZE_MAX)) < 0)
 					*failed = 1;
 				break;
 			}
@@ -252,7 +254,7 @@ static void moves_cell(struct kifu_record *rec, const struct cell *cell, struct 
 				     "'moves' has more than %d turns", KIFU_RECORD_MAX_TURNS);
 			rec->flags |= KIFU_RECORD_TRUNCATED;
 			rec->plies_written++;
-		} else if (!imp_turn(rec, s, n, m)) {
+		} else if (!kifu_import_turn_(rec, s, n, m)) {
 			*failed = 1;
 			return;
 		}
@@ -267,12 +269,12 @@ static void row_record(struct csv *p, struct kifu_record *rec, struct kifu_diags
 		       int *failed)
 {
 	const struct kifu_game *g = NULL;
-	char buf[IMP_CLIP + 4];
+	char buf[KIFU_TEXT_CLIP + 1];
 	int i;
 
 	for (i = 0; i < p->ncols && i < p->ncells; i++)
 		if (p->cols[i].kind == C_FIELD && p->cols[i].key == KIFU_KEY_GAME && p->cells[i].text.n)
-			g = imp_game_lookup(p->cells[i].text.s);
+			g = kifu_import_game_lookup_(p->cells[i].text.s);
 	if (p->ncells != p->ncols)
 		diag(diags, rec, 0, rec->at, failed, "the row has %d column%s, the header %d",
 		     p->ncells + p->extra, p->ncells + p->extra == 1 ? "" : "s", p->ncols);
@@ -290,7 +292,7 @@ static void row_record(struct csv *p, struct kifu_record *rec, struct kifu_diags
 		if (col->kind == C_FIELD) {
 			if (col->key == KIFU_KEY_GAME && g)
 				s = g->name;
-			if (imp_set(rec, col->key, s, (size_t)-1, cell->at, cell->at))
+			if (kifu_import_set_(rec, col->key, s, (size_t)-1, cell->at, cell->at))
 				*failed = 1;
 		} else if (col->kind == C_PLAYER) {
 			long rating = 0;
@@ -306,14 +308,15 @@ static void row_record(struct csv *p, struct kifu_record *rec, struct kifu_diags
 				rating = strtol(rc->text.s, &end, 10);
 				if (*end || rc->text.s[0] == ' ' || rc->text.s[0] == '+')
 					diag(diags, rec, 0, rc->at, failed,
-					     "column '%s' must be an integer, not '%s'", p->cols[j].name,
-					     imp_clip(rc->text.s, buf));
+					     "column '%s' must be an integer, not '%s'",
+					     p->cols[j].name,
+					     kifu_text_clip_(buf, rc->text.s, SIZE_MAX));
 				else
 					has_rating = 1;
 			}
-			if (imp_player(rec, col->side, s, has_rating, rating, cell->at))
+			if (kifu_import_player_(rec, col->side, s, has_rating, rating, cell->at))
 				*failed = 1;
-		} else if (imp_tag(rec, col->name, s, KIFU_SCALAR_STR, cell->at)) {
+		} else if (kifu_import_tag_(rec, col->name, s, KIFU_SCALAR_STR, cell->at)) {
 			*failed = 1;
 		}
 	}
@@ -341,7 +344,7 @@ static int csv_open(void **state, const struct kifu_source *src, struct kifu_err
 	*state = NULL;
 	if (!p)
 		return kifu_error_set(err, KIFU_ENOMEM, "reading '%s': out of memory", src->name);
-	imp_in_init(&p->in, src);
+	kifu_import_in_init_(&p->in, src);
 	p->src = src;
 	*state = p;
 	return 0;
@@ -356,7 +359,7 @@ static void csv_close(void *state)
 		return;
 	for (i = 0; i < MAX_COLUMNS; i++) {
 		free(p->cols[i].name);
-		imp_text_release(&p->cells[i].text);
+		kifu_import_text_release_(&p->cells[i].text);
 	}
 	free(p);
 }
@@ -402,7 +405,7 @@ static int csv_next(struct kifu_record **out, struct kifu_diags *diags, void *st
 		rec->flags |= KIFU_RECORD_SYNTAX_ERROR;
 		p->ended = 1;
 		if (p->in.problem) {
-			if (imp_bad_input(diags, rec->number, &p->in) < 0)
+			if (kifu_import_bad_input_(diags, rec->number, &p->in) < 0)
 				failed = 1;
 		} else {
 			diag(diags, rec, 0, p->problem_at, &failed, "invalid CSV: %s", p->problem);
@@ -438,7 +441,7 @@ static int csv_sniff(const char *head, size_t n)
 		for (i = start; i < n && head[i] != (q ? '"' : ',') && (q || (head[i] != '\n' &&
 									  head[i] != '\r')); i++)
 			;
-		if (i - start == 4 && imp_strncaseeq(head + start, "game", 4))
+		if (i - start == 4 && kifu_import_strncaseeq_(head + start, "game", 4))
 			return 1;
 		if (q && i < n)
 			i++;
@@ -492,7 +495,7 @@ static int csv_write(struct kifu_buf *out, const struct kifu_record *const *recs
 {
 	struct wcol *cols = NULL;
 	size_t ncols = 0, cap = 0, i, j, c;
-	char buf[IMP_CLIP + 4], num[32];
+	char buf[KIFU_TEXT_CLIP + 1], num[32];
 	int k, ret = 0;
 
 	/* the columns: fields any record has, sides, ratings, moves, tags */
@@ -510,9 +513,9 @@ static int csv_write(struct kifu_buf *out, const struct kifu_record *const *recs
 		int s;
 
 		if (!g) {
-			ret = kifu_error_set(err, KIFU_EINVALID, "game %d: unknown game '%s'",
-					     recs[i]->number,
-					     imp_clip(recs[i]->game ? recs[i]->game : "", buf));
+			ret = kifu_error_set(
+				err, KIFU_EINVALID, "game %d: unknown game '%s'", recs[i]->number,
+				kifu_text_clip_(buf, recs[i]->game ? recs[i]->game : "", SIZE_MAX));
 			break;
 		}
 		for (s = 0; g->sides[s] && !ret; s++) {
@@ -538,24 +541,29 @@ static int csv_write(struct kifu_buf *out, const struct kifu_record *const *recs
 			const char *key = recs[i]->tags[j].key;
 
 			for (k = 0; field_keys[k] >= 0; k++)
-				if (imp_strcaseeq(key, kifu_key_name(field_keys[k])))
+				if (kifu_import_strcaseeq_(key, kifu_key_name(field_keys[k])))
 					break;
-			if (field_keys[k] >= 0 || imp_strcaseeq(key, "moves") || any_side(key) ||
-			    (strlen(key) > 7 && imp_strcaseeq(key + strlen(key) - 7, "_rating")) ||
+			if (field_keys[k] >= 0 || kifu_import_strcaseeq_(key, "moves") ||
+			    any_side(key) ||
+			    (strlen(key) > 7 &&
+			     kifu_import_strcaseeq_(key + strlen(key) - 7, "_rating")) ||
 			    !key[0]) {
 				ret = kifu_error_set(err, KIFU_EINVALID,
 						     "game %d: tag '%s' cannot be a csv column",
-						     recs[i]->number, imp_clip(key, buf));
+						     recs[i]->number,
+						     kifu_text_clip_(buf, key, SIZE_MAX));
 				break;
 			}
 			for (c = 0; c < ncols; c++)
 				if (cols[c].kind == C_TAG && strcmp(cols[c].name, key) &&
-				    imp_strcaseeq(cols[c].name, key))
+				    kifu_import_strcaseeq_(cols[c].name, key))
 					break;
 			if (c < ncols) {
-				ret = kifu_error_set(err, KIFU_EINVALID,
-						     "game %d: tags '%s' and '%s' would be one csv column",
-						     recs[i]->number, cols[c].name, imp_clip(key, buf));
+				ret = kifu_error_set(
+					err, KIFU_EINVALID,
+					"game %d: tags '%s' and '%s' would be one csv column",
+					recs[i]->number, cols[c].name,
+					kifu_text_clip_(buf, key, SIZE_MAX));
 				break;
 			}
 			ret = add_col(&cols, &ncols, &cap, C_TAG, 0, key);
@@ -613,10 +621,12 @@ static int csv_write(struct kifu_buf *out, const struct kifu_record *const *recs
 					if (!t)
 						t = rec->turns[j].text ? rec->turns[j].text : "";
 					if (strchr(t, ',')) {
-						ret = kifu_error_set(err, KIFU_EINVALID,
-								     "game %d, ply %zu: move '%s' holds a "
-								     "comma, which csv cannot carry",
-								     rec->number, j + 1, imp_clip(t, buf));
+						ret = kifu_error_set(
+							err, KIFU_EINVALID,
+							"game %d, ply %zu: move '%s' holds a "
+							"comma, which csv cannot carry",
+							rec->number, j + 1,
+							kifu_text_clip_(buf, t, SIZE_MAX));
 						kifu_buf_release(&mv);
 						goto out;
 					}

@@ -5,9 +5,11 @@
  * in document order; jansson keeps an object's keys in that order too, so
  * walking the parsed tree alongside pairs each json_t with its place, kept
  * in an open-addressing map from the json_t's address. Used by the apgr
- * reader for the line and column of every diagnostic.
+ * reader for the line and column of every diagnostic. Also the text kifu
+ * keeps for a JSON number, which the apgr reader and writer share.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +24,7 @@ struct scan {
 	const char *s;
 	size_t i, n;
 	struct kifu_mark at;
-	struct json_index *a;
+	struct kifu_import_json_index_ *a;
 	int failed;
 };
 
@@ -57,7 +59,7 @@ static void sc_string(struct scan *s)
 
 static void sc_value(struct scan *s, struct kifu_mark key)
 {
-	struct json_index *a = s->a;
+	struct kifu_import_json_index_ *a = s->a;
 	char c;
 
 	sc_ws(s);
@@ -65,7 +67,7 @@ static void sc_value(struct scan *s, struct kifu_mark key)
 		return;
 	if (a->npos == a->cap_pos) {
 		size_t cap = a->cap_pos ? a->cap_pos * 2 : 256;
-		struct json_pos *p = realloc(a->pos, cap * sizeof(*p));
+		struct kifu_import_json_pos_ *p = realloc(a->pos, cap * sizeof(*p));
 
 		if (!p) {
 			s->failed = 1;
@@ -108,7 +110,7 @@ static void sc_value(struct scan *s, struct kifu_mark key)
 	}
 }
 
-static size_t hslot(const struct json_index *a, const void *v)
+static size_t hslot(const struct kifu_import_json_index_ *a, const void *v)
 {
 	uintptr_t h = (uintptr_t)v;
 
@@ -118,7 +120,7 @@ static size_t hslot(const struct json_index *a, const void *v)
 }
 
 /* Pairs every json_t with its position, in the scan's (document) order. */
-static void put(struct json_index *a, const void *p, size_t idx)
+static void put(struct kifu_import_json_index_ *a, const void *p, size_t idx)
 {
 	size_t i;
 
@@ -134,7 +136,7 @@ static void put(struct json_index *a, const void *p, size_t idx)
  * too, so that members whose value is a shared singleton (null, true,
  * false) can be found through their key.
  */
-static void index_values(struct json_index *a, const json_t *v, size_t *k)
+static void index_values(struct kifu_import_json_index_ *a, const json_t *v, size_t *k)
 {
 	size_t idx = (*k)++, i;
 
@@ -155,8 +157,8 @@ static void index_values(struct json_index *a, const json_t *v, size_t *k)
 	}
 }
 
-int json_index_build(struct json_index *a, const char *text, size_t n, struct kifu_mark at,
-		     const json_t *root)
+int kifu_import_json_index_build_(struct kifu_import_json_index_ *a, const char *text, size_t n,
+				  struct kifu_mark at, const json_t *root)
 {
 	struct scan s = { text, 0, n, at, a, 0 };
 	size_t k = 0, cap = 16;
@@ -183,7 +185,8 @@ int json_index_build(struct json_index *a, const char *text, size_t n, struct ki
 	return 0;
 }
 
-static const struct json_pos *find(const struct json_index *a, const void *p)
+static const struct kifu_import_json_pos_ *find(const struct kifu_import_json_index_ *a,
+						const void *p)
 {
 	size_t i;
 
@@ -195,23 +198,42 @@ static const struct json_pos *find(const struct json_index *a, const void *p)
 	return NULL;
 }
 
-const struct json_pos *json_index_find(const struct json_index *a, const json_t *v)
+const struct kifu_import_json_pos_ *
+kifu_import_json_index_find_(const struct kifu_import_json_index_ *a, const json_t *v)
 {
 	return find(a, v);
 }
 
-const struct json_pos *json_index_member(const struct json_index *a, const json_t *obj,
-					 const char *key)
+const struct kifu_import_json_pos_ *
+kifu_import_json_index_member_(const struct kifu_import_json_index_ *a, const json_t *obj,
+			       const char *key)
 {
 	void *it = json_is_object(obj) ? json_object_iter_at((json_t *)obj, key) : NULL;
 
 	return it ? find(a, json_object_iter_key(it)) : NULL;
 }
 
-void json_index_release(struct json_index *a)
+void kifu_import_json_index_release_(struct kifu_import_json_index_ *a)
 {
 	free(a->pos);
 	free(a->hkeys);
 	free(a->hvals);
 	memset(a, 0, sizeof(*a));
+}
+
+/* ---- Numbers: the text of the reader and of the writer's comparison ---- */
+
+void kifu_apgr_number_text_(const json_t *v, char *buf, size_t size)
+{
+	if (json_is_integer(v)) {
+		snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	} else {
+		double d = json_real_value(v);
+
+		snprintf(buf, size, "%.15g", d);
+		if (strtod(buf, NULL) != d)
+			snprintf(buf, size, "%.17g", d);
+		if (!strpbrk(buf, ".eEn"))
+			strcat(buf, ".0");
+	}
 }

@@ -38,7 +38,7 @@ struct pending {
 };
 
 struct pgn {
-	struct imp_in in;
+	struct kifu_import_in_ in;
 	const struct kifu_source *src;
 	int games;
 	int ended;
@@ -53,11 +53,11 @@ struct pgn {
 	struct pending q[3];
 	int nq;
 	struct kifu_turn *last; /* the turn comments attach to */
-	struct imp_text note;   /* the last turn's comment being gathered */
+	struct kifu_import_text_ note; /* the last turn's comment being gathered */
 	int has_note;
 	char clock[64];
 	int warned_variation, warned_lost, failed;
-	struct imp_text tok, val;
+	struct kifu_import_text_ tok, val;
 };
 
 static void diag(struct pgn *p, int severity, int ply, struct kifu_mark at, const char *fmt, ...)
@@ -73,29 +73,18 @@ static void diag(struct pgn *p, int severity, int ply, struct kifu_mark at, cons
 	va_end(ap);
 }
 
-static int is_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Characters that end a movetext symbol. */
-static int is_delim(int c)
-{
-	return c < 0 || is_space(c) || strchr("{}();[]$\"", c) != NULL;
-}
-
 /* Skips white space, `;` comments and `%` escape lines; returns the next byte (not consumed). */
 static int skip_blank(struct pgn *p, int keep_semicolon)
 {
 	int c;
 
 	for (;;) {
-		c = imp_peek(&p->in);
-		if (is_space(c)) {
-			imp_getc(&p->in);
+		c = kifu_import_peek_(&p->in);
+		if (kifu_import_pgn_space_(c)) {
+			kifu_import_getc_(&p->in);
 		} else if ((c == ';' && !keep_semicolon) || (c == '%' && p->in.col == 1)) {
-			while ((c = imp_peek(&p->in)) >= 0 && c != '\n')
-				imp_getc(&p->in);
+			while ((c = kifu_import_peek_(&p->in)) >= 0 && c != '\n')
+				kifu_import_getc_(&p->in);
 		} else {
 			return c;
 		}
@@ -108,73 +97,77 @@ static void skip_line(struct pgn *p)
 {
 	int c;
 
-	while ((c = imp_peek(&p->in)) >= 0 && c != '\n')
-		imp_getc(&p->in);
+	while ((c = kifu_import_peek_(&p->in)) >= 0 && c != '\n')
+		kifu_import_getc_(&p->in);
 }
 
 /* Reads one tag pair (the '[' is next); returns -1 when the input ended inside it. */
 static int read_tag(struct pgn *p)
 {
-	struct kifu_mark at = imp_at(&p->in), value_at;
-	char buf[IMP_CLIP + 4];
+	struct kifu_mark at = kifu_import_at_(&p->in), value_at;
+	char buf[KIFU_TEXT_CLIP + 1];
 	struct tagpair *t;
 	int c, i;
 
-	imp_getc(&p->in);
-	while ((c = imp_peek(&p->in)) == ' ' || c == '\t')
-		imp_getc(&p->in);
-	imp_text_reset(&p->tok);
-	while (!is_delim(c = imp_peek(&p->in)) && p->tok.n < MAX_NAME)
-		imp_text_addc(&p->tok, imp_getc(&p->in));
+	kifu_import_getc_(&p->in);
+	while ((c = kifu_import_peek_(&p->in)) == ' ' || c == '\t')
+		kifu_import_getc_(&p->in);
+	kifu_import_text_reset_(&p->tok);
+	while (!kifu_import_pgn_delim_(c = kifu_import_peek_(&p->in)) && p->tok.n < MAX_NAME)
+		kifu_import_text_addc_(&p->tok, kifu_import_getc_(&p->in));
 	if (!p->tok.n) {
 		diag(p, KIFU_DIAG_ERROR, 0, at, "a tag pair without a name");
 		skip_line(p);
 		return 0;
 	}
-	while ((c = imp_peek(&p->in)) == ' ' || c == '\t')
-		imp_getc(&p->in);
-	value_at = imp_at(&p->in);
+	while ((c = kifu_import_peek_(&p->in)) == ' ' || c == '\t')
+		kifu_import_getc_(&p->in);
+	value_at = kifu_import_at_(&p->in);
 	if (c != '"') {
 		diag(p, KIFU_DIAG_ERROR, 0, value_at, "tag '%s' has no quoted value",
-		     imp_clip(p->tok.s, buf));
+		     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 		skip_line(p);
 		return 0;
 	}
-	imp_getc(&p->in);
-	imp_text_reset(&p->val);
+	kifu_import_getc_(&p->in);
+	kifu_import_text_reset_(&p->val);
 	for (;;) {
-		c = imp_getc(&p->in);
+		c = kifu_import_getc_(&p->in);
 		if (c < 0) {
 			if (c == IMP_EOF)
 				diag(p, KIFU_DIAG_ERROR, 0, at,
 				     "unterminated tag '%s': the value has no closing '\"'",
-				     imp_clip(p->tok.s, buf));
+				     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 			return -1;
 		}
 		if (c == '"')
 			break;
-		if (c == '\\' && (imp_peek(&p->in) == '"' || imp_peek(&p->in) == '\\'))
-			c = imp_getc(&p->in);
-		imp_text_addc(&p->val, c);
+		if (c == '\\' &&
+		    (kifu_import_peek_(&p->in) == '"' || kifu_import_peek_(&p->in) == '\\'))
+			c = kifu_import_getc_(&p->in);
+		kifu_import_text_addc_(&p->val, c);
 	}
-	while ((c = imp_peek(&p->in)) == ' ' || c == '\t')
-		imp_getc(&p->in);
+	while ((c = kifu_import_peek_(&p->in)) == ' ' || c == '\t')
+		kifu_import_getc_(&p->in);
 	if (c != ']') {
 		if (c >= 0 || c == IMP_EOF)
-			diag(p, KIFU_DIAG_ERROR, 0, imp_at(&p->in), "unterminated tag '%s': expected ']'",
-			     imp_clip(p->tok.s, buf));
+			diag(p, KIFU_DIAG_ERROR, 0, kifu_import_at_(&p->in),
+			     "unterminated tag '%s': expected ']'",
+			     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 		skip_line(p);
 		return c < 0 ? -1 : 0;
 	}
-	imp_getc(&p->in);
+	kifu_import_getc_(&p->in);
 	if (p->val.over) {
-		diag(p, KIFU_DIAG_ERROR, 0, value_at, "the value of tag '%s' is longer than %d bytes",
-		     imp_clip(p->tok.s, buf), KIFU_RECORD_MAX_SCALAR);
+		diag(p, KIFU_DIAG_ERROR, 0, value_at,
+		     "the value of tag '%s' is longer than %d bytes",
+		     kifu_text_clip_(buf, p->tok.s, SIZE_MAX), KIFU_RECORD_MAX_SCALAR);
 		return 0;
 	}
 	for (i = 0; i < p->ntags; i++)
 		if (!strcmp(p->tags[i].name, p->tok.s)) {
-			diag(p, KIFU_DIAG_ERROR, 0, at, "duplicate tag '%s'", imp_clip(p->tok.s, buf));
+			diag(p, KIFU_DIAG_ERROR, 0, at, "duplicate tag '%s'",
+			     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 			return 0;
 		}
 	if (p->ntags == MAX_TAGS) {
@@ -200,7 +193,7 @@ static struct tagpair *tag(struct pgn *p, const char *name)
 	int i;
 
 	for (i = 0; i < p->ntags && i < MAX_TAGS; i++)
-		if (imp_strcaseeq(p->tags[i].name, name)) {
+		if (kifu_import_strcaseeq_(p->tags[i].name, name)) {
 			p->tags[i].used = 1;
 			return &p->tags[i];
 		}
@@ -211,7 +204,8 @@ static void set_field(struct pgn *p, int key, const char *name)
 {
 	struct tagpair *t = tag(p, name);
 
-	if (t && strcmp(t->value, "?") && imp_set(p->rec, key, t->value, (size_t)-1, t->at, t->value_at))
+	if (t && strcmp(t->value, "?") &&
+	    kifu_import_set_(p->rec, key, t->value, (size_t)-1, t->at, t->value_at))
 		p->failed = 1;
 }
 
@@ -241,47 +235,24 @@ static void set_date(struct pgn *p)
 				n = 4;
 			else if (d[8] == '?' || d[9] == '?')
 				n = 7;
-			if (imp_set(p->rec, KIFU_KEY_DATE, d, n, t->at, t->value_at))
+			if (kifu_import_set_(p->rec, KIFU_KEY_DATE, d, n, t->at, t->value_at))
 				p->failed = 1;
 			return;
 		}
 	}
-	if (strcmp(s, "?") && imp_set(p->rec, KIFU_KEY_DATE, s, (size_t)-1, t->at, t->value_at))
+	if (strcmp(s, "?") &&
+	    kifu_import_set_(p->rec, KIFU_KEY_DATE, s, (size_t)-1, t->at, t->value_at))
 		p->failed = 1;
 }
 
 /* lichess's and the PGN standard's words for how a game ended, in kifu's terms */
 static const char *termination_word(const char *s)
 {
-	if (imp_strcaseeq(s, "normal"))
+	if (kifu_import_strcaseeq_(s, "normal"))
 		return "rules";
-	if (imp_strcaseeq(s, "time forfeit"))
+	if (kifu_import_strcaseeq_(s, "time forfeit"))
 		return "timeout";
 	return s;
-}
-
-/* The record's result for a Result tag or closing token, or NULL (then *why says). */
-static const char *result_word(const struct kifu_game *g, const char *s)
-{
-	int i;
-
-	if (!strcmp(s, "*"))
-		return "unfinished";
-	if (!strcmp(s, "1/2-1/2") || imp_strcaseeq(s, "draw"))
-		return "draw";
-	if (g && g->nsides == 2 && !strcmp(s, "1-0"))
-		return g->sides[0];
-	if (g && g->nsides == 2 && !strcmp(s, "0-1"))
-		return g->sides[1];
-	for (i = 0; g && g->sides[i]; i++)
-		if (imp_strcaseeq(s, g->sides[i]))
-			return g->sides[i];
-	return NULL;
-}
-
-static int is_result_token(const struct kifu_game *g, const char *s)
-{
-	return !strcmp(s, "1-0") || !strcmp(s, "0-1") || result_word(g, s) != NULL;
 }
 
 /* Turns the tag pairs into record fields once the tag section is complete. */
@@ -289,14 +260,14 @@ static void apply_tags(struct pgn *p)
 {
 	struct kifu_record *rec = p->rec;
 	struct tagpair *t;
-	char name[64], buf[IMP_CLIP + 4];
+	char name[64], buf[KIFU_TEXT_CLIP + 1];
 	int i;
 
 	t = tag(p, "Game");
 	if (t) {
-		p->g = imp_game_lookup(t->value);
-		if (imp_set(rec, KIFU_KEY_GAME, p->g ? p->g->name : t->value, (size_t)-1, t->at,
-			    t->value_at))
+		p->g = kifu_import_game_lookup_(t->value);
+		if (kifu_import_set_(rec, KIFU_KEY_GAME, p->g ? p->g->name : t->value, (size_t)-1,
+				     t->at, t->value_at))
 			p->failed = 1;
 	}
 	set_field(p, KIFU_KEY_VARIANT, "Variant");
@@ -309,18 +280,19 @@ static void apply_tags(struct pgn *p)
 	set_field(p, KIFU_KEY_SOURCE, "Source");
 	t = tag(p, "Termination");
 	if (t && strcmp(t->value, "?") &&
-	    imp_set(rec, KIFU_KEY_TERMINATION, termination_word(t->value), (size_t)-1, t->at,
-		    t->value_at))
+	    kifu_import_set_(rec, KIFU_KEY_TERMINATION, termination_word(t->value), (size_t)-1,
+			     t->at, t->value_at))
 		p->failed = 1;
 	t = tag(p, "Result");
 	if (t) {
-		const char *r = result_word(p->g, t->value);
+		const char *r = kifu_import_pgn_result_word_(p->g, t->value);
 
 		if (!r && p->g && (!strcmp(t->value, "1-0") || !strcmp(t->value, "0-1")))
 			diag(p, KIFU_DIAG_ERROR, 0, t->value_at,
 			     "result '%s' needs a game of two sides (%s has %d)", t->value, p->g->name,
 			     p->g->nsides);
-		else if (imp_set(rec, KIFU_KEY_RESULT, r ? r : t->value, (size_t)-1, t->at, t->value_at))
+		else if (kifu_import_set_(rec, KIFU_KEY_RESULT, r ? r : t->value, (size_t)-1, t->at,
+					  t->value_at))
 			p->failed = 1;
 	}
 	for (i = 0; p->g && p->g->sides[i]; i++) {
@@ -337,12 +309,13 @@ static void apply_tags(struct pgn *p)
 			if (!rt->value[0] || *end || rt->value[0] == ' ' || rt->value[0] == '+')
 				diag(p, KIFU_DIAG_ERROR, 0, rt->value_at,
 				     "tag '%s' must be an integer, not '%s'", rt->name,
-				     imp_clip(rt->value, buf));
+				     kifu_text_clip_(buf, rt->value, SIZE_MAX));
 			else
 				has_rating = 1;
 		}
 		if (pl && strcmp(pl->value, "?")) {
-			if (imp_player(rec, p->g->sides[i], pl->value, has_rating, rating, pl->at))
+			if (kifu_import_player_(rec, p->g->sides[i], pl->value, has_rating, rating,
+						pl->at))
 				p->failed = 1;
 		} else if (has_rating) {
 			diag(p, KIFU_DIAG_ERROR, 0, rt->at, "player '%s' has no name: tag '%s' without '%c%s'",
@@ -350,8 +323,8 @@ static void apply_tags(struct pgn *p)
 		}
 	}
 	for (i = 0; i < p->ntags && i < MAX_TAGS; i++)
-		if (!p->tags[i].used && imp_tag(rec, p->tags[i].name, p->tags[i].value,
-						KIFU_SCALAR_STR, p->tags[i].at))
+		if (!p->tags[i].used && kifu_import_tag_(rec, p->tags[i].name, p->tags[i].value,
+							 KIFU_SCALAR_STR, p->tags[i].at))
 			p->failed = 1;
 	if (p->g && !strcmp(p->g->name, "glaisher")) {
 		int vi = rec->variant ? kifu_game_variant_index(p->g, rec->variant) : 0;
@@ -373,13 +346,13 @@ static void apply_tags(struct pgn *p)
 static void flush_note(struct pgn *p)
 {
 	if (p->last && p->has_note && !p->note.failed &&
-	    imp_turn_comment(p->rec, p->last, p->note.s ? p->note.s : ""))
+	    kifu_import_turn_comment_(p->rec, p->last, p->note.s ? p->note.s : ""))
 		p->failed = 1;
-	if (p->last && p->clock[0] && imp_turn_clock(p->rec, p->last, p->clock))
+	if (p->last && p->clock[0] && kifu_import_turn_clock_(p->rec, p->last, p->clock))
 		p->failed = 1;
 	p->has_note = 0;
 	p->clock[0] = '\0';
-	imp_text_reset(&p->note);
+	kifu_import_text_reset_(&p->note);
 }
 
 static void add_note(struct pgn *p, const char *s, size_t n, struct kifu_mark at)
@@ -391,8 +364,8 @@ static void add_note(struct pgn *p, const char *s, size_t n, struct kifu_mark at
 		return;
 	}
 	if (p->has_note && n && p->note.n)
-		imp_text_addc(&p->note, ' ');
-	imp_text_add(&p->note, s, n);
+		kifu_import_text_addc_(&p->note, ' ');
+	kifu_import_text_add_(&p->note, s, n);
 	p->has_note = 1;
 }
 
@@ -410,7 +383,7 @@ static void add_turn(struct pgn *p, const char *text, struct kifu_mark at)
 		p->rec->plies_written++;
 		return;
 	}
-	t = imp_turn(p->rec, text, (size_t)-1, at);
+	t = kifu_import_turn_(p->rec, text, (size_t)-1, at);
 	if (!t)
 		p->failed = 1;
 	p->last = t;
@@ -503,7 +476,7 @@ static void move_token(struct pgn *p, char *s, struct kifu_mark at)
  * Takes lichess's clock command out of a comment: "[%clk 0:09:58]" gives
  * "598" (a fraction is kept as written). Returns 1 when one was found.
  */
-static int take_clock(struct pgn *p, struct imp_text *c)
+static int take_clock(struct pgn *p, struct kifu_import_text_ *c)
 {
 	char *s = c->s ? strstr(c->s, "[%clk") : NULL, *e, *q;
 	unsigned long long part[3], secs = 0;
@@ -556,14 +529,14 @@ static int take_clock(struct pgn *p, struct imp_text *c)
 }
 
 /* A `{...}` comment (the '{' is next); returns -1 when it is not closed. */
-static int read_comment(struct pgn *p, struct imp_text *into)
+static int read_comment(struct pgn *p, struct kifu_import_text_ *into)
 {
-	struct kifu_mark at = imp_at(&p->in);
+	struct kifu_mark at = kifu_import_at_(&p->in);
 	int c, crlf = 0;
 
-	imp_getc(&p->in);
-	imp_text_reset(into);
-	while ((c = imp_getc(&p->in)) != '}') {
+	kifu_import_getc_(&p->in);
+	kifu_import_text_reset_(into);
+	while ((c = kifu_import_getc_(&p->in)) != '}') {
 		if (c < 0) {
 			if (c == IMP_EOF)
 				diag(p, KIFU_DIAG_ERROR, 0, at, "unterminated comment: no closing '}'");
@@ -582,18 +555,19 @@ static int read_comment(struct pgn *p, struct imp_text *into)
 		if (crlf && (c == ' ' || c == '\t'))
 			continue;
 		if (crlf && into->n)
-			imp_text_addc(into, ' ');
+			kifu_import_text_addc_(into, ' ');
 		crlf = 0;
-		imp_text_addc(into, c);
+		kifu_import_text_addc_(into, c);
 	}
 	return 0;
 }
 
-static void comment_text(struct pgn *p, struct imp_text *c, struct kifu_mark at, int braces)
+static void comment_text(struct pgn *p, struct kifu_import_text_ *c, struct kifu_mark at,
+			 int braces)
 {
 	int had_clock = take_clock(p, c);
 
-	imp_text_trim(c);
+	kifu_import_text_trim_(c);
 	if (c->over) {
 		diag(p, KIFU_DIAG_ERROR, 0, at, "a comment is longer than %d bytes",
 		     KIFU_RECORD_MAX_SCALAR);
@@ -607,14 +581,14 @@ static void comment_text(struct pgn *p, struct imp_text *c, struct kifu_mark at,
 /* Skips a variation (the '(' is next); returns -1 when it is not closed. */
 static int skip_variation(struct pgn *p)
 {
-	struct kifu_mark at = imp_at(&p->in);
+	struct kifu_mark at = kifu_import_at_(&p->in);
 	long depth = 0;
 	int c;
 
 	if (!p->warned_variation++)
 		diag(p, KIFU_DIAG_WARNING, 0, at, "variations are skipped (records have none)");
 	do {
-		c = imp_getc(&p->in);
+		c = kifu_import_getc_(&p->in);
 		if (c < 0) {
 			if (c == IMP_EOF)
 				diag(p, KIFU_DIAG_ERROR, 0, at, "unterminated variation: no closing ')'");
@@ -625,11 +599,11 @@ static int skip_variation(struct pgn *p)
 		else if (c == ')')
 			depth--;
 		else if (c == '{') {
-			while ((c = imp_getc(&p->in)) >= 0 && c != '}')
+			while ((c = kifu_import_getc_(&p->in)) >= 0 && c != '}')
 				;
 		} else if (c == ';') {
-			while ((c = imp_peek(&p->in)) >= 0 && c != '\n')
-				imp_getc(&p->in);
+			while ((c = kifu_import_peek_(&p->in)) >= 0 && c != '\n')
+				kifu_import_getc_(&p->in);
 		}
 	} while (depth > 0);
 	return 0;
@@ -638,8 +612,8 @@ static int skip_variation(struct pgn *p)
 /* A result token ends the game: checks it against the Result tag. */
 static void closing_token(struct pgn *p, const char *s, struct kifu_mark at)
 {
-	const char *r = result_word(p->g, s);
-	char buf[IMP_CLIP + 4];
+	const char *r = kifu_import_pgn_result_word_(p->g, s);
+	char buf[KIFU_TEXT_CLIP + 1];
 
 	if (!r) {
 		diag(p, KIFU_DIAG_ERROR, 0, at, "result '%s' needs a game of two sides", s);
@@ -649,9 +623,9 @@ static void closing_token(struct pgn *p, const char *s, struct kifu_mark at)
 		if (strcmp(p->rec->result, r))
 			diag(p, KIFU_DIAG_ERROR, 0, at,
 			     "result token '%s' does not agree with tag 'Result' '%s'", s,
-			     imp_clip(p->rec->result, buf));
+			     kifu_text_clip_(buf, p->rec->result, SIZE_MAX));
 	} else if (strcmp(r, "unfinished") || strcmp(s, "*")) {
-		if (imp_set(p->rec, KIFU_KEY_RESULT, r, (size_t)-1, at, at))
+		if (kifu_import_set_(p->rec, KIFU_KEY_RESULT, r, (size_t)-1, at, at))
 			p->failed = 1;
 	}
 }
@@ -659,8 +633,8 @@ static void closing_token(struct pgn *p, const char *s, struct kifu_mark at)
 /* Reads the movetext up to the result token; returns -1 when the input ended badly. */
 static int read_movetext(struct pgn *p)
 {
-	struct imp_text com = { 0 };
-	struct kifu_mark start = imp_at(&p->in);
+	struct kifu_import_text_ com = {0};
+	struct kifu_mark start = kifu_import_at_(&p->in);
 	int c, ret = 0;
 
 	/* the movetext is the record's `moves`, empty or not */
@@ -673,7 +647,7 @@ static int read_movetext(struct pgn *p)
 		char *s;
 
 		c = skip_blank(p, 1);
-		at = imp_at(&p->in);
+		at = kifu_import_at_(&p->in);
 		if (c < 0 || c == '[') {
 			resolve_queue(p, 1);
 			if (c != IMP_BAD && c != IMP_ERR)
@@ -688,10 +662,11 @@ static int read_movetext(struct pgn *p)
 					break;
 				}
 			} else {
-				imp_getc(&p->in);
-				imp_text_reset(&com);
-				while ((c = imp_peek(&p->in)) >= 0 && c != '\n' && c != '\r')
-					imp_text_addc(&com, imp_getc(&p->in));
+				kifu_import_getc_(&p->in);
+				kifu_import_text_reset_(&com);
+				while ((c = kifu_import_peek_(&p->in)) >= 0 && c != '\n' &&
+				       c != '\r')
+					kifu_import_text_addc_(&com, kifu_import_getc_(&p->in));
 			}
 			comment_text(p, &com, at, 1);
 			continue;
@@ -705,29 +680,29 @@ static int read_movetext(struct pgn *p)
 			continue;
 		}
 		if (c == ')' || c == '}' || c == '"' || c == ']') {
-			imp_getc(&p->in);
+			kifu_import_getc_(&p->in);
 			diag(p, KIFU_DIAG_ERROR, 0, at, "unexpected '%c' in the movetext", c);
 			continue;
 		}
-		imp_text_reset(&p->tok);
+		kifu_import_text_reset_(&p->tok);
 		if (c == '$') {
-			imp_text_addc(&p->tok, imp_getc(&p->in));
-			while ((c = imp_peek(&p->in)) >= '0' && c <= '9' && p->tok.n < 6)
-				imp_text_addc(&p->tok, imp_getc(&p->in));
+			kifu_import_text_addc_(&p->tok, kifu_import_getc_(&p->in));
+			while ((c = kifu_import_peek_(&p->in)) >= '0' && c <= '9' && p->tok.n < 6)
+				kifu_import_text_addc_(&p->tok, kifu_import_getc_(&p->in));
 			resolve_queue(p, 1);
 			add_note(p, p->tok.s, p->tok.n, at);
 			continue;
 		}
-		while (!is_delim(imp_peek(&p->in)) && p->tok.n < MAX_TOKEN)
-			imp_text_addc(&p->tok, imp_getc(&p->in));
+		while (!kifu_import_pgn_delim_(kifu_import_peek_(&p->in)) && p->tok.n < MAX_TOKEN)
+			kifu_import_text_addc_(&p->tok, kifu_import_getc_(&p->in));
 		if (!p->tok.n) /* cannot happen: every delimiter is handled above */
-			imp_getc(&p->in);
+			kifu_import_getc_(&p->in);
 		if (p->tok.failed) {
 			p->failed = 1;
 			break;
 		}
 		s = p->tok.s;
-		if (is_result_token(p->g, s)) {
+		if (kifu_import_pgn_result_token_(p->g, s)) {
 			resolve_queue(p, 1);
 			flush_note(p);
 			closing_token(p, s, at);
@@ -757,7 +732,7 @@ static int read_movetext(struct pgn *p)
 		move_token(p, s, at);
 	}
 	flush_note(p);
-	imp_text_release(&com);
+	kifu_import_text_release_(&com);
 	return ret;
 }
 
@@ -772,7 +747,7 @@ static void reset_game(struct pgn *p)
 	p->has_note = 0;
 	p->clock[0] = '\0';
 	p->warned_variation = p->warned_lost = 0;
-	imp_text_reset(&p->note);
+	kifu_import_text_reset_(&p->note);
 }
 
 static int pgn_open(void **state, const struct kifu_source *src, struct kifu_error *err)
@@ -782,7 +757,7 @@ static int pgn_open(void **state, const struct kifu_source *src, struct kifu_err
 	*state = NULL;
 	if (!p)
 		return kifu_error_set(err, KIFU_ENOMEM, "reading '%s': out of memory", src->name);
-	imp_in_init(&p->in, src);
+	kifu_import_in_init_(&p->in, src);
 	p->src = src;
 	*state = p;
 	return 0;
@@ -795,9 +770,9 @@ static void pgn_close(void *state)
 	if (!p)
 		return;
 	kifu_pos_free(p->pos);
-	imp_text_release(&p->note);
-	imp_text_release(&p->tok);
-	imp_text_release(&p->val);
+	kifu_import_text_release_(&p->note);
+	kifu_import_text_release_(&p->tok);
+	kifu_import_text_release_(&p->val);
 	free(p);
 }
 
@@ -824,7 +799,7 @@ static int pgn_next(struct kifu_record **out, struct kifu_diags *diags, void *st
 	if (kifu_record_new(&rec, err) < 0)
 		return KIFU_ENOMEM;
 	rec->number = ++p->games;
-	rec->at = imp_at(&p->in);
+	rec->at = kifu_import_at_(&p->in);
 	p->rec = rec;
 	p->diags = diags;
 	reset_game(p);
@@ -841,7 +816,7 @@ static int pgn_next(struct kifu_record **out, struct kifu_diags *diags, void *st
 			broken = 1;
 	}
 	if (p->in.problem) {
-		imp_bad_input(diags, rec->number, &p->in);
+		kifu_import_bad_input_(diags, rec->number, &p->in);
 		broken = 1;
 	}
 	if (broken) {
@@ -871,28 +846,18 @@ static int pgn_sniff(const char *head, size_t n)
 
 	if (n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
 		i = 3;
-	while (i < n && is_space((unsigned char)head[i]))
+	while (i < n && kifu_import_pgn_space_((unsigned char)head[i]))
 		i++;
 	if (i + 1 >= n || head[i] != '[' ||
 	    !((head[i + 1] >= 'A' && head[i + 1] <= 'Z') || (head[i + 1] >= 'a' && head[i + 1] <= 'z')))
 		return 0;
-	for (i += 2; i < n && !is_delim((unsigned char)head[i]); i++)
+	for (i += 2; i < n && !kifu_import_pgn_delim_((unsigned char)head[i]); i++)
 		;
 	if (i >= n || head[i] != ' ')
 		return 0;
 	while (i < n && head[i] == ' ')
 		i++;
 	return i < n && head[i] == '"';
-}
-
-int imp_pgn_delim(int c)
-{
-	return is_delim(c);
-}
-
-int imp_pgn_result_token(const struct kifu_game *g, const char *s)
-{
-	return is_result_token(g, s);
 }
 
 const struct kifu_format kifu_format_pgn = {

@@ -95,7 +95,7 @@ static void clock_command(char *buf, size_t size, const struct kifu_turn *t)
 	unsigned long long secs;
 	char frac[16] = "";
 
-	if (imp_decimal_clock(t->clock)) {
+	if (kifu_import_decimal_clock_(t->clock)) {
 		const char *dot = strchr(t->clock, '.');
 
 		secs = strtoull(t->clock, NULL, 10);
@@ -181,14 +181,14 @@ static int tag_name_ok(const struct kifu_game *g, const char *key)
 	if (!key[0] || strlen(key) > MAX_NAME)
 		return 0;
 	for (i = 0; key[i]; i++)
-		if (imp_pgn_delim((unsigned char)key[i]) || (unsigned char)key[i] < 0x20)
+		if (kifu_import_pgn_delim_((unsigned char)key[i]) || (unsigned char)key[i] < 0x20)
 			return 0;
 	for (i = 0; known_tags[i]; i++)
-		if (imp_strcaseeq(key, known_tags[i]))
+		if (kifu_import_strcaseeq_(key, known_tags[i]))
 			return 0;
 	for (i = 0; g->sides[i]; i++) {
 		snprintf(name, sizeof(name), "%sRating", g->sides[i]);
-		if (imp_strcaseeq(key, g->sides[i]) || imp_strcaseeq(key, name))
+		if (kifu_import_strcaseeq_(key, g->sides[i]) || kifu_import_strcaseeq_(key, name))
 			return 0;
 	}
 	return 1;
@@ -200,11 +200,13 @@ static int move_ok(const struct kifu_game *g, const char *s)
 	const char *q;
 	size_t n = strlen(s);
 
-	if (!n || n > MAX_TOKEN || s[n - 1] == '!' || s[n - 1] == '?' || imp_pgn_result_token(g, s))
+	if (!n || n > MAX_TOKEN || s[n - 1] == '!' || s[n - 1] == '?' ||
+	    kifu_import_pgn_result_token_(g, s))
 		return 0;
 	for (q = s; *q; q++)
-		if ((*q == ' ' && (q == s || q[1] == ' ' || !q[1] || strcmp(g->name, "glaisher"))) ||
-		    (*q != ' ' && imp_pgn_delim((unsigned char)*q)))
+		if ((*q == ' ' &&
+		     (q == s || q[1] == ' ' || !q[1] || strcmp(g->name, "glaisher"))) ||
+		    (*q != ' ' && kifu_import_pgn_delim_((unsigned char)*q)))
 			return 0;
 	for (q = s; *q >= '0' && *q <= '9'; q++)
 		;
@@ -217,13 +219,13 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 	const struct kifu_game *g = rec->game ? kifu_game_find(rec->game) : NULL;
 	const char *result = kifu_record_result(rec), *term = kifu_record_termination(rec);
 	struct line l = { out, 0 };
-	char name[80], buf[IMP_CLIP + 4], date[16];
+	char name[80], buf[KIFU_TEXT_CLIP + 1], date[16];
 	size_t i, j;
 	int s, after_note = 0;
 
 	if (!g)
 		return kifu_error_set(err, KIFU_EINVALID, "game %d: unknown game '%s'", rec->number,
-				      imp_clip(rec->game ? rec->game : "", buf));
+				      kifu_text_clip_(buf, rec->game ? rec->game : "", SIZE_MAX));
 	put_tag(out, "Game", g->name);
 	put_tag(out, "Variant", rec->variant ? rec->variant : g->variants[0]);
 	put_tag(out, "Event", rec->event ? rec->event : "?");
@@ -268,9 +270,9 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 		put_tag(out, "Source", rec->source);
 	for (i = 0; i < rec->ntags; i++) {
 		if (!tag_name_ok(g, rec->tags[i].key))
-			return kifu_error_set(err, KIFU_EINVALID,
-					      "game %d: tag '%s' cannot be a pgn tag name", rec->number,
-					      imp_clip(rec->tags[i].key, buf));
+			return kifu_error_set(
+				err, KIFU_EINVALID, "game %d: tag '%s' cannot be a pgn tag name",
+				rec->number, kifu_text_clip_(buf, rec->tags[i].key, SIZE_MAX));
 		put_tag(out, rec->tags[i].key, rec->tags[i].value);
 	}
 	kifu_buf_putc(out, '\n');
@@ -295,9 +297,10 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 			text = mv;
 		}
 		if (!move_ok(g, text))
-			return kifu_error_set(err, KIFU_EINVALID,
-					      "game %d, ply %zu: move '%s' cannot be written in pgn",
-					      rec->number, i + 1, imp_clip(text, buf));
+			return kifu_error_set(
+				err, KIFU_EINVALID,
+				"game %d, ply %zu: move '%s' cannot be written in pgn", rec->number,
+				i + 1, kifu_text_clip_(buf, text, SIZE_MAX));
 		if (g->nsides == 2 && (i % 2 == 0 || after_note || i == 0)) {
 			snprintf(name, sizeof(name), "%zu.%s", i / 2 + 1, i % 2 ? ".." : "");
 			word(&l, name, strlen(name));

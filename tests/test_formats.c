@@ -307,7 +307,7 @@ static void normalize(struct kifu_record *orig, struct kifu_record *back, unsign
 				t->comment = NULL;
 				t->clock = NULL;
 			} else if (t->clock && clock && loss & LOSS_CLOCK_SPELLING &&
-				   !imp_decimal_clock(clock)) {
+				   !kifu_import_decimal_clock_(clock)) {
 				/* the value, where the spelling was not decimal seconds */
 				char buf[64];
 

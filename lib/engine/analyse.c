@@ -14,6 +14,7 @@
 
 #include "kifu/analyse.h"
 #include "kifu/player.h"
+#include "util/hash.h"
 
 /* More threads than this are never useful on one game. */
 #define MAX_THREADS 256
@@ -45,11 +46,7 @@ const char *kifu_analyse_mark_text(int mark)
 uint64_t kifu_analyse_ply_seed(uint64_t seed, size_t ply)
 {
 	/* splitmix64 of the pair, so that neighbouring plies get unrelated streams */
-	uint64_t z = seed ^ ((uint64_t)ply * UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return kifu_hash_mix64_(seed ^ ((uint64_t)ply * KIFU_HASH_GOLDEN));
 }
 
 int kifu_analyse_cores(void)

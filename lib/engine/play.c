@@ -10,6 +10,7 @@
 #include "kifu/game.h"
 #include "kifu/player.h"
 #include "kifu/record.h"
+#include "util/hash.h"
 
 /* Most sides a game may have here. */
 #define MAX_SIDES 16
@@ -17,11 +18,7 @@
 /* splitmix64's finaliser over a and b: independent seeds from (S, i, j). */
 static uint64_t mix(uint64_t a, uint64_t b)
 {
-	uint64_t z = a + UINT64_C(0x9e3779b97f4a7c15) * (b + 1);
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return kifu_hash_mix64_(a + KIFU_HASH_GOLDEN * (b + 1));
 }
 
 /* The record's head: game, variant, event, round, the seed tag, first. */

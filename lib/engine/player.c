@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kifu/player.h"
+#include "util/hash.h"
 
 enum player_kind { PLAYER_RANDOM, PLAYER_MCTS };
 
@@ -51,16 +52,6 @@ struct kifu_player {
 	int analysing;      /* kifu_player_analyse: look for decisive moves at expansion */
 	uint32_t force;     /* root child every iteration goes through, or NO_FORCE */
 };
-
-/* splitmix64, used only to spread a seed over the xoshiro state. */
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 static uint64_t rotl(uint64_t x, int k)
 {
@@ -157,7 +148,7 @@ int kifu_player_new(struct kifu_player **out, const struct kifu_game *g, const c
 	strcpy(p->spec, spec);
 	p->force = NO_FORCE;
 	for (i = 0; i < 4; i++)
-		p->rng[i] = splitmix64(&seed);
+		p->rng[i] = kifu_hash_splitmix64_(&seed);
 out:
 	if (ret < 0)
 		kifu_player_free(p);
@@ -546,7 +537,7 @@ void kifu_player_seed(struct kifu_player *p, uint64_t seed)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		p->rng[i] = splitmix64(&seed);
+		p->rng[i] = kifu_hash_splitmix64_(&seed);
 }
 
 

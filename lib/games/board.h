@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "kifu/game.h"
+#include "util/hash.h"
 
 /*
  * Zobrist key number `index` of a game, computed (splitmix64) rather than
@@ -19,10 +20,7 @@
  */
 static inline uint64_t kifu_zobrist(uint64_t salt, uint64_t index)
 {
-	uint64_t z = salt + (index + 1) * UINT64_C(0x9e3779b97f4a7c15);
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return kifu_hash_mix64_(salt + (index + 1) * KIFU_HASH_GOLDEN);
 }
 
 /* ---- hex-hex boards (pointy-topped, rows lettered from the top) ---- */

@@ -15,15 +15,7 @@
 
 #include "kifu/record.h"
 #include "record/record_impl.h"
-
-struct kifu_arena_block {
-	struct kifu_arena_block *next;
-	size_t size, used;
-	max_align_t data[];
-};
-
-#define ARENA_FIRST 1024
-#define ARENA_MAX_STEP (256 * 1024)
+#include "util/arena.h"
 
 static const char *const key_names[KIFU_KEY_COUNT] = {
 	"format", "game", "variant", "event", "site", "round", "annotator", "source",
@@ -35,38 +27,9 @@ const char *kifu_key_name(int key)
 	return key >= 0 && key < KIFU_KEY_COUNT ? key_names[key] : NULL;
 }
 
-static void *arena_alloc(struct kifu_record *rec, size_t n)
-{
-	struct kifu_arena_block *b = rec->arena_;
-	size_t size;
-
-	if (!b || b->size - b->used < n) {
-		size = b ? b->size * 2 : ARENA_FIRST;
-		if (size > ARENA_MAX_STEP)
-			size = ARENA_MAX_STEP;
-		if (size < n)
-			size = n;
-		b = malloc(sizeof(*b) + size);
-		if (!b)
-			return NULL;
-		b->size = size;
-		b->used = 0;
-		b->next = rec->arena_;
-		rec->arena_ = b;
-	}
-	b->used += n;
-	return (char *)b->data + b->used - n;
-}
-
 char *kifu_record_strndup_(struct kifu_record *rec, const char *s, size_t n)
 {
-	char *p = arena_alloc(rec, n + 1);
-
-	if (!p)
-		return NULL;
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
+	return kifu_arena_strndup_(&rec->arena_, s, n);
 }
 
 static void *push(void **v, size_t *n, size_t *cap, size_t elem)
@@ -156,14 +119,9 @@ int kifu_record_new(struct kifu_record **out, struct kifu_error *err)
 
 void kifu_record_free(struct kifu_record *rec)
 {
-	struct kifu_arena_block *b, *next;
-
 	if (!rec)
 		return;
-	for (b = rec->arena_; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	kifu_arena_release_(&rec->arena_);
 	free(rec->players);
 	free(rec->turns);
 	free(rec->tags);

@@ -15,8 +15,9 @@
 #include "kifu/record.h"
 #include "kifu/text.h"
 #include "record/record_impl.h"
+#include "util/text_impl.h"
 
-#define CLIP 60
+#define CLIP KIFU_TEXT_CLIP
 
 enum term {
 	T_NONE,
@@ -57,16 +58,7 @@ static void report(struct check *c, int severity, int ply, struct kifu_mark at, 
 
 static const char *clip(const char *s, char *buf)
 {
-	size_t n = strlen(s), k;
-
-	if (n <= CLIP)
-		return s;
-	k = CLIP - 3;
-	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
-		k--;
-	memcpy(buf, s, k);
-	memcpy(buf + k, "...", 4);
-	return buf;
+	return kifu_text_clip_(buf, s, strlen(s));
 }
 
 /* "a, b, c" from a NULL-terminated list. */

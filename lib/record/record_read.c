@@ -20,6 +20,7 @@
 #include "kifu/record.h"
 #include "kifu/text.h"
 #include "record/record_impl.h"
+#include "util/text_impl.h"
 
 /*
  * " (did you mean 'result'?)" when one of keys (NULL-terminated) is close
@@ -50,7 +51,7 @@ static const char *const turn_keys[] = { "move", "comment", "clock", NULL };
 /* Input bytes libyaml may consume without producing an event (one scalar or comment). */
 #define MAX_GAP (4 * KIFU_RECORD_MAX_SCALAR)
 /* Longest subject quoted in a message. */
-#define CLIP 60
+#define CLIP KIFU_TEXT_CLIP
 
 enum node_type { N_SCALAR, N_MAP, N_SEQ, N_BAD };
 
@@ -105,19 +106,7 @@ struct kifu_reader {
 /* A copy of s fit for quoting in a message: at most CLIP bytes, cut on a character boundary. */
 static const char *clip(const char *s, size_t n, char *buf)
 {
-	size_t k;
-
-	if (n <= CLIP) {
-		memcpy(buf, s, n);
-		buf[n] = '\0';
-		return buf;
-	}
-	k = CLIP - 3;
-	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
-		k--;
-	memcpy(buf, s, k);
-	memcpy(buf + k, "...", 4);
-	return buf;
+	return kifu_text_clip_(buf, s, n);
 }
 
 /*

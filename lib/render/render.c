@@ -14,6 +14,7 @@
 #include "kifu/record.h"
 #include "kifu/render.h"
 #include "render/render_impl.h"
+#include "util/hash.h"
 
 /* ---- escaping ---- */
 
@@ -469,12 +470,7 @@ struct lines {
 
 static uint64_t line_hash(const char *s, size_t n)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
-	return h;
+	return kifu_hash_fnv1a_(KIFU_HASH_FNV_OFFSET, s, n);
 }
 
 static int lines_grow(struct lines *l)

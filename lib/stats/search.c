@@ -22,7 +22,7 @@ struct kifu_search_result {
 	struct kifu_search_player *players;
 	size_t nplayers, cap_players;
 	size_t *first_player;  /* per hit, while building: its first entry in players */
-	struct arena strings;
+	struct kifu_arena_block *strings;
 };
 
 void kifu_search_result_free(struct kifu_search_result *res)
@@ -32,7 +32,7 @@ void kifu_search_result_free(struct kifu_search_result *res)
 	free(res->v);
 	free(res->players);
 	free(res->first_player);
-	arena_release(&res->strings);
+	kifu_arena_release_(&res->strings);
 	free(res);
 }
 
@@ -94,7 +94,7 @@ static const char *keep_text(struct kifu_search_result *res, struct kifu_stmt *s
 
 	if (!t)
 		return NULL;
-	copy = arena_strndup(&res->strings, t, kifu_db_column_bytes(s, i));
+	copy = kifu_arena_strndup_(&res->strings, t, kifu_db_column_bytes(s, i));
 	if (!copy)
 		*failed = 1;
 	return copy;
@@ -304,8 +304,8 @@ static int add_players_json(struct kifu_search_result *res, const char *text, si
 			res->cap_players = cap;
 		}
 		p = &res->players[res->nplayers];
-		p->side = arena_strndup(&res->strings, side, strlen(side));
-		p->name = arena_strndup(&res->strings, json_string_value(name),
+		p->side = kifu_arena_strndup_(&res->strings, side, strlen(side));
+		p->name = kifu_arena_strndup_(&res->strings, json_string_value(name),
 					json_string_length(name));
 		if (!p->side || !p->name) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");

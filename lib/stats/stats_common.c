@@ -428,10 +428,3 @@ void kifu_stats_put_wins_(struct kifu_report *rep, long row, const struct kifu_g
 	kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "draws", 0, 0), draws);
 }
 
-/* Hashing of keys: splitmix64's finaliser. */
-uint64_t stats_mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}

@@ -15,17 +15,9 @@
 #include "kifu/game.h"
 #include "kifu/stats.h"
 #include "store/store_sql.h" /* the statement layer and the filters' SQL */
+#include "util/arena.h"
+#include "util/hash.h"
 
-/* Strings that never move once stored: a chain of blocks. */
-struct arena_block;
-
-struct arena {
-	struct arena_block *head;
-};
-
-/* A copy of s (n bytes, NUL added) that lives as long as the arena; NULL when out of memory. */
-char *arena_strndup(struct arena *a, const char *s, size_t n);
-void arena_release(struct arena *a);
 
 struct kifu_report_column_ {
 	char *name;
@@ -44,7 +36,7 @@ struct kifu_report {
 	size_t ncols, cap_cols;
 	struct kifu_report_row_ *rows;
 	size_t nrows, cap_rows;
-	struct arena strings;
+	struct kifu_arena_block *strings; /* util/arena.h */
 	int failed;      /* an allocation failed while building */
 };
 
@@ -204,8 +196,6 @@ void kifu_stats_put_score_(struct kifu_report *rep, long row, const char *name, 
 /* Columns wins_<side>..., draws of a row of game g. */
 void kifu_stats_put_wins_(struct kifu_report *rep, long row, const struct kifu_game *g,
 			  const long long *wins, long long draws);
-/* Hashing of keys: splitmix64's finaliser. */
-uint64_t stats_mix64(uint64_t z);
 
 /* ---- The report kinds (as kifu_stats_report describes them) ---- */
 

@@ -13,6 +13,7 @@
 
 #include "kifu/game.h"
 #include "stats/stats_impl.h"
+#include "util/hash.h"
 
 /*
  * Distinct lines held in memory while refreshing before they are written
@@ -23,19 +24,6 @@
 #endif
 /* The parameter of the depth in lines_from_games: after any filter's. */
 #define DEPTH_PARAM "100"
-
-/* Hashing of keys: FNV-1a, then stats_mix64. */
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 /* One opening line of one first side, with the games that played it. */
 struct oline {
@@ -76,11 +64,13 @@ static const char *oline_text(const struct olines *o, const struct oline *e)
 	return o->pool.data + e->line;
 }
 
+/* Hashing of keys: FNV-1a, then kifu_hash_mix64_. */
 static uint64_t oline_key(int gv, int first, int repeat, const char *line, size_t len)
 {
 	int head[3] = { gv, first, repeat };
+	uint64_t h = kifu_hash_fnv1a_(KIFU_HASH_FNV_OFFSET, head, sizeof(head));
 
-	return stats_mix64(fnv(fnv(0xcbf29ce484222325ULL, head, sizeof(head)), line, len));
+	return kifu_hash_mix64_(kifu_hash_fnv1a_(h, line, len));
 }
 
 static int olines_grow_slots(struct olines *o)

@@ -55,7 +55,7 @@ static long pmap_get(struct pmap *m, int64_t pid)
 		if (!slot)
 			return -1;
 		for (i = 0; i < m->n; i++) {
-			k = (size_t)stats_mix64((uint64_t)m->v[i].pid) & (nslot - 1);
+			k = (size_t)kifu_hash_mix64_((uint64_t)m->v[i].pid) & (nslot - 1);
 			while (slot[k])
 				k = (k + 1) & (nslot - 1);
 			slot[k] = i + 1;
@@ -64,7 +64,7 @@ static long pmap_get(struct pmap *m, int64_t pid)
 		m->slot = slot;
 		m->nslot = nslot;
 	}
-	for (k = (size_t)stats_mix64((uint64_t)pid) & (m->nslot - 1); m->slot[k];
+	for (k = (size_t)kifu_hash_mix64_((uint64_t)pid) & (m->nslot - 1); m->slot[k];
 	     k = (k + 1) & (m->nslot - 1))
 		if (m->v[m->slot[k] - 1].pid == pid)
 			return (long)(m->slot[k] - 1);
@@ -372,7 +372,7 @@ static long pmap_find(const struct pmap *m, int64_t pid)
 
 	if (!m->nslot)
 		return -1;
-	for (k = (size_t)stats_mix64((uint64_t)pid) & (m->nslot - 1); m->slot[k];
+	for (k = (size_t)kifu_hash_mix64_((uint64_t)pid) & (m->nslot - 1); m->slot[k];
 	     k = (k + 1) & (m->nslot - 1))
 		if (m->v[m->slot[k] - 1].pid == pid)
 			return (long)(m->slot[k] - 1);
@@ -489,10 +489,10 @@ static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 
 		kifu_db_bind_int64(s, 1, p->pid);
 		if (kifu_db_step(s) == KIFU_DB_ROW)
-			p->name = arena_strndup(&rep->strings, kifu_stats_col_text_(s, 0),
+			p->name = kifu_arena_strndup_(&rep->strings, kifu_stats_col_text_(s, 0),
 						strlen(kifu_stats_col_text_(s, 0)));
 		else
-			p->name = arena_strndup(&rep->strings, "", 0);
+			p->name = kifu_arena_strndup_(&rep->strings, "", 0);
 		if (!p->name)
 			ret = kifu_stats_nomem_(c);
 		kifu_db_reset(s);

@@ -13,56 +13,6 @@
 
 #include "stats/stats_impl.h"
 
-/* ---- Arena ---- */
-
-#define ARENA_BLOCK (64 << 10)
-
-struct arena_block {
-	struct arena_block *next;
-	size_t used, size;
-	char data[];
-};
-
-char *arena_strndup(struct arena *a, const char *s, size_t n)
-{
-	struct arena_block *b = a->head;
-	char *p;
-
-	if (!b || b->size - b->used < n + 1) {
-		size_t size = n + 1 > ARENA_BLOCK ? n + 1 : ARENA_BLOCK;
-
-		b = malloc(sizeof(*b) + size);
-		if (!b)
-			return NULL;
-		b->used = 0;
-		b->size = size;
-		/* A large string gets a block of its own behind the current one. */
-		if (a->head && size > ARENA_BLOCK) {
-			b->next = a->head->next;
-			a->head->next = b;
-		} else {
-			b->next = a->head;
-			a->head = b;
-		}
-	}
-	p = b->data + b->used;
-	memcpy(p, s, n);
-	p[n] = '\0';
-	b->used += n + 1;
-	return p;
-}
-
-void arena_release(struct arena *a)
-{
-	struct arena_block *b = a->head, *next;
-
-	for (; b; b = next) {
-		next = b->next;
-		free(b);
-	}
-	a->head = NULL;
-}
-
 /* ---- Building ---- */
 
 int kifu_report_new_(struct kifu_report **out, const char *name)
@@ -94,7 +44,7 @@ long kifu_report_add_col_(struct kifu_report *rep, const char *name, unsigned fl
 		rep->cols = v;
 		rep->cap_cols = cap;
 	}
-	rep->cols[rep->ncols].name = arena_strndup(&rep->strings, name, strlen(name));
+	rep->cols[rep->ncols].name = kifu_arena_strndup_(&rep->strings, name, strlen(name));
 	if (!rep->cols[rep->ncols].name) {
 		rep->failed = 1;
 		return -1;
@@ -181,7 +131,7 @@ void kifu_report_set_text_(struct kifu_report *rep, long row, long col, const ch
 
 	if (!c)
 		return;
-	c->text = arena_strndup(&rep->strings, s, strlen(s));
+	c->text = kifu_arena_strndup_(&rep->strings, s, strlen(s));
 	if (!c->text) {
 		rep->failed = 1;
 		return;
@@ -197,7 +147,7 @@ void kifu_report_set_list_(struct kifu_report *rep, long row, long col, const ch
 
 	if (!c)
 		return;
-	copy = arena_strndup(&rep->strings, s, n);
+	copy = kifu_arena_strndup_(&rep->strings, s, n);
 	if (!copy) {
 		rep->failed = 1;
 		return;
@@ -230,7 +180,7 @@ void kifu_report_free(struct kifu_report *rep)
 		free(rep->rows[i].cells);
 	free(rep->rows);
 	free(rep->cols);
-	arena_release(&rep->strings);
+	kifu_arena_release_(&rep->strings);
 	free(rep);
 }
 

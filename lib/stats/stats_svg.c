@@ -16,6 +16,7 @@
 
 #include "kifu/game.h"
 #include "stats/stats_impl.h"
+#include "util/text_impl.h"
 
 #define WIDTH 1000
 #define LABEL_W 280          /* left column of labels */
@@ -81,35 +82,6 @@ static void text_at(struct kifu_buf *out, double x, double y, const char *anchor
 			weight ? " font-weight=\"" : "", weight ? weight : "", weight ? "\"" : "");
 	xml_text(out, s);
 	kifu_buf_puts(out, "</text>\n");
-}
-
-/* A string cut to at most max characters (UTF-8 aware), with an ellipsis when cut. */
-static void clip(char *dst, size_t size, const char *s, size_t max)
-{
-	size_t i = 0, chars = 0, n = 0;
-
-	while (s[i] && chars < max) {
-		i++;
-		while (((unsigned char)s[i] & 0xc0) == 0x80)
-			i++;
-		chars++;
-	}
-	if (s[i] && i + 4 < size) {
-		/* Leave room for the ellipsis (three bytes in UTF-8). */
-		while (i > 0 && chars > max - 1) {
-			i--;
-			while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
-				i--;
-			chars--;
-		}
-		n = i < size - 4 ? i : size - 4;
-		memcpy(dst, s, n);
-		memcpy(dst + n, "\xe2\x80\xa6", 4);
-		return;
-	}
-	n = i < size - 1 ? i : size - 1;
-	memcpy(dst, s, n);
-	dst[n] = '\0';
 }
 
 static void svg_begin(struct kifu_buf *out, int height, const char *title, const char *subtitle)
@@ -381,7 +353,7 @@ static int chart_openings(struct kifu_buf *out, const struct kifu_report *rep)
 		else
 			snprintf(title, sizeof(title), "%s %s: %s", text(rep, r, "game"),
 				 text(rep, r, "variant"), text(rep, r, "line"));
-		clip(label, sizeof(label), title, 40);
+		kifu_text_clip_chars_(label, sizeof(label), title, 40);
 		text_at(out, LABEL_W, y + 12, "end", 12, "#222", NULL, label);
 		snprintf(label, sizeof(label), "%.0f game%s", games, games == 1 ? "" : "s");
 		text_at(out, LABEL_W, y + 25, "end", 10, "#666", NULL, label);
@@ -580,7 +552,7 @@ static int chart_players(struct kifu_buf *out, const struct kifu_report *rep)
 		double x = BAR_X + BAR_W * (v - lo) / (hi - lo), games = num(rep, r, "games");
 		double score = num(rep, r, "score");
 
-		clip(label, sizeof(label), text(rep, r, "player"), 36);
+		kifu_text_clip_chars_(label, sizeof(label), text(rep, r, "player"), 36);
 		text_at(out, LABEL_W, y + 14, "end", 12, "#222", NULL, label);
 		kifu_buf_printf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"18\" "
 				     "fill=\"%s\"/>\n", v >= 1500 ? x1500 : x, y + 1, fabs(x - x1500),

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "store/store_impl.h"
+#include "util/hash.h"
 
 /*
  * What a bulk load drops and rebuilds: each makes every insert a random
@@ -91,47 +92,24 @@ const char *kifu_store_path(const struct kifu_store *st)
 
 /* ---- Hashing ---- */
 
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
-
-static uint64_t fnv_bytes(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
-
 /* A string and its terminator, so that "ab","c" and "a","bc" differ; NULL differs from "". */
 static uint64_t fnv_str(uint64_t h, const char *s)
 {
 	if (!s)
-		return fnv_bytes(h, "\xff", 1);
-	return fnv_bytes(h, s, strlen(s) + 1);
-}
-
-/* splitmix64's finaliser: every input bit reaches every output bit. */
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+		return kifu_hash_fnv1a_(h, "\xff", 1);
+	return kifu_hash_fnv1a_(h, s, strlen(s) + 1);
 }
 
 uint64_t kifu_store_game_key(const struct kifu_record *rec, const struct kifu_replay *rp)
 {
 	const struct kifu_game *g = rp->game;
-	uint64_t h = fnv_str(FNV_OFFSET, "kifu game key 1");
+	uint64_t h = fnv_str(KIFU_HASH_FNV_OFFSET, "kifu game key 1");
 	size_t i;
 	int s;
 
 	h = fnv_str(h, g ? g->name : rec->game);
 	h = fnv_str(h, g && rp->variant >= 0 ? g->variants[rp->variant] : rec->variant);
-	h = fnv_bytes(h, &(int32_t){ rp->first }, 4);
+	h = kifu_hash_fnv1a_(h, &(int32_t){ rp->first }, 4);
 	for (s = 0; g && s < g->nsides; s++) {
 		const char *name = NULL;
 
@@ -141,18 +119,19 @@ uint64_t kifu_store_game_key(const struct kifu_record *rec, const struct kifu_re
 		h = fnv_str(h, name);
 	}
 	h = fnv_str(h, rec->date);
-	h = mix64(h ^ (uint64_t)rp->nplies);
+	h = kifu_hash_mix64_(h ^ (uint64_t)rp->nplies);
 	/* The positions, mixed 64 bits at a time: this is most of the work. */
 	for (i = 0; rp->hashes && i <= rp->nplies; i++)
-		h = mix64(h ^ rp->hashes[i]) + i;
-	return mix64(h);
+		h = kifu_hash_mix64_(h ^ rp->hashes[i]) + i;
+	return kifu_hash_mix64_(h);
 }
 
 /* ---- Players ---- */
 
 static size_t name_slot(const char *name)
 {
-	return (size_t)(mix64(fnv_str(FNV_OFFSET, name)) & (PLAYER_CACHE_SIZE - 1));
+	return (size_t)(kifu_hash_mix64_(fnv_str(KIFU_HASH_FNV_OFFSET, name)) &
+			(PLAYER_CACHE_SIZE - 1));
 }
 
 static int player_id(int64_t *id, struct kifu_store *st, const char *name, struct kifu_error *err)
@@ -613,7 +592,8 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 
 	if (id)
 		*id = 0;
-	w.raw_hash = mix64(fnv_bytes(FNV_OFFSET, raw ? raw : "", raw ? len : 0));
+	w.raw_hash = kifu_hash_mix64_(
+		kifu_hash_fnv1a_(KIFU_HASH_FNV_OFFSET, raw ? raw : "", raw ? len : 0));
 	for (i = 0; diags && i < diags->n; i++)
 		w.errors += diags->v[i].severity == KIFU_DIAG_ERROR;
 	ret = kifu_store_run_write_(st, quarantine_write, &w, err);

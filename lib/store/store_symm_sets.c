@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "store/store_symm_impl.h"
+#include "util/hash.h"
 
 void kifu_store_agg_clear_(struct kifu_store_agg_ *a)
 {
@@ -30,8 +31,7 @@ static uint64_t agg_key(const struct kifu_game *g, int variant, int symmetric, i
 	uint64_t h = (uint64_t)hash * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)g ^
 		     (uint64_t)(variant * 2 + symmetric) << 56;
 
-	while (*move)
-		h = (h ^ (unsigned char)*move++) * 0x100000001b3ULL;
+	h = kifu_hash_fnv1a_(h, move, strlen(move));
 	return h ^ (h >> 29);
 }
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "store/store_impl.h"
+#include "util/hash.h"
 
 int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 {
@@ -171,10 +172,7 @@ static void retry_pause(unsigned attempt)
 	/* splitmix64 steps, seeded by the time and the stack's place. */
 	if (!state)
 		state = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)&ts;
-	state += 0x9e3779b97f4a7c15ULL;
-	state = (state ^ (state >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	state = (state ^ (state >> 27)) * 0x94d049bb133111ebULL;
-	state ^= state >> 31;
+	state = kifu_hash_mix64_(state + KIFU_HASH_GOLDEN);
 	ms = 1 + (long)(state % (uint64_t)(attempt < 20 ? 5 * (attempt + 1) : 100));
 	ts.tv_sec = 0;
 	ts.tv_nsec = ms * 1000000L;

@@ -1,11 +1,13 @@
 /*
  * Edit distance and the nearest known name, for the "did you mean" hints of
- * the record reader and the tools (one implementation for both).
+ * the record reader and the tools (one implementation for both); and the one
+ * UTF-8 clip, for quoting input in messages and for chart labels.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "kifu/text.h"
+#include "util/text_impl.h"
 
 #define NEAR_LEN_MAX 64
 
@@ -68,4 +70,61 @@ const char *kifu_near_best(const struct kifu_near *n)
 	if (!n->best || n->ties || n->dist > KIFU_NEAR_MAX || n->dist >= strlen(n->name))
 		return NULL;
 	return n->best;
+}
+
+/* ---- Clipping ---- */
+
+static int is_continuation(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/* The bytes of the first max characters of s (fewer when s ends first). */
+static size_t chars_prefix(const char *s, size_t max)
+{
+	size_t i = 0, chars = 0;
+
+	while (s[i] && chars < max) {
+		i++;
+		while (is_continuation(s[i]))
+			i++;
+		chars++;
+	}
+	return i;
+}
+
+const char *kifu_text_clip_(char buf[KIFU_TEXT_CLIP + 1], const char *s, size_t n)
+{
+	size_t k;
+
+	if (n == SIZE_MAX)
+		n = strlen(s);
+	if (n <= KIFU_TEXT_CLIP) {
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	k = KIFU_TEXT_CLIP - 3;
+	while (k > 0 && is_continuation(s[k]))
+		k--;
+	memcpy(buf, s, k);
+	memcpy(buf + k, "...", 4);
+	return buf;
+}
+
+void kifu_text_clip_chars_(char *dst, size_t size, const char *s, size_t max)
+{
+	size_t i = chars_prefix(s, max), n;
+
+	if (s[i] && i + 4 < size) {
+		/* Leave room for the ellipsis (three bytes in UTF-8). */
+		i = max ? chars_prefix(s, max - 1) : 0;
+		n = i < size - 4 ? i : size - 4;
+		memcpy(dst, s, n);
+		memcpy(dst + n, "\xe2\x80\xa6", 4);
+		return;
+	}
+	n = i < size - 1 ? i : size - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
 }
