@@ -87,20 +87,6 @@ static void help(void)
 	exit(EXIT_OK);
 }
 
-static long parse_long(const char *opt, const char *text, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || *end || end == text || text[0] < '0' || text[0] > '9' || v < min || v > max)
-		cli_usage_error(usage, "%s must be a whole number from %ld to %ld, not '%s'", opt, min,
-				max, text);
-	return v;
-}
-
-
 /* ---- output ---- */
 
 static void write_out(struct run *r, struct kifu_buf *b)
@@ -427,13 +413,13 @@ int main(int argc, char **argv)
 		}
 		switch (opt) {
 		case O_DB: db = optarg; break;
-		case O_ID: id = parse_long("--id", optarg, 0, LONG_MAX); break;
+		case O_ID: id = cli_parse_long(usage, "--id", optarg, 0, LONG_MAX); break;
 		case O_FILE: file = optarg; break;
 		case O_TO: to = optarg; break;
 		case O_PLAYOUTS:
-			r.opts.playouts = parse_long("--playouts", optarg, 1, KIFU_PLAYER_MAX_PLAYOUTS);
+			r.opts.playouts = cli_parse_long(usage, "--playouts", optarg, 1, KIFU_PLAYER_MAX_PLAYOUTS);
 			break;
-		case O_THREADS: r.opts.threads = (int)parse_long("--threads", optarg, 1, 256); break;
+		case O_THREADS: r.opts.threads = (int)cli_parse_long(usage, "--threads", optarg, 1, 256); break;
 		case O_SEED: r.opts.seed = cli_parse_seed(usage, optarg); break;
 		case O_STORE: store = 1; break;
 		case 'o': r.out_path = optarg; break;

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -54,8 +53,6 @@ struct tally {
 
 static void help(void)
 {
-	const struct kifu_game *const *g;
-
 	printf("usage: %s\n\n"
 	       "Plays games between built-in players and writes them as format-1 records:\n"
 	       "one file per game in DIR with -o (DIR/GAME-VARIANT-00001.yaml, ...),\n"
@@ -82,34 +79,9 @@ static void help(void)
 	       "unfinished games) goes to stderr; a progress bar too when stderr is a\n"
 	       "terminal.\n\n"
 	       "Games:\n", usage, DEFAULT_MAX_PLIES);
-	for (g = kifu_games; *g; g++) {
-		int v;
-
-		printf("  %-18s sides:", (*g)->name);
-		for (v = 0; (*g)->sides[v]; v++)
-			printf(" %s", (*g)->sides[v]);
-		printf("; variants:");
-		for (v = 0; (*g)->variants[v]; v++)
-			printf(" %s%s", (*g)->variants[v], v == 0 ? " (default)" : "");
-		printf("\n");
-	}
+	cli_print_games(1);
 	exit(EXIT_OK);
 }
-
-static long parse_count(const char *opt, const char *text, long min, long max)
-{
-	char *end;
-	long l;
-
-	errno = 0;
-	l = strtol(text, &end, 10);
-	if (errno || *end || end == text || text[0] == '-' || text[0] == '+' ||
-	    text[0] == ' ' || l < min || l > max)
-		cli_usage_error(usage, "%s must be a whole number from %ld to %ld, not '%s'", opt,
-				min, max, text);
-	return l;
-}
-
 
 /* Splits --players and checks every SPEC by making a player of it. */
 static void parse_players(struct options *o, const char *text)
@@ -162,14 +134,6 @@ static void parse_players(struct options *o, const char *text)
 	}
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The progress bar, redrawn at most ten times a second. */
 struct progress {
 	int on;
@@ -184,7 +148,7 @@ static void progress_show(struct progress *pr, long game, long games, int ply, i
 
 	if (!pr->on)
 		return;
-	t = now();
+	t = cli_now();
 	if (!force && t - pr->last < 0.1)
 		return;
 	pr->last = t;
@@ -417,10 +381,10 @@ int main(int argc, char **argv)
 	if (!players)
 		cli_usage_error(usage, "--players is required");
 	parse_players(&o, players);
-	o.games = games ? parse_count("--games", games, 1, 100000000L) : 1;
+	o.games = games ? cli_parse_long(usage, "--games", games, 1, 100000000L) : 1;
 	o.seed = seed ? cli_parse_seed(usage, seed) : 1;
-	o.max_plies = max_plies ? parse_count("--max-plies", max_plies, 1, KIFU_RECORD_MAX_TURNS)
-				: DEFAULT_MAX_PLIES;
+	o.max_plies = max_plies ? cli_parse_long(usage, "--max-plies", max_plies, 1,
+						 KIFU_RECORD_MAX_TURNS) : DEFAULT_MAX_PLIES;
 	if (o.dir && o.db)
 		cli_usage_error(usage, "-o and --db exclude each other");
 	if (o.db || (!o.dir && getenv("KIFU_DB")))
