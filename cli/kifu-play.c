@@ -240,8 +240,13 @@ out:
 	return ret;
 }
 
-/* Writes rec (with canonical moves from its replay) into doc. */
-static int render(struct kifu_buf *doc, const struct kifu_record *rec, long i)
+/*
+ * Checks rec (game i) and writes it into doc (with canonical moves from its
+ * replay) or, with st, stores it; a game st already holds is counted as a
+ * duplicate.
+ */
+static int keep(struct kifu_buf *doc, struct kifu_store *st, const struct kifu_record *rec,
+		long i, struct tally *t)
 {
 	struct kifu_replay replay = KIFU_REPLAY_INIT;
 	struct kifu_error err;
@@ -250,26 +255,15 @@ static int render(struct kifu_buf *doc, const struct kifu_record *rec, long i)
 	if (ret)
 		goto out;
 	kifu_error_clear(&err);
-	kifu_buf_reset(doc);
-	if (kifu_record_write(doc, rec, &replay, &err) < 0 || doc->failed) {
-		cli_errorf("game %ld: %s", i + 1, err.message[0] ? err.message : "out of memory");
-		ret = EXIT_FAILURE_IO;
+	if (!st) {
+		kifu_buf_reset(doc);
+		if (kifu_record_write(doc, rec, &replay, &err) < 0 || doc->failed) {
+			cli_errorf("game %ld: %s", i + 1,
+				   err.message[0] ? err.message : "out of memory");
+			ret = EXIT_FAILURE_IO;
+		}
+		goto out;
 	}
-out:
-	kifu_replay_release(&replay);
-	return ret;
-}
-
-/* Stores rec in st; a game st already holds is counted as a duplicate. */
-static int store(struct kifu_store *st, const struct kifu_record *rec, long i, struct tally *t)
-{
-	struct kifu_replay replay = KIFU_REPLAY_INIT;
-	struct kifu_error err;
-	int ret = check(&replay, rec, i);
-
-	if (ret)
-		goto out;
-	kifu_error_clear(&err);
 	ret = kifu_store_game_add(NULL, st, rec, &replay, NULL, &err);
 	if (ret < 0) {
 		cli_error(&err);
@@ -289,22 +283,16 @@ out:
 static int write_file(const char *path, const struct kifu_buf *doc)
 {
 	FILE *fp = fopen(path, "w");
-	int ret = EXIT_FAILURE_IO;
 
-	if (!fp) {
-		cli_errorf("cannot write '%s': %s", path, strerror(errno));
-		return ret;
+	if (fp && fwrite(doc->data, 1, doc->len, fp) == doc->len) {
+		if (fclose(fp) == 0)
+			return 0;
+		fp = NULL;
 	}
-	if (fwrite(doc->data, 1, doc->len, fp) != doc->len) {
-		cli_errorf("cannot write '%s': %s", path, strerror(errno));
+	cli_errorf("cannot write '%s': %s", path, strerror(errno));
+	if (fp)
 		fclose(fp);
-		return ret;
-	}
-	if (fclose(fp) != 0) {
-		cli_errorf("cannot write '%s': %s", path, strerror(errno));
-		return ret;
-	}
-	return 0;
+	return EXIT_FAILURE_IO;
 }
 
 static void summary(const struct options *o, const struct tally *t)
@@ -416,7 +404,7 @@ int main(int argc, char **argv)
 
 		ret = play_game(&rec, &o, i, &tally, &pr);
 		if (!ret)
-			ret = st ? store(st, rec, i, &tally) : render(&doc, rec, i);
+			ret = keep(&doc, st, rec, i, &tally);
 		kifu_record_free(rec);
 		if (ret)
 			break;
