@@ -1,7 +1,8 @@
 /*
  * What every kifu tool does the same way: its name in messages, the error
- * line format of CLI.md, usage errors (exit 2), the --version line, JSON
- * strings, --from, and the items of the reading pipeline that are not records.
+ * line format of CLI.md, usage errors (exit 2), numeric options, the
+ * --version line, the list of games in --help, JSON strings, --from, and the
+ * items of the reading pipeline that are not records.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -143,6 +145,77 @@ void cli_option_error(const char *usage, const struct option *options, char **ar
 		cli_usage_error(usage, "unknown option '%s' (did you mean '--%s'?)", arg,
 				kifu_near_best(&near));
 	cli_usage_error(usage, "unknown option '%s'", arg);
+}
+
+/* A whole number is digits alone: no sign, no spaces (which strtol would take). */
+static int digits_first(const char *text)
+{
+	return text[0] >= '0' && text[0] <= '9';
+}
+
+int cli_whole_number(long *v, const char *text, long min, long max)
+{
+	char *end;
+	long l;
+
+	errno = 0;
+	l = strtol(text, &end, 10);
+	if (errno || *end || !digits_first(text) || l < min || l > max)
+		return -1;
+	*v = l;
+	return 0;
+}
+
+long cli_parse_long(const char *usage, const char *name, const char *text, long min, long max)
+{
+	long v;
+
+	if (cli_whole_number(&v, text, min, max) < 0)
+		cli_usage_error(usage, "%s must be a whole number from %ld to %ld, not '%s'", name, min,
+				max, text);
+	return v;
+}
+
+uint64_t cli_parse_seed(const char *usage, const char *text)
+{
+	unsigned long long u;
+	char *end;
+
+	errno = 0;
+	u = strtoull(text, &end, 10);
+	if (errno || *end || !digits_first(text))
+		cli_usage_error(usage, "--seed must be a whole number from 0 to "
+				"18446744073709551615, not '%s'", text);
+	return (uint64_t)u;
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cli_print_games(int sides)
+{
+	const struct kifu_game *const *g;
+
+	for (g = kifu_games; *g; g++) {
+		int v;
+
+		printf("  %-18s ", (*g)->name);
+		if (sides) {
+			printf("sides:");
+			for (v = 0; (*g)->sides[v]; v++)
+				printf(" %s", (*g)->sides[v]);
+			printf("; ");
+		}
+		printf("variants:");
+		for (v = 0; (*g)->variants[v]; v++)
+			printf(" %s%s", (*g)->variants[v], v == 0 ? " (default)" : "");
+		printf("\n");
+	}
 }
 
 void cli_version(void)

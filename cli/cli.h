@@ -60,6 +60,32 @@ void cli_unknown_variant(const char *usage, const char *name, const struct kifu_
  */
 int cli_flush_stdout(void);
 
+/*
+ * Whether text is a whole number from min to max, in decimal digits alone
+ * (no sign, no spaces): 0 with *v set, else -1 (*v untouched). For options
+ * whose usage error says more than cli_parse_long's.
+ */
+int cli_whole_number(long *v, const char *text, long min, long max);
+
+/*
+ * The value of option `name` (or operand: "DEPTH"), a whole number from min
+ * to max, else the usage error (exit 2) "NAME must be a whole number from
+ * MIN to MAX, not 'TEXT'".
+ */
+long cli_parse_long(const char *usage, const char *name, const char *text, long min, long max);
+
+/* --seed S: 0 to 2^64-1, else a usage error (exit 2). */
+uint64_t cli_parse_seed(const char *usage, const char *text);
+
+/* Seconds on the monotonic clock, for timings and progress bars. */
+double cli_now(void);
+
+/*
+ * Prints the games for --help, one a line: "  NAME  variants: V (default) ...",
+ * with "sides: S ...; " before the variants when `sides`.
+ */
+void cli_print_games(int sides);
+
 /* Prints "PROG (kifu) VERSION" and exits 0. */
 void cli_version(void) __attribute__((noreturn));
 
@@ -189,8 +215,5 @@ void cli_base_name(char *out, size_t size, const char *input);
  */
 void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsigned flags,
 		     cli_game_fn fn, void *ctx, struct cli_status *status);
-
-/* --seed S: 0 to 2^64-1, else a usage error (exit 2). */
-uint64_t cli_parse_seed(const char *usage, const char *text);
 
 #endif

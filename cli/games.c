@@ -173,16 +173,3 @@ out:
 	free(ids);
 	kifu_store_free(st);
 }
-
-uint64_t cli_parse_seed(const char *usage, const char *text)
-{
-	unsigned long long u;
-	char *end;
-
-	errno = 0;
-	u = strtoull(text, &end, 10);
-	if (errno || *end || end == text || text[0] < '0' || text[0] > '9')
-		cli_usage_error(usage, "--seed must be a whole number from 0 to "
-				"18446744073709551615, not '%s'", text);
-	return (uint64_t)u;
-}

@@ -87,20 +87,6 @@ static void help(void)
 	exit(EXIT_OK);
 }
 
-static long parse_long(const char *opt, const char *text, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || *end || end == text || text[0] < '0' || text[0] > '9' || v < min || v > max)
-		cli_usage_error(usage, "%s must be a whole number from %ld to %ld, not '%s'", opt, min,
-				max, text);
-	return v;
-}
-
-
 /* ---- output ---- */
 
 static void write_out(struct run *r, struct kifu_buf *b)
@@ -124,143 +110,6 @@ static void write_out(struct run *r, struct kifu_buf *b)
 	}
 	if (b->len && fwrite(b->data, 1, b->len, r->out) != b->len)
 		r->io_error = 1;
-}
-
-static void move_text(const struct kifu_replay *rp, const void *state, kifu_move m, char *buf)
-{
-	rp->game->format_move(state, m, buf);
-}
-
-/* The engine's move of each ply in canonical text (the positions are replayed for it). */
-static int best_texts(char **out, const struct kifu_replay *rp, const struct kifu_ply_review *rv)
-{
-	const struct kifu_game *g = rp->game;
-	struct kifu_pos *pos = NULL;
-	struct kifu_error err;
-	char *t;
-	size_t i;
-
-	*out = NULL;
-	t = malloc(KIFU_MOVE_TEXT_MAX * (rp->nplies ? rp->nplies : 1));
-	if (!t || kifu_pos_new(&pos, g, rp->variant, rp->first, &err) < 0) {
-		free(t);
-		return KIFU_ENOMEM;
-	}
-	for (i = 0; i < rp->nplies; i++) {
-		move_text(rp, pos->state, rv[i].best, t + i * KIFU_MOVE_TEXT_MAX);
-		g->apply(pos->state, rp->moves[i]);
-	}
-	kifu_pos_free(pos);
-	*out = t;
-	return 0;
-}
-
-/* The record with each marked move's comment starting with the review. */
-static int put_yaml(struct kifu_buf *b, struct kifu_record *rec, const struct kifu_replay *rp,
-		    const struct kifu_ply_review *rv, const char *best)
-{
-	struct kifu_error err;
-	char **saved = calloc(rp->nplies + 1, sizeof(*saved));
-	size_t i;
-	int ret = 0;
-
-	if (!saved)
-		return KIFU_ENOMEM;
-	for (i = 0; i < rp->nplies && ret == 0; i++) {
-		struct kifu_turn *t = &rec->turns[i];
-		struct kifu_buf c = KIFU_BUF_INIT;
-
-		saved[i] = t->comment;
-		if (!rv[i].mark)
-			continue;
-		kifu_buf_printf(&c, "%s best %s %.2f, played %.2f", kifu_analyse_mark_text(rv[i].mark),
-				best + i * KIFU_MOVE_TEXT_MAX, rv[i].best_score, rv[i].played_score);
-		if (t->comment)
-			kifu_buf_printf(&c, "; %s", t->comment);
-		if (c.failed) {
-			kifu_buf_release(&c);
-			ret = KIFU_ENOMEM;
-			break;
-		}
-		t->comment = kifu_buf_detach(&c); /* borrowed until the record is written */
-	}
-	if (ret == 0)
-		ret = kifu_record_write(b, rec, rp, &err);
-	for (i = 0; i < rp->nplies; i++) {
-		if (rec->turns[i].comment != saved[i])
-			free(rec->turns[i].comment);
-		rec->turns[i].comment = saved[i];
-	}
-	free(saved);
-	return ret;
-}
-
-static int put_json(struct kifu_buf *b, const struct kifu_record *rec,
-		    const struct kifu_replay *rp, const struct kifu_ply_review *rv,
-		    const char *best, const struct kifu_analyse_opts *o)
-{
-	const struct kifu_game *g = rp->game;
-	size_t i;
-	int ret = kifu_record_write_json_head(b, rec, rp);
-
-	if (ret < 0)
-		return ret;
-	kifu_buf_printf(b, ",\n  \"analysis\":{\"engine\":\"mcts\",\"playouts\":%ld,\"seed\":%llu}",
-			o->playouts, (unsigned long long)o->seed);
-	kifu_buf_puts(b, ",\n  \"plies\":[");
-	for (i = 0; i < rp->nplies; i++) {
-		const struct kifu_ply_review *p = &rv[i];
-		const char *mark = kifu_analyse_mark_text(p->mark);
-
-		kifu_buf_printf(b, "%s\n    {\"ply\":%zu,\"side\":", i ? "," : "", p->ply);
-		kifu_buf_json_string(b, g->sides[p->side]);
-		kifu_buf_puts(b, ",\"move\":");
-		kifu_buf_json_string(b, kifu_replay_text(rp, i + 1));
-		kifu_buf_printf(b, ",\"expected\":%.4f,\"best\":", p->expected);
-		kifu_buf_json_string(b, best + i * KIFU_MOVE_TEXT_MAX);
-		kifu_buf_printf(b, ",\"best_score\":%.4f,\"played_score\":%.4f,\"loss\":%.4f,\"mark\":",
-				p->best_score, p->played_score, p->loss);
-		if (mark)
-			kifu_buf_json_string(b, mark);
-		else
-			kifu_buf_puts(b, "null");
-		kifu_buf_putc(b, '}');
-	}
-	kifu_buf_puts(b, rp->nplies ? "\n  ]\n}" : "]\n}");
-	return b->failed ? KIFU_ENOMEM : 0;
-}
-
-static int put_text(struct kifu_buf *b, const struct kifu_replay *rp,
-		    const struct kifu_ply_review *rv, const char *best, const char *label,
-		    const struct kifu_analyse_opts *o)
-{
-	const struct kifu_game *g = rp->game;
-	double loss[2] = { 0, 0 };
-	size_t i, n[2] = { 0, 0 };
-
-	kifu_buf_printf(b, "%s: %s, variant %s; mcts:%ld, seed %llu\n", label, g->name,
-			g->variants[rp->variant], o->playouts, (unsigned long long)o->seed);
-	kifu_buf_printf(b, "%5s  %-8s %-18s %8s  %-18s %10s %12s %6s  %s\n", "ply", "side", "move",
-			"expected", "best", "best_score", "played_score", "loss", "mark");
-	for (i = 0; i < rp->nplies; i++) {
-		const struct kifu_ply_review *p = &rv[i];
-		const char *mark = kifu_analyse_mark_text(p->mark);
-
-		kifu_buf_printf(b, "%5zu  %-8s %-18s %8.3f  %-18s %10.3f %12.3f %6.3f  %s\n", p->ply,
-				g->sides[p->side], kifu_replay_text(rp, i + 1), p->expected,
-				best + i * KIFU_MOVE_TEXT_MAX, p->best_score, p->played_score, p->loss,
-				mark ? mark : "");
-		if (g->nsides == 2) {
-			loss[p->side] += p->loss;
-			n[p->side]++;
-		}
-	}
-	if (g->nsides == 2)
-		for (i = 0; i < 2; i++)
-			if (n[i])
-				kifu_buf_printf(b, "mean loss %s: %.3f over %zu moves\n", g->sides[i],
-						loss[i] / (double)n[i], n[i]);
-	return b->failed ? KIFU_ENOMEM : 0;
 }
 
 /* html with -o DIR: the page of game `name` as DIR/name.html. */
@@ -295,9 +144,10 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	struct kifu_record *rec = *recp;
 	struct kifu_replay *rp = &r->replay;
 	struct kifu_ply_review *rv = NULL;
+	struct kifu_render_review review;
 	struct kifu_buf b = KIFU_BUF_INIT;
 	struct kifu_error err;
-	char *best = NULL;
+	char *best = NULL, engine[96];
 	size_t i;
 	int ret;
 
@@ -316,7 +166,7 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	ret = kifu_analyse_game(&rv, rp->game, rp->variant, rp->first, rp->moves, rp->nplies,
 				&r->opts, &err);
 	if (ret == 0)
-		ret = best_texts(&best, rp, rv);
+		ret = kifu_render_review_moves(&best, rp, rv);
 	if (ret == 0 && r->store)
 		ret = kifu_analyse_store(stored->st, stored->id, rv, rp->nplies, rp->canonical, best,
 					 &r->opts, &err);
@@ -326,31 +176,33 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 		ret = -1;
 		goto out;
 	}
+	review.plies = rv;
+	review.best = best;
+	review.engine = engine;
+	review.playouts = r->opts.playouts;
+	review.seed = r->opts.seed;
+	snprintf(engine, sizeof(engine), "mcts:%ld, seed %llu", r->opts.playouts,
+		 (unsigned long long)r->opts.seed);
 	if (r->format == FMT_JSON) {
 		if (r->json_array)
 			kifu_buf_puts(&b, r->done ? ",\n" : "[\n");
-		ret = put_json(&b, rec, rp, rv, best, &r->opts);
+		ret = kifu_render_review_json(&b, rec, rp, &review);
 		if (!r->json_array)
 			kifu_buf_putc(&b, '\n');
 	} else if (r->format == FMT_YAML) {
-		ret = put_yaml(&b, rec, rp, rv, best);
+		ret = kifu_render_review_yaml(&b, rec, rp, &review);
 	} else if (r->format == FMT_HTML) {
-		char engine[96];
-		struct kifu_render_review review = { rv, best, engine };
-
 		if (r->done && !r->dir_mode) {
 			cli_errorf("several games to write as html: give -o DIR/ for one page per game");
 			r->usage_error = 1;
 			ret = -1;
 			goto out;
 		}
-		snprintf(engine, sizeof(engine), "mcts:%ld, seed %llu", r->opts.playouts,
-			 (unsigned long long)r->opts.seed);
 		ret = kifu_render_html_review(&b, rec, rp, 0, &review);
 	} else {
 		if (r->done)
 			kifu_buf_putc(&b, '\n');
-		ret = put_text(&b, rp, rv, best, label, &r->opts);
+		ret = kifu_render_review_text(&b, rp, &review, label);
 	}
 	if (ret < 0) {
 		cli_errorf("%s: %s", label, kifu_strerror(ret));
@@ -427,13 +279,13 @@ int main(int argc, char **argv)
 		}
 		switch (opt) {
 		case O_DB: db = optarg; break;
-		case O_ID: id = parse_long("--id", optarg, 0, LONG_MAX); break;
+		case O_ID: id = cli_parse_long(usage, "--id", optarg, 0, LONG_MAX); break;
 		case O_FILE: file = optarg; break;
 		case O_TO: to = optarg; break;
 		case O_PLAYOUTS:
-			r.opts.playouts = parse_long("--playouts", optarg, 1, KIFU_PLAYER_MAX_PLAYOUTS);
+			r.opts.playouts = cli_parse_long(usage, "--playouts", optarg, 1, KIFU_PLAYER_MAX_PLAYOUTS);
 			break;
-		case O_THREADS: r.opts.threads = (int)parse_long("--threads", optarg, 1, 256); break;
+		case O_THREADS: r.opts.threads = (int)cli_parse_long(usage, "--threads", optarg, 1, 256); break;
 		case O_SEED: r.opts.seed = cli_parse_seed(usage, optarg); break;
 		case O_STORE: store = 1; break;
 		case 'o': r.out_path = optarg; break;

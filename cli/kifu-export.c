@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,12 +349,9 @@ static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags 
 
 static long parse_count(const char *opt, const char *text)
 {
-	char *end;
 	long v;
 
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || *end || end == text || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+	if (cli_whole_number(&v, text, 0, LONG_MAX) < 0)
 		cli_usage_error(usage, "%s expects a number of 0 or more, not '%s'", opt, text);
 	return v;
 }

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -54,14 +53,6 @@ struct run {
 
 enum { IMPORTED, DUPLICATES, REJECTED };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void progress_clear(struct run *run)
 {
 	if (run->shown_any) {
@@ -73,7 +64,7 @@ static void progress_clear(struct run *run)
 /* At most four times a second: games done, rate, and the ETA when the input's size is known. */
 static void progress(struct run *run)
 {
-	double t = now(), el = t - run->started;
+	double t = cli_now(), el = t - run->started;
 	long done = run->counts[0] + run->counts[1] + run->counts[2] + run->pending[0] +
 		    run->pending[1] + run->pending[2];
 	char eta[64] = "";
@@ -115,7 +106,7 @@ static int ensure_tx(struct run *run, struct kifu_error *err)
 {
 	if (kifu_store_in_transaction(run->st))
 		return 0;
-	run->batch_started = now();
+	run->batch_started = cli_now();
 	return kifu_store_begin(run->st, err) < 0 ? db_fail(run, err) : 0;
 }
 
@@ -182,7 +173,7 @@ static int write_record(struct run *run, const struct kifu_item *it, struct kifu
 		run->pending[REJECTED]++;
 	}
 	if (run->pending[0] + run->pending[1] + run->pending[2] >= BATCH_GAMES ||
-	    now() - run->batch_started >= BATCH_SECONDS)
+	    cli_now() - run->batch_started >= BATCH_SECONDS)
 		return end_batch(run, err);
 	return 0;
 }
@@ -285,7 +276,7 @@ static void run_import(struct run *run, char **paths, int npaths,
 	free(list);
 	/* An import interrupted in bulk mode left indexes dropped: rebuild them at the end. */
 	run->bulk = deferred > 0;
-	run->started = now();
+	run->started = cli_now();
 	if (kifu_pipeline_run((const char *const *)paths, (size_t)npaths, opt, consume, run, &sum,
 			      &err) < 0 && !run->db_error) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));

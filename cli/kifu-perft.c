@@ -4,12 +4,10 @@
  * move generators. Counts go to stdout, timing to stderr.
  */
 #define _DEFAULT_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "kifu/game.h"
@@ -19,8 +17,6 @@ static const char usage[] =
 
 static void help(void)
 {
-	const struct kifu_game *const *g;
-
 	printf("usage: %s\n\n"
 	       "Prints 'depth D: N' for D = 1..DEPTH: N is the number of legal move\n"
 	       "sequences of length D from the start position, or from the position\n"
@@ -32,23 +28,8 @@ static void help(void)
 	       "  --divide       for DEPTH, print each first move and its count\n"
 	       "  --help, --version\n\n"
 	       "Timing (nodes per second) goes to stderr. Games:\n", usage);
-	for (g = kifu_games; *g; g++) {
-		int v;
-
-		printf("  %-18s variants:", (*g)->name);
-		for (v = 0; (*g)->variants[v]; v++)
-			printf(" %s%s", (*g)->variants[v], v == 0 ? " (default)" : "");
-		printf("\n");
-	}
+	cli_print_games(0);
 	exit(EXIT_OK);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void report_speed(int depth, uint64_t nodes, double seconds)
@@ -66,7 +47,7 @@ static int divide(const struct kifu_game *g, const void *state, int depth)
 	size_t count, i;
 	char text[KIFU_MOVE_TEXT_MAX];
 	int ret = EXIT_FAILURE_IO;
-	double t0 = now();
+	double t0 = cli_now();
 
 	if (!moves || !child) {
 		cli_errorf("out of memory");
@@ -85,7 +66,7 @@ static int divide(const struct kifu_game *g, const void *state, int depth)
 		total += n;
 	}
 	printf("moves: %zu\ntotal: %llu\n", count, (unsigned long long)total);
-	report_speed(depth, total, now() - t0);
+	report_speed(depth, total, cli_now() - t0);
 	ret = EXIT_OK;
 out:
 	free(moves);
@@ -109,8 +90,6 @@ int main(int argc, char **argv)
 	struct kifu_pos *pos = NULL;
 	struct kifu_error err;
 	int opt, do_divide = 0, depth, d, vi, fi, ret = EXIT_OK;
-	char *end;
-	long l;
 
 	cli_init(argv[0]);
 	kifu_error_clear(&err);
@@ -129,12 +108,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		cli_usage_error(usage, "expected GAME and DEPTH");
-	errno = 0;
-	l = strtol(argv[optind + 1], &end, 10);
-	if (errno || *end || end == argv[optind + 1] || l < 1 || l > 64)
-		cli_usage_error(usage, "DEPTH must be a whole number from 1 to 64, not '%s'",
-				argv[optind + 1]);
-	depth = (int)l;
+	depth = (int)cli_parse_long(usage, "DEPTH", argv[optind + 1], 1, 64);
 	cli_resolve_game(usage, argv[optind], variant, first, &g, &vi, &fi);
 
 	if (kifu_pos_new(&pos, g, vi, fi, &err) < 0) {
@@ -153,7 +127,7 @@ int main(int argc, char **argv)
 	}
 	for (d = 1; d <= depth; d++) {
 		uint64_t n;
-		double t0 = now();
+		double t0 = cli_now();
 
 		if (kifu_perft(&n, g, pos->state, d) < 0) {
 			cli_errorf("out of memory");
@@ -162,7 +136,7 @@ int main(int argc, char **argv)
 		}
 		printf("depth %d: %llu\n", d, (unsigned long long)n);
 		fflush(stdout);
-		report_speed(d, n, now() - t0);
+		report_speed(d, n, cli_now() - t0);
 	}
 out:
 	kifu_pos_free(pos);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -54,8 +53,6 @@ struct tally {
 
 static void help(void)
 {
-	const struct kifu_game *const *g;
-
 	printf("usage: %s\n\n"
 	       "Plays games between built-in players and writes them as format-1 records:\n"
 	       "one file per game in DIR with -o (DIR/GAME-VARIANT-00001.yaml, ...),\n"
@@ -82,34 +79,9 @@ static void help(void)
 	       "unfinished games) goes to stderr; a progress bar too when stderr is a\n"
 	       "terminal.\n\n"
 	       "Games:\n", usage, DEFAULT_MAX_PLIES);
-	for (g = kifu_games; *g; g++) {
-		int v;
-
-		printf("  %-18s sides:", (*g)->name);
-		for (v = 0; (*g)->sides[v]; v++)
-			printf(" %s", (*g)->sides[v]);
-		printf("; variants:");
-		for (v = 0; (*g)->variants[v]; v++)
-			printf(" %s%s", (*g)->variants[v], v == 0 ? " (default)" : "");
-		printf("\n");
-	}
+	cli_print_games(1);
 	exit(EXIT_OK);
 }
-
-static long parse_count(const char *opt, const char *text, long min, long max)
-{
-	char *end;
-	long l;
-
-	errno = 0;
-	l = strtol(text, &end, 10);
-	if (errno || *end || end == text || text[0] == '-' || text[0] == '+' ||
-	    text[0] == ' ' || l < min || l > max)
-		cli_usage_error(usage, "%s must be a whole number from %ld to %ld, not '%s'", opt,
-				min, max, text);
-	return l;
-}
-
 
 /* Splits --players and checks every SPEC by making a player of it. */
 static void parse_players(struct options *o, const char *text)
@@ -162,14 +134,6 @@ static void parse_players(struct options *o, const char *text)
 	}
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The progress bar, redrawn at most ten times a second. */
 struct progress {
 	int on;
@@ -184,7 +148,7 @@ static void progress_show(struct progress *pr, long game, long games, int ply, i
 
 	if (!pr->on)
 		return;
-	t = now();
+	t = cli_now();
 	if (!force && t - pr->last < 0.1)
 		return;
 	pr->last = t;
@@ -276,8 +240,13 @@ out:
 	return ret;
 }
 
-/* Writes rec (with canonical moves from its replay) into doc. */
-static int render(struct kifu_buf *doc, const struct kifu_record *rec, long i)
+/*
+ * Checks rec (game i) and writes it into doc (with canonical moves from its
+ * replay) or, with st, stores it; a game st already holds is counted as a
+ * duplicate.
+ */
+static int keep(struct kifu_buf *doc, struct kifu_store *st, const struct kifu_record *rec,
+		long i, struct tally *t)
 {
 	struct kifu_replay replay = KIFU_REPLAY_INIT;
 	struct kifu_error err;
@@ -286,26 +255,15 @@ static int render(struct kifu_buf *doc, const struct kifu_record *rec, long i)
 	if (ret)
 		goto out;
 	kifu_error_clear(&err);
-	kifu_buf_reset(doc);
-	if (kifu_record_write(doc, rec, &replay, &err) < 0 || doc->failed) {
-		cli_errorf("game %ld: %s", i + 1, err.message[0] ? err.message : "out of memory");
-		ret = EXIT_FAILURE_IO;
+	if (!st) {
+		kifu_buf_reset(doc);
+		if (kifu_record_write(doc, rec, &replay, &err) < 0 || doc->failed) {
+			cli_errorf("game %ld: %s", i + 1,
+				   err.message[0] ? err.message : "out of memory");
+			ret = EXIT_FAILURE_IO;
+		}
+		goto out;
 	}
-out:
-	kifu_replay_release(&replay);
-	return ret;
-}
-
-/* Stores rec in st; a game st already holds is counted as a duplicate. */
-static int store(struct kifu_store *st, const struct kifu_record *rec, long i, struct tally *t)
-{
-	struct kifu_replay replay = KIFU_REPLAY_INIT;
-	struct kifu_error err;
-	int ret = check(&replay, rec, i);
-
-	if (ret)
-		goto out;
-	kifu_error_clear(&err);
 	ret = kifu_store_game_add(NULL, st, rec, &replay, NULL, &err);
 	if (ret < 0) {
 		cli_error(&err);
@@ -325,22 +283,16 @@ out:
 static int write_file(const char *path, const struct kifu_buf *doc)
 {
 	FILE *fp = fopen(path, "w");
-	int ret = EXIT_FAILURE_IO;
 
-	if (!fp) {
-		cli_errorf("cannot write '%s': %s", path, strerror(errno));
-		return ret;
+	if (fp && fwrite(doc->data, 1, doc->len, fp) == doc->len) {
+		if (fclose(fp) == 0)
+			return 0;
+		fp = NULL;
 	}
-	if (fwrite(doc->data, 1, doc->len, fp) != doc->len) {
-		cli_errorf("cannot write '%s': %s", path, strerror(errno));
+	cli_errorf("cannot write '%s': %s", path, strerror(errno));
+	if (fp)
 		fclose(fp);
-		return ret;
-	}
-	if (fclose(fp) != 0) {
-		cli_errorf("cannot write '%s': %s", path, strerror(errno));
-		return ret;
-	}
-	return 0;
+	return EXIT_FAILURE_IO;
 }
 
 static void summary(const struct options *o, const struct tally *t)
@@ -417,10 +369,10 @@ int main(int argc, char **argv)
 	if (!players)
 		cli_usage_error(usage, "--players is required");
 	parse_players(&o, players);
-	o.games = games ? parse_count("--games", games, 1, 100000000L) : 1;
+	o.games = games ? cli_parse_long(usage, "--games", games, 1, 100000000L) : 1;
 	o.seed = seed ? cli_parse_seed(usage, seed) : 1;
-	o.max_plies = max_plies ? parse_count("--max-plies", max_plies, 1, KIFU_RECORD_MAX_TURNS)
-				: DEFAULT_MAX_PLIES;
+	o.max_plies = max_plies ? cli_parse_long(usage, "--max-plies", max_plies, 1,
+						 KIFU_RECORD_MAX_TURNS) : DEFAULT_MAX_PLIES;
 	if (o.dir && o.db)
 		cli_usage_error(usage, "-o and --db exclude each other");
 	if (o.db || (!o.dir && getenv("KIFU_DB")))
@@ -452,7 +404,7 @@ int main(int argc, char **argv)
 
 		ret = play_game(&rec, &o, i, &tally, &pr);
 		if (!ret)
-			ret = st ? store(st, rec, i, &tally) : render(&doc, rec, i);
+			ret = keep(&doc, st, rec, i, &tally);
 		kifu_record_free(rec);
 		if (ret)
 			break;

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,12 +143,9 @@ static void help(void)
 
 static long parse_number(const char *opt, const char *text, long min)
 {
-	char *end;
 	long v;
 
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || *end || end == text || v < min || text[0] == '+' || text[0] == ' ')
+	if (cli_whole_number(&v, text, min, LONG_MAX) < 0)
 		cli_usage_error(usage, "%s expects a whole number of %ld or more, not '%s'", opt, min,
 				text);
 	return v;

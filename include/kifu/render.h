@@ -2,13 +2,17 @@
  * Renderers of replayed games, for programs that show or publish games
  * (kifu-export, kifu-analyse): JSON with every ply's move, hash and
  * figures; text diagrams; an SVG picture of one position; a self-contained
- * HTML page that replays the game with no network access. Each takes a
- * valid record and its replay made with KIFU_VALIDATE_TEXT, appends to a
- * kifu_buf, and returns 0 or KIFU_ENOMEM. The record formats themselves
- * (yaml, apgr, pgn, csv) are written through kifu/format.h.
+ * HTML page that replays the game with no network access; an engine review
+ * (kifu/analyse.h) on that page, as a table, as json or in the record's
+ * comments. Each takes a valid record and its replay made with
+ * KIFU_VALIDATE_TEXT, appends to a kifu_buf, and returns 0 or KIFU_ENOMEM.
+ * The record formats themselves (yaml, apgr, pgn, csv) are written through
+ * kifu/format.h.
  */
 #ifndef KIFU_RENDER_H
 #define KIFU_RENDER_H
+
+#include <stdint.h>
 
 #include "kifu/buf.h"
 #include "kifu/record.h"
@@ -34,12 +38,22 @@ int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
 
 struct kifu_ply_review; /* kifu/analyse.h */
 
-/* An engine review of a replayed game, shown on its replay page. */
+/* An engine review of a replayed game, shown on its replay page or written on its own. */
 struct kifu_render_review {
 	const struct kifu_ply_review *plies; /* one per ply of the replay, in order */
 	const char *best;    /* the engine's move of ply i (0-based) at best + i * KIFU_MOVE_TEXT_MAX */
 	const char *engine;  /* what reviewed, for the chart's caption ("mcts:1000, seed 1") */
+	long playouts;       /* the engine's settings (mcts), for the table and json */
+	uint64_t seed;
 };
+
+/*
+ * The engine's move of each ply of rp (plies: its review) in canonical
+ * text, KIFU_MOVE_TEXT_MAX bytes apart: the `best` of kifu_render_review
+ * and of kifu_analyse_store. *out is the caller's, freed with free().
+ */
+int kifu_render_review_moves(char **out, const struct kifu_replay *rp,
+			     const struct kifu_ply_review *plies);
 
 /*
  * The replay page of kifu_render_html with the review (NULL: none): a
@@ -49,5 +63,30 @@ struct kifu_render_review {
 int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
 			    const struct kifu_replay *rp, long start,
 			    const struct kifu_render_review *review);
+
+/*
+ * The record (format 1, as kifu_record_write writes it) with each marked
+ * move's comment starting with its mark, the engine's move and both
+ * scores ("?! best e4 0.61, played 0.48"). The comments of rec are
+ * changed while it is written and restored before this returns.
+ */
+int kifu_render_review_yaml(struct kifu_buf *b, struct kifu_record *rec,
+			    const struct kifu_replay *rp, const struct kifu_render_review *review);
+
+/*
+ * One JSON object: the record's members as kifu-export --to json writes
+ * them (from "game" to "tags"), the engine's settings ("analysis": engine,
+ * playouts, seed) and a `plies` array of {ply, side, move, expected, best,
+ * best_score, played_score, loss, mark}. No newline at the end.
+ */
+int kifu_render_review_json(struct kifu_buf *b, const struct kifu_record *rec,
+			    const struct kifu_replay *rp, const struct kifu_render_review *review);
+
+/*
+ * A table: a heading (label first: "game 2 of FILE"), a line per ply, and
+ * in a two-sided game each side's mean loss.
+ */
+int kifu_render_review_text(struct kifu_buf *b, const struct kifu_replay *rp,
+			    const struct kifu_render_review *review, const char *label);
 
 #endif

@@ -90,7 +90,7 @@ static long stream_read(void *ctx, void *buf, size_t n, struct kifu_error *err)
 		s->head_pos += (size_t)got;
 	} else {
 		/* Before waiting on the input, let the consumer have what is read. */
-		if (kifu_ring_flush(s->p))
+		if (kifu_ring_flush_(s->p))
 			return 0;
 		got = s->under->read(s->under->ctx, buf, n, err);
 		if (got < 0)
@@ -274,7 +274,7 @@ static int note(struct kifu_ring *p, int kind, int code, const char *name, const
 	__attribute__((format(printf, 5, 6)));
 static int note(struct kifu_ring *p, int kind, int code, const char *name, const char *fmt, ...)
 {
-	struct kifu_slot *sl = kifu_ring_acquire(p, 0);
+	struct kifu_slot *sl = kifu_ring_acquire_(p, 0);
 	va_list ap;
 
 	if (!sl)
@@ -286,7 +286,7 @@ static int note(struct kifu_ring *p, int kind, int code, const char *name, const
 	kifu_error_setv(&sl->err, code, fmt, ap);
 	va_end(ap);
 	sl->bytes = p->bytes;
-	kifu_ring_publish(p);
+	kifu_ring_publish_(p);
 	return 0;
 }
 
@@ -326,7 +326,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 		}
 		f = kifu_format_sniff((const char *)s->head, s->head_len);
 	}
-	sl = kifu_ring_acquire(p, 0);
+	sl = kifu_ring_acquire_(p, 0);
 	if (!sl) {
 		ret = -1;
 		goto out;
@@ -340,7 +340,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 		ret = -1;
 		goto out;
 	}
-	kifu_ring_publish(p);
+	kifu_ring_publish_(p);
 	if ((got = f->open(&state, &s->src, &err)) < 0) {
 		ret = fail(p, name, &err, got);
 		if (got == KIFU_ENOMEM)
@@ -348,7 +348,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 		goto out;
 	}
 	for (;;) {
-		sl = kifu_ring_acquire(p, pend ? 1 : 0);
+		sl = kifu_ring_acquire_(p, pend ? 1 : 0);
 		if (!sl) {
 			/* The consumer stopped: the pending record will never be published. */
 			if (pend) {
@@ -367,7 +367,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 				kifu_record_free(sl->rec);
 				sl->rec = NULL;
 			} else {
-				kifu_pipeline_judge(sl);
+				kifu_ring_judge_(sl);
 			}
 		}
 		if (got > 0) {
@@ -379,7 +379,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 			(*found)++;
 			if (!raw) {
 				sl->bytes = p->bytes;
-				kifu_ring_publish(p);
+				kifu_ring_publish_(p);
 				continue;
 			}
 			/* The first record owns the comments above it. */
@@ -388,7 +388,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 			if (pend) {
 				finish_record(pend, s, pend_start, start);
 				pend->bytes = p->bytes;
-				kifu_ring_publish(p);
+				kifu_ring_publish_(p);
 			}
 			pend = sl;
 			pend_start = start;
@@ -402,7 +402,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 				spool_drain(s, pend_start + KIFU_PIPELINE_RAW_MAX + 1);
 			finish_record(pend, s, pend_start, spool_end(s));
 			pend->bytes = p->bytes;
-			kifu_ring_publish(p);
+			kifu_ring_publish_(p);
 			pend = NULL;
 		}
 		if (got < 0) {
@@ -413,7 +413,7 @@ static int read_records(struct kifu_ring *p, const struct kifu_source *under, co
 				kifu_error_set(&sl->err, got, "reading '%s': %s", name, kifu_strerror(got));
 			sl->err.code = got;
 			sl->bytes = p->bytes;
-			kifu_ring_publish(p);
+			kifu_ring_publish_(p);
 			if (got == KIFU_ENOMEM)
 				ret = -1;
 		}
@@ -721,7 +721,7 @@ const char *kifu_pipeline_patterns(void)
 	       "*.xz, *.zst)";
 }
 
-void kifu_input_read_all(struct kifu_ring *p)
+void kifu_input_read_all_(struct kifu_ring *p)
 {
 	size_t i;
 

@@ -18,7 +18,7 @@
 
 #include "kifu/explorer.h"
 #include "kifu/game.h"
-#include "render/render_impl.h"
+#include "render/html.h"
 #include "stats/stats_impl.h"
 
 /* One position of the page. */
@@ -772,14 +772,14 @@ static void put_header(struct kifu_buf *b, const struct explorer *ex, const stru
 
 	filter_values(vals, f);
 	kifu_buf_puts(b, "<header>\n<h1>");
-	render_html_text(b, g->title);
+	kifu_render_html_text_(b, g->title);
 	kifu_buf_puts(b, " <span class=\"sub\">(");
-	render_html_text(b, g->variants[ex->variant]);
+	kifu_render_html_text_(b, g->variants[ex->variant]);
 	kifu_buf_puts(b, ") &middot; the moves played in the stored games</span></h1>\n"
 		      "<p class=\"sub\" id=\"about\">from ");
 	if (ex->v[0].after[0]) {
 		kifu_buf_puts(b, "the position after <b>");
-		render_html_text(b, ex->v[0].after);
+		kifu_render_html_text_(b, ex->v[0].after);
 		kifu_buf_puts(b, "</b>");
 	} else {
 		kifu_buf_puts(b, "the start");
@@ -791,7 +791,7 @@ static void put_header(struct kifu_buf *b, const struct explorer *ex, const stru
 		if (!vals[i])
 			continue;
 		kifu_buf_printf(b, "; %s ", filter_keys[i]);
-		render_html_text(b, vals[i]);
+		kifu_render_html_text_(b, vals[i]);
 	}
 	kifu_buf_printf(b, "; %zu position%s", ex->n, ex->n == 1 ? "" : "s");
 	if (ex->info.left_out)
@@ -810,11 +810,11 @@ static int put_page(struct kifu_buf *b, const struct explorer *ex, const struct 
 	kifu_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<title>");
-	render_html_text(b, ex->g->title);
+	kifu_render_html_text_(b, ex->g->title);
 	kifu_buf_puts(b, ": tree");
 	if (ex->v[0].after[0]) {
 		kifu_buf_puts(b, " after ");
-		render_html_text(b, ex->v[0].after);
+		kifu_render_html_text_(b, ex->v[0].after);
 	}
 	kifu_buf_printf(b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", page_style);
 	put_header(b, ex, f, opt);
@@ -825,7 +825,7 @@ static int put_page(struct kifu_buf *b, const struct explorer *ex, const struct 
 			"<tbody id=\"rows\"></tbody></table></div>\n<p class=\"note\" id=\"note\"></p>\n"
 			"<noscript><p>This page needs JavaScript to show the moves.</p></noscript>\n"
 			"</aside>\n</main>\n<script>\n", ex->pics[0]);
-	ret = render_pictures(b, ex->pics, ex->npics);
+	ret = kifu_render_pictures_(b, ex->pics, ex->npics);
 	if (ret == 0)
 		ret = put_data(&j, ex, f, opt);
 	if (ret < 0)

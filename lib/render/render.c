@@ -13,51 +13,8 @@
 #include "kifu/game.h"
 #include "kifu/record.h"
 #include "kifu/render.h"
+#include "render/html.h"
 #include "render/render_impl.h"
-#include "util/hash.h"
-
-/* ---- escaping ---- */
-
-/*
- * Appends s as a single-quoted JavaScript string literal for a <script>
- * element ("</" and "<!" broken up, so that the HTML parser never ends the
- * script early). Single quotes, because the pictures are full of double
- * ones and hold none of their own.
- */
-static void js_string(struct kifu_buf *b, const char *s)
-{
-	const char *p;
-
-	kifu_buf_putc(b, '\'');
-	for (p = s; *p; p++) {
-		if (*p == '<' && (p[1] == '/' || p[1] == '!'))
-			kifu_buf_puts(b, "\\x3c");
-		else if (*p == '\'' || *p == '\\')
-			kifu_buf_printf(b, "\\%c", *p);
-		else if (*p == '\n')
-			kifu_buf_puts(b, "\\n");
-		else if ((unsigned char)*p < 0x20)
-			kifu_buf_printf(b, "\\u%04x", (unsigned char)*p);
-		else
-			kifu_buf_putc(b, *p);
-	}
-	kifu_buf_putc(b, '\'');
-}
-
-/* Appends s escaped for HTML text and attribute values. */
-static void html_text(struct kifu_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': kifu_buf_puts(b, "&amp;"); break;
-		case '<': kifu_buf_puts(b, "&lt;"); break;
-		case '>': kifu_buf_puts(b, "&gt;"); break;
-		case '"': kifu_buf_puts(b, "&quot;"); break;
-		case '\'': kifu_buf_puts(b, "&#39;"); break;
-		default: kifu_buf_putc(b, *s); break;
-		}
-	}
-}
 
 /* ---- what every format needs from a game ---- */
 
@@ -403,9 +360,9 @@ static const char html_script[] =
 static void html_header_row(struct kifu_buf *b, const char *key, const char *value)
 {
 	kifu_buf_puts(b, "<tr><th>");
-	html_text(b, key);
+	kifu_render_html_text_(b, key);
 	kifu_buf_puts(b, "</th><td>");
-	html_text(b, value);
+	kifu_render_html_text_(b, value);
 	kifu_buf_puts(b, "</td></tr>\n");
 }
 
@@ -415,175 +372,16 @@ static void html_result(struct kifu_buf *b, const struct kifu_record *rec)
 
 	result_of(rec, &result, &term);
 	if (!strcmp(result, "draw") || !strcmp(result, "unfinished"))
-		html_text(b, result);
+		kifu_render_html_text_(b, result);
 	else {
-		html_text(b, result);
+		kifu_render_html_text_(b, result);
 		kifu_buf_puts(b, " wins");
 	}
 	if (term) {
 		kifu_buf_puts(b, " (");
-		html_text(b, term);
+		kifu_render_html_text_(b, term);
 		kifu_buf_puts(b, ")");
 	}
-}
-
-static size_t common_prefix(char **s, size_t n)
-{
-	size_t len = strlen(s[0]), i, k;
-
-	for (i = 1; i < n; i++) {
-		for (k = 0; k < len && s[i][k] == s[0][k]; k++)
-			;
-		len = k;
-	}
-	/* Cut at a tag boundary, so that no ply's part starts inside a tag. */
-	while (len > 0 && s[0][len - 1] != '>')
-		len--;
-	return len;
-}
-
-static size_t common_suffix(char **s, size_t n, size_t prefix)
-{
-	size_t len = strlen(s[0]) - prefix, i, k;
-
-	for (i = 1; i < n; i++) {
-		size_t a = strlen(s[0]), c = strlen(s[i]);
-		size_t max = c - prefix < len ? c - prefix : len;
-
-		for (k = 0; k < max && s[i][c - 1 - k] == s[0][a - 1 - k]; k++)
-			;
-		len = k;
-	}
-	while (len > 0 && s[0][strlen(s[0]) - len] != '<')
-		len--;
-	return len;
-}
-
-/* A set of distinct lines, each with its number in order of first appearance. */
-struct lines {
-	const char **v;      /* by number; pointers into the pictures */
-	size_t *len;
-	size_t n, cap;
-	size_t *slot;        /* open addressing: 1 + number, 0 empty */
-	size_t nslots;
-};
-
-static uint64_t line_hash(const char *s, size_t n)
-{
-	return kifu_hash_fnv1a_(KIFU_HASH_FNV_OFFSET, s, n);
-}
-
-static int lines_grow(struct lines *l)
-{
-	size_t cap = l->cap ? l->cap * 2 : 256, i;
-	const char **v = realloc(l->v, cap * sizeof(*v));
-	size_t *len, *slot;
-
-	if (!v)
-		return KIFU_ENOMEM;
-	l->v = v;
-	len = realloc(l->len, cap * sizeof(*len));
-	if (!len)
-		return KIFU_ENOMEM;
-	l->len = len;
-	slot = calloc(cap * 2, sizeof(*slot));
-	if (!slot)
-		return KIFU_ENOMEM;
-	free(l->slot);
-	l->slot = slot;
-	l->nslots = cap * 2;
-	l->cap = cap;
-	for (i = 0; i < l->n; i++) {
-		size_t k = line_hash(l->v[i], l->len[i]) % l->nslots;
-
-		while (l->slot[k])
-			k = (k + 1) % l->nslots;
-		l->slot[k] = i + 1;
-	}
-	return 0;
-}
-
-/* The number of line s (n bytes), added when new; -1 when out of memory. */
-static long lines_add(struct lines *l, const char *s, size_t n)
-{
-	size_t k;
-
-	if (l->n == l->cap && lines_grow(l) < 0)
-		return -1;
-	for (k = line_hash(s, n) % l->nslots; l->slot[k]; k = (k + 1) % l->nslots) {
-		size_t i = l->slot[k] - 1;
-
-		if (l->len[i] == n && !memcmp(l->v[i], s, n))
-			return (long)i;
-	}
-	l->v[l->n] = s;
-	l->len[l->n] = n;
-	l->slot[k] = ++l->n;
-	return (long)(l->n - 1);
-}
-
-static void lines_release(struct lines *l)
-{
-	free(l->v);
-	free(l->len);
-	free(l->slot);
-}
-
-/* Appends bytes s..s+n as a JavaScript string. */
-static void js_string_n(struct kifu_buf *b, const char *s, size_t n)
-{
-	char *copy = malloc(n + 1);
-
-	if (!copy) {
-		b->failed = 1;
-		return;
-	}
-	memcpy(copy, s, n);
-	copy[n] = '\0';
-	js_string(b, copy);
-	free(copy);
-}
-
-/* Appends PRE, SUF, LINES and PLY: the pictures of n plies, compacted. */
-static int put_pictures(struct kifu_buf *b, char **svg, size_t n)
-{
-	struct lines l = { NULL, NULL, 0, 0, NULL, 0 };
-	size_t pre = common_prefix(svg, n), suf = common_suffix(svg, n, pre), i, j;
-	int ret = KIFU_ENOMEM;
-
-	kifu_buf_puts(b, "var PRE = ");
-	js_string_n(b, svg[0], pre);
-	kifu_buf_puts(b, ";\nvar SUF = ");
-	js_string(b, svg[0] + strlen(svg[0]) - suf);
-	kifu_buf_puts(b, ";\nvar PLY = [");
-	for (i = 0; i < n; i++) {
-		const char *p = svg[i] + pre, *end = svg[i] + strlen(svg[i]) - suf;
-
-		kifu_buf_puts(b, i ? ",\n[" : "\n[");
-		for (j = 0;; j++) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			long k = lines_add(&l, p, len);
-
-			if (k < 0)
-				goto out;
-			kifu_buf_printf(b, j ? ",%ld" : "%ld", k);
-			if (!nl)
-				break;
-			p = nl + 1;
-		}
-		kifu_buf_putc(b, ']');
-	}
-	kifu_buf_puts(b, "];\nvar LINES = [");
-	for (i = 0; i < l.n; i++) {
-		kifu_buf_puts(b, i ? ",\n" : "\n");
-		js_string_n(b, l.v[i], l.len[i]);
-	}
-	kifu_buf_puts(b, "];\n");
-	ret = b->failed ? KIFU_ENOMEM : 0;
-out:
-	lines_release(&l);
-	return ret;
 }
 
 static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
@@ -609,30 +407,30 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 	kifu_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<title>");
-	html_text(b, g->title);
+	kifu_render_html_text_(b, g->title);
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 
 		if (!name)
 			continue;
 		kifu_buf_puts(b, names++ ? " vs " : ": ");
-		html_text(b, name);
+		kifu_render_html_text_(b, name);
 	}
 	kifu_buf_printf(b, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<header>\n<h1>",
-			html_style, review ? kifu_render_review_style : "");
-	html_text(b, g->title);
+			html_style, review ? kifu_render_review_style_ : "");
+	kifu_render_html_text_(b, g->title);
 	kifu_buf_puts(b, " <span class=\"sub\">(");
-	html_text(b, g->variants[rp->variant]);
+	kifu_render_html_text_(b, g->variants[rp->variant]);
 	kifu_buf_puts(b, ")</span></h1>\n<p class=\"sub\">");
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 
 		kifu_buf_printf(b, "%s<span class=\"dot side-%s\"></span> ", s ? " &middot; " : "",
 				g->sides[s]);
-		html_text(b, name ? name : g->sides[s]);
+		kifu_render_html_text_(b, name ? name : g->sides[s]);
 		if (name) {
 			kifu_buf_puts(b, " (");
-			html_text(b, g->sides[s]);
+			kifu_render_html_text_(b, g->sides[s]);
 			kifu_buf_puts(b, ")");
 		}
 	}
@@ -652,7 +450,7 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		      "<noscript><p>This page needs JavaScript to step through the moves; "
 		      "the board above shows one position.</p></noscript>\n");
 	if (review)
-		kifu_render_review_chart(b, rec, rp, review);
+		kifu_render_review_chart_(b, rec, rp, review);
 	kifu_buf_puts(b, "</section>\n<aside>\n<h2>Moves</h2>\n<ol id=\"moves\">\n"
 		      "<li><button data-ply=\"0\"><span class=\"n\">0</span>"
 		      "<span>start</span></button></li>\n");
@@ -662,13 +460,13 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_buf_printf(b, "<li><button data-ply=\"%zu\"><span class=\"n\">%zu</span>"
 				"<span class=\"dot side-%s\" title=\"%s\"></span><span>", i, i,
 				g->sides[movers[i]], g->sides[movers[i]]);
-		html_text(b, kifu_replay_text(rp, i));
+		kifu_render_html_text_(b, kifu_replay_text(rp, i));
 		kifu_buf_puts(b, "</span>");
 		if (review)
-			kifu_render_review_mark(b, review, i);
+			kifu_render_review_mark_(b, review, i);
 		if (comment) {
 			kifu_buf_puts(b, "<span class=\"c\">");
-			html_text(b, comment);
+			kifu_render_html_text_(b, comment);
 			kifu_buf_puts(b, "</span>");
 		}
 		kifu_buf_puts(b, "</button></li>\n");
@@ -696,13 +494,13 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 	for (i = 0; i < rec->ntags; i++)
 		html_header_row(b, rec->tags[i].key, rec->tags[i].value);
 	kifu_buf_puts(b, "</table>\n</aside>\n</main>\n<script>\n");
-	ret = put_pictures(b, h.svg, n);
+	ret = kifu_render_pictures_(b, h.svg, n);
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(b, "var MOVES = [''");
 	for (i = 1; i <= rp->nplies; i++) {
 		kifu_buf_putc(b, ',');
-		js_string(b, kifu_replay_text(rp, i));
+		kifu_render_js_string_(b, kifu_replay_text(rp, i));
 	}
 	kifu_buf_puts(b, "];\nvar FIG = [");
 	for (i = 0; i < n; i++) {
@@ -712,10 +510,10 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 			const struct kifu_figure *f = &h.fig[i][k];
 
 			kifu_buf_puts(b, k ? ",[" : "[");
-			js_string(b, f->key);
+			kifu_render_js_string_(b, f->key);
 			kifu_buf_putc(b, ',');
 			snprintf(num, sizeof(num), "%ld", f->num);
-			js_string(b, f->type == KIFU_FIG_TEXT ? (f->text[0] ? f->text : "-") : num);
+			kifu_render_js_string_(b, f->type == KIFU_FIG_TEXT ? (f->text[0] ? f->text : "-") : num);
 			kifu_buf_putc(b, ']');
 		}
 		kifu_buf_putc(b, ']');
@@ -771,21 +569,4 @@ int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
 
 	free(movers);
 	return ret == 0 && b->failed ? KIFU_ENOMEM : ret;
-}
-
-/* ---- for other pages of the library (render_impl.h) ---- */
-
-void render_html_text(struct kifu_buf *b, const char *s)
-{
-	html_text(b, s);
-}
-
-void render_js_string(struct kifu_buf *b, const char *s)
-{
-	js_string(b, s);
-}
-
-int render_pictures(struct kifu_buf *b, char **svg, size_t n)
-{
-	return put_pictures(b, svg, n);
 }

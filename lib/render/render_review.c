@@ -15,6 +15,7 @@
 
 #include "kifu/analyse.h"
 #include "kifu/game.h"
+#include "render/html.h"
 #include "render/render_impl.h"
 
 /* The chart's frame, in SVG user units. */
@@ -27,7 +28,7 @@
 #define PLOT_W (CW - LEFT - RIGHT)
 #define PLOT_H (CH - TOP - BOTTOM)
 
-const char kifu_render_review_style[] =
+const char kifu_render_review_style_[] =
 	"#chart{display:block;max-width:100%;height:auto;background:#fff;"
 	"border:1px solid #d8ccb0;margin-top:4px}\n"
 	"#chart .grid{stroke:#ece4d0;stroke-width:1}\n"
@@ -154,7 +155,7 @@ static size_t tick_step(size_t n)
 	}
 }
 
-void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
+void kifu_render_review_chart_(struct kifu_buf *b, const struct kifu_record *rec,
 			      const struct kifu_replay *rp, const struct kifu_render_review *rv)
 {
 	const struct kifu_game *g = rp->game;
@@ -164,7 +165,7 @@ void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
 
 	kifu_buf_puts(b, "<h2>Expected score</h2>\n<p class=\"mkey\">Each side's expected score "
 		      "in the position at each ply (engine: ");
-	render_html_text(b, rv->engine ? rv->engine : "mcts");
+	kifu_render_html_text_(b, rv->engine ? rv->engine : "mcts");
 	kifu_buf_puts(b, "); click a ply to open it.</p>\n");
 	kifu_buf_printf(b, "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
 			"viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
@@ -216,7 +217,7 @@ void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
 			const char *mark = kifu_analyse_mark_text(rv->plies[p - 1].mark);
 
 			kifu_buf_printf(b, "ply %zu: ", p);
-			render_html_text(b, kifu_replay_text(rp, p));
+			kifu_render_html_text_(b, kifu_replay_text(rp, p));
 			if (mark)
 				kifu_buf_printf(b, " %s", mark);
 		}
@@ -233,7 +234,7 @@ void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
 				g->sides[s]);
 		if (name) {
 			kifu_buf_puts(b, " (");
-			render_html_text(b, name);
+			kifu_render_html_text_(b, name);
 			kifu_buf_puts(b, ")");
 		}
 		kifu_buf_puts(b, "</span>");
@@ -245,7 +246,7 @@ void kifu_render_review_chart(struct kifu_buf *b, const struct kifu_record *rec,
 			KIFU_ANALYSE_DUBIOUS, KIFU_ANALYSE_MISTAKE, KIFU_ANALYSE_BLUNDER);
 }
 
-void kifu_render_review_mark(struct kifu_buf *b, const struct kifu_render_review *rv, size_t ply)
+void kifu_render_review_mark_(struct kifu_buf *b, const struct kifu_render_review *rv, size_t ply)
 {
 	const struct kifu_ply_review *r = &rv->plies[ply - 1];
 	const char *mark = kifu_analyse_mark_text(r->mark);
@@ -253,7 +254,7 @@ void kifu_render_review_mark(struct kifu_buf *b, const struct kifu_render_review
 	if (!mark)
 		return;
 	kifu_buf_printf(b, "<span class=\"mk mk%d\" title=\"best ", r->mark);
-	render_html_text(b, rv->best + (ply - 1) * KIFU_MOVE_TEXT_MAX);
+	kifu_render_html_text_(b, rv->best + (ply - 1) * KIFU_MOVE_TEXT_MAX);
 	kifu_buf_printf(b, " %.2f, played %.2f, loss %.2f\">%s</span>", r->best_score,
 			r->played_score, r->loss, mark);
 }
