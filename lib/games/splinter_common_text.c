@@ -14,7 +14,7 @@
 #include "games/splinter_common.h"
 #include "games/svg.h"
 
-void spl_format(const struct spl_geom *g, kifu_move m, char *buf)
+void kifu_splinter_format_(const struct kifu_splinter_geom_ *g, kifu_move m, char *buf)
 {
 	int i, n;
 
@@ -22,15 +22,16 @@ void spl_format(const struct spl_geom *g, kifu_move m, char *buf)
 		strcpy(buf, "pass");
 		return;
 	}
-	kifu_sq_cell_name(g->width, spl_move_from(m), buf);
+	kifu_sq_cell_name(g->width, kifu_splinter_move_from_(m), buf);
 	buf += strlen(buf);
 	*buf++ = '-';
-	kifu_sq_cell_name(g->width, g->step[spl_move_from(m)][spl_move_dir(m)], buf);
-	n = spl_move_nsuf(m);
+	kifu_sq_cell_name(g->width,
+			  g->step[kifu_splinter_move_from_(m)][kifu_splinter_move_dir_(m)], buf);
+	n = kifu_splinter_move_nsuf_(m);
 	for (i = 0; i < n; i++) {
 		buf += strlen(buf);
 		*buf++ = '/';
-		kifu_sq_cell_name(g->width, spl_move_suf(m, i), buf);
+		kifu_sq_cell_name(g->width, kifu_splinter_move_suf_(m, i), buf);
 	}
 }
 
@@ -46,10 +47,11 @@ static size_t cell_span(const char *s)
 	return n;
 }
 
-static int parse_error(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int parse_error(struct kifu_error *err, const struct kifu_splinter_text_ *t, const char *fmt,
+		       ...) __attribute__((format(printf, 3, 4)));
 
-static int parse_error(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
+static int parse_error(struct kifu_error *err, const struct kifu_splinter_text_ *t, const char *fmt,
+		       ...)
 {
 	char why[KIFU_ERROR_MSG_MAX / 2];
 	va_list ap;
@@ -60,7 +62,8 @@ static int parse_error(struct kifu_error *err, const struct spl_text *t, const c
 	return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': %s", t->trimmed, why);
 }
 
-int spl_illegal(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
+int kifu_splinter_illegal_(struct kifu_error *err, const struct kifu_splinter_text_ *t,
+			   const char *fmt, ...)
 {
 	char why[KIFU_ERROR_MSG_MAX / 2];
 	va_list ap;
@@ -76,7 +79,7 @@ int spl_illegal(struct kifu_error *err, const struct spl_text *t, const char *fm
  * case letters, then digits): a letter, then a number from 1 without a
  * leading zero, both on the board.
  */
-static int cell_parse(const struct spl_geom *g, const char *s, size_t n)
+static int cell_parse(const struct kifu_splinter_geom_ *g, const char *s, size_t n)
 {
 	int file, rank;
 
@@ -95,8 +98,8 @@ static int cell_parse(const struct spl_geom *g, const char *s, size_t n)
 }
 
 /* Reads one cell name at norm + pos (quoting the written text on failure). */
-static int read_cell(const struct spl_geom *g, const char *norm, size_t pos, size_t *len,
-		     const struct spl_text *t, int *cell, struct kifu_error *err)
+static int read_cell(const struct kifu_splinter_geom_ *g, const char *norm, size_t pos, size_t *len,
+		     const struct kifu_splinter_text_ *t, int *cell, struct kifu_error *err)
 {
 	size_t n = cell_span(norm + pos);
 
@@ -132,8 +135,8 @@ static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
 	return (int)n;
 }
 
-int spl_parse_text(const struct spl_geom *g, const char *text, struct spl_text *t,
-		   struct kifu_error *err)
+int kifu_splinter_parse_text_(const struct kifu_splinter_geom_ *g, const char *text,
+			      struct kifu_splinter_text_ *t, struct kifu_error *err)
 {
 	char norm[sizeof(t->trimmed)];
 	size_t pos = 0, n;
@@ -183,27 +186,29 @@ int spl_parse_text(const struct spl_geom *g, const char *text, struct spl_text *
 
 		kifu_sq_cell_name(g->width, t->from, a);
 		kifu_sq_cell_name(g->width, t->to, b);
-		return spl_illegal(err, t, "'%s' is not next to '%s': a piece slides one square",
-				   b, a);
+		return kifu_splinter_illegal_(
+			err, t, "'%s' is not next to '%s': a piece slides one square", b, a);
 	}
 	return 0;
 }
 
-int spl_parse_begin(const struct spl_geom *g, const struct spl_core *c, int side, int over,
-		    size_t (*count)(const void *), const void *state, const char *text,
-		    struct spl_text *t, struct spl_core *after, kifu_move *m,
-		    struct kifu_error *err)
+int kifu_splinter_parse_begin_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_core_ *c, int side, int over,
+			       size_t (*count)(const void *), const void *state, const char *text,
+			       struct kifu_splinter_text_ *t, struct kifu_splinter_core_ *after,
+			       kifu_move *m, struct kifu_error *err)
 {
-	struct spl_bb moved;
-	int ret = spl_parse_text(g, text, t, err);
+	struct kifu_splinter_bb_ moved;
+	int ret = kifu_splinter_parse_text_(g, text, t, err);
 
 	if (ret < 0)
 		return ret;
 	if (over)
-		return spl_illegal(err, t, "the game is over");
+		return kifu_splinter_illegal_(err, t, "the game is over");
 	if (t->pass) {
 		if (count(state))
-			return spl_illegal(err, t, "pass is not allowed: you have a legal move");
+			return kifu_splinter_illegal_(err, t,
+						      "pass is not allowed: you have a legal move");
 		*m = SPL_PASS;
 		return 1;
 	}
@@ -211,59 +216,66 @@ int spl_parse_begin(const struct spl_geom *g, const struct spl_core *c, int side
 		char a[4];
 
 		kifu_sq_cell_name(g->width, t->from, a);
-		return spl_illegal(err, t, "no piece of yours on '%s'", a);
+		return kifu_splinter_illegal_(err, t, "no piece of yours on '%s'", a);
 	}
 	if (after) {
 		*after = *c;
-		spl_push(g, after, 0, t->from, t->dir, &moved);
+		kifu_splinter_push_(g, after, 0, t->from, t->dir, &moved);
 	}
-	*m = spl_move(t->from, t->dir);
+	*m = kifu_splinter_move_(t->from, t->dir);
 	return 0;
 }
 
-int spl_parse_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t salt,
-		       const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err)
+int kifu_splinter_parse_splinter_(const struct kifu_splinter_geom_ *g,
+				  struct kifu_splinter_core_ *c, uint64_t salt,
+				  const struct kifu_splinter_text_ *t, int *used, kifu_move *m,
+				  struct kifu_error *err)
 {
-	struct spl_bb tied[SPL_MAX_CELLS];
-	int groups, n = spl_tied(g, &c->occ, tied, &groups), i;
+	struct kifu_splinter_bb_ tied[SPL_MAX_CELLS];
+	int groups, n = kifu_splinter_tied_(g, &c->occ, tied, &groups), i;
 	char name[4];
 
 	if (groups <= 1)
 		return 0;
 	if (n == 1) {
-		spl_keep(g, c, salt, &tied[0]);
+		kifu_splinter_keep_(g, c, salt, &tied[0]);
 		return 0;
 	}
 	if (*used >= t->nsuf)
-		return spl_illegal(err, t, "tie needs /CELL");
+		return kifu_splinter_illegal_(err, t, "tie needs /CELL");
 	for (i = 0; i < n; i++)
-		if (spl_bb_has(&tied[i], t->suf[*used]))
+		if (kifu_splinter_bb_has_(&tied[i], t->suf[*used]))
 			break;
 	if (i == n) {
 		kifu_sq_cell_name(g->width, t->suf[*used], name);
-		return spl_illegal(err, t, "'%s' is not in a group tied for largest", name);
+		return kifu_splinter_illegal_(err, t, "'%s' is not in a group tied for largest",
+					      name);
 	}
 	(*used)++;
-	*m = spl_move_add_suf(*m, spl_canon_cell(g, &tied[i]));
-	spl_keep(g, c, salt, &tied[i]);
+	*m = kifu_splinter_move_add_suf_(*m, kifu_splinter_canon_cell_(g, &tied[i]));
+	kifu_splinter_keep_(g, c, salt, &tied[i]);
 	return 0;
 }
 
-int spl_parse_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *after,
-		    const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err)
+int kifu_splinter_parse_slide_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_slide_ *sl,
+			       struct kifu_splinter_core_ *after,
+			       const struct kifu_splinter_text_ *t, int *used, kifu_move *m,
+			       struct kifu_error *err)
 {
 	if (sl->groups <= 1)
 		return 0;
 	if (sl->ties == 1) {
-		spl_keep(g, after, 0, &sl->keep);
+		kifu_splinter_keep_(g, after, 0, &sl->keep);
 		return 0;
 	}
 	/* a tie: the groups in canonical order, and the written choice */
-	return spl_parse_splinter(g, after, 0, t, used, m, err);
+	return kifu_splinter_parse_splinter_(g, after, 0, t, used, m, err);
 }
 
-int spl_parse_finish(const struct spl_geom *g, const struct spl_text *t, int used,
-		     struct kifu_error *err)
+int kifu_splinter_parse_finish_(const struct kifu_splinter_geom_ *g,
+				const struct kifu_splinter_text_ *t, int used,
+				struct kifu_error *err)
 {
 	char name[4];
 
@@ -271,13 +283,14 @@ int spl_parse_finish(const struct spl_geom *g, const struct spl_text *t, int use
 		return 0;
 	kifu_sq_cell_name(g->width, t->suf[used], name);
 	if (!used)
-		return spl_illegal(err, t,
-				   "no tie for the largest group arises: '/%s' is not allowed", name);
-	return spl_illegal(err, t, "no further tie arises: '/%s' is not allowed", name);
+		return kifu_splinter_illegal_(
+			err, t, "no tie for the largest group arises: '/%s' is not allowed", name);
+	return kifu_splinter_illegal_(err, t, "no further tie arises: '/%s' is not allowed", name);
 }
 
-int spl_render_board(const struct spl_geom *g, const struct spl_core *c,
-		     const char *const *sides, const char *types, struct kifu_buf *out)
+int kifu_splinter_render_board_(const struct kifu_splinter_geom_ *g,
+				const struct kifu_splinter_core_ *c, const char *const *sides,
+				const char *types, struct kifu_buf *out)
 {
 	int f, r;
 
@@ -337,10 +350,11 @@ static void svg_shape(struct kifu_buf *out, char t, const struct kifu_svg_colour
 	}
 }
 
-int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
-		   const struct kifu_game *game, const void *state, const char *types,
-		   const struct spl_bb *noreturn, int back_dir, const kifu_move *last,
-		   struct kifu_buf *out)
+int kifu_splinter_render_svg_(const struct kifu_splinter_geom_ *g,
+			      const struct kifu_splinter_core_ *c, const struct kifu_game *game,
+			      const void *state, const char *types,
+			      const struct kifu_splinter_bb_ *noreturn, int back_dir,
+			      const kifu_move *last, struct kifu_buf *out)
 {
 	struct kifu_svg_caption cap;
 	struct kifu_svg_sq l;
@@ -348,15 +362,16 @@ int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
 
 	kifu_svg_sq_layout(&l, g->width, g->height, 50);
 	kifu_svg_caption_make(&cap, game, state, l.width);
-	if (noreturn && !spl_bb_empty(noreturn) && cap.n < KIFU_SVG_CAPTION_LINES)
+	if (noreturn && !kifu_splinter_bb_empty_(noreturn) && cap.n < KIFU_SVG_CAPTION_LINES)
 		snprintf(cap.line[cap.n++], sizeof(cap.line[0]),
 			 "red arrow: that piece may not go back that way (no return)");
 	kifu_svg_begin(out, game, l.width, l.height + kifu_svg_caption_height(&cap));
 	kifu_svg_sq_board(out, &l);
 	/* The last move: the cell its mover left and the one it moved to. */
 	if (last && *last != SPL_PASS) {
-		marks[nmarks++] = spl_move_from(*last);
-		marks[nmarks++] = g->step[spl_move_from(*last)][spl_move_dir(*last)];
+		marks[nmarks++] = kifu_splinter_move_from_(*last);
+		marks[nmarks++] =
+			g->step[kifu_splinter_move_from_(*last)][kifu_splinter_move_dir_(*last)];
 	}
 	kifu_svg_sq_marks(out, &l, marks, nmarks);
 	for (cell = 0; cell < g->ncells; cell++) {
@@ -377,18 +392,18 @@ int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
 		svg_shape(out, tok[1], kifu_svg_colour(side));
 		kifu_svg_cell_close(out);
 	}
-	if (noreturn && !spl_bb_empty(noreturn)) {
-		struct spl_bb m = *noreturn;
+	if (noreturn && !kifu_splinter_bb_empty_(noreturn)) {
+		struct kifu_splinter_bb_ m = *noreturn;
 
 		/* A short arrow on the piece's edge, pointing where it may not go. */
 		kifu_buf_puts(out, "<g class=\"no-return\" stroke=\"#b3261e\" stroke-width=\"2.5\" "
 			      "stroke-linecap=\"round\" fill=\"none\">\n");
-		while (!spl_bb_empty(&m)) {
-			int at = spl_bb_first(&m);
+		while (!kifu_splinter_bb_empty_(&m)) {
+			int at = kifu_splinter_bb_first_(&m);
 			double x, y, dx = kifu_sq_dfile[back_dir], dy = -kifu_sq_drank[back_dir];
 			double n = (dx && dy) ? 0.7071 : 1.0;
 
-			spl_bb_clear(&m, at);
+			kifu_splinter_bb_clear_(&m, at);
 			kifu_svg_sq_centre(&l, at, &x, &y);
 			dx *= n;
 			dy *= n;
@@ -404,7 +419,7 @@ int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
 	return kifu_svg_end(out);
 }
 
-int spl_render_figures(const struct kifu_figure *f, int n, struct kifu_buf *out)
+int kifu_splinter_render_figures_(const struct kifu_figure *f, int n, struct kifu_buf *out)
 {
 	int i, ret = 0;
 
@@ -420,7 +435,7 @@ int spl_render_figures(const struct kifu_figure *f, int n, struct kifu_buf *out)
 	return ret;
 }
 
-void spl_figure_int(struct kifu_figure *f, const char *key, const char *side, long num)
+void kifu_splinter_figure_int_(struct kifu_figure *f, const char *key, const char *side, long num)
 {
 	memset(f, 0, sizeof(*f));
 	snprintf(f->key, sizeof(f->key), "%s_%s", key, side);
