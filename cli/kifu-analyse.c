@@ -19,9 +19,12 @@
 
 #include "cli.h"
 #include "kifu/analyse.h"
+#include "kifu/diag.h"
 #include "kifu/player.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
 #include "kifu/render.h"
+#include "kifu/replay.h"
 #include "kifu/store.h"
 
 static const char usage[] =

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "kifu/pipeline.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 #include "kifu/store.h"
 
 static const char usage[] = "kifu-import [--db FILE] [--from FORMAT] [--json] [--quiet] PATH...";

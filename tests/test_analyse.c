@@ -24,7 +24,10 @@
 #include <cmocka.h>
 
 #include "kifu/analyse.h"
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 
 #ifndef KIFU_SOURCE_DIR
 #define KIFU_SOURCE_DIR "."

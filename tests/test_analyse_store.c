@@ -19,7 +19,10 @@
 
 #include "kifu/analyse.h"
 #include "kifu/db.h"
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 #include "kifu/stats.h"
 #include "kifu/store.h"
 

@@ -21,8 +21,12 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "kifu/diag.h"
 #include "kifu/format.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 #include "import_impl.h"
 #include "record/record_impl.h"
 

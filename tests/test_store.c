@@ -21,7 +21,11 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 #include "kifu/store.h"
 #include "store/store_impl.h" /* spool_max: runs of a few entries */
 

@@ -35,8 +35,10 @@
 
 #include "kifu/buf.h"
 #include "kifu/db.h"
+#include "kifu/diag.h"
 #include "kifu/error.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 
 struct kifu_store;
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/diag.h"
 #include "kifu/record.h"
 #include "record/record_impl.h"
 

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
 #include "record/record_impl.h"
 #include "record/record_yaml.h"

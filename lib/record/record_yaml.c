@@ -15,7 +15,9 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "kifu/diag.h"
 #include "kifu/format.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
 #include "record/record_yaml.h"
 

@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <yaml.h>
 
+#include "kifu/diag.h"
 #include "kifu/error.h"
 #include "kifu/format.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
 
 /* Past this depth the file is not read on (libyaml's own stacks would grow without bound). */

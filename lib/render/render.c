@@ -12,7 +12,9 @@
 
 #include "kifu/game.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
 #include "kifu/render.h"
+#include "kifu/replay.h"
 #include "render/render_impl.h"
 
 /* ---- escaping ---- */

@@ -13,6 +13,7 @@
 #include "kifu/buf.h"
 #include "kifu/record.h"
 #include "kifu/render.h"
+#include "kifu/replay.h"
 
 /* Appends s escaped for HTML text and attribute values. */
 void render_html_text(struct kifu_buf *b, const char *s);
