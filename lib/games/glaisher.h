@@ -97,8 +97,8 @@ void kifu_glaisher_format_move_(const void *state, kifu_move m, char *buf);
 int kifu_glaisher_parse_move_(const void *state, const char *text, kifu_move *out,
 			      struct kifu_error *err);
 int kifu_glaisher_figures_(const void *state, struct kifu_figure *out);
-int kifu_glaisher_render_text_(const void *state, struct kifu_buf *out);
-int kifu_glaisher_render_svg_(const void *state, struct kifu_buf *out);
-int kifu_glaisher_render_svg_last_(const void *state, kifu_move last, struct kifu_buf *out);
+int kifu_glaisher_render_text_(struct kifu_buf *out, const void *state);
+int kifu_glaisher_render_svg_(struct kifu_buf *out, const void *state);
+int kifu_glaisher_render_svg_last_(struct kifu_buf *out, const void *state, kifu_move last);
 
 #endif

@@ -408,7 +408,7 @@ int kifu_glaisher_figures_(const void *state, struct kifu_figure *out)
 	return 4;
 }
 
-int kifu_glaisher_render_text_(const void *state, struct kifu_buf *out)
+int kifu_glaisher_render_text_(struct kifu_buf *out, const void *state)
 {
 	const struct kifu_glaisher_geo_ *geo = kifu_glaisher_geo_();
 	const struct kifu_glaisher_state_ *s = state;
@@ -456,7 +456,7 @@ int kifu_glaisher_render_text_(const void *state, struct kifu_buf *out)
  * (taller stacks would not fit their cell), with the exact height written
  * on top.
  */
-static int gl_render(const void *state, const int *marks, int nmarks, struct kifu_buf *out)
+static int gl_render(struct kifu_buf *out, const void *state, const int *marks, int nmarks)
 {
 	const struct kifu_glaisher_geo_ *geo = kifu_glaisher_geo_();
 	const struct kifu_glaisher_state_ *s = state;
@@ -492,16 +492,16 @@ static int gl_render(const void *state, const int *marks, int nmarks, struct kif
 	return kifu_svg_end(out);
 }
 
-int kifu_glaisher_render_svg_(const void *state, struct kifu_buf *out)
+int kifu_glaisher_render_svg_(struct kifu_buf *out, const void *state)
 {
-	return gl_render(state, NULL, 0, out);
+	return gl_render(out, state, NULL, 0);
 }
 
 /*
  * The cells a move touched: the set-up cell; for a separation its origin,
  * the cells its parts landed on, and the cell the piece was placed on.
  */
-int kifu_glaisher_render_svg_last_(const void *state, kifu_move last, struct kifu_buf *out)
+int kifu_glaisher_render_svg_last_(struct kifu_buf *out, const void *state, kifu_move last)
 {
 	const struct kifu_glaisher_geo_ *geo = kifu_glaisher_geo_();
 	int cells[MAX_PART + 2], n = 0, o = M_ORIGIN(last), d = M_DIR(last);
@@ -521,6 +521,6 @@ int kifu_glaisher_render_svg_last_(const void *state, kifu_move last, struct kif
 		if (M_CELL(last) != NO_CELL && M_CELL(last) != o)
 			cells[n++] = M_CELL(last);
 	}
-	return gl_render(state, cells, n, out);
+	return gl_render(out, state, cells, n);
 }
 

@@ -395,7 +395,7 @@ static int sp_figures(const void *state, struct kifu_figure *out)
 	return n;
 }
 
-static int sp_render_text(const void *state, struct kifu_buf *out)
+static int sp_render_text(struct kifu_buf *out, const void *state)
 {
 	const struct kifu_splinter_geom_ *g = geom();
 	const struct sp_state *s = state;
@@ -404,8 +404,8 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 	struct kifu_outcome oc;
 	int n = sp_figures(s, f);
 
-	kifu_splinter_render_board_(g, &s->core, sp_sides,
-				    s->variant == SP_KNOCKOUT ? "krbp" : "sxo", out);
+	kifu_splinter_render_board_(out, g, &s->core, sp_sides,
+				    s->variant == SP_KNOCKOUT ? "krbp" : "sxo");
 	kifu_buf_puts(out, s->variant == SP_KNOCKOUT
 		      ? "(B/W: blue/white; k king, r rook, b bishop, p pawn)\n"
 		      : "(B/W: blue/white; s square, x cross, o circle)\n");
@@ -416,7 +416,7 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 		kifu_buf_puts(out, "game over: draw; ");
 	else
 		kifu_buf_printf(out, "%s to move; ", sp_sides[s->side]);
-	kifu_splinter_render_figures_(f, n, out);
+	kifu_splinter_render_figures_(out, f, n);
 	if (s->back) {
 		kifu_buf_puts(out, "\nno return:");
 		while (!kifu_splinter_bb_empty_(&m)) {
@@ -432,23 +432,23 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 	return kifu_buf_putc(out, '\n');
 }
 
-static int sp_render(const void *state, const kifu_move *last, struct kifu_buf *out)
+static int sp_render(struct kifu_buf *out, const void *state, const kifu_move *last)
 {
 	const struct sp_state *s = state;
 
-	return kifu_splinter_render_svg_(geom(), &s->core, &kifu_game_splinter, s,
+	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter, s,
 					 s->variant == SP_KNOCKOUT ? "krbp" : "sxo",
-					 s->back ? &s->moved : NULL, s->back - 1, last, out);
+					 s->back ? &s->moved : NULL, s->back - 1, last);
 }
 
-static int sp_render_svg(const void *state, struct kifu_buf *out)
+static int sp_render_svg(struct kifu_buf *out, const void *state)
 {
-	return sp_render(state, NULL, out);
+	return sp_render(out, state, NULL);
 }
 
-static int sp_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+static int sp_render_svg_last(struct kifu_buf *out, const void *state, kifu_move last)
 {
-	return sp_render(state, &last, out);
+	return sp_render(out, state, &last);
 }
 
 /*

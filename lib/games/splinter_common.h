@@ -378,9 +378,9 @@ int kifu_splinter_parse_finish_(const struct kifu_splinter_geom_ *g,
  * Appends the board, top rank first: each piece as the first letter of its
  * side's name (upper case) and its type letter, '.' for an empty cell.
  */
-int kifu_splinter_render_board_(const struct kifu_splinter_geom_ *g,
+int kifu_splinter_render_board_(struct kifu_buf *out, const struct kifu_splinter_geom_ *g,
 				const struct kifu_splinter_core_ *c, const char *const *sides,
-				const char *types, struct kifu_buf *out);
+				const char *types);
 
 /*
  * Appends the picture of the board (render_svg): each piece a shape by its
@@ -391,14 +391,14 @@ int kifu_splinter_render_board_(const struct kifu_splinter_geom_ *g,
  * a KIFU_SQ_* direction). The caption comes from game's figures. last (NULL:
  * none) is the move that led here: the cells it left and reached are marked.
  */
-int kifu_splinter_render_svg_(const struct kifu_splinter_geom_ *g,
+int kifu_splinter_render_svg_(struct kifu_buf *out, const struct kifu_splinter_geom_ *g,
 			      const struct kifu_splinter_core_ *c, const struct kifu_game *game,
 			      const void *state, const char *types,
 			      const struct kifu_splinter_bb_ *noreturn, int back_dir,
-			      const kifu_move *last, struct kifu_buf *out);
+			      const kifu_move *last);
 
 /* Appends "KEY VALUE" for each figure, separated by ", ". */
-int kifu_splinter_render_figures_(const struct kifu_figure *f, int n, struct kifu_buf *out);
+int kifu_splinter_render_figures_(struct kifu_buf *out, const struct kifu_figure *f, int n);
 
 /* Sets an integer figure. */
 void kifu_splinter_figure_int_(struct kifu_figure *f, const char *key, const char *side, long num);

@@ -288,9 +288,9 @@ int kifu_splinter_parse_finish_(const struct kifu_splinter_geom_ *g,
 	return kifu_splinter_illegal_(err, t, "no further tie arises: '/%s' is not allowed", name);
 }
 
-int kifu_splinter_render_board_(const struct kifu_splinter_geom_ *g,
+int kifu_splinter_render_board_(struct kifu_buf *out, const struct kifu_splinter_geom_ *g,
 				const struct kifu_splinter_core_ *c, const char *const *sides,
-				const char *types, struct kifu_buf *out)
+				const char *types)
 {
 	int f, r;
 
@@ -350,11 +350,11 @@ static void svg_shape(struct kifu_buf *out, char t, const struct kifu_svg_colour
 	}
 }
 
-int kifu_splinter_render_svg_(const struct kifu_splinter_geom_ *g,
+int kifu_splinter_render_svg_(struct kifu_buf *out, const struct kifu_splinter_geom_ *g,
 			      const struct kifu_splinter_core_ *c, const struct kifu_game *game,
 			      const void *state, const char *types,
 			      const struct kifu_splinter_bb_ *noreturn, int back_dir,
-			      const kifu_move *last, struct kifu_buf *out)
+			      const kifu_move *last)
 {
 	struct kifu_svg_caption cap;
 	struct kifu_svg_sq l;
@@ -419,7 +419,7 @@ int kifu_splinter_render_svg_(const struct kifu_splinter_geom_ *g,
 	return kifu_svg_end(out);
 }
 
-int kifu_splinter_render_figures_(const struct kifu_figure *f, int n, struct kifu_buf *out)
+int kifu_splinter_render_figures_(struct kifu_buf *out, const struct kifu_figure *f, int n)
 {
 	int i, ret = 0;
 

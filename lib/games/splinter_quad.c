@@ -484,14 +484,14 @@ static int sq_figures(const void *state, struct kifu_figure *out)
 	return n + 1;
 }
 
-static int sq_render_text(const void *state, struct kifu_buf *out)
+static int sq_render_text(struct kifu_buf *out, const void *state)
 {
 	const struct sq_state *s = state;
 	struct kifu_figure f[KIFU_FIGURES_MAX];
 	struct kifu_outcome oc;
 	int n = sq_figures(s, f);
 
-	kifu_splinter_render_board_(geom(), &s->core, sq_sides, "sxo", out);
+	kifu_splinter_render_board_(out, geom(), &s->core, sq_sides, "sxo");
 	kifu_buf_puts(out, "(R/B/G/Y: red/blue/green/yellow; s square, x cross, o circle)\n");
 	sq_outcome(s, &oc);
 	if (oc.status == KIFU_WIN)
@@ -500,24 +500,24 @@ static int sq_render_text(const void *state, struct kifu_buf *out)
 		kifu_buf_puts(out, "game over: draw; ");
 	else
 		kifu_buf_printf(out, "%s to move; ", sq_sides[s->side]);
-	kifu_splinter_render_figures_(f, n, out);
+	kifu_splinter_render_figures_(out, f, n);
 	return kifu_buf_putc(out, '\n');
 }
 
-static int sq_render_svg(const void *state, struct kifu_buf *out)
+static int sq_render_svg(struct kifu_buf *out, const void *state)
 {
 	const struct sq_state *s = state;
 
-	return kifu_splinter_render_svg_(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL,
-					 0, NULL, out);
+	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter_quad, s, "sxo",
+					 NULL, 0, NULL);
 }
 
-static int sq_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+static int sq_render_svg_last(struct kifu_buf *out, const void *state, kifu_move last)
 {
 	const struct sq_state *s = state;
 
-	return kifu_splinter_render_svg_(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL,
-					 0, &last, out);
+	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter_quad, s, "sxo",
+					 NULL, 0, &last);
 }
 
 /*

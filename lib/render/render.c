@@ -201,7 +201,7 @@ static int text_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 				kifu_replay_text(rp, ply), rp->game->sides[t->movers[ply]], h);
 	else
 		kifu_buf_printf(t->b, "\nply 0: start, hash %016llx\n", h);
-	return rp->game->render_text(state, t->b);
+	return rp->game->render_text(t->b, state);
 }
 
 static int put_text(struct kifu_buf *b, const struct kifu_record *rec,
@@ -239,7 +239,7 @@ static int svg_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const vo
 {
 	struct svg_ctx *s = ctx;
 
-	return kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, s->b);
+	return kifu_game_render_svg(s->b, rp->game, state, ply ? &rp->moves[ply - 1] : NULL);
 }
 
 int kifu_render_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply)
@@ -271,7 +271,7 @@ static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	struct html_ctx *h = ctx;
 	struct kifu_buf b = KIFU_BUF_INIT;
 
-	if (kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, &b) < 0 ||
+	if (kifu_game_render_svg(&b, rp->game, state, ply ? &rp->moves[ply - 1] : NULL) < 0 ||
 	    !b.data) {
 		kifu_buf_release(&b);
 		return KIFU_ENOMEM;
