@@ -191,7 +191,7 @@ static int put_yaml(struct kifu_buf *b, struct kifu_record *rec, const struct ki
 		ret = kifu_record_write(b, rec, rp, &err);
 	for (i = 0; i < rp->nplies; i++) {
 		if (rec->turns[i].comment != saved[i])
-			free(rec->turns[i].comment);
+			kifu_buf_detached_free(rec->turns[i].comment);
 		rec->turns[i].comment = saved[i];
 	}
 	free(saved);
@@ -367,7 +367,7 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 		write_out(r, &b);
 	r->done++;
 out:
-	free(rv);
+	kifu_analyse_game_free(rv);
 	free(best);
 	kifu_buf_release(&b);
 	return ret;

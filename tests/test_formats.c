@@ -271,8 +271,8 @@ static void test_fixtures(void **state)
 				 got);
 		checked++;
 		free(data);
-		free(got);
-		free(got1);
+		kifu_buf_detached_free(got);
+		kifu_buf_detached_free(got1);
 		free(want);
 	}
 	assert_true(checked >= 12);

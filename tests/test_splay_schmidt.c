@@ -63,7 +63,7 @@ static void assert_line(const struct kifu_pos *pos, const char *line)
 	}
 	if (!found)
 		fail_msg("line '%s' not in:\n%s", line, txt);
-	free(txt);
+	kifu_buf_detached_free(txt);
 }
 
 /* The move of a placement on cell `name`. */

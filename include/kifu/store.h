@@ -255,9 +255,13 @@ int kifu_date_first_day(char *out, const char *date, struct kifu_error *err);
 int kifu_store_game_each(struct kifu_store *st, const struct kifu_filter *f,
 			 int (*fn)(int64_t id, void *ctx), void *ctx, struct kifu_error *err);
 
-/* The same ids in an array: *ids (free() it; NULL when n is 0) and *n. */
+/*
+ * The same ids in an array: *ids (free it with kifu_store_game_ids_free;
+ * NULL when n is 0) and *n.
+ */
 int kifu_store_game_ids(int64_t **ids, size_t *n, struct kifu_store *st,
 			const struct kifu_filter *f, struct kifu_error *err);
+void kifu_store_game_ids_free(int64_t *ids);
 
 /* ---- Bulk loading ---- */
 

@@ -356,7 +356,7 @@ void kifu_diags_reset(struct kifu_diags *d)
 	size_t i;
 
 	for (i = 0; i < d->n; i++)
-		free(d->v[i].message);
+		kifu_buf_detached_free(d->v[i].message);
 	d->n = 0;
 	d->errors = 0;
 	d->warnings = 0;

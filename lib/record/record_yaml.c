@@ -361,7 +361,7 @@ static int fatal(struct kifu_record_doc_ *d, size_t diags_start, struct kifu_mar
 			d->diags->warnings--;
 		else
 			d->diags->errors--;
-		free(d->diags->v[i].message);
+		kifu_buf_detached_free(d->diags->v[i].message);
 	}
 	d->diags->n = diags_start;
 	kifu_record_free(d->rec);

@@ -68,7 +68,7 @@ static void explorer_release(struct explorer *ex)
 	free(ex->v);
 	free(ex->slot);
 	for (i = 0; i < ex->npics; i++)
-		free(ex->pics[i]);
+		kifu_buf_detached_free(ex->pics[i]);
 	free(ex->pics);
 }
 

@@ -732,7 +732,7 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 out:
 	if (h.svg)
 		for (i = 0; i < n; i++)
-			free(h.svg[i]);
+			kifu_buf_detached_free(h.svg[i]);
 	free(h.svg);
 	free(h.fig);
 	free(h.nfig);
