@@ -113,7 +113,10 @@ const char *kifu_record_clip_(const char *s, size_t n, char *buf);
 void kifu_record_tree_reset_(struct kifu_reader *r);
 void kifu_record_tree_scalar_(struct kifu_record_doc_ *d, yaml_event_t *ev);
 void kifu_record_tree_alias_(struct kifu_record_doc_ *d, yaml_event_t *ev);
-/* A mapping or sequence starts; returns -1 when the nesting passes HARD_DEPTH (the file is not read on). */
+/*
+ * A mapping or sequence starts; returns -1 when the nesting passes
+ * HARD_DEPTH (the file is not read on).
+ */
 int kifu_record_tree_start_(struct kifu_record_doc_ *d, yaml_event_t *ev, int type);
 void kifu_record_tree_end_(struct kifu_record_doc_ *d);
 
