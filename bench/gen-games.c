@@ -15,6 +15,7 @@
 
 #include "kifu/game.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 

@@ -13,6 +13,7 @@
 
 #include "kifu/game.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
 
 static uint64_t state = 0x2545f4914f6cdd1dULL;
 

@@ -23,6 +23,7 @@
 
 #include "kifu/game.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
 
 #define PLAYERS 5000
 #define OPENING 12      /* plies played from the popular moves */

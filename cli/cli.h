@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kifu/diag.h"
 #include "kifu/error.h"
 #include "kifu/format.h"
 #include "kifu/pipeline.h"

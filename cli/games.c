@@ -170,6 +170,6 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 		if (stored(st, ids[i], fn, ctx, status) < 0)
 			break;
 out:
-	free(ids);
+	kifu_store_game_ids_free(ids);
 	kifu_store_free(st);
 }

@@ -19,9 +19,12 @@
 
 #include "cli.h"
 #include "kifu/analyse.h"
+#include "kifu/diag.h"
 #include "kifu/player.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
 #include "kifu/render.h"
+#include "kifu/replay.h"
 #include "kifu/store.h"
 
 static const char usage[] =
@@ -216,7 +219,7 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 		write_out(r, &b);
 	r->done++;
 out:
-	free(rv);
+	kifu_analyse_game_free(rv);
 	free(best);
 	kifu_buf_release(&b);
 	return ret;

@@ -19,9 +19,11 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "kifu/diag.h"
 #include "kifu/format.h"
 #include "kifu/record.h"
 #include "kifu/render.h"
+#include "kifu/replay.h"
 #include "kifu/store.h"
 
 static const char usage[] =

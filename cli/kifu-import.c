@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "kifu/pipeline.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 #include "kifu/store.h"
 
 static const char usage[] = "kifu-import [--db FILE] [--from FORMAT] [--json] [--quiet] PATH...";
@@ -270,10 +271,10 @@ static void run_import(struct run *run, char **paths, int npaths,
 	    kifu_store_indexes_deferred(&deferred, run->st, &err) < 0 ||
 	    kifu_store_import_begin(&run->import_id, run->st, list, &err) < 0) {
 		db_fail(run, &err);
-		free(list);
+		kifu_buf_detached_free(list);
 		return;
 	}
-	free(list);
+	kifu_buf_detached_free(list);
 	/* An import interrupted in bulk mode left indexes dropped: rebuild them at the end. */
 	run->bulk = deferred > 0;
 	run->started = cli_now();

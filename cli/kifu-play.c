@@ -16,9 +16,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kifu/diag.h"
 #include "kifu/game.h"
 #include "kifu/player.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 #include "kifu/store.h"
 
 static const char usage[] =

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kifu/diag.h"
 #include "kifu/pipeline.h"
 #include "kifu/record.h"
 

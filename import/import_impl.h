@@ -11,8 +11,10 @@
 
 #include <stddef.h>
 
+#include "kifu/diag.h"
 #include "kifu/format.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 
 /* The formats themselves (kifu_format_apgr, _pgn, _csv) are declared for the registry. */
 #include "input/formats.h"

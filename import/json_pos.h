@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "kifu/diag.h"
 #include "kifu/record.h"
 
 /* Where a value starts, and where its key does (the value's own place for array items). */

@@ -24,7 +24,10 @@
 #include <cmocka.h>
 
 #include "kifu/analyse.h"
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 
 #ifndef KIFU_SOURCE_DIR
 #define KIFU_SOURCE_DIR "."
@@ -294,7 +297,7 @@ static void test_random_loses_more(void **unused)
 				expected[kind] += r->expected;
 				count[kind]++;
 			}
-			free(rv);
+			kifu_analyse_game_free(rv);
 			kifu_pos_free(pos);
 		}
 		assert_true(count[0] > 0 && count[1] > 0);
@@ -340,9 +343,9 @@ static void test_threads_deterministic(void **unused)
 	assert_int_equal(kifu_analyse_game(&other, rp->game, rp->variant, rp->first, rp->moves, n,
 					   &o, &err), 0);
 	assert_true(memcmp(one, other, n * sizeof(*one)) != 0);
-	free(one);
-	free(two);
-	free(other);
+	kifu_analyse_game_free(one);
+	kifu_analyse_game_free(two);
+	kifu_analyse_game_free(other);
 	unload(&gs);
 }
 

@@ -18,10 +18,13 @@
 #include <cmocka.h>
 
 #include "kifu/analyse.h"
-#include "store/db.h"
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 #include "kifu/stats.h"
 #include "kifu/store.h"
+#include "store/db.h"
 
 #define EPS 1e-9
 

@@ -57,7 +57,7 @@ static void test_appends(void **unused)
 	s = kifu_buf_detach(&b);
 	assert_string_equal(s, "abc");
 	assert_null(b.data);
-	free(s);
+	kifu_buf_detached_free(s);
 }
 
 static void test_escaped(void **unused)

@@ -315,8 +315,8 @@ static void check_last_move(const struct kifu_game *g, const void *before, const
 	int n = 0, i, j;
 
 	g->format_move(before, m, text);
-	assert_int_equal(g->render_svg(after, &plain), 0);
-	assert_int_equal(g->render_svg_last(after, m, &marked), 0);
+	assert_int_equal(g->render_svg(&plain, after), 0);
+	assert_int_equal(g->render_svg_last(&marked, after, m), 0);
 	start = strstr(marked.data, "<g class=\"last-move\">\n");
 	if (!start) {
 		/* only a move that names no cell (a pass) marks nothing */
@@ -480,7 +480,7 @@ static void test_registry(void **unused)
 			assert_int_equal(g->init(state, 0, 1, &err), KIFU_ENOTFOUND);
 		assert_int_equal(g->init(state, 0, g->nsides, &err), KIFU_ENOTFOUND);
 		assert_int_equal(g->init(state, 0, 0, &err), 0);
-		assert_int_equal(g->render_text(state, &b), 0);
+		assert_int_equal(g->render_text(&b, state), 0);
 		assert_true(b.len > 0);
 		kifu_buf_release(&b);
 		free(state);

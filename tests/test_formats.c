@@ -21,8 +21,12 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "kifu/diag.h"
 #include "kifu/format.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 #include "import_impl.h"
 #include "record/record_impl.h"
 
@@ -267,8 +271,8 @@ static void test_fixtures(void **state)
 				 got);
 		checked++;
 		free(data);
-		free(got);
-		free(got1);
+		kifu_buf_detached_free(got);
+		kifu_buf_detached_free(got1);
 		free(want);
 	}
 	assert_true(checked >= 12);

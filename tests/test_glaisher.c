@@ -90,7 +90,7 @@ static void cell_at(struct kifu_pos *p, const char *name, char *tok)
 
 	assert_true(c >= 0);
 	row = h->row[c];
-	assert_int_equal(game()->render_text(p->state, &b), 0);
+	assert_int_equal(game()->render_text(&b, p->state), 0);
 	line = b.data;
 	for (i = 0; i < row; i++) {
 		line = strchr(line, '\n');
@@ -189,7 +189,7 @@ static void test_start(void **unused)
 	assert_figures(p, 3, 3, 18, 18);
 	assert_outcome(p, KIFU_ONGOING, -1);
 	assert_int_equal(count_listed(p), 1125);
-	assert_int_equal(game()->render_text(p->state, &b), 0);
+	assert_int_equal(game()->render_text(&b, p->state), 0);
 	assert_non_null(strstr(b.data, "to move: red"));
 	assert_non_null(strstr(b.data, "stacks_red 3; stacks_yellow 3; pieces_red 18; pieces_yellow 18"));
 	kifu_buf_release(&b);
@@ -464,7 +464,7 @@ static void test_no_separation_loses(void **unused)
 	assert_int_equal(count_listed(p), 0);
 	assert_int_equal(perft(p, 1), 0);
 	parse_fails(p, "f3>e 2+1 a3", KIFU_EILLEGAL, "illegal move 'f3>e 2+1 a3': the game is over");
-	assert_int_equal(game()->render_text(p->state, &b), 0);
+	assert_int_equal(game()->render_text(&b, p->state), 0);
 	assert_non_null(strstr(b.data, "game over: yellow wins (no separation left)"));
 	kifu_buf_release(&b);
 	kifu_pos_free(p);

@@ -16,7 +16,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 
 #ifndef KIFU_SOURCE_DIR
 #define KIFU_SOURCE_DIR "."

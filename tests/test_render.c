@@ -125,7 +125,7 @@ static void test_text_diagrams(void **unused)
 		want = read_file(path);
 		if (!want)
 			fail_msg("cannot read '%s'", path);
-		assert_int_equal(pos->game->render_text(pos->state, &b), 0);
+		assert_int_equal(pos->game->render_text(&b, pos->state), 0);
 		if (strcmp(b.data, want) != 0)
 			fail_msg("%s: the diagram differs from '%s':\n%s", k->file, path, b.data);
 		free(want);
@@ -419,8 +419,8 @@ static void check_picture(const struct kifu_game *g, const void *state, const ch
 	const char *why;
 	int i;
 
-	assert_int_equal(g->render_svg(state, &svg), 0);
-	assert_int_equal(g->render_text(state, &text), 0);
+	assert_int_equal(g->render_svg(&svg, state), 0);
+	assert_int_equal(g->render_text(&text, state), 0);
 	why = xml_check(svg.data, root);
 	if (why)
 		fail_msg("%s: the picture is not well-formed: %s", where, why);
@@ -546,7 +546,7 @@ static void test_one_picture(void **unused)
 		struct kifu_buf b = KIFU_BUF_INIT;
 
 		assert_int_equal(kifu_pos_new(&pos, g, 0, 0, &err), 0);
-		assert_int_equal(g->render_svg(pos->state, &b), 0);
+		assert_int_equal(g->render_svg(&b, pos->state), 0);
 		assert_non_null(strstr(b.data, "</svg>\n"));
 		assert_string_equal(strstr(b.data, "</svg>\n"), "</svg>\n");
 		kifu_buf_release(&b);

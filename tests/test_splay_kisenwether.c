@@ -143,7 +143,7 @@ static void cell_text(const struct kifu_pos *p, const char *cell, char *out)
 	const char *line;
 	int file = cell[0] - 'a', rank = cell[1] - '0', i, k;
 
-	assert_int_equal(game()->render_text(p->state, &b), 0);
+	assert_int_equal(game()->render_text(&b, p->state), 0);
 	line = b.data;
 	for (i = 0; i < 1 + 8 - rank; i++) {
 		line = strchr(line, '\n');
@@ -229,7 +229,7 @@ static void test_start(void **unused)
 	(void)unused;
 	assert_int_equal(game()->side_to_move(p->state), WHITE);
 	assert_ongoing(p);
-	assert_int_equal(game()->render_text(p->state, &b), 0);
+	assert_int_equal(game()->render_text(&b, p->state), 0);
 	assert_string_equal(b.data, diagram);
 	kifu_buf_release(&b);
 	assert_int_equal(game()->figures(p->state, figs), 2);

@@ -42,7 +42,7 @@ static char *render(const struct kifu_pos *pos)
 {
 	struct kifu_buf b = KIFU_BUF_INIT;
 
-	assert_int_equal(game()->render_text(pos->state, &b), 0);
+	assert_int_equal(game()->render_text(&b, pos->state), 0);
 	return kifu_buf_detach(&b);
 }
 
@@ -63,7 +63,7 @@ static void assert_line(const struct kifu_pos *pos, const char *line)
 	}
 	if (!found)
 		fail_msg("line '%s' not in:\n%s", line, txt);
-	free(txt);
+	kifu_buf_detached_free(txt);
 }
 
 /* The move of a placement on cell `name`. */

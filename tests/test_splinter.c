@@ -46,7 +46,7 @@ static void expect_cell(const struct kifu_pos *p, const char *cell, const char *
 	char got[3];
 	int file = cell[0] - 'a', k;
 
-	assert_int_equal(p->game->render_text(p->state, &b), 0);
+	assert_int_equal(p->game->render_text(&b, p->state), 0);
 	/* rank lines start with the rank number in two columns, then 3 columns a cell */
 	for (line = b.data; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
 		if (line[0] && line[1] && line[2] == ' ' && atoi(line) == atoi(cell + 1))

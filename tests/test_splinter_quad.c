@@ -84,7 +84,7 @@ static void expect_rank(const struct kifu_pos *p, int rank, const char *want)
 	char head[4];
 	const char *at;
 
-	assert_int_equal(p->game->render_text(p->state, &b), 0);
+	assert_int_equal(p->game->render_text(&b, p->state), 0);
 	snprintf(head, sizeof(head), "%2d ", rank);
 	for (at = b.data; at && strncmp(at, head, 2); at = strchr(at, '\n'), at = at ? at + 1 : at)
 		;

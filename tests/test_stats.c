@@ -25,9 +25,12 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "kifu/diag.h"
 #include "kifu/estimate.h"
 #include "kifu/explorer.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 #include "kifu/search.h"
 #include "kifu/stats.h"
 #include "kifu/store.h"

@@ -21,7 +21,11 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 #include "kifu/store.h"
 #include "store/store_impl.h" /* spool_max: runs of a few entries */
 
@@ -576,7 +580,7 @@ static const char *ids_of(struct kifu_store *st, struct kifu_filter f)
 	for (i = 0; i < n; i++)
 		len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%lld", i ? "," : "",
 					(long long)ids[i]);
-	free(ids);
+	kifu_store_game_ids_free(ids);
 	return out;
 }
 
@@ -853,7 +857,7 @@ static void write_all_games(struct kifu_buf *out, struct kifu_store *st)
 		kifu_record_free(rec);
 		kifu_replay_release(&rp);
 	}
-	free(ids);
+	kifu_store_game_ids_free(ids);
 }
 
 /* The rows every migration must keep, and the moves and positions, as one text. */

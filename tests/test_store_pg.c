@@ -19,7 +19,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 #include "kifu/store.h"
 #include "store/store_impl.h"
 

@@ -83,12 +83,13 @@ int kifu_analyse_position(struct kifu_ply_review *out, const struct kifu_game *g
 /*
  * Reviews the n plies `moves` (canonical, legal) played from the start
  * position of variant/first: *out gets n reviews (the caller frees it with
- * free(); NULL when n is 0). Returns 0, KIFU_EILLEGAL, KIFU_ERANGE or
- * KIFU_ENOMEM (the first failure of any ply).
+ * kifu_analyse_game_free; NULL when n is 0). Returns 0, KIFU_EILLEGAL,
+ * KIFU_ERANGE or KIFU_ENOMEM (the first failure of any ply).
  */
 int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, int variant,
 		      int first, const kifu_move *moves, size_t n,
 		      const struct kifu_analyse_opts *o, struct kifu_error *err);
+void kifu_analyse_game_free(struct kifu_ply_review *rv);
 
 /* ---- Keeping reviews in the game database (kifu-analyse --store) ---- */
 

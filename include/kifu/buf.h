@@ -52,7 +52,13 @@ void kifu_buf_reset(struct kifu_buf *b);
 /* Frees the memory; b may be reused after. */
 void kifu_buf_release(struct kifu_buf *b);
 
-/* Hands the data to the caller (free() it) and resets b. Never NULL unless out of memory. */
+/*
+ * Hands the data to the caller and resets b: free it with
+ * kifu_buf_detached_free. Never NULL unless out of memory.
+ */
 char *kifu_buf_detach(struct kifu_buf *b);
+
+/* Frees what kifu_buf_detach returned (NULL is fine). */
+void kifu_buf_detached_free(char *data);
 
 #endif

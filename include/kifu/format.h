@@ -18,8 +18,10 @@
 #include <stddef.h>
 
 #include "kifu/buf.h"
+#include "kifu/diag.h"
 #include "kifu/error.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 
 /*
  * A byte stream. read() copies up to n bytes into buf and returns how many

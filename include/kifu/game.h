@@ -125,10 +125,10 @@ struct kifu_game {
 	 * the pieces; the rest of the picture is render_svg's. A pass marks
 	 * nothing. Returns 0 or KIFU_ENOMEM.
 	 */
-	int (*render_svg_last)(const void *state, kifu_move last, struct kifu_buf *out);
+	int (*render_svg_last)(struct kifu_buf *out, const void *state, kifu_move last);
 
 	/* Appends a text diagram of the position (coordinates, owners, heights). */
-	int (*render_text)(const void *state, struct kifu_buf *out);
+	int (*render_text)(struct kifu_buf *out, const void *state);
 
 	/*
 	 * Appends a picture of the position: one complete standalone <svg>
@@ -138,7 +138,7 @@ struct kifu_game {
 	 * cell's token in render_text, so that the picture can be checked
 	 * against the engine. Returns 0 or KIFU_ENOMEM.
 	 */
-	int (*render_svg)(const void *state, struct kifu_buf *out);
+	int (*render_svg)(struct kifu_buf *out, const void *state);
 
 	/*
 	 * Board symmetries: exactly those the game's page lists under
@@ -196,8 +196,8 @@ int kifu_game_variant_count(const struct kifu_game *g);
  * The picture of state: render_svg_last with *last marked when last is
  * given (the move played to reach state), else render_svg.
  */
-int kifu_game_render_svg(const struct kifu_game *g, const void *state, const kifu_move *last,
-			 struct kifu_buf *out);
+int kifu_game_render_svg(struct kifu_buf *out, const struct kifu_game *g, const void *state,
+			 const kifu_move *last);
 
 /*
  * A position with its game, for callers that want one allocation: the state

@@ -30,9 +30,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kifu/diag.h"
 #include "kifu/error.h"
 #include "kifu/format.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 
 enum kifu_item_kind {
 	KIFU_ITEM_INPUT,   /* an input starts: input, format, size */

@@ -1,41 +1,27 @@
 /*
  * Game records in the YAML notation of format 1 (spec/RECORDS.md): the
- * record as data, a streaming reader that yields one record per YAML
- * document, a validator that checks a record and replays its moves through
- * the rules engine, and a writer of canonical format-1 YAML.
- *
- * Typical use (kifu-validate):
- *
- *     struct kifu_reader *r;
- *     struct kifu_record *rec;
- *     struct kifu_diags diags = KIFU_DIAGS_INIT;
- *     struct kifu_replay replay = KIFU_REPLAY_INIT;
- *
- *     kifu_reader_open_file(&r, path, &err);
- *     while ((ret = kifu_reader_next(&rec, &diags, r, &err)) > 0) {
- *             kifu_record_validate(&replay, &diags, rec, 0, &err);
- *             ... diags.errors == 0 means valid ...
- *             kifu_record_free(rec);
- *     }
- *     kifu_reader_free(r);
+ * record as data, with builders for records made in memory and the YAML
+ * typing of scalars and clocks that reading and writing share.
  *
  * Strings in a record are NUL-terminated UTF-8 owned by the record.
  * Positions are 1-based lines and columns (columns count characters); 0 means
- * unknown (a record built in memory). Nothing here keeps global state:
- * different threads may use different readers, records and replays at once
- * (kifu-validate reads in one thread and validates in another).
+ * unknown (a record built in memory). Nothing here keeps global state.
+ *
+ * The families around the record have their own headers: diagnostics
+ * (kifu/diag.h), the streaming reader (kifu/reader.h), validating and
+ * replaying (kifu/replay.h) and the writers (kifu/record_write.h). This
+ * header includes them all, so that code written against the single
+ * header it once was still builds.
  */
 #ifndef KIFU_RECORD_H
 #define KIFU_RECORD_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "kifu/buf.h"
+#include "kifu/diag.h"
 #include "kifu/error.h"
-#include "kifu/game.h"
+
 
 /* Limits on hostile input (each exceeded limit is a diagnostic, never a crash). */
 #define KIFU_RECORD_MAX_DEPTH 64        /* nesting of mappings and sequences */
@@ -45,11 +31,6 @@
 #define KIFU_RECORD_MAX_NODES (1 << 21) /* YAML nodes in one document */
 #define KIFU_RECORD_MAX_TEXT (64 << 20) /* bytes of scalar text in one document */
 
-/* A 1-based source position; line 0 when unknown. */
-struct kifu_mark {
-	int line;
-	int col;
-};
 
 /* The top-level keys of a record, in the order the writer puts them. */
 enum kifu_key {
@@ -197,161 +178,10 @@ const char *kifu_record_result(const struct kifu_record *rec);
  */
 const char *kifu_record_termination(const struct kifu_record *rec);
 
-/* ---- Diagnostics ---- */
 
-enum kifu_severity { KIFU_DIAG_ERROR = 0, KIFU_DIAG_WARNING = 1 };
-
-struct kifu_diag {
-	int line;              /* 1-based; 0 when unknown */
-	int col;
-	int ply;               /* 1-based ply of a move diagnostic, else 0 */
-	int game;              /* K, the game number in its file */
-	int severity;          /* enum kifu_severity */
-	char *message;         /* the whole message: "game K, ply P: illegal move ..." */
-};
-
-/* A list of diagnostics, caller-owned and reusable (reset between games). */
-struct kifu_diags {
-	struct kifu_diag *v;
-	size_t n, cap;
-	int errors, warnings;  /* counts by severity */
-	int failed;            /* an allocation failed: some diagnostics were lost */
-};
-
-#define KIFU_DIAGS_INIT { NULL, 0, 0, 0, 0, 0 }
-
-/*
- * Appends a diagnostic; the message is prefixed with "game K: " (or
- * "game K, ply P: " when ply > 0). Control characters in the message are
- * written as escapes so that every diagnostic stays on one line.
- */
-int kifu_diags_add(struct kifu_diags *d, int severity, int game, int ply, struct kifu_mark at,
-		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* The same with a va_list, for readers' own diagnostic wrappers. */
-int kifu_diags_addv(struct kifu_diags *d, int severity, int game, int ply, struct kifu_mark at,
-		    const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
-/* Stable sort into document order (line, then column). */
-void kifu_diags_sort(struct kifu_diags *d, size_t from);
-void kifu_diags_reset(struct kifu_diags *d);
-void kifu_diags_release(struct kifu_diags *d);
-
-/* ---- Reading ---- */
-
-struct kifu_reader;
-
-/*
- * Opens a reader over a file (read in chunks, never whole), a stream (not
- * closed by the reader), or a memory block (copied by reference: data must
- * outlive the reader). name is used in kifu_error messages only.
- */
-int kifu_reader_open_file(struct kifu_reader **out, const char *path, struct kifu_error *err);
-int kifu_reader_open_fp(struct kifu_reader **out, FILE *fp, const char *name,
-			struct kifu_error *err);
-int kifu_reader_open_mem(struct kifu_reader **out, const void *data, size_t size,
-			 const char *name, struct kifu_error *err);
-void kifu_reader_free(struct kifu_reader *r);
-
-/*
- * Opens a reader over a byte stream (include/kifu/format.h): a file, a
- * member of an archive. src is borrowed and must outlive the reader; a
- * failure of src->read ends the input with its own code and message.
- */
-struct kifu_source;
-int kifu_reader_open_source(struct kifu_reader **out, const struct kifu_source *src,
-			    struct kifu_error *err);
-
-/*
- * Reads the next YAML document into *out (the caller frees it) and appends
- * its structural problems (YAML errors, keys, types, limits) to diags.
- * Returns 1 when a record was produced, 0 at the end of the stream, or
- * KIFU_EIO / KIFU_ENOMEM (err says why; *out is NULL). A YAML syntax error
- * yields one last record with KIFU_RECORD_SYNTAX_ERROR set and the error in
- * diags, numbered as the game after the last complete one; the next call
- * returns 0.
- */
-int kifu_reader_next(struct kifu_record **out, struct kifu_diags *diags, struct kifu_reader *r,
-		     struct kifu_error *err);
-
-/* Documents read so far (complete or not). */
-int kifu_reader_count(const struct kifu_reader *r);
-
-/* ---- Validating and replaying ---- */
-
-/*
- * The replay of a record: the game, the canonical moves, the position hash
- * after each ply (hashes[0] is the start position), the final outcome and
- * figures. Caller-owned and reusable: start with KIFU_REPLAY_INIT, release
- * with kifu_replay_release.
- */
-struct kifu_replay {
-	const struct kifu_game *game; /* NULL when the game is unknown */
-	int variant;                  /* index, -1 when unknown */
-	int first;                    /* index of the side that moved first, -1 when unknown */
-	int complete;                 /* every move was replayed */
-	size_t nplies;                /* moves replayed */
-	kifu_move *moves;             /* nplies canonical moves */
-	uint64_t *hashes;             /* nplies + 1 hashes */
-	char *canonical;              /* with KIFU_VALIDATE_TEXT: nplies texts, KIFU_MOVE_TEXT_MAX apart */
-	struct kifu_outcome outcome;  /* of the last position replayed */
-	int nfigures;
-	struct kifu_figure figures[KIFU_FIGURES_MAX];
-	void *state;                  /* the last position replayed (game->state_size bytes) */
-	/* Private. */
-	size_t cap_;
-	size_t state_cap_;
-};
-
-#define KIFU_REPLAY_INIT { .variant = -1, .first = -1, .outcome = { KIFU_ONGOING, -1 } }
-
-void kifu_replay_release(struct kifu_replay *rp);
-
-/* Canonical text of ply p (1-based) when the replay kept texts, else NULL. */
-const char *kifu_replay_text(const struct kifu_replay *rp, size_t ply);
-
-/* Keep the canonical text of every move in the replay. */
-#define KIFU_VALIDATE_TEXT 0x1
-/* Do not warn about dates in the future (results that do not depend on the day). */
-#define KIFU_VALIDATE_NO_CLOCK 0x2
-
-/*
- * Checks rec against every rule of RECORDS.md that the reader has not
- * already checked (format, game, variant, date, players, first, moves
- * replayed through the engine, result and termination against the replay),
- * appends what it finds to diags, and puts the diagnostics of this game
- * (from the first one numbered rec->number on) into document order. rp
- * (may be NULL) receives the replay. Returns 0 (valid or not: the record is
- * valid when no error diagnostic of its game was added) or KIFU_ENOMEM.
- */
-int kifu_record_validate(struct kifu_replay *rp, struct kifu_diags *diags,
-			 const struct kifu_record *rec, unsigned flags, struct kifu_error *err);
-
-/* ---- Writing ---- */
-
-/*
- * Appends rec as one canonical format-1 YAML document (starting "---") to
- * out. With a replay of rec that kept texts (KIFU_VALIDATE_TEXT), moves are
- * written in canonical notation; otherwise as they are in the record.
- * Strings that YAML would type or mangle are quoted. Returns 0 or
- * KIFU_ENOMEM.
- */
-int kifu_record_write(struct kifu_buf *out, const struct kifu_record *rec,
-		      const struct kifu_replay *rp, struct kifu_error *err);
-
-/*
- * Appends "{" and the members of rec as a JSON object, from "game" to
- * "tags" (kifu-export --to json), without the closing "}": the caller adds
- * its own members (",\n  \"plies\":[...]") and closes it. rp is a complete
- * replay of rec that kept texts (KIFU_VALIDATE_TEXT). Returns 0 or
- * KIFU_ENOMEM.
- */
-int kifu_record_write_json_head(struct kifu_buf *out, const struct kifu_record *rec,
-				const struct kifu_replay *rp);
-
-/*
- * Appends s as a YAML scalar that reads back as the string s: plain when
- * that is safe, else single- or double-quoted. flow: the scalar stands in
- * a flow collection ({...}).
- */
-int kifu_yaml_put_string(struct kifu_buf *out, const char *s, int flow);
+/* Compatibility: the families that were declared here before. */
+#include "kifu/reader.h"
+#include "kifu/replay.h"
+#include "kifu/record_write.h"
 
 #endif

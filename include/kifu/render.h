@@ -16,6 +16,7 @@
 
 #include "kifu/buf.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 
 /* One JSON object: headers, players, moves, result, termination, and a `plies` array. */
 int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,

@@ -36,8 +36,10 @@
 
 #include "kifu/buf.h"
 #include "kifu/date.h" /* the dates of a filter */
+#include "kifu/diag.h"
 #include "kifu/error.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 
 struct kifu_store;
 
@@ -220,9 +222,13 @@ struct kifu_filter {
 int kifu_store_game_each(struct kifu_store *st, const struct kifu_filter *f,
 			 int (*fn)(int64_t id, void *ctx), void *ctx, struct kifu_error *err);
 
-/* The same ids in an array: *ids (free() it; NULL when n is 0) and *n. */
+/*
+ * The same ids in an array: *ids (free it with kifu_store_game_ids_free;
+ * NULL when n is 0) and *n.
+ */
 int kifu_store_game_ids(int64_t **ids, size_t *n, struct kifu_store *st,
 			const struct kifu_filter *f, struct kifu_error *err);
+void kifu_store_game_ids_free(int64_t *ids);
 
 /* ---- Bulk loading ---- */
 

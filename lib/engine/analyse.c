@@ -223,3 +223,8 @@ out:
 	free(w);
 	return ret;
 }
+
+void kifu_analyse_game_free(struct kifu_ply_review *rv)
+{
+	free(rv);
+}

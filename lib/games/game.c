@@ -47,12 +47,12 @@ int kifu_game_variant_count(const struct kifu_game *g)
 	return n;
 }
 
-int kifu_game_render_svg(const struct kifu_game *g, const void *state, const kifu_move *last,
-			 struct kifu_buf *out)
+int kifu_game_render_svg(struct kifu_buf *out, const struct kifu_game *g, const void *state,
+			 const kifu_move *last)
 {
 	if (last && g->render_svg_last)
-		return g->render_svg_last(state, *last, out);
-	return g->render_svg(state, out);
+		return g->render_svg_last(out, state, *last);
+	return g->render_svg(out, state);
 }
 
 /* The state follows the header, aligned for any type. */

@@ -753,7 +753,7 @@ static void render_files(struct kifu_buf *out)
 	kifu_buf_printf(out, " %c\n", 'a' + f);
 }
 
-static int kis_render_text(const void *state, struct kifu_buf *out)
+static int kis_render_text(struct kifu_buf *out, const void *state)
 {
 	const struct kis_state *st = state;
 	int r, f, i;
@@ -816,7 +816,7 @@ static void svg_tally(struct kifu_buf *out, const char *label, const char *colou
  * it) is the uppermost disc, and the height is written beside it. The
  * captured stones are laid out in two rows under the board.
  */
-static int kis_render(const void *state, const int *marks, int nmarks, struct kifu_buf *out)
+static int kis_render(struct kifu_buf *out, const void *state, const int *marks, int nmarks)
 {
 	const struct kis_state *st = state;
 	struct kifu_svg_caption cap;
@@ -869,9 +869,9 @@ static int kis_render(const void *state, const int *marks, int nmarks, struct ki
 	return kifu_svg_end(out);
 }
 
-static int kis_render_svg(const void *state, struct kifu_buf *out)
+static int kis_render_svg(struct kifu_buf *out, const void *state)
 {
-	return kis_render(state, NULL, 0, out);
+	return kis_render(out, state, NULL, 0);
 }
 
 /*
@@ -879,11 +879,11 @@ static int kis_render_svg(const void *state, struct kifu_buf *out)
  * left and the first cell it spread onto (how far it spread is no longer
  * in the position).
  */
-static int kis_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+static int kis_render_svg_last(struct kifu_buf *out, const void *state, kifu_move last)
 {
 	int cells[2] = { MV_FROM(last), MV_FROM(last) + delta[MV_DIR(last)] };
 
-	return kis_render(state, cells, last & MV_PASS ? 0 : 2, out);
+	return kis_render(out, state, cells, last & MV_PASS ? 0 : 2);
 }
 
 static const char *const kis_variants[] = { "standard", NULL };

@@ -523,7 +523,7 @@ static void cell_token(int v, char *tok)
 	}
 }
 
-static int sp_render_text(const void *state, struct kifu_buf *out)
+static int sp_render_text(struct kifu_buf *out, const void *state)
 {
 	const struct sp_state *s = state;
 	const struct kifu_hex *h;
@@ -568,7 +568,7 @@ static const char *sp_svg_fill(int cell)
  * markers tint their cell in their colour and fly a flag. Pieces sit a
  * little above the cell's centre, clear of the cell number.
  */
-static int sp_render(const void *state, const int *marks, int nmarks, struct kifu_buf *out)
+static int sp_render(struct kifu_buf *out, const void *state, const int *marks, int nmarks)
 {
 	const struct sp_state *s = state;
 	struct kifu_svg_caption cap;
@@ -611,17 +611,17 @@ static int sp_render(const void *state, const int *marks, int nmarks, struct kif
 	return kifu_svg_end(out);
 }
 
-static int sp_render_svg(const void *state, struct kifu_buf *out)
+static int sp_render_svg(struct kifu_buf *out, const void *state)
 {
-	return sp_render(state, NULL, 0, out);
+	return sp_render(out, state, NULL, 0);
 }
 
 /* A move is the cell played on. */
-static int sp_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+static int sp_render_svg_last(struct kifu_buf *out, const void *state, kifu_move last)
 {
 	int cell = (int)last;
 
-	return sp_render(state, &cell, last < MOVE_PASS ? 1 : 0, out);
+	return sp_render(out, state, &cell, last < MOVE_PASS ? 1 : 0);
 }
 
 const struct kifu_game kifu_game_splay_schmidt = {

@@ -48,8 +48,8 @@ enum { SP_SQUARE, SP_CROSS, SP_CIRCLE };
  * the empty-board ruling).
  */
 struct sp_state {
-	struct spl_core core;
-	struct spl_bb moved;
+	struct kifu_splinter_core_ core;
+	struct kifu_splinter_bb_ moved;
 	uint8_t back;   /* 1 + the direction marked pieces may not take; 0: none */
 	uint8_t variant;
 	uint8_t side;
@@ -58,9 +58,9 @@ struct sp_state {
 static const char *const sp_variants[] = { "knockout", "survival", NULL };
 static const char *const sp_sides[] = { "blue", "white", NULL };
 
-static const struct spl_geom *geom(void)
+static const struct kifu_splinter_geom_ *geom(void)
 {
-	return spl_geom_get(SP_WIDTH, SP_HEIGHT);
+	return kifu_splinter_geom_get_(SP_WIDTH, SP_HEIGHT);
 }
 
 static uint64_t key(int index)
@@ -74,16 +74,16 @@ static uint64_t key(int index)
  */
 static uint64_t state_hash(const struct sp_state *s)
 {
-	struct spl_bb m = s->moved;
+	struct kifu_splinter_bb_ m = s->moved;
 	uint64_t h = (s->side ? key(SP_KEY_SIDE) : 0) ^ (s->variant ? key(SP_KEY_VARIANT) : 0);
 
 	if (!s->back)
 		return h;
 	h ^= key(SP_KEY_BACK + s->back);
-	while (!spl_bb_empty(&m)) {
-		int c = spl_bb_first(&m);
+	while (!kifu_splinter_bb_empty_(&m)) {
+		int c = kifu_splinter_bb_first_(&m);
 
-		spl_bb_clear(&m, c);
+		kifu_splinter_bb_clear_(&m, c);
 		h ^= key(SP_KEY_MOVED + c);
 	}
 	return h;
@@ -123,8 +123,8 @@ static int sp_init(void *state, int variant, int first, struct kifu_error *err)
 			int blue = (x + y) % 2 == 0;
 			int side = blue ? SP_BLUE : SP_WHITE;
 
-			spl_put(&s->core, SP_SALT, (y + 2) * SP_WIDTH + x + 2,
-				SPL_CODE(side, start_type(variant, x, y, blue)));
+			kifu_splinter_put_(&s->core, SP_SALT, (y + 2) * SP_WIDTH + x + 2,
+					   SPL_CODE(side, start_type(variant, x, y, blue)));
 		}
 	s->core.hash ^= state_hash(s);
 	return 0;
@@ -188,18 +188,18 @@ static int over(const struct sp_state *s)
 }
 
 /* Whether the slide's line holds a piece that would step back to where it came from. */
-static int returns(const struct sp_state *s, int dir, const struct spl_bb *line)
+static int returns(const struct sp_state *s, int dir, const struct kifu_splinter_bb_ *line)
 {
 	return dir + 1 == s->back && ((line->w[0] & s->moved.w[0]) | (line->w[1] & s->moved.w[1]));
 }
 
 /* The moves of one slide: none when it breaks no return, one per group the mover may keep. */
-static size_t slide_moves(const struct spl_geom *g, const void *state, const struct spl_slide *sl,
-			  kifu_move *out)
+static size_t slide_moves(const struct kifu_splinter_geom_ *g, const void *state,
+			  const struct kifu_splinter_slide_ *sl, kifu_move *out)
 {
 	const struct sp_state *s = state;
-	struct spl_bb moved, tied[SPL_MAX_CELLS];
-	struct spl_core after;
+	struct kifu_splinter_bb_ moved, tied[SPL_MAX_CELLS];
+	struct kifu_splinter_core_ after;
 	int ties, i;
 
 	if (returns(s, sl->dir, &sl->line))
@@ -207,14 +207,15 @@ static size_t slide_moves(const struct spl_geom *g, const void *state, const str
 	if (!out)
 		return (size_t)sl->ties;
 	if (sl->ties == 1) {
-		*out = spl_move(sl->from, sl->dir);
+		*out = kifu_splinter_move_(sl->from, sl->dir);
 		return 1;
 	}
 	after = s->core;
-	spl_push(g, &after, 0, sl->from, sl->dir, &moved);
-	ties = spl_tied(g, &after.occ, tied, NULL);
+	kifu_splinter_push_(g, &after, 0, sl->from, sl->dir, &moved);
+	ties = kifu_splinter_tied_(g, &after.occ, tied, NULL);
 	for (i = 0; i < ties; i++)
-		out[i] = spl_move_add_suf(spl_move(sl->from, sl->dir), spl_canon_cell(g, &tied[i]));
+		out[i] = kifu_splinter_move_add_suf_(kifu_splinter_move_(sl->from, sl->dir),
+						     kifu_splinter_canon_cell_(g, &tied[i]));
 	return (size_t)ties;
 }
 
@@ -224,7 +225,7 @@ static size_t sp_legal_moves(const void *state, kifu_move *moves)
 
 	if (over(s))
 		return 0;
-	return spl_generate(geom(), &s->core, s->side, slide_moves, s, moves);
+	return kifu_splinter_generate_(geom(), &s->core, s->side, slide_moves, s, moves);
 }
 
 static size_t sp_count_moves(const void *state)
@@ -234,10 +235,10 @@ static size_t sp_count_moves(const void *state)
 
 static void sp_apply(void *state, kifu_move m)
 {
-	const struct spl_geom *g = geom();
+	const struct kifu_splinter_geom_ *g = geom();
 	struct sp_state *s = state;
-	struct spl_slide sl;
-	int used = 0, dir = spl_move_dir(m);
+	struct kifu_splinter_slide_ sl;
+	int used = 0, dir = kifu_splinter_move_dir_(m);
 
 	s->core.hash ^= state_hash(s);
 	s->side = (uint8_t)!s->side;
@@ -247,56 +248,57 @@ static void sp_apply(void *state, kifu_move m)
 		s->core.hash ^= state_hash(s);
 		return;
 	}
-	spl_slide_ahead(g, &s->core.occ, spl_move_from(m), dir, &sl);
-	spl_push(g, &s->core, SP_SALT, sl.from, dir, &s->moved);
-	spl_apply_slide(g, &sl, &s->core, SP_SALT, m, &used);
+	kifu_splinter_slide_ahead_(g, &s->core.occ, kifu_splinter_move_from_(m), dir, &sl);
+	kifu_splinter_push_(g, &s->core, SP_SALT, sl.from, dir, &s->moved);
+	kifu_splinter_apply_slide_(g, &sl, &s->core, SP_SALT, m, &used);
 	s->moved.w[0] &= s->core.occ.w[0];
 	s->moved.w[1] &= s->core.occ.w[1];
-	s->back = (uint8_t)(spl_bb_empty(&s->moved) ? 0 : spl_opposite[dir] + 1);
+	s->back = (uint8_t)(kifu_splinter_bb_empty_(&s->moved) ? 0
+							       : kifu_splinter_opposite_[dir] + 1);
 	s->core.hash ^= state_hash(s);
 }
 
 static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 			 struct kifu_error *err)
 {
-	const struct spl_geom *g = geom();
+	const struct kifu_splinter_geom_ *g = geom();
 	const struct sp_state *s = state;
-	struct spl_text t;
-	struct spl_core after;
-	struct spl_slide sl;
+	struct kifu_splinter_text_ t;
+	struct kifu_splinter_core_ after;
+	struct kifu_splinter_slide_ sl;
 	kifu_move m;
 	int ret, used = 0;
 
-	ret = spl_parse_begin(g, &s->core, s->side, over(s), sp_count_moves, s, text, &t, NULL,
-			      &m, err);
+	ret = kifu_splinter_parse_begin_(g, &s->core, s->side, over(s), sp_count_moves, s, text, &t,
+					 NULL, &m, err);
 	if (ret)
 		goto out;
-	spl_slide_ahead(g, &s->core.occ, t.from, t.dir, &sl);
+	kifu_splinter_slide_ahead_(g, &s->core.occ, t.from, t.dir, &sl);
 	if (returns(s, t.dir, &sl.line)) {
 		char a[4], b[4];
 		int c;
 
 		/* the marked piece nearest the mover: where it stands, where it would go */
-		for (c = t.from; !spl_bb_has(&s->moved, c); c = g->step[c][t.dir])
+		for (c = t.from; !kifu_splinter_bb_has_(&s->moved, c); c = g->step[c][t.dir])
 			;
 		kifu_sq_cell_name(SP_WIDTH, c, a);
 		kifu_sq_cell_name(SP_WIDTH, g->step[c][t.dir], b);
-		return spl_illegal(err, &t,
-				   "no-return square: the piece on '%s' would go back to '%s'", a, b);
+		return kifu_splinter_illegal_(
+			err, &t, "no-return square: the piece on '%s' would go back to '%s'", a, b);
 	}
 	/*
 	 * Nothing follows the splinter here, so the board after the push
 	 * matters only when a tie asks which group the move keeps.
 	 */
 	if (sl.groups > 1 && sl.ties > 1) {
-		struct spl_bb moved;
+		struct kifu_splinter_bb_ moved;
 
 		after = s->core;
-		spl_push(g, &after, 0, t.from, t.dir, &moved);
-		ret = spl_parse_slide(g, &sl, &after, &t, &used, &m, err);
+		kifu_splinter_push_(g, &after, 0, t.from, t.dir, &moved);
+		ret = kifu_splinter_parse_slide_(g, &sl, &after, &t, &used, &m, err);
 	}
 	if (!ret)
-		ret = spl_parse_finish(g, &t, used, err);
+		ret = kifu_splinter_parse_finish_(g, &t, used, err);
 out:
 	if (ret >= 0)
 		*out = m;
@@ -306,7 +308,7 @@ out:
 static void sp_format_move(const void *state, kifu_move m, char *buf)
 {
 	(void)state;
-	spl_format(geom(), m, buf);
+	kifu_splinter_format_(geom(), m, buf);
 }
 
 static uint64_t sp_hash(const void *state)
@@ -318,7 +320,7 @@ static uint64_t sp_rehash(const void *state)
 {
 	const struct sp_state *s = state;
 
-	return spl_board_hash(geom(), &s->core, SP_SALT) ^ state_hash(s);
+	return kifu_splinter_board_hash_(geom(), &s->core, SP_SALT) ^ state_hash(s);
 }
 
 /*
@@ -332,8 +334,8 @@ static void sp_map_state(void *dst, const void *src, int k)
 	struct sp_state *d = dst;
 
 	memset(d, 0, sizeof(*d));
-	spl_map_core(geom(), &d->core, &s->core, k);
-	d->moved = spl_map_bb(geom(), &s->moved, k);
+	kifu_splinter_map_core_(geom(), &d->core, &s->core, k);
+	d->moved = kifu_splinter_map_bb_(geom(), &s->moved, k);
 	d->back = s->back ? (uint8_t)(1 + kifu_sq_sym_dir(k, s->back - 1)) : 0;
 	d->variant = s->variant;
 	d->side = s->side;
@@ -347,12 +349,12 @@ static void sp_map_state(void *dst, const void *src, int k)
 static void sp_hash_symmetries(uint64_t *out, const void *state)
 {
 	const struct sp_state *s = state;
-	const struct spl_geom *g = geom();
+	const struct kifu_splinter_geom_ *g = geom();
 	uint64_t kept = (s->side ? key(SP_KEY_SIDE) : 0) ^ (s->variant ? key(SP_KEY_VARIANT) : 0);
-	struct spl_bb m = s->moved;
+	struct kifu_splinter_bb_ m = s->moved;
 	int k;
 
-	spl_board_hash_symmetries(out, g, &s->core, SP_SALT);
+	kifu_splinter_board_hash_symmetries_(out, g, &s->core, SP_SALT);
 	for (k = 0; k < SP_NSYM; k++) {
 		out[k] ^= kept;
 		if (s->back)
@@ -360,10 +362,10 @@ static void sp_hash_symmetries(uint64_t *out, const void *state)
 	}
 	if (!s->back)
 		return;
-	while (!spl_bb_empty(&m)) {
-		int c = spl_bb_first(&m);
+	while (!kifu_splinter_bb_empty_(&m)) {
+		int c = kifu_splinter_bb_first_(&m);
 
-		spl_bb_clear(&m, c);
+		kifu_splinter_bb_clear_(&m, c);
 		for (k = 0; k < SP_NSYM; k++)
 			out[k] ^= key(SP_KEY_MOVED + g->sym[k][c]);
 	}
@@ -373,10 +375,10 @@ static kifu_move sp_map_move(const void *state, kifu_move m, int k)
 {
 	struct sp_state mapped;
 
-	if (!spl_move_nsuf(m))
-		return spl_map_move(geom(), &kifu_game_splinter, NULL, m, k);
+	if (!kifu_splinter_move_nsuf_(m))
+		return kifu_splinter_map_move_(geom(), &kifu_game_splinter, NULL, m, k);
 	sp_map_state(&mapped, state, k);
-	return spl_map_move(geom(), &kifu_game_splinter, &mapped, m, k);
+	return kifu_splinter_map_move_(geom(), &kifu_game_splinter, &mapped, m, k);
 }
 
 static int sp_figures(const void *state, struct kifu_figure *out)
@@ -385,23 +387,25 @@ static int sp_figures(const void *state, struct kifu_figure *out)
 	int side, n = 0;
 
 	for (side = 0; side < 2; side++)
-		spl_figure_int(&out[n++], "pieces", sp_sides[side], s->core.total[side]);
+		kifu_splinter_figure_int_(&out[n++], "pieces", sp_sides[side], s->core.total[side]);
 	if (s->variant == SP_KNOCKOUT)
 		for (side = 0; side < 2; side++)
-			spl_figure_int(&out[n++], "knockouts", sp_sides[side], knockouts(s, side));
+			kifu_splinter_figure_int_(&out[n++], "knockouts", sp_sides[side],
+						  knockouts(s, side));
 	return n;
 }
 
-static int sp_render_text(const void *state, struct kifu_buf *out)
+static int sp_render_text(struct kifu_buf *out, const void *state)
 {
-	const struct spl_geom *g = geom();
+	const struct kifu_splinter_geom_ *g = geom();
 	const struct sp_state *s = state;
 	struct kifu_figure f[KIFU_FIGURES_MAX];
-	struct spl_bb m = s->moved;
+	struct kifu_splinter_bb_ m = s->moved;
 	struct kifu_outcome oc;
 	int n = sp_figures(s, f);
 
-	spl_render_board(g, &s->core, sp_sides, s->variant == SP_KNOCKOUT ? "krbp" : "sxo", out);
+	kifu_splinter_render_board_(out, g, &s->core, sp_sides,
+				    s->variant == SP_KNOCKOUT ? "krbp" : "sxo");
 	kifu_buf_puts(out, s->variant == SP_KNOCKOUT
 		      ? "(B/W: blue/white; k king, r rook, b bishop, p pawn)\n"
 		      : "(B/W: blue/white; s square, x cross, o circle)\n");
@@ -412,14 +416,14 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 		kifu_buf_puts(out, "game over: draw; ");
 	else
 		kifu_buf_printf(out, "%s to move; ", sp_sides[s->side]);
-	spl_render_figures(f, n, out);
+	kifu_splinter_render_figures_(out, f, n);
 	if (s->back) {
 		kifu_buf_puts(out, "\nno return:");
-		while (!spl_bb_empty(&m)) {
-			int c = spl_bb_first(&m);
+		while (!kifu_splinter_bb_empty_(&m)) {
+			int c = kifu_splinter_bb_first_(&m);
 			char a[4], b[4];
 
-			spl_bb_clear(&m, c);
+			kifu_splinter_bb_clear_(&m, c);
 			kifu_sq_cell_name(SP_WIDTH, c, a);
 			kifu_sq_cell_name(SP_WIDTH, g->step[c][s->back - 1], b);
 			kifu_buf_printf(out, " %s-%s", a, b);
@@ -428,23 +432,23 @@ static int sp_render_text(const void *state, struct kifu_buf *out)
 	return kifu_buf_putc(out, '\n');
 }
 
-static int sp_render(const void *state, const kifu_move *last, struct kifu_buf *out)
+static int sp_render(struct kifu_buf *out, const void *state, const kifu_move *last)
 {
 	const struct sp_state *s = state;
 
-	return spl_render_svg(geom(), &s->core, &kifu_game_splinter, s,
-			      s->variant == SP_KNOCKOUT ? "krbp" : "sxo",
-			      s->back ? &s->moved : NULL, s->back - 1, last, out);
+	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter, s,
+					 s->variant == SP_KNOCKOUT ? "krbp" : "sxo",
+					 s->back ? &s->moved : NULL, s->back - 1, last);
 }
 
-static int sp_render_svg(const void *state, struct kifu_buf *out)
+static int sp_render_svg(struct kifu_buf *out, const void *state)
 {
-	return sp_render(state, NULL, out);
+	return sp_render(out, state, NULL);
 }
 
-static int sp_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+static int sp_render_svg_last(struct kifu_buf *out, const void *state, kifu_move last)
 {
-	return sp_render(state, &last, out);
+	return sp_render(out, state, &last);
 }
 
 /*

@@ -2,9 +2,11 @@
  * The mechanics the Splinter games share (splinter, splinter-quad): board
  * geometry, pushing a line of pieces (off the edge too), splitting the
  * pieces into groups connected through sides and corners and keeping the
- * largest with the mover's /CELL choice on ties, the move encoding, its text
- * (parse and format) and the text diagram. The rules that differ between the
- * games (no return, endings, eliminations) stay in their own files.
+ * largest with the mover's /CELL choice on ties, generating and applying
+ * moves, and mapping them by the board's symmetries. Their text (parse and
+ * format), the text diagram and the picture are in splinter_common_text.c;
+ * the rules that differ between the games (no return, endings,
+ * eliminations) stay in their own files.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,9 +15,8 @@
 
 #include "games/board.h"
 #include "games/splinter_common.h"
-#include "games/svg.h"
 
-const int spl_opposite[8] = {
+const int kifu_splinter_opposite_[8] = {
 	KIFU_SQ_S, KIFU_SQ_N, KIFU_SQ_W, KIFU_SQ_E, KIFU_SQ_SW, KIFU_SQ_SE, KIFU_SQ_NW, KIFU_SQ_NE
 };
 
@@ -38,7 +39,7 @@ static uint8_t ring_clusters[256];
 static uint8_t window_ring[256];
 
 #define SPL_NGEOMS 2
-static struct spl_geom geoms[SPL_NGEOMS]; /* 10 x 9, 10 x 10 */
+static struct kifu_splinter_geom_ geoms[SPL_NGEOMS]; /* 10 x 9, 10 x 10 */
 static once_flag geom_once = ONCE_FLAG_INIT;
 
 static int ring_touch(int i, int j)
@@ -90,7 +91,7 @@ static void build_ring_clusters(void)
 	}
 }
 
-static void build_geom(struct spl_geom *g, int width, int height)
+static void build_geom(struct kifu_splinter_geom_ *g, int width, int height)
 {
 	int c, d;
 
@@ -105,8 +106,8 @@ static void build_geom(struct spl_geom *g, int width, int height)
 		for (k = 0; k < g->nsym; k++)
 			g->sym[k][c] = (int8_t)kifu_sq_sym_cell(width, height, k, c);
 
-		spl_bb_set(&g->bit[c], c);
-		spl_bb_set(&g->file[f], c);
+		kifu_splinter_bb_set_(&g->bit[c], c);
+		kifu_splinter_bb_set_(&g->file[f], c);
 		for (d = 0; d < 8; d++) {
 			int nf = f + kifu_sq_dfile[d], nr = r + kifu_sq_drank[d];
 
@@ -115,12 +116,12 @@ static void build_geom(struct spl_geom *g, int width, int height)
 				continue;
 			}
 			g->step[c][d] = (int8_t)(nr * width + nf);
-			spl_bb_set(&g->nb[c], nr * width + nf);
+			kifu_splinter_bb_set_(&g->nb[c], nr * width + nf);
 		}
 		if (f > 0)
-			spl_bb_set(&g->not_first, c);
+			kifu_splinter_bb_set_(&g->not_first, c);
 		if (f < width - 1)
-			spl_bb_set(&g->not_last, c);
+			kifu_splinter_bb_set_(&g->not_last, c);
 	}
 }
 
@@ -131,7 +132,7 @@ static void build_all(void)
 	build_geom(&geoms[1], 10, 10);
 }
 
-const struct spl_geom *spl_geom_get(int width, int height)
+const struct kifu_splinter_geom_ *kifu_splinter_geom_get_(int width, int height)
 {
 	int i;
 
@@ -147,28 +148,29 @@ static uint64_t piece_key(uint64_t salt, int cell, int code)
 	return kifu_zobrist(salt, (uint64_t)cell * 17 + (uint64_t)code);
 }
 
-void spl_put(struct spl_core *c, uint64_t salt, int cell, int code)
+void kifu_splinter_put_(struct kifu_splinter_core_ *c, uint64_t salt, int cell, int code)
 {
 	c->cell[cell] = (uint8_t)code;
-	spl_bb_set(&c->occ, cell);
+	kifu_splinter_bb_set_(&c->occ, cell);
 	c->count[SPL_SIDE(code)][SPL_TYPE(code)]++;
 	c->total[SPL_SIDE(code)]++;
 	c->hash ^= piece_key(salt, cell, code);
 }
 
-static void take(struct spl_core *c, uint64_t salt, int cell)
+static void take(struct kifu_splinter_core_ *c, uint64_t salt, int cell)
 {
 	int code = c->cell[cell];
 
 	c->cell[cell] = 0;
-	spl_bb_clear(&c->occ, cell);
+	kifu_splinter_bb_clear_(&c->occ, cell);
 	c->count[SPL_SIDE(code)][SPL_TYPE(code)]--;
 	c->total[SPL_SIDE(code)]--;
 	if (salt)
 		c->hash ^= piece_key(salt, cell, code);
 }
 
-uint64_t spl_board_hash(const struct spl_geom *g, const struct spl_core *c, uint64_t salt)
+uint64_t kifu_splinter_board_hash_(const struct kifu_splinter_geom_ *g,
+				   const struct kifu_splinter_core_ *c, uint64_t salt)
 {
 	uint64_t h = 0;
 	int cell;
@@ -179,32 +181,32 @@ uint64_t spl_board_hash(const struct spl_geom *g, const struct spl_core *c, uint
 	return h;
 }
 
-void spl_board_hash_symmetries(uint64_t *out, const struct spl_geom *g, const struct spl_core *c,
-			       uint64_t salt)
+void kifu_splinter_board_hash_symmetries_(uint64_t *out, const struct kifu_splinter_geom_ *g,
+					  const struct kifu_splinter_core_ *c, uint64_t salt)
 {
-	struct spl_bb rest = c->occ;
+	struct kifu_splinter_bb_ rest = c->occ;
 	int k;
 
 	for (k = 0; k < g->nsym; k++)
 		out[k] = 0;
-	while (!spl_bb_empty(&rest)) {
-		int cell = spl_bb_first(&rest), code = c->cell[cell];
+	while (!kifu_splinter_bb_empty_(&rest)) {
+		int cell = kifu_splinter_bb_first_(&rest), code = c->cell[cell];
 
-		spl_bb_clear(&rest, cell);
+		kifu_splinter_bb_clear_(&rest, cell);
 		for (k = 0; k < g->nsym; k++)
 			out[k] ^= piece_key(salt, g->sym[k][cell], code);
 	}
 }
 
-int spl_push(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int from, int dir,
-	     struct spl_bb *moved)
+int kifu_splinter_push_(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *c,
+			uint64_t salt, int from, int dir, struct kifu_splinter_bb_ *moved)
 {
-	struct spl_bb line;
-	int after = spl_line(g, &c->occ, from, dir, &line);
-	int back = spl_opposite[dir], dst = after, edge = from, src, off = 0;
+	struct kifu_splinter_bb_ line;
+	int after = kifu_splinter_line_(g, &c->occ, from, dir, &line);
+	int back = kifu_splinter_opposite_[dir], dst = after, edge = from, src, off = 0;
 
 	*moved = line;
-	spl_bb_clear(moved, from);
+	kifu_splinter_bb_clear_(moved, from);
 	if (after < 0) {
 		/* the front piece leaves; the others each step into the next cell */
 		while (g->step[edge][dir] >= 0)
@@ -213,7 +215,7 @@ int spl_push(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int fr
 		take(c, salt, edge);
 		dst = edge;
 	} else {
-		spl_bb_set(moved, after);
+		kifu_splinter_bb_set_(moved, after);
 	}
 	for (; dst != from; dst = src) {
 		int code;
@@ -225,21 +227,21 @@ int spl_push(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int fr
 		c->cell[dst] = (uint8_t)code;
 	}
 	c->cell[from] = 0;
-	spl_bb_clear(&c->occ, from);
+	kifu_splinter_bb_clear_(&c->occ, from);
 	/* after fills; or the edge cell, emptied by take(), got the piece behind */
-	spl_bb_set(&c->occ, after >= 0 ? after : edge);
+	kifu_splinter_bb_set_(&c->occ, after >= 0 ? after : edge);
 	return off;
 }
 
 /* The cells of x moved k cells up the indices (0 < k < 64), or down. */
-static inline struct spl_bb bb_up(struct spl_bb x, int k)
+static inline struct kifu_splinter_bb_ bb_up(struct kifu_splinter_bb_ x, int k)
 {
 	x.w[1] = x.w[1] << k | x.w[0] >> (64 - k);
 	x.w[0] <<= k;
 	return x;
 }
 
-static inline struct spl_bb bb_down(struct spl_bb x, int k)
+static inline struct kifu_splinter_bb_ bb_down(struct kifu_splinter_bb_ x, int k)
 {
 	x.w[0] = x.w[0] >> k | x.w[1] << (64 - k);
 	x.w[1] >>= k;
@@ -254,15 +256,17 @@ static inline struct spl_bb bb_down(struct spl_bb x, int k)
  * one file and one rank away: shifts by 1 and by the width), as many rounds
  * as the group is wide rather than one round per cell.
  */
-static int grow(const struct spl_geom *g, const struct spl_bb *occ, struct spl_bb *comp,
-		const struct spl_bb *target)
+static int grow(const struct kifu_splinter_geom_ *g, const struct kifu_splinter_bb_ *occ,
+		struct kifu_splinter_bb_ *comp, const struct kifu_splinter_bb_ *target)
 {
-	struct spl_bb c = *comp;
+	struct kifu_splinter_bb_ c = *comp;
 
 	for (;;) {
-		struct spl_bb e = { { c.w[0] & g->not_last.w[0], c.w[1] & g->not_last.w[1] } };
-		struct spl_bb w = { { c.w[0] & g->not_first.w[0], c.w[1] & g->not_first.w[1] } };
-		struct spl_bb row, n, s, next;
+		struct kifu_splinter_bb_ e =
+			{ { c.w[0] & g->not_last.w[0], c.w[1] & g->not_last.w[1] } };
+		struct kifu_splinter_bb_ w =
+			{ { c.w[0] & g->not_first.w[0], c.w[1] & g->not_first.w[1] } };
+		struct kifu_splinter_bb_ row, n, s, next;
 
 		e = bb_up(e, 1);
 		w = bb_down(w, 1);
@@ -272,7 +276,7 @@ static int grow(const struct spl_geom *g, const struct spl_bb *occ, struct spl_b
 		s = bb_down(row, g->width);
 		next.w[0] = (row.w[0] | n.w[0] | s.w[0]) & occ->w[0];
 		next.w[1] = (row.w[1] | n.w[1] | s.w[1]) & occ->w[1];
-		if (spl_bb_equal(&next, &c)) {
+		if (kifu_splinter_bb_equal_(&next, &c)) {
 			*comp = c;
 			return 0;
 		}
@@ -285,9 +289,10 @@ static int grow(const struct spl_geom *g, const struct spl_bb *occ, struct spl_b
 }
 
 /* The group of occ holding cell start. */
-static struct spl_bb flood(const struct spl_geom *g, const struct spl_bb *occ, int start)
+static struct kifu_splinter_bb_ flood(const struct kifu_splinter_geom_ *g,
+				      const struct kifu_splinter_bb_ *occ, int start)
 {
-	struct spl_bb comp = g->bit[start];
+	struct kifu_splinter_bb_ comp = g->bit[start];
 
 	grow(g, occ, &comp, NULL);
 	return comp;
@@ -299,7 +304,8 @@ static struct spl_bb flood(const struct spl_geom *g, const struct spl_bb *occ, i
  * three southern neighbours at bits 0-2, the western and eastern ones at
  * width and width + 2, the three northern ones from 2 * width on.
  */
-static unsigned ring_of(const struct spl_geom *g, const struct spl_bb *nbs, int cell)
+static unsigned ring_of(const struct kifu_splinter_geom_ *g, const struct kifu_splinter_bb_ *nbs,
+			int cell)
 {
 	int w = g->width, base = cell - w - 1;
 	uint64_t win;
@@ -318,9 +324,9 @@ static unsigned ring_of(const struct spl_geom *g, const struct spl_bb *nbs, int 
 
 /* The pieces but a mover, in groups: what all its slides share. */
 struct rest {
-	struct spl_bb occ;
+	struct kifu_splinter_bb_ occ;
 	int n;
-	struct spl_bb comp[8];
+	struct kifu_splinter_bb_ comp[8];
 	int size[8];
 };
 
@@ -330,16 +336,17 @@ struct rest {
  * neighbours touch one another around the ring, they are one group and no
  * search is needed.
  */
-static inline void rest_init(const struct spl_geom *g, const struct spl_bb *occ, int pieces,
-			     int from, struct rest *r)
+static inline void rest_init(const struct kifu_splinter_geom_ *g,
+			     const struct kifu_splinter_bb_ *occ, int pieces, int from,
+			     struct rest *r)
 {
-	struct spl_bb seen = { { 0, 0 } }, nbs = { { g->nb[from].w[0] & occ->w[0],
+	struct kifu_splinter_bb_ seen = { { 0, 0 } }, nbs = { { g->nb[from].w[0] & occ->w[0],
 						    g->nb[from].w[1] & occ->w[1] } };
 	unsigned ring = ring_of(g, &nbs, from);
 	int i;
 
 	r->occ = *occ;
-	spl_bb_clear(&r->occ, from);
+	kifu_splinter_bb_clear_(&r->occ, from);
 	r->n = 0;
 	if (ring_clusters[ring] <= 1) {
 		r->comp[0] = r->occ;
@@ -354,9 +361,9 @@ static inline void rest_init(const struct spl_geom *g, const struct spl_bb *occ,
 	 */
 	for (i = 0; i < 8; i++) {
 		int c = g->step[from][ring_dir[i]];
-		struct spl_bb comp;
+		struct kifu_splinter_bb_ comp;
 
-		if (!(ring >> i & 1) || spl_bb_has(&seen, c))
+		if (!(ring >> i & 1) || kifu_splinter_bb_has_(&seen, c))
 			continue;
 		comp = g->bit[c];
 		if (!r->n && grow(g, &r->occ, &comp, &nbs)) {
@@ -368,7 +375,7 @@ static inline void rest_init(const struct spl_geom *g, const struct spl_bb *occ,
 		if (r->n)
 			grow(g, &r->occ, &comp, NULL);
 		r->comp[r->n] = comp;
-		r->size[r->n] = spl_bb_count(&comp);
+		r->size[r->n] = kifu_splinter_bb_count_(&comp);
 		seen.w[0] |= comp.w[0];
 		seen.w[1] |= comp.w[1];
 		r->n++;
@@ -380,13 +387,14 @@ static inline void rest_init(const struct spl_geom *g, const struct spl_bb *occ,
  * the front piece is pushed off), so its groups are those of the rest, the
  * ones touching the new cell merged with it.
  */
-static inline void look_ahead(const struct spl_geom *g, const struct rest *r, struct spl_slide *sl)
+static inline void look_ahead(const struct kifu_splinter_geom_ *g, const struct rest *r,
+			      struct kifu_splinter_slide_ *sl)
 {
-	struct spl_bb merged = { { 0, 0 } };
+	struct kifu_splinter_bb_ merged = { { 0, 0 } };
 	int sizes[9], n = 0, best = 0, i, j, msize = 1;
 
 	if (sl->after >= 0) {
-		const struct spl_bb *nb = &g->nb[sl->after];
+		const struct kifu_splinter_bb_ *nb = &g->nb[sl->after];
 
 		merged = g->bit[sl->after];
 		for (i = 0; i < r->n; i++) {
@@ -434,55 +442,57 @@ static inline void look_ahead(const struct spl_geom *g, const struct rest *r, st
 }
 
 /*
- * The last look-ahead spl_slide_ahead() made in this thread: a record is
+ * The last look-ahead kifu_splinter_slide_ahead_() made in this thread: a record is
  * replayed by parsing each move and then applying it, which asks for the
  * same slide from the same pieces twice.
  */
 static _Thread_local struct {
-	const struct spl_geom *g;
-	struct spl_bb occ;
-	struct spl_slide sl;
+	const struct kifu_splinter_geom_ *g;
+	struct kifu_splinter_bb_ occ;
+	struct kifu_splinter_slide_ sl;
 } last_ahead;
 
-void spl_slide_ahead(const struct spl_geom *g, const struct spl_bb *occ, int from, int dir,
-		     struct spl_slide *sl)
+void kifu_splinter_slide_ahead_(const struct kifu_splinter_geom_ *g,
+				const struct kifu_splinter_bb_ *occ, int from, int dir,
+				struct kifu_splinter_slide_ *sl)
 {
 	struct rest r;
 
 	if (last_ahead.g == g && last_ahead.sl.from == from && last_ahead.sl.dir == dir &&
-	    spl_bb_equal(&last_ahead.occ, occ)) {
+	    kifu_splinter_bb_equal_(&last_ahead.occ, occ)) {
 		*sl = last_ahead.sl;
 		return;
 	}
 	sl->from = from;
 	sl->dir = dir;
-	sl->after = spl_line(g, occ, from, dir, &sl->line);
-	rest_init(g, occ, spl_bb_count(occ), from, &r);
+	sl->after = kifu_splinter_line_(g, occ, from, dir, &sl->line);
+	rest_init(g, occ, kifu_splinter_bb_count_(occ), from, &r);
 	look_ahead(g, &r, sl);
 	last_ahead.g = g;
 	last_ahead.occ = *occ;
 	last_ahead.sl = *sl;
 }
 
-size_t spl_generate(const struct spl_geom *g, const struct spl_core *c, int side,
-		    spl_slide_fn fn, const void *state, kifu_move *moves)
+size_t kifu_splinter_generate_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_core_ *c, int side,
+			       kifu_splinter_slide_fn_ fn, const void *state, kifu_move *moves)
 {
-	struct spl_bb own = c->occ;
-	struct spl_slide sl;
+	struct kifu_splinter_bb_ own = c->occ;
+	struct kifu_splinter_slide_ sl;
 	struct rest r;
 	size_t n = 0;
-	int pieces = spl_bb_count(&c->occ);
+	int pieces = kifu_splinter_bb_count_(&c->occ);
 
-	while (!spl_bb_empty(&own)) {
-		sl.from = spl_bb_first(&own);
-		spl_bb_clear(&own, sl.from);
+	while (!kifu_splinter_bb_empty_(&own)) {
+		sl.from = kifu_splinter_bb_first_(&own);
+		kifu_splinter_bb_clear_(&own, sl.from);
 		if (SPL_SIDE(c->cell[sl.from]) != side)
 			continue;
 		rest_init(g, &c->occ, pieces, sl.from, &r);
 		for (sl.dir = 0; sl.dir < 8; sl.dir++) {
 			if (g->step[sl.from][sl.dir] < 0)
 				continue;
-			sl.after = spl_line(g, &c->occ, sl.from, sl.dir, &sl.line);
+			sl.after = kifu_splinter_line_(g, &c->occ, sl.from, sl.dir, &sl.line);
 			look_ahead(g, &r, &sl);
 			n += fn(g, state, &sl, moves ? moves + n : NULL);
 		}
@@ -496,44 +506,47 @@ size_t spl_generate(const struct spl_geom *g, const struct spl_core *c, int side
 	return n;
 }
 
-int spl_connected(const struct spl_geom *g, const struct spl_bb *occ)
+int kifu_splinter_connected_(const struct kifu_splinter_geom_ *g,
+			     const struct kifu_splinter_bb_ *occ)
 {
-	struct spl_bb comp;
+	struct kifu_splinter_bb_ comp;
 
-	if (spl_bb_empty(occ))
+	if (kifu_splinter_bb_empty_(occ))
 		return 1;
-	comp = flood(g, occ, spl_bb_first(occ));
-	return spl_bb_equal(&comp, occ);
+	comp = flood(g, occ, kifu_splinter_bb_first_(occ));
+	return kifu_splinter_bb_equal_(&comp, occ);
 }
 
-int spl_canon_cell(const struct spl_geom *g, const struct spl_bb *grp)
+int kifu_splinter_canon_cell_(const struct kifu_splinter_geom_ *g,
+			      const struct kifu_splinter_bb_ *grp)
 {
 	int f;
 
 	for (f = 0; f < g->width; f++) {
-		struct spl_bb x = { { grp->w[0] & g->file[f].w[0], grp->w[1] & g->file[f].w[1] } };
+		struct kifu_splinter_bb_ x =
+			{ { grp->w[0] & g->file[f].w[0], grp->w[1] & g->file[f].w[1] } };
 
-		if (!spl_bb_empty(&x))
-			return spl_bb_first(&x);
+		if (!kifu_splinter_bb_empty_(&x))
+			return kifu_splinter_bb_first_(&x);
 	}
 	return -1;
 }
 
 /* Canonical order of cells: by file, then by rank. */
-static int canon_key(const struct spl_geom *g, int cell)
+static int canon_key(const struct kifu_splinter_geom_ *g, int cell)
 {
 	return (cell % g->width) * g->height + cell / g->width;
 }
 
-int spl_tied(const struct spl_geom *g, const struct spl_bb *occ, struct spl_bb *tied,
-	     int *ngroups)
+int kifu_splinter_tied_(const struct kifu_splinter_geom_ *g, const struct kifu_splinter_bb_ *occ,
+			struct kifu_splinter_bb_ *tied, int *ngroups)
 {
-	struct spl_bb rest = *occ;
+	struct kifu_splinter_bb_ rest = *occ;
 	int best = 0, ties = 0, groups = 0, i, j;
 
-	while (!spl_bb_empty(&rest)) {
-		struct spl_bb comp = flood(g, &rest, spl_bb_first(&rest));
-		int n = spl_bb_count(&comp);
+	while (!kifu_splinter_bb_empty_(&rest)) {
+		struct kifu_splinter_bb_ comp = flood(g, &rest, kifu_splinter_bb_first_(&rest));
+		int n = kifu_splinter_bb_count_(&comp);
 
 		groups++;
 		rest.w[0] &= ~comp.w[0];
@@ -547,10 +560,11 @@ int spl_tied(const struct spl_geom *g, const struct spl_bb *occ, struct spl_bb *
 	}
 	/* insertion sort by canonical cell: there are few */
 	for (i = 1; i < ties; i++) {
-		struct spl_bb x = tied[i];
-		int k = canon_key(g, spl_canon_cell(g, &x));
+		struct kifu_splinter_bb_ x = tied[i];
+		int k = canon_key(g, kifu_splinter_canon_cell_(g, &x));
 
-		for (j = i; j > 0 && canon_key(g, spl_canon_cell(g, &tied[j - 1])) > k; j--)
+		for (j = i; j > 0 && canon_key(g, kifu_splinter_canon_cell_(g, &tied[j - 1])) > k;
+		     j--)
 			tied[j] = tied[j - 1];
 		tied[j] = x;
 	}
@@ -559,68 +573,71 @@ int spl_tied(const struct spl_geom *g, const struct spl_bb *occ, struct spl_bb *
 	return ties;
 }
 
-void spl_keep(const struct spl_geom *g, struct spl_core *c, uint64_t salt,
-	      const struct spl_bb *keep)
+void kifu_splinter_keep_(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *c,
+			 uint64_t salt, const struct kifu_splinter_bb_ *keep)
 {
-	struct spl_bb gone = { { c->occ.w[0] & ~keep->w[0], c->occ.w[1] & ~keep->w[1] } };
+	struct kifu_splinter_bb_ gone =
+		{ { c->occ.w[0] & ~keep->w[0], c->occ.w[1] & ~keep->w[1] } };
 
 	(void)g;
-	while (!spl_bb_empty(&gone)) {
-		int cell = spl_bb_first(&gone);
+	while (!kifu_splinter_bb_empty_(&gone)) {
+		int cell = kifu_splinter_bb_first_(&gone);
 
-		spl_bb_clear(&gone, cell);
+		kifu_splinter_bb_clear_(&gone, cell);
 		take(c, salt, cell);
 	}
 }
 
-void spl_remove_sides(struct spl_core *c, uint64_t salt, unsigned sides)
+void kifu_splinter_remove_sides_(struct kifu_splinter_core_ *c, uint64_t salt, unsigned sides)
 {
-	struct spl_bb all = c->occ;
+	struct kifu_splinter_bb_ all = c->occ;
 
-	while (!spl_bb_empty(&all)) {
-		int cell = spl_bb_first(&all);
+	while (!kifu_splinter_bb_empty_(&all)) {
+		int cell = kifu_splinter_bb_first_(&all);
 
-		spl_bb_clear(&all, cell);
+		kifu_splinter_bb_clear_(&all, cell);
 		if (sides >> SPL_SIDE(c->cell[cell]) & 1)
 			take(c, salt, cell);
 	}
 }
 
-int spl_apply_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t salt, kifu_move m,
-		       int *used)
+int kifu_splinter_apply_splinter_(const struct kifu_splinter_geom_ *g,
+				  struct kifu_splinter_core_ *c, uint64_t salt, kifu_move m,
+				  int *used)
 {
-	struct spl_bb tied[SPL_MAX_CELLS];
-	int groups, n = spl_tied(g, &c->occ, tied, &groups), i;
+	struct kifu_splinter_bb_ tied[SPL_MAX_CELLS];
+	int groups, n = kifu_splinter_tied_(g, &c->occ, tied, &groups), i;
 
 	if (groups <= 1)
 		return n;
 	if (n == 1) {
-		spl_keep(g, c, salt, &tied[0]);
+		kifu_splinter_keep_(g, c, salt, &tied[0]);
 		return n;
 	}
 	for (i = 0; i < n; i++)
-		if (spl_bb_has(&tied[i], spl_move_suf(m, *used)))
+		if (kifu_splinter_bb_has_(&tied[i], kifu_splinter_move_suf_(m, *used)))
 			break;
 	(*used)++;
 	if (i < n) /* always, for a listed move */
-		spl_keep(g, c, salt, &tied[i]);
+		kifu_splinter_keep_(g, c, salt, &tied[i]);
 	return n;
 }
 
-int spl_apply_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *c,
-		    uint64_t salt, kifu_move m, int *used)
+int kifu_splinter_apply_slide_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_slide_ *sl, struct kifu_splinter_core_ *c,
+			       uint64_t salt, kifu_move m, int *used)
 {
 	if (sl->groups <= 1)
 		return 1;
 	if (sl->ties == 1) {
-		spl_keep(g, c, salt, &sl->keep);
+		kifu_splinter_keep_(g, c, salt, &sl->keep);
 		return 1;
 	}
-	return spl_apply_splinter(g, c, salt, m, used);
+	return kifu_splinter_apply_splinter_(g, c, salt, m, used);
 }
 
-void spl_map_core(const struct spl_geom *g, struct spl_core *dst, const struct spl_core *src,
-		  int k)
+void kifu_splinter_map_core_(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *dst,
+			     const struct kifu_splinter_core_ *src, int k)
 {
 	int c;
 
@@ -630,27 +647,28 @@ void spl_map_core(const struct spl_geom *g, struct spl_core *dst, const struct s
 
 		dst->cell[t] = src->cell[c];
 		if (src->cell[c])
-			spl_bb_set(&dst->occ, t);
+			kifu_splinter_bb_set_(&dst->occ, t);
 	}
 	memcpy(dst->count, src->count, sizeof(dst->count));
 	memcpy(dst->total, src->total, sizeof(dst->total));
 }
 
-struct spl_bb spl_map_bb(const struct spl_geom *g, const struct spl_bb *src, int k)
+struct kifu_splinter_bb_ kifu_splinter_map_bb_(const struct kifu_splinter_geom_ *g,
+					       const struct kifu_splinter_bb_ *src, int k)
 {
-	struct spl_bb out = { { 0, 0 } }, rest = *src;
+	struct kifu_splinter_bb_ out = { { 0, 0 } }, rest = *src;
 
-	while (!spl_bb_empty(&rest)) {
-		int c = spl_bb_first(&rest);
+	while (!kifu_splinter_bb_empty_(&rest)) {
+		int c = kifu_splinter_bb_first_(&rest);
 
-		spl_bb_clear(&rest, c);
-		spl_bb_set(&out, kifu_sq_sym_cell(g->width, g->height, k, c));
+		kifu_splinter_bb_clear_(&rest, c);
+		kifu_splinter_bb_set_(&out, kifu_sq_sym_cell(g->width, g->height, k, c));
 	}
 	return out;
 }
 
-kifu_move spl_map_move(const struct spl_geom *g, const struct kifu_game *game,
-		       const void *mapped, kifu_move m, int k)
+kifu_move kifu_splinter_map_move_(const struct kifu_splinter_geom_ *g, const struct kifu_game *game,
+				  const void *mapped, kifu_move m, int k)
 {
 	char text[KIFU_MOVE_TEXT_MAX];
 	struct kifu_error err;
@@ -659,431 +677,20 @@ kifu_move spl_map_move(const struct spl_geom *g, const struct kifu_game *game,
 
 	if (m == SPL_PASS)
 		return m;
-	n = spl_move_nsuf(m);
-	out = spl_move(kifu_sq_sym_cell(g->width, g->height, k, spl_move_from(m)),
-		       kifu_sq_sym_dir(k, spl_move_dir(m)));
+	n = kifu_splinter_move_nsuf_(m);
+	out = kifu_splinter_move_(
+		kifu_sq_sym_cell(g->width, g->height, k, kifu_splinter_move_from_(m)),
+		kifu_sq_sym_dir(k, kifu_splinter_move_dir_(m)));
 	if (!n)
 		return out;
 	for (i = 0; i < n; i++)
-		out = spl_move_add_suf(out, kifu_sq_sym_cell(g->width, g->height, k,
-							     spl_move_suf(m, i)));
+		out = kifu_splinter_move_add_suf_(
+			out,
+			kifu_sq_sym_cell(g->width, g->height, k, kifu_splinter_move_suf_(m, i)));
 	/* the mapped cells name the mapped groups, not always by their canonical cell */
-	spl_format(g, out, text);
+	kifu_splinter_format_(g, out, text);
 	if (game->parse_move(mapped, text, &canon, &err) < 0)
 		return out; /* m was not legal where the caller said: nothing better to give */
 	return canon;
 }
 
-void spl_format(const struct spl_geom *g, kifu_move m, char *buf)
-{
-	int i, n;
-
-	if (m == SPL_PASS) {
-		strcpy(buf, "pass");
-		return;
-	}
-	kifu_sq_cell_name(g->width, spl_move_from(m), buf);
-	buf += strlen(buf);
-	*buf++ = '-';
-	kifu_sq_cell_name(g->width, g->step[spl_move_from(m)][spl_move_dir(m)], buf);
-	n = spl_move_nsuf(m);
-	for (i = 0; i < n; i++) {
-		buf += strlen(buf);
-		*buf++ = '/';
-		kifu_sq_cell_name(g->width, spl_move_suf(m, i), buf);
-	}
-}
-
-/* Length of the cell name at s: letters, then digits. */
-static size_t cell_span(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] >= 'a' && s[n] <= 'z')
-		n++;
-	while (s[n] >= '0' && s[n] <= '9')
-		n++;
-	return n;
-}
-
-static int parse_error(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int parse_error(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
-{
-	char why[KIFU_ERROR_MSG_MAX / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': %s", t->trimmed, why);
-}
-
-int spl_illegal(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
-{
-	char why[KIFU_ERROR_MSG_MAX / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': %s", t->trimmed, why);
-}
-
-/*
- * kifu_sq_cell_parse() of the n bytes at s that cell_span() measured (lower
- * case letters, then digits): a letter, then a number from 1 without a
- * leading zero, both on the board.
- */
-static int cell_parse(const struct spl_geom *g, const char *s, size_t n)
-{
-	int file, rank;
-
-	if (n < 2 || n > 3 || s[0] < 'a' || s[0] > 'z' || s[1] < '1' || s[1] > '9')
-		return -1;
-	file = s[0] - 'a';
-	rank = s[1] - '0';
-	if (n == 3) {
-		if (s[2] < '0' || s[2] > '9')
-			return -1;
-		rank = rank * 10 + (s[2] - '0');
-	}
-	if (file >= g->width || rank > g->height)
-		return -1;
-	return (rank - 1) * g->width + file;
-}
-
-/* Reads one cell name at norm + pos (quoting the written text on failure). */
-static int read_cell(const struct spl_geom *g, const char *norm, size_t pos, size_t *len,
-		     const struct spl_text *t, int *cell, struct kifu_error *err)
-{
-	size_t n = cell_span(norm + pos);
-
-	*len = n;
-	*cell = n ? cell_parse(g, norm + pos, n) : -1;
-	if (!n && !pos)
-		return parse_error(err, t, "expected a move such as 'c4-d5' or 'pass'");
-	if (!n)
-		return parse_error(err, t, "missing cell after '%c'", norm[pos - 1]);
-	if (*cell < 0)
-		return parse_error(err, t, "unknown cell '%.*s'", (int)n, t->trimmed + pos);
-	return 0;
-}
-
-/*
- * kifu_move_text_norm() for the usual spelling of a move, lower case
- * without white space ("c4-d5/c3"), which normalises to itself: copied as
- * it is. Anything else goes through kifu_move_text_norm().
- */
-static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
-{
-	size_t n;
-
-	for (n = 0; text[n]; n++) {
-		char c = text[n];
-
-		if (n + 1 >= size || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-				       c == '-' || c == '/'))
-			return kifu_move_text_norm(text, 0, norm, trimmed, size);
-	}
-	memcpy(norm, text, n + 1);
-	memcpy(trimmed, text, n + 1);
-	return (int)n;
-}
-
-int spl_parse_text(const struct spl_geom *g, const char *text, struct spl_text *t,
-		   struct kifu_error *err)
-{
-	char norm[sizeof(t->trimmed)];
-	size_t pos = 0, n;
-	int len, ret, d, df, dr;
-
-	/* every field but the text, which norm_text() always writes */
-	t->pass = t->from = t->to = t->dir = t->nsuf = 0;
-	memset(t->suf, 0, sizeof(t->suf));
-	len = norm_text(text, norm, t->trimmed, sizeof(norm));
-	if (len < 0)
-		return parse_error(err, t, "expected a move such as 'c4-d5' or 'pass'");
-	if (!strcmp(norm, "pass")) {
-		t->pass = 1;
-		return 0;
-	}
-	ret = read_cell(g, norm, pos, &n, t, &t->from, err);
-	if (ret < 0)
-		return ret;
-	pos += n;
-	if (norm[pos] != '-')
-		return parse_error(err, t, "expected '-' after '%.*s'", (int)n, t->trimmed);
-	pos++;
-	ret = read_cell(g, norm, pos, &n, t, &t->to, err);
-	if (ret < 0)
-		return ret;
-	pos += n;
-	while (norm[pos] == '/') {
-		if (t->nsuf == SPL_TEXT_MAX_SUFFIXES)
-			return parse_error(err, t, "too many /CELL suffixes");
-		pos++;
-		ret = read_cell(g, norm, pos, &n, t, &t->suf[t->nsuf], err);
-		if (ret < 0)
-			return ret;
-		t->nsuf++;
-		pos += n;
-	}
-	if (norm[pos])
-		return parse_error(err, t, "unexpected '%s'", t->trimmed + pos);
-	df = t->to % g->width - t->from % g->width;
-	dr = t->to / g->width - t->from / g->width;
-	for (d = 0; d < 8; d++)
-		if (kifu_sq_dfile[d] == df && kifu_sq_drank[d] == dr)
-			break;
-	t->dir = d;
-	if (d == 8) {
-		char a[4], b[4];
-
-		kifu_sq_cell_name(g->width, t->from, a);
-		kifu_sq_cell_name(g->width, t->to, b);
-		return spl_illegal(err, t, "'%s' is not next to '%s': a piece slides one square",
-				   b, a);
-	}
-	return 0;
-}
-
-int spl_parse_begin(const struct spl_geom *g, const struct spl_core *c, int side, int over,
-		    size_t (*count)(const void *), const void *state, const char *text,
-		    struct spl_text *t, struct spl_core *after, kifu_move *m,
-		    struct kifu_error *err)
-{
-	struct spl_bb moved;
-	int ret = spl_parse_text(g, text, t, err);
-
-	if (ret < 0)
-		return ret;
-	if (over)
-		return spl_illegal(err, t, "the game is over");
-	if (t->pass) {
-		if (count(state))
-			return spl_illegal(err, t, "pass is not allowed: you have a legal move");
-		*m = SPL_PASS;
-		return 1;
-	}
-	if (!c->cell[t->from] || SPL_SIDE(c->cell[t->from]) != side) {
-		char a[4];
-
-		kifu_sq_cell_name(g->width, t->from, a);
-		return spl_illegal(err, t, "no piece of yours on '%s'", a);
-	}
-	if (after) {
-		*after = *c;
-		spl_push(g, after, 0, t->from, t->dir, &moved);
-	}
-	*m = spl_move(t->from, t->dir);
-	return 0;
-}
-
-int spl_parse_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t salt,
-		       const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err)
-{
-	struct spl_bb tied[SPL_MAX_CELLS];
-	int groups, n = spl_tied(g, &c->occ, tied, &groups), i;
-	char name[4];
-
-	if (groups <= 1)
-		return 0;
-	if (n == 1) {
-		spl_keep(g, c, salt, &tied[0]);
-		return 0;
-	}
-	if (*used >= t->nsuf)
-		return spl_illegal(err, t, "tie needs /CELL");
-	for (i = 0; i < n; i++)
-		if (spl_bb_has(&tied[i], t->suf[*used]))
-			break;
-	if (i == n) {
-		kifu_sq_cell_name(g->width, t->suf[*used], name);
-		return spl_illegal(err, t, "'%s' is not in a group tied for largest", name);
-	}
-	(*used)++;
-	*m = spl_move_add_suf(*m, spl_canon_cell(g, &tied[i]));
-	spl_keep(g, c, salt, &tied[i]);
-	return 0;
-}
-
-int spl_parse_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *after,
-		    const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err)
-{
-	if (sl->groups <= 1)
-		return 0;
-	if (sl->ties == 1) {
-		spl_keep(g, after, 0, &sl->keep);
-		return 0;
-	}
-	/* a tie: the groups in canonical order, and the written choice */
-	return spl_parse_splinter(g, after, 0, t, used, m, err);
-}
-
-int spl_parse_finish(const struct spl_geom *g, const struct spl_text *t, int used,
-		     struct kifu_error *err)
-{
-	char name[4];
-
-	if (used >= t->nsuf)
-		return 0;
-	kifu_sq_cell_name(g->width, t->suf[used], name);
-	if (!used)
-		return spl_illegal(err, t,
-				   "no tie for the largest group arises: '/%s' is not allowed", name);
-	return spl_illegal(err, t, "no further tie arises: '/%s' is not allowed", name);
-}
-
-int spl_render_board(const struct spl_geom *g, const struct spl_core *c,
-		     const char *const *sides, const char *types, struct kifu_buf *out)
-{
-	int f, r;
-
-	for (r = g->height - 1; r >= 0; r--) {
-		kifu_buf_printf(out, "%2d", r + 1);
-		for (f = 0; f < g->width; f++) {
-			int code = c->cell[r * g->width + f];
-
-			if (!code)
-				kifu_buf_puts(out, "  .");
-			else
-				kifu_buf_printf(out, " %c%c", sides[SPL_SIDE(code)][0] - 'a' + 'A',
-						types[SPL_TYPE(code)]);
-		}
-		kifu_buf_putc(out, '\n');
-	}
-	kifu_buf_puts(out, "  ");
-	for (f = 0; f < g->width; f++)
-		kifu_buf_printf(out, "  %c", 'a' + f);
-	return kifu_buf_putc(out, '\n');
-}
-
-/* The outline of a piece of type letter t around (0, 0), for cells of side 50. */
-static void svg_shape(struct kifu_buf *out, char t, const struct kifu_svg_colour *col)
-{
-	static const char plus[] = "-5.5,-16 5.5,-16 5.5,-5.5 16,-5.5 16,5.5 5.5,5.5 5.5,16 "
-				   "-5.5,16 -5.5,5.5 -16,5.5 -16,-5.5 -5.5,-5.5";
-	static const char castle[] = "-14,15 14,15 14,-15 8,-15 8,-9 3,-9 3,-15 -3,-15 -3,-9 "
-				     "-8,-9 -8,-15 -14,-15";
-	static const char crown[] = "-16,14 16,14 16,-12 8,-2 0,-16 -8,-2 -16,-12";
-	char paint[160];
-
-	snprintf(paint, sizeof(paint), "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.6\" "
-		 "stroke-linejoin=\"round\"", col->fill, col->stroke);
-	switch (t) {
-	case 's':
-		kifu_buf_printf(out, "<rect x=\"-14\" y=\"-14\" width=\"28\" height=\"28\" "
-				"rx=\"2\" %s/>", paint);
-		break;
-	case 'x':
-		kifu_buf_printf(out, "<polygon points=\"%s\" %s/>", plus, paint);
-		break;
-	case 'b':
-		kifu_buf_printf(out, "<polygon points=\"%s\" transform=\"rotate(45) "
-				"scale(1.1)\" %s/>", plus, paint);
-		break;
-	case 'r':
-		kifu_buf_printf(out, "<polygon points=\"%s\" %s/>", castle, paint);
-		break;
-	case 'k':
-		kifu_buf_printf(out, "<polygon points=\"%s\" %s/><circle cx=\"0\" cy=\"6\" "
-				"r=\"3.5\" fill=\"%s\"/>", crown, paint, col->ink);
-		break;
-	default: /* circle, pawn */
-		kifu_buf_printf(out, "<circle cx=\"0\" cy=\"0\" r=\"15\" %s/>", paint);
-		break;
-	}
-}
-
-int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
-		   const struct kifu_game *game, const void *state, const char *types,
-		   const struct spl_bb *noreturn, int back_dir, const kifu_move *last,
-		   struct kifu_buf *out)
-{
-	struct kifu_svg_caption cap;
-	struct kifu_svg_sq l;
-	int cell, marks[2], nmarks = 0;
-
-	kifu_svg_sq_layout(&l, g->width, g->height, 50);
-	kifu_svg_caption_make(&cap, game, state, l.width);
-	if (noreturn && !spl_bb_empty(noreturn) && cap.n < KIFU_SVG_CAPTION_LINES)
-		snprintf(cap.line[cap.n++], sizeof(cap.line[0]),
-			 "red arrow: that piece may not go back that way (no return)");
-	kifu_svg_begin(out, game, l.width, l.height + kifu_svg_caption_height(&cap));
-	kifu_svg_sq_board(out, &l);
-	/* The last move: the cell its mover left and the one it moved to. */
-	if (last && *last != SPL_PASS) {
-		marks[nmarks++] = spl_move_from(*last);
-		marks[nmarks++] = g->step[spl_move_from(*last)][spl_move_dir(*last)];
-	}
-	kifu_svg_sq_marks(out, &l, marks, nmarks);
-	for (cell = 0; cell < g->ncells; cell++) {
-		int code = c->cell[cell];
-		const char *side;
-		char name[4], tok[3];
-		double x, y;
-
-		if (!code)
-			continue;
-		side = game->sides[SPL_SIDE(code)];
-		kifu_sq_cell_name(g->width, cell, name);
-		tok[0] = (char)(side[0] - 'a' + 'A');
-		tok[1] = types[SPL_TYPE(code)];
-		tok[2] = '\0';
-		kifu_svg_sq_centre(&l, cell, &x, &y);
-		kifu_svg_cell_open(out, name, tok, x, y);
-		svg_shape(out, tok[1], kifu_svg_colour(side));
-		kifu_svg_cell_close(out);
-	}
-	if (noreturn && !spl_bb_empty(noreturn)) {
-		struct spl_bb m = *noreturn;
-
-		/* A short arrow on the piece's edge, pointing where it may not go. */
-		kifu_buf_puts(out, "<g class=\"no-return\" stroke=\"#b3261e\" stroke-width=\"2.5\" "
-			      "stroke-linecap=\"round\" fill=\"none\">\n");
-		while (!spl_bb_empty(&m)) {
-			int at = spl_bb_first(&m);
-			double x, y, dx = kifu_sq_dfile[back_dir], dy = -kifu_sq_drank[back_dir];
-			double n = (dx && dy) ? 0.7071 : 1.0;
-
-			spl_bb_clear(&m, at);
-			kifu_svg_sq_centre(&l, at, &x, &y);
-			dx *= n;
-			dy *= n;
-			kifu_buf_printf(out, "<path d=\"M%.1f %.1f L%.1f %.1f M%.1f %.1f L%.1f %.1f "
-					"L%.1f %.1f\"/>\n", x + dx * 14, y + dy * 14, x + dx * 23,
-					y + dy * 23, x + dx * 23 - dy * 4 - dx * 4,
-					y + dy * 23 + dx * 4 - dy * 4, x + dx * 23, y + dy * 23,
-					x + dx * 23 + dy * 4 - dx * 4, y + dy * 23 - dx * 4 - dy * 4);
-		}
-		kifu_buf_puts(out, "</g>\n");
-	}
-	kifu_svg_caption_put(out, &cap, l.width / 2, l.height);
-	return kifu_svg_end(out);
-}
-
-int spl_render_figures(const struct kifu_figure *f, int n, struct kifu_buf *out)
-{
-	int i, ret = 0;
-
-	for (i = 0; i < n; i++) {
-		if (i)
-			kifu_buf_puts(out, ", ");
-		if (f[i].type == KIFU_FIG_TEXT)
-			ret = kifu_buf_printf(out, "%s %s", f[i].key,
-					      f[i].text[0] ? f[i].text : "-");
-		else
-			ret = kifu_buf_printf(out, "%s %ld", f[i].key, f[i].num);
-	}
-	return ret;
-}
-
-void spl_figure_int(struct kifu_figure *f, const char *key, const char *side, long num)
-{
-	memset(f, 0, sizeof(*f));
-	snprintf(f->key, sizeof(f->key), "%s_%s", key, side);
-	f->type = KIFU_FIG_INT;
-	f->num = num;
-}

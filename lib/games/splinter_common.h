@@ -27,32 +27,32 @@
 #define SPL_TEXT_MAX_SUFFIXES 8
 
 /* A set of cells: bit (cell & 63) of word (cell >> 6). */
-struct spl_bb {
+struct kifu_splinter_bb_ {
 	uint64_t w[2];
 };
 
-static inline int spl_bb_has(const struct spl_bb *b, int cell)
+static inline int kifu_splinter_bb_has_(const struct kifu_splinter_bb_ *b, int cell)
 {
 	return (int)((b->w[cell >> 6] >> (cell & 63)) & 1);
 }
 
-static inline void spl_bb_set(struct spl_bb *b, int cell)
+static inline void kifu_splinter_bb_set_(struct kifu_splinter_bb_ *b, int cell)
 {
 	b->w[cell >> 6] |= UINT64_C(1) << (cell & 63);
 }
 
-static inline void spl_bb_clear(struct spl_bb *b, int cell)
+static inline void kifu_splinter_bb_clear_(struct kifu_splinter_bb_ *b, int cell)
 {
 	b->w[cell >> 6] &= ~(UINT64_C(1) << (cell & 63));
 }
 
-static inline int spl_bb_empty(const struct spl_bb *b)
+static inline int kifu_splinter_bb_empty_(const struct kifu_splinter_bb_ *b)
 {
 	return !(b->w[0] | b->w[1]);
 }
 
 /* Bits set in x (without relying on a popcount instruction being enabled). */
-static inline int spl_popcount64(uint64_t x)
+static inline int kifu_splinter_popcount64_(uint64_t x)
 {
 	x -= (x >> 1) & UINT64_C(0x5555555555555555);
 	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
@@ -60,39 +60,41 @@ static inline int spl_popcount64(uint64_t x)
 	return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-static inline int spl_bb_count(const struct spl_bb *b)
+static inline int kifu_splinter_bb_count_(const struct kifu_splinter_bb_ *b)
 {
-	return spl_popcount64(b->w[0]) + spl_popcount64(b->w[1]);
+	return kifu_splinter_popcount64_(b->w[0]) + kifu_splinter_popcount64_(b->w[1]);
 }
 
 /* Lowest cell of a non-empty set. */
-static inline int spl_bb_first(const struct spl_bb *b)
+static inline int kifu_splinter_bb_first_(const struct kifu_splinter_bb_ *b)
 {
 	return b->w[0] ? __builtin_ctzll(b->w[0]) : 64 + __builtin_ctzll(b->w[1]);
 }
 
-static inline int spl_bb_equal(const struct spl_bb *a, const struct spl_bb *b)
+static inline int kifu_splinter_bb_equal_(const struct kifu_splinter_bb_ *a,
+					  const struct kifu_splinter_bb_ *b)
 {
 	return a->w[0] == b->w[0] && a->w[1] == b->w[1];
 }
 
 /* Board geometry, built once per size. */
-struct spl_geom {
+struct kifu_splinter_geom_ {
 	int width, height, ncells;
 	int8_t step[SPL_MAX_CELLS][8];       /* neighbour by KIFU_SQ_* direction, -1: off */
-	struct spl_bb bit[SPL_MAX_CELLS];
-	struct spl_bb nb[SPL_MAX_CELLS];     /* the up to 8 neighbours */
-	struct spl_bb file[SPL_MAX_FILES];
-	struct spl_bb not_first, not_last;   /* the cells off the first file, off the last */
+	struct kifu_splinter_bb_ bit[SPL_MAX_CELLS];
+	struct kifu_splinter_bb_ nb[SPL_MAX_CELLS];     /* the up to 8 neighbours */
+	struct kifu_splinter_bb_ file[SPL_MAX_FILES];
+	struct kifu_splinter_bb_ not_first; /* the cells off the first file */
+	struct kifu_splinter_bb_ not_last;  /* the cells off the last */
 	int nsym;                            /* square symmetries the board has: 8 square, else 4 */
 	int8_t sym[8][SPL_MAX_CELLS];        /* image of each cell by symmetry k < nsym */
 };
 
 /* The width x height board (10 x 9 or 10 x 10). */
-const struct spl_geom *spl_geom_get(int width, int height);
+const struct kifu_splinter_geom_ *kifu_splinter_geom_get_(int width, int height);
 
 /* The direction opposite to each KIFU_SQ_* direction. */
-extern const int spl_opposite[8];
+extern const int kifu_splinter_opposite_[8];
 
 /* A piece: 0 for an empty cell, else 1 + side * 4 + type. */
 #define SPL_CODE(side, type) (1 + (side) * 4 + (type))
@@ -103,9 +105,9 @@ extern const int spl_opposite[8];
 #define SPL_KEY_EXTRA 2000
 
 /* The board part of a position; embedded at the start of each game's state. */
-struct spl_core {
+struct kifu_splinter_core_ {
 	uint64_t hash;
-	struct spl_bb occ;
+	struct kifu_splinter_bb_ occ;
 	uint8_t cell[SPL_MAX_CELLS];
 	uint8_t count[SPL_MAX_SIDES][SPL_MAX_TYPES];
 	uint8_t total[SPL_MAX_SIDES];
@@ -118,17 +120,18 @@ struct spl_core {
  */
 
 /* Puts a piece on an empty cell (set-up). */
-void spl_put(struct spl_core *c, uint64_t salt, int cell, int code);
+void kifu_splinter_put_(struct kifu_splinter_core_ *c, uint64_t salt, int cell, int code);
 
 /* The hash of the pieces alone, from scratch. */
-uint64_t spl_board_hash(const struct spl_geom *g, const struct spl_core *c, uint64_t salt);
+uint64_t kifu_splinter_board_hash_(const struct kifu_splinter_geom_ *g,
+				   const struct kifu_splinter_core_ *c, uint64_t salt);
 
 /*
- * spl_board_hash of the core mapped by each square symmetry k < g->nsym,
+ * kifu_splinter_board_hash_ of the core mapped by each square symmetry k < g->nsym,
  * into out[k], in one pass over the pieces.
  */
-void spl_board_hash_symmetries(uint64_t *out, const struct spl_geom *g, const struct spl_core *c,
-			       uint64_t salt);
+void kifu_splinter_board_hash_symmetries_(uint64_t *out, const struct kifu_splinter_geom_ *g,
+					  const struct kifu_splinter_core_ *c, uint64_t salt);
 
 /*
  * The line a slide from `from` towards dir moves: *line gets the cells of the
@@ -136,15 +139,16 @@ void spl_board_hash_symmetries(uint64_t *out, const struct spl_geom *g, const st
  * line (where its front piece lands), or -1 when the front piece is pushed
  * off the board.
  */
-static inline int spl_line(const struct spl_geom *g, const struct spl_bb *occ, int from,
-			   int dir, struct spl_bb *line)
+static inline int kifu_splinter_line_(const struct kifu_splinter_geom_ *g,
+				      const struct kifu_splinter_bb_ *occ, int from, int dir,
+				      struct kifu_splinter_bb_ *line)
 {
 	int c = from;
 
 	*line = g->bit[from];
 	for (;;) {
 		c = g->step[c][dir];
-		if (c < 0 || !spl_bb_has(occ, c))
+		if (c < 0 || !kifu_splinter_bb_has_(occ, c))
 			return c;
 		line->w[0] |= g->bit[c].w[0];
 		line->w[1] |= g->bit[c].w[1];
@@ -156,50 +160,53 @@ static inline int spl_line(const struct spl_geom *g, const struct spl_bb *occ, i
  * holding the pieces that moved and stayed on the board. Returns the code of
  * the piece pushed off the board, or 0.
  */
-int spl_push(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int from, int dir,
-	     struct spl_bb *moved);
+int kifu_splinter_push_(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *c,
+			uint64_t salt, int from, int dir, struct kifu_splinter_bb_ *moved);
 
 /* One slide, with a look-ahead at the groups it leaves (before any removal). */
-struct spl_slide {
+struct kifu_splinter_slide_ {
 	int from, dir;
 	int after;            /* the cell the line's front lands on, -1 when pushed off */
-	struct spl_bb line;   /* the cells of the moving pieces, before the move */
+	struct kifu_splinter_bb_ line;   /* the cells of the moving pieces, before the move */
 	int groups;           /* groups after the move */
 	int ties;             /* groups tied for largest after the move */
-	struct spl_bb keep;   /* the largest group, when groups > 1 and ties == 1 */
+	struct kifu_splinter_bb_ keep;   /* the largest group, when groups > 1 and ties == 1 */
 };
 
 /*
  * The look-ahead of the slide from `from` towards dir (its destination on
  * the board) in a position whose pieces occ form one group, as every
  * position reached by play does (the start position is one group, and each
- * splinter keeps one): the same answer spl_generate() gives that slide.
+ * splinter keeps one): the same answer kifu_splinter_generate_() gives that slide.
  */
-void spl_slide_ahead(const struct spl_geom *g, const struct spl_bb *occ, int from, int dir,
-		     struct spl_slide *sl);
+void kifu_splinter_slide_ahead_(const struct kifu_splinter_geom_ *g,
+				const struct kifu_splinter_bb_ *occ, int from, int dir,
+				struct kifu_splinter_slide_ *sl);
 
 /*
  * Called for each slide of the mover's pieces (destination on the board):
  * returns the number of moves it gives, written to out when out != NULL.
  */
-typedef size_t (*spl_slide_fn)(const struct spl_geom *g, const void *state,
-			       const struct spl_slide *sl, kifu_move *out);
+typedef size_t (*kifu_splinter_slide_fn_)(const struct kifu_splinter_geom_ *g, const void *state,
+					  const struct kifu_splinter_slide_ *sl, kifu_move *out);
 
 /*
  * Lists (moves != NULL) or counts the moves of side's pieces, one call of fn
  * per slide; when no slide gives a move, the one move is pass.
  */
-size_t spl_generate(const struct spl_geom *g, const struct spl_core *c, int side,
-		    spl_slide_fn fn, const void *state, kifu_move *moves);
+size_t kifu_splinter_generate_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_core_ *c, int side,
+			       kifu_splinter_slide_fn_ fn, const void *state, kifu_move *moves);
 
 /* The code on cell after slide sl's pushes (before any removal). */
-static inline int spl_code_after(const struct spl_geom *g, const struct spl_core *c,
-				 const struct spl_slide *sl, int cell)
+static inline int kifu_splinter_code_after_(const struct kifu_splinter_geom_ *g,
+					    const struct kifu_splinter_core_ *c,
+					    const struct kifu_splinter_slide_ *sl, int cell)
 {
 	if (cell == sl->from)
 		return 0;
-	if (cell == sl->after || spl_bb_has(&sl->line, cell))
-		return c->cell[g->step[cell][spl_opposite[sl->dir]]];
+	if (cell == sl->after || kifu_splinter_bb_has_(&sl->line, cell))
+		return c->cell[g->step[cell][kifu_splinter_opposite_[sl->dir]]];
 	return c->cell[cell];
 }
 
@@ -208,21 +215,23 @@ static inline int spl_code_after(const struct spl_geom *g, const struct spl_core
  * (by their canonical cell); returns their number (0 on an empty board).
  * *ngroups (may be NULL) gets the number of groups.
  */
-int spl_tied(const struct spl_geom *g, const struct spl_bb *occ, struct spl_bb *tied,
-	     int *ngroups);
+int kifu_splinter_tied_(const struct kifu_splinter_geom_ *g, const struct kifu_splinter_bb_ *occ,
+			struct kifu_splinter_bb_ *tied, int *ngroups);
 
 /* Whether the pieces of occ form at most one group. */
-int spl_connected(const struct spl_geom *g, const struct spl_bb *occ);
+int kifu_splinter_connected_(const struct kifu_splinter_geom_ *g,
+			     const struct kifu_splinter_bb_ *occ);
 
 /* The canonical cell of a group: lowest file, then lowest rank. */
-int spl_canon_cell(const struct spl_geom *g, const struct spl_bb *grp);
+int kifu_splinter_canon_cell_(const struct kifu_splinter_geom_ *g,
+			      const struct kifu_splinter_bb_ *grp);
 
 /* Removes every piece outside keep. */
-void spl_keep(const struct spl_geom *g, struct spl_core *c, uint64_t salt,
-	      const struct spl_bb *keep);
+void kifu_splinter_keep_(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *c,
+			 uint64_t salt, const struct kifu_splinter_bb_ *keep);
 
 /* Removes every piece of the sides in the bit mask sides. */
-void spl_remove_sides(struct spl_core *c, uint64_t salt, unsigned sides);
+void kifu_splinter_remove_sides_(struct kifu_splinter_core_ *c, uint64_t salt, unsigned sides);
 
 /*
  * Move encoding: bits 0-6 the mover's cell, 7-9 the direction, 10-12 the
@@ -231,34 +240,34 @@ void spl_remove_sides(struct spl_core *c, uint64_t salt, unsigned sides);
  */
 #define SPL_PASS (UINT64_C(1) << 63)
 
-static inline kifu_move spl_move(int from, int dir)
+static inline kifu_move kifu_splinter_move_(int from, int dir)
 {
 	return (kifu_move)from | (kifu_move)dir << 7;
 }
 
-static inline int spl_move_from(kifu_move m)
+static inline int kifu_splinter_move_from_(kifu_move m)
 {
 	return (int)(m & 127);
 }
 
-static inline int spl_move_dir(kifu_move m)
+static inline int kifu_splinter_move_dir_(kifu_move m)
 {
 	return (int)((m >> 7) & 7);
 }
 
-static inline int spl_move_nsuf(kifu_move m)
+static inline int kifu_splinter_move_nsuf_(kifu_move m)
 {
 	return (int)((m >> 10) & 7);
 }
 
-static inline int spl_move_suf(kifu_move m, int i)
+static inline int kifu_splinter_move_suf_(kifu_move m, int i)
 {
 	return (int)((m >> (13 + 7 * i)) & 127);
 }
 
-static inline kifu_move spl_move_add_suf(kifu_move m, int cell)
+static inline kifu_move kifu_splinter_move_add_suf_(kifu_move m, int cell)
 {
-	int n = spl_move_nsuf(m);
+	int n = kifu_splinter_move_nsuf_(m);
 
 	return (m & ~((kifu_move)7 << 10)) | (kifu_move)(n + 1) << 10 |
 	       (kifu_move)cell << (13 + 7 * n);
@@ -269,28 +278,31 @@ static inline kifu_move spl_move_add_suf(kifu_move m, int cell)
  * the move's suffix number *used and advances *used. Returns the number of
  * groups tied for largest before the removal (0 on an empty board).
  */
-int spl_apply_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t salt, kifu_move m,
-		       int *used);
+int kifu_splinter_apply_splinter_(const struct kifu_splinter_geom_ *g,
+				  struct kifu_splinter_core_ *c, uint64_t salt, kifu_move m,
+				  int *used);
 
 /*
  * The move's own splinter while applying move m, on c (the board once
- * pushed), with sl the slide's spl_slide_ahead() from the position before
+ * pushed), with sl the slide's kifu_splinter_slide_ahead_() from the position before
  * it: no split, or the one largest group kept, or on a tie as
- * spl_apply_splinter(), whose return value it gives (1 without a tie).
+ * kifu_splinter_apply_splinter_(), whose return value it gives (1 without a tie).
  */
-int spl_apply_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *c,
-		    uint64_t salt, kifu_move m, int *used);
+int kifu_splinter_apply_slide_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_slide_ *sl, struct kifu_splinter_core_ *c,
+			       uint64_t salt, kifu_move m, int *used);
 
 /*
  * Symmetries: *dst = the pieces of src with every cell mapped by square
  * symmetry k (kifu_sq_sym_cell; counts kept). The hash is left for the game
  * to compute, since it covers the game's own state too.
  */
-void spl_map_core(const struct spl_geom *g, struct spl_core *dst, const struct spl_core *src,
-		  int k);
+void kifu_splinter_map_core_(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *dst,
+			     const struct kifu_splinter_core_ *src, int k);
 
 /* A set of cells mapped by square symmetry k. */
-struct spl_bb spl_map_bb(const struct spl_geom *g, const struct spl_bb *src, int k);
+struct kifu_splinter_bb_ kifu_splinter_map_bb_(const struct kifu_splinter_geom_ *g,
+					       const struct kifu_splinter_bb_ *src, int k);
 
 /*
  * Move m mapped by square symmetry k into the move of game played in
@@ -298,14 +310,14 @@ struct spl_bb spl_map_bb(const struct spl_geom *g, const struct spl_bb *src, int
  * direction mapped; /CELL suffixes mapped, then made canonical again by the
  * game's own parser, which accepts any cell of a tied group.
  */
-kifu_move spl_map_move(const struct spl_geom *g, const struct kifu_game *game,
-		       const void *mapped, kifu_move m, int k);
+kifu_move kifu_splinter_map_move_(const struct kifu_splinter_geom_ *g, const struct kifu_game *game,
+				  const void *mapped, kifu_move m, int k);
 
 /* Writes m ("c4-d5/c3", "pass") into buf (KIFU_MOVE_TEXT_MAX bytes). */
-void spl_format(const struct spl_geom *g, kifu_move m, char *buf);
+void kifu_splinter_format_(const struct kifu_splinter_geom_ *g, kifu_move m, char *buf);
 
 /* A move as written, split into its parts. */
-struct spl_text {
+struct kifu_splinter_text_ {
 	char trimmed[KIFU_MOVE_TEXT_MAX * 2]; /* as written, for messages */
 	int pass;
 	int from, to, dir;
@@ -314,12 +326,12 @@ struct spl_text {
 };
 
 /* Reads the text of a move; parse errors (and a slide that is not one square) are reported. */
-int spl_parse_text(const struct spl_geom *g, const char *text, struct spl_text *t,
-		   struct kifu_error *err);
+int kifu_splinter_parse_text_(const struct kifu_splinter_geom_ *g, const char *text,
+			      struct kifu_splinter_text_ *t, struct kifu_error *err);
 
 /* Fills err with "illegal move 'TEXT': WHY" and returns KIFU_EILLEGAL. */
-int spl_illegal(struct kifu_error *err, const struct spl_text *t, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int kifu_splinter_illegal_(struct kifu_error *err, const struct kifu_splinter_text_ *t,
+			   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * The start of every game's parse_move: reads the text, checks that the game
@@ -329,57 +341,66 @@ int spl_illegal(struct kifu_error *err, const struct spl_text *t, const char *fm
  * without suffixes. Returns 1 for a legal pass (*m set), 0 to go on with
  * the splinter, or an error.
  */
-int spl_parse_begin(const struct spl_geom *g, const struct spl_core *c, int side, int over,
-		    size_t (*count)(const void *), const void *state, const char *text,
-		    struct spl_text *t, struct spl_core *after, kifu_move *m,
-		    struct kifu_error *err);
+int kifu_splinter_parse_begin_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_core_ *c, int side, int over,
+			       size_t (*count)(const void *), const void *state, const char *text,
+			       struct kifu_splinter_text_ *t, struct kifu_splinter_core_ *after,
+			       kifu_move *m, struct kifu_error *err);
 
 /*
  * One splinter while parsing: on a tie, the next written suffix (number
  * *used) must name a cell of a tied group; that group is kept and its
  * canonical cell added to *m. Returns 0 or an error.
  */
-int spl_parse_splinter(const struct spl_geom *g, struct spl_core *c, uint64_t salt,
-		       const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err);
+int kifu_splinter_parse_splinter_(const struct kifu_splinter_geom_ *g,
+				  struct kifu_splinter_core_ *c, uint64_t salt,
+				  const struct kifu_splinter_text_ *t, int *used, kifu_move *m,
+				  struct kifu_error *err);
 
 /*
  * The move's own splinter while parsing, on *after (the board once pushed),
- * with sl the slide's spl_slide_ahead() from the position before it: no
+ * with sl the slide's kifu_splinter_slide_ahead_() from the position before it: no
  * split, or the one largest group kept (no hash), or on a tie as
- * spl_parse_splinter(). Returns 0 or an error.
+ * kifu_splinter_parse_splinter_(). Returns 0 or an error.
  */
-int spl_parse_slide(const struct spl_geom *g, const struct spl_slide *sl, struct spl_core *after,
-		    const struct spl_text *t, int *used, kifu_move *m, struct kifu_error *err);
+int kifu_splinter_parse_slide_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_slide_ *sl,
+			       struct kifu_splinter_core_ *after,
+			       const struct kifu_splinter_text_ *t, int *used, kifu_move *m,
+			       struct kifu_error *err);
 
 /* Refuses suffixes left over once the move is resolved. */
-int spl_parse_finish(const struct spl_geom *g, const struct spl_text *t, int used,
-		     struct kifu_error *err);
+int kifu_splinter_parse_finish_(const struct kifu_splinter_geom_ *g,
+				const struct kifu_splinter_text_ *t, int used,
+				struct kifu_error *err);
 
 /*
  * Appends the board, top rank first: each piece as the first letter of its
  * side's name (upper case) and its type letter, '.' for an empty cell.
  */
-int spl_render_board(const struct spl_geom *g, const struct spl_core *c,
-		     const char *const *sides, const char *types, struct kifu_buf *out);
+int kifu_splinter_render_board_(struct kifu_buf *out, const struct kifu_splinter_geom_ *g,
+				const struct kifu_splinter_core_ *c, const char *const *sides,
+				const char *types);
 
 /*
  * Appends the picture of the board (render_svg): each piece a shape by its
  * type letter in types ("krbp": crown, castle, diagonal cross, disc;
  * "sxo": square, upright cross, disc) in its side's colours, with the
- * data-content code of spl_render_board. When noreturn is not NULL, its
+ * data-content code of kifu_splinter_render_board_. When noreturn is not NULL, its
  * pieces get a small arrow pointing the way they may not go back (back_dir,
  * a KIFU_SQ_* direction). The caption comes from game's figures. last (NULL:
  * none) is the move that led here: the cells it left and reached are marked.
  */
-int spl_render_svg(const struct spl_geom *g, const struct spl_core *c,
-		   const struct kifu_game *game, const void *state, const char *types,
-		   const struct spl_bb *noreturn, int back_dir, const kifu_move *last,
-		   struct kifu_buf *out);
+int kifu_splinter_render_svg_(struct kifu_buf *out, const struct kifu_splinter_geom_ *g,
+			      const struct kifu_splinter_core_ *c, const struct kifu_game *game,
+			      const void *state, const char *types,
+			      const struct kifu_splinter_bb_ *noreturn, int back_dir,
+			      const kifu_move *last);
 
 /* Appends "KEY VALUE" for each figure, separated by ", ". */
-int spl_render_figures(const struct kifu_figure *f, int n, struct kifu_buf *out);
+int kifu_splinter_render_figures_(struct kifu_buf *out, const struct kifu_figure *f, int n);
 
 /* Sets an integer figure. */
-void spl_figure_int(struct kifu_figure *f, const char *key, const char *side, long num);
+void kifu_splinter_figure_int_(struct kifu_figure *f, const char *key, const char *side, long num);
 
 #endif

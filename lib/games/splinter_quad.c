@@ -28,7 +28,7 @@ enum { SQ_SQUARE, SQ_CROSS, SQ_CIRCLE };
 #define SQ_KEY_ORDER (SPL_KEY_EXTRA + 60)
 
 struct sq_state {
-	struct spl_core core;
+	struct kifu_splinter_core_ core;
 	uint8_t side;            /* to move */
 	uint8_t alive;           /* sides still in the game, bit per side */
 	uint8_t nelim;
@@ -40,9 +40,9 @@ struct sq_state {
 static const char *const sq_variants[] = { "standard", NULL };
 static const char *const sq_sides[] = { "red", "blue", "green", "yellow", NULL };
 
-static const struct spl_geom *geom(void)
+static const struct kifu_splinter_geom_ *geom(void)
 {
-	return spl_geom_get(SQ_SIZE, SQ_SIZE);
+	return kifu_splinter_geom_get_(SQ_SIZE, SQ_SIZE);
 }
 
 static uint64_t key(int index)
@@ -95,7 +95,8 @@ static int sq_init(void *state, int variant, int first, struct kifu_error *err)
 	s->winner = -1;
 	for (y = 0; y < 6; y++)
 		for (x = 0; x < 6; x++)
-			spl_put(&s->core, SQ_SALT, (y + 2) * SQ_SIZE + x + 2, start_code(x, y));
+			kifu_splinter_put_(&s->core, SQ_SALT, (y + 2) * SQ_SIZE + x + 2,
+					   start_code(x, y));
 	s->core.hash ^= extra_hash(s);
 	return 0;
 }
@@ -118,21 +119,21 @@ static unsigned lacking_counts(const uint8_t *count, unsigned alive)
 	return out;
 }
 
-static unsigned lacking(const struct spl_core *c, unsigned alive)
+static unsigned lacking(const struct kifu_splinter_core_ *c, unsigned alive)
 {
 	return lacking_counts(&c->count[0][0], alive);
 }
 
-static size_t chain(const struct spl_geom *g, struct spl_core *c, unsigned alive, kifu_move m,
-		    kifu_move *out);
+static size_t chain(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *c,
+		    unsigned alive, kifu_move m, kifu_move *out);
 
 /*
  * Lists (out != NULL) or counts the moves a board c gives after a splinter:
  * the eliminations, then (when their removal splits the board) the next
  * splinter. m is the move so far.
  */
-static size_t eliminate(const struct spl_geom *g, struct spl_core *c, unsigned alive,
-			kifu_move m, kifu_move *out)
+static size_t eliminate(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *c,
+			unsigned alive, kifu_move m, kifu_move *out)
 {
 	unsigned elim = lacking(c, alive);
 
@@ -141,7 +142,7 @@ static size_t eliminate(const struct spl_geom *g, struct spl_core *c, unsigned a
 			*out = m;
 		return 1;
 	}
-	spl_remove_sides(c, 0, elim);
+	kifu_splinter_remove_sides_(c, 0, elim);
 	return chain(g, c, alive & ~elim, m, out);
 }
 
@@ -151,26 +152,27 @@ static size_t eliminate(const struct spl_geom *g, struct spl_core *c, unsigned a
  * recursion depth is at most 4 (see max_moves). Scratch boards skip the
  * hash (salt 0).
  */
-static size_t chain(const struct spl_geom *g, struct spl_core *c, unsigned alive, kifu_move m,
-		    kifu_move *out)
+static size_t chain(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *c,
+		    unsigned alive, kifu_move m, kifu_move *out)
 {
-	struct spl_bb tied[SPL_MAX_CELLS];
-	int groups, n = spl_tied(g, &c->occ, tied, &groups), i;
+	struct kifu_splinter_bb_ tied[SPL_MAX_CELLS];
+	int groups, n = kifu_splinter_tied_(g, &c->occ, tied, &groups), i;
 	size_t total = 0;
 
 	if (n > 1) {
 		for (i = 0; i < n; i++) {
-			struct spl_core copy = *c;
+			struct kifu_splinter_core_ copy = *c;
 
-			spl_keep(g, &copy, 0, &tied[i]);
+			kifu_splinter_keep_(g, &copy, 0, &tied[i]);
 			total += eliminate(g, &copy, alive,
-					   spl_move_add_suf(m, spl_canon_cell(g, &tied[i])),
+					   kifu_splinter_move_add_suf_(
+						   m, kifu_splinter_canon_cell_(g, &tied[i])),
 					   out ? out + total : NULL);
 		}
 		return total;
 	}
 	if (groups > 1)
-		spl_keep(g, c, 0, &tied[0]);
+		kifu_splinter_keep_(g, c, 0, &tied[0]);
 	return eliminate(g, c, alive, m, out);
 }
 
@@ -179,19 +181,20 @@ static size_t chain(const struct spl_geom *g, struct spl_core *c, unsigned alive
  * sides the push and splinter eliminate, and *rest, the pieces left after
  * their removal (codes as after the push).
  */
-static unsigned first_eliminations(const struct spl_geom *g, const struct sq_state *s,
-				   const struct spl_slide *sl, struct spl_bb *rest)
+static unsigned first_eliminations(const struct kifu_splinter_geom_ *g, const struct sq_state *s,
+				   const struct kifu_splinter_slide_ *sl,
+				   struct kifu_splinter_bb_ *rest)
 {
 	uint8_t count[SPL_MAX_SIDES][SPL_MAX_TYPES];
-	struct spl_bb gone = { { 0, 0 } };
+	struct kifu_splinter_bb_ gone = { { 0, 0 } };
 	unsigned elim;
 	int code;
 
 	memcpy(count, s->core.count, sizeof(count));
 	*rest = s->core.occ;
-	spl_bb_clear(rest, sl->from);
+	kifu_splinter_bb_clear_(rest, sl->from);
 	if (sl->after >= 0) {
-		spl_bb_set(rest, sl->after);
+		kifu_splinter_bb_set_(rest, sl->after);
 	} else {
 		int edge = sl->from;
 
@@ -205,53 +208,54 @@ static unsigned first_eliminations(const struct spl_geom *g, const struct sq_sta
 		gone.w[1] = rest->w[1] & ~sl->keep.w[1];
 		*rest = sl->keep;
 	}
-	while (!spl_bb_empty(&gone)) {
-		int cell = spl_bb_first(&gone);
+	while (!kifu_splinter_bb_empty_(&gone)) {
+		int cell = kifu_splinter_bb_first_(&gone);
 
-		spl_bb_clear(&gone, cell);
-		code = spl_code_after(g, &s->core, sl, cell);
+		kifu_splinter_bb_clear_(&gone, cell);
+		code = kifu_splinter_code_after_(g, &s->core, sl, cell);
 		count[SPL_SIDE(code)][SPL_TYPE(code)]--;
 	}
 	elim = lacking_counts(&count[0][0], s->alive);
 	if (elim) {
 		gone = *rest;
-		while (!spl_bb_empty(&gone)) {
-			int cell = spl_bb_first(&gone);
+		while (!kifu_splinter_bb_empty_(&gone)) {
+			int cell = kifu_splinter_bb_first_(&gone);
 
-			spl_bb_clear(&gone, cell);
-			if (elim >> SPL_SIDE(spl_code_after(g, &s->core, sl, cell)) & 1)
-				spl_bb_clear(rest, cell);
+			kifu_splinter_bb_clear_(&gone, cell);
+			if (elim >> SPL_SIDE(kifu_splinter_code_after_(g, &s->core, sl, cell)) & 1)
+				kifu_splinter_bb_clear_(rest, cell);
 		}
 	}
 	return elim;
 }
 
 /* The moves of one slide: one per sequence of tie choices through the chain. */
-static size_t slide_moves(const struct spl_geom *g, const void *state, const struct spl_slide *sl,
-			  kifu_move *out)
+static size_t slide_moves(const struct kifu_splinter_geom_ *g, const void *state,
+			  const struct kifu_splinter_slide_ *sl, kifu_move *out)
 {
 	const struct sq_state *s = state;
-	struct spl_core after;
-	struct spl_bb moved, rest;
+	struct kifu_splinter_core_ after;
+	struct kifu_splinter_bb_ moved, rest;
 
 	/*
 	 * No tie, and no piece leaves (most slides), or no elimination, or
 	 * one that splits nothing: a single move.
 	 */
-	if (sl->ties == 1 && ((sl->groups == 1 && sl->after >= 0) ||
-			      !first_eliminations(g, s, sl, &rest) || spl_connected(g, &rest))) {
+	if (sl->ties == 1 &&
+	    ((sl->groups == 1 && sl->after >= 0) || !first_eliminations(g, s, sl, &rest) ||
+	     kifu_splinter_connected_(g, &rest))) {
 		if (out)
-			*out = spl_move(sl->from, sl->dir);
+			*out = kifu_splinter_move_(sl->from, sl->dir);
 		return 1;
 	}
 	after = s->core;
-	spl_push(g, &after, 0, sl->from, sl->dir, &moved);
+	kifu_splinter_push_(g, &after, 0, sl->from, sl->dir, &moved);
 	if (sl->ties > 1)
-		return chain(g, &after, s->alive, spl_move(sl->from, sl->dir), out);
+		return chain(g, &after, s->alive, kifu_splinter_move_(sl->from, sl->dir), out);
 	/* the look-ahead knows the group that stays */
 	if (sl->groups > 1)
-		spl_keep(g, &after, 0, &sl->keep);
-	return eliminate(g, &after, s->alive, spl_move(sl->from, sl->dir), out);
+		kifu_splinter_keep_(g, &after, 0, &sl->keep);
+	return eliminate(g, &after, s->alive, kifu_splinter_move_(sl->from, sl->dir), out);
 }
 
 static size_t sq_legal_moves(const void *state, kifu_move *moves)
@@ -260,7 +264,7 @@ static size_t sq_legal_moves(const void *state, kifu_move *moves)
 
 	if (s->status != KIFU_ONGOING)
 		return 0;
-	return spl_generate(geom(), &s->core, s->side, slide_moves, s, moves);
+	return kifu_splinter_generate_(geom(), &s->core, s->side, slide_moves, s, moves);
 }
 
 static size_t sq_count_moves(const void *state)
@@ -286,18 +290,19 @@ struct sq_effect {
  * Sides eliminated by one removal are recorded in turn order starting from
  * the mover; removals later in the chain come after earlier ones.
  */
-static int resolve(const struct spl_geom *g, struct spl_core *c, uint64_t salt, int mover,
-		   unsigned alive, const struct spl_slide *sl, const struct spl_text *t,
-		   kifu_move *m, struct sq_effect *fx, struct kifu_error *err)
+static int resolve(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *c,
+		   uint64_t salt, int mover, unsigned alive, const struct kifu_splinter_slide_ *sl,
+		   const struct kifu_splinter_text_ *t, kifu_move *m, struct sq_effect *fx,
+		   struct kifu_error *err)
 {
 	int used = 0, ret = 0, i;
 	unsigned elim;
 
 	/* the move's own splinter: the look-ahead knows it unless there is a tie */
 	if (t)
-		ret = spl_parse_slide(g, sl, c, t, &used, m, err);
+		ret = kifu_splinter_parse_slide_(g, sl, c, t, &used, m, err);
 	else
-		spl_apply_slide(g, sl, c, salt, *m, &used);
+		kifu_splinter_apply_slide_(g, sl, c, salt, *m, &used);
 	for (i = 0; i < SQ_SIDES; i++)
 		fx->pieces[i] = c->total[i];
 	fx->nelim = 0;
@@ -306,31 +311,32 @@ static int resolve(const struct spl_geom *g, struct spl_core *c, uint64_t salt, 
 			if (elim >> ((mover + i) % SQ_SIDES) & 1)
 				fx->order[fx->nelim++] = (uint8_t)((mover + i) % SQ_SIDES);
 		alive &= ~elim;
-		spl_remove_sides(c, salt, elim);
+		kifu_splinter_remove_sides_(c, salt, elim);
 		if (t)
-			ret = spl_parse_splinter(g, c, salt, t, &used, m, err);
+			ret = kifu_splinter_parse_splinter_(g, c, salt, t, &used, m, err);
 		else
-			spl_apply_splinter(g, c, salt, *m, &used);
+			kifu_splinter_apply_splinter_(g, c, salt, *m, &used);
 	}
 	fx->alive = alive;
 	if (!ret && t)
-		ret = spl_parse_finish(g, t, used, err);
+		ret = kifu_splinter_parse_finish_(g, t, used, err);
 	return ret;
 }
 
 static void sq_apply(void *state, kifu_move m)
 {
-	const struct spl_geom *g = geom();
+	const struct kifu_splinter_geom_ *g = geom();
 	struct sq_state *s = state;
 	struct sq_effect fx;
-	struct spl_slide sl;
-	struct spl_bb moved;
+	struct kifu_splinter_slide_ sl;
+	struct kifu_splinter_bb_ moved;
 	int i, best = -1, nbest = 0;
 
 	s->core.hash ^= extra_hash(s);
 	if (m != SPL_PASS) {
-		spl_slide_ahead(g, &s->core.occ, spl_move_from(m), spl_move_dir(m), &sl);
-		spl_push(g, &s->core, SQ_SALT, sl.from, sl.dir, &moved);
+		kifu_splinter_slide_ahead_(g, &s->core.occ, kifu_splinter_move_from_(m),
+					   kifu_splinter_move_dir_(m), &sl);
+		kifu_splinter_push_(g, &s->core, SQ_SALT, sl.from, sl.dir, &moved);
 		resolve(g, &s->core, SQ_SALT, s->side, s->alive, &sl, NULL, &m, &fx, NULL);
 		for (i = 0; i < fx.nelim; i++)
 			s->order[s->nelim++] = fx.order[i];
@@ -365,19 +371,19 @@ static void sq_apply(void *state, kifu_move m)
 static int sq_parse_move(const void *state, const char *text, kifu_move *out,
 			 struct kifu_error *err)
 {
-	const struct spl_geom *g = geom();
+	const struct kifu_splinter_geom_ *g = geom();
 	const struct sq_state *s = state;
-	struct spl_text t;
-	struct spl_core after;
+	struct kifu_splinter_text_ t;
+	struct kifu_splinter_core_ after;
 	struct sq_effect fx;
-	struct spl_slide sl;
+	struct kifu_splinter_slide_ sl;
 	kifu_move m;
 	int ret;
 
-	ret = spl_parse_begin(g, &s->core, s->side, s->status != KIFU_ONGOING, sq_count_moves, s,
-			      text, &t, &after, &m, err);
+	ret = kifu_splinter_parse_begin_(g, &s->core, s->side, s->status != KIFU_ONGOING,
+					 sq_count_moves, s, text, &t, &after, &m, err);
 	if (!ret) {
-		spl_slide_ahead(g, &s->core.occ, t.from, t.dir, &sl);
+		kifu_splinter_slide_ahead_(g, &s->core.occ, t.from, t.dir, &sl);
 		ret = resolve(g, &after, 0, s->side, s->alive, &sl, &t, &m, &fx, err);
 	}
 	if (ret >= 0)
@@ -388,7 +394,7 @@ static int sq_parse_move(const void *state, const char *text, kifu_move *out,
 static void sq_format_move(const void *state, kifu_move m, char *buf)
 {
 	(void)state;
-	spl_format(geom(), m, buf);
+	kifu_splinter_format_(geom(), m, buf);
 }
 
 static void sq_outcome(const void *state, struct kifu_outcome *out)
@@ -408,7 +414,7 @@ static uint64_t sq_rehash(const void *state)
 {
 	const struct sq_state *s = state;
 
-	return spl_board_hash(geom(), &s->core, SQ_SALT) ^ extra_hash(s);
+	return kifu_splinter_board_hash_(geom(), &s->core, SQ_SALT) ^ extra_hash(s);
 }
 
 /* Symmetries: all 8 of the 10 x 10 board (square symmetries 0..7). */
@@ -418,7 +424,7 @@ static void sq_map_state(void *dst, const void *src, int k)
 	struct sq_state *d = dst;
 
 	memset(d, 0, sizeof(*d));
-	spl_map_core(geom(), &d->core, &s->core, k);
+	kifu_splinter_map_core_(geom(), &d->core, &s->core, k);
 	d->side = s->side;
 	d->alive = s->alive;
 	d->nelim = s->nelim;
@@ -435,7 +441,7 @@ static void sq_hash_symmetries(uint64_t *out, const void *state)
 	uint64_t kept = extra_hash(s);
 	int k;
 
-	spl_board_hash_symmetries(out, geom(), &s->core, SQ_SALT);
+	kifu_splinter_board_hash_symmetries_(out, geom(), &s->core, SQ_SALT);
 	for (k = 0; k < 8; k++)
 		out[k] ^= kept;
 }
@@ -444,10 +450,10 @@ static kifu_move sq_map_move(const void *state, kifu_move m, int k)
 {
 	struct sq_state mapped;
 
-	if (!spl_move_nsuf(m))
-		return spl_map_move(geom(), &kifu_game_splinter_quad, NULL, m, k);
+	if (!kifu_splinter_move_nsuf_(m))
+		return kifu_splinter_map_move_(geom(), &kifu_game_splinter_quad, NULL, m, k);
 	sq_map_state(&mapped, state, k);
-	return spl_map_move(geom(), &kifu_game_splinter_quad, &mapped, m, k);
+	return kifu_splinter_map_move_(geom(), &kifu_game_splinter_quad, &mapped, m, k);
 }
 
 /*
@@ -463,7 +469,7 @@ static int sq_figures(const void *state, struct kifu_figure *out)
 	size_t len = 0;
 
 	for (side = 0; side < SQ_SIDES; side++)
-		spl_figure_int(&out[n++], "pieces", sq_sides[side], s->core.total[side]);
+		kifu_splinter_figure_int_(&out[n++], "pieces", sq_sides[side], s->core.total[side]);
 	memset(&out[n], 0, sizeof(out[n]));
 	strcpy(out[n].key, "eliminated");
 	out[n].type = KIFU_FIG_TEXT;
@@ -478,14 +484,14 @@ static int sq_figures(const void *state, struct kifu_figure *out)
 	return n + 1;
 }
 
-static int sq_render_text(const void *state, struct kifu_buf *out)
+static int sq_render_text(struct kifu_buf *out, const void *state)
 {
 	const struct sq_state *s = state;
 	struct kifu_figure f[KIFU_FIGURES_MAX];
 	struct kifu_outcome oc;
 	int n = sq_figures(s, f);
 
-	spl_render_board(geom(), &s->core, sq_sides, "sxo", out);
+	kifu_splinter_render_board_(out, geom(), &s->core, sq_sides, "sxo");
 	kifu_buf_puts(out, "(R/B/G/Y: red/blue/green/yellow; s square, x cross, o circle)\n");
 	sq_outcome(s, &oc);
 	if (oc.status == KIFU_WIN)
@@ -494,24 +500,24 @@ static int sq_render_text(const void *state, struct kifu_buf *out)
 		kifu_buf_puts(out, "game over: draw; ");
 	else
 		kifu_buf_printf(out, "%s to move; ", sq_sides[s->side]);
-	spl_render_figures(f, n, out);
+	kifu_splinter_render_figures_(out, f, n);
 	return kifu_buf_putc(out, '\n');
 }
 
-static int sq_render_svg(const void *state, struct kifu_buf *out)
+static int sq_render_svg(struct kifu_buf *out, const void *state)
 {
 	const struct sq_state *s = state;
 
-	return spl_render_svg(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL, 0, NULL,
-			      out);
+	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter_quad, s, "sxo",
+					 NULL, 0, NULL);
 }
 
-static int sq_render_svg_last(const void *state, kifu_move last, struct kifu_buf *out)
+static int sq_render_svg_last(struct kifu_buf *out, const void *state, kifu_move last)
 {
 	const struct sq_state *s = state;
 
-	return spl_render_svg(geom(), &s->core, &kifu_game_splinter_quad, s, "sxo", NULL, 0, &last,
-			      out);
+	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter_quad, s, "sxo",
+					 NULL, 0, &last);
 }
 
 /*

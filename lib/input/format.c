@@ -11,8 +11,12 @@
 #include <strings.h>
 
 #include "input/formats.h"
+#include "kifu/diag.h"
 #include "kifu/format.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 
 const struct kifu_format *const kifu_formats[] = {
 	&kifu_format_yaml,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/diag.h"
 #include "kifu/record.h"
 #include "record/record_impl.h"
 #include "util/arena.h"
@@ -313,7 +314,7 @@ void kifu_diags_reset(struct kifu_diags *d)
 	size_t i;
 
 	for (i = 0; i < d->n; i++)
-		free(d->v[i].message);
+		kifu_buf_detached_free(d->v[i].message);
 	d->n = 0;
 	d->errors = 0;
 	d->warnings = 0;

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "kifu/diag.h"
 #include "kifu/record.h"
+#include "kifu/replay.h"
 #include "kifu/text.h"
 #include "record/record_impl.h"
 #include "util/text_impl.h"

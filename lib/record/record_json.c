@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 
 /* Whether s is a number as JSON writes one (a YAML clock may not be: "1e5" is, ".5" is not). */
 static int json_number(const char *s)

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 #include "record/record_impl.h"
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */

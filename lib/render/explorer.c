@@ -68,7 +68,7 @@ static void explorer_release(struct explorer *ex)
 	free(ex->v);
 	free(ex->slot);
 	for (i = 0; i < ex->npics; i++)
-		free(ex->pics[i]);
+		kifu_buf_detached_free(ex->pics[i]);
 	free(ex->pics);
 }
 
@@ -156,7 +156,7 @@ static long add_picture(struct explorer *ex, const void *state, const kifu_move 
 		ex->pics = v;
 		ex->cap_pics = cap;
 	}
-	if (kifu_game_render_svg(ex->g, state, last, &b) < 0 || !b.data) {
+	if (kifu_game_render_svg(&b, ex->g, state, last) < 0 || !b.data) {
 		kifu_buf_release(&b);
 		return -1;
 	}

@@ -12,7 +12,9 @@
 
 #include "kifu/game.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
 #include "kifu/render.h"
+#include "kifu/replay.h"
 #include "render/html.h"
 #include "render/render_impl.h"
 
@@ -157,7 +159,7 @@ static int text_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 				kifu_replay_text(rp, ply), rp->game->sides[t->movers[ply]], h);
 	else
 		kifu_buf_printf(t->b, "\nply 0: start, hash %016llx\n", h);
-	return rp->game->render_text(state, t->b);
+	return rp->game->render_text(t->b, state);
 }
 
 static int put_text(struct kifu_buf *b, const struct kifu_record *rec,
@@ -195,7 +197,7 @@ static int svg_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const vo
 {
 	struct svg_ctx *s = ctx;
 
-	return kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, s->b);
+	return kifu_game_render_svg(s->b, rp->game, state, ply ? &rp->moves[ply - 1] : NULL);
 }
 
 int kifu_render_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply)
@@ -227,7 +229,7 @@ static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	struct html_ctx *h = ctx;
 	struct kifu_buf b = KIFU_BUF_INIT;
 
-	if (kifu_game_render_svg(rp->game, state, ply ? &rp->moves[ply - 1] : NULL, &b) < 0 ||
+	if (kifu_game_render_svg(&b, rp->game, state, ply ? &rp->moves[ply - 1] : NULL) < 0 ||
 	    !b.data) {
 		kifu_buf_release(&b);
 		return KIFU_ENOMEM;
@@ -524,7 +526,7 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 out:
 	if (h.svg)
 		for (i = 0; i < n; i++)
-			free(h.svg[i]);
+			kifu_buf_detached_free(h.svg[i]);
 	free(h.svg);
 	free(h.fig);
 	free(h.nfig);

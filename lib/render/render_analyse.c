@@ -72,7 +72,7 @@ int kifu_render_review_yaml(struct kifu_buf *b, struct kifu_record *rec,
 		ret = kifu_record_write(b, rec, rp, &err);
 	for (i = 0; i < rp->nplies; i++) {
 		if (rec->turns[i].comment != saved[i])
-			free(rec->turns[i].comment);
+			kifu_buf_detached_free(rec->turns[i].comment);
 		rec->turns[i].comment = saved[i];
 	}
 	free(saved);

@@ -10,6 +10,7 @@
 #include "kifu/buf.h"
 #include "kifu/record.h"
 #include "kifu/render.h"
+#include "kifu/replay.h"
 
 /* The review's CSS rules (appended to the page's style sheet). */
 extern const char kifu_render_review_style_[];

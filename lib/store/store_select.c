@@ -182,6 +182,11 @@ int kifu_store_game_ids(int64_t **ids, size_t *n, struct kifu_store *st,
 	return ret < 0 ? ret : 0;
 }
 
+void kifu_store_game_ids_free(int64_t *ids)
+{
+	free(ids);
+}
+
 /* ---- Loading a game ---- */
 
 static const char *col_text(struct kifu_stmt *s, int i)

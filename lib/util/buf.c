@@ -188,6 +188,11 @@ char *kifu_buf_detach(struct kifu_buf *b)
 	return p;
 }
 
+void kifu_buf_detached_free(char *data)
+{
+	free(data);
+}
+
 int kifu_buf_csv_field(struct kifu_buf *b, const char *s)
 {
 	size_t n = strlen(s);

@@ -14,8 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/diag.h"
 #include "kifu/format.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 #include "import_impl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

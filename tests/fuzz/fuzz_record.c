@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/diag.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
+#include "kifu/record_write.h"
+#include "kifu/replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

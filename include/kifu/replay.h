@@ -1,0 +1,66 @@
+/*
+ * Validating a game record and replaying its moves through the rules
+ * engine: the replay keeps the canonical moves, the position hash after
+ * each ply, the outcome and the figures, which the store, the exporters and
+ * the writers use. Caller-owned and reusable, one per thread.
+ */
+#ifndef KIFU_REPLAY_H
+#define KIFU_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kifu/diag.h"
+#include "kifu/error.h"
+#include "kifu/game.h"
+#include "kifu/record.h"
+
+/*
+ * The replay of a record: the game, the canonical moves, the position hash
+ * after each ply (hashes[0] is the start position), the final outcome and
+ * figures. Caller-owned and reusable: start with KIFU_REPLAY_INIT, release
+ * with kifu_replay_release.
+ */
+struct kifu_replay {
+	const struct kifu_game *game; /* NULL when the game is unknown */
+	int variant;                  /* index, -1 when unknown */
+	int first;                    /* index of the side that moved first, -1 when unknown */
+	int complete;                 /* every move was replayed */
+	size_t nplies;                /* moves replayed */
+	kifu_move *moves;             /* nplies canonical moves */
+	uint64_t *hashes;             /* nplies + 1 hashes */
+	char *canonical;              /* with KIFU_VALIDATE_TEXT: nplies texts, KIFU_MOVE_TEXT_MAX apart */
+	struct kifu_outcome outcome;  /* of the last position replayed */
+	int nfigures;
+	struct kifu_figure figures[KIFU_FIGURES_MAX];
+	void *state;                  /* the last position replayed (game->state_size bytes) */
+	/* Private. */
+	size_t cap_;
+	size_t state_cap_;
+};
+
+#define KIFU_REPLAY_INIT { .variant = -1, .first = -1, .outcome = { KIFU_ONGOING, -1 } }
+
+void kifu_replay_release(struct kifu_replay *rp);
+
+/* Canonical text of ply p (1-based) when the replay kept texts, else NULL. */
+const char *kifu_replay_text(const struct kifu_replay *rp, size_t ply);
+
+/* Keep the canonical text of every move in the replay. */
+#define KIFU_VALIDATE_TEXT 0x1
+/* Do not warn about dates in the future (results that do not depend on the day). */
+#define KIFU_VALIDATE_NO_CLOCK 0x2
+
+/*
+ * Checks rec against every rule of RECORDS.md that the reader has not
+ * already checked (format, game, variant, date, players, first, moves
+ * replayed through the engine, result and termination against the replay),
+ * appends what it finds to diags, and puts the diagnostics of this game
+ * (from the first one numbered rec->number on) into document order. rp
+ * (may be NULL) receives the replay. Returns 0 (valid or not: the record is
+ * valid when no error diagnostic of its game was added) or KIFU_ENOMEM.
+ */
+int kifu_record_validate(struct kifu_replay *rp, struct kifu_diags *diags,
+			 const struct kifu_record *rec, unsigned flags, struct kifu_error *err);
+
+#endif
