@@ -184,6 +184,27 @@ long long th_q_int(struct kifu_store *st, long long none, const char *fmt, ...)
 	return v;
 }
 
+const char *th_q_text(struct kifu_store *st, const char *fmt, ...)
+{
+	static char out[4096];
+	char sql[1024];
+	struct kifu_stmt *s;
+	struct kifu_error err;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	if (kifu_db_prepare(&s, st, sql, &err) < 0)
+		fail_msg("%s: %s", sql, err.message);
+	snprintf(out, sizeof(out), "(none)");
+	if (kifu_db_step(s) == KIFU_DB_ROW)
+		snprintf(out, sizeof(out), "%s",
+			 kifu_db_column_is_null(s, 0) ? "(null)" : kifu_db_column_text(s, 0));
+	kifu_db_finalize(s);
+	return out;
+}
+
 /* ---- reports ---- */
 
 const struct kifu_cell *th_cell(const struct kifu_report *rep, long row, const char *col)

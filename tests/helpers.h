@@ -59,6 +59,9 @@ void th_exec(struct kifu_store *st, const char *sql);
 /* The first column of the first row of the query (printf-formatted), or none without a row. */
 long long th_q_int(struct kifu_store *st, long long none, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same as text ("(null)" for NULL, "(none)" without a row), until the next call. */
+const char *th_q_text(struct kifu_store *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* ---- reports ---- */
 

@@ -3,7 +3,6 @@
  * database of tests/helpers.c (th_stats_games): what the page holds.
  */
 #define _DEFAULT_SOURCE
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

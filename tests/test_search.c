@@ -4,7 +4,6 @@
  * position, with filters and in order, and refused moves.
  */
 #define _DEFAULT_SOURCE
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
