@@ -401,6 +401,29 @@ void th_assert_score(const struct kifu_report *rep, long row, double points, dou
 
 /* ---- games ---- */
 
+const struct kifu_game *th_game(const char *name)
+{
+	const struct kifu_game *g = kifu_game_find(name);
+
+	if (!g)
+		fail_msg("no game %s", name);
+	return g;
+}
+
+struct kifu_pos *th_play_list(const char *game, int variant, int first, const char *moves)
+{
+	const struct kifu_game *g = th_game(game);
+	struct kifu_pos *p = NULL;
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_pos_new(&p, g, variant, first, &err), 0);
+	if (kifu_pos_play_list(p, moves, &err) != 0)
+		fail_msg("playing '%s': %s", moves, err.message);
+	assert_true(g->hash(p->state) == g->rehash(p->state));
+	return p;
+}
+
 kifu_move th_parse_move(const struct kifu_pos *p, const char *text)
 {
 	struct kifu_error err = { 0 };

@@ -98,6 +98,14 @@ int th_starts_with(const char *s, const char *prefix);
 
 /* ---- games ---- */
 
+/* The game named name; fails when there is none. */
+const struct kifu_game *th_game(const char *name);
+/*
+ * A new position of game (its variant, first side) after the moves of the
+ * list (in kifu_pos_play_list's form); fails when one is refused. Checks
+ * the incremental hash against a full rehash.
+ */
+struct kifu_pos *th_play_list(const char *game, int variant, int first, const char *moves);
 /* The move text in position p, parsed; fails when refused. */
 kifu_move th_parse_move(const struct kifu_pos *p, const char *text);
 /* Plays the move text in p and checks the incremental hash against a full rehash. */

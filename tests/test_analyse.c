@@ -25,10 +25,7 @@
 
 #include "kifu/analyse.h"
 #include "kifu/record.h"
-
-#ifndef KIFU_SOURCE_DIR
-#define KIFU_SOURCE_DIR "."
-#endif
+#include "helpers.h"
 
 /* The fixed seeds of the blunder test. */
 static const uint64_t seeds[] = { 1, 2, 3, 4, 5 };

@@ -17,29 +17,19 @@
 
 #include "kifu/game.h"
 #include "games/board.h"
+#include "helpers.h"
 
 enum { STANDARD = 0, ADVANCED = 1 };
 enum { RED = 0, YELLOW = 1 };
 
 static const struct kifu_game *game(void)
 {
-	const struct kifu_game *g = kifu_game_find("glaisher");
-
-	assert_non_null(g);
-	return g;
+	return th_game("glaisher");
 }
 
 static struct kifu_pos *start(int variant, int first, const char *moves)
 {
-	struct kifu_pos *p;
-	struct kifu_error err;
-
-	kifu_error_clear(&err);
-	assert_int_equal(kifu_pos_new(&p, game(), variant, first, &err), 0);
-	if (kifu_pos_play_list(p, moves, &err) != 0)
-		fail_msg("playing '%s': %s", moves, err.message);
-	assert_true(game()->hash(p->state) == game()->rehash(p->state));
-	return p;
+	return th_play_list("glaisher", variant, first, moves);
 }
 
 static void play(struct kifu_pos *p, const char *moves)
@@ -55,12 +45,8 @@ static void play(struct kifu_pos *p, const char *moves)
 /* Parses text, which must be legal, and returns the move formatted canonically. */
 static kifu_move parse_ok(struct kifu_pos *p, const char *text, char *canon)
 {
-	struct kifu_error err;
-	kifu_move m;
+	kifu_move m = th_parse_move(p, text);
 
-	kifu_error_clear(&err);
-	if (game()->parse_move(p->state, text, &m, &err) != 0)
-		fail_msg("'%s' refused: %s", text, err.message);
 	if (canon)
 		game()->format_move(p->state, m, canon);
 	return m;
@@ -117,24 +103,12 @@ static void assert_cell(struct kifu_pos *p, const char *name, const char *want)
 		fail_msg("cell %s holds '%s', expected '%s'", name, tok, want);
 }
 
-static long figure(struct kifu_pos *p, const char *key)
-{
-	struct kifu_figure f[KIFU_FIGURES_MAX];
-	int n = game()->figures(p->state, f), i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(f[i].key, key))
-			return f[i].num;
-	fail_msg("no figure %s", key);
-	return -1;
-}
-
 static void assert_figures(struct kifu_pos *p, long sr, long sy, long pr, long py)
 {
-	assert_int_equal(figure(p, "stacks_red"), sr);
-	assert_int_equal(figure(p, "stacks_yellow"), sy);
-	assert_int_equal(figure(p, "pieces_red"), pr);
-	assert_int_equal(figure(p, "pieces_yellow"), py);
+	assert_int_equal(th_figure(p, "stacks_red"), sr);
+	assert_int_equal(th_figure(p, "stacks_yellow"), sy);
+	assert_int_equal(th_figure(p, "pieces_red"), pr);
+	assert_int_equal(th_figure(p, "pieces_yellow"), py);
 }
 
 static void assert_outcome(struct kifu_pos *p, int status, int winner)
@@ -155,14 +129,6 @@ static size_t count_listed(struct kifu_pos *p)
 	n = game()->legal_moves(p->state, moves);
 	assert_int_equal(game()->count_moves(p->state), n);
 	free(moves);
-	return n;
-}
-
-static uint64_t perft(struct kifu_pos *p, int depth)
-{
-	uint64_t n;
-
-	assert_int_equal(kifu_perft(&n, game(), p->state, depth), 0);
 	return n;
 }
 
@@ -462,7 +428,7 @@ static void test_no_separation_loses(void **unused)
 	assert_int_equal(game()->side_to_move(p->state), RED);
 	assert_outcome(p, KIFU_WIN, YELLOW);
 	assert_int_equal(count_listed(p), 0);
-	assert_int_equal(perft(p, 1), 0);
+	assert_int_equal(th_perft(p, 1), 0);
 	parse_fails(p, "f3>e 2+1 a3", KIFU_EILLEGAL, "illegal move 'f3>e 2+1 a3': the game is over");
 	assert_int_equal(game()->render_text(p->state, &b), 0);
 	assert_non_null(strstr(b.data, "game over: yellow wins (no separation left)"));
@@ -516,7 +482,7 @@ static void test_advanced_setup(void **unused)
 	play(p, "i4");
 	assert_true(game()->hash(p->state) == game()->hash(q->state));
 	assert_memory_equal(p->state, q->state, game()->state_size);
-	assert_int_equal(perft(p, 2), 1169169);
+	assert_int_equal(th_perft(p, 2), 1169169);
 	kifu_pos_free(q);
 	kifu_pos_free(p);
 }
@@ -537,8 +503,8 @@ static void test_first_yellow(void **unused)
 	parse_ok(p, "b6>sw 3+2+1 e5", canon);
 	assert_string_equal(canon, "b6>sw 3+2+1 e5");
 	/* a 60-degree turn of the board maps red's start stacks onto yellow's */
-	assert_int_equal(perft(p, 1), 1125);
-	assert_int_equal(perft(p, 2), 1169169);
+	assert_int_equal(th_perft(p, 1), 1125);
+	assert_int_equal(th_perft(p, 2), 1169169);
 	play(p, "b6>sw 3+2+1 e5");
 	assert_cell(p, "c6", "y1");
 	assert_cell(p, "d6", "y2");
@@ -564,13 +530,13 @@ static void test_perft_start(void **unused)
 	struct kifu_pos *p = start(STANDARD, RED, "");
 
 	(void)unused;
-	assert_int_equal(perft(p, 1), 1125);
-	assert_int_equal(perft(p, 2), 1169169);
+	assert_int_equal(th_perft(p, 1), 1125);
+	assert_int_equal(th_perft(p, 2), 1169169);
 	kifu_pos_free(p);
 	p = start(ADVANCED, RED, "");
-	assert_int_equal(perft(p, 1), 61);
-	assert_int_equal(perft(p, 2), 3660);
-	assert_int_equal(perft(p, 3), 215940);
+	assert_int_equal(th_perft(p, 1), 61);
+	assert_int_equal(th_perft(p, 2), 3660);
+	assert_int_equal(th_perft(p, 3), 215940);
 	kifu_pos_free(p);
 }
 
@@ -645,10 +611,10 @@ static void test_perft_positions(void **unused)
 	for (i = 0; i < sizeof(perft_cases) / sizeof(perft_cases[0]); i++) {
 		struct kifu_pos *p = start(perft_cases[i].variant, RED, perft_cases[i].moves);
 
-		if (perft(p, 1) != perft_cases[i].d1 || perft(p, 2) != perft_cases[i].d2)
+		if (th_perft(p, 1) != perft_cases[i].d1 || th_perft(p, 2) != perft_cases[i].d2)
 			fail_msg("positions.yaml glaisher entry %zu: perft %llu %llu, expected %llu %llu",
-				 i + 1, (unsigned long long)perft(p, 1),
-				 (unsigned long long)perft(p, 2),
+				 i + 1, (unsigned long long)th_perft(p, 1),
+				 (unsigned long long)th_perft(p, 2),
 				 (unsigned long long)perft_cases[i].d1,
 				 (unsigned long long)perft_cases[i].d2);
 		kifu_pos_free(p);
