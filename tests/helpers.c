@@ -165,19 +165,28 @@ void th_exec(struct kifu_store *st, const char *sql)
 		fail_msg("%s: %s", sql, kifu_db_errmsg(st));
 }
 
-long long th_q_int(struct kifu_store *st, long long none, const char *fmt, ...)
+/* The statement of the printf-formatted query; fails when it cannot be prepared. */
+static struct kifu_stmt *prepare_fmt(struct kifu_store *st, const char *fmt, va_list ap)
 {
 	char sql[1024];
 	struct kifu_stmt *s;
 	struct kifu_error err;
-	long long v = none;
+
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	if (kifu_db_prepare(&s, st, sql, &err) < 0)
+		fail_msg("%s: %s", sql, err.message);
+	return s;
+}
+
+long long th_q_int(struct kifu_store *st, const char *fmt, ...)
+{
+	struct kifu_stmt *s;
+	long long v = -999;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(sql, sizeof(sql), fmt, ap);
+	s = prepare_fmt(st, fmt, ap);
 	va_end(ap);
-	if (kifu_db_prepare(&s, st, sql, &err) < 0)
-		fail_msg("%s: %s", sql, err.message);
 	if (kifu_db_step(s) == KIFU_DB_ROW)
 		v = kifu_db_column_int64(s, 0);
 	kifu_db_finalize(s);
@@ -187,16 +196,12 @@ long long th_q_int(struct kifu_store *st, long long none, const char *fmt, ...)
 const char *th_q_text(struct kifu_store *st, const char *fmt, ...)
 {
 	static char out[4096];
-	char sql[1024];
 	struct kifu_stmt *s;
-	struct kifu_error err;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(sql, sizeof(sql), fmt, ap);
+	s = prepare_fmt(st, fmt, ap);
 	va_end(ap);
-	if (kifu_db_prepare(&s, st, sql, &err) < 0)
-		fail_msg("%s: %s", sql, err.message);
 	snprintf(out, sizeof(out), "(none)");
 	if (kifu_db_step(s) == KIFU_DB_ROW)
 		snprintf(out, sizeof(out), "%s",
@@ -432,6 +437,17 @@ kifu_move th_parse_move(const struct kifu_pos *p, const char *text)
 	if (p->game->parse_move(p->state, text, &m, &err) != 0)
 		fail_msg("'%s' refused: %s", text, err.message);
 	return m;
+}
+
+void th_parse_refused(const struct kifu_pos *p, const char *text, int code, const char *message)
+{
+	struct kifu_error err;
+	kifu_move m;
+
+	kifu_error_clear(&err);
+	assert_int_equal(p->game->parse_move(p->state, text, &m, &err), code);
+	assert_int_equal(err.code, code);
+	assert_string_equal(err.message, message);
 }
 
 void th_play_move(struct kifu_pos *p, const char *text)

@@ -24,7 +24,10 @@
 
 /* ---- files ---- */
 
-/* The whole file at path, NUL-terminated (its length in *len when len is not NULL); NULL when it cannot be opened. */
+/*
+ * The whole file at path, NUL-terminated (its length in *len when len is
+ * not NULL); NULL when it cannot be opened.
+ */
 char *th_read_file(const char *path, size_t *len);
 /* The same, but a file that cannot be opened fails the test. */
 char *th_slurp(const char *path, size_t *len);
@@ -56,9 +59,9 @@ int th_tmpdb_teardown(void **state);
 struct kifu_store *th_store_open(const char *path);
 /* SQL through the store's own connection. */
 void th_exec(struct kifu_store *st, const char *sql);
-/* The first column of the first row of the query (printf-formatted), or none without a row. */
-long long th_q_int(struct kifu_store *st, long long none, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* The first column of the first row of the query (printf-formatted), or -999 without a row. */
+long long th_q_int(struct kifu_store *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The same as text ("(null)" for NULL, "(none)" without a row), until the next call. */
 const char *th_q_text(struct kifu_store *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -108,9 +111,11 @@ const struct kifu_game *th_game(const char *name);
 struct kifu_pos *th_play_list(const char *game, int variant, int first, const char *moves);
 /* The move text in position p, parsed; fails when refused. */
 kifu_move th_parse_move(const struct kifu_pos *p, const char *text);
+/* Parsing the move text in p fails with code and message (kifu_error's code too). */
+void th_parse_refused(const struct kifu_pos *p, const char *text, int code, const char *message);
 /* Plays the move text in p and checks the incremental hash against a full rehash. */
 void th_play_move(struct kifu_pos *p, const char *text);
-/* The integer figure key of p; fails when missing. th_figure_int also fails unless it is KIFU_FIG_INT. */
+/* The number of the figure key of p; fails when missing (th_figure_int: or not KIFU_FIG_INT). */
 long th_figure(const struct kifu_pos *p, const char *key);
 long th_figure_int(const struct kifu_pos *p, const char *key);
 /* The number of leaf positions depth plies below p. */

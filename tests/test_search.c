@@ -150,8 +150,10 @@ static void test_search_bad_moves(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_search_position, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_search_filters_and_order, th_stats_setup, th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_search_position, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_search_filters_and_order, th_stats_setup,
+						th_stats_teardown),
 		cmocka_unit_test(test_search_bad_moves),
 	};
 

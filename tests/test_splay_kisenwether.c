@@ -32,19 +32,6 @@ static struct kifu_pos *play(int first, const char *list)
 	return th_play_list("splay-kisenwether", 0, first, list);
 }
 
-/* Asserts that text is rejected with code and exactly message. */
-static void assert_rejected(const struct kifu_pos *p, const char *text, int code,
-			    const char *message)
-{
-	struct kifu_error err;
-	kifu_move m;
-
-	kifu_error_clear(&err);
-	assert_int_equal(game()->parse_move(p->state, text, &m, &err), code);
-	assert_int_equal(err.code, code);
-	assert_string_equal(err.message, message);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp((const char *)a, (const char *)b);
@@ -209,8 +196,8 @@ static void test_first_black(void **unused)
 	assert_int_equal(game()->side_to_move(p->state), BLACK);
 	assert_int_equal(th_perft(p, 1), 122);
 	assert_int_equal(th_perft(p, 2), 14884);
-	assert_rejected(p, "b7-b8", KIFU_EILLEGAL,
-			"illegal move 'b7-b8': no stack of yours on 'b7' (its top stone is white)");
+	th_parse_refused(p, "b7-b8", KIFU_EILLEGAL,
+			 "illegal move 'b7-b8': no stack of yours on 'b7' (its top stone is white)");
 	th_play_move(p, "b2-b1");
 	assert_int_equal(game()->side_to_move(p->state), WHITE);
 	assert_cell(p, "b1", "bb");
@@ -240,21 +227,22 @@ static void test_notation(void **unused)
 	game()->format_move(p->state, m, buf);
 	assert_string_equal(buf, "d7>sw");
 
-	assert_rejected(p, "", KIFU_EPARSE, "unparsable move '': empty move");
-	assert_rejected(p, " z9-a1 ", KIFU_EPARSE, "unparsable move 'z9-a1': unknown cell 'z9'");
-	assert_rejected(p, "b7-I9", KIFU_EPARSE, "unparsable move 'b7-I9': unknown cell 'I9'");
-	assert_rejected(p, "b7>up", KIFU_EPARSE, "unparsable move 'b7>up': unknown direction 'up'");
-	assert_rejected(p, "b7", KIFU_EPARSE,
-			"unparsable move 'b7': expected CELL-CELL, CELL>DIR or pass");
-	assert_rejected(p, "b7 - c6", KIFU_EPARSE,
-			"unparsable move 'b7 - c6': white space inside the move");
-	assert_rejected(p, "b7-d5", KIFU_EILLEGAL,
-			"illegal move 'b7-d5': 'd5' is not adjacent to 'b7'");
-	assert_rejected(p, "b7-b7", KIFU_EILLEGAL,
-			"illegal move 'b7-b7': 'b7' is not adjacent to 'b7'");
-	assert_rejected(p, "c4-c5", KIFU_EILLEGAL, "illegal move 'c4-c5': no stack on 'c4'");
-	assert_rejected(p, "b2>n", KIFU_EILLEGAL,
-			"illegal move 'b2>n': no stack of yours on 'b2' (its top stone is black)");
+	th_parse_refused(p, "", KIFU_EPARSE, "unparsable move '': empty move");
+	th_parse_refused(p, " z9-a1 ", KIFU_EPARSE, "unparsable move 'z9-a1': unknown cell 'z9'");
+	th_parse_refused(p, "b7-I9", KIFU_EPARSE, "unparsable move 'b7-I9': unknown cell 'I9'");
+	th_parse_refused(p, "b7>up", KIFU_EPARSE,
+			 "unparsable move 'b7>up': unknown direction 'up'");
+	th_parse_refused(p, "b7", KIFU_EPARSE,
+			 "unparsable move 'b7': expected CELL-CELL, CELL>DIR or pass");
+	th_parse_refused(p, "b7 - c6", KIFU_EPARSE,
+			 "unparsable move 'b7 - c6': white space inside the move");
+	th_parse_refused(p, "b7-d5", KIFU_EILLEGAL,
+			 "illegal move 'b7-d5': 'd5' is not adjacent to 'b7'");
+	th_parse_refused(p, "b7-b7", KIFU_EILLEGAL,
+			 "illegal move 'b7-b7': 'b7' is not adjacent to 'b7'");
+	th_parse_refused(p, "c4-c5", KIFU_EILLEGAL, "illegal move 'c4-c5': no stack on 'c4'");
+	th_parse_refused(p, "b2>n", KIFU_EILLEGAL,
+			 "illegal move 'b2>n': no stack of yours on 'b2' (its top stone is black)");
 	kifu_pos_free(p);
 }
 
@@ -268,8 +256,8 @@ static void test_step_stacks(void **unused)
 	assert_cell(p, "b4", "bw");
 	assert_cell(p, "b5", ".");
 	/* the top stone decides: black may now move b4, white may not */
-	assert_rejected(p, "b4-b5", KIFU_EILLEGAL,
-			"illegal move 'b4-b5': no stack of yours on 'b4' (its top stone is white)");
+	th_parse_refused(p, "b4-b5", KIFU_EILLEGAL,
+			 "illegal move 'b4-b5': no stack of yours on 'b4' (its top stone is white)");
 	th_play_move(p, "b2-b3");
 	th_play_move(p, "b4-b3");
 	assert_cell(p, "b3", "bbbw");
@@ -306,10 +294,10 @@ static void test_splay_onto_full_stack(void **unused)
 	assert_cell(p, "c3", "b");
 	assert_cell(p, "d4", ".");
 	assert_cell(p, "e5", "wwww");
-	assert_rejected(p, "b2>ne", KIFU_EILLEGAL,
-			"illegal move 'b2>ne': it would leave a stack of 5 on 'e5', whose size limit is 4");
-	assert_rejected(p, "B2>NE", KIFU_EILLEGAL,
-			"illegal move 'B2>NE': it would leave a stack of 5 on 'e5', whose size limit is 4");
+	th_parse_refused(p, "b2>ne", KIFU_EILLEGAL,
+			 "illegal move 'b2>ne': it would leave a stack of 5 on 'e5', whose size limit is 4");
+	th_parse_refused(p, "B2>NE", KIFU_EILLEGAL,
+			 "illegal move 'B2>NE': it would leave a stack of 5 on 'e5', whose size limit is 4");
 	assert_false(listed(p, "b2>ne"));
 	assert_true(listed(p, "b2>n"));
 	assert_true(listed(p, "b2>e"));
@@ -318,8 +306,8 @@ static void test_splay_onto_full_stack(void **unused)
 	/* a step onto a stack is held to the same limit: 2 + 4 > 5 on e6 */
 	p = play(WHITE, "e7-e6,b3-b4,f6-e6,b4-b5");
 	assert_cell(p, "e6", "wwww");
-	assert_rejected(p, "d7-e6", KIFU_EILLEGAL,
-			"illegal move 'd7-e6': it would leave a stack of 6 on 'e6', whose size limit is 5");
+	th_parse_refused(p, "d7-e6", KIFU_EILLEGAL,
+			 "illegal move 'd7-e6': it would leave a stack of 6 on 'e6', whose size limit is 5");
 	assert_false(listed(p, "d7-e6"));
 	assert_true(listed(p, "f7-f6"));
 	kifu_pos_free(p);
@@ -359,16 +347,16 @@ static void test_forced_splay(void **unused)
 	(void)unused;
 	moves_text(p, list, sizeof(list));
 	assert_string_equal(list, "e5>s e5>sw e5>w");
-	assert_rejected(p, "b6-b5", KIFU_EILLEGAL,
-			"illegal move 'b6-b5': a splay of a stack at its size limit is forced");
-	assert_rejected(p, "e5-e4", KIFU_EILLEGAL,
-			"illegal move 'e5-e4': a splay of a stack at its size limit is forced");
-	assert_rejected(p, "b7>s", KIFU_EILLEGAL,
-			"illegal move 'b7>s': a splay of a stack at its size limit is forced");
-	assert_rejected(p, "e5>n", KIFU_EILLEGAL,
-			"illegal move 'e5>n': the splay would put a stone off the board");
-	assert_rejected(p, "pass", KIFU_EILLEGAL,
-			"illegal move 'pass': pass is not allowed: you have a legal move");
+	th_parse_refused(p, "b6-b5", KIFU_EILLEGAL,
+			 "illegal move 'b6-b5': a splay of a stack at its size limit is forced");
+	th_parse_refused(p, "e5-e4", KIFU_EILLEGAL,
+			 "illegal move 'e5-e4': a splay of a stack at its size limit is forced");
+	th_parse_refused(p, "b7>s", KIFU_EILLEGAL,
+			 "illegal move 'b7>s': a splay of a stack at its size limit is forced");
+	th_parse_refused(p, "e5>n", KIFU_EILLEGAL,
+			 "illegal move 'e5>n': the splay would put a stone off the board");
+	th_parse_refused(p, "pass", KIFU_EILLEGAL,
+			 "illegal move 'pass': pass is not allowed: you have a legal move");
 	kifu_pos_free(p);
 }
 
@@ -447,8 +435,8 @@ static void test_nine_captures_win(void **unused)
 	assert_int_equal(oc.winner, BLACK);
 	assert_int_equal(game()->legal_moves(p->state, moves), 0);
 	assert_int_equal(game()->count_moves(p->state), 0);
-	assert_rejected(p, "b2-b3", KIFU_EILLEGAL, "illegal move 'b2-b3': the game is over");
-	assert_rejected(p, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
+	th_parse_refused(p, "b2-b3", KIFU_EILLEGAL, "illegal move 'b2-b3': the game is over");
+	th_parse_refused(p, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
 	assert_int_equal(kifu_pos_play_list(p, "c2-c3", &err), KIFU_EILLEGAL);
 	kifu_pos_free(p);
 }
@@ -458,10 +446,10 @@ static void test_single_stone_cannot_splay(void **unused)
 	struct kifu_pos *p = play(WHITE, "");
 
 	(void)unused;
-	assert_rejected(p, "b6>s", KIFU_EILLEGAL,
-			"illegal move 'b6>s': a single stone cannot splay");
-	assert_rejected(p, "B6>SE", KIFU_EILLEGAL,
-			"illegal move 'B6>SE': a single stone cannot splay");
+	th_parse_refused(p, "b6>s", KIFU_EILLEGAL,
+			 "illegal move 'b6>s': a single stone cannot splay");
+	th_parse_refused(p, "B6>SE", KIFU_EILLEGAL,
+			 "illegal move 'B6>SE': a single stone cannot splay");
 	th_parse_move(p, "b6-b5");
 	kifu_pos_free(p);
 }
@@ -472,12 +460,12 @@ static void test_splay_off_board(void **unused)
 
 	(void)unused;
 	/* b7 has one cell to the north, two stones */
-	assert_rejected(p, "b7>n", KIFU_EILLEGAL,
-			"illegal move 'b7>n': the splay would put a stone off the board");
-	assert_rejected(p, "b7>nw", KIFU_EILLEGAL,
-			"illegal move 'b7>nw': the splay would put a stone off the board");
-	assert_rejected(p, "b7>w", KIFU_EILLEGAL,
-			"illegal move 'b7>w': the splay would put a stone off the board");
+	th_parse_refused(p, "b7>n", KIFU_EILLEGAL,
+			 "illegal move 'b7>n': the splay would put a stone off the board");
+	th_parse_refused(p, "b7>nw", KIFU_EILLEGAL,
+			 "illegal move 'b7>nw': the splay would put a stone off the board");
+	th_parse_refused(p, "b7>w", KIFU_EILLEGAL,
+			 "illegal move 'b7>w': the splay would put a stone off the board");
 	th_parse_move(p, "b7>s");
 	th_parse_move(p, "c7>w");
 	kifu_pos_free(p);
@@ -497,8 +485,8 @@ static void test_pass(void **unused)
 	kifu_move m;
 
 	(void)unused;
-	assert_rejected(p, "pass", KIFU_EILLEGAL,
-			"illegal move 'pass': pass is not allowed: you have a legal move");
+	th_parse_refused(p, "pass", KIFU_EILLEGAL,
+			 "illegal move 'pass': pass is not allowed: you have a legal move");
 	kifu_pos_free(p);
 
 	p = play(WHITE, NO_MOVE);
@@ -511,14 +499,14 @@ static void test_pass(void **unused)
 	m = th_parse_move(p, " PASS ");
 	game()->format_move(p->state, m, buf);
 	assert_string_equal(buf, "pass");
-	assert_rejected(p, "c5>n", KIFU_EILLEGAL,
-			"illegal move 'c5>n': no stack of yours on 'c5' (its top stone is black)");
+	th_parse_refused(p, "c5>n", KIFU_EILLEGAL,
+			 "illegal move 'c5>n': no stack of yours on 'c5' (its top stone is black)");
 	th_play_move(p, "pass");
 	assert_int_equal(game()->side_to_move(p->state), BLACK);
 	assert_cell(p, "c5", "wwwwb");
 	assert_ongoing(p);
-	assert_rejected(p, "pass", KIFU_EILLEGAL,
-			"illegal move 'pass': pass is not allowed: you have a legal move");
+	th_parse_refused(p, "pass", KIFU_EILLEGAL,
+			 "illegal move 'pass': pass is not allowed: you have a legal move");
 	/* black's 5-stack on c5 is at its size limit: its one splay is forced */
 	moves_text(p, list, sizeof(list));
 	assert_string_equal(list, "c5>e");

@@ -65,17 +65,6 @@ static kifu_move cell(const char *name)
 	return (kifu_move)c;
 }
 
-static void parse_err(const struct kifu_pos *pos, const char *text, int code, const char *msg)
-{
-	struct kifu_error err;
-	kifu_move m;
-
-	memset(&err, 0, sizeof(err));
-	assert_int_equal(game()->parse_move(pos->state, text, &m, &err), code);
-	assert_int_equal(err.code, code);
-	assert_string_equal(err.message, msg);
-}
-
 static void assert_figures(const struct kifu_pos *pos, long score, long tw, long tb)
 {
 	assert_int_equal(th_figure_int(pos, "score"), score);
@@ -153,18 +142,19 @@ static void test_notation(void **st)
 	assert_string_equal(buf, "e5");
 	g->format_move(pos->state, th_parse_move(pos, "F10"), buf);
 	assert_string_equal(buf, "f10");
-	parse_err(pos, " Z9 ", KIFU_EPARSE, "unparsable move 'Z9': unknown cell 'z9'");
-	parse_err(pos, "a7", KIFU_EPARSE, "unparsable move 'a7': unknown cell 'a7'");
-	parse_err(pos, "e5e6", KIFU_EPARSE,
-		  "unparsable move 'e5e6': expected a cell name or 'pass'");
-	parse_err(pos, "e 5", KIFU_EPARSE, "unparsable move 'e 5': white space inside the move");
-	parse_err(pos, "  ", KIFU_EPARSE, "unparsable move '': empty move");
+	th_parse_refused(pos, " Z9 ", KIFU_EPARSE, "unparsable move 'Z9': unknown cell 'z9'");
+	th_parse_refused(pos, "a7", KIFU_EPARSE, "unparsable move 'a7': unknown cell 'a7'");
+	th_parse_refused(pos, "e5e6", KIFU_EPARSE,
+			 "unparsable move 'e5e6': expected a cell name or 'pass'");
+	th_parse_refused(pos, "e 5", KIFU_EPARSE,
+			 "unparsable move 'e 5': white space inside the move");
+	th_parse_refused(pos, "  ", KIFU_EPARSE, "unparsable move '': empty move");
 	/* The border ring never takes a checker; a1 and f1 are border cells. */
-	parse_err(pos, "A1", KIFU_EILLEGAL, "illegal move 'A1': 'a1' is a border cell");
-	parse_err(pos, "f1", KIFU_EILLEGAL, "illegal move 'f1': 'f1' is a border cell");
-	parse_err(pos, "f11", KIFU_EILLEGAL, "illegal move 'f11': 'f11' is a border cell");
-	parse_err(pos, "Pass", KIFU_EILLEGAL,
-		  "illegal move 'Pass': pass is not allowed: you have a legal move");
+	th_parse_refused(pos, "A1", KIFU_EILLEGAL, "illegal move 'A1': 'a1' is a border cell");
+	th_parse_refused(pos, "f1", KIFU_EILLEGAL, "illegal move 'f1': 'f1' is a border cell");
+	th_parse_refused(pos, "f11", KIFU_EILLEGAL, "illegal move 'f11': 'f11' is a border cell");
+	th_parse_refused(pos, "Pass", KIFU_EILLEGAL,
+			 "illegal move 'Pass': pass is not allowed: you have a legal move");
 	kifu_pos_free(pos);
 }
 
@@ -178,7 +168,7 @@ static void test_stacking(void **st)
 	assert_line(pos, "e      .   .   .   .  w2   .   .   .   .   .     e1-e10");
 	assert_line(pos, "f    .   .   .  b1   .   .   .   .   .   .   .   f1-f11");
 	assert_figures(pos, 0, 1, 1);
-	parse_err(pos, "e5", KIFU_EILLEGAL, "illegal move 'e5': 'e5' holds a white tower");
+	th_parse_refused(pos, "e5", KIFU_EILLEGAL, "illegal move 'e5': 'e5' holds a white tower");
 	/* Black: its tower f4 plus the 59 empty interior cells. */
 	assert_int_equal(moves_of(pos, mv), 60);
 	assert_true(listed(mv, 60, th_parse_move(pos, "f4")));
@@ -209,8 +199,8 @@ static void test_splay_collapses_both_colours(void **st)
 	/* White gained the 3 markers; collapses change nobody's units. */
 	assert_figures(pos, 2, 7, 5);
 	assert_line(pos, "to move: black; score 2; territory_white 7; territory_black 5");
-	parse_err(pos, "g4", KIFU_EILLEGAL, "illegal move 'g4': 'g4' holds a white marker");
-	parse_err(pos, "f5", KIFU_EILLEGAL, "illegal move 'f5': 'f5' holds a black marker");
+	th_parse_refused(pos, "g4", KIFU_EILLEGAL, "illegal move 'g4': 'g4' holds a white marker");
+	th_parse_refused(pos, "f5", KIFU_EILLEGAL, "illegal move 'f5': 'f5' holds a black marker");
 	kifu_pos_free(pos);
 }
 
@@ -225,7 +215,8 @@ static void test_no_empty_neighbour(void **st)
 	assert_line(pos, "d        .   .  b1  b1   .   .   .   .   .       d1-d9");
 	assert_line(pos, "e      .   .  b1   .  w1   .   .   .   .   .     e1-e10");
 	assert_line(pos, "f    .   .   .  b1  w1   .   .   .   .   .   .   f1-f11");
-	parse_err(pos, "e4", KIFU_EILLEGAL, "illegal move 'e4': 'e4' has no empty neighbour");
+	th_parse_refused(pos, "e4", KIFU_EILLEGAL,
+			 "illegal move 'e4': 'e4' has no empty neighbour");
 	assert_false(listed(mv, n, cell("e4")));
 	assert_true(listed(mv, n, cell("e6")));
 	/* White: 4 towers and 53 empty interior cells minus e4. */
@@ -251,10 +242,10 @@ static void test_crowding_checked_before_splay(void **st)
 	assert_line(pos, "c          .   .  b1  w1  w1   .   .   .         c1-c8");
 	assert_line(pos, "d        .   .  w1  b1   .  w1   .   .   .       d1-d9");
 	assert_line(pos, "e      .  b1   .   .  b1   .   .   .   .   .     e1-e10");
-	parse_err(pos, "d5", KIFU_EILLEGAL,
-		  "illegal move 'd5': the black tower on 'd4' would have fewer empty neighbours than its height + 1");
-	parse_err(pos, "e4", KIFU_EILLEGAL,
-		  "illegal move 'e4': the black tower on 'd4' would have fewer empty neighbours than its height + 1");
+	th_parse_refused(pos, "d5", KIFU_EILLEGAL,
+			 "illegal move 'd5': the black tower on 'd4' would have fewer empty neighbours than its height + 1");
+	th_parse_refused(pos, "e4", KIFU_EILLEGAL,
+			 "illegal move 'e4': the black tower on 'd4' would have fewer empty neighbours than its height + 1");
 	assert_false(listed(mv, n, d5));
 	assert_false(listed(mv, n, e4));
 	/* White's own towers stay playable; 53 empty interior cells minus d5 and e4. */
@@ -287,10 +278,11 @@ static void test_forced_pass(void **st)
 	game()->format_move(pos->state, mv[0], buf);
 	assert_string_equal(buf, "pass");
 	assert_outcome(pos, KIFU_ONGOING, -1);
-	parse_err(pos, "f7", KIFU_EILLEGAL, "illegal move 'f7': 'f7' has no empty neighbour");
-	parse_err(pos, "c7", KIFU_EILLEGAL,
-		  "illegal move 'c7': the black tower on 'd7' would have fewer empty neighbours than its height + 1");
-	parse_err(pos, "b6", KIFU_EILLEGAL, "illegal move 'b6': 'b6' holds a black tower");
+	th_parse_refused(pos, "f7", KIFU_EILLEGAL,
+			 "illegal move 'f7': 'f7' has no empty neighbour");
+	th_parse_refused(pos, "c7", KIFU_EILLEGAL,
+			 "illegal move 'c7': the black tower on 'd7' would have fewer empty neighbours than its height + 1");
+	th_parse_refused(pos, "b6", KIFU_EILLEGAL, "illegal move 'b6': 'b6' holds a black tower");
 	before = game()->hash(pos->state);
 	th_play_move(pos, "pass");
 	assert_true(game()->hash(pos->state) != before);
@@ -302,8 +294,8 @@ static void test_forced_pass(void **st)
 	assert_true(listed(mv, 5, cell("e9")));
 	assert_true(listed(mv, 5, cell("f2")));
 	assert_true(listed(mv, 5, cell("j6")));
-	parse_err(pos, "pass", KIFU_EILLEGAL,
-		  "illegal move 'pass': pass is not allowed: you have a legal move");
+	th_parse_refused(pos, "pass", KIFU_EILLEGAL,
+			 "illegal move 'pass': pass is not allowed: you have a legal move");
 	assert_line(pos, "to move: black; score -2; territory_white 31; territory_black 33");
 	kifu_pos_free(pos);
 }
@@ -342,9 +334,9 @@ static void test_end_at_46_units(void **st)
 	assert_figures(pos, -16, 30, 46);
 	assert_line(pos, "game over: black wins; score -16; territory_white 30; territory_black 46");
 	assert_int_equal(moves_of(pos, mv), 0);
-	parse_err(pos, "g2", KIFU_EILLEGAL, "illegal move 'g2': the game is over");
-	parse_err(pos, "b6", KIFU_EILLEGAL, "illegal move 'b6': the game is over");
-	parse_err(pos, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
+	th_parse_refused(pos, "g2", KIFU_EILLEGAL, "illegal move 'g2': the game is over");
+	th_parse_refused(pos, "b6", KIFU_EILLEGAL, "illegal move 'b6': the game is over");
+	th_parse_refused(pos, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
 	kifu_pos_free(pos);
 }
 
@@ -377,7 +369,7 @@ static void test_end_no_placement(void **st)
 	assert_outcome(pos, KIFU_WIN, 0);
 	assert_figures(pos, 1, 36, 35);
 	assert_int_equal(moves_of(pos, mv), 0);
-	parse_err(pos, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
+	th_parse_refused(pos, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
 	assert_line(pos, "game over: white wins; score 1; territory_white 36; territory_black 35");
 	kifu_pos_free(pos);
 }
@@ -396,7 +388,7 @@ static void test_draw(void **st)
 	assert_figures(pos, 0, 37, 37);
 	assert_int_equal(moves_of(pos, mv), 0);
 	/* f8 and h5 are the last empty interior cells, both walled in. */
-	parse_err(pos, "f8", KIFU_EILLEGAL, "illegal move 'f8': the game is over");
+	th_parse_refused(pos, "f8", KIFU_EILLEGAL, "illegal move 'f8': the game is over");
 	assert_line(pos, "game over: draw; score 0; territory_white 37; territory_black 37");
 	kifu_pos_free(pos);
 }

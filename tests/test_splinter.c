@@ -54,15 +54,6 @@ static void expect_cell(const struct kifu_pos *p, const char *cell, const char *
 	kifu_buf_release(&b);
 }
 
-static void parse_fails(const struct kifu_pos *p, const char *text, int code, const char *msg)
-{
-	struct kifu_error err = { 0 };
-	kifu_move m;
-
-	assert_int_equal(p->game->parse_move(p->state, text, &m, &err), code);
-	assert_string_equal(err.message, msg);
-}
-
 static void expect_text(const struct kifu_pos *p, kifu_move m, const char *want)
 {
 	char buf[KIFU_MOVE_TEXT_MAX];
@@ -175,7 +166,7 @@ static void test_push_off_edge(void **state)
 	assert_int_equal(th_figure(p, "pieces_blue"), 14);
 	assert_int_equal(th_figure(p, "pieces_white"), 15);
 	/* a piece cannot slide itself off: there is no cell to name, a1-a0 does not parse */
-	parse_fails(p, "a6-a0", KIFU_EPARSE, "unparsable move 'a6-a0': unknown cell 'a0'");
+	th_parse_refused(p, "a6-a0", KIFU_EPARSE, "unparsable move 'a6-a0': unknown cell 'a0'");
 	kifu_pos_free(p);
 }
 
@@ -193,12 +184,12 @@ static void test_no_return(void **state)
 	expect_cell(p, "c5", "Wr");
 	expect_cell(p, "d5", "Br");
 	expect_cell(p, "e5", ".");
-	parse_fails(p, "c5-d5", KIFU_EILLEGAL,
-		    "illegal move 'c5-d5': "
-		    "no-return square: the piece on 'c5' would go back to 'd5'");
-	parse_fails(p, " C5-D5 ", KIFU_EILLEGAL,
-		    "illegal move 'C5-D5': "
-		    "no-return square: the piece on 'c5' would go back to 'd5'");
+	th_parse_refused(p, "c5-d5", KIFU_EILLEGAL,
+			 "illegal move 'c5-d5': "
+			 "no-return square: the piece on 'c5' would go back to 'd5'");
+	th_parse_refused(p, " C5-D5 ", KIFU_EILLEGAL,
+			 "illegal move 'C5-D5': "
+			 "no-return square: the piece on 'c5' would go back to 'd5'");
 	/* other directions are free, and so is another piece entering e5 */
 	th_parse_move(p, "c5-c6");
 	th_parse_move(p, "c5-b6");
@@ -244,7 +235,7 @@ static void test_tie(void **state)
 	kifu_move left, right;
 
 	(void)state;
-	parse_fails(p, "f5-g5", KIFU_EILLEGAL, "illegal move 'f5-g5': tie needs /CELL");
+	th_parse_refused(p, "f5-g5", KIFU_EILLEGAL, "illegal move 'f5-g5': tie needs /CELL");
 	left = th_parse_move(p, "f5-g5/b3");
 	right = th_parse_move(p, "f5-g5/g2");
 	assert_true(left != right);
@@ -257,17 +248,19 @@ static void test_tie(void **state)
 	assert_true(th_parse_move(p, " F5-G5/C7 ") == left);
 	assert_true(th_parse_move(p, "f5-g5/j4") == right);
 	assert_true(th_parse_move(p, "f5-g5/h5") == right); /* the rook pushed there */
-	parse_fails(p, "f5-g5/f5", KIFU_EILLEGAL,
-		    "illegal move 'f5-g5/f5': 'f5' is not in a group tied for largest");
-	parse_fails(p, "f5-g5/a9", KIFU_EILLEGAL,
-		    "illegal move 'f5-g5/a9': 'a9' is not in a group tied for largest");
-	parse_fails(p, "f5-g5/b3/g2", KIFU_EILLEGAL,
-		    "illegal move 'f5-g5/b3/g2': no further tie arises: '/g2' is not allowed");
-	parse_fails(p, "h3-h2/b3", KIFU_EILLEGAL,
-		    "illegal move 'h3-h2/b3': "
-		    "no tie for the largest group arises: '/b3' is not allowed");
-	parse_fails(p, "f5-g5/", KIFU_EPARSE, "unparsable move 'f5-g5/': missing cell after '/'");
-	parse_fails(p, "f5-g5/k3", KIFU_EPARSE, "unparsable move 'f5-g5/k3': unknown cell 'k3'");
+	th_parse_refused(p, "f5-g5/f5", KIFU_EILLEGAL,
+			 "illegal move 'f5-g5/f5': 'f5' is not in a group tied for largest");
+	th_parse_refused(p, "f5-g5/a9", KIFU_EILLEGAL,
+			 "illegal move 'f5-g5/a9': 'a9' is not in a group tied for largest");
+	th_parse_refused(p, "f5-g5/b3/g2", KIFU_EILLEGAL,
+			 "illegal move 'f5-g5/b3/g2': no further tie arises: '/g2' is not allowed");
+	th_parse_refused(p, "h3-h2/b3", KIFU_EILLEGAL,
+			 "illegal move 'h3-h2/b3': "
+			 "no tie for the largest group arises: '/b3' is not allowed");
+	th_parse_refused(p, "f5-g5/", KIFU_EPARSE,
+			 "unparsable move 'f5-g5/': missing cell after '/'");
+	th_parse_refused(p, "f5-g5/k3", KIFU_EPARSE,
+			 "unparsable move 'f5-g5/k3': unknown cell 'k3'");
 
 	p->game->apply(p->state, left);
 	expect_cell(p, "b3", "Bp");
@@ -301,7 +294,7 @@ static void test_knockout_endings(void **state)
 	assert_int_equal(th_figure(p, "knockouts_blue"), 2);
 	assert_int_equal(th_figure(p, "knockouts_white"), 0);
 	expect_outcome(p, KIFU_WIN, 0);
-	parse_fails(p, "g5-g6", KIFU_EILLEGAL, "illegal move 'g5-g6': the game is over");
+	th_parse_refused(p, "g5-g6", KIFU_EILLEGAL, "illegal move 'g5-g6': the game is over");
 	kifu_pos_free(p);
 
 	/* one move gives both sides two knockouts: blue has more pieces (5 to 4) */
@@ -388,22 +381,24 @@ static void test_move_text(void **state)
 	expect_text(p, m, "c3-c2");
 	assert_true(th_parse_move(p, "c3-c2") == m);
 	assert_int_equal(listed(p, m), 1);
-	parse_fails(p, "", KIFU_EPARSE,
-		    "unparsable move '': expected a move such as 'c4-d5' or 'pass'");
-	parse_fails(p, "c3", KIFU_EPARSE, "unparsable move 'c3': expected '-' after 'c3'");
-	parse_fails(p, "c3 c2", KIFU_EPARSE,
-		    "unparsable move 'c3 c2': expected a move such as 'c4-d5' or 'pass'");
-	parse_fails(p, "Z9-a1", KIFU_EPARSE, "unparsable move 'Z9-a1': unknown cell 'Z9'");
-	parse_fails(p, "c3-c10", KIFU_EPARSE, "unparsable move 'c3-c10': unknown cell 'c10'");
-	parse_fails(p, "c3-c2x", KIFU_EPARSE, "unparsable move 'c3-c2x': unexpected 'x'");
-	parse_fails(p, "c3-c1", KIFU_EILLEGAL,
-		    "illegal move 'c3-c1': 'c1' is not next to 'c3': a piece slides one square");
-	parse_fails(p, "c3-c3", KIFU_EILLEGAL,
-		    "illegal move 'c3-c3': 'c3' is not next to 'c3': a piece slides one square");
-	parse_fails(p, "a1-a2", KIFU_EILLEGAL, "illegal move 'a1-a2': no piece of yours on 'a1'");
-	parse_fails(p, "d3-d2", KIFU_EILLEGAL, "illegal move 'd3-d2': no piece of yours on 'd3'");
-	parse_fails(p, "PASS", KIFU_EILLEGAL,
-		    "illegal move 'PASS': pass is not allowed: you have a legal move");
+	th_parse_refused(p, "", KIFU_EPARSE,
+			 "unparsable move '': expected a move such as 'c4-d5' or 'pass'");
+	th_parse_refused(p, "c3", KIFU_EPARSE, "unparsable move 'c3': expected '-' after 'c3'");
+	th_parse_refused(p, "c3 c2", KIFU_EPARSE,
+			 "unparsable move 'c3 c2': expected a move such as 'c4-d5' or 'pass'");
+	th_parse_refused(p, "Z9-a1", KIFU_EPARSE, "unparsable move 'Z9-a1': unknown cell 'Z9'");
+	th_parse_refused(p, "c3-c10", KIFU_EPARSE, "unparsable move 'c3-c10': unknown cell 'c10'");
+	th_parse_refused(p, "c3-c2x", KIFU_EPARSE, "unparsable move 'c3-c2x': unexpected 'x'");
+	th_parse_refused(p, "c3-c1", KIFU_EILLEGAL,
+			 "illegal move 'c3-c1': 'c1' is not next to 'c3': a piece slides one square");
+	th_parse_refused(p, "c3-c3", KIFU_EILLEGAL,
+			 "illegal move 'c3-c3': 'c3' is not next to 'c3': a piece slides one square");
+	th_parse_refused(p, "a1-a2", KIFU_EILLEGAL,
+			 "illegal move 'a1-a2': no piece of yours on 'a1'");
+	th_parse_refused(p, "d3-d2", KIFU_EILLEGAL,
+			 "illegal move 'd3-d2': no piece of yours on 'd3'");
+	th_parse_refused(p, "PASS", KIFU_EILLEGAL,
+			 "illegal move 'PASS': pass is not allowed: you have a legal move");
 	kifu_pos_free(p);
 }
 

@@ -169,16 +169,16 @@ static void test_tables_follow_games(void **state)
 
 	/* kifu_stats_refresh fills the three tables up to game 12, as reports would. */
 	kifu_error_clear(&err);
-	assert_int_equal(th_q_int(st, -1, "SELECT count(*) FROM stats_state WHERE name <> 'tree'"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM stats_state WHERE name <> 'tree'"), 0);
 	assert_int_equal(kifu_stats_refresh(st, &err), 0);
-	assert_int_equal(th_q_int(st, -1, "SELECT count(*) FROM stats_state WHERE last_id = 12 AND "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM stats_state WHERE last_id = 12 AND "
 				   "name <> 'tree'"), 3);
 	/* d4 at 1 ply is S1, S3, S4: one table row holds them. */
-	assert_int_equal(th_q_int(st, -1, "SELECT sum(games) FROM stats_lines WHERE line = 'd4'"), 3);
+	assert_int_equal(th_q_int(st, "SELECT sum(games) FROM stats_lines WHERE line = 'd4'"), 3);
 	/* Imports fire no trigger: the tables wait for the next report. */
 	th_add_games(st, "game: splay-schmidt\nplayers: {white: Dan, black: Ann}\n"
 		      "moves: [d4, f6, c3]\nresult: black\ntermination: resignation\n");
-	assert_int_equal(th_q_int(st, -1, "SELECT sum(games) FROM stats_lines WHERE line = 'd4'"), 3);
+	assert_int_equal(th_q_int(st, "SELECT sum(games) FROM stats_lines WHERE line = 'd4'"), 3);
 
 	/* Game 13: schmidt now 6 games, black 2 wins; d4 4 games. */
 	rep = th_stats_run(st, KIFU_STATS_SUMMARY, NULL, 2, 1, 0, 0);
@@ -198,12 +198,12 @@ static void test_tables_follow_games(void **state)
 	assert_int_equal(th_ival(rep, r, "games"), 5);
 	assert_int_equal(th_ival(rep, r, "losses"), 2);
 	kifu_report_free(rep);
-	assert_int_equal(th_q_int(st, -1, "SELECT count(*) FROM stats_state WHERE last_id = 13 AND "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM stats_state WHERE last_id = 13 AND "
 				   "name <> 'tree'"), 3);
 
 	/* Deleting games forgets the tables' state: they are rebuilt without them. */
 	th_exec(st, "DELETE FROM games WHERE id IN (1, 13)");
-	assert_int_equal(th_q_int(st, -1, "SELECT count(*) FROM stats_state WHERE name <> 'tree'"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM stats_state WHERE name <> 'tree'"), 0);
 	rep = th_stats_run(st, KIFU_STATS_OPENINGS, NULL, 2, 1, 0, 0);
 	r = th_row_of(rep, "splay-schmidt", "d4");
 	assert_int_equal(th_ival(rep, r, "games"), 2);
@@ -246,7 +246,7 @@ static void test_busy_database(void **state)
 	assert_int_equal(kifu_report_nrows(rep), 4);
 	kifu_report_free(rep);
 	/* Nothing was kept. */
-	assert_int_equal(th_q_int(st, -1, "SELECT count(*) FROM stats_state WHERE name <> 'tree'"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM stats_state WHERE name <> 'tree'"), 0);
 	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(other);
 }
@@ -265,10 +265,10 @@ static void test_csv_json_table(void **state)
 	/* CSV: the union of the columns in order of first appearance. */
 	assert_int_equal(kifu_report_write(&b, rep, KIFU_REPORT_CSV, &err), 0);
 	assert_true(th_starts_with(b.data,
-				"game,variant,games,wins_white,wins_black,draws,unfinished,draw_rate,"
-				"first_mover_score,ci_low,ci_high,mean_plies,median_plies,wins_red,"
-				"wins_blue,wins_green,wins_yellow\r\n"
-				"splay-schmidt,standard,5,2,1,1,1,0.25,0.625,"));
+				   "game,variant,games,wins_white,wins_black,draws,unfinished,draw_rate,"
+				   "first_mover_score,ci_low,ci_high,mean_plies,median_plies,wins_red,"
+				   "wins_blue,wins_green,wins_yellow\r\n"
+				   "splay-schmidt,standard,5,2,1,1,1,0.25,0.625,"));
 	/* glaisher: nulls and columns that do not apply are empty. */
 	glaisher = strstr(b.data, "glaisher,standard,1,,,0,1,,,,,1,1,0,,,0\r\n");
 	assert_non_null(glaisher);
@@ -306,7 +306,8 @@ static void test_csv_json_table(void **state)
 					"games  white  black  draws  unf  drawn  fm_score       95% ci"));
 	kifu_buf_release(&b);
 	kifu_report_free(rep);
-	assert_int_equal(kifu_report_write(&b, rep = th_stats_run(st, KIFU_STATS_LENGTHS, NULL, 2, 1, 0, 0),
+	assert_int_equal(kifu_report_write(&b, rep = th_stats_run(st, KIFU_STATS_LENGTHS, NULL, 2, 1,
+									  0, 0),
 					   99, &err), KIFU_ERANGE);
 	kifu_report_free(rep);
 }
@@ -417,14 +418,20 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_filters, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_filters_other_reports, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_bad_options, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_tables_follow_games, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_busy_database, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_csv_json_table, th_stats_setup, th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_filters_other_reports, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_options, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_tables_follow_games, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_busy_database, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_csv_json_table, th_stats_setup,
+						th_stats_teardown),
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test_setup_teardown(test_svg, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_empty_reports, th_stats_setup, th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_empty_reports, th_stats_setup,
+						th_stats_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -405,7 +405,7 @@ static void test_position_counted_once(void **state)
 		r = th_row_of(rep, "splay-kisenwether", "c6-c5");
 		assert_int_equal(th_ival(rep, r, "games"), 2);
 		assert_int_equal(th_ival(rep, th_row_of(rep, "splay-kisenwether",
-						  "c6-c5 c3-c4 c5-c6 c4-c3 c6-c5"), "games"), 1);
+							"c6-c5 c3-c4 c5-c6 c4-c3 c6-c5"), "games"), 1);
 		kifu_report_free(rep);
 	}
 }
@@ -561,15 +561,21 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wilson_formula),
 		cmocka_unit_test_setup_teardown(test_summary, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_summary_even_median, th_stats_setup, th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_summary_even_median, th_stats_setup,
+						th_stats_teardown),
 		cmocka_unit_test_setup_teardown(test_lengths, th_stats_setup, th_stats_teardown),
 		cmocka_unit_test_setup_teardown(test_openings, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_openings_min_games, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_transpositions, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_position_counted_once, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_openings_deep, th_stats_setup, th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_openings_min_games, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_transpositions, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_position_counted_once, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_openings_deep, th_stats_setup,
+						th_stats_teardown),
 		cmocka_unit_test_setup_teardown(test_players, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_players_known_value, th_stats_setup, th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_players_known_value, th_stats_setup,
+						th_stats_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

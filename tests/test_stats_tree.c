@@ -206,9 +206,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_tree, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_tree_transpositions, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_tree_four_players, th_stats_setup, th_stats_teardown),
-		cmocka_unit_test_setup_teardown(test_tree_errors, th_stats_setup, th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_tree_transpositions, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_tree_four_players, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_tree_errors, th_stats_setup,
+						th_stats_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

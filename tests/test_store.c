@@ -83,11 +83,11 @@ static void test_open_creates_schema(void **state)
 	st = th_store_open(th_dbpath);
 	/* one version per migration file schema/NNN-*.sql */
 	assert_int_equal(kifu_store_schema_version(), count_migrations());
-	assert_int_equal(th_q_int(st, -999, "PRAGMA user_version"), kifu_store_schema_version());
-	assert_int_equal(th_q_int(st, -999, "PRAGMA application_id"), 0x6b696675);
+	assert_int_equal(th_q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
+	assert_int_equal(th_q_int(st, "PRAGMA application_id"), 0x6b696675);
 	assert_string_equal(th_q_text(st, "PRAGMA journal_mode"), "wal");
-	assert_int_equal(th_q_int(st, -999, "PRAGMA foreign_keys"), 1);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM sqlite_master WHERE name IN ('games', "
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM sqlite_master WHERE name IN ('games', "
 				   "'players', 'sides', 'moves', 'positions', 'figures', 'tags', "
 				   "'imports', 'files', 'quarantine', 'quarantine_diags', "
 				   "'game_list', 'results', 'positions_hash')"),
@@ -96,7 +96,7 @@ static void test_open_creates_schema(void **state)
 	kifu_store_free(st);
 	/* Opening again changes nothing. */
 	st = th_store_open(th_dbpath);
-	assert_int_equal(th_q_int(st, -999, "PRAGMA user_version"), kifu_store_schema_version());
+	assert_int_equal(th_q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
 	kifu_store_free(st);
 }
 
@@ -125,7 +125,7 @@ static void test_game_rows(void **state)
 	assert_string_equal(th_q_text(st, "SELECT winner FROM games"), "(null)");
 	assert_string_equal(th_q_text(st, "SELECT termination FROM games"), "(null)");
 	assert_string_equal(th_q_text(st, "SELECT site FROM games"), "(null)");
-	assert_int_equal(th_q_int(st, -999, "SELECT content_hash FROM games"),
+	assert_int_equal(th_q_int(st, "SELECT content_hash FROM games"),
 			 (long long)kifu_store_game_key(rec, &rp));
 	assert_string_equal(th_q_text(st, "SELECT file_id || '|' || file_line || '|' || file_game "
 				       "FROM games"), "1|7|2");
@@ -141,14 +141,14 @@ static void test_game_rows(void **state)
 				       "(SELECT move FROM moves ORDER BY ply)"), "g4 h4 g6");
 	assert_string_equal(th_q_text(st, "SELECT comment || '|' || clock || '|' || clock_text FROM "
 				       "moves WHERE ply = 2"), "sharp|12.5|12.50");
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM moves WHERE comment IS NULL"), 2);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM moves WHERE comment IS NULL"), 2);
 	/* Positions 0..3, the 64 bits of each hash, ply 0 the start position. */
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions"), 4);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions"), 4);
 	for (i = 0; i <= 3; i++)
-		assert_int_equal(th_q_int(st, -999, "SELECT hash FROM positions WHERE ply = %zu", i),
+		assert_int_equal(th_q_int(st, "SELECT hash FROM positions WHERE ply = %zu", i),
 				 (long long)(int64_t)rp.hashes[i]);
 	assert_int_equal(kifu_pos_new(&pos, kifu_game_find("splay-schmidt"), 0, 0, &err), 0);
-	assert_int_equal(th_q_int(st, -999, "SELECT hash FROM positions WHERE ply = 0"),
+	assert_int_equal(th_q_int(st, "SELECT hash FROM positions WHERE ply = 0"),
 			 (long long)(int64_t)pos->game->hash(pos->state));
 	kifu_pos_free(pos);
 	{
@@ -158,21 +158,21 @@ static void test_game_rows(void **state)
 		assert_string_equal(th_q_text(st, "SELECT hash FROM positions_hex WHERE ply = 2"), hex);
 	}
 	/* Figures of the final position, tags with their YAML types. */
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM figures"), rp.nfigures);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM figures"), rp.nfigures);
 	for (i = 0; i < (size_t)rp.nfigures; i++) {
 		if (rp.figures[i].type == KIFU_FIG_INT)
-			assert_int_equal(th_q_int(st, -999, "SELECT num FROM figures WHERE key = '%s'",
-					       rp.figures[i].key), rp.figures[i].num);
+			assert_int_equal(th_q_int(st, "SELECT num FROM figures WHERE key = '%s'",
+						  rp.figures[i].key), rp.figures[i].num);
 		else
 			assert_string_equal(th_q_text(st, "SELECT text FROM figures WHERE key = '%s'",
-						   rp.figures[i].key), rp.figures[i].text);
+						      rp.figures[i].key), rp.figures[i].text);
 	}
 	assert_string_equal(th_q_text(st, "SELECT group_concat(key || '=' || value || ':' || type, ',') "
 				       "FROM (SELECT * FROM tags ORDER BY seq)"),
 			    "opening=quiet:str,board=3:int");
 	/* The view with the players joined. */
 	assert_string_equal(th_q_text(st, "SELECT players FROM game_list"), "Ann O'Neill - Bo");
-	assert_int_equal(th_q_int(st, -999, "PRAGMA foreign_key_check"), -999);
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_key_check"), -999);
 	kifu_store_free(st);
 	kifu_record_free(rec);
 	kifu_replay_release(&rp);
@@ -191,8 +191,8 @@ static void test_duplicates_ignore_spelling(void **state)
 	(void)state;
 	/* The same game: other spellings (case, white space), another event, no tags. */
 	rb = th_parse("game: splay-schmidt\nvariant: standard\nevent: Elsewhere\ndate: 2024-06\n"
-		   "players: {black: Bo, white: Ann O'Neill}\n"
-		   "moves: ['  g4 ', H4, G6]\n", &b);
+		      "players: {black: Bo, white: Ann O'Neill}\n"
+		      "moves: ['  g4 ', H4, G6]\n", &b);
 	/* A different date is a different game. */
 	p = strdup(game_text);
 	memcpy(strstr(p, "2024-06"), "2024-07", 7);
@@ -206,9 +206,9 @@ static void test_duplicates_ignore_spelling(void **state)
 	assert_int_equal(add(st, &idc, rc, &c), 1);
 	assert_true(idc != ida);
 	/* A duplicate writes nothing. */
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM games"), 2);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM moves"), 6);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM players"), 2);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 2);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM moves"), 6);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM players"), 2);
 	assert_string_equal(th_q_text(st, "SELECT event FROM games WHERE id = %lld", (long long)ida),
 			    "Test Open");
 	/* Another player is another game too. */
@@ -223,7 +223,7 @@ static void test_duplicates_ignore_spelling(void **state)
 	assert_int_equal(add(st, NULL, rb, &b), 1);
 	assert_int_equal(add(st, NULL, rb, &b), 0);
 	assert_int_equal(kifu_store_commit(st, &err), 0);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM games"), 4);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 4);
 	kifu_store_free(st);
 	kifu_record_free(ra);
 	kifu_record_free(rb);
@@ -267,15 +267,15 @@ static void test_quarantine(void **state)
 	assert_int_equal(kifu_store_quarantine_add(&id2, st, raw, sizeof(raw) - 1, 0, NULL, &diags,
 						   &from, &err), 0);
 	assert_int_equal(id2, id1);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM quarantine_diags"), 2);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine_diags"), 2);
 	/* ...but the same place with other text is another record, and bytes are kept as they are. */
 	assert_int_equal(kifu_store_quarantine_add(&id2, st, "a\0b\xff", 4, 1, NULL, &diags, &from,
 						   &err), 1);
-	assert_int_equal(th_q_int(st, -999, "SELECT length(raw) FROM quarantine WHERE id = %lld",
-			       (long long)id2), 4);
-	assert_int_equal(th_q_int(st, -999, "SELECT raw_truncated FROM quarantine WHERE id = %lld",
-			       (long long)id2), 1);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM quarantine"), 2);
+	assert_int_equal(th_q_int(st, "SELECT length(raw) FROM quarantine WHERE id = %lld",
+				  (long long)id2), 4);
+	assert_int_equal(th_q_int(st, "SELECT raw_truncated FROM quarantine WHERE id = %lld",
+				  (long long)id2), 1);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine"), 2);
 	kifu_diags_release(&diags);
 	kifu_store_free(st);
 }
@@ -390,7 +390,7 @@ static void test_filters(void **state)
 	assert_int_equal(kifu_db_step(s), KIFU_DB_ROW);
 	assert_int_equal(kifu_db_column_int(s, 0), 0);
 	kifu_db_finalize(s);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM games"), 5);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 5);
 	/* No filter at all is "1 = 1" (true on every backend); a bad alias is refused. */
 	kifu_buf_reset(&sql);
 	assert_int_equal(kifu_filter_sql(&sql, NULL, NULL, 1, &err), 0);
@@ -504,9 +504,9 @@ static void test_bulk_mode(void **state)
 	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
 	/* Two indexes, the position index and (schema 5) the canonical one. */
 	assert_int_equal(deferred, 4);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM sqlite_master WHERE name = "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM sqlite_master WHERE name = "
 				   "'positions_hash'"), 0);
-	assert_int_equal(th_q_int(st, -999, "PRAGMA foreign_keys"), 0);
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_keys"), 0);
 	/* Multi-row inserts (a long game) and a duplicate, in bulk mode. */
 	assert_int_equal(kifu_store_begin(st, &err), 0);
 	assert_int_equal(kifu_store_bulk_begin(st, &err), KIFU_ERROR);
@@ -535,38 +535,38 @@ static void test_bulk_mode(void **state)
 		}
 		kifu_replay_release(&lrp);
 	}
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions WHERE game_id = %lld",
-			       (long long)id), (long long)rp.nplies + 1);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM moves WHERE game_id = %lld",
-			       (long long)id), (long long)rp.nplies);
-	assert_int_equal(th_q_int(st, -999, "SELECT hash FROM positions WHERE game_id = %lld AND ply = %zu",
-			       (long long)id, rp.nplies), (long long)(int64_t)rp.hashes[rp.nplies]);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions WHERE game_id = %lld",
+				  (long long)id), (long long)rp.nplies + 1);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM moves WHERE game_id = %lld",
+				  (long long)id), (long long)rp.nplies);
+	assert_int_equal(th_q_int(st, "SELECT hash FROM positions WHERE game_id = %lld AND ply = %zu",
+				  (long long)id, rp.nplies), (long long)(int64_t)rp.hashes[rp.nplies]);
 	assert_string_equal(th_q_text(st, "SELECT move FROM moves WHERE game_id = %lld AND ply = 17",
-				   (long long)id), kifu_replay_text(&rp, 17));
+				      (long long)id), kifu_replay_text(&rp, 17));
 	kifu_store_free(st);
 	/* A crash here leaves the indexes deferred; bulk_end in a later run rebuilds them. */
 	st = th_store_open(th_dbpath);
 	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
 	assert_int_equal(deferred, 4);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
-			       (long long)id), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
+				  (long long)id), 0);
 	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
 	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
 	assert_int_equal(deferred, 0);
 	/* The canonical index of the games of the bulk load, written at its end. */
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
-			       (long long)id),
-			 th_q_int(st, -999, "SELECT count(DISTINCT j.value) FROM game_canon c, "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
+				  (long long)id),
+			 th_q_int(st, "SELECT count(DISTINCT j.value) FROM game_canon c, "
 				   "json_each(c.canon) j WHERE c.game_id = %lld", (long long)id));
 	assert_string_equal(th_q_text(st, "SELECT group_concat(name || ':' || sql, '|') FROM (SELECT * "
 				       "FROM sqlite_master WHERE name IN ('positions_hash', "
 				       "'sides_player', 'games_date') ORDER BY name)"), before);
-	assert_int_equal(th_q_int(st, -999, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_keys"), 1);
 	assert_string_equal(th_q_text(st, "PRAGMA integrity_check"), "ok");
-	assert_int_equal(th_q_int(st, -999, "PRAGMA foreign_key_check"), -999);
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_key_check"), -999);
 	/* The index answers a position search. */
-	assert_int_equal(th_q_int(st, -999, "SELECT count(DISTINCT game_id) FROM positions WHERE hash = %lld",
-			       (long long)(int64_t)rp.hashes[0]), 3);
+	assert_int_equal(th_q_int(st, "SELECT count(DISTINCT game_id) FROM positions WHERE hash = %lld",
+				  (long long)(int64_t)rp.hashes[0]), 3);
 	kifu_store_free(st);
 	kifu_record_free(rec);
 	kifu_replay_release(&rp);
@@ -577,8 +577,8 @@ static void test_clock_seconds(void **state)
 {
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
 	struct kifu_record *rec = th_parse("game: splay-schmidt\nmoves:\n  - {move: g4, clock: 1:30}\n"
-					"  - {move: h4, clock: 0x10}\n  - {move: g6, clock: 2.5}\n",
-					&rp);
+					   "  - {move: h4, clock: 0x10}\n  - {move: g6, clock: 2.5}\n",
+					   &rp);
 	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_record *back;
 	struct kifu_error err;
@@ -596,9 +596,9 @@ static void test_clock_seconds(void **state)
 	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
 	assert_int_equal(add(st, &id, rec, &rp), 1);
 	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_hash WHERE game_id = %lld",
-			       (long long)id), 4);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = %lld",
+				  (long long)id), 4);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
 				   "'%%positions_hash_deferred%%'"), 0);
 	assert_int_equal(kifu_store_game_load(&back, st, id, &err), 0);
 	assert_string_equal(back->turns[0].clock, "1:30");
@@ -607,7 +607,7 @@ static void test_clock_seconds(void **state)
 	assert_true(back->turns[2].clock_seconds == 2.5);
 	assert_string_equal(th_q_text(st, "SELECT group_concat(clock, ' ') FROM moves"), "90.0 16.0 2.5");
 	th_exec(st, "DELETE FROM games");
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_hash"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash"), 0);
 	kifu_record_free(back);
 	kifu_record_free(rec);
 	kifu_replay_release(&rp);
@@ -635,16 +635,16 @@ static void test_quarantine_by_text(void **state)
 			first = id;
 		assert_int_equal(id, first);
 	}
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM quarantine"), 1);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine"), 1);
 	kifu_store_free(st);
 }
 
 /* The position index: each game once per position, at its first ply. */
 static void check_position_index(struct kifu_store *st)
 {
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_hash"),
-			 th_q_int(st, -999, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM (SELECT hash, game_id, min(ply) AS ply "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash"),
+			 th_q_int(st, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM (SELECT hash, game_id, min(ply) AS ply "
 				   "FROM positions GROUP BY hash, game_id) p LEFT JOIN positions_hash h "
 				   "USING (hash, game_id) WHERE h.ply IS NOT p.ply"), 0);
 	assert_string_equal(th_q_text(st, "PRAGMA integrity_check"), "ok");
@@ -696,7 +696,7 @@ static void test_position_index_spool(void **state)
 		assert_int_equal(kifu_store_bulk_end(st, &err), 0);
 		check_position_index(st);
 	}
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM games"), 11);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 11);
 	kifu_replay_release(&rp);
 	kifu_store_free(st);
 }
@@ -704,17 +704,23 @@ static void test_position_index_spool(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_open_creates_schema, th_tmpdb_setup, th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_open_creates_schema, th_tmpdb_setup,
+						th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_game_rows, th_tmpdb_setup, th_tmpdb_teardown),
-		cmocka_unit_test_setup_teardown(test_duplicates_ignore_spelling, th_tmpdb_setup, th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_duplicates_ignore_spelling, th_tmpdb_setup,
+						th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_quarantine, th_tmpdb_setup, th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_filters, th_tmpdb_setup, th_tmpdb_teardown),
 		cmocka_unit_test(test_date_first_day),
-		cmocka_unit_test_setup_teardown(test_load_round_trip, th_tmpdb_setup, th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_load_round_trip, th_tmpdb_setup,
+						th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bulk_mode, th_tmpdb_setup, th_tmpdb_teardown),
-		cmocka_unit_test_setup_teardown(test_clock_seconds, th_tmpdb_setup, th_tmpdb_teardown),
-		cmocka_unit_test_setup_teardown(test_quarantine_by_text, th_tmpdb_setup, th_tmpdb_teardown),
-		cmocka_unit_test_setup_teardown(test_position_index_spool, th_tmpdb_setup, th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_clock_seconds, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_quarantine_by_text, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_position_index_spool, th_tmpdb_setup,
+						th_tmpdb_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,11 +47,11 @@ static void test_migrates_older(void **state)
 	free(v1);
 	st = th_store_open(th_dbpath);
 	/* migrated to the newest version, every migration file applied */
-	assert_int_equal(th_q_int(st, -999, "PRAGMA user_version"), kifu_store_schema_version());
+	assert_int_equal(th_q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
 	/* The views of version 2 exist and see the old game. */
 	assert_string_equal(th_q_text(st, "SELECT game || ' ' || result FROM game_list"),
 			    "glaisher draw");
-	assert_int_equal(th_q_int(st, -999, "SELECT games FROM results"), 1);
+	assert_int_equal(th_q_int(st, "SELECT games FROM results"), 1);
 	kifu_store_free(st);
 	th_tmpdb_teardown(state);
 	th_tmpdb_setup(state);
@@ -60,8 +60,8 @@ static void test_migrates_older(void **state)
 	exec_sql(db, "PRAGMA user_version = 0; VACUUM");
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 	st = th_store_open(th_dbpath);
-	assert_int_equal(th_q_int(st, -999, "PRAGMA user_version"), kifu_store_schema_version());
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM game_list"), 0);
+	assert_int_equal(th_q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_list"), 0);
 	kifu_store_free(st);
 }
 
@@ -180,12 +180,12 @@ static void test_migrate_release_3(void **state)
 	assert_int_equal(kifu_store_open(&st, th_dbpath, KIFU_STORE_READ, &err), 0);
 	assert_int_equal(kifu_store_version(st), 3);
 	kept = strdup(th_q_text(st, keep_sql));
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM games"), 30);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM quarantine"), 4);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 30);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine"), 4);
 	write_all_games(&before, st);
 	kifu_store_free(st);
 	st = th_store_open(th_dbpath);
-	assert_int_equal(th_q_int(st, -999, "PRAGMA user_version"), kifu_store_schema_version());
+	assert_int_equal(th_q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
 	assert_int_equal(kifu_store_version(st), kifu_store_schema_version());
 	assert_string_equal(th_q_text(st, keep_sql), kept);
 	assert_string_equal(th_q_text(st, "SELECT clock_text || '=' || clock FROM moves WHERE "
@@ -193,24 +193,24 @@ static void test_migrate_release_3(void **state)
 	write_all_games(&after, st);
 	assert_string_equal(after.data, before.data);
 	/* The position index: each game once per position, at its first ply. */
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_hash"),
-			 th_q_int(st, -999, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_hash h WHERE ply <> (SELECT "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash"),
+			 th_q_int(st, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash h WHERE ply <> (SELECT "
 				   "min(ply) FROM positions p WHERE p.hash = h.hash AND "
 				   "p.game_id = h.game_id)"), 0);
 	assert_string_equal(th_q_text(st, "PRAGMA integrity_check"), "ok");
-	assert_int_equal(th_q_int(st, -999, "PRAGMA foreign_key_check"), -999);
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_key_check"), -999);
 	/* Deleting a game takes its moves and index entries with it, also after a bulk load. */
 	th_exec(st, "DELETE FROM games WHERE id = 2");
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_hash WHERE game_id = 2"), 0);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM game_moves WHERE game_id = 2"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 2"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_moves WHERE game_id = 2"), 0);
 	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
 	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_hash WHERE game_id = 3"),
-			 th_q_int(st, -999, "SELECT count(DISTINCT hash) FROM positions WHERE game_id = 3"));
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"),
+			 th_q_int(st, "SELECT count(DISTINCT hash) FROM positions WHERE game_id = 3"));
 	th_exec(st, "DELETE FROM games WHERE id = 3");
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM positions_hash WHERE game_id = 3"), 0);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
 				   "'%%positions_hash_deferred%%'"), 0);
 	kifu_store_free(st);
 	free(kept);
@@ -263,22 +263,27 @@ static void test_deferred_sql_not_run(void **state)
 	st = th_store_open(th_dbpath);
 	kifu_error_clear(&err);
 	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM sqlite_master WHERE name = 'pwned'"), 0);
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM quarantine"), 4);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM sqlite_master WHERE name = 'pwned'"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine"), 4);
 	assert_string_equal(th_q_text(st, "SELECT sql FROM sqlite_master WHERE name = 'sides_player'"),
 			    "CREATE INDEX sides_player ON sides(player_id)");
-	assert_int_equal(th_q_int(st, -999, "SELECT count(*) FROM deferred_indexes"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM deferred_indexes"), 0);
 	kifu_store_free(st);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_migrates_older, th_tmpdb_setup, th_tmpdb_teardown),
-		cmocka_unit_test_setup_teardown(test_refuses_newer_and_foreign, th_tmpdb_setup, th_tmpdb_teardown),
-		cmocka_unit_test_setup_teardown(test_migrate_release_3, th_tmpdb_setup, th_tmpdb_teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_versions, th_tmpdb_setup, th_tmpdb_teardown),
-		cmocka_unit_test_setup_teardown(test_deferred_sql_not_run, th_tmpdb_setup, th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_migrates_older, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_refuses_newer_and_foreign, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_release_3, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_versions, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_deferred_sql_not_run, th_tmpdb_setup,
+						th_tmpdb_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
