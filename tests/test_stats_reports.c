@@ -1,9 +1,8 @@
 /*
  * Unit tests of the statistics (lib/stats/) on the small database of
  * tests/helpers.c (th_stats_games: twelve games of four games, worked out
- * by hand in its comments): the reports one by one, summary,
- * lengths, openings (transpositions, a position reached twice) and
- * players. Each report is checked three times: building the precomputed
+ * by hand in its comments): the reports one by one, summary, lengths,
+ * openings (transpositions, a position reached twice) and players. Each report is checked three times: building the precomputed
  * tables, reading them, and computing from the games (KIFU_STATS_NO_CACHE),
  * so that both ways are held to the same figures.
  */
