@@ -68,6 +68,8 @@ TOOLS := $(CLI_SRCS:cli/%.c=$(BIN)/%)
 
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
+# The helpers every test program shares (tests/helpers.h).
+TEST_HELPER_OBJS := $(O)/tests/helpers.o
 
 DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev help2man libpq-dev
 DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml nodejs node-js-yaml \
@@ -124,14 +126,14 @@ $(BIN)/%: $(O)/cli/%.o $(CLI_COMMON_OBJS) $(LIBKIFU)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(CLI_COMMON_OBJS) $(LIBKIFU) $(LIBS)
 
-$(O)/tests/test_%.o: tests/test_%.c | deps-test
+$(O)/tests/%.o: tests/%.c | deps-test
 	@mkdir -p $(dir $@)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -DKIFU_SOURCE_DIR='"$(CURDIR)"' -c $< -o $@
 
-$(O)/tests/test_%: $(O)/tests/test_%.o $(LIBKIFU)
+$(O)/tests/test_%: $(O)/tests/test_%.o $(TEST_HELPER_OBJS) $(LIBKIFU)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBKIFU) $(CMOCKA_LIBS) $(LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(TEST_HELPER_OBJS) $(LIBKIFU) $(CMOCKA_LIBS) $(LIBS)
 
 # libFuzzer harnesses: tests/fuzz/fuzz_NAME.c, each built with the whole
 # library by clang; tests/fuzz/run seeds and runs them for FUZZ_SECONDS each.
@@ -203,4 +205,4 @@ clean:
 	rm -rf build bin
 
 -include $(LIB_OBJS:.o=.d) $(CLI_SRCS:cli/%.c=$(O)/cli/%.d) $(CLI_COMMON_OBJS:.o=.d) \
-	$(TEST_SRCS:tests/%.c=$(O)/tests/%.d)
+	$(TEST_SRCS:tests/%.c=$(O)/tests/%.d) $(TEST_HELPER_OBJS:.o=.d)

@@ -15,23 +15,19 @@
  *   - the same seed gives the same review with 1 and 2 threads.
  */
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 #include <cmocka.h>
 
 #include "kifu/analyse.h"
-#include "kifu/diag.h"
-#include "kifu/reader.h"
 #include "kifu/record.h"
-#include "kifu/replay.h"
-
-#ifndef KIFU_SOURCE_DIR
-#define KIFU_SOURCE_DIR "."
-#endif
+#include "helpers.h"
 
 /* The fixed seeds of the blunder test. */
 static const uint64_t seeds[] = { 1, 2, 3, 4, 5 };
@@ -255,50 +251,115 @@ static int is_mcts(const struct kifu_record *rec, const char *side)
 	return 0;
 }
 
+/* One ply of test_random_loses_more to review: the position before it, the move played. */
+struct ply_job {
+	const struct kifu_game *g;
+	void *state;
+	kifu_move played;
+	size_t ply;                  /* 1-based */
+	const struct kifu_record *rec; /* the game's record: who plays which side */
+	struct kifu_ply_review out;
+	int ret;
+};
+
+/* The plies of test_random_loses_more, shared by the threads that review them. */
+struct ply_queue {
+	struct ply_job *jobs;
+	size_t n;
+	atomic_size_t next;
+};
+
+static int review_plies(void *arg)
+{
+	struct ply_queue *q = arg;
+	struct kifu_analyse_opts o = { .seed = 1 };
+	struct kifu_error err;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&q->next, 1)) < q->n) {
+		struct ply_job *j = &q->jobs[i];
+
+		j->ret = kifu_analyse_position(&j->out, j->g, j->state, j->played, j->ply, &o,
+					       &err);
+	}
+	return 0;
+}
+
+/*
+ * Reviews every job on as many threads as there are cores. A ply's review
+ * depends only on its position, the options and the ply's own seed
+ * (kifu_analyse_game gives the same), so the plies of every game and
+ * variant can share the threads: no thread waits at the end of a game.
+ */
+static void review_all(struct ply_job *jobs, size_t n)
+{
+	struct ply_queue q = { jobs, n, 0 };
+	thrd_t threads[64];
+	int nthreads = kifu_analyse_cores(), t;
+
+	if (nthreads > 64)
+		nthreads = 64;
+	for (t = 0; t < nthreads; t++)
+		assert_int_equal(thrd_create(&threads[t], review_plies, &q), thrd_success);
+	for (t = 0; t < nthreads; t++)
+		thrd_join(threads[t], NULL);
+}
+
 static void test_random_loses_more(void **unused)
 {
-	size_t v;
+	enum { NCOMPARED = sizeof(compared) / sizeof(compared[0]) };
+	struct games gs[NCOMPARED];
+	struct ply_job *jobs = NULL;
+	size_t njobs = 0, first[NCOMPARED + 1], v, j;
 
 	(void)unused;
-	for (v = 0; v < sizeof(compared) / sizeof(compared[0]); v++) {
-		struct games gs;
-		double loss[2] = { 0, 0 }, expected[2] = { 0, 0 }; /* mcts, random */
-		size_t count[2] = { 0, 0 }, k, i;
+	/* the plies to review, variant by variant, game by game */
+	for (v = 0; v < NCOMPARED; v++) {
+		size_t k, i;
 
-		load(&gs, "loss/", compared[v].variant);
-		for (k = 0; k < gs.n; k++) {
-			const struct kifu_replay *rp = &gs.rp[k];
-			struct kifu_analyse_opts o = { .seed = 1 };
-			struct kifu_ply_review *rv = NULL, one;
-			struct kifu_pos *pos = NULL;
-			struct kifu_error err;
+		first[v] = njobs;
+		load(&gs[v], "loss/", compared[v].variant);
+		for (k = 0; k < gs[v].n; k++) {
+			const struct kifu_replay *rp = &gs[v].rp[k];
+			struct kifu_pos *pos = before(rp, 0);
 
-			if (compared[v].sample == 1)
-				assert_int_equal(kifu_analyse_game(&rv, rp->game, rp->variant, rp->first,
-								   rp->moves, rp->nplies, &o, &err), 0);
-			else
-				pos = before(rp, 0);
 			for (i = 0; i < rp->nplies; i++) {
-				const struct kifu_ply_review *r = rv ? &rv[i] : &one;
-				int kind;
+				if (i % compared[v].sample < 2) {
+					struct ply_job *jb;
 
-				if (!rv) {
-					if (i % compared[v].sample >= 2) {
-						rp->game->apply(pos->state, rp->moves[i]);
-						continue;
-					}
-					assert_int_equal(kifu_analyse_position(&one, rp->game, pos->state,
-									       rp->moves[i], i + 1, &o,
-									       &err), 0);
-					rp->game->apply(pos->state, rp->moves[i]);
+					jobs = realloc(jobs, (njobs + 1) * sizeof(*jobs));
+					assert_non_null(jobs);
+					jb = &jobs[njobs++];
+					memset(jb, 0, sizeof(*jb));
+					jb->g = rp->game;
+					jb->state = malloc(rp->game->state_size);
+					assert_non_null(jb->state);
+					memcpy(jb->state, pos->state, rp->game->state_size);
+					jb->played = rp->moves[i];
+					jb->ply = i + 1;
+					jb->rec = gs[v].rec[k];
 				}
-				kind = !is_mcts(gs.rec[k], rp->game->sides[r->side]);
-				loss[kind] += r->loss;
-				expected[kind] += r->expected;
-				count[kind]++;
+				rp->game->apply(pos->state, rp->moves[i]);
 			}
-			kifu_analyse_game_free(rv);
 			kifu_pos_free(pos);
+		}
+	}
+	first[NCOMPARED] = njobs;
+	review_all(jobs, njobs);
+	/* each variant's figures, summed in ply order as the games were played */
+	for (v = 0; v < NCOMPARED; v++) {
+		double loss[2] = { 0, 0 }, expected[2] = { 0, 0 }; /* mcts, random */
+		size_t count[2] = { 0, 0 };
+
+		for (j = first[v]; j < first[v + 1]; j++) {
+			const struct kifu_ply_review *r = &jobs[j].out;
+			int kind;
+
+			assert_int_equal(jobs[j].ret, 0);
+			kind = !is_mcts(jobs[j].rec, jobs[j].g->sides[r->side]);
+			loss[kind] += r->loss;
+			expected[kind] += r->expected;
+			count[kind]++;
 		}
 		assert_true(count[0] > 0 && count[1] > 0);
 		loss[0] /= (double)count[0];
@@ -315,8 +376,11 @@ static void test_random_loses_more(void **unused)
 		if (loss[1] < compared[v].min_ratio * loss[0])
 			fail_msg("%s: random's mean loss %.4f is not %.1f times mcts:1000's %.4f",
 				 compared[v].variant, loss[1], compared[v].min_ratio, loss[0]);
-		unload(&gs);
+		unload(&gs[v]);
 	}
+	for (j = 0; j < njobs; j++)
+		free(jobs[j].state);
+	free(jobs);
 }
 
 static void test_threads_deterministic(void **unused)

@@ -14,17 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
 
 #include "kifu/analyse.h"
-#include "kifu/diag.h"
-#include "kifu/reader.h"
+#include "store/db.h"
 #include "kifu/record.h"
-#include "kifu/replay.h"
 #include "kifu/stats.h"
 #include "kifu/store.h"
-#include "store/db.h"
+#include "helpers.h"
 
 #define EPS 1e-9
 
@@ -44,9 +41,6 @@ static const char games_text[] =
 	"players: {white: Ann, black: Cat}\nmoves: [d4, f6]\n---\n"
 	"game: splay-schmidt\nplayers: {white: Dan, black: Eve}\nmoves: [d4, e7]\n";
 
-static char tmpdir[256];
-static char dbpath[300];
-
 struct fixture {
 	struct kifu_store *st;
 	struct kifu_replay rp[4];
@@ -62,12 +56,9 @@ static int setup(void **state)
 	int n = 0;
 
 	kifu_error_clear(&err);
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/kifu-test-analyse-store.XXXXXX");
-	if (!fx || !mkdtemp(tmpdir))
+	if (!fx || th_tmpdb_setup(state) < 0)
 		return -1;
-	snprintf(dbpath, sizeof(dbpath), "%s/t.db", tmpdir);
-	if (kifu_store_open(&fx->st, dbpath, 0, &err) < 0)
-		fail_msg("open: %s", err.message);
+	fx->st = th_store_open(th_dbpath);
 	assert_int_equal(kifu_reader_open_mem(&r, games_text, strlen(games_text), "t", &err), 0);
 	while (kifu_reader_next(&rec, &diags, r, &err) > 0) {
 		int64_t id;
@@ -91,21 +82,14 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
 	struct fixture *fx = *state;
-	char p[320];
 	int i;
 
 	kifu_store_free(fx->st);
 	for (i = 0; i < 4; i++)
 		kifu_replay_release(&fx->rp[i]);
 	free(fx);
-	for (i = 0; i < 4; i++) {
-		snprintf(p, sizeof(p), "%s%s", dbpath, suffixes[i]);
-		unlink(p);
-	}
-	rmdir(tmpdir);
-	return 0;
+	return th_tmpdb_teardown(state);
 }
 
 /*

@@ -14,30 +14,13 @@
 #include <cmocka.h>
 
 #include "kifu/game.h"
+#include "helpers.h"
 
 /* Enough for thousands of playouts in all, yet quick under sanitizers. */
 #define PLAYOUTS_PER_VARIANT 300
 #define MAX_PLIES 400
 /* Moves per position whose format/parse/apply are checked in full. */
 #define CHECKED_MOVES 24
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static size_t rng_below(struct rng *r, size_t n)
-{
-	return (size_t)(rng_next(r) % n);
-}
 
 static int cmp_move(const void *a, const void *b)
 {
@@ -88,17 +71,17 @@ static void check_move(const struct kifu_game *g, const void *state, kifu_move m
 			 text);
 }
 
-static void check_garbage(const struct kifu_game *g, const void *state, struct rng *r)
+static void check_garbage(const struct kifu_game *g, const void *state, struct th_rng *r)
 {
 	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789-+>/ ,pas";
 	char text[24];
-	size_t len = 1 + rng_below(r, sizeof(text) - 2), i;
+	size_t len = 1 + th_rng_below(r, sizeof(text) - 2), i;
 	struct kifu_error err;
 	kifu_move m;
 	int ret;
 
 	for (i = 0; i < len; i++)
-		text[i] = alphabet[rng_below(r, sizeof(alphabet) - 1)];
+		text[i] = alphabet[th_rng_below(r, sizeof(alphabet) - 1)];
 	text[len] = '\0';
 	kifu_error_clear(&err);
 	ret = g->parse_move(state, text, &m, &err);
@@ -244,7 +227,7 @@ static void check_canonical(const struct kifu_game *g, const void *state, void *
 			 (unsigned long long)best, best_k);
 }
 
-static void playout(const struct kifu_game *g, int variant, int first, struct rng *r,
+static void playout(const struct kifu_game *g, int variant, int first, struct th_rng *r,
 		    kifu_move *moves, unsigned char *mem, int symmetries)
 {
 	void *state = mem, *scratch = mem + g->state_size, *snapshot = mem + 2 * g->state_size;
@@ -288,10 +271,10 @@ static void playout(const struct kifu_game *g, int variant, int first, struct rn
 				check_move(g, state, moves[i], scratch, snapshot);
 		} else {
 			for (i = 0; i < CHECKED_MOVES; i++)
-				check_move(g, state, moves[rng_below(r, n)], scratch, snapshot);
+				check_move(g, state, moves[th_rng_below(r, n)], scratch, snapshot);
 		}
 		check_garbage(g, state, r);
-		g->apply(state, moves[rng_below(r, n)]);
+		g->apply(state, moves[th_rng_below(r, n)]);
 		assert_true(g->hash(state) == g->rehash(state));
 	}
 }
@@ -385,7 +368,7 @@ static void test_last_move_marked(void **unused)
 		assert_non_null(moves);
 		assert_non_null(before);
 		for (v = 0; v < variants; v++) {
-			struct rng r = { UINT64_C(0x6c617374) + (uint64_t)v };
+			struct th_rng r = { UINT64_C(0x6c617374) + (uint64_t)v };
 
 			for (i = 0; i < MARKED_PLAYOUTS; i++) {
 				assert_int_equal(g->init(before, v, 0, &err), 0);
@@ -395,7 +378,7 @@ static void test_last_move_marked(void **unused)
 
 					if (!n)
 						break;
-					m = moves[rng_below(&r, n)];
+					m = moves[th_rng_below(&r, n)];
 					memcpy(after, before, g->state_size);
 					g->apply(after, m);
 					check_last_move(g, before, after, m);
@@ -422,7 +405,7 @@ static void test_random_playouts(void **unused)
 		assert_non_null(moves);
 		assert_non_null(mem);
 		for (v = 0; v < variants; v++) {
-			struct rng r = { UINT64_C(0x6b69667521) + (uint64_t)v };
+			struct th_rng r = { UINT64_C(0x6b69667521) + (uint64_t)v };
 
 			for (i = 0; i < PLAYOUTS_PER_VARIANT; i++) {
 				/* every side starts sometimes, where the game allows a choice */
@@ -523,7 +506,7 @@ static void test_symmetries_distinct(void **unused)
 		const struct kifu_game *g = *gp;
 		kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
 		unsigned char *mem = malloc(2 * g->state_size);
-		struct rng r = { UINT64_C(0x73796d) };
+		struct th_rng r = { UINT64_C(0x73796d) };
 		struct kifu_error err;
 		int tries, found = 0;
 
@@ -539,7 +522,7 @@ static void test_symmetries_distinct(void **unused)
 
 				if (!n)
 					break;
-				g->apply(mem, moves[rng_below(&r, n)]);
+				g->apply(mem, moves[th_rng_below(&r, n)]);
 			}
 			for (k = 0; k < g->nsymmetries && k < 16; k++) {
 				g->map_state(mem + g->state_size, mem, k);

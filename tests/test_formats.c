@@ -29,10 +29,7 @@
 #include "kifu/replay.h"
 #include "import_impl.h"
 #include "record/record_impl.h"
-
-#ifndef KIFU_SOURCE_DIR
-#define KIFU_SOURCE_DIR "."
-#endif
+#include "helpers.h"
 
 /* ---- helpers ---- */
 
@@ -54,27 +51,6 @@ static long mem_read(void *ctx, void *buf, size_t n, struct kifu_error *err)
 	memcpy(buf, m->data + m->pos, k);
 	m->pos += k;
 	return (long)k;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *s;
-	long n;
-
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	s = malloc((size_t)n + 1);
-	assert_non_null(s);
-	assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
-	s[n] = '\0';
-	fclose(fp);
-	if (len)
-		*len = (size_t)n;
-	return s;
 }
 
 /* Everything read from data: records, their replays, every diagnostic. */
@@ -244,7 +220,7 @@ static void test_fixtures(void **state)
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		snprintf(epath, sizeof(epath), "%s/%.*s.expected", dir,
 			 (int)(strrchr(names[i], '.') - names[i]), names[i]);
-		data = slurp(path, &len);
+		data = th_read_file(path, &len);
 		assert_non_null(data);
 		read_fmt(&r, f, data, len, 1 << 16);
 		got = report(&r);
@@ -263,7 +239,7 @@ static void test_fixtures(void **state)
 			fputs(got, fp);
 			fclose(fp);
 		}
-		want = slurp(epath, NULL);
+		want = th_read_file(epath, NULL);
 		if (!want)
 			fail_msg("%s: no %s", names[i], epath);
 		if (strcmp(got, want))
@@ -331,7 +307,7 @@ static void round_trip_file(const char *path, const struct kifu_format *f, unsig
 	const struct kifu_record **recs;
 	const struct kifu_replay **rps;
 	size_t len, i, d, e;
-	char *data = slurp(path, &len);
+	char *data = th_read_file(path, &len);
 
 	assert_non_null(data);
 	read_yaml(&orig, data, len);
@@ -539,7 +515,7 @@ static void test_examples_interop(void **state)
 		char *data;
 
 		snprintf(path, sizeof(path), "%s/examples/interop/%s", KIFU_SOURCE_DIR, files[i].name);
-		data = slurp(path, &len);
+		data = th_read_file(path, &len);
 		assert_non_null(data);
 		read_fmt(&r, by_suffix(files[i].name), data, len, 4096);
 		if (r.diags.errors || r.diags.warnings != files[i].warnings || r.n != files[i].games)
@@ -720,7 +696,7 @@ static void test_apgr_schema(void **state)
 		char *data;
 
 		snprintf(path, sizeof(path), "%s/%s", KIFU_SOURCE_DIR, files[i]);
-		data = slurp(path, &len);
+		data = th_read_file(path, &len);
 		assert_non_null(data);
 		read_yaml(&orig, data, len);
 		recs = calloc(orig.n + 1, sizeof(*recs));

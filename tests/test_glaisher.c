@@ -17,29 +17,19 @@
 
 #include "kifu/game.h"
 #include "games/board.h"
+#include "helpers.h"
 
 enum { STANDARD = 0, ADVANCED = 1 };
 enum { RED = 0, YELLOW = 1 };
 
 static const struct kifu_game *game(void)
 {
-	const struct kifu_game *g = kifu_game_find("glaisher");
-
-	assert_non_null(g);
-	return g;
+	return th_game("glaisher");
 }
 
 static struct kifu_pos *start(int variant, int first, const char *moves)
 {
-	struct kifu_pos *p;
-	struct kifu_error err;
-
-	kifu_error_clear(&err);
-	assert_int_equal(kifu_pos_new(&p, game(), variant, first, &err), 0);
-	if (kifu_pos_play_list(p, moves, &err) != 0)
-		fail_msg("playing '%s': %s", moves, err.message);
-	assert_true(game()->hash(p->state) == game()->rehash(p->state));
-	return p;
+	return th_play_list("glaisher", variant, first, moves);
 }
 
 static void play(struct kifu_pos *p, const char *moves)
@@ -55,26 +45,11 @@ static void play(struct kifu_pos *p, const char *moves)
 /* Parses text, which must be legal, and returns the move formatted canonically. */
 static kifu_move parse_ok(struct kifu_pos *p, const char *text, char *canon)
 {
-	struct kifu_error err;
-	kifu_move m;
+	kifu_move m = th_parse_move(p, text);
 
-	kifu_error_clear(&err);
-	if (game()->parse_move(p->state, text, &m, &err) != 0)
-		fail_msg("'%s' refused: %s", text, err.message);
 	if (canon)
 		game()->format_move(p->state, m, canon);
 	return m;
-}
-
-static void parse_fails(struct kifu_pos *p, const char *text, int code, const char *message)
-{
-	struct kifu_error err;
-	kifu_move m;
-
-	kifu_error_clear(&err);
-	assert_int_equal(game()->parse_move(p->state, text, &m, &err), code);
-	assert_int_equal(err.code, code);
-	assert_string_equal(err.message, message);
 }
 
 /*
@@ -117,24 +92,12 @@ static void assert_cell(struct kifu_pos *p, const char *name, const char *want)
 		fail_msg("cell %s holds '%s', expected '%s'", name, tok, want);
 }
 
-static long figure(struct kifu_pos *p, const char *key)
-{
-	struct kifu_figure f[KIFU_FIGURES_MAX];
-	int n = game()->figures(p->state, f), i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(f[i].key, key))
-			return f[i].num;
-	fail_msg("no figure %s", key);
-	return -1;
-}
-
 static void assert_figures(struct kifu_pos *p, long sr, long sy, long pr, long py)
 {
-	assert_int_equal(figure(p, "stacks_red"), sr);
-	assert_int_equal(figure(p, "stacks_yellow"), sy);
-	assert_int_equal(figure(p, "pieces_red"), pr);
-	assert_int_equal(figure(p, "pieces_yellow"), py);
+	assert_int_equal(th_figure(p, "stacks_red"), sr);
+	assert_int_equal(th_figure(p, "stacks_yellow"), sy);
+	assert_int_equal(th_figure(p, "pieces_red"), pr);
+	assert_int_equal(th_figure(p, "pieces_yellow"), py);
 }
 
 static void assert_outcome(struct kifu_pos *p, int status, int winner)
@@ -155,14 +118,6 @@ static size_t count_listed(struct kifu_pos *p)
 	n = game()->legal_moves(p->state, moves);
 	assert_int_equal(game()->count_moves(p->state), n);
 	free(moves);
-	return n;
-}
-
-static uint64_t perft(struct kifu_pos *p, int depth)
-{
-	uint64_t n;
-
-	assert_int_equal(kifu_perft(&n, game(), p->state, depth), 0);
 	return n;
 }
 
@@ -257,70 +212,70 @@ static void test_notation_errors(void **unused)
 	struct kifu_pos *p = start(STANDARD, RED, "");
 
 	(void)unused;
-	parse_fails(p, "c4 - d5", KIFU_EPARSE,
-		    "unparsable move 'c4 - d5': expected ORIGIN>DIR, got 'c4'");
-	parse_fails(p, "", KIFU_EPARSE, "unparsable move '': empty move");
+	th_parse_refused(p, "c4 - d5", KIFU_EPARSE,
+			 "unparsable move 'c4 - d5': expected ORIGIN>DIR, got 'c4'");
+	th_parse_refused(p, "", KIFU_EPARSE, "unparsable move '': empty move");
 	/* spaces only where the notation has one: a tab, CR or newline inside a move is no separator */
-	parse_fails(p, "a2>se 3+2+1\te5", KIFU_EPARSE,
-		    "unparsable move 'a2>se 3+2+1\te5': only spaces may separate its parts");
-	parse_fails(p, "a2>se \t3+2+1 e5", KIFU_EPARSE,
-		    "unparsable move 'a2>se \t3+2+1 e5': only spaces may separate its parts");
-	parse_fails(p, "a2>se 3+2+1\re5", KIFU_EPARSE,
-		    "unparsable move 'a2>se 3+2+1\re5': only spaces may separate its parts");
-	parse_fails(p, "a2>se\n3+2+1 e5", KIFU_EPARSE,
-		    "unparsable move 'a2>se\n3+2+1 e5': only spaces may separate its parts");
-	parse_fails(p, "a2>se", KIFU_EPARSE, "unparsable move 'a2>se': the parts are missing");
-	parse_fails(p, "a2>se 3+2+1 e5 e6", KIFU_EPARSE,
-		    "unparsable move 'a2>se 3+2+1 e5 e6': expected ORIGIN>DIR PARTS [CELL]");
-	parse_fails(p, "z9>se 3+2+1 e5", KIFU_EPARSE,
-		    "unparsable move 'z9>se 3+2+1 e5': unknown cell 'z9'");
-	parse_fails(p, "a2>se 3+2+1 a6", KIFU_EPARSE,
-		    "unparsable move 'a2>se 3+2+1 a6': unknown cell 'a6'");
-	parse_fails(p, "a2>n 3+2+1 e5", KIFU_EPARSE,
-		    "unparsable move 'a2>n 3+2+1 e5': unknown direction 'n'");
+	th_parse_refused(p, "a2>se 3+2+1\te5", KIFU_EPARSE,
+			 "unparsable move 'a2>se 3+2+1\te5': only spaces may separate its parts");
+	th_parse_refused(p, "a2>se \t3+2+1 e5", KIFU_EPARSE,
+			 "unparsable move 'a2>se \t3+2+1 e5': only spaces may separate its parts");
+	th_parse_refused(p, "a2>se 3+2+1\re5", KIFU_EPARSE,
+			 "unparsable move 'a2>se 3+2+1\re5': only spaces may separate its parts");
+	th_parse_refused(p, "a2>se\n3+2+1 e5", KIFU_EPARSE,
+			 "unparsable move 'a2>se\n3+2+1 e5': only spaces may separate its parts");
+	th_parse_refused(p, "a2>se", KIFU_EPARSE, "unparsable move 'a2>se': the parts are missing");
+	th_parse_refused(p, "a2>se 3+2+1 e5 e6", KIFU_EPARSE,
+			 "unparsable move 'a2>se 3+2+1 e5 e6': expected ORIGIN>DIR PARTS [CELL]");
+	th_parse_refused(p, "z9>se 3+2+1 e5", KIFU_EPARSE,
+			 "unparsable move 'z9>se 3+2+1 e5': unknown cell 'z9'");
+	th_parse_refused(p, "a2>se 3+2+1 a6", KIFU_EPARSE,
+			 "unparsable move 'a2>se 3+2+1 a6': unknown cell 'a6'");
+	th_parse_refused(p, "a2>n 3+2+1 e5", KIFU_EPARSE,
+			 "unparsable move 'a2>n 3+2+1 e5': unknown direction 'n'");
 	/* leading zeros and empty parts are unparsable */
-	parse_fails(p, "a2>se 03+2+1 e5", KIFU_EPARSE,
-		    "unparsable move 'a2>se 03+2+1 e5': leading zero in part '03'");
-	parse_fails(p, "a2>se 6+0 e5", KIFU_EPARSE,
-		    "unparsable move 'a2>se 6+0 e5': a part of 0 is not a sub-stack");
-	parse_fails(p, "a2>se 3++3 e5", KIFU_EPARSE,
-		    "unparsable move 'a2>se 3++3 e5': empty part in '3++3'");
-	parse_fails(p, "a2>se 3+x e5", KIFU_EPARSE,
-		    "unparsable move 'a2>se 3+x e5': part 'x' is not a number");
+	th_parse_refused(p, "a2>se 03+2+1 e5", KIFU_EPARSE,
+			 "unparsable move 'a2>se 03+2+1 e5': leading zero in part '03'");
+	th_parse_refused(p, "a2>se 6+0 e5", KIFU_EPARSE,
+			 "unparsable move 'a2>se 6+0 e5': a part of 0 is not a sub-stack");
+	th_parse_refused(p, "a2>se 3++3 e5", KIFU_EPARSE,
+			 "unparsable move 'a2>se 3++3 e5': empty part in '3++3'");
+	th_parse_refused(p, "a2>se 3+x e5", KIFU_EPARSE,
+			 "unparsable move 'a2>se 3+x e5': part 'x' is not a number");
 	/* a single part and repeated parts are illegal */
-	parse_fails(p, "a2>se 6 e5", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 6 e5': a separation needs two or more parts");
-	parse_fails(p, "a2>se 3+3 e5", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 3+3 e5': parts must differ, 3 is written twice");
-	parse_fails(p, "a2>se 4+1 e5", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 4+1 e5': the parts add up to 5, the stack on 'a2' is 6 high");
-	parse_fails(p, "b6>w 3+2+1 e5", KIFU_EILLEGAL,
-		    "illegal move 'b6>w 3+2+1 e5': no stack of yours on 'b6'");
-	parse_fails(p, "e5>w 3+2+1 e6", KIFU_EILLEGAL,
-		    "illegal move 'e5>w 3+2+1 e6': no stack of yours on 'e5'");
+	th_parse_refused(p, "a2>se 6 e5", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 6 e5': a separation needs two or more parts");
+	th_parse_refused(p, "a2>se 3+3 e5", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 3+3 e5': parts must differ, 3 is written twice");
+	th_parse_refused(p, "a2>se 4+1 e5", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 4+1 e5': the parts add up to 5, the stack on 'a2' is 6 high");
+	th_parse_refused(p, "b6>w 3+2+1 e5", KIFU_EILLEGAL,
+			 "illegal move 'b6>w 3+2+1 e5': no stack of yours on 'b6'");
+	th_parse_refused(p, "e5>w 3+2+1 e6", KIFU_EILLEGAL,
+			 "illegal move 'e5>w 3+2+1 e6': no stack of yours on 'e5'");
 	/* a2 has 3 cells east of it, 0 north-west */
-	parse_fails(p, "a2>e 4+2 e5", KIFU_EILLEGAL,
-		    "illegal move 'a2>e 4+2 e5': the part of 4 would leave the board");
-	parse_fails(p, "a2>nw 4+2 e5", KIFU_EILLEGAL,
-		    "illegal move 'a2>nw 4+2 e5': the part of 4 would leave the board");
+	th_parse_refused(p, "a2>e 4+2 e5", KIFU_EILLEGAL,
+			 "illegal move 'a2>e 4+2 e5': the part of 4 would leave the board");
+	th_parse_refused(p, "a2>nw 4+2 e5", KIFU_EILLEGAL,
+			 "illegal move 'a2>nw 4+2 e5': the part of 4 would leave the board");
 	/* no straight path has more than 8 steps: a part of 9 or more never fits */
-	parse_fails(p, "a2>se 12+9 e5", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 12+9 e5': the part of 12 would leave the board");
-	parse_fails(p, "a2>se 1+123456789012345678901234567890 e5", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 1+123456789012345678901234567890 e5': the part of 123456789012345678901234567890 would leave the board");
-	parse_fails(p, "a2>se 10+2+10 e5", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 10+2+10 e5': parts must differ, 10 is written twice");
-	parse_fails(p, "a2>se 3+2+1", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 3+2+1': the move must place a piece on an empty cell");
-	parse_fails(p, "a2>se 3+2+1 b6", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 3+2+1 b6': 'b6' is not empty");
-	parse_fails(p, "a2>se 3+2+1 c4", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 3+2+1 c4': a part lands on 'c4'");
+	th_parse_refused(p, "a2>se 12+9 e5", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 12+9 e5': the part of 12 would leave the board");
+	th_parse_refused(p, "a2>se 1+123456789012345678901234567890 e5", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 1+123456789012345678901234567890 e5': the part of 123456789012345678901234567890 would leave the board");
+	th_parse_refused(p, "a2>se 10+2+10 e5", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 10+2+10 e5': parts must differ, 10 is written twice");
+	th_parse_refused(p, "a2>se 3+2+1", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 3+2+1': the move must place a piece on an empty cell");
+	th_parse_refused(p, "a2>se 3+2+1 b6", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 3+2+1 b6': 'b6' is not empty");
+	th_parse_refused(p, "a2>se 3+2+1 c4", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 3+2+1 c4': a part lands on 'c4'");
 	/* bare cells belong to the set-up turns of advanced only */
-	parse_fails(p, "e5", KIFU_EILLEGAL,
-		    "illegal move 'e5': a bare cell is a move only in the set-up turns of advanced");
-	parse_fails(p, "pass", KIFU_EPARSE,
-		    "unparsable move 'pass': expected ORIGIN>DIR PARTS [CELL] or a cell, got 'pass'");
+	th_parse_refused(p, "e5", KIFU_EILLEGAL,
+			 "illegal move 'e5': a bare cell is a move only in the set-up turns of advanced");
+	th_parse_refused(p, "pass", KIFU_EPARSE,
+			 "unparsable move 'pass': expected ORIGIN>DIR PARTS [CELL] or a cell, got 'pass'");
 	kifu_pos_free(p);
 }
 
@@ -334,10 +289,10 @@ static void test_taller_stack_blocks(void **unused)
 
 	(void)unused;
 	assert_cell(p, "h5", "r4");
-	parse_fails(p, "i4>ne 3+2+1 a1", KIFU_EILLEGAL,
-		    "illegal move 'i4>ne 3+2+1 a1': the red stack of 4 on 'h5' is taller than the part of 1 landing there");
-	parse_fails(p, "i4>ne 5+1 a1", KIFU_EILLEGAL,
-		    "illegal move 'i4>ne 5+1 a1': the red stack of 4 on 'h5' is taller than the part of 1 landing there");
+	th_parse_refused(p, "i4>ne 3+2+1 a1", KIFU_EILLEGAL,
+			 "illegal move 'i4>ne 3+2+1 a1': the red stack of 4 on 'h5' is taller than the part of 1 landing there");
+	th_parse_refused(p, "i4>ne 5+1 a1", KIFU_EILLEGAL,
+			 "illegal move 'i4>ne 5+1 a1': the red stack of 4 on 'h5' is taller than the part of 1 landing there");
 	/* the parts of 2 and 4 fly over h5 */
 	parse_ok(p, "i4>ne 4+2 a1", canon);
 	assert_string_equal(canon, "i4>ne 4+2 a1");
@@ -404,8 +359,8 @@ static void test_connection_by_separation(void **unused)
 	(void)unused;
 	assert_outcome(p, KIFU_ONGOING, -1);
 	/* f1's 7 goes to f2, f3 and (4 on yellow's 4) f5: g1-f2-...-f6-e7-e8-e9 joins the sides */
-	parse_fails(p, "f1>e 4+2+1 c1", KIFU_EILLEGAL,
-		    "illegal move 'f1>e 4+2+1 c1': the separation connects, so the game ends before the placement");
+	th_parse_refused(p, "f1>e 4+2+1 c1", KIFU_EILLEGAL,
+			 "illegal move 'f1>e 4+2+1 c1': the separation connects, so the game ends before the placement");
 	parse_ok(p, "f1>e 1+2+4", canon);
 	assert_string_equal(canon, "f1>e 4+2+1");
 	play(p, "f1>e 4+2+1");
@@ -416,7 +371,8 @@ static void test_connection_by_separation(void **unused)
 	assert_outcome(p, KIFU_WIN, RED);
 	assert_int_equal(count_listed(p), 0);
 	assert_figures(p, 11, 8, 25, 17); /* no piece was placed */
-	parse_fails(p, "d6>w 4+2+1 a1", KIFU_EILLEGAL, "illegal move 'd6>w 4+2+1 a1': the game is over");
+	th_parse_refused(p, "d6>w 4+2+1 a1", KIFU_EILLEGAL,
+			 "illegal move 'd6>w 4+2+1 a1': the game is over");
 	kifu_pos_free(p);
 }
 
@@ -427,8 +383,8 @@ static void test_connection_by_placement(void **unused)
 
 	(void)unused;
 	/* e4's 2 flips yellow's 1 on e2 and its 1 fills e3: e1-e2-e3-f3..f7, one short of f8 */
-	parse_fails(p, "e4>w 2+1", KIFU_EILLEGAL,
-		    "illegal move 'e4>w 2+1': the move must place a piece on an empty cell");
+	th_parse_refused(p, "e4>w 2+1", KIFU_EILLEGAL,
+			 "illegal move 'e4>w 2+1': the move must place a piece on an empty cell");
 	play(p, "e4>w 2+1 c4");
 	assert_outcome(p, KIFU_ONGOING, -1);
 	kifu_pos_free(p);
@@ -462,8 +418,9 @@ static void test_no_separation_loses(void **unused)
 	assert_int_equal(game()->side_to_move(p->state), RED);
 	assert_outcome(p, KIFU_WIN, YELLOW);
 	assert_int_equal(count_listed(p), 0);
-	assert_int_equal(perft(p, 1), 0);
-	parse_fails(p, "f3>e 2+1 a3", KIFU_EILLEGAL, "illegal move 'f3>e 2+1 a3': the game is over");
+	assert_int_equal(th_perft(p, 1), 0);
+	th_parse_refused(p, "f3>e 2+1 a3", KIFU_EILLEGAL,
+			 "illegal move 'f3>e 2+1 a3': the game is over");
 	assert_int_equal(game()->render_text(&b, p->state), 0);
 	assert_non_null(strstr(b.data, "game over: yellow wins (no separation left)"));
 	kifu_buf_release(&b);
@@ -488,9 +445,9 @@ static void test_advanced_setup(void **unused)
 	assert_cell(p, "a1", "y6");
 	assert_int_equal(count_listed(p), 59);
 	assert_int_equal(game()->side_to_move(p->state), RED);
-	parse_fails(p, "e5>e 3+2+1 a2", KIFU_EILLEGAL,
-		    "illegal move 'e5>e 3+2+1 a2': the set-up turns are not over: place a 6-stack on an empty cell");
-	parse_fails(p, "a1", KIFU_EILLEGAL, "illegal move 'a1': 'a1' is not empty");
+	th_parse_refused(p, "e5>e 3+2+1 a2", KIFU_EILLEGAL,
+			 "illegal move 'e5>e 3+2+1 a2': the set-up turns are not over: place a 6-stack on an empty cell");
+	th_parse_refused(p, "a1", KIFU_EILLEGAL, "illegal move 'a1': 'a1' is not empty");
 	play(p, "i5,e1,e9");
 	assert_int_equal(game()->side_to_move(p->state), YELLOW);
 	assert_outcome(p, KIFU_ONGOING, -1);
@@ -502,8 +459,8 @@ static void test_advanced_setup(void **unused)
 	assert_figures(p, 3, 3, 18, 18);
 	/* the first side moves first again, and bare cells are over */
 	assert_int_equal(game()->side_to_move(p->state), RED);
-	parse_fails(p, "c3", KIFU_EILLEGAL,
-		    "illegal move 'c3': a bare cell is a move only in the set-up turns of advanced");
+	th_parse_refused(p, "c3", KIFU_EILLEGAL,
+			 "illegal move 'c3': a bare cell is a move only in the set-up turns of advanced");
 	parse_ok(p, "e5>e 3+2+1 a2", canon);
 	assert_string_equal(canon, "e5>e 3+2+1 a2");
 
@@ -516,7 +473,7 @@ static void test_advanced_setup(void **unused)
 	play(p, "i4");
 	assert_true(game()->hash(p->state) == game()->hash(q->state));
 	assert_memory_equal(p->state, q->state, game()->state_size);
-	assert_int_equal(perft(p, 2), 1169169);
+	assert_int_equal(th_perft(p, 2), 1169169);
 	kifu_pos_free(q);
 	kifu_pos_free(p);
 }
@@ -532,13 +489,13 @@ static void test_first_yellow(void **unused)
 	(void)unused;
 	assert_int_equal(game()->side_to_move(p->state), YELLOW);
 	assert_true(game()->hash(p->state) != game()->hash(r->state));
-	parse_fails(p, "a2>se 3+2+1 e5", KIFU_EILLEGAL,
-		    "illegal move 'a2>se 3+2+1 e5': no stack of yours on 'a2'");
+	th_parse_refused(p, "a2>se 3+2+1 e5", KIFU_EILLEGAL,
+			 "illegal move 'a2>se 3+2+1 e5': no stack of yours on 'a2'");
 	parse_ok(p, "b6>sw 3+2+1 e5", canon);
 	assert_string_equal(canon, "b6>sw 3+2+1 e5");
 	/* a 60-degree turn of the board maps red's start stacks onto yellow's */
-	assert_int_equal(perft(p, 1), 1125);
-	assert_int_equal(perft(p, 2), 1169169);
+	assert_int_equal(th_perft(p, 1), 1125);
+	assert_int_equal(th_perft(p, 2), 1169169);
 	play(p, "b6>sw 3+2+1 e5");
 	assert_cell(p, "c6", "y1");
 	assert_cell(p, "d6", "y2");
@@ -564,13 +521,13 @@ static void test_perft_start(void **unused)
 	struct kifu_pos *p = start(STANDARD, RED, "");
 
 	(void)unused;
-	assert_int_equal(perft(p, 1), 1125);
-	assert_int_equal(perft(p, 2), 1169169);
+	assert_int_equal(th_perft(p, 1), 1125);
+	assert_int_equal(th_perft(p, 2), 1169169);
 	kifu_pos_free(p);
 	p = start(ADVANCED, RED, "");
-	assert_int_equal(perft(p, 1), 61);
-	assert_int_equal(perft(p, 2), 3660);
-	assert_int_equal(perft(p, 3), 215940);
+	assert_int_equal(th_perft(p, 1), 61);
+	assert_int_equal(th_perft(p, 2), 3660);
+	assert_int_equal(th_perft(p, 3), 215940);
 	kifu_pos_free(p);
 }
 
@@ -645,10 +602,10 @@ static void test_perft_positions(void **unused)
 	for (i = 0; i < sizeof(perft_cases) / sizeof(perft_cases[0]); i++) {
 		struct kifu_pos *p = start(perft_cases[i].variant, RED, perft_cases[i].moves);
 
-		if (perft(p, 1) != perft_cases[i].d1 || perft(p, 2) != perft_cases[i].d2)
+		if (th_perft(p, 1) != perft_cases[i].d1 || th_perft(p, 2) != perft_cases[i].d2)
 			fail_msg("positions.yaml glaisher entry %zu: perft %llu %llu, expected %llu %llu",
-				 i + 1, (unsigned long long)perft(p, 1),
-				 (unsigned long long)perft(p, 2),
+				 i + 1, (unsigned long long)th_perft(p, 1),
+				 (unsigned long long)th_perft(p, 2),
 				 (unsigned long long)perft_cases[i].d1,
 				 (unsigned long long)perft_cases[i].d2);
 		kifu_pos_free(p);

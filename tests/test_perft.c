@@ -17,10 +17,7 @@
 
 #include "kifu/buf.h"
 #include "kifu/game.h"
-
-#ifndef KIFU_SOURCE_DIR
-#define KIFU_SOURCE_DIR "."
-#endif
+#include "helpers.h"
 
 struct start_case {
 	const char *game, *variant, *first;

@@ -16,15 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kifu/diag.h"
-#include "kifu/reader.h"
 #include "kifu/record.h"
-#include "kifu/record_write.h"
-#include "kifu/replay.h"
-
-#ifndef KIFU_SOURCE_DIR
-#define KIFU_SOURCE_DIR "."
-#endif
+#include "helpers.h"
 
 /* ---- helpers ---- */
 
@@ -97,25 +90,6 @@ static void expect_diag(const struct doc_result *res, const char *s)
 				res->diags.v[i].message);
 		fail();
 	}
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
 }
 
 static int eq(const char *a, const char *b)
@@ -598,7 +572,7 @@ static void test_replay(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/tests/data/records/invalid/result-disagrees.yaml",
 		 KIFU_SOURCE_DIR);
-	text = slurp(path, &len);
+	text = th_slurp(path, &len);
 	read_all(&res, text, len);
 	assert_int_equal(res.count, 1);
 	g = res.replay.game;
@@ -629,7 +603,7 @@ static void test_replay(void **state)
 	/* A move after the end is reported at the move, and the replay stops before it. */
 	snprintf(path, sizeof(path), "%s/tests/data/records/invalid/move-after-end.yaml",
 		 KIFU_SOURCE_DIR);
-	text = slurp(path, &len);
+	text = th_slurp(path, &len);
 	read_all(&res, text, len);
 	assert_int_equal(res.diags.n, 1);
 	assert_string_equal(res.diags.v[0].message, "game 1, ply 15: move after the end of the game");
@@ -892,7 +866,7 @@ static void test_every_prefix(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/tests/data/records/valid/stream.yaml", KIFU_SOURCE_DIR);
-	text = slurp(path, &len);
+	text = th_slurp(path, &len);
 	for (n = 0; n <= len; n++) {
 		struct doc_result res;
 

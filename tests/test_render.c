@@ -18,10 +18,7 @@
 #include <cmocka.h>
 
 #include "kifu/game.h"
-
-#ifndef KIFU_SOURCE_DIR
-#define KIFU_SOURCE_DIR "."
-#endif
+#include "helpers.h"
 
 /* ---- text diagrams of known positions ---- */
 
@@ -70,27 +67,6 @@ static const struct known known[] = {
 	  "d2>e 3+1 b6,f1>e 2+1 c2,h1>ne 4+2 f1" },
 };
 
-static char *read_file(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	char *data = NULL;
-	long n;
-
-	if (!fp)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0) {
-		data = malloc((size_t)n + 1);
-		if (data && fread(data, 1, (size_t)n, fp) != (size_t)n) {
-			free(data);
-			data = NULL;
-		} else if (data) {
-			data[n] = '\0';
-		}
-	}
-	fclose(fp);
-	return data;
-}
-
 static struct kifu_pos *position(const char *game, const char *variant, const char *first,
 				 const char *moves)
 {
@@ -122,7 +98,7 @@ static void test_text_diagrams(void **unused)
 		char *want;
 
 		snprintf(path, sizeof(path), "%s/tests/data/render/%s.txt", KIFU_SOURCE_DIR, k->file);
-		want = read_file(path);
+		want = th_read_file(path, NULL);
 		if (!want)
 			fail_msg("cannot read '%s'", path);
 		assert_int_equal(pos->game->render_text(&b, pos->state), 0);
@@ -469,19 +445,6 @@ static void test_text_cells_reader(void **unused)
 	assert_string_equal(c.v[1].name, "b10");
 }
 
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 #define PLAYOUTS 4
 #define MAX_PLIES 400
 
@@ -503,7 +466,7 @@ static void test_pictures(void **unused)
 
 		assert_non_null(moves);
 		for (v = 0; v < nv; v++) {
-			struct rng r = { UINT64_C(0x5eed) + (uint64_t)gi * 100 + (uint64_t)v };
+			struct th_rng r = { UINT64_C(0x5eed) + (uint64_t)gi * 100 + (uint64_t)v };
 			int k;
 
 			for (k = 0; k < PLAYOUTS; k++) {
@@ -513,7 +476,7 @@ static void test_pictures(void **unused)
 				int ply, first = 0;
 
 				if (g->flags & KIFU_GAME_CHOOSE_FIRST)
-					first = (int)(rng_next(&r) % (uint64_t)g->nsides);
+					first = (int)(th_rng_next(&r) % (uint64_t)g->nsides);
 				assert_int_equal(kifu_pos_new(&pos, g, v, first, &err), 0);
 				for (ply = 0; ply < MAX_PLIES; ply++) {
 					size_t n = g->legal_moves(pos->state, moves);
@@ -524,7 +487,7 @@ static void test_pictures(void **unused)
 						check_picture(g, pos->state, where);
 					if (n == 0)
 						break;
-					g->apply(pos->state, moves[rng_next(&r) % n]);
+					g->apply(pos->state, moves[th_rng_next(&r) % n]);
 				}
 				kifu_pos_free(pos);
 			}

@@ -16,65 +16,20 @@
 #include <string.h>
 
 #include "kifu/game.h"
+#include "helpers.h"
 
 #define WHITE 0
 #define BLACK 1
 
 static const struct kifu_game *game(void)
 {
-	const struct kifu_game *g = kifu_game_find("splay-kisenwether");
-
-	assert_non_null(g);
-	return g;
+	return th_game("splay-kisenwether");
 }
 
 /* The position after playing list from the start with `first` to move first. */
 static struct kifu_pos *play(int first, const char *list)
 {
-	struct kifu_pos *p = NULL;
-	struct kifu_error err;
-
-	kifu_error_clear(&err);
-	assert_int_equal(kifu_pos_new(&p, game(), 0, first, &err), 0);
-	if (kifu_pos_play_list(p, list, &err) != 0)
-		fail_msg("playing '%s': %s", list, err.message);
-	assert_true(game()->hash(p->state) == game()->rehash(p->state));
-	return p;
-}
-
-/* Parses text, which must be legal, and plays it. */
-static void play_move(struct kifu_pos *p, const char *text)
-{
-	struct kifu_error err;
-	kifu_move m;
-
-	if (game()->parse_move(p->state, text, &m, &err) != 0)
-		fail_msg("'%s': %s", text, err.message);
-	game()->apply(p->state, m);
-	assert_true(game()->hash(p->state) == game()->rehash(p->state));
-}
-
-/* Asserts that text is rejected with code and exactly message. */
-static void assert_rejected(const struct kifu_pos *p, const char *text, int code,
-			    const char *message)
-{
-	struct kifu_error err;
-	kifu_move m;
-
-	kifu_error_clear(&err);
-	assert_int_equal(game()->parse_move(p->state, text, &m, &err), code);
-	assert_int_equal(err.code, code);
-	assert_string_equal(err.message, message);
-}
-
-static kifu_move parse_ok(const struct kifu_pos *p, const char *text)
-{
-	struct kifu_error err;
-	kifu_move m = 0;
-
-	if (game()->parse_move(p->state, text, &m, &err) != 0)
-		fail_msg("'%s': %s", text, err.message);
-	return m;
+	return th_play_list("splay-kisenwether", 0, first, list);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -118,20 +73,6 @@ static int listed(const struct kifu_pos *p, const char *text)
 	return 0;
 }
 
-static long figure(const struct kifu_pos *p, const char *key)
-{
-	struct kifu_figure figs[KIFU_FIGURES_MAX];
-	int n = game()->figures(p->state, figs), i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(figs[i].key, key)) {
-			assert_int_equal(figs[i].type, KIFU_FIG_INT);
-			return figs[i].num;
-		}
-	fail_msg("no figure '%s'", key);
-	return -1;
-}
-
 /*
  * The stones on a cell as the diagram shows them, bottom to top ("bbw": two
  * black stones under a white one), "." when empty. The diagram has a row of
@@ -173,14 +114,6 @@ static void assert_ongoing(const struct kifu_pos *p)
 	game()->outcome(p->state, &oc);
 	assert_int_equal(oc.status, KIFU_ONGOING);
 	assert_int_equal(oc.winner, -1);
-}
-
-static uint64_t perft(const struct kifu_pos *p, int depth)
-{
-	uint64_t n = 0;
-
-	assert_int_equal(kifu_perft(&n, game(), p->state, depth), 0);
-	return n;
 }
 
 /* ---- the game's description ---- */
@@ -248,9 +181,9 @@ static void test_perft_start(void **unused)
 	struct kifu_pos *p = play(WHITE, "");
 
 	(void)unused;
-	assert_int_equal(perft(p, 1), 122);
-	assert_int_equal(perft(p, 2), 14884);
-	assert_int_equal(perft(p, 3), 1742404);
+	assert_int_equal(th_perft(p, 1), 122);
+	assert_int_equal(th_perft(p, 2), 14884);
+	assert_int_equal(th_perft(p, 3), 1742404);
 	kifu_pos_free(p);
 }
 
@@ -261,17 +194,17 @@ static void test_first_black(void **unused)
 
 	(void)unused;
 	assert_int_equal(game()->side_to_move(p->state), BLACK);
-	assert_int_equal(perft(p, 1), 122);
-	assert_int_equal(perft(p, 2), 14884);
-	assert_rejected(p, "b7-b8", KIFU_EILLEGAL,
-			"illegal move 'b7-b8': no stack of yours on 'b7' (its top stone is white)");
-	play_move(p, "b2-b1");
+	assert_int_equal(th_perft(p, 1), 122);
+	assert_int_equal(th_perft(p, 2), 14884);
+	th_parse_refused(p, "b7-b8", KIFU_EILLEGAL,
+			 "illegal move 'b7-b8': no stack of yours on 'b7' (its top stone is white)");
+	th_play_move(p, "b2-b1");
 	assert_int_equal(game()->side_to_move(p->state), WHITE);
 	assert_cell(p, "b1", "bb");
 	assert_cell(p, "b2", ".");
 	/* a black stone on rank 1 is not captured */
-	assert_int_equal(figure(p, "captures_white"), 0);
-	assert_int_equal(figure(p, "captures_black"), 0);
+	assert_int_equal(th_figure_int(p, "captures_white"), 0);
+	assert_int_equal(th_figure_int(p, "captures_black"), 0);
 	kifu_pos_free(p);
 }
 
@@ -284,31 +217,32 @@ static void test_notation(void **unused)
 	kifu_move m;
 
 	(void)unused;
-	m = parse_ok(p, "b7-c6");
-	assert_true(parse_ok(p, "  B7-C6\t") == m);
+	m = th_parse_move(p, "b7-c6");
+	assert_true(th_parse_move(p, "  B7-C6\t") == m);
 	game()->format_move(p->state, m, buf);
 	assert_string_equal(buf, "b7-c6");
-	m = parse_ok(p, "d7>sw");
-	assert_true(parse_ok(p, " D7>SW ") == m);
-	assert_true(m != parse_ok(p, "d7-c6"));
+	m = th_parse_move(p, "d7>sw");
+	assert_true(th_parse_move(p, " D7>SW ") == m);
+	assert_true(m != th_parse_move(p, "d7-c6"));
 	game()->format_move(p->state, m, buf);
 	assert_string_equal(buf, "d7>sw");
 
-	assert_rejected(p, "", KIFU_EPARSE, "unparsable move '': empty move");
-	assert_rejected(p, " z9-a1 ", KIFU_EPARSE, "unparsable move 'z9-a1': unknown cell 'z9'");
-	assert_rejected(p, "b7-I9", KIFU_EPARSE, "unparsable move 'b7-I9': unknown cell 'I9'");
-	assert_rejected(p, "b7>up", KIFU_EPARSE, "unparsable move 'b7>up': unknown direction 'up'");
-	assert_rejected(p, "b7", KIFU_EPARSE,
-			"unparsable move 'b7': expected CELL-CELL, CELL>DIR or pass");
-	assert_rejected(p, "b7 - c6", KIFU_EPARSE,
-			"unparsable move 'b7 - c6': white space inside the move");
-	assert_rejected(p, "b7-d5", KIFU_EILLEGAL,
-			"illegal move 'b7-d5': 'd5' is not adjacent to 'b7'");
-	assert_rejected(p, "b7-b7", KIFU_EILLEGAL,
-			"illegal move 'b7-b7': 'b7' is not adjacent to 'b7'");
-	assert_rejected(p, "c4-c5", KIFU_EILLEGAL, "illegal move 'c4-c5': no stack on 'c4'");
-	assert_rejected(p, "b2>n", KIFU_EILLEGAL,
-			"illegal move 'b2>n': no stack of yours on 'b2' (its top stone is black)");
+	th_parse_refused(p, "", KIFU_EPARSE, "unparsable move '': empty move");
+	th_parse_refused(p, " z9-a1 ", KIFU_EPARSE, "unparsable move 'z9-a1': unknown cell 'z9'");
+	th_parse_refused(p, "b7-I9", KIFU_EPARSE, "unparsable move 'b7-I9': unknown cell 'I9'");
+	th_parse_refused(p, "b7>up", KIFU_EPARSE,
+			 "unparsable move 'b7>up': unknown direction 'up'");
+	th_parse_refused(p, "b7", KIFU_EPARSE,
+			 "unparsable move 'b7': expected CELL-CELL, CELL>DIR or pass");
+	th_parse_refused(p, "b7 - c6", KIFU_EPARSE,
+			 "unparsable move 'b7 - c6': white space inside the move");
+	th_parse_refused(p, "b7-d5", KIFU_EILLEGAL,
+			 "illegal move 'b7-d5': 'd5' is not adjacent to 'b7'");
+	th_parse_refused(p, "b7-b7", KIFU_EILLEGAL,
+			 "illegal move 'b7-b7': 'b7' is not adjacent to 'b7'");
+	th_parse_refused(p, "c4-c5", KIFU_EILLEGAL, "illegal move 'c4-c5': no stack on 'c4'");
+	th_parse_refused(p, "b2>n", KIFU_EILLEGAL,
+			 "illegal move 'b2>n': no stack of yours on 'b2' (its top stone is black)");
 	kifu_pos_free(p);
 }
 
@@ -318,29 +252,29 @@ static void test_step_stacks(void **unused)
 	struct kifu_pos *p = play(WHITE, "b6-b5,b3-b4");
 
 	(void)unused;
-	play_move(p, "b5-b4");
+	th_play_move(p, "b5-b4");
 	assert_cell(p, "b4", "bw");
 	assert_cell(p, "b5", ".");
 	/* the top stone decides: black may now move b4, white may not */
-	assert_rejected(p, "b4-b5", KIFU_EILLEGAL,
-			"illegal move 'b4-b5': no stack of yours on 'b4' (its top stone is white)");
-	play_move(p, "b2-b3");
-	play_move(p, "b4-b3");
+	th_parse_refused(p, "b4-b5", KIFU_EILLEGAL,
+			 "illegal move 'b4-b5': no stack of yours on 'b4' (its top stone is white)");
+	th_play_move(p, "b2-b3");
+	th_play_move(p, "b4-b3");
 	assert_cell(p, "b3", "bbbw");
 	/* a black stone on top of the stack gives it to black */
-	play_move(p, "c3-b3");
+	th_play_move(p, "c3-b3");
 	assert_cell(p, "b3", "bbbwb");
-	play_move(p, "c6-c5");
+	th_play_move(p, "c6-c5");
 	/* the splay drops the stones top first; the last, black, on b8 is captured */
-	play_move(p, "b3>n");
+	th_play_move(p, "b3>n");
 	assert_cell(p, "b3", ".");
 	assert_cell(p, "b4", "b");
 	assert_cell(p, "b5", "w");
 	assert_cell(p, "b6", "b");
 	assert_cell(p, "b7", "wwb");
 	assert_cell(p, "b8", ".");
-	assert_int_equal(figure(p, "captures_white"), 1);
-	assert_int_equal(figure(p, "captures_black"), 0);
+	assert_int_equal(th_figure_int(p, "captures_white"), 1);
+	assert_int_equal(th_figure_int(p, "captures_black"), 0);
 	kifu_pos_free(p);
 }
 
@@ -360,10 +294,10 @@ static void test_splay_onto_full_stack(void **unused)
 	assert_cell(p, "c3", "b");
 	assert_cell(p, "d4", ".");
 	assert_cell(p, "e5", "wwww");
-	assert_rejected(p, "b2>ne", KIFU_EILLEGAL,
-			"illegal move 'b2>ne': it would leave a stack of 5 on 'e5', whose size limit is 4");
-	assert_rejected(p, "B2>NE", KIFU_EILLEGAL,
-			"illegal move 'B2>NE': it would leave a stack of 5 on 'e5', whose size limit is 4");
+	th_parse_refused(p, "b2>ne", KIFU_EILLEGAL,
+			 "illegal move 'b2>ne': it would leave a stack of 5 on 'e5', whose size limit is 4");
+	th_parse_refused(p, "B2>NE", KIFU_EILLEGAL,
+			 "illegal move 'B2>NE': it would leave a stack of 5 on 'e5', whose size limit is 4");
 	assert_false(listed(p, "b2>ne"));
 	assert_true(listed(p, "b2>n"));
 	assert_true(listed(p, "b2>e"));
@@ -372,8 +306,8 @@ static void test_splay_onto_full_stack(void **unused)
 	/* a step onto a stack is held to the same limit: 2 + 4 > 5 on e6 */
 	p = play(WHITE, "e7-e6,b3-b4,f6-e6,b4-b5");
 	assert_cell(p, "e6", "wwww");
-	assert_rejected(p, "d7-e6", KIFU_EILLEGAL,
-			"illegal move 'd7-e6': it would leave a stack of 6 on 'e6', whose size limit is 5");
+	th_parse_refused(p, "d7-e6", KIFU_EILLEGAL,
+			 "illegal move 'd7-e6': it would leave a stack of 6 on 'e6', whose size limit is 5");
 	assert_false(listed(p, "d7-e6"));
 	assert_true(listed(p, "f7-f6"));
 	kifu_pos_free(p);
@@ -388,12 +322,12 @@ static void test_splay_capture_on_h1(void **unused)
 	assert_cell(p, "f3", "wb");
 	assert_cell(p, "g2", "bb");
 	assert_cell(p, "h1", ".");
-	play_move(p, "f3>se");
+	th_play_move(p, "f3>se");
 	assert_cell(p, "f3", ".");
 	assert_cell(p, "g2", "bbb");
 	assert_cell(p, "h1", ".");
-	assert_int_equal(figure(p, "captures_black"), 1);
-	assert_int_equal(figure(p, "captures_white"), 0);
+	assert_int_equal(th_figure_int(p, "captures_black"), 1);
+	assert_int_equal(th_figure_int(p, "captures_white"), 0);
 	assert_int_equal(game()->side_to_move(p->state), WHITE);
 	assert_ongoing(p);
 	kifu_pos_free(p);
@@ -413,16 +347,16 @@ static void test_forced_splay(void **unused)
 	(void)unused;
 	moves_text(p, list, sizeof(list));
 	assert_string_equal(list, "e5>s e5>sw e5>w");
-	assert_rejected(p, "b6-b5", KIFU_EILLEGAL,
-			"illegal move 'b6-b5': a splay of a stack at its size limit is forced");
-	assert_rejected(p, "e5-e4", KIFU_EILLEGAL,
-			"illegal move 'e5-e4': a splay of a stack at its size limit is forced");
-	assert_rejected(p, "b7>s", KIFU_EILLEGAL,
-			"illegal move 'b7>s': a splay of a stack at its size limit is forced");
-	assert_rejected(p, "e5>n", KIFU_EILLEGAL,
-			"illegal move 'e5>n': the splay would put a stone off the board");
-	assert_rejected(p, "pass", KIFU_EILLEGAL,
-			"illegal move 'pass': pass is not allowed: you have a legal move");
+	th_parse_refused(p, "b6-b5", KIFU_EILLEGAL,
+			 "illegal move 'b6-b5': a splay of a stack at its size limit is forced");
+	th_parse_refused(p, "e5-e4", KIFU_EILLEGAL,
+			 "illegal move 'e5-e4': a splay of a stack at its size limit is forced");
+	th_parse_refused(p, "b7>s", KIFU_EILLEGAL,
+			 "illegal move 'b7>s': a splay of a stack at its size limit is forced");
+	th_parse_refused(p, "e5>n", KIFU_EILLEGAL,
+			 "illegal move 'e5>n': the splay would put a stone off the board");
+	th_parse_refused(p, "pass", KIFU_EILLEGAL,
+			 "illegal move 'pass': pass is not allowed: you have a legal move");
 	kifu_pos_free(p);
 }
 
@@ -448,14 +382,14 @@ static void test_own_stone_captured(void **unused)
 	struct kifu_pos *p = play(WHITE, FORCED);
 
 	(void)unused;
-	play_move(p, "e5>s");
+	th_play_move(p, "e5>s");
 	assert_cell(p, "e5", ".");
 	assert_cell(p, "e4", "w");
 	assert_cell(p, "e3", "bw");
 	assert_cell(p, "e2", "bbw");
 	assert_cell(p, "e1", ".");
-	assert_int_equal(figure(p, "captures_black"), 1);
-	assert_int_equal(figure(p, "captures_white"), 0);
+	assert_int_equal(th_figure_int(p, "captures_black"), 1);
+	assert_int_equal(th_figure_int(p, "captures_white"), 0);
 	kifu_pos_free(p);
 
 	/* the other splay along sw also loses a white stone, on a1 */
@@ -464,16 +398,16 @@ static void test_own_stone_captured(void **unused)
 	assert_cell(p, "c3", "bw");
 	assert_cell(p, "b2", "bbbw");
 	assert_cell(p, "a1", ".");
-	assert_int_equal(figure(p, "captures_black"), 1);
+	assert_int_equal(th_figure_int(p, "captures_black"), 1);
 	kifu_pos_free(p);
 
 	/* a white stack stepping to rank 1 loses every white stone in it */
 	p = play(WHITE, "c6-c5,c3-b4,c5-c4,b4-b5,c4-c3,b5-b6,c3-c2");
 	assert_cell(p, "c2", "bbw");
-	play_move(p, "g3-g4");
-	play_move(p, "c2-c1");
+	th_play_move(p, "g3-g4");
+	th_play_move(p, "c2-c1");
 	assert_cell(p, "c1", "bb");
-	assert_int_equal(figure(p, "captures_black"), 1);
+	assert_int_equal(th_figure_int(p, "captures_black"), 1);
 	kifu_pos_free(p);
 }
 
@@ -489,20 +423,20 @@ static void test_nine_captures_win(void **unused)
 	kifu_move moves[400];
 
 	(void)unused;
-	assert_int_equal(figure(p, "captures_black"), 7);
+	assert_int_equal(th_figure_int(p, "captures_black"), 7);
 	assert_cell(p, "d2", "ww");
 	assert_ongoing(p);
-	play_move(p, "d2-d1");
+	th_play_move(p, "d2-d1");
 	assert_cell(p, "d1", ".");
-	assert_int_equal(figure(p, "captures_black"), 9);
-	assert_int_equal(figure(p, "captures_white"), 0);
+	assert_int_equal(th_figure_int(p, "captures_black"), 9);
+	assert_int_equal(th_figure_int(p, "captures_white"), 0);
 	game()->outcome(p->state, &oc);
 	assert_int_equal(oc.status, KIFU_WIN);
 	assert_int_equal(oc.winner, BLACK);
 	assert_int_equal(game()->legal_moves(p->state, moves), 0);
 	assert_int_equal(game()->count_moves(p->state), 0);
-	assert_rejected(p, "b2-b3", KIFU_EILLEGAL, "illegal move 'b2-b3': the game is over");
-	assert_rejected(p, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
+	th_parse_refused(p, "b2-b3", KIFU_EILLEGAL, "illegal move 'b2-b3': the game is over");
+	th_parse_refused(p, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
 	assert_int_equal(kifu_pos_play_list(p, "c2-c3", &err), KIFU_EILLEGAL);
 	kifu_pos_free(p);
 }
@@ -512,11 +446,11 @@ static void test_single_stone_cannot_splay(void **unused)
 	struct kifu_pos *p = play(WHITE, "");
 
 	(void)unused;
-	assert_rejected(p, "b6>s", KIFU_EILLEGAL,
-			"illegal move 'b6>s': a single stone cannot splay");
-	assert_rejected(p, "B6>SE", KIFU_EILLEGAL,
-			"illegal move 'B6>SE': a single stone cannot splay");
-	parse_ok(p, "b6-b5");
+	th_parse_refused(p, "b6>s", KIFU_EILLEGAL,
+			 "illegal move 'b6>s': a single stone cannot splay");
+	th_parse_refused(p, "B6>SE", KIFU_EILLEGAL,
+			 "illegal move 'B6>SE': a single stone cannot splay");
+	th_parse_move(p, "b6-b5");
 	kifu_pos_free(p);
 }
 
@@ -526,14 +460,14 @@ static void test_splay_off_board(void **unused)
 
 	(void)unused;
 	/* b7 has one cell to the north, two stones */
-	assert_rejected(p, "b7>n", KIFU_EILLEGAL,
-			"illegal move 'b7>n': the splay would put a stone off the board");
-	assert_rejected(p, "b7>nw", KIFU_EILLEGAL,
-			"illegal move 'b7>nw': the splay would put a stone off the board");
-	assert_rejected(p, "b7>w", KIFU_EILLEGAL,
-			"illegal move 'b7>w': the splay would put a stone off the board");
-	parse_ok(p, "b7>s");
-	parse_ok(p, "c7>w");
+	th_parse_refused(p, "b7>n", KIFU_EILLEGAL,
+			 "illegal move 'b7>n': the splay would put a stone off the board");
+	th_parse_refused(p, "b7>nw", KIFU_EILLEGAL,
+			 "illegal move 'b7>nw': the splay would put a stone off the board");
+	th_parse_refused(p, "b7>w", KIFU_EILLEGAL,
+			 "illegal move 'b7>w': the splay would put a stone off the board");
+	th_parse_move(p, "b7>s");
+	th_parse_move(p, "c7>w");
 	kifu_pos_free(p);
 }
 
@@ -551,8 +485,8 @@ static void test_pass(void **unused)
 	kifu_move m;
 
 	(void)unused;
-	assert_rejected(p, "pass", KIFU_EILLEGAL,
-			"illegal move 'pass': pass is not allowed: you have a legal move");
+	th_parse_refused(p, "pass", KIFU_EILLEGAL,
+			 "illegal move 'pass': pass is not allowed: you have a legal move");
 	kifu_pos_free(p);
 
 	p = play(WHITE, NO_MOVE);
@@ -562,21 +496,21 @@ static void test_pass(void **unused)
 	assert_ongoing(p);
 	moves_text(p, list, sizeof(list));
 	assert_string_equal(list, "pass");
-	m = parse_ok(p, " PASS ");
+	m = th_parse_move(p, " PASS ");
 	game()->format_move(p->state, m, buf);
 	assert_string_equal(buf, "pass");
-	assert_rejected(p, "c5>n", KIFU_EILLEGAL,
-			"illegal move 'c5>n': no stack of yours on 'c5' (its top stone is black)");
-	play_move(p, "pass");
+	th_parse_refused(p, "c5>n", KIFU_EILLEGAL,
+			 "illegal move 'c5>n': no stack of yours on 'c5' (its top stone is black)");
+	th_play_move(p, "pass");
 	assert_int_equal(game()->side_to_move(p->state), BLACK);
 	assert_cell(p, "c5", "wwwwb");
 	assert_ongoing(p);
-	assert_rejected(p, "pass", KIFU_EILLEGAL,
-			"illegal move 'pass': pass is not allowed: you have a legal move");
+	th_parse_refused(p, "pass", KIFU_EILLEGAL,
+			 "illegal move 'pass': pass is not allowed: you have a legal move");
 	/* black's 5-stack on c5 is at its size limit: its one splay is forced */
 	moves_text(p, list, sizeof(list));
 	assert_string_equal(list, "c5>e");
-	play_move(p, "c5>e");
+	th_play_move(p, "c5>e");
 	assert_cell(p, "c5", ".");
 	assert_cell(p, "d5", "b");
 	assert_cell(p, "e5", "w");
@@ -725,8 +659,8 @@ static void test_perft_positions(void **unused)
 	for (i = 0; i < sizeof(positions) / sizeof(positions[0]); i++) {
 		struct kifu_pos *p = play(WHITE, positions[i].moves);
 
-		assert_int_equal(perft(p, 1), positions[i].perft[0]);
-		assert_int_equal(perft(p, 2), positions[i].perft[1]);
+		assert_int_equal(th_perft(p, 1), positions[i].perft[0]);
+		assert_int_equal(th_perft(p, 2), positions[i].perft[1]);
 		kifu_pos_free(p);
 	}
 }

@@ -16,26 +16,16 @@
 
 #include "kifu/game.h"
 #include "games/board.h"
+#include "helpers.h"
 
 static const struct kifu_game *game(void)
 {
-	const struct kifu_game *g = kifu_game_find("splay-schmidt");
-
-	assert_non_null(g);
-	return g;
+	return th_game("splay-schmidt");
 }
 
 static struct kifu_pos *play(const char *list)
 {
-	struct kifu_pos *pos;
-	struct kifu_error err;
-
-	memset(&err, 0, sizeof(err));
-	assert_int_equal(kifu_pos_new(&pos, game(), 0, 0, &err), 0);
-	if (kifu_pos_play_list(pos, list, &err) < 0)
-		fail_msg("playing %s: %s", list, err.message);
-	assert_int_equal(game()->hash(pos->state), game()->rehash(pos->state));
-	return pos;
+	return th_play_list("splay-schmidt", 0, 0, list);
 }
 
 static char *render(const struct kifu_pos *pos)
@@ -75,47 +65,11 @@ static kifu_move cell(const char *name)
 	return (kifu_move)c;
 }
 
-static kifu_move parse_ok(const struct kifu_pos *pos, const char *text)
-{
-	struct kifu_error err;
-	kifu_move m = 0;
-
-	memset(&err, 0, sizeof(err));
-	if (game()->parse_move(pos->state, text, &m, &err) != 0)
-		fail_msg("'%s' refused: %s", text, err.message);
-	return m;
-}
-
-static void parse_err(const struct kifu_pos *pos, const char *text, int code, const char *msg)
-{
-	struct kifu_error err;
-	kifu_move m;
-
-	memset(&err, 0, sizeof(err));
-	assert_int_equal(game()->parse_move(pos->state, text, &m, &err), code);
-	assert_int_equal(err.code, code);
-	assert_string_equal(err.message, msg);
-}
-
-static long figure(const struct kifu_pos *pos, const char *key)
-{
-	struct kifu_figure f[KIFU_FIGURES_MAX];
-	int n = game()->figures(pos->state, f), i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(f[i].key, key)) {
-			assert_int_equal(f[i].type, KIFU_FIG_INT);
-			return f[i].num;
-		}
-	fail_msg("no figure %s", key);
-	return 0;
-}
-
 static void assert_figures(const struct kifu_pos *pos, long score, long tw, long tb)
 {
-	assert_int_equal(figure(pos, "score"), score);
-	assert_int_equal(figure(pos, "territory_white"), tw);
-	assert_int_equal(figure(pos, "territory_black"), tb);
+	assert_int_equal(th_figure_int(pos, "score"), score);
+	assert_int_equal(th_figure_int(pos, "territory_white"), tw);
+	assert_int_equal(th_figure_int(pos, "territory_black"), tb);
 }
 
 static void assert_outcome(const struct kifu_pos *pos, int status, int winner)
@@ -144,12 +98,6 @@ static int listed(const kifu_move *mv, size_t n, kifu_move m)
 		if (mv[i] == m)
 			return 1;
 	return 0;
-}
-
-static void play_one(struct kifu_pos *pos, const char *text)
-{
-	game()->apply(pos->state, parse_ok(pos, text));
-	assert_int_equal(game()->hash(pos->state), game()->rehash(pos->state));
 }
 
 static void test_interface(void **st)
@@ -186,26 +134,27 @@ static void test_notation(void **st)
 	struct kifu_pos *pos = play("");
 	const struct kifu_game *g = game();
 	char buf[KIFU_MOVE_TEXT_MAX];
-	kifu_move m = parse_ok(pos, "e5");
+	kifu_move m = th_parse_move(pos, "e5");
 
 	(void)st;
-	assert_int_equal(parse_ok(pos, "  E5\t"), m);
+	assert_int_equal(th_parse_move(pos, "  E5\t"), m);
 	g->format_move(pos->state, m, buf);
 	assert_string_equal(buf, "e5");
-	g->format_move(pos->state, parse_ok(pos, "F10"), buf);
+	g->format_move(pos->state, th_parse_move(pos, "F10"), buf);
 	assert_string_equal(buf, "f10");
-	parse_err(pos, " Z9 ", KIFU_EPARSE, "unparsable move 'Z9': unknown cell 'z9'");
-	parse_err(pos, "a7", KIFU_EPARSE, "unparsable move 'a7': unknown cell 'a7'");
-	parse_err(pos, "e5e6", KIFU_EPARSE,
-		  "unparsable move 'e5e6': expected a cell name or 'pass'");
-	parse_err(pos, "e 5", KIFU_EPARSE, "unparsable move 'e 5': white space inside the move");
-	parse_err(pos, "  ", KIFU_EPARSE, "unparsable move '': empty move");
+	th_parse_refused(pos, " Z9 ", KIFU_EPARSE, "unparsable move 'Z9': unknown cell 'z9'");
+	th_parse_refused(pos, "a7", KIFU_EPARSE, "unparsable move 'a7': unknown cell 'a7'");
+	th_parse_refused(pos, "e5e6", KIFU_EPARSE,
+			 "unparsable move 'e5e6': expected a cell name or 'pass'");
+	th_parse_refused(pos, "e 5", KIFU_EPARSE,
+			 "unparsable move 'e 5': white space inside the move");
+	th_parse_refused(pos, "  ", KIFU_EPARSE, "unparsable move '': empty move");
 	/* The border ring never takes a checker; a1 and f1 are border cells. */
-	parse_err(pos, "A1", KIFU_EILLEGAL, "illegal move 'A1': 'a1' is a border cell");
-	parse_err(pos, "f1", KIFU_EILLEGAL, "illegal move 'f1': 'f1' is a border cell");
-	parse_err(pos, "f11", KIFU_EILLEGAL, "illegal move 'f11': 'f11' is a border cell");
-	parse_err(pos, "Pass", KIFU_EILLEGAL,
-		  "illegal move 'Pass': pass is not allowed: you have a legal move");
+	th_parse_refused(pos, "A1", KIFU_EILLEGAL, "illegal move 'A1': 'a1' is a border cell");
+	th_parse_refused(pos, "f1", KIFU_EILLEGAL, "illegal move 'f1': 'f1' is a border cell");
+	th_parse_refused(pos, "f11", KIFU_EILLEGAL, "illegal move 'f11': 'f11' is a border cell");
+	th_parse_refused(pos, "Pass", KIFU_EILLEGAL,
+			 "illegal move 'Pass': pass is not allowed: you have a legal move");
 	kifu_pos_free(pos);
 }
 
@@ -219,10 +168,10 @@ static void test_stacking(void **st)
 	assert_line(pos, "e      .   .   .   .  w2   .   .   .   .   .     e1-e10");
 	assert_line(pos, "f    .   .   .  b1   .   .   .   .   .   .   .   f1-f11");
 	assert_figures(pos, 0, 1, 1);
-	parse_err(pos, "e5", KIFU_EILLEGAL, "illegal move 'e5': 'e5' holds a white tower");
+	th_parse_refused(pos, "e5", KIFU_EILLEGAL, "illegal move 'e5': 'e5' holds a white tower");
 	/* Black: its tower f4 plus the 59 empty interior cells. */
 	assert_int_equal(moves_of(pos, mv), 60);
-	assert_true(listed(mv, 60, parse_ok(pos, "f4")));
+	assert_true(listed(mv, 60, th_parse_move(pos, "f4")));
 	kifu_pos_free(pos);
 }
 
@@ -242,7 +191,7 @@ static void test_splay_collapses_both_colours(void **st)
 	assert_line(pos, "g      .   .   .   .  w2   .   .   .   .   .     g1-g10");
 	assert_line(pos, "h        .   .   .  w1   .   .   .   .   .       h1-h9");
 	assert_figures(pos, -1, 4, 5);
-	play_one(pos, "g5");
+	th_play_move(pos, "g5");
 	assert_line(pos, "e      .   .   .   .  b1  b1   .   .   .   .     e1-e10");
 	assert_line(pos, "f    .   .   .  b1   B   W   .   .   .   .   .   f1-f11");
 	assert_line(pos, "g      .   .   .   W   W   W   .   .   .   .     g1-g10");
@@ -250,8 +199,8 @@ static void test_splay_collapses_both_colours(void **st)
 	/* White gained the 3 markers; collapses change nobody's units. */
 	assert_figures(pos, 2, 7, 5);
 	assert_line(pos, "to move: black; score 2; territory_white 7; territory_black 5");
-	parse_err(pos, "g4", KIFU_EILLEGAL, "illegal move 'g4': 'g4' holds a white marker");
-	parse_err(pos, "f5", KIFU_EILLEGAL, "illegal move 'f5': 'f5' holds a black marker");
+	th_parse_refused(pos, "g4", KIFU_EILLEGAL, "illegal move 'g4': 'g4' holds a white marker");
+	th_parse_refused(pos, "f5", KIFU_EILLEGAL, "illegal move 'f5': 'f5' holds a black marker");
 	kifu_pos_free(pos);
 }
 
@@ -266,7 +215,8 @@ static void test_no_empty_neighbour(void **st)
 	assert_line(pos, "d        .   .  b1  b1   .   .   .   .   .       d1-d9");
 	assert_line(pos, "e      .   .  b1   .  w1   .   .   .   .   .     e1-e10");
 	assert_line(pos, "f    .   .   .  b1  w1   .   .   .   .   .   .   f1-f11");
-	parse_err(pos, "e4", KIFU_EILLEGAL, "illegal move 'e4': 'e4' has no empty neighbour");
+	th_parse_refused(pos, "e4", KIFU_EILLEGAL,
+			 "illegal move 'e4': 'e4' has no empty neighbour");
 	assert_false(listed(mv, n, cell("e4")));
 	assert_true(listed(mv, n, cell("e6")));
 	/* White: 4 towers and 53 empty interior cells minus e4. */
@@ -292,14 +242,14 @@ static void test_crowding_checked_before_splay(void **st)
 	assert_line(pos, "c          .   .  b1  w1  w1   .   .   .         c1-c8");
 	assert_line(pos, "d        .   .  w1  b1   .  w1   .   .   .       d1-d9");
 	assert_line(pos, "e      .  b1   .   .  b1   .   .   .   .   .     e1-e10");
-	parse_err(pos, "d5", KIFU_EILLEGAL,
-		  "illegal move 'd5': the black tower on 'd4' would have fewer empty neighbours than its height + 1");
-	parse_err(pos, "e4", KIFU_EILLEGAL,
-		  "illegal move 'e4': the black tower on 'd4' would have fewer empty neighbours than its height + 1");
+	th_parse_refused(pos, "d5", KIFU_EILLEGAL,
+			 "illegal move 'd5': the black tower on 'd4' would have fewer empty neighbours than its height + 1");
+	th_parse_refused(pos, "e4", KIFU_EILLEGAL,
+			 "illegal move 'e4': the black tower on 'd4' would have fewer empty neighbours than its height + 1");
 	assert_false(listed(mv, n, d5));
 	assert_false(listed(mv, n, e4));
 	/* White's own towers stay playable; 53 empty interior cells minus d5 and e4. */
-	assert_true(listed(mv, n, parse_ok(pos, "c4")));
+	assert_true(listed(mv, n, th_parse_move(pos, "c4")));
 	assert_int_equal(n, 4 + 51);
 	kifu_pos_free(pos);
 }
@@ -324,16 +274,17 @@ static void test_forced_pass(void **st)
 	assert_line(pos, "d        W   W   W   W   B   B  b1   .   .       d1-d9");
 	assert_line(pos, "f    .  b1   B   W   W   B   .   W   W   W   .   f1-f11");
 	assert_int_equal(moves_of(pos, mv), 1);
-	assert_int_equal(mv[0], parse_ok(pos, " PASS "));
+	assert_int_equal(mv[0], th_parse_move(pos, " PASS "));
 	game()->format_move(pos->state, mv[0], buf);
 	assert_string_equal(buf, "pass");
 	assert_outcome(pos, KIFU_ONGOING, -1);
-	parse_err(pos, "f7", KIFU_EILLEGAL, "illegal move 'f7': 'f7' has no empty neighbour");
-	parse_err(pos, "c7", KIFU_EILLEGAL,
-		  "illegal move 'c7': the black tower on 'd7' would have fewer empty neighbours than its height + 1");
-	parse_err(pos, "b6", KIFU_EILLEGAL, "illegal move 'b6': 'b6' holds a black tower");
+	th_parse_refused(pos, "f7", KIFU_EILLEGAL,
+			 "illegal move 'f7': 'f7' has no empty neighbour");
+	th_parse_refused(pos, "c7", KIFU_EILLEGAL,
+			 "illegal move 'c7': the black tower on 'd7' would have fewer empty neighbours than its height + 1");
+	th_parse_refused(pos, "b6", KIFU_EILLEGAL, "illegal move 'b6': 'b6' holds a black tower");
 	before = game()->hash(pos->state);
-	play_one(pos, "pass");
+	th_play_move(pos, "pass");
 	assert_true(game()->hash(pos->state) != before);
 	assert_int_equal(game()->side_to_move(pos->state), 1);
 	/* Black may not pass: it has its five towers (b6 d7 e9 f2 j6). */
@@ -343,8 +294,8 @@ static void test_forced_pass(void **st)
 	assert_true(listed(mv, 5, cell("e9")));
 	assert_true(listed(mv, 5, cell("f2")));
 	assert_true(listed(mv, 5, cell("j6")));
-	parse_err(pos, "pass", KIFU_EILLEGAL,
-		  "illegal move 'pass': pass is not allowed: you have a legal move");
+	th_parse_refused(pos, "pass", KIFU_EILLEGAL,
+			 "illegal move 'pass': pass is not allowed: you have a legal move");
 	assert_line(pos, "to move: black; score -2; territory_white 31; territory_black 33");
 	kifu_pos_free(pos);
 }
@@ -374,7 +325,7 @@ static void test_end_at_46_units(void **st)
 	assert_true(listed(mv, 3, cell("c4")));
 	assert_true(listed(mv, 3, cell("c5")));
 	assert_true(listed(mv, 3, cell("b6")));
-	play_one(pos, "c5");
+	th_play_move(pos, "c5");
 	assert_line(pos, "b            W   W   W   W   B   .   .           b1-b7");
 	assert_line(pos, "c          W   W   W   B   B   W   B   B         c1-c8");
 	assert_line(pos, "d        W   W   B   .   B   W   B   B   B       d1-d9");
@@ -383,9 +334,9 @@ static void test_end_at_46_units(void **st)
 	assert_figures(pos, -16, 30, 46);
 	assert_line(pos, "game over: black wins; score -16; territory_white 30; territory_black 46");
 	assert_int_equal(moves_of(pos, mv), 0);
-	parse_err(pos, "g2", KIFU_EILLEGAL, "illegal move 'g2': the game is over");
-	parse_err(pos, "b6", KIFU_EILLEGAL, "illegal move 'b6': the game is over");
-	parse_err(pos, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
+	th_parse_refused(pos, "g2", KIFU_EILLEGAL, "illegal move 'g2': the game is over");
+	th_parse_refused(pos, "b6", KIFU_EILLEGAL, "illegal move 'b6': the game is over");
+	th_parse_refused(pos, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
 	kifu_pos_free(pos);
 }
 
@@ -411,14 +362,14 @@ static void test_end_no_placement(void **st)
 	assert_int_equal(moves_of(pos, mv), 1);
 	assert_int_equal(mv[0], cell("d2"));
 	assert_outcome(pos, KIFU_ONGOING, -1);
-	play_one(pos, "d2");
+	th_play_move(pos, "d2");
 	assert_line(pos, "c          W   B   W   W   B   B   B   .         c1-c8");
 	assert_line(pos, "d        W   W   B   B   W   W   W   B   W       d1-d9");
 	assert_line(pos, "e      .   B   W   W   W   W   B   B   W   W     e1-e10");
 	assert_outcome(pos, KIFU_WIN, 0);
 	assert_figures(pos, 1, 36, 35);
 	assert_int_equal(moves_of(pos, mv), 0);
-	parse_err(pos, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
+	th_parse_refused(pos, "pass", KIFU_EILLEGAL, "illegal move 'pass': the game is over");
 	assert_line(pos, "game over: white wins; score 1; territory_white 36; territory_black 35");
 	kifu_pos_free(pos);
 }
@@ -437,7 +388,7 @@ static void test_draw(void **st)
 	assert_figures(pos, 0, 37, 37);
 	assert_int_equal(moves_of(pos, mv), 0);
 	/* f8 and h5 are the last empty interior cells, both walled in. */
-	parse_err(pos, "f8", KIFU_EILLEGAL, "illegal move 'f8': the game is over");
+	th_parse_refused(pos, "f8", KIFU_EILLEGAL, "illegal move 'f8': the game is over");
 	assert_line(pos, "game over: draw; score 0; territory_white 37; territory_black 37");
 	kifu_pos_free(pos);
 }
@@ -515,7 +466,7 @@ static void test_random_playouts(void **st)
 				char buf[KIFU_MOVE_TEXT_MAX];
 
 				g->format_move(pos->state, mv[i], buf);
-				assert_int_equal(parse_ok(pos, buf), mv[i]);
+				assert_int_equal(th_parse_move(pos, buf), mv[i]);
 			}
 			seed = seed * 1103515245u + 12345u;
 			g->apply(pos->state, mv[(seed >> 16) % n]);

@@ -15,27 +15,20 @@
 #include <string.h>
 
 #include "kifu/game.h"
+#include "helpers.h"
 
 static const struct kifu_game *game(void)
 {
-	const struct kifu_game *g = kifu_game_find("splinter");
-
-	assert_non_null(g);
-	return g;
+	return th_game("splinter");
 }
 
 /* The position after moves (comma-separated) from the start of variant, first side first. */
 static struct kifu_pos *reach(const char *variant, const char *first, const char *moves)
 {
 	const struct kifu_game *g = game();
-	struct kifu_error err = { 0 };
-	struct kifu_pos *p = NULL;
 
-	assert_int_equal(kifu_pos_new(&p, g, kifu_game_variant_index(g, variant),
-				      kifu_game_side_index(g, first), &err), 0);
-	if (kifu_pos_play_list(p, moves, &err))
-		fail_msg("%s", err.message);
-	return p;
+	return th_play_list("splinter", kifu_game_variant_index(g, variant),
+			    kifu_game_side_index(g, first), moves);
 }
 
 /* The diagram's two-letter content of a cell ("Bk", "Wp") or "." when empty. */
@@ -61,37 +54,6 @@ static void expect_cell(const struct kifu_pos *p, const char *cell, const char *
 	kifu_buf_release(&b);
 }
 
-static long figure(const struct kifu_pos *p, const char *key)
-{
-	struct kifu_figure f[KIFU_FIGURES_MAX];
-	int n = p->game->figures(p->state, f), i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(f[i].key, key))
-			return f[i].num;
-	fail_msg("no figure %s", key);
-	return -1;
-}
-
-static kifu_move parse_ok(const struct kifu_pos *p, const char *text)
-{
-	struct kifu_error err = { 0 };
-	kifu_move m = 0;
-
-	if (p->game->parse_move(p->state, text, &m, &err))
-		fail_msg("'%s': %s", text, err.message);
-	return m;
-}
-
-static void parse_fails(const struct kifu_pos *p, const char *text, int code, const char *msg)
-{
-	struct kifu_error err = { 0 };
-	kifu_move m;
-
-	assert_int_equal(p->game->parse_move(p->state, text, &m, &err), code);
-	assert_string_equal(err.message, msg);
-}
-
 static void expect_text(const struct kifu_pos *p, kifu_move m, const char *want)
 {
 	char buf[KIFU_MOVE_TEXT_MAX];
@@ -114,12 +76,6 @@ static int listed(const struct kifu_pos *p, kifu_move m)
 	return found;
 }
 
-static void play(struct kifu_pos *p, const char *text)
-{
-	p->game->apply(p->state, parse_ok(p, text));
-	assert_true(p->game->hash(p->state) == p->game->rehash(p->state));
-}
-
 static void expect_outcome(const struct kifu_pos *p, int status, int winner)
 {
 	struct kifu_outcome oc;
@@ -132,14 +88,6 @@ static void expect_outcome(const struct kifu_pos *p, int status, int winner)
 		assert_int_equal(p->game->legal_moves(p->state, &m), 0);
 		assert_int_equal(p->game->count_moves(p->state), 0);
 	}
-}
-
-static uint64_t perft(const struct kifu_pos *p, int depth)
-{
-	uint64_t n = 0;
-
-	assert_int_equal(kifu_perft(&n, p->game, p->state, depth), 0);
-	return n;
 }
 
 static void test_start(void **state)
@@ -163,10 +111,10 @@ static void test_start(void **state)
 	expect_cell(p, "h3", "Wp");
 	expect_cell(p, "b3", ".");
 	assert_int_equal(g->side_to_move(p->state), 0);
-	assert_int_equal(figure(p, "pieces_blue"), 15);
-	assert_int_equal(figure(p, "pieces_white"), 15);
-	assert_int_equal(figure(p, "knockouts_blue"), 0);
-	assert_int_equal(figure(p, "knockouts_white"), 0);
+	assert_int_equal(th_figure(p, "pieces_blue"), 15);
+	assert_int_equal(th_figure(p, "pieces_white"), 15);
+	assert_int_equal(th_figure(p, "knockouts_blue"), 0);
+	assert_int_equal(th_figure(p, "knockouts_white"), 0);
 	expect_outcome(p, KIFU_ONGOING, -1);
 	kifu_pos_free(p);
 
@@ -192,12 +140,12 @@ static void test_start_perft(void **state)
 	for (v = 0; v < 2; v++) {
 		struct kifu_pos *p = reach(variants[v], "blue", "");
 
-		assert_int_equal(perft(p, 1), 120);
-		assert_int_equal(perft(p, 2), 14319);
-		assert_int_equal(perft(p, 3), 1704942);
+		assert_int_equal(th_perft(p, 1), 120);
+		assert_int_equal(th_perft(p, 2), 14319);
+		assert_int_equal(th_perft(p, 3), 1704942);
 		kifu_pos_free(p);
 		p = reach(variants[v], "white", "");
-		assert_int_equal(perft(p, 2), 14319);
+		assert_int_equal(th_perft(p, 2), 14319);
 		kifu_pos_free(p);
 	}
 }
@@ -211,14 +159,14 @@ static void test_push_off_edge(void **state)
 	expect_cell(p, "a6", "Bp");
 	expect_cell(p, "b6", "Wp");
 	expect_cell(p, "c6", "Bb");
-	play(p, "c6-b6");
+	th_play_move(p, "c6-b6");
 	expect_cell(p, "a6", "Wp");
 	expect_cell(p, "b6", "Bb");
 	expect_cell(p, "c6", ".");
-	assert_int_equal(figure(p, "pieces_blue"), 14);
-	assert_int_equal(figure(p, "pieces_white"), 15);
+	assert_int_equal(th_figure(p, "pieces_blue"), 14);
+	assert_int_equal(th_figure(p, "pieces_white"), 15);
 	/* a piece cannot slide itself off: there is no cell to name, a1-a0 does not parse */
-	parse_fails(p, "a6-a0", KIFU_EPARSE, "unparsable move 'a6-a0': unknown cell 'a0'");
+	th_parse_refused(p, "a6-a0", KIFU_EPARSE, "unparsable move 'a6-a0': unknown cell 'a0'");
 	kifu_pos_free(p);
 }
 
@@ -236,19 +184,19 @@ static void test_no_return(void **state)
 	expect_cell(p, "c5", "Wr");
 	expect_cell(p, "d5", "Br");
 	expect_cell(p, "e5", ".");
-	parse_fails(p, "c5-d5", KIFU_EILLEGAL,
-		    "illegal move 'c5-d5': "
-		    "no-return square: the piece on 'c5' would go back to 'd5'");
-	parse_fails(p, " C5-D5 ", KIFU_EILLEGAL,
-		    "illegal move 'C5-D5': "
-		    "no-return square: the piece on 'c5' would go back to 'd5'");
+	th_parse_refused(p, "c5-d5", KIFU_EILLEGAL,
+			 "illegal move 'c5-d5': "
+			 "no-return square: the piece on 'c5' would go back to 'd5'");
+	th_parse_refused(p, " C5-D5 ", KIFU_EILLEGAL,
+			 "illegal move 'C5-D5': "
+			 "no-return square: the piece on 'c5' would go back to 'd5'");
 	/* other directions are free, and so is another piece entering e5 */
-	parse_ok(p, "c5-c6");
-	parse_ok(p, "c5-b6");
-	play(p, "e6-e5");
+	th_parse_move(p, "c5-c6");
+	th_parse_move(p, "c5-b6");
+	th_play_move(p, "e6-e5");
 	expect_cell(p, "e5", "Wk");
 	/* blue may now put its own pieces back: only white's turn restricts blue */
-	play(p, "b5-c5");
+	th_play_move(p, "b5-c5");
 	expect_cell(p, "c5", "Bp");
 	expect_cell(p, "d5", "Wr");
 	expect_cell(p, "e5", "Br");
@@ -257,7 +205,7 @@ static void test_no_return(void **state)
 
 	/* the rule follows the pieces: an eastward line without them is free */
 	p = reach("knockout", "blue", "e5-d5");
-	parse_ok(p, "d7-e7");
+	th_parse_move(p, "d7-e7");
 	kifu_pos_free(p);
 }
 
@@ -269,11 +217,11 @@ static void test_splinter(void **state)
 	(void)state;
 	expect_cell(p, "h8", "Wp");
 	expect_cell(p, "h4", ".");
-	play(p, "h8-h9");
+	th_play_move(p, "h8-h9");
 	expect_cell(p, "h9", ".");
 	expect_cell(p, "h8", ".");
-	assert_int_equal(figure(p, "pieces_white"), 14);
-	assert_int_equal(figure(p, "pieces_blue"), 15);
+	assert_int_equal(th_figure(p, "pieces_white"), 14);
+	assert_int_equal(th_figure(p, "pieces_blue"), 15);
 	kifu_pos_free(p);
 }
 
@@ -287,41 +235,43 @@ static void test_tie(void **state)
 	kifu_move left, right;
 
 	(void)state;
-	parse_fails(p, "f5-g5", KIFU_EILLEGAL, "illegal move 'f5-g5': tie needs /CELL");
-	left = parse_ok(p, "f5-g5/b3");
-	right = parse_ok(p, "f5-g5/g2");
+	th_parse_refused(p, "f5-g5", KIFU_EILLEGAL, "illegal move 'f5-g5': tie needs /CELL");
+	left = th_parse_move(p, "f5-g5/b3");
+	right = th_parse_move(p, "f5-g5/g2");
 	assert_true(left != right);
 	assert_int_equal(listed(p, left), 1);
 	assert_int_equal(listed(p, right), 1);
 	expect_text(p, left, "f5-g5/b3");
 	expect_text(p, right, "f5-g5/g2");
 	/* any cell of the kept group, in any case, is the same move */
-	assert_true(parse_ok(p, "f5-g5/e5") == left);
-	assert_true(parse_ok(p, " F5-G5/C7 ") == left);
-	assert_true(parse_ok(p, "f5-g5/j4") == right);
-	assert_true(parse_ok(p, "f5-g5/h5") == right); /* the rook pushed there */
-	parse_fails(p, "f5-g5/f5", KIFU_EILLEGAL,
-		    "illegal move 'f5-g5/f5': 'f5' is not in a group tied for largest");
-	parse_fails(p, "f5-g5/a9", KIFU_EILLEGAL,
-		    "illegal move 'f5-g5/a9': 'a9' is not in a group tied for largest");
-	parse_fails(p, "f5-g5/b3/g2", KIFU_EILLEGAL,
-		    "illegal move 'f5-g5/b3/g2': no further tie arises: '/g2' is not allowed");
-	parse_fails(p, "h3-h2/b3", KIFU_EILLEGAL,
-		    "illegal move 'h3-h2/b3': "
-		    "no tie for the largest group arises: '/b3' is not allowed");
-	parse_fails(p, "f5-g5/", KIFU_EPARSE, "unparsable move 'f5-g5/': missing cell after '/'");
-	parse_fails(p, "f5-g5/k3", KIFU_EPARSE, "unparsable move 'f5-g5/k3': unknown cell 'k3'");
+	assert_true(th_parse_move(p, "f5-g5/e5") == left);
+	assert_true(th_parse_move(p, " F5-G5/C7 ") == left);
+	assert_true(th_parse_move(p, "f5-g5/j4") == right);
+	assert_true(th_parse_move(p, "f5-g5/h5") == right); /* the rook pushed there */
+	th_parse_refused(p, "f5-g5/f5", KIFU_EILLEGAL,
+			 "illegal move 'f5-g5/f5': 'f5' is not in a group tied for largest");
+	th_parse_refused(p, "f5-g5/a9", KIFU_EILLEGAL,
+			 "illegal move 'f5-g5/a9': 'a9' is not in a group tied for largest");
+	th_parse_refused(p, "f5-g5/b3/g2", KIFU_EILLEGAL,
+			 "illegal move 'f5-g5/b3/g2': no further tie arises: '/g2' is not allowed");
+	th_parse_refused(p, "h3-h2/b3", KIFU_EILLEGAL,
+			 "illegal move 'h3-h2/b3': "
+			 "no tie for the largest group arises: '/b3' is not allowed");
+	th_parse_refused(p, "f5-g5/", KIFU_EPARSE,
+			 "unparsable move 'f5-g5/': missing cell after '/'");
+	th_parse_refused(p, "f5-g5/k3", KIFU_EPARSE,
+			 "unparsable move 'f5-g5/k3': unknown cell 'k3'");
 
 	p->game->apply(p->state, left);
 	expect_cell(p, "b3", "Bp");
 	expect_cell(p, "e5", "Br");
 	expect_cell(p, "g5", ".");
 	expect_cell(p, "g2", ".");
-	assert_int_equal(figure(p, "pieces_blue"), 8);
-	assert_int_equal(figure(p, "pieces_white"), 7);
+	assert_int_equal(th_figure(p, "pieces_blue"), 8);
+	assert_int_equal(th_figure(p, "pieces_white"), 7);
 	/* blue's king went with the right group */
-	assert_int_equal(figure(p, "knockouts_white"), 1);
-	assert_int_equal(figure(p, "knockouts_blue"), 0);
+	assert_int_equal(th_figure(p, "knockouts_white"), 1);
+	assert_int_equal(th_figure(p, "knockouts_blue"), 0);
 	kifu_pos_free(p);
 
 	p = reach("knockout", "blue", "f6-g7,f7-g6,e3-d3,f3-g2,f4-g4,f5-g5/i4");
@@ -329,8 +279,8 @@ static void test_tie(void **state)
 	expect_cell(p, "g5", "Wr");
 	expect_cell(p, "h5", "Br");
 	expect_cell(p, "i5", "Wb");
-	assert_int_equal(figure(p, "pieces_blue"), 7);
-	assert_int_equal(figure(p, "pieces_white"), 8);
+	assert_int_equal(th_figure(p, "pieces_blue"), 7);
+	assert_int_equal(th_figure(p, "pieces_white"), 8);
 	kifu_pos_free(p);
 }
 
@@ -341,21 +291,21 @@ static void test_knockout_endings(void **state)
 	(void)state;
 	/* white has no king and no rook left: two knockouts for blue */
 	p = reach("knockout", "blue", "c5-c4,f3-g4,e3-f2,f7-g8,f6-g7,h3-h2,f4-g5,f5-e5/f2");
-	assert_int_equal(figure(p, "knockouts_blue"), 2);
-	assert_int_equal(figure(p, "knockouts_white"), 0);
+	assert_int_equal(th_figure(p, "knockouts_blue"), 2);
+	assert_int_equal(th_figure(p, "knockouts_white"), 0);
 	expect_outcome(p, KIFU_WIN, 0);
-	parse_fails(p, "g5-g6", KIFU_EILLEGAL, "illegal move 'g5-g6': the game is over");
+	th_parse_refused(p, "g5-g6", KIFU_EILLEGAL, "illegal move 'g5-g6': the game is over");
 	kifu_pos_free(p);
 
 	/* one move gives both sides two knockouts: blue has more pieces (5 to 4) */
 	p = reach("knockout", "blue",
 		  "d6-e5,h5-g6,g5-h6,d7-e7,c3-c2,e6-f7,e5-d5,f5-f6,e3-f3");
 	expect_outcome(p, KIFU_ONGOING, -1);
-	play(p, "e4-f5/b5");
-	assert_int_equal(figure(p, "knockouts_blue"), 2);
-	assert_int_equal(figure(p, "knockouts_white"), 2);
-	assert_int_equal(figure(p, "pieces_blue"), 5);
-	assert_int_equal(figure(p, "pieces_white"), 4);
+	th_play_move(p, "e4-f5/b5");
+	assert_int_equal(th_figure(p, "knockouts_blue"), 2);
+	assert_int_equal(th_figure(p, "knockouts_white"), 2);
+	assert_int_equal(th_figure(p, "pieces_blue"), 5);
+	assert_int_equal(th_figure(p, "pieces_white"), 4);
 	expect_outcome(p, KIFU_WIN, 0);
 	kifu_pos_free(p);
 
@@ -363,10 +313,10 @@ static void test_knockout_endings(void **state)
 	p = reach("knockout", "blue",
 		  "d6-d7,d5-d4,g3-h2,g6-h5,g5-h6,e4-f4,g4-h5,f5-e6,d3-c3,f7-g7,e3-d4,g7-g8,"
 		  "d4-c4,c5-c4,b6-c5,d7-c6,e7-f8");
-	assert_int_equal(figure(p, "knockouts_blue"), 2);
-	assert_int_equal(figure(p, "knockouts_white"), 2);
-	assert_int_equal(figure(p, "pieces_blue"), 3);
-	assert_int_equal(figure(p, "pieces_white"), 3);
+	assert_int_equal(th_figure(p, "knockouts_blue"), 2);
+	assert_int_equal(th_figure(p, "knockouts_white"), 2);
+	assert_int_equal(th_figure(p, "pieces_blue"), 3);
+	assert_int_equal(th_figure(p, "pieces_white"), 3);
 	expect_outcome(p, KIFU_DRAW, -1);
 	kifu_pos_free(p);
 }
@@ -378,8 +328,8 @@ static void test_survival_endings(void **state)
 	(void)state;
 	/* blue has no square left: white wins */
 	p = reach("survival", "blue", "h6-i5,f5-e6,g5-f4,e4-d5,e5-f4,d7-d6,e3-f3,h5-i4");
-	assert_int_equal(figure(p, "pieces_blue"), 9);
-	assert_int_equal(figure(p, "pieces_white"), 11);
+	assert_int_equal(th_figure(p, "pieces_blue"), 9);
+	assert_int_equal(th_figure(p, "pieces_white"), 11);
 	expect_outcome(p, KIFU_WIN, 1);
 	kifu_pos_free(p);
 
@@ -387,9 +337,9 @@ static void test_survival_endings(void **state)
 	p = reach("survival", "blue",
 		  "g5-g6,d5-d6,e3-f4,e4-f3,h4-g5,g4-f4,e4-d4,h7-g7,g6-h6,d6-e5,d4-c5,e7-d7,f4-f3");
 	expect_outcome(p, KIFU_ONGOING, -1);
-	play(p, "d7-c6");
-	assert_int_equal(figure(p, "pieces_blue"), 8);
-	assert_int_equal(figure(p, "pieces_white"), 5);
+	th_play_move(p, "d7-c6");
+	assert_int_equal(th_figure(p, "pieces_blue"), 8);
+	assert_int_equal(th_figure(p, "pieces_white"), 5);
 	expect_outcome(p, KIFU_WIN, 0);
 	kifu_pos_free(p);
 
@@ -397,8 +347,8 @@ static void test_survival_endings(void **state)
 	p = reach("survival", "blue",
 		  "c5-d5,g4-f3,f5-f6,e2-e3,g3-h3,e7-d6,h3-g2,d7-c7,c3-b3,i3-i2,d5-c5,e6-f6,"
 		  "g2-h1,g5-h5,h4-g3,f6-f7");
-	assert_int_equal(figure(p, "pieces_blue"), 8);
-	assert_int_equal(figure(p, "pieces_white"), 8);
+	assert_int_equal(th_figure(p, "pieces_blue"), 8);
+	assert_int_equal(th_figure(p, "pieces_white"), 8);
 	expect_outcome(p, KIFU_DRAW, -1);
 	kifu_pos_free(p);
 }
@@ -415,8 +365,8 @@ static void test_empty_board(void **state)
 	(void)state;
 	memset(p->state, 0, p->game->state_size);
 	assert_true(p->game->hash(p->state) == p->game->rehash(p->state));
-	assert_int_equal(figure(p, "pieces_blue"), 0);
-	assert_int_equal(figure(p, "pieces_white"), 0);
+	assert_int_equal(th_figure(p, "pieces_blue"), 0);
+	assert_int_equal(th_figure(p, "pieces_white"), 0);
 	expect_outcome(p, KIFU_DRAW, -1);
 	kifu_pos_free(p);
 }
@@ -427,26 +377,28 @@ static void test_move_text(void **state)
 	kifu_move m;
 
 	(void)state;
-	m = parse_ok(p, "  C3-C2\t");
+	m = th_parse_move(p, "  C3-C2\t");
 	expect_text(p, m, "c3-c2");
-	assert_true(parse_ok(p, "c3-c2") == m);
+	assert_true(th_parse_move(p, "c3-c2") == m);
 	assert_int_equal(listed(p, m), 1);
-	parse_fails(p, "", KIFU_EPARSE,
-		    "unparsable move '': expected a move such as 'c4-d5' or 'pass'");
-	parse_fails(p, "c3", KIFU_EPARSE, "unparsable move 'c3': expected '-' after 'c3'");
-	parse_fails(p, "c3 c2", KIFU_EPARSE,
-		    "unparsable move 'c3 c2': expected a move such as 'c4-d5' or 'pass'");
-	parse_fails(p, "Z9-a1", KIFU_EPARSE, "unparsable move 'Z9-a1': unknown cell 'Z9'");
-	parse_fails(p, "c3-c10", KIFU_EPARSE, "unparsable move 'c3-c10': unknown cell 'c10'");
-	parse_fails(p, "c3-c2x", KIFU_EPARSE, "unparsable move 'c3-c2x': unexpected 'x'");
-	parse_fails(p, "c3-c1", KIFU_EILLEGAL,
-		    "illegal move 'c3-c1': 'c1' is not next to 'c3': a piece slides one square");
-	parse_fails(p, "c3-c3", KIFU_EILLEGAL,
-		    "illegal move 'c3-c3': 'c3' is not next to 'c3': a piece slides one square");
-	parse_fails(p, "a1-a2", KIFU_EILLEGAL, "illegal move 'a1-a2': no piece of yours on 'a1'");
-	parse_fails(p, "d3-d2", KIFU_EILLEGAL, "illegal move 'd3-d2': no piece of yours on 'd3'");
-	parse_fails(p, "PASS", KIFU_EILLEGAL,
-		    "illegal move 'PASS': pass is not allowed: you have a legal move");
+	th_parse_refused(p, "", KIFU_EPARSE,
+			 "unparsable move '': expected a move such as 'c4-d5' or 'pass'");
+	th_parse_refused(p, "c3", KIFU_EPARSE, "unparsable move 'c3': expected '-' after 'c3'");
+	th_parse_refused(p, "c3 c2", KIFU_EPARSE,
+			 "unparsable move 'c3 c2': expected a move such as 'c4-d5' or 'pass'");
+	th_parse_refused(p, "Z9-a1", KIFU_EPARSE, "unparsable move 'Z9-a1': unknown cell 'Z9'");
+	th_parse_refused(p, "c3-c10", KIFU_EPARSE, "unparsable move 'c3-c10': unknown cell 'c10'");
+	th_parse_refused(p, "c3-c2x", KIFU_EPARSE, "unparsable move 'c3-c2x': unexpected 'x'");
+	th_parse_refused(p, "c3-c1", KIFU_EILLEGAL,
+			 "illegal move 'c3-c1': 'c1' is not next to 'c3': a piece slides one square");
+	th_parse_refused(p, "c3-c3", KIFU_EILLEGAL,
+			 "illegal move 'c3-c3': 'c3' is not next to 'c3': a piece slides one square");
+	th_parse_refused(p, "a1-a2", KIFU_EILLEGAL,
+			 "illegal move 'a1-a2': no piece of yours on 'a1'");
+	th_parse_refused(p, "d3-d2", KIFU_EILLEGAL,
+			 "illegal move 'd3-d2': no piece of yours on 'd3'");
+	th_parse_refused(p, "PASS", KIFU_EILLEGAL,
+			 "illegal move 'PASS': pass is not allowed: you have a legal move");
 	kifu_pos_free(p);
 }
 
@@ -511,8 +463,8 @@ static void test_positions(void **state)
 		struct kifu_pos *p = reach(positions[i].variant, positions[i].first,
 					   positions[i].moves);
 
-		assert_int_equal(perft(p, 1), positions[i].perft1);
-		assert_int_equal(perft(p, 2), positions[i].perft2);
+		assert_int_equal(th_perft(p, 1), positions[i].perft1);
+		assert_int_equal(th_perft(p, 2), positions[i].perft2);
 		kifu_pos_free(p);
 	}
 }
@@ -548,7 +500,7 @@ static void test_random_games(void **state)
 				for (j = 0; j < i; j++)
 					assert_true(moves[j] != moves[i]);
 				g->format_move(p->state, moves[i], text);
-				assert_true(parse_ok(p, text) == moves[i]);
+				assert_true(th_parse_move(p, text) == moves[i]);
 			}
 			seed = seed * 6364136223846793005u + 1442695040888963407u;
 			g->apply(p->state, moves[(seed >> 33) % n]);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kifu/game.h"
+#include "helpers.h"
 
 enum { RED, BLUE, GREEN, YELLOW };
 
@@ -30,15 +31,7 @@ enum { RED, BLUE, GREEN, YELLOW };
 
 static struct kifu_pos *start(int first, const char *moves)
 {
-	const struct kifu_game *g = kifu_game_find("splinter-quad");
-	struct kifu_error err = { 0 };
-	struct kifu_pos *p = NULL;
-
-	assert_non_null(g);
-	assert_int_equal(kifu_pos_new(&p, g, 0, first, &err), 0);
-	if (kifu_pos_play_list(p, moves, &err))
-		fail_msg("%s", err.message);
-	return p;
+	return th_play_list("splinter-quad", 0, first, moves);
 }
 
 /*
@@ -119,12 +112,6 @@ static int count_listed(const struct kifu_pos *p, const char *text)
 	return hits;
 }
 
-static void step(struct kifu_pos *p, const char *text)
-{
-	p->game->apply(p->state, try_move(p, text, 0, NULL));
-	assert_true(p->game->hash(p->state) == p->game->rehash(p->state));
-}
-
 static void test_setup(void **state)
 {
 	struct kifu_pos *p = start(RED, "");
@@ -190,7 +177,7 @@ static void test_elimination_chain(void **state)
 	(void)state;
 	assert_int_equal(p->game->side_to_move(p->state), BLUE);
 	expect_figures(p, "pieces_red=9 pieces_blue=9 pieces_green=9 pieces_yellow=9 eliminated=");
-	step(p, "f5-g4");
+	th_play_move(p, "f5-g4");
 	expect_rank(p, 8, "  .  .  .  .  .  .  .  .  .  .");
 	expect_rank(p, 7, "  .  .  . Ys Rx  .  .  .  .  .");
 	expect_rank(p, 6, "  . Ro  . Rs Yx  .  .  .  .  .");
@@ -211,19 +198,19 @@ static void test_skipped_turns(void **state)
 
 	(void)state;
 	assert_int_equal(p->game->side_to_move(p->state), YELLOW);
-	step(p, "d7-d8");
+	th_play_move(p, "d7-d8");
 	assert_int_equal(p->game->side_to_move(p->state), RED);
-	step(p, "a5-a6");
+	th_play_move(p, "a5-a6");
 	assert_int_equal(p->game->side_to_move(p->state), YELLOW);
 	expect_figures(p, "pieces_red=6 pieces_blue=0 pieces_green=0 pieces_yellow=4 "
 			  "eliminated=blue,green");
 	/* yellow may push red's pieces, not move them */
 	try_move(p, "a6-a7", KIFU_EILLEGAL, "illegal move 'a6-a7': no piece of yours on 'a6'");
-	step(p, "e6-f6");
+	th_play_move(p, "e6-f6");
 	expect_rank(p, 6, " Ro Ro  . Rs  . Yx  .  .  .  .");
 	assert_int_equal(p->game->side_to_move(p->state), RED);
 	/* a red move that cuts the board: yellow's pieces go, and red is the last side */
-	step(p, "d4-d5");
+	th_play_move(p, "d4-d5");
 	expect_result(p, KIFU_WIN, RED);
 	expect_figures(p, "pieces_red=3 pieces_blue=0 pieces_green=0 pieces_yellow=0 "
 			  "eliminated=blue,green,yellow");
@@ -255,7 +242,7 @@ static void test_all_eliminated_win(void **state)
 	assert_int_equal(count_listed(p, "d9-c10/b8"), 1);
 	assert_int_equal(count_listed(p, "d9-c10/d5"), 1);
 	assert_int_equal(count_listed(p, "d9-c10"), 0);
-	step(p, "d9-c10/d5");
+	th_play_move(p, "d9-c10/d5");
 	expect_figures(p, "pieces_red=0 pieces_blue=0 pieces_green=0 pieces_yellow=0 "
 			  "eliminated=blue,red,green,yellow");
 	expect_result(p, KIFU_WIN, RED);
@@ -289,7 +276,7 @@ static void test_all_eliminated_draw(void **state)
 	assert_int_equal(count_listed(p, "f3-g2/f8/f8"), 1);
 	assert_int_equal(count_listed(p, "f3-g2/f8/g2"), 1);
 	assert_int_equal(count_listed(p, "f3-g2/b8"), 1);
-	step(p, "f3-g2/h7/g6");
+	th_play_move(p, "f3-g2/h7/g6");
 	expect_figures(p, "pieces_red=0 pieces_blue=0 pieces_green=0 pieces_yellow=0 "
 			  "eliminated=green,yellow,red,blue");
 	expect_result(p, KIFU_DRAW, -1);

@@ -1,14 +1,13 @@
 /*
- * Unit tests of the game database (lib/store*.c): a new database and its
+ * Unit tests of the game database (lib/store/): a new database and its
  * schema, every row a game writes, duplicates that do not depend on how
- * the moves were spelt, migrations from older schema versions and refusal
- * of newer ones and of foreign databases, quarantine rows and their key,
- * filters (SQL with bound parameters only, inclusive first-day dates,
- * newest-first order), loading a stored game back into the exact record
- * the writer gave for the original, and bulk mode's deferred indexes.
+ * the moves were spelt, quarantine rows and their key, filters (SQL with
+ * bound parameters only, inclusive first-day dates, newest-first order),
+ * loading a stored game back into the exact record the writer gave for the
+ * original, bulk mode's deferred indexes, clocks in seconds and the
+ * position index's spool. The migrations are in test_store_migrate.c.
  */
 #define _DEFAULT_SOURCE
-#include <ctype.h>
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,166 +16,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
-#include <sqlite3.h>
 
-#include "kifu/diag.h"
-#include "kifu/reader.h"
 #include "kifu/record.h"
-#include "kifu/record_write.h"
-#include "kifu/replay.h"
 #include "kifu/store.h"
 #include "store/store_impl.h" /* spool_max: runs of a few entries */
-
-#ifndef KIFU_SOURCE_DIR
-#define KIFU_SOURCE_DIR "."
-#endif
-
-/* ---- helpers ---- */
-
-static char tmpdir[256];
-static char dbpath[300];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/kifu-test-store.XXXXXX");
-	if (!mkdtemp(tmpdir))
-		return -1;
-	snprintf(dbpath, sizeof(dbpath), "%s/t.db", tmpdir);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
-	char p[320];
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < 4; i++) {
-		snprintf(p, sizeof(p), "%s%s", dbpath, suffixes[i]);
-		unlink(p);
-	}
-	rmdir(tmpdir);
-	return 0;
-}
-
-static struct kifu_store *open_db(void)
-{
-	struct kifu_store *st = NULL;
-	struct kifu_error err;
-
-	kifu_error_clear(&err);
-	if (kifu_store_open(&st, dbpath, 0, &err) < 0)
-		fail_msg("open: %s", err.message);
-	return st;
-}
-
-/* One integer from a query (with %-style arguments pasted in: test data only). */
-static long long q_int(struct kifu_store *st, const char *fmt, ...)
-{
-	char sql[1024];
-	struct kifu_stmt *s;
-	struct kifu_error err;
-	long long v = -999;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(sql, sizeof(sql), fmt, ap);
-	va_end(ap);
-	if (kifu_db_prepare(&s, st, sql, &err) < 0)
-		fail_msg("%s: %s", sql, err.message);
-	if (kifu_db_step(s) == KIFU_DB_ROW)
-		v = kifu_db_column_int64(s, 0);
-	kifu_db_finalize(s);
-	return v;
-}
-
-/* One text from a query, "(null)" for NULL, "(none)" without a row. */
-static const char *q_text(struct kifu_store *st, const char *fmt, ...)
-{
-	static char out[4096];
-	char sql[1024];
-	struct kifu_stmt *s;
-	struct kifu_error err;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(sql, sizeof(sql), fmt, ap);
-	va_end(ap);
-	if (kifu_db_prepare(&s, st, sql, &err) < 0)
-		fail_msg("%s: %s", sql, err.message);
-	snprintf(out, sizeof(out), "(none)");
-	if (kifu_db_step(s) == KIFU_DB_ROW)
-		snprintf(out, sizeof(out), "%s",
-			 kifu_db_column_is_null(s, 0) ? "(null)" : kifu_db_column_text(s, 0));
-	kifu_db_finalize(s);
-	return out;
-}
-
-/* Reads the first record of text and validates it; it must be valid. */
-static struct kifu_record *parse(const char *text, struct kifu_replay *rp)
-{
-	struct kifu_reader *r;
-	struct kifu_record *rec = NULL;
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_error err;
-
-	kifu_error_clear(&err);
-	assert_int_equal(kifu_reader_open_mem(&r, text, strlen(text), "test", &err), 0);
-	assert_int_equal(kifu_reader_next(&rec, &diags, r, &err), 1);
-	assert_int_equal(kifu_record_validate(rp, &diags, rec, KIFU_VALIDATE_TEXT |
-					      KIFU_VALIDATE_NO_CLOCK, &err), 0);
-	if (diags.errors)
-		fail_msg("record not valid: %s", diags.v[0].message);
-	kifu_diags_release(&diags);
-	kifu_reader_free(r);
-	return rec;
-}
-
-static char *slurp(const char *rel)
-{
-	char path[512];
-	FILE *fp;
-	char *text;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/%s", KIFU_SOURCE_DIR, rel);
-	fp = fopen(path, "rb");
-	if (!fp)
-		fail_msg("cannot open %s", path);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	text = calloc(1, (size_t)n + 1);
-	assert_non_null(text);
-	assert_int_equal(fread(text, 1, (size_t)n, fp), (size_t)n);
-	fclose(fp);
-	return text;
-}
+#include "helpers.h"
 
 static struct kifu_record *parse_file(const char *rel, struct kifu_replay *rp)
 {
-	char *text = slurp(rel);
-	struct kifu_record *rec = parse(text, rp);
+	char *text = th_source_file(rel);
+	struct kifu_record *rec = th_parse(text, rp);
 
 	free(text);
 	return rec;
-}
-
-/* Re-validates rec after a change (players, date...). */
-static void revalidate(struct kifu_record *rec, struct kifu_replay *rp)
-{
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_error err;
-
-	assert_int_equal(kifu_record_validate(rp, &diags, rec, KIFU_VALIDATE_TEXT |
-					      KIFU_VALIDATE_NO_CLOCK, &err), 0);
-	if (diags.errors)
-		fail_msg("record not valid: %s", diags.v[0].message);
-	kifu_diags_release(&diags);
 }
 
 static int add(struct kifu_store *st, int64_t *id, const struct kifu_record *rec,
@@ -207,8 +60,6 @@ static const char game_text[] =
 	"  opening: quiet\n"
 	"  board: 3\n";
 
-/* ---- tests ---- */
-
 /* The migration files schema/NNN-*.sql in the source tree. */
 static int count_migrations(void)
 {
@@ -229,31 +80,31 @@ static void test_open_creates_schema(void **state)
 	struct kifu_store *st;
 
 	(void)state;
-	st = open_db();
+	st = th_store_open(th_dbpath);
 	/* one version per migration file schema/NNN-*.sql */
 	assert_int_equal(kifu_store_schema_version(), count_migrations());
-	assert_int_equal(q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
-	assert_int_equal(q_int(st, "PRAGMA application_id"), 0x6b696675);
-	assert_string_equal(q_text(st, "PRAGMA journal_mode"), "wal");
-	assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 1);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE name IN ('games', "
+	assert_int_equal(th_q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
+	assert_int_equal(th_q_int(st, "PRAGMA application_id"), 0x6b696675);
+	assert_string_equal(th_q_text(st, "PRAGMA journal_mode"), "wal");
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM sqlite_master WHERE name IN ('games', "
 				   "'players', 'sides', 'moves', 'positions', 'figures', 'tags', "
 				   "'imports', 'files', 'quarantine', 'quarantine_diags', "
 				   "'game_list', 'results', 'positions_hash')"),
 			 14);
-	assert_string_equal(kifu_store_path(st), dbpath);
+	assert_string_equal(kifu_store_path(st), th_dbpath);
 	kifu_store_free(st);
 	/* Opening again changes nothing. */
-	st = open_db();
-	assert_int_equal(q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
+	st = th_store_open(th_dbpath);
+	assert_int_equal(th_q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
 	kifu_store_free(st);
 }
 
 static void test_game_rows(void **state)
 {
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
-	struct kifu_record *rec = parse(game_text, &rp);
-	struct kifu_store *st = open_db();
+	struct kifu_record *rec = th_parse(game_text, &rp);
+	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_pos *pos;
 	struct kifu_error err;
 	int64_t id = 0, imp, file;
@@ -266,62 +117,62 @@ static void test_game_rows(void **state)
 	from = (struct kifu_origin){ imp, file, "games/x.yaml", 7, 2 };
 	assert_int_equal(kifu_store_game_add(&id, st, rec, &rp, &from, &err), 1);
 	assert_true(id > 0);
-	assert_string_equal(q_text(st, "SELECT game || '|' || variant || '|' || first || '|' || "
+	assert_string_equal(th_q_text(st, "SELECT game || '|' || variant || '|' || first || '|' || "
 				       "event || '|' || date || '|' || date_first || '|' || "
 				       "result || '|' || plies FROM games WHERE id = %lld",
 				   (long long)id),
 			    "splay-schmidt|standard|white|Test Open|2024-06|2024-06-01|unfinished|3");
-	assert_string_equal(q_text(st, "SELECT winner FROM games"), "(null)");
-	assert_string_equal(q_text(st, "SELECT termination FROM games"), "(null)");
-	assert_string_equal(q_text(st, "SELECT site FROM games"), "(null)");
-	assert_int_equal(q_int(st, "SELECT content_hash FROM games"),
+	assert_string_equal(th_q_text(st, "SELECT winner FROM games"), "(null)");
+	assert_string_equal(th_q_text(st, "SELECT termination FROM games"), "(null)");
+	assert_string_equal(th_q_text(st, "SELECT site FROM games"), "(null)");
+	assert_int_equal(th_q_int(st, "SELECT content_hash FROM games"),
 			 (long long)kifu_store_game_key(rec, &rp));
-	assert_string_equal(q_text(st, "SELECT file_id || '|' || file_line || '|' || file_game "
+	assert_string_equal(th_q_text(st, "SELECT file_id || '|' || file_line || '|' || file_game "
 				       "FROM games"), "1|7|2");
-	assert_string_equal(q_text(st, "SELECT path || '|' || size FROM files"), "games/x.yaml|123");
-	assert_string_equal(q_text(st, "SELECT paths FROM imports"), "a\nb");
+	assert_string_equal(th_q_text(st, "SELECT path || '|' || size FROM files"), "games/x.yaml|123");
+	assert_string_equal(th_q_text(st, "SELECT paths FROM imports"), "a\nb");
 	/* Players by side, ratings as given. */
-	assert_string_equal(q_text(st, "SELECT group_concat(side_index || ':' || side || ':' || "
+	assert_string_equal(th_q_text(st, "SELECT group_concat(side_index || ':' || side || ':' || "
 				       "player || ':' || ifnull(rating, '-'), ',') FROM "
 				       "(SELECT * FROM game_players ORDER BY side_index)"),
 			    "0:white:Ann O'Neill:1800,1:black:Bo:-");
 	/* Moves canonical (G4 was written in upper case), with comment and clock. */
-	assert_string_equal(q_text(st, "SELECT group_concat(move, ' ') FROM "
+	assert_string_equal(th_q_text(st, "SELECT group_concat(move, ' ') FROM "
 				       "(SELECT move FROM moves ORDER BY ply)"), "g4 h4 g6");
-	assert_string_equal(q_text(st, "SELECT comment || '|' || clock || '|' || clock_text FROM "
+	assert_string_equal(th_q_text(st, "SELECT comment || '|' || clock || '|' || clock_text FROM "
 				       "moves WHERE ply = 2"), "sharp|12.5|12.50");
-	assert_int_equal(q_int(st, "SELECT count(*) FROM moves WHERE comment IS NULL"), 2);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM moves WHERE comment IS NULL"), 2);
 	/* Positions 0..3, the 64 bits of each hash, ply 0 the start position. */
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions"), 4);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions"), 4);
 	for (i = 0; i <= 3; i++)
-		assert_int_equal(q_int(st, "SELECT hash FROM positions WHERE ply = %zu", i),
+		assert_int_equal(th_q_int(st, "SELECT hash FROM positions WHERE ply = %zu", i),
 				 (long long)(int64_t)rp.hashes[i]);
 	assert_int_equal(kifu_pos_new(&pos, kifu_game_find("splay-schmidt"), 0, 0, &err), 0);
-	assert_int_equal(q_int(st, "SELECT hash FROM positions WHERE ply = 0"),
+	assert_int_equal(th_q_int(st, "SELECT hash FROM positions WHERE ply = 0"),
 			 (long long)(int64_t)pos->game->hash(pos->state));
 	kifu_pos_free(pos);
 	{
 		char hex[17];
 
 		snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)rp.hashes[2]);
-		assert_string_equal(q_text(st, "SELECT hash FROM positions_hex WHERE ply = 2"), hex);
+		assert_string_equal(th_q_text(st, "SELECT hash FROM positions_hex WHERE ply = 2"), hex);
 	}
 	/* Figures of the final position, tags with their YAML types. */
-	assert_int_equal(q_int(st, "SELECT count(*) FROM figures"), rp.nfigures);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM figures"), rp.nfigures);
 	for (i = 0; i < (size_t)rp.nfigures; i++) {
 		if (rp.figures[i].type == KIFU_FIG_INT)
-			assert_int_equal(q_int(st, "SELECT num FROM figures WHERE key = '%s'",
-					       rp.figures[i].key), rp.figures[i].num);
+			assert_int_equal(th_q_int(st, "SELECT num FROM figures WHERE key = '%s'",
+						  rp.figures[i].key), rp.figures[i].num);
 		else
-			assert_string_equal(q_text(st, "SELECT text FROM figures WHERE key = '%s'",
-						   rp.figures[i].key), rp.figures[i].text);
+			assert_string_equal(th_q_text(st, "SELECT text FROM figures WHERE key = '%s'",
+						      rp.figures[i].key), rp.figures[i].text);
 	}
-	assert_string_equal(q_text(st, "SELECT group_concat(key || '=' || value || ':' || type, ',') "
+	assert_string_equal(th_q_text(st, "SELECT group_concat(key || '=' || value || ':' || type, ',') "
 				       "FROM (SELECT * FROM tags ORDER BY seq)"),
 			    "opening=quiet:str,board=3:int");
 	/* The view with the players joined. */
-	assert_string_equal(q_text(st, "SELECT players FROM game_list"), "Ann O'Neill - Bo");
-	assert_int_equal(q_int(st, "PRAGMA foreign_key_check"), -999);
+	assert_string_equal(th_q_text(st, "SELECT players FROM game_list"), "Ann O'Neill - Bo");
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_key_check"), -999);
 	kifu_store_free(st);
 	kifu_record_free(rec);
 	kifu_replay_release(&rp);
@@ -330,22 +181,22 @@ static void test_game_rows(void **state)
 static void test_duplicates_ignore_spelling(void **state)
 {
 	struct kifu_replay a = KIFU_REPLAY_INIT, b = KIFU_REPLAY_INIT, c = KIFU_REPLAY_INIT;
-	struct kifu_record *ra = parse(game_text, &a);
+	struct kifu_record *ra = th_parse(game_text, &a);
 	struct kifu_record *rb, *rc;
-	struct kifu_store *st = open_db();
+	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_error err;
 	int64_t ida, idb, idc;
 	char *p;
 
 	(void)state;
 	/* The same game: other spellings (case, white space), another event, no tags. */
-	rb = parse("game: splay-schmidt\nvariant: standard\nevent: Elsewhere\ndate: 2024-06\n"
-		   "players: {black: Bo, white: Ann O'Neill}\n"
-		   "moves: ['  g4 ', H4, G6]\n", &b);
+	rb = th_parse("game: splay-schmidt\nvariant: standard\nevent: Elsewhere\ndate: 2024-06\n"
+		      "players: {black: Bo, white: Ann O'Neill}\n"
+		      "moves: ['  g4 ', H4, G6]\n", &b);
 	/* A different date is a different game. */
 	p = strdup(game_text);
 	memcpy(strstr(p, "2024-06"), "2024-07", 7);
-	rc = parse(p, &c);
+	rc = th_parse(p, &c);
 	free(p);
 	assert_int_equal(kifu_store_game_key(ra, &a), kifu_store_game_key(rb, &b));
 	assert_true(kifu_store_game_key(ra, &a) != kifu_store_game_key(rc, &c));
@@ -355,24 +206,24 @@ static void test_duplicates_ignore_spelling(void **state)
 	assert_int_equal(add(st, &idc, rc, &c), 1);
 	assert_true(idc != ida);
 	/* A duplicate writes nothing. */
-	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 2);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM moves"), 6);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM players"), 2);
-	assert_string_equal(q_text(st, "SELECT event FROM games WHERE id = %lld", (long long)ida),
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 2);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM moves"), 6);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM players"), 2);
+	assert_string_equal(th_q_text(st, "SELECT event FROM games WHERE id = %lld", (long long)ida),
 			    "Test Open");
 	/* Another player is another game too. */
 	kifu_error_clear(&err);
 	assert_int_equal(kifu_record_set_player(rb, "black", "Cy", 0, 0, &err), 0);
-	revalidate(rb, &b);
+	th_revalidate(rb, &b);
 	assert_int_equal(add(st, NULL, rb, &b), 1);
 	/* Inside a transaction, a duplicate of a game of the same batch is seen too. */
 	assert_int_equal(kifu_store_begin(st, &err), 0);
 	assert_int_equal(kifu_record_set(rb, KIFU_KEY_DATE, "2020", &err), 0);
-	revalidate(rb, &b);
+	th_revalidate(rb, &b);
 	assert_int_equal(add(st, NULL, rb, &b), 1);
 	assert_int_equal(add(st, NULL, rb, &b), 0);
 	assert_int_equal(kifu_store_commit(st, &err), 0);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 4);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 4);
 	kifu_store_free(st);
 	kifu_record_free(ra);
 	kifu_record_free(rb);
@@ -382,106 +233,10 @@ static void test_duplicates_ignore_spelling(void **state)
 	kifu_replay_release(&c);
 }
 
-/* SQL through the store's own connection. */
-static void st_exec(struct kifu_store *st, const char *sql)
-{
-	if (kifu_db_exec(st, sql) < 0)
-		fail_msg("%s: %s", sql, kifu_db_errmsg(st));
-}
-
-/* SQL on the SQLite file itself, as another program would write it. */
-static void exec_sql(sqlite3 *db, const char *sql)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%s: %s", sql, msg);
-}
-
-static void test_migrates_older(void **state)
-{
-	char *v1 = slurp("schema/001-initial.sql");
-	struct kifu_store *st;
-	sqlite3 *db;
-
-	(void)state;
-	/* A version-1 database made by hand, holding a game. */
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	exec_sql(db, v1);
-	exec_sql(db, "PRAGMA user_version = 1");
-	exec_sql(db, "INSERT INTO games(game, variant, first, result, plies, content_hash) "
-		     "VALUES ('glaisher', 'standard', 'red', 'draw', 0, 42)");
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
-	free(v1);
-	st = open_db();
-	/* migrated to the newest version, every migration file applied */
-	assert_int_equal(q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
-	/* The views of version 2 exist and see the old game. */
-	assert_string_equal(q_text(st, "SELECT game || ' ' || result FROM game_list"),
-			    "glaisher draw");
-	assert_int_equal(q_int(st, "SELECT games FROM results"), 1);
-	kifu_store_free(st);
-	teardown(state);
-	setup(state);
-	/* Version 0: an empty SQLite file. */
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	exec_sql(db, "PRAGMA user_version = 0; VACUUM");
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
-	st = open_db();
-	assert_int_equal(q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
-	assert_int_equal(q_int(st, "SELECT count(*) FROM game_list"), 0);
-	kifu_store_free(st);
-}
-
-static void test_refuses_newer_and_foreign(void **state)
-{
-	struct kifu_store *st = NULL;
-	struct kifu_error err;
-	char want[512];
-	sqlite3 *db;
-
-	(void)state;
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	exec_sql(db, "CREATE TABLE t(x); PRAGMA user_version = 7");
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
-	kifu_error_clear(&err);
-	assert_int_equal(kifu_store_open(&st, dbpath, 0, &err), KIFU_EDB);
-	assert_null(st);
-	assert_true(kifu_store_schema_version() < 7);
-	snprintf(want, sizeof(want), "database '%s' has schema version 7, newer than this kifu (%d)",
-		 dbpath, kifu_store_schema_version());
-	assert_string_equal(err.message, want);
-	assert_string_equal(err.source, dbpath);
-	/* Somebody else's database (version 0, with tables) is left alone. */
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	exec_sql(db, "PRAGMA user_version = 0");
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
-	assert_int_equal(kifu_store_open(&st, dbpath, 0, &err), KIFU_EDB);
-	snprintf(want, sizeof(want), "database '%s' is not a kifu database", dbpath);
-	assert_string_equal(err.message, want);
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	exec_sql(db, "SELECT x FROM t");
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
-	/* A file that is not SQLite, and a directory that does not exist. */
-	{
-		FILE *fp = fopen(dbpath, "w");
-
-		fputs("this is not a database, not even close; it is a text file of some length\n", fp);
-		fclose(fp);
-	}
-	unlink(strcat(strcpy(want, dbpath), "-wal"));
-	unlink(strcat(strcpy(want, dbpath), "-shm"));
-	assert_int_equal(kifu_store_open(&st, dbpath, 0, &err), KIFU_EDB);
-	assert_non_null(strstr(err.message, dbpath));
-	assert_int_equal(kifu_store_open(&st, "/nonexistent/dir/x.db", 0, &err), KIFU_EDB);
-	assert_string_equal(err.source, "/nonexistent/dir/x.db");
-	assert_non_null(strstr(err.message, "cannot open database '/nonexistent/dir/x.db'"));
-}
-
 static void test_quarantine(void **state)
 {
 	static const char raw[] = "---\ngame: splay-schmidt\nmoves: [g7, g7]\n";
-	struct kifu_store *st = open_db();
+	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_origin from = { 0, 0, "games/bad.yaml", 4, 2 };
 	struct kifu_error err;
@@ -495,32 +250,32 @@ static void test_quarantine(void **state)
 	assert_int_equal(kifu_store_quarantine_add(&id1, st, raw, sizeof(raw) - 1, 0, NULL, &diags,
 						   &from, &err), 1);
 	assert_true(id1 > 0);
-	assert_string_equal(q_text(st, "SELECT file || '|' || file_line || '|' || file_game || '|' "
+	assert_string_equal(th_q_text(st, "SELECT file || '|' || file_line || '|' || file_game || '|' "
 				       "|| errors || '|' || raw_truncated || '|' || CAST(raw AS TEXT) "
 				       "FROM quarantine"),
 			    "games/bad.yaml|4|2|1|0|---\ngame: splay-schmidt\nmoves: [g7, g7]\n");
-	assert_string_equal(q_text(st, "SELECT typeof(raw) FROM quarantine"), "blob");
-	assert_string_equal(q_text(st, "SELECT group_concat(seq || ':' || severity || ':' || "
+	assert_string_equal(th_q_text(st, "SELECT typeof(raw) FROM quarantine"), "blob");
+	assert_string_equal(th_q_text(st, "SELECT group_concat(seq || ':' || severity || ':' || "
 				       "ifnull(line, '-') || ':' || ifnull(col, '-') || ':' || "
 				       "ifnull(ply, '-') || ':' || message, '|') FROM "
 				       "(SELECT * FROM quarantine_diags ORDER BY seq)"),
 			    "0:error:6:13:2:game 2, ply 2: illegal move 'g7'|"
 			    "1:warning:-:-:-:game 2: suspicious");
-	assert_string_equal(q_text(st, "SELECT first_error FROM quarantine_list"),
+	assert_string_equal(th_q_text(st, "SELECT first_error FROM quarantine_list"),
 			    "game 2, ply 2: illegal move 'g7'");
 	/* The same record again is not stored twice... */
 	assert_int_equal(kifu_store_quarantine_add(&id2, st, raw, sizeof(raw) - 1, 0, NULL, &diags,
 						   &from, &err), 0);
 	assert_int_equal(id2, id1);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine_diags"), 2);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine_diags"), 2);
 	/* ...but the same place with other text is another record, and bytes are kept as they are. */
 	assert_int_equal(kifu_store_quarantine_add(&id2, st, "a\0b\xff", 4, 1, NULL, &diags, &from,
 						   &err), 1);
-	assert_int_equal(q_int(st, "SELECT length(raw) FROM quarantine WHERE id = %lld",
-			       (long long)id2), 4);
-	assert_int_equal(q_int(st, "SELECT raw_truncated FROM quarantine WHERE id = %lld",
-			       (long long)id2), 1);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine"), 2);
+	assert_int_equal(th_q_int(st, "SELECT length(raw) FROM quarantine WHERE id = %lld",
+				  (long long)id2), 4);
+	assert_int_equal(th_q_int(st, "SELECT raw_truncated FROM quarantine WHERE id = %lld",
+				  (long long)id2), 1);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine"), 2);
 	kifu_diags_release(&diags);
 	kifu_store_free(st);
 }
@@ -541,19 +296,19 @@ static void store_filter_games(struct kifu_store *st)
 	kifu_record_set(rec, KIFU_KEY_EVENT, "Club", &err);
 	kifu_record_set_player(rec, "white", "Zoe", 0, 0, &err);
 	kifu_record_set_player(rec, "black", "Hugo Moreau", 0, 0, &err);
-	revalidate(rec, &rp);
+	th_revalidate(rec, &rp);
 	assert_int_equal(add(st, NULL, rec, &rp), 1);
 	/* 3: no date, Ann - Bo, Online Blitz Arena. */
 	kifu_record_set(rec, KIFU_KEY_DATE, NULL, &err);
 	kifu_record_set(rec, KIFU_KEY_EVENT, "Online Blitz Arena", &err);
 	kifu_record_set_player(rec, "white", "Ann", 0, 0, &err);
 	kifu_record_set_player(rec, "black", "Bo", 0, 0, &err);
-	revalidate(rec, &rp);
+	th_revalidate(rec, &rp);
 	assert_int_equal(add(st, NULL, rec, &rp), 1);
 	/* 4: 2023-02, Ann - Cy, Online Blitz Arena. */
 	kifu_record_set(rec, KIFU_KEY_DATE, "2023-02", &err);
 	kifu_record_set_player(rec, "black", "Cy", 0, 0, &err);
-	revalidate(rec, &rp);
+	th_revalidate(rec, &rp);
 	assert_int_equal(add(st, NULL, rec, &rp), 1);
 	kifu_record_free(rec);
 	/* 5: glaisher advanced, 2023-07-05, Club Championship, resignation. */
@@ -586,7 +341,7 @@ static const char *ids_of(struct kifu_store *st, struct kifu_filter f)
 
 static void test_filters(void **state)
 {
-	struct kifu_store *st = open_db();
+	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_error err;
 	struct kifu_filter f;
@@ -635,7 +390,7 @@ static void test_filters(void **state)
 	assert_int_equal(kifu_db_step(s), KIFU_DB_ROW);
 	assert_int_equal(kifu_db_column_int(s, 0), 0);
 	kifu_db_finalize(s);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 5);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 5);
 	/* No filter at all is "1 = 1" (true on every backend); a bad alias is refused. */
 	kifu_buf_reset(&sql);
 	assert_int_equal(kifu_filter_sql(&sql, NULL, NULL, 1, &err), 0);
@@ -680,7 +435,7 @@ static void round_trip(struct kifu_store *st, const struct kifu_record *rec,
 	assert_int_equal(add(st, &id, rec, rp), 1);
 	kifu_error_clear(&err);
 	assert_int_equal(kifu_store_game_load(&back, st, id, &err), 0);
-	revalidate(back, &rp2);
+	th_revalidate(back, &rp2);
 	assert_int_equal(rp2.nplies, rp->nplies);
 	for (k = 0; k <= rp->nplies; k++)
 		assert_true(rp2.hashes[k] == rp->hashes[k]);
@@ -707,7 +462,7 @@ static void test_load_round_trip(void **state)
 		"examples/splinter-quad/splinter-quad-standard-01.yaml",
 		"examples/splinter-quad/splinter-quad-standard-04.yaml",
 	};
-	struct kifu_store *st = open_db();
+	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_error err;
 	size_t i;
 
@@ -718,7 +473,7 @@ static void test_load_round_trip(void **state)
 
 		/* The last round is the in-memory game with comments, clocks and tags. */
 		rec = i < sizeof(files) / sizeof(files[0]) ? parse_file(files[i], &rp)
-			: parse(game_text, &rp);
+			: th_parse(game_text, &rp);
 		round_trip(st, rec, &rp);
 		kifu_record_free(rec);
 		kifu_replay_release(&rp);
@@ -732,8 +487,8 @@ static void test_load_round_trip(void **state)
 static void test_bulk_mode(void **state)
 {
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
-	struct kifu_record *rec = parse(game_text, &rp);
-	struct kifu_store *st = open_db();
+	struct kifu_record *rec = th_parse(game_text, &rp);
+	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_error err;
 	char before[1024];
 	int deferred = -1;
@@ -741,7 +496,7 @@ static void test_bulk_mode(void **state)
 
 	(void)state;
 	snprintf(before, sizeof(before), "%s",
-		 q_text(st, "SELECT group_concat(name || ':' || sql, '|') FROM (SELECT * FROM "
+		 th_q_text(st, "SELECT group_concat(name || ':' || sql, '|') FROM (SELECT * FROM "
 			    "sqlite_master WHERE name IN ('positions_hash', 'sides_player', "
 			    "'games_date') ORDER BY name)"));
 	kifu_error_clear(&err);
@@ -749,9 +504,9 @@ static void test_bulk_mode(void **state)
 	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
 	/* Two indexes, the position index and (schema 5) the canonical one. */
 	assert_int_equal(deferred, 4);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE name = "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM sqlite_master WHERE name = "
 				   "'positions_hash'"), 0);
-	assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 0);
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_keys"), 0);
 	/* Multi-row inserts (a long game) and a duplicate, in bulk mode. */
 	assert_int_equal(kifu_store_begin(st, &err), 0);
 	assert_int_equal(kifu_store_bulk_begin(st, &err), KIFU_ERROR);
@@ -780,212 +535,51 @@ static void test_bulk_mode(void **state)
 		}
 		kifu_replay_release(&lrp);
 	}
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions WHERE game_id = %lld",
-			       (long long)id), (long long)rp.nplies + 1);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM moves WHERE game_id = %lld",
-			       (long long)id), (long long)rp.nplies);
-	assert_int_equal(q_int(st, "SELECT hash FROM positions WHERE game_id = %lld AND ply = %zu",
-			       (long long)id, rp.nplies), (long long)(int64_t)rp.hashes[rp.nplies]);
-	assert_string_equal(q_text(st, "SELECT move FROM moves WHERE game_id = %lld AND ply = 17",
-				   (long long)id), kifu_replay_text(&rp, 17));
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions WHERE game_id = %lld",
+				  (long long)id), (long long)rp.nplies + 1);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM moves WHERE game_id = %lld",
+				  (long long)id), (long long)rp.nplies);
+	assert_int_equal(th_q_int(st, "SELECT hash FROM positions WHERE game_id = %lld AND ply = %zu",
+				  (long long)id, rp.nplies), (long long)(int64_t)rp.hashes[rp.nplies]);
+	assert_string_equal(th_q_text(st, "SELECT move FROM moves WHERE game_id = %lld AND ply = 17",
+				      (long long)id), kifu_replay_text(&rp, 17));
 	kifu_store_free(st);
 	/* A crash here leaves the indexes deferred; bulk_end in a later run rebuilds them. */
-	st = open_db();
+	st = th_store_open(th_dbpath);
 	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
 	assert_int_equal(deferred, 4);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
-			       (long long)id), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
+				  (long long)id), 0);
 	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
 	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
 	assert_int_equal(deferred, 0);
 	/* The canonical index of the games of the bulk load, written at its end. */
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
-			       (long long)id),
-			 q_int(st, "SELECT count(DISTINCT j.value) FROM game_canon c, "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = %lld",
+				  (long long)id),
+			 th_q_int(st, "SELECT count(DISTINCT j.value) FROM game_canon c, "
 				   "json_each(c.canon) j WHERE c.game_id = %lld", (long long)id));
-	assert_string_equal(q_text(st, "SELECT group_concat(name || ':' || sql, '|') FROM (SELECT * "
+	assert_string_equal(th_q_text(st, "SELECT group_concat(name || ':' || sql, '|') FROM (SELECT * "
 				       "FROM sqlite_master WHERE name IN ('positions_hash', "
 				       "'sides_player', 'games_date') ORDER BY name)"), before);
-	assert_int_equal(q_int(st, "PRAGMA foreign_keys"), 1);
-	assert_string_equal(q_text(st, "PRAGMA integrity_check"), "ok");
-	assert_int_equal(q_int(st, "PRAGMA foreign_key_check"), -999);
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_keys"), 1);
+	assert_string_equal(th_q_text(st, "PRAGMA integrity_check"), "ok");
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_key_check"), -999);
 	/* The index answers a position search. */
-	assert_int_equal(q_int(st, "SELECT count(DISTINCT game_id) FROM positions WHERE hash = %lld",
-			       (long long)(int64_t)rp.hashes[0]), 3);
+	assert_int_equal(th_q_int(st, "SELECT count(DISTINCT game_id) FROM positions WHERE hash = %lld",
+				  (long long)(int64_t)rp.hashes[0]), 3);
 	kifu_store_free(st);
 	kifu_record_free(rec);
 	kifu_replay_release(&rp);
-}
-
-/* ---- Schema 4 and issue 10 ---- */
-
-/* Copies the fixture rel (a database file) to dbpath, byte for byte. */
-static void copy_fixture(const char *rel)
-{
-	char path[512], buf[8192];
-	FILE *in, *out;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/%s", KIFU_SOURCE_DIR, rel);
-	in = fopen(path, "rb");
-	out = fopen(dbpath, "wb");
-	if (!in || !out)
-		fail_msg("cannot copy %s", path);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		assert_int_equal(fwrite(buf, 1, n, out), n);
-	fclose(in);
-	assert_int_equal(fclose(out), 0);
-}
-
-/* Every stored game written out as canonical YAML, in id order. */
-static void write_all_games(struct kifu_buf *out, struct kifu_store *st)
-{
-	struct kifu_error err;
-	int64_t *ids = NULL;
-	size_t n = 0, i;
-
-	kifu_error_clear(&err);
-	assert_int_equal(kifu_store_game_ids(&ids, &n, st, NULL, &err), 0);
-	assert_true(n > 0);
-	for (i = n; i-- > 0;) {
-		struct kifu_replay rp = KIFU_REPLAY_INIT;
-		struct kifu_record *rec;
-
-		assert_int_equal(kifu_store_game_load(&rec, st, ids[i], &err), 0);
-		revalidate(rec, &rp);
-		assert_int_equal(kifu_record_write(out, rec, &rp, &err), 0);
-		kifu_record_free(rec);
-		kifu_replay_release(&rp);
-	}
-	kifu_store_game_ids_free(ids);
-}
-
-/* The rows every migration must keep, and the moves and positions, as one text. */
-static const char keep_sql[] =
-	"SELECT (SELECT count(*) FROM games) || '|' || (SELECT count(*) FROM quarantine) || '|' || "
-	"(SELECT count(*) FROM quarantine_diags) || '|' || (SELECT count(*) FROM imports) || '|' || "
-	"(SELECT count(*) FROM files) || '|' || (SELECT count(*) FROM sides) || '|' || "
-	"(SELECT count(*) FROM tags) || '|' || (SELECT count(*) FROM figures) || '|' || "
-	"(SELECT sum(length(raw)) FROM quarantine) || '|' || "
-	"(SELECT group_concat(game_id || ':' || ply || ':' || move || ':' || ifnull(comment, '-') "
-	"|| ':' || ifnull(clock, '-') || ':' || ifnull(clock_text, '-'), ',') FROM "
-	"(SELECT * FROM moves ORDER BY game_id, ply)) || '|' || (SELECT group_concat(game_id || ':' "
-	"|| ply || ':' || hash, ',') FROM (SELECT * FROM positions ORDER BY game_id, ply))";
-
-/* A database of the release before schema 4 migrates keeping everything. */
-static void test_migrate_release_3(void **state)
-{
-	struct kifu_buf before = KIFU_BUF_INIT, after = KIFU_BUF_INIT;
-	struct kifu_store *st = NULL;
-	struct kifu_error err;
-	char *kept;
-
-	(void)state;
-	copy_fixture("tests/data/store/schema-3.sqlite");
-	kifu_error_clear(&err);
-	/* Read as it is: not migrated, games loaded from the rows of schema 1. */
-	assert_int_equal(kifu_store_open(&st, dbpath, KIFU_STORE_READ, &err), 0);
-	assert_int_equal(kifu_store_version(st), 3);
-	kept = strdup(q_text(st, keep_sql));
-	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 30);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine"), 4);
-	write_all_games(&before, st);
-	kifu_store_free(st);
-	st = open_db();
-	assert_int_equal(q_int(st, "PRAGMA user_version"), kifu_store_schema_version());
-	assert_int_equal(kifu_store_version(st), kifu_store_schema_version());
-	assert_string_equal(q_text(st, keep_sql), kept);
-	assert_string_equal(q_text(st, "SELECT clock_text || '=' || clock FROM moves WHERE "
-				       "clock_text = '1:30'"), "1:30=90.0");
-	write_all_games(&after, st);
-	assert_string_equal(after.data, before.data);
-	/* The position index: each game once per position, at its first ply. */
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash"),
-			 q_int(st, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash h WHERE ply <> (SELECT "
-				   "min(ply) FROM positions p WHERE p.hash = h.hash AND "
-				   "p.game_id = h.game_id)"), 0);
-	assert_string_equal(q_text(st, "PRAGMA integrity_check"), "ok");
-	assert_int_equal(q_int(st, "PRAGMA foreign_key_check"), -999);
-	/* Deleting a game takes its moves and index entries with it, also after a bulk load. */
-	st_exec(st, "DELETE FROM games WHERE id = 2");
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 2"), 0);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM game_moves WHERE game_id = 2"), 0);
-	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
-	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"),
-			 q_int(st, "SELECT count(DISTINCT hash) FROM positions WHERE game_id = 3"));
-	st_exec(st, "DELETE FROM games WHERE id = 3");
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"), 0);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
-				   "'%%positions_hash_deferred%%'"), 0);
-	kifu_store_free(st);
-	free(kept);
-	kifu_buf_release(&before);
-	kifu_buf_release(&after);
-}
-
-/* Issue 10: PRAGMA user_version is what the file says; unknown ones are refused. */
-static void test_unknown_versions(void **state)
-{
-	static const char *const versions[] = { "-1", "-2147483648", "99" };
-	struct kifu_store *st = NULL;
-	struct kifu_error err;
-	char pragma[64];
-	sqlite3 *db;
-	size_t i;
-	int k;
-
-	(void)state;
-	kifu_store_free(open_db());
-	for (i = 0; i < 3; i++) {
-		assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %s", versions[i]);
-		exec_sql(db, pragma);
-		assert_int_equal(sqlite3_close(db), SQLITE_OK);
-		for (k = 0; k < 2; k++) {
-			kifu_error_clear(&err);
-			assert_int_equal(kifu_store_open(&st, dbpath, k ? KIFU_STORE_READ : 0, &err),
-					 KIFU_EDB);
-			assert_null(st);
-			snprintf(pragma, sizeof(pragma), "schema version %s", versions[i]);
-			assert_non_null(strstr(err.message, pragma));
-		}
-	}
-}
-
-/* Issue 10: SQL text in the database is never run; deferred indexes come from libkifu. */
-static void test_deferred_sql_not_run(void **state)
-{
-	struct kifu_store *st;
-	struct kifu_error err;
-	sqlite3 *db;
-
-	(void)state;
-	copy_fixture("tests/data/store/schema-3.sqlite");
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	exec_sql(db, "DROP INDEX sides_player; INSERT INTO deferred_indexes(name, sql) VALUES "
-		     "('sides_player', 'CREATE TABLE pwned(x)'), ('evil', 'DELETE FROM quarantine')");
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
-	st = open_db();
-	kifu_error_clear(&err);
-	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE name = 'pwned'"), 0);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine"), 4);
-	assert_string_equal(q_text(st, "SELECT sql FROM sqlite_master WHERE name = 'sides_player'"),
-			    "CREATE INDEX sides_player ON sides(player_id)");
-	assert_int_equal(q_int(st, "SELECT count(*) FROM deferred_indexes"), 0);
-	kifu_store_free(st);
 }
 
 /* Issue 10: a clock as written comes back with the seconds the file gave. */
 static void test_clock_seconds(void **state)
 {
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
-	struct kifu_record *rec = parse("game: splay-schmidt\nmoves:\n  - {move: g4, clock: 1:30}\n"
-					"  - {move: h4, clock: 0x10}\n  - {move: g6, clock: 2.5}\n",
-					&rp);
-	struct kifu_store *st = open_db();
+	struct kifu_record *rec = th_parse("game: splay-schmidt\nmoves:\n  - {move: g4, clock: 1:30}\n"
+					   "  - {move: h4, clock: 0x10}\n  - {move: g6, clock: 2.5}\n",
+					   &rp);
+	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_record *back;
 	struct kifu_error err;
 	double f = -1;
@@ -1002,18 +596,18 @@ static void test_clock_seconds(void **state)
 	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
 	assert_int_equal(add(st, &id, rec, &rp), 1);
 	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = %lld",
-			       (long long)id), 4);
-	assert_int_equal(q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = %lld",
+				  (long long)id), 4);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
 				   "'%%positions_hash_deferred%%'"), 0);
 	assert_int_equal(kifu_store_game_load(&back, st, id, &err), 0);
 	assert_string_equal(back->turns[0].clock, "1:30");
 	assert_true(back->turns[0].clock_seconds == 90);
 	assert_true(back->turns[1].clock_seconds == 16);
 	assert_true(back->turns[2].clock_seconds == 2.5);
-	assert_string_equal(q_text(st, "SELECT group_concat(clock, ' ') FROM moves"), "90.0 16.0 2.5");
-	st_exec(st, "DELETE FROM games");
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash"), 0);
+	assert_string_equal(th_q_text(st, "SELECT group_concat(clock, ' ') FROM moves"), "90.0 16.0 2.5");
+	th_exec(st, "DELETE FROM games");
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash"), 0);
 	kifu_record_free(back);
 	kifu_record_free(rec);
 	kifu_replay_release(&rp);
@@ -1025,7 +619,7 @@ static void test_quarantine_by_text(void **state)
 {
 	static const char raw[] = "game: splay-schmidt\nmoves: [g7]\n";
 	static const char *const paths[] = { "x.yaml", "./x.yaml", "/abs/x.yaml", "<stdin>" };
-	struct kifu_store *st = open_db();
+	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_error err;
 	int64_t first = 0, id;
 	size_t i;
@@ -1041,19 +635,19 @@ static void test_quarantine_by_text(void **state)
 			first = id;
 		assert_int_equal(id, first);
 	}
-	assert_int_equal(q_int(st, "SELECT count(*) FROM quarantine"), 1);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine"), 1);
 	kifu_store_free(st);
 }
 
 /* The position index: each game once per position, at its first ply. */
 static void check_position_index(struct kifu_store *st)
 {
-	assert_int_equal(q_int(st, "SELECT count(*) FROM positions_hash"),
-			 q_int(st, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
-	assert_int_equal(q_int(st, "SELECT count(*) FROM (SELECT hash, game_id, min(ply) AS ply "
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash"),
+			 th_q_int(st, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM (SELECT hash, game_id, min(ply) AS ply "
 				   "FROM positions GROUP BY hash, game_id) p LEFT JOIN positions_hash h "
 				   "USING (hash, game_id) WHERE h.ply IS NOT p.ply"), 0);
-	assert_string_equal(q_text(st, "PRAGMA integrity_check"), "ok");
+	assert_string_equal(th_q_text(st, "PRAGMA integrity_check"), "ok");
 }
 
 /* Bulk loads whose entries go through sorted runs in a temporary file, merged at the end. */
@@ -1068,7 +662,7 @@ static void test_position_index_spool(void **state)
 		"examples/splinter-quad/splinter-quad-standard-01.yaml",
 	};
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
-	struct kifu_store *st = open_db();
+	struct kifu_store *st = th_store_open(th_dbpath);
 	struct kifu_error err;
 	size_t i;
 	int round;
@@ -1092,7 +686,7 @@ static void test_position_index_spool(void **state)
 			/* Rounds 1 and 2 store other games: the first's again, with another date. */
 			if (round) {
 				kifu_record_set(rec, KIFU_KEY_DATE, round == 1 ? "1999" : "1998", &err);
-				revalidate(rec, &rp);
+				th_revalidate(rec, &rp);
 			}
 			r = add(st, NULL, rec, &rp);
 			assert_int_equal(r, 1);
@@ -1102,7 +696,7 @@ static void test_position_index_spool(void **state)
 		assert_int_equal(kifu_store_bulk_end(st, &err), 0);
 		check_position_index(st);
 	}
-	assert_int_equal(q_int(st, "SELECT count(*) FROM games"), 11);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 11);
 	kifu_replay_release(&rp);
 	kifu_store_free(st);
 }
@@ -1110,22 +704,23 @@ static void test_position_index_spool(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_open_creates_schema, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_game_rows, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_duplicates_ignore_spelling, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrates_older, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refuses_newer_and_foreign, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_quarantine, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_creates_schema, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_game_rows, th_tmpdb_setup, th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_duplicates_ignore_spelling, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_quarantine, th_tmpdb_setup, th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_filters, th_tmpdb_setup, th_tmpdb_teardown),
 		cmocka_unit_test(test_date_first_day),
-		cmocka_unit_test_setup_teardown(test_load_round_trip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bulk_mode, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrate_release_3, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_versions, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_deferred_sql_not_run, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_clock_seconds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_quarantine_by_text, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_position_index_spool, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_round_trip, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_bulk_mode, th_tmpdb_setup, th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_clock_seconds, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_quarantine_by_text, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_position_index_spool, th_tmpdb_setup,
+						th_tmpdb_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

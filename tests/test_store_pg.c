@@ -25,6 +25,7 @@
 #include "kifu/replay.h"
 #include "kifu/store.h"
 #include "store/store_impl.h"
+#include "helpers.h"
 
 /* ---- without a server ---- */
 
@@ -225,25 +226,6 @@ static void test_cursor(void **state)
 	kifu_store_free(st);
 }
 
-static struct kifu_record *parse(const char *text, struct kifu_replay *rp)
-{
-	struct kifu_reader *r;
-	struct kifu_record *rec = NULL;
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_error err;
-
-	kifu_error_clear(&err);
-	assert_int_equal(kifu_reader_open_mem(&r, text, strlen(text), "test", &err), 0);
-	assert_int_equal(kifu_reader_next(&rec, &diags, r, &err), 1);
-	assert_int_equal(kifu_record_validate(rp, &diags, rec, KIFU_VALIDATE_TEXT |
-					      KIFU_VALIDATE_NO_CLOCK, &err), 0);
-	if (diags.errors)
-		fail_msg("record not valid: %s", diags.v[0].message);
-	kifu_diags_release(&diags);
-	kifu_reader_free(r);
-	return rec;
-}
-
 /* Duplicates use up no id; a batch of the caller's goes on around each game. */
 static void test_game_ids(void **state)
 {
@@ -268,7 +250,7 @@ static void test_game_ids(void **state)
 	assert_int_equal(kifu_db_query_int(&before, st, "SELECT coalesce(max(id), 0) FROM games", &err), 0);
 	for (k = 0; k < 2; k++) {
 		memset(&rp[k], 0, sizeof(rp[k]));
-		rec[k] = parse(texts[k], &rp[k]);
+		rec[k] = th_parse(texts[k], &rp[k]);
 	}
 	assert_int_equal(kifu_store_begin(st, &err), 0);
 	assert_int_equal(kifu_store_game_add(&first, st, rec[0], &rp[0], NULL, &err), 1);

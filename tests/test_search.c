@@ -1,0 +1,161 @@
+/*
+ * Unit tests of search by position (lib/stats/search.c) on the small
+ * database of tests/helpers.c (th_stats_games): the games that reach a
+ * position, with filters and in order, and refused moves.
+ */
+#define _DEFAULT_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kifu/search.h"
+#include "kifu/stats.h"
+#include "kifu/store.h"
+#include "helpers.h"
+
+/* ---- search ---- */
+
+static struct kifu_search_result *search(struct kifu_store *st, const char *game,
+					 const char *moves, const struct kifu_filter *extra)
+{
+	struct kifu_search_result *res = NULL;
+	struct kifu_filter f = { 0 };
+	const struct kifu_game *g = game ? kifu_game_find(game) : NULL;
+	struct kifu_error err;
+	uint64_t hash;
+
+	if (extra)
+		f = *extra;
+	kifu_error_clear(&err);
+	if (moves) {
+		f.game = game;
+		f.variant = g->variants[0];
+		assert_int_equal(kifu_search_position(&hash, g, 0, moves, &err), 0);
+	}
+	if (kifu_search_games(&res, st, &f, moves ? &hash : NULL, &err) < 0)
+		fail_msg("search: %s", err.message);
+	return res;
+}
+
+static void test_search_position(void **state)
+{
+	struct kifu_store *st = *state;
+	struct kifu_filter ann = { .player = "Ann" };
+	struct kifu_search_result *res;
+	const struct kifu_search_hit *h;
+
+	/* d4 f6 e5: S1 by that order, S2 by e5 f6 d4; S2 (2024-05) is newer. */
+	res = search(st, "splay-schmidt", "d4,f6,e5", NULL);
+	assert_int_equal(kifu_search_count(res), 2);
+	h = kifu_search_hit(res, 0);
+	assert_int_equal(h->id, 2);
+	assert_int_equal(h->ply, 3);
+	assert_string_equal(h->date, "2024-05");
+	assert_string_equal(h->result, "black");
+	assert_int_equal(h->plies, 3);
+	assert_int_equal(h->nplayers, 2);
+	assert_string_equal(h->players[0].side, "white");
+	assert_string_equal(h->players[0].name, "Bob");
+	assert_string_equal(h->players[1].name, "Cat");
+	h = kifu_search_hit(res, 1);
+	assert_int_equal(h->id, 1);
+	assert_int_equal(h->ply, 3);
+	assert_null(kifu_search_hit(res, 2));
+	kifu_search_result_free(res);
+
+	/*
+	 * After c6-c5: K3 reaches it at ply 5 only (by another order), K2 at
+	 * ply 1, K1 at plies 1 and 5 (the first is given). Newest first: K3
+	 * (08-01), K2 (04-01), K1 (02-01).
+	 */
+	res = search(st, "splay-kisenwether", "c6-c5", NULL);
+	assert_int_equal(kifu_search_count(res), 3);
+	assert_int_equal(kifu_search_hit(res, 0)->id, 8);
+	assert_int_equal(kifu_search_hit(res, 0)->ply, 5);
+	assert_int_equal(kifu_search_hit(res, 1)->id, 7);
+	assert_int_equal(kifu_search_hit(res, 1)->ply, 1);
+	assert_int_equal(kifu_search_hit(res, 2)->id, 6);
+	assert_int_equal(kifu_search_hit(res, 2)->ply, 1);
+	kifu_search_result_free(res);
+	/* The start position: every kisenwether game at ply 0; with a filter, Ann's. */
+	res = search(st, "splay-kisenwether", "", &ann);
+	assert_int_equal(kifu_search_count(res), 2);
+	assert_int_equal(kifu_search_hit(res, 0)->id, 7);
+	assert_int_equal(kifu_search_hit(res, 0)->ply, 0);
+	assert_int_equal(kifu_search_hit(res, 1)->id, 6);
+	kifu_search_result_free(res);
+	/* A position no game reached. */
+	res = search(st, "splay-schmidt", "f6", NULL);
+	assert_int_equal(kifu_search_count(res), 0);
+	kifu_search_result_free(res);
+	/* The four-player game chosen to start with green. */
+	res = search(st, "splinter-quad", "c3-c2,c4-b4", NULL);
+	assert_int_equal(kifu_search_count(res), 2);
+	assert_int_equal(kifu_search_hit(res, 0)->id, 9);  /* dated, before the undated Q2 */
+	assert_int_equal(kifu_search_hit(res, 1)->id, 10);
+	assert_int_equal(kifu_search_hit(res, 0)->nplayers, 4);
+	assert_string_equal(kifu_search_hit(res, 0)->players[3].side, "yellow");
+	kifu_search_result_free(res);
+}
+
+static void test_search_filters_and_order(void **state)
+{
+	struct kifu_store *st = *state;
+	struct kifu_filter club = { .event = "Club" };
+	static const int64_t newest_first[] = { 8, 9, 4, 2, 7, 1, 6, 5, 3, 11, 12, 10 };
+	struct kifu_search_result *res;
+	size_t i;
+
+	/*
+	 * Every game, newest first by first-day date then id: K3 08-01, Q1
+	 * 07-01, S4 06-15, S2 05-01, K2 04-01, S1 03-10, K1 02-01, S5 01-20,
+	 * S3 01-01, Q3 2022; then the undated, by id descending: G1, Q2.
+	 */
+	res = search(st, NULL, NULL, NULL);
+	assert_int_equal(kifu_search_count(res), 12);
+	for (i = 0; i < 12; i++)
+		assert_int_equal(kifu_search_hit(res, i)->id, newest_first[i]);
+	assert_null(kifu_search_hit(res, 11)->date);
+	assert_int_equal(kifu_search_hit(res, 10)->nplayers, 0);
+	assert_int_equal(kifu_search_hit(res, 10)->ply, -1);
+	/* Q3 names three sides of four. */
+	assert_int_equal(kifu_search_hit(res, 9)->nplayers, 3);
+	kifu_search_result_free(res);
+	res = search(st, NULL, NULL, &club);
+	assert_int_equal(kifu_search_count(res), 5);
+	assert_int_equal(kifu_search_hit(res, 0)->id, 9);
+	assert_int_equal(kifu_search_hit(res, 4)->id, 10);
+	kifu_search_result_free(res);
+}
+
+static void test_search_bad_moves(void **state)
+{
+	const struct kifu_game *g = kifu_game_find("splay-schmidt");
+	struct kifu_error err;
+	uint64_t hash = 0;
+
+	(void)state;
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_search_position(&hash, g, 0, "d4,d4", &err), KIFU_EILLEGAL);
+	assert_true(!strncmp(err.message, "ply 2: illegal move 'd4'", 24));
+	assert_int_equal(kifu_search_position(&hash, g, 0, "d4,zz9", &err), KIFU_EPARSE);
+	assert_true(!strncmp(err.message, "ply 2: ", 7));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_search_position, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_search_filters_and_order, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test(test_search_bad_moves),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
