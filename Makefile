@@ -111,7 +111,7 @@ $(SCHEMA_C:.c=.o): $(SCHEMA_C)
 $(SCHEMA_PG_C): $(sort $(wildcard schema/pg/*.sql)) build-aux/embed-sql
 	@mkdir -p $(dir $@)
 	$(say) GEN $@
-	$(Q)sh build-aux/embed-sql --name kifu_pg_migrations $(filter %.sql,$^) >$@.tmp && mv $@.tmp $@
+	$(Q)sh build-aux/embed-sql --name kifu_pg_migrations_ $(filter %.sql,$^) >$@.tmp && mv $@.tmp $@
 $(SCHEMA_PG_C:.c=.o): $(SCHEMA_PG_C)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@

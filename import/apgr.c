@@ -316,7 +316,7 @@ static int apgr_sniff(const char *head, size_t n)
 	return i < n && (head[i] == '{' || head[i] == '[');
 }
 
-const struct kifu_format kifu_format_apgr = {
+const struct kifu_format kifu_format_apgr_ = {
 	.name = "apgr",
 	.description = "Abstract Play JSON game records (AP Game Record 1-0-0)",
 	.suffixes = (const char *const[]){ ".json", NULL },

@@ -656,7 +656,7 @@ out:
 	return ret;
 }
 
-const struct kifu_format kifu_format_csv = {
+const struct kifu_format kifu_format_csv_ = {
 	.name = "csv",
 	.description = "spreadsheets: RFC 4180, one game per row (no comments or clocks)",
 	.suffixes = (const char *const[]){ ".csv", NULL },

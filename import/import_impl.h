@@ -16,7 +16,7 @@
 #include "kifu/record.h"
 #include "kifu/replay.h"
 
-/* The formats themselves (kifu_format_apgr, _pgn, _csv) are declared for the registry. */
+/* The formats themselves (kifu_format_apgr_, _pgn, _csv) are declared for the registry. */
 #include "input/formats.h"
 /* kifu_text_clip_: quoting input in messages. */
 #include "util/text_impl.h"

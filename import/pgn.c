@@ -860,7 +860,7 @@ static int pgn_sniff(const char *head, size_t n)
 	return i < n && head[i] == '"';
 }
 
-const struct kifu_format kifu_format_pgn = {
+const struct kifu_format kifu_format_pgn_ = {
 	.name = "pgn",
 	.description = "PGN syntax with each game's notation (tags, movetext, comments, clocks)",
 	.suffixes = (const char *const[]){ ".pgn", NULL },

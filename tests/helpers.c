@@ -161,8 +161,8 @@ struct kifu_store *th_store_open(const char *path)
 
 void th_exec(struct kifu_store *st, const char *sql)
 {
-	if (kifu_db_exec(st, sql) < 0)
-		fail_msg("%s: %s", sql, kifu_db_errmsg(st));
+	if (kifu_db_exec_(st, sql) < 0)
+		fail_msg("%s: %s", sql, kifu_db_errmsg_(st));
 }
 
 /* The statement of the printf-formatted query; fails when it cannot be prepared. */
@@ -173,7 +173,7 @@ static struct kifu_stmt *prepare_fmt(struct kifu_store *st, const char *fmt, va_
 	struct kifu_error err;
 
 	vsnprintf(sql, sizeof(sql), fmt, ap);
-	if (kifu_db_prepare(&s, st, sql, &err) < 0)
+	if (kifu_db_prepare_(&s, st, sql, &err) < 0)
 		fail_msg("%s: %s", sql, err.message);
 	return s;
 }
@@ -187,9 +187,9 @@ long long th_q_int(struct kifu_store *st, const char *fmt, ...)
 	va_start(ap, fmt);
 	s = prepare_fmt(st, fmt, ap);
 	va_end(ap);
-	if (kifu_db_step(s) == KIFU_DB_ROW)
-		v = kifu_db_column_int64(s, 0);
-	kifu_db_finalize(s);
+	if (kifu_db_step_(s) == KIFU_DB_ROW)
+		v = kifu_db_column_int64_(s, 0);
+	kifu_db_finalize_(s);
 	return v;
 }
 
@@ -203,10 +203,10 @@ const char *th_q_text(struct kifu_store *st, const char *fmt, ...)
 	s = prepare_fmt(st, fmt, ap);
 	va_end(ap);
 	snprintf(out, sizeof(out), "(none)");
-	if (kifu_db_step(s) == KIFU_DB_ROW)
+	if (kifu_db_step_(s) == KIFU_DB_ROW)
 		snprintf(out, sizeof(out), "%s",
-			 kifu_db_column_is_null(s, 0) ? "(null)" : kifu_db_column_text(s, 0));
-	kifu_db_finalize(s);
+			 kifu_db_column_is_null_(s, 0) ? "(null)" : kifu_db_column_text_(s, 0));
+	kifu_db_finalize_(s);
 	return out;
 }
 

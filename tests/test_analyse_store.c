@@ -131,7 +131,7 @@ static long long query(struct fixture *fx, const char *sql)
 	struct kifu_error err;
 
 	kifu_error_clear(&err);
-	if (kifu_db_query_int(&v, fx->st, sql, &err) < 0)
+	if (kifu_db_query_int_(&v, fx->st, sql, &err) < 0)
 		fail_msg("%s: %s", sql, err.message);
 	return v;
 }
@@ -263,7 +263,7 @@ static void test_store_and_players(void **state)
 		struct kifu_error err;
 
 		kifu_error_clear(&err);
-		assert_int_equal(kifu_db_exec(fx->st, "DELETE FROM games WHERE id = 4"), 0);
+		assert_int_equal(kifu_db_exec_(fx->st, "DELETE FROM games WHERE id = 4"), 0);
 		assert_int_equal(query(fx, "SELECT count(*) FROM analysis_runs"), 3);
 		assert_int_equal(query(fx, "SELECT count(*) FROM analysis_plies"), 11);
 	}

@@ -148,8 +148,8 @@ static char *report(const struct readout *r)
 
 static const struct kifu_format *by_suffix(const char *name)
 {
-	static const struct kifu_format *const fmts[] = { &kifu_format_apgr, &kifu_format_pgn,
-							  &kifu_format_csv, NULL };
+	static const struct kifu_format *const fmts[] = { &kifu_format_apgr_, &kifu_format_pgn_,
+							  &kifu_format_csv_, NULL };
 	size_t n = strlen(name), i, k;
 
 	for (i = 0; fmts[i]; i++)
@@ -320,7 +320,7 @@ static void round_trip_file(const char *path, const struct kifu_format *f, unsig
 	kifu_error_clear(&err);
 	if (f->write(&out, recs, rps, orig.n, &err) < 0)
 		fail_msg("%s: writing %s: %s", path, f->name, err.message);
-	if (f == &kifu_format_pgn) {
+	if (f == &kifu_format_pgn_) {
 		/* movetext lines of at most 80 characters */
 		const char *line = out.data ? out.data : "";
 
@@ -404,19 +404,19 @@ static void round_trip_all(const struct kifu_format *f, unsigned loss)
 static void test_round_trip_apgr(void **state)
 {
 	(void)state;
-	round_trip_all(&kifu_format_apgr, LOSS_NONE);
+	round_trip_all(&kifu_format_apgr_, LOSS_NONE);
 }
 
 static void test_round_trip_pgn(void **state)
 {
 	(void)state;
-	round_trip_all(&kifu_format_pgn, LOSS_TAG_TYPES | LOSS_CLOCK_SPELLING);
+	round_trip_all(&kifu_format_pgn_, LOSS_TAG_TYPES | LOSS_CLOCK_SPELLING);
 }
 
 static void test_round_trip_csv(void **state)
 {
 	(void)state;
-	round_trip_all(&kifu_format_csv, LOSS_TAG_TYPES | LOSS_NOTES | LOSS_EMPTY);
+	round_trip_all(&kifu_format_csv_, LOSS_TAG_TYPES | LOSS_NOTES | LOSS_EMPTY);
 }
 
 /* ---- limits against hostile input ---- */
@@ -457,28 +457,28 @@ static void test_limits(void **state)
 	for (i = 0; i <= KIFU_RECORD_MAX_TURNS; i++)
 		kifu_buf_puts(&b, i ? ",g7" : "g7");
 	kifu_buf_puts(&b, "\"\n");
-	check_truncated(&kifu_format_csv, &b);
+	check_truncated(&kifu_format_csv_, &b);
 	/* pgn: the same in movetext */
 	kifu_buf_reset(&b);
 	kifu_buf_puts(&b, "[Game \"splay-schmidt\"]\n\n");
 	for (i = 0; i <= KIFU_RECORD_MAX_TURNS; i++)
 		kifu_buf_puts(&b, "g7\n");
 	kifu_buf_puts(&b, "*\n");
-	check_truncated(&kifu_format_pgn, &b);
+	check_truncated(&kifu_format_pgn_, &b);
 	/* apgr: rounds of one move */
 	kifu_buf_reset(&b);
 	kifu_buf_puts(&b, "{\"header\": {}, \"moves\": [");
 	for (i = 0; i <= KIFU_RECORD_MAX_TURNS; i++)
 		kifu_buf_puts(&b, i ? ",[\"g7\"]" : "[\"g7\"]");
 	kifu_buf_puts(&b, "]}");
-	check_truncated(&kifu_format_apgr, &b);
+	check_truncated(&kifu_format_apgr_, &b);
 	/* pgn: 1,001 tags */
 	kifu_buf_reset(&b);
 	kifu_buf_puts(&b, "[Game \"splay-schmidt\"]\n");
 	for (i = 0; i < 1000; i++)
 		kifu_buf_printf(&b, "[t%d \"v\"]\n", i);
 	kifu_buf_puts(&b, "\n*\n");
-	read_fmt(&r, &kifu_format_pgn, b.data, b.len, 1 << 16);
+	read_fmt(&r, &kifu_format_pgn_, b.data, b.len, 1 << 16);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.recs[0]->ntags, 999);
 	assert_true(has_diag(&r, "game 1: the game has more than 1000 tags"));
@@ -528,8 +528,8 @@ static void test_examples_interop(void **state)
 			rps[k] = &r.rps[k];
 			assert_true(r.rps[k].complete);
 		}
-		assert_int_equal(kifu_format_apgr.write(&out, recs, rps, r.n, &err), 0);
-		read_fmt(&back, &kifu_format_apgr, out.data, out.len, 4096);
+		assert_int_equal(kifu_format_apgr_.write(&out, recs, rps, r.n, &err), 0);
+		read_fmt(&back, &kifu_format_apgr_, out.data, out.len, 4096);
 		assert_int_equal(back.n, r.n);
 		assert_int_equal(back.diags.n, 0);
 		for (k = 0; k < r.n; k++) {
@@ -705,7 +705,7 @@ static void test_apgr_schema(void **state)
 			recs[k] = orig.recs[k];
 			rps[k] = &orig.rps[k];
 		}
-		assert_int_equal(kifu_format_apgr.write(&out, recs, rps, orig.n, &err), 0);
+		assert_int_equal(kifu_format_apgr_.write(&out, recs, rps, orig.n, &err), 0);
 		root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &jerr);
 		if (!root)
 			fail_msg("%s: not JSON: %s at %d:%d", files[i], jerr.text, jerr.line, jerr.column);
@@ -750,17 +750,17 @@ static void test_apgr_schema(void **state)
 static void test_sniff(void **state)
 {
 	(void)state;
-	assert_true(kifu_format_pgn.sniff("[Game \"splinter\"]\n", 18));
-	assert_true(kifu_format_pgn.sniff("\xef\xbb\xbf\n [Event \"x\"]", 17));
-	assert_false(kifu_format_pgn.sniff("[{\"header\": 1}]", 15));
-	assert_false(kifu_format_pgn.sniff("[\"a\", 1]", 8));
-	assert_true(kifu_format_apgr.sniff("  [{\"header\"", 12));
-	assert_true(kifu_format_apgr.sniff("{", 1));
-	assert_false(kifu_format_apgr.sniff("game: x", 7));
-	assert_true(kifu_format_csv.sniff("Event,GAME,moves\r\n", 18));
-	assert_true(kifu_format_csv.sniff("\"game\",moves\n", 13));
-	assert_false(kifu_format_csv.sniff("game: splinter\n", 15));
-	assert_false(kifu_format_csv.sniff("games,moves\n", 12));
+	assert_true(kifu_format_pgn_.sniff("[Game \"splinter\"]\n", 18));
+	assert_true(kifu_format_pgn_.sniff("\xef\xbb\xbf\n [Event \"x\"]", 17));
+	assert_false(kifu_format_pgn_.sniff("[{\"header\": 1}]", 15));
+	assert_false(kifu_format_pgn_.sniff("[\"a\", 1]", 8));
+	assert_true(kifu_format_apgr_.sniff("  [{\"header\"", 12));
+	assert_true(kifu_format_apgr_.sniff("{", 1));
+	assert_false(kifu_format_apgr_.sniff("game: x", 7));
+	assert_true(kifu_format_csv_.sniff("Event,GAME,moves\r\n", 18));
+	assert_true(kifu_format_csv_.sniff("\"game\",moves\n", 13));
+	assert_false(kifu_format_csv_.sniff("game: splinter\n", 15));
+	assert_false(kifu_format_csv_.sniff("games,moves\n", 12));
 }
 
 /* ---- writers that refuse ---- */
@@ -778,21 +778,21 @@ static void test_write_refusals(void **state)
 	assert_int_equal(kifu_record_add_turn(rec, "g7-g8", NULL, NULL, &err), 0);
 	assert_int_equal(kifu_record_add_tag(rec, "two words", "v", KIFU_SCALAR_STR, &err), 0);
 	recs[0] = rec;
-	assert_int_equal(kifu_format_pgn.write(&out, recs, NULL, 1, &err), KIFU_EINVALID);
+	assert_int_equal(kifu_format_pgn_.write(&out, recs, NULL, 1, &err), KIFU_EINVALID);
 	assert_string_equal(err.message, "game 1: tag 'two words' cannot be a pgn tag name");
 	kifu_buf_reset(&out);
 	/* a tag named like a column kifu reads as a field */
 	rec->tags[0].key = kifu_record_strndup_(rec, "Event", 5);
-	assert_int_equal(kifu_format_csv.write(&out, recs, NULL, 1, &err), KIFU_EINVALID);
+	assert_int_equal(kifu_format_csv_.write(&out, recs, NULL, 1, &err), KIFU_EINVALID);
 	assert_string_equal(err.message, "game 1: tag 'Event' cannot be a csv column");
 	kifu_buf_reset(&out);
 	rec->tags[0].key = kifu_record_strndup_(rec, "ok", 2);
 	rec->turns[0].text = kifu_record_strndup_(rec, "g7{", 3);
-	assert_int_equal(kifu_format_pgn.write(&out, recs, NULL, 1, &err), KIFU_EINVALID);
+	assert_int_equal(kifu_format_pgn_.write(&out, recs, NULL, 1, &err), KIFU_EINVALID);
 	assert_string_equal(err.message, "game 1, ply 1: move 'g7{' cannot be written in pgn");
 	kifu_buf_reset(&out);
 	rec->game = kifu_record_strndup_(rec, "chess", 5);
-	assert_int_equal(kifu_format_apgr.write(&out, recs, NULL, 1, &err), KIFU_EINVALID);
+	assert_int_equal(kifu_format_apgr_.write(&out, recs, NULL, 1, &err), KIFU_EINVALID);
 	assert_string_equal(err.message, "game 1: unknown game 'chess'");
 	kifu_buf_release(&out);
 	kifu_record_free(rec);
@@ -814,10 +814,10 @@ static void test_pgn_comment_forms(void **state)
 	assert_int_equal(kifu_record_add_turn(rec, "e6-d6", "two\nlines", NULL, &err), 0);
 	assert_int_equal(kifu_record_add_turn(rec, "g3-f4", "", "3", &err), 0);
 	recs[0] = rec;
-	assert_int_equal(kifu_format_pgn.write(&out, recs, NULL, 1, &err), 0);
+	assert_int_equal(kifu_format_pgn_.write(&out, recs, NULL, 1, &err), 0);
 	assert_non_null(strstr(out.data, "1. g7-g8 ;a {brace} here [%clk 0:00:12.50]\n1... e6-d6 "
 					 "{two\nlines} 2. g3-f4 {} {[%clk 0:00:03]} *\n"));
-	read_fmt(&r, &kifu_format_pgn, out.data, out.len, 100);
+	read_fmt(&r, &kifu_format_pgn_, out.data, out.len, 100);
 	assert_int_equal(r.n, 1);
 	assert_string_equal(r.recs[0]->turns[0].comment, "a {brace} here");
 	assert_string_equal(r.recs[0]->turns[0].clock, "12.50");

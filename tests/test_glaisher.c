@@ -58,9 +58,9 @@ static kifu_move parse_ok(struct kifu_pos *p, const char *text, char *canon)
  */
 static void cell_at(struct kifu_pos *p, const char *name, char *tok)
 {
-	const struct kifu_hex *h = kifu_hex_board(4);
+	const struct kifu_hex *h = kifu_hex_board_(4);
 	struct kifu_buf b = KIFU_BUF_INIT;
-	int c = kifu_hex_cell_parse(h, name, strlen(name)), row, i;
+	int c = kifu_hex_cell_parse_(h, name, strlen(name)), row, i;
 	const char *line;
 
 	assert_true(c >= 0);

@@ -59,7 +59,7 @@ static void assert_line(const struct kifu_pos *pos, const char *line)
 /* The move of a placement on cell `name`. */
 static kifu_move cell(const char *name)
 {
-	int c = kifu_hex_cell_parse(kifu_hex_board(5), name, strlen(name));
+	int c = kifu_hex_cell_parse_(kifu_hex_board_(5), name, strlen(name));
 
 	assert_true(c >= 0);
 	return (kifu_move)c;

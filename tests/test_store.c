@@ -379,23 +379,23 @@ static void test_filters(void **state)
 	/* The expression carries parameters only, numbered from `first`. */
 	f = (struct kifu_filter){ .player = "Robert'); DROP TABLE games; --", .event = "x" };
 	kifu_buf_puts(&sql, "SELECT count(*) FROM games g WHERE ?1 = ?2 AND ");
-	assert_int_equal(kifu_filter_sql(&sql, &f, "g", 3, &err), 2);
+	assert_int_equal(kifu_filter_sql_(&sql, &f, "g", 3, &err), 2);
 	assert_null(strstr(sql.data, "Robert"));
 	assert_non_null(strstr(sql.data, "?3"));
 	assert_non_null(strstr(sql.data, "?4"));
-	assert_int_equal(kifu_db_prepare(&s, st, sql.data, &err), 0);
-	kifu_db_bind_int(s, 1, 1);
-	kifu_db_bind_int(s, 2, 1);
-	assert_int_equal(kifu_filter_bind(s, 3, &f, &err), 2);
-	assert_int_equal(kifu_db_step(s), KIFU_DB_ROW);
-	assert_int_equal(kifu_db_column_int(s, 0), 0);
-	kifu_db_finalize(s);
+	assert_int_equal(kifu_db_prepare_(&s, st, sql.data, &err), 0);
+	kifu_db_bind_int_(s, 1, 1);
+	kifu_db_bind_int_(s, 2, 1);
+	assert_int_equal(kifu_filter_bind_(s, 3, &f, &err), 2);
+	assert_int_equal(kifu_db_step_(s), KIFU_DB_ROW);
+	assert_int_equal(kifu_db_column_int_(s, 0), 0);
+	kifu_db_finalize_(s);
 	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 5);
 	/* No filter at all is "1 = 1" (true on every backend); a bad alias is refused. */
 	kifu_buf_reset(&sql);
-	assert_int_equal(kifu_filter_sql(&sql, NULL, NULL, 1, &err), 0);
+	assert_int_equal(kifu_filter_sql_(&sql, NULL, NULL, 1, &err), 0);
 	assert_string_equal(sql.data, "1 = 1");
-	assert_int_equal(kifu_filter_sql(&sql, &f, "g; DROP", 1, &err), KIFU_ERANGE);
+	assert_int_equal(kifu_filter_sql_(&sql, &f, "g; DROP", 1, &err), KIFU_ERANGE);
 	kifu_buf_release(&sql);
 	kifu_store_free(st);
 }

@@ -49,11 +49,11 @@ static void test_migrations_match(void **state)
 	int k;
 
 	(void)state;
-	for (k = 0; kifu_migrations[k].version; k++) {
-		assert_int_equal(kifu_pg_migrations[k].version, kifu_migrations[k].version);
-		assert_string_equal(kifu_pg_migrations[k].name, kifu_migrations[k].name);
+	for (k = 0; kifu_migrations_[k].version; k++) {
+		assert_int_equal(kifu_pg_migrations_[k].version, kifu_migrations_[k].version);
+		assert_string_equal(kifu_pg_migrations_[k].name, kifu_migrations_[k].name);
 	}
-	assert_int_equal(kifu_pg_migrations[k].version, 0);
+	assert_int_equal(kifu_pg_migrations_[k].version, 0);
 	assert_int_equal(k, kifu_store_schema_version());
 }
 
@@ -123,8 +123,8 @@ static struct kifu_store *open_pg(unsigned flags)
 
 static void exec_ok(struct kifu_store *st, const char *sql)
 {
-	if (kifu_db_exec(st, sql) < 0)
-		fail_msg("%s: %s", sql, kifu_db_errmsg(st));
+	if (kifu_db_exec_(st, sql) < 0)
+		fail_msg("%s: %s", sql, kifu_db_errmsg_(st));
 }
 
 static void test_values_round_trip(void **state)
@@ -140,47 +140,47 @@ static void test_values_round_trip(void **state)
 	if (!server())
 		skip();
 	st = open_pg(0);
-	assert_string_equal(kifu_db_backend(st), "postgresql");
+	assert_string_equal(kifu_db_backend_(st), "postgresql");
 	assert_int_equal(kifu_store_version(st), kifu_store_schema_version());
 	for (i = 0; i < 256; i++)
 		bytes[i] = (unsigned char)i;
 	kifu_error_clear(&err);
-	assert_int_equal(kifu_db_prepare(&s, st, "SELECT ?1::bigint, ?2::bigint, ?3::text, ?4::bytea, "
+	assert_int_equal(kifu_db_prepare_(&s, st, "SELECT ?1::bigint, ?2::bigint, ?3::text, ?4::bytea, "
 					 "?5::float8, ?6::text, ?7::text IS NULL, ?8::text", &err), 0);
-	kifu_db_bind_int64(s, 1, INT64_MIN);
-	kifu_db_bind_int64(s, 2, INT64_MAX);
-	kifu_db_bind_text(s, 3, hostile, -1);
-	kifu_db_bind_blob(s, 4, bytes, sizeof(bytes));
-	kifu_db_bind_double(s, 5, 0.1);
-	kifu_db_bind_text(s, 6, "", 0);
-	kifu_db_bind_null(s, 7);
-	kifu_db_bind_text(s, 8, "abcdef", 3);
-	assert_int_equal(kifu_db_step(s), KIFU_DB_ROW);
-	assert_true(kifu_db_column_int64(s, 0) == INT64_MIN);
-	assert_true(kifu_db_column_int64(s, 1) == INT64_MAX);
-	assert_string_equal(kifu_db_column_text(s, 2), hostile);
-	assert_int_equal(kifu_db_column_bytes(s, 3), sizeof(bytes));
-	assert_memory_equal(kifu_db_column_blob(s, 3), bytes, sizeof(bytes));
-	assert_true(kifu_db_column_double(s, 4) == 0.1);
-	assert_false(kifu_db_column_is_null(s, 5));
-	assert_string_equal(kifu_db_column_text(s, 5), "");
+	kifu_db_bind_int64_(s, 1, INT64_MIN);
+	kifu_db_bind_int64_(s, 2, INT64_MAX);
+	kifu_db_bind_text_(s, 3, hostile, -1);
+	kifu_db_bind_blob_(s, 4, bytes, sizeof(bytes));
+	kifu_db_bind_double_(s, 5, 0.1);
+	kifu_db_bind_text_(s, 6, "", 0);
+	kifu_db_bind_null_(s, 7);
+	kifu_db_bind_text_(s, 8, "abcdef", 3);
+	assert_int_equal(kifu_db_step_(s), KIFU_DB_ROW);
+	assert_true(kifu_db_column_int64_(s, 0) == INT64_MIN);
+	assert_true(kifu_db_column_int64_(s, 1) == INT64_MAX);
+	assert_string_equal(kifu_db_column_text_(s, 2), hostile);
+	assert_int_equal(kifu_db_column_bytes_(s, 3), sizeof(bytes));
+	assert_memory_equal(kifu_db_column_blob_(s, 3), bytes, sizeof(bytes));
+	assert_true(kifu_db_column_double_(s, 4) == 0.1);
+	assert_false(kifu_db_column_is_null_(s, 5));
+	assert_string_equal(kifu_db_column_text_(s, 5), "");
 	/* A boolean reads as SQLite's 1 and 0. */
-	assert_int_equal(kifu_db_column_int(s, 6), 1);
-	assert_string_equal(kifu_db_column_text(s, 7), "abc");
-	assert_int_equal(kifu_db_step(s), KIFU_DB_DONE);
+	assert_int_equal(kifu_db_column_int_(s, 6), 1);
+	assert_string_equal(kifu_db_column_text_(s, 7), "abc");
+	assert_int_equal(kifu_db_step_(s), KIFU_DB_DONE);
 	/* Reset keeps the bindings, as SQLite's. */
-	kifu_db_reset(s);
-	assert_int_equal(kifu_db_step(s), KIFU_DB_ROW);
-	assert_string_equal(kifu_db_column_text(s, 2), hostile);
-	kifu_db_finalize(s);
+	kifu_db_reset_(s);
+	assert_int_equal(kifu_db_step_(s), KIFU_DB_ROW);
+	assert_string_equal(kifu_db_column_text_(s, 2), hostile);
+	kifu_db_finalize_(s);
 	/* A parameter number the SQL does not use can be bound, and changes nothing. */
-	assert_int_equal(kifu_db_prepare(&s, st, "SELECT ?3::int - ?1::int", &err), 0);
-	kifu_db_bind_int(s, 1, 2);
-	kifu_db_bind_int(s, 2, 1000);
-	kifu_db_bind_int(s, 3, 7);
-	assert_int_equal(kifu_db_step(s), KIFU_DB_ROW);
-	assert_int_equal(kifu_db_column_int(s, 0), 5);
-	kifu_db_finalize(s);
+	assert_int_equal(kifu_db_prepare_(&s, st, "SELECT ?3::int - ?1::int", &err), 0);
+	kifu_db_bind_int_(s, 1, 2);
+	kifu_db_bind_int_(s, 2, 1000);
+	kifu_db_bind_int_(s, 3, 7);
+	assert_int_equal(kifu_db_step_(s), KIFU_DB_ROW);
+	assert_int_equal(kifu_db_column_int_(s, 0), 5);
+	kifu_db_finalize_(s);
 	kifu_store_free(st);
 }
 
@@ -200,16 +200,16 @@ static void test_cursor(void **state)
 	kifu_error_clear(&err);
 	assert_int_equal(kifu_store_begin_tx(st, KIFU_TX_READ, &err), 0);
 	assert_int_equal(kifu_store_tx_kind(st), KIFU_TX_READ);
-	assert_int_equal(kifu_db_prepare(&s, st, "SELECT g FROM generate_series(1, ?1) AS g", &err), 0);
-	assert_int_equal(kifu_db_prepare(&other, st, "SELECT ?1::bigint * 2", &err), 0);
-	kifu_db_bind_int(s, 1, 10000);
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		int64_t v = kifu_db_column_int64(s, 0);
+	assert_int_equal(kifu_db_prepare_(&s, st, "SELECT g FROM generate_series(1, ?1) AS g", &err), 0);
+	assert_int_equal(kifu_db_prepare_(&other, st, "SELECT ?1::bigint * 2", &err), 0);
+	kifu_db_bind_int_(s, 1, 10000);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		int64_t v = kifu_db_column_int64_(s, 0);
 
-		kifu_db_bind_int64(other, 1, v);
-		assert_int_equal(kifu_db_step(other), KIFU_DB_ROW);
-		assert_true(kifu_db_column_int64(other, 0) == 2 * v);
-		kifu_db_reset(other);
+		kifu_db_bind_int64_(other, 1, v);
+		assert_int_equal(kifu_db_step_(other), KIFU_DB_ROW);
+		assert_true(kifu_db_column_int64_(other, 0) == 2 * v);
+		kifu_db_reset_(other);
 		sum += v;
 		n++;
 	}
@@ -217,11 +217,11 @@ static void test_cursor(void **state)
 	assert_int_equal(n, 10000);
 	assert_true(sum == 10000LL * 10001 / 2);
 	/* Again from the start after a reset. */
-	kifu_db_reset(s);
-	assert_int_equal(kifu_db_step(s), KIFU_DB_ROW);
-	assert_int_equal(kifu_db_column_int(s, 0), 1);
-	kifu_db_finalize(s);
-	kifu_db_finalize(other);
+	kifu_db_reset_(s);
+	assert_int_equal(kifu_db_step_(s), KIFU_DB_ROW);
+	assert_int_equal(kifu_db_column_int_(s, 0), 1);
+	kifu_db_finalize_(s);
+	kifu_db_finalize_(other);
 	assert_int_equal(kifu_store_commit(st, &err), 0);
 	kifu_store_free(st);
 }
@@ -247,7 +247,7 @@ static void test_game_ids(void **state)
 		skip();
 	st = open_pg(0);
 	kifu_error_clear(&err);
-	assert_int_equal(kifu_db_query_int(&before, st, "SELECT coalesce(max(id), 0) FROM games", &err), 0);
+	assert_int_equal(kifu_db_query_int_(&before, st, "SELECT coalesce(max(id), 0) FROM games", &err), 0);
 	for (k = 0; k < 2; k++) {
 		memset(&rp[k], 0, sizeof(rp[k]));
 		rec[k] = th_parse(texts[k], &rp[k]);
@@ -288,23 +288,23 @@ static void test_error_classes(void **state)
 		skip();
 	st = open_pg(0);
 	exec_ok(st, "SELECT 1");
-	assert_true(kifu_db_exec(st, "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40P01'; END $$") < 0);
-	assert_true(kifu_db_retryable(st));
-	assert_false(kifu_db_cannot_write(st));
-	assert_true(kifu_db_exec(st, "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40001'; END $$") < 0);
-	assert_true(kifu_db_retryable(st));
-	assert_true(kifu_db_exec(st, "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '42501'; END $$") < 0);
-	assert_false(kifu_db_retryable(st));
-	assert_true(kifu_db_cannot_write(st));
+	assert_true(kifu_db_exec_(st, "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40P01'; END $$") < 0);
+	assert_true(kifu_db_retryable_(st));
+	assert_false(kifu_db_cannot_write_(st));
+	assert_true(kifu_db_exec_(st, "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40001'; END $$") < 0);
+	assert_true(kifu_db_retryable_(st));
+	assert_true(kifu_db_exec_(st, "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '42501'; END $$") < 0);
+	assert_false(kifu_db_retryable_(st));
+	assert_true(kifu_db_cannot_write_(st));
 	/* A read-only snapshot refuses writes as "cannot write". */
 	exec_ok(st, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-	assert_true(kifu_db_exec(st, "DELETE FROM stats_state") < 0);
-	assert_true(kifu_db_cannot_write(st));
+	assert_true(kifu_db_exec_(st, "DELETE FROM stats_state") < 0);
+	assert_true(kifu_db_cannot_write_(st));
 	exec_ok(st, "ROLLBACK");
-	assert_true(kifu_db_exec(st, "SELECT * FROM no_such_table") < 0);
-	assert_false(kifu_db_retryable(st));
-	assert_false(kifu_db_cannot_write(st));
-	assert_non_null(strstr(kifu_db_errmsg(st), "no_such_table"));
+	assert_true(kifu_db_exec_(st, "SELECT * FROM no_such_table") < 0);
+	assert_false(kifu_db_retryable_(st));
+	assert_false(kifu_db_cannot_write_(st));
+	assert_non_null(strstr(kifu_db_errmsg_(st), "no_such_table"));
 	/*
 	 * Writes in a transaction are sent without waiting for their result:
 	 * a failure is reported by the next statement, here the commit, with
@@ -313,17 +313,17 @@ static void test_error_classes(void **state)
 	kifu_error_clear(&err);
 	exec_ok(st, "CREATE TEMP TABLE t(x integer PRIMARY KEY)");
 	assert_int_equal(kifu_store_begin_tx(st, KIFU_TX_REFRESH, &err), 0);
-	assert_int_equal(kifu_db_prepare(&s, st, "INSERT INTO t(x) VALUES (?1)", &err), 0);
-	kifu_db_bind_int(s, 1, 1);
-	assert_int_equal(kifu_db_step(s), KIFU_DB_DONE);
-	kifu_db_reset(s);
-	assert_int_equal(kifu_db_step(s), KIFU_DB_DONE);
-	kifu_db_finalize(s);
+	assert_int_equal(kifu_db_prepare_(&s, st, "INSERT INTO t(x) VALUES (?1)", &err), 0);
+	kifu_db_bind_int_(s, 1, 1);
+	assert_int_equal(kifu_db_step_(s), KIFU_DB_DONE);
+	kifu_db_reset_(s);
+	assert_int_equal(kifu_db_step_(s), KIFU_DB_DONE);
+	kifu_db_finalize_(s);
 	assert_true(kifu_store_commit(st, &err) < 0);
 	assert_non_null(strstr(err.message, "duplicate key"));
 	kifu_store_rollback(st);
 	exec_ok(st, "INSERT INTO t(x) VALUES (2)");
-	assert_true(kifu_db_query_int(&n, st, "SELECT count(*) FROM t", &err) == 0 && n == 1);
+	assert_true(kifu_db_query_int_(&n, st, "SELECT count(*) FROM t", &err) == 0 && n == 1);
 	kifu_store_free(st);
 }
 
@@ -345,7 +345,7 @@ static void test_readers_never_create(void **state)
 	snprintf(want, sizeof(want), "no database at '%s'", empty);
 	assert_string_equal(err.message, want);
 	assert_int_equal(kifu_store_open(&st, empty, 0, &err), 0);
-	assert_int_equal(kifu_db_query_int(&n, st, "SELECT count(*) FROM kifu_schema", &err), 0);
+	assert_int_equal(kifu_db_query_int_(&n, st, "SELECT count(*) FROM kifu_schema", &err), 0);
 	assert_int_equal(n, 1);
 	kifu_store_free(st);
 	assert_int_equal(kifu_store_open(&st, empty, KIFU_STORE_READ, &err), 0);

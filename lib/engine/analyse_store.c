@@ -37,11 +37,11 @@ static const char *const insert_ply =
 /* Binds the run's key (game, engine, playouts, seed) to ?1..?4 of s. */
 static void bind_key(struct kifu_stmt *s, int64_t game_id, const struct kifu_analyse_opts *o)
 {
-	kifu_db_bind_int64(s, 1, game_id);
-	kifu_db_bind_text_static(s, 2, ENGINE, -1);
-	kifu_db_bind_int64(s, 3, o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS);
+	kifu_db_bind_int64_(s, 1, game_id);
+	kifu_db_bind_text_static_(s, 2, ENGINE, -1);
+	kifu_db_bind_int64_(s, 3, o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS);
 	/* the 64 bits read as signed, as the hashes are */
-	kifu_db_bind_int64(s, 4, (int64_t)o->seed);
+	kifu_db_bind_int64_(s, 4, (int64_t)o->seed);
 }
 
 /* Runs sql once with the run's key bound; 0 or the store's error in err. */
@@ -49,14 +49,14 @@ static int run_keyed(struct kifu_store *st, const char *sql, int64_t game_id,
 		     const struct kifu_analyse_opts *o, const char *what, struct kifu_error *err)
 {
 	struct kifu_stmt *s = NULL;
-	int ret = kifu_db_prepare(&s, st, sql, err);
+	int ret = kifu_db_prepare_(&s, st, sql, err);
 
 	if (ret == 0) {
 		bind_key(s, game_id, o);
-		if (kifu_db_step(s) < 0)
-			ret = kifu_db_fail(st, what, err);
+		if (kifu_db_step_(s) < 0)
+			ret = kifu_db_fail_(st, what, err);
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	return ret;
 }
 
@@ -76,55 +76,55 @@ int kifu_analyse_store(struct kifu_store *st, int64_t game_id, const struct kifu
 	if (ret == 0)
 		ret = run_keyed(st, delete_run, game_id, o, "cannot replace an analysis", err);
 	if (ret == 0)
-		ret = kifu_db_prepare(&s, st, insert_run, err);
+		ret = kifu_db_prepare_(&s, st, insert_run, err);
 	if (ret < 0)
 		goto out;
 	bind_key(s, game_id, o);
-	kifu_db_bind_int64(s, 5, (int64_t)n);
-	if (kifu_db_step(s) < 0) {
+	kifu_db_bind_int64_(s, 5, (int64_t)n);
+	if (kifu_db_step_(s) < 0) {
 		/* a game id that is not stored breaks the foreign key */
-		ret = kifu_db_fail(st, "cannot store the analysis", err);
+		ret = kifu_db_fail_(st, "cannot store the analysis", err);
 		goto out;
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	s = NULL;
 	/* the run's id, found by its key: portable, unlike last-insert-id calls */
-	ret = kifu_db_prepare(&s, st, select_run, err);
+	ret = kifu_db_prepare_(&s, st, select_run, err);
 	if (ret < 0)
 		goto out;
 	bind_key(s, game_id, o);
-	rc = kifu_db_step(s);
+	rc = kifu_db_step_(s);
 	if (rc != KIFU_DB_ROW) {
-		ret = kifu_db_fail(st, "cannot store the analysis", err);
+		ret = kifu_db_fail_(st, "cannot store the analysis", err);
 		goto out;
 	}
-	run = kifu_db_column_int64(s, 0);
-	kifu_db_finalize(s);
+	run = kifu_db_column_int64_(s, 0);
+	kifu_db_finalize_(s);
 	s = NULL;
-	ret = kifu_db_prepare(&s, st, insert_ply, err);
+	ret = kifu_db_prepare_(&s, st, insert_ply, err);
 	for (i = 0; ret == 0 && i < n; i++) {
 		const struct kifu_ply_review *p = &rv[i];
 		const char *mark = kifu_analyse_mark_text(p->mark);
 
-		kifu_db_bind_int64(s, 1, run);
-		kifu_db_bind_int64(s, 2, (int64_t)p->ply);
-		kifu_db_bind_int(s, 3, p->side);
-		kifu_db_bind_text(s, 4, moves + i * KIFU_MOVE_TEXT_MAX, -1);
-		kifu_db_bind_text(s, 5, best + i * KIFU_MOVE_TEXT_MAX, -1);
-		kifu_db_bind_double(s, 6, p->expected);
-		kifu_db_bind_double(s, 7, p->best_score);
-		kifu_db_bind_double(s, 8, p->played_score);
-		kifu_db_bind_double(s, 9, p->loss);
+		kifu_db_bind_int64_(s, 1, run);
+		kifu_db_bind_int64_(s, 2, (int64_t)p->ply);
+		kifu_db_bind_int_(s, 3, p->side);
+		kifu_db_bind_text_(s, 4, moves + i * KIFU_MOVE_TEXT_MAX, -1);
+		kifu_db_bind_text_(s, 5, best + i * KIFU_MOVE_TEXT_MAX, -1);
+		kifu_db_bind_double_(s, 6, p->expected);
+		kifu_db_bind_double_(s, 7, p->best_score);
+		kifu_db_bind_double_(s, 8, p->played_score);
+		kifu_db_bind_double_(s, 9, p->loss);
 		if (mark)
-			kifu_db_bind_text_static(s, 10, mark, -1);
+			kifu_db_bind_text_static_(s, 10, mark, -1);
 		else
-			kifu_db_bind_null(s, 10);
-		if (kifu_db_step(s) < 0)
-			ret = kifu_db_fail(st, "cannot store the analysis", err);
-		kifu_db_reset(s);
+			kifu_db_bind_null_(s, 10);
+		if (kifu_db_step_(s) < 0)
+			ret = kifu_db_fail_(st, "cannot store the analysis", err);
+		kifu_db_reset_(s);
 	}
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	if (ret == 0)
 		ret = kifu_store_commit(st, err);
 	else

@@ -98,7 +98,7 @@ static void hex_build_all(void)
 		hex_build(&hex_boards[R], R);
 }
 
-const struct kifu_hex *kifu_hex_board(int R)
+const struct kifu_hex *kifu_hex_board_(int R)
 {
 	if (R < 1 || R > KIFU_HEX_MAX_R)
 		return NULL;
@@ -136,7 +136,7 @@ static void format_letter_number(char *buf, int letter, int number)
 	*buf = '\0';
 }
 
-int kifu_hex_cell_parse(const struct kifu_hex *h, const char *s, size_t n)
+int kifu_hex_cell_parse_(const struct kifu_hex *h, const char *s, size_t n)
 {
 	int row, num;
 
@@ -147,12 +147,12 @@ int kifu_hex_cell_parse(const struct kifu_hex *h, const char *s, size_t n)
 	return h->rowstart[row] + num - 1;
 }
 
-void kifu_hex_cell_name(const struct kifu_hex *h, int cell, char *buf)
+void kifu_hex_cell_name_(const struct kifu_hex *h, int cell, char *buf)
 {
 	format_letter_number(buf, h->row[cell], h->num[cell]);
 }
 
-int kifu_hex_step(const struct kifu_hex *h, int cell, int dir, int k)
+int kifu_hex_step_(const struct kifu_hex *h, int cell, int dir, int k)
 {
 	while (k-- > 0 && cell >= 0)
 		cell = h->nb[cell][dir];
@@ -177,17 +177,17 @@ static int dir_lookup(const char *const *names, int count, const char *s, size_t
 	return -1;
 }
 
-int kifu_hex_dir_parse(const char *s, size_t n)
+int kifu_hex_dir_parse_(const char *s, size_t n)
 {
 	return dir_lookup(hex_dir_names, 6, s, n);
 }
 
-const char *kifu_hex_dir_name(int dir)
+const char *kifu_hex_dir_name_(int dir)
 {
 	return dir >= 0 && dir < 6 ? hex_dir_names[dir] : "?";
 }
 
-int kifu_hex_sym_dir(int k, int dir)
+int kifu_hex_sym_dir_(int k, int dir)
 {
 	int q = hex_dq[dir], r = hex_dr[dir], d;
 
@@ -198,7 +198,7 @@ int kifu_hex_sym_dir(int k, int dir)
 	return d;
 }
 
-int kifu_hex_sym_inverse(int k)
+int kifu_hex_sym_inverse_(int k)
 {
 	/* reflections undo themselves; a rotation by k turns is undone by 6 - k */
 	return k >= 6 ? k : (6 - k) % 6;
@@ -206,11 +206,11 @@ int kifu_hex_sym_inverse(int k)
 
 /* ---- square boards ---- */
 
-const int kifu_sq_dfile[8] = { 0, 0, +1, -1, +1, -1, +1, -1 };
-const int kifu_sq_drank[8] = { +1, -1, 0, 0, +1, +1, -1, -1 };
+const int kifu_sq_dfile_[8] = { 0, 0, +1, -1, +1, -1, +1, -1 };
+const int kifu_sq_drank_[8] = { +1, -1, 0, 0, +1, +1, -1, -1 };
 static const char *const sq_dir_names[8] = { "n", "s", "e", "w", "ne", "nw", "se", "sw" };
 
-int kifu_sq_cell_parse(int width, int height, const char *s, size_t n)
+int kifu_sq_cell_parse_(int width, int height, const char *s, size_t n)
 {
 	int file, rank;
 
@@ -221,17 +221,17 @@ int kifu_sq_cell_parse(int width, int height, const char *s, size_t n)
 	return (rank - 1) * width + file;
 }
 
-void kifu_sq_cell_name(int width, int cell, char *buf)
+void kifu_sq_cell_name_(int width, int cell, char *buf)
 {
 	format_letter_number(buf, cell % width, cell / width + 1);
 }
 
-int kifu_sq_dir_parse(const char *s, size_t n)
+int kifu_sq_dir_parse_(const char *s, size_t n)
 {
 	return dir_lookup(sq_dir_names, 8, s, n);
 }
 
-const char *kifu_sq_dir_name(int dir)
+const char *kifu_sq_dir_name_(int dir)
 {
 	return dir >= 0 && dir < 8 ? sq_dir_names[dir] : "?";
 }
@@ -251,7 +251,7 @@ static void sq_sym_vec(int k, int width, int height, int *f, int *r)
 		*r = height - 1 - *r;
 }
 
-int kifu_sq_sym_cell(int width, int height, int k, int cell)
+int kifu_sq_sym_cell_(int width, int height, int k, int cell)
 {
 	int f = cell % width, r = cell / width;
 
@@ -259,19 +259,19 @@ int kifu_sq_sym_cell(int width, int height, int k, int cell)
 	return r * width + f;
 }
 
-int kifu_sq_sym_dir(int k, int dir)
+int kifu_sq_sym_dir_(int k, int dir)
 {
 	/* a direction is a step: mirror it about 0 (a board of width 1) */
-	int f = kifu_sq_dfile[dir], r = kifu_sq_drank[dir], d;
+	int f = kifu_sq_dfile_[dir], r = kifu_sq_drank_[dir], d;
 
 	sq_sym_vec(k, 1, 1, &f, &r);
 	for (d = 0; d < 8; d++)
-		if (kifu_sq_dfile[d] == f && kifu_sq_drank[d] == r)
+		if (kifu_sq_dfile_[d] == f && kifu_sq_drank_[d] == r)
 			break;
 	return d;
 }
 
-int kifu_sq_sym_inverse(int k)
+int kifu_sq_sym_inverse_(int k)
 {
 	/* the flips alone undo themselves; a swap then flips (a, b) is undone by swap then (b, a) */
 	return k < 4 ? k : 4 | (k & 1) << 1 | (k >> 1 & 1);
@@ -279,7 +279,7 @@ int kifu_sq_sym_inverse(int k)
 
 /* ---- move text ---- */
 
-int kifu_move_text_norm(const char *in, int spaces_allowed, char *out, char *trimmed,
+int kifu_move_text_norm_(const char *in, int spaces_allowed, char *out, char *trimmed,
 			size_t size)
 {
 	const char *end;

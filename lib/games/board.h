@@ -55,43 +55,43 @@ struct kifu_hex {
 };
 
 /* The board with side R + 1 (R from 1 to KIFU_HEX_MAX_R); built once, thread-safe. */
-const struct kifu_hex *kifu_hex_board(int R);
+const struct kifu_hex *kifu_hex_board_(int R);
 
 /* Cell index of a name such as "f11" (case-insensitive, n bytes), or -1. */
-int kifu_hex_cell_parse(const struct kifu_hex *h, const char *s, size_t n);
+int kifu_hex_cell_parse_(const struct kifu_hex *h, const char *s, size_t n);
 
 /* Writes the name of cell ("f11") into buf (at least 4 bytes). */
-void kifu_hex_cell_name(const struct kifu_hex *h, int cell, char *buf);
+void kifu_hex_cell_name_(const struct kifu_hex *h, int cell, char *buf);
 
 /* The cell k steps from cell in direction dir, or -1 off the board. */
-int kifu_hex_step(const struct kifu_hex *h, int cell, int dir, int k);
+int kifu_hex_step_(const struct kifu_hex *h, int cell, int dir, int k);
 
 /* Direction index of "e", "w", "ne", "nw", "se", "sw" (n bytes, case-insensitive), or -1. */
-int kifu_hex_dir_parse(const char *s, size_t n);
-const char *kifu_hex_dir_name(int dir);
+int kifu_hex_dir_parse_(const char *s, size_t n);
+const char *kifu_hex_dir_name_(int dir);
 
 /* The image of direction dir by symmetry k (the cell image is h->sym[k][cell]). */
-int kifu_hex_sym_dir(int k, int dir);
+int kifu_hex_sym_dir_(int k, int dir);
 
 /* The symmetry that undoes k. */
-int kifu_hex_sym_inverse(int k);
+int kifu_hex_sym_inverse_(int k);
 
 /* ---- square boards (files a.., ranks 1.. from the bottom) ---- */
 
 /* Directions: n, s, e, w, ne, nw, se, sw. */
 enum { KIFU_SQ_N, KIFU_SQ_S, KIFU_SQ_E, KIFU_SQ_W, KIFU_SQ_NE, KIFU_SQ_NW, KIFU_SQ_SE, KIFU_SQ_SW };
-extern const int kifu_sq_dfile[8];
-extern const int kifu_sq_drank[8];
+extern const int kifu_sq_dfile_[8];
+extern const int kifu_sq_drank_[8];
 
 /* Cell index (rank * width + file) of "c10" (case-insensitive, n bytes), or -1. */
-int kifu_sq_cell_parse(int width, int height, const char *s, size_t n);
+int kifu_sq_cell_parse_(int width, int height, const char *s, size_t n);
 
 /* Writes the name of cell into buf (at least 4 bytes). */
-void kifu_sq_cell_name(int width, int cell, char *buf);
+void kifu_sq_cell_name_(int width, int cell, char *buf);
 
 /* Direction index of "n", "s", ..., "sw" (n bytes, case-insensitive), or -1. */
-int kifu_sq_dir_parse(const char *s, size_t n);
-const char *kifu_sq_dir_name(int dir);
+int kifu_sq_dir_parse_(const char *s, size_t n);
+const char *kifu_sq_dir_name_(int dir);
 
 /*
  * The symmetries of a width x height board, k = 0..7 as three bits applied
@@ -103,13 +103,13 @@ const char *kifu_sq_dir_name(int dir);
 #define KIFU_SQ_SYMMETRIES 8
 
 /* The image of cell (rank * width + file) by symmetry k. */
-int kifu_sq_sym_cell(int width, int height, int k, int cell);
+int kifu_sq_sym_cell_(int width, int height, int k, int cell);
 
 /* The image of direction dir (KIFU_SQ_*) by symmetry k. */
-int kifu_sq_sym_dir(int k, int dir);
+int kifu_sq_sym_dir_(int k, int dir);
 
 /* The symmetry that undoes k. */
-int kifu_sq_sym_inverse(int k);
+int kifu_sq_sym_inverse_(int k);
 
 /* ---- move text ---- */
 
@@ -123,7 +123,7 @@ int kifu_sq_sym_inverse(int k);
  * `trimmed` (may be NULL, size bytes) receives the move trimmed but
  * otherwise as written, for quoting it in messages.
  */
-int kifu_move_text_norm(const char *in, int spaces_allowed, char *out, char *trimmed,
+int kifu_move_text_norm_(const char *in, int spaces_allowed, char *out, char *trimmed,
 			size_t size);
 
 #endif

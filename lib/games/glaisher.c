@@ -87,7 +87,7 @@ static uint8_t side_bits(const struct kifu_hex *h, int c)
 
 static void geo_build(void)
 {
-	const struct kifu_hex *h = kifu_hex_board(4);
+	const struct kifu_hex *h = kifu_hex_board_(4);
 	int c, d, k, hgt, n = 0;
 
 	memset(&geo, 0, sizeof(geo));
@@ -271,7 +271,7 @@ static int gl_init(void *state, int variant, int first, struct kifu_error *err)
 	if (variant == 0) {
 		for (col = 0; col < 2; col++)
 			for (i = 0; i < 3; i++)
-				put_stack(s, kifu_hex_cell_parse(geo.hex, start[col][i], 2), col, 6);
+				put_stack(s, kifu_hex_cell_parse_(geo.hex, start[col][i], 2), col, 6);
 	} else {
 		s->setup = SETUP_TURNS;
 		s->hash ^= ZSETUP(SETUP_TURNS);
@@ -518,10 +518,10 @@ static kifu_move gl_map_move(const void *state, kifu_move m, int k)
 		c = geo.hex->sym[k][c];
 	if (m & M_SETUP)
 		return M_SETUP | (kifu_move)c << 17;
-	return MKSEP(geo.hex->sym[k][M_ORIGIN(m)], kifu_hex_sym_dir(k, M_DIR(m)), M_MASK(m), c);
+	return MKSEP(geo.hex->sym[k][M_ORIGIN(m)], kifu_hex_sym_dir_(k, M_DIR(m)), M_MASK(m), c);
 }
 
-const struct kifu_game kifu_game_glaisher = {
+const struct kifu_game kifu_game_glaisher_ = {
 	.name = "glaisher",
 	.title = "Glaisher",
 	.variants = gl_variants,
@@ -545,7 +545,7 @@ const struct kifu_game kifu_game_glaisher = {
 	.render_text = kifu_glaisher_render_text_,
 	.render_svg = kifu_glaisher_render_svg_,
 	.nsymmetries = KIFU_HEX_SYMMETRIES,
-	.symmetry_inverse = kifu_hex_sym_inverse,
+	.symmetry_inverse = kifu_hex_sym_inverse_,
 	.map_state = gl_map_state,
 	.map_move = gl_map_move,
 	.hash_symmetries = gl_hash_symmetries,

@@ -11,7 +11,7 @@
 
 #include "games/board.h"
 
-extern const struct kifu_game kifu_game_glaisher;
+extern const struct kifu_game kifu_game_glaisher_;
 
 #define NC 61
 #define FULL ((UINT64_C(1) << NC) - 1)
@@ -92,7 +92,7 @@ unsigned kifu_glaisher_blocked_parts_(const struct kifu_glaisher_state_ *s, int 
 uint64_t kifu_glaisher_dest_mask_(int o, int d, unsigned m);
 int kifu_glaisher_game_over_(const struct kifu_glaisher_state_ *s);
 
-/* The game's notation and pictures (glaisher_text.c), entries of kifu_game_glaisher. */
+/* The game's notation and pictures (glaisher_text.c), entries of kifu_game_glaisher_. */
 void kifu_glaisher_format_move_(const void *state, kifu_move m, char *buf);
 int kifu_glaisher_parse_move_(const void *state, const char *text, kifu_move *out,
 			      struct kifu_error *err);

@@ -21,15 +21,15 @@ void kifu_glaisher_format_move_(const void *state, kifu_move m, char *buf)
 
 	(void)state;
 	if (m & M_SETUP) {
-		kifu_hex_cell_name(geo->hex, c, buf);
+		kifu_hex_cell_name_(geo->hex, c, buf);
 	} else {
 		unsigned mask = M_MASK(m);
 		int k, sep = 0;
 
-		kifu_hex_cell_name(geo->hex, M_ORIGIN(m), p);
+		kifu_hex_cell_name_(geo->hex, M_ORIGIN(m), p);
 		p += strlen(p);
 		*p++ = '>';
-		strcpy(p, kifu_hex_dir_name(M_DIR(m)));
+		strcpy(p, kifu_hex_dir_name_(M_DIR(m)));
 		p += strlen(p);
 		*p++ = ' ';
 		for (k = MAX_PART; k >= 1; k--) {
@@ -43,7 +43,7 @@ void kifu_glaisher_format_move_(const void *state, kifu_move m, char *buf)
 		*p = '\0';
 		if (c != NO_CELL) {
 			*p++ = ' ';
-			kifu_hex_cell_name(geo->hex, c, p);
+			kifu_hex_cell_name_(geo->hex, c, p);
 		}
 	}
 }
@@ -65,7 +65,7 @@ static int cell_shaped(const char *s, size_t n)
 #define ILLEGAL(...) kifu_error_set(err, KIFU_EILLEGAL, __VA_ARGS__)
 
 /*
- * kifu_hex_cell_parse() of a token of the normalised text (no upper case
+ * kifu_hex_cell_parse_() of a token of the normalised text (no upper case
  * there): a row letter, then a number from 1 without a leading zero, both
  * on the board.
  */
@@ -89,7 +89,7 @@ static int hex_cell(const char *s, size_t n)
 	return h->rowstart[row] + num - 1;
 }
 
-/* kifu_hex_dir_parse() of a word of the normalised text: e, w, ne, nw, se, sw. */
+/* kifu_hex_dir_parse_() of a word of the normalised text: e, w, ne, nw, se, sw. */
 static int hex_dir(const char *s, size_t n)
 {
 	if (n == 1)
@@ -201,7 +201,7 @@ static int check_setup(const struct kifu_glaisher_state_ *s, int c, const char *
 	const struct kifu_glaisher_geo_ *geo = kifu_glaisher_geo_();
 	char name[8];
 
-	kifu_hex_cell_name(geo->hex, c, name);
+	kifu_hex_cell_name_(geo->hex, c, name);
 	if (!s->setup)
 		return ILLEGAL("illegal move '%s': a bare cell is a move only in the set-up turns of advanced",
 			       trimmed);
@@ -226,7 +226,7 @@ static int check_separation(const struct kifu_glaisher_state_ *s, int o, int d,
 			       trimmed);
 	/* the origin's name is only written in messages */
 	if (!(s->occ[col] & BIT(o))) {
-		kifu_hex_cell_name(geo->hex, o, oname);
+		kifu_hex_cell_name_(geo->hex, o, oname);
 		return ILLEGAL("illegal move '%s': no stack of yours on '%s'", trimmed, oname);
 	}
 	if (p->count < 2)
@@ -239,7 +239,7 @@ static int check_separation(const struct kifu_glaisher_state_ *s, int o, int d,
 		return ILLEGAL("illegal move '%s': the part of %.*s would leave the board", trimmed,
 			       p->len[k], p->text[k]);
 	if ((uint32_t)p->sum != s->h[o]) {
-		kifu_hex_cell_name(geo->hex, o, oname);
+		kifu_hex_cell_name_(geo->hex, o, oname);
 		return ILLEGAL("illegal move '%s': the parts add up to %d, the stack on '%s' is %lu high",
 			       trimmed, p->sum, oname, (unsigned long)s->h[o]);
 	}
@@ -249,9 +249,9 @@ static int check_separation(const struct kifu_glaisher_state_ *s, int o, int d,
 
 		k = __builtin_ctz(blk) + 1;
 		t = geo->dest[o][d][k];
-		kifu_hex_cell_name(geo->hex, t, name);
+		kifu_hex_cell_name_(geo->hex, t, name);
 		return ILLEGAL("illegal move '%s': the %s stack of %lu on '%s' is taller than the part of %d landing there",
-			       trimmed, kifu_game_glaisher.sides[!col], (unsigned long)s->h[t], name, k);
+			       trimmed, kifu_game_glaisher_.sides[!col], (unsigned long)s->h[t], name, k);
 	}
 	dm = kifu_glaisher_dest_mask_(o, d, p->mask);
 	nm = (s->occ[col] & ~BIT(o)) | dm;
@@ -267,7 +267,7 @@ static int check_separation(const struct kifu_glaisher_state_ *s, int o, int d,
 		return ILLEGAL("illegal move '%s': the move must place a piece on an empty cell",
 			       trimmed);
 	if (all & BIT(cell)) {
-		kifu_hex_cell_name(geo->hex, cell, name);
+		kifu_hex_cell_name_(geo->hex, cell, name);
 		if (dm & BIT(cell) && !((s->occ[0] | s->occ[1]) & BIT(cell)))
 			return ILLEGAL("illegal move '%s': a part lands on '%s'", trimmed, name);
 		return ILLEGAL("illegal move '%s': '%s' is not empty", trimmed, name);
@@ -277,10 +277,10 @@ static int check_separation(const struct kifu_glaisher_state_ *s, int o, int d,
 }
 
 /*
- * kifu_move_text_norm() (spaces allowed) for the usual spelling of a move,
+ * kifu_move_text_norm_() (spaces allowed) for the usual spelling of a move,
  * lower case with single spaces between its words ("a2>e 4+2 c3"), which
  * normalises to itself: copied as it is. Anything else goes through
- * kifu_move_text_norm().
+ * kifu_move_text_norm_().
  */
 static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
 {
@@ -297,7 +297,7 @@ static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
 			break;
 	}
 	if (text[n])
-		return kifu_move_text_norm(text, 1, norm, trimmed, size);
+		return kifu_move_text_norm_(text, 1, norm, trimmed, size);
 	memcpy(norm, text, n + 1);
 	memcpy(trimmed, text, n + 1);
 	return (int)n;
@@ -437,15 +437,15 @@ int kifu_glaisher_render_text_(struct kifu_buf *out, const void *state)
 				h->rowlen[row]);
 	}
 	kifu_buf_puts(out, "(rN/yN: red/yellow stack of height N)\n");
-	kifu_game_glaisher.outcome(s, &oc);
+	kifu_game_glaisher_.outcome(s, &oc);
 	if (oc.status == KIFU_WIN)
-		kifu_buf_printf(out, "game over: %s wins (%s)", kifu_game_glaisher.sides[oc.winner],
+		kifu_buf_printf(out, "game over: %s wins (%s)", kifu_game_glaisher_.sides[oc.winner],
 				s->winner ? "connection" : "no separation left");
 	else if (s->setup)
-		kifu_buf_printf(out, "to move: %s (set-up, %d placements due)", kifu_game_glaisher.sides[s->side],
+		kifu_buf_printf(out, "to move: %s (set-up, %d placements due)", kifu_game_glaisher_.sides[s->side],
 				s->setup);
 	else
-		kifu_buf_printf(out, "to move: %s", kifu_game_glaisher.sides[s->side]);
+		kifu_buf_printf(out, "to move: %s", kifu_game_glaisher_.sides[s->side]);
 	return kifu_buf_printf(out, "; stacks_red %d; stacks_yellow %d; pieces_red %ld; pieces_yellow %ld\n",
 			       __builtin_popcountll(s->occ[0]), __builtin_popcountll(s->occ[1]),
 			       pieces_of(s, 0), pieces_of(s, 1));
@@ -464,32 +464,32 @@ static int gl_render(struct kifu_buf *out, const void *state, const int *marks, 
 	struct kifu_svg_hex l;
 	int c;
 
-	kifu_svg_hex_layout(&l, geo->hex, 32);
-	kifu_svg_caption_make(&cap, &kifu_game_glaisher, s, l.width);
-	kifu_svg_begin(out, &kifu_game_glaisher, l.width, l.height + kifu_svg_caption_height(&cap));
-	kifu_svg_hex_board(out, &l, NULL);
-	kifu_svg_hex_marks(out, &l, marks, nmarks);
+	kifu_svg_hex_layout_(&l, geo->hex, 32);
+	kifu_svg_caption_make_(&cap, &kifu_game_glaisher_, s, l.width);
+	kifu_svg_begin_(out, &kifu_game_glaisher_, l.width, l.height + kifu_svg_caption_height_(&cap));
+	kifu_svg_hex_board_(out, &l, NULL);
+	kifu_svg_hex_marks_(out, &l, marks, nmarks);
 	for (c = 0; c < NC; c++) {
 		char name[8], tok[16], num[12];
 		double x, y;
 
 		if (!s->h[c])
 			continue;
-		kifu_hex_cell_name(geo->hex, c, name);
+		kifu_hex_cell_name_(geo->hex, c, name);
 		snprintf(tok, sizeof(tok), "%c%lu", kifu_glaisher_colour_at_(s, c) ? 'y' : 'r',
 			 (unsigned long)s->h[c]);
 		snprintf(num, sizeof(num), "%lu", (unsigned long)s->h[c]);
-		kifu_svg_hex_centre(&l, c, &x, &y);
-		kifu_svg_cell_open(out, name, tok, x, y - 4);
-		kifu_svg_disc_stack(
+		kifu_svg_hex_centre_(&l, c, &x, &y);
+		kifu_svg_cell_open_(out, name, tok, x, y - 4);
+		kifu_svg_disc_stack_(
 			out,
-			kifu_svg_colour(kifu_game_glaisher.sides[kifu_glaisher_colour_at_(s, c)]),
+			kifu_svg_colour_(kifu_game_glaisher_.sides[kifu_glaisher_colour_at_(s, c)]),
 			l.size * 0.52, s->h[c] < 5 ? (int)s->h[c] : 5, 5, num);
-		kifu_svg_cell_close(out);
+		kifu_svg_cell_close_(out);
 	}
-	kifu_svg_caption_put(out, &cap, l.width / 2, l.height);
-	kifu_svg_hex_numbers(out, &l);
-	return kifu_svg_end(out);
+	kifu_svg_caption_put_(out, &cap, l.width / 2, l.height);
+	kifu_svg_hex_numbers_(out, &l);
+	return kifu_svg_end_(out);
 }
 
 int kifu_glaisher_render_svg_(struct kifu_buf *out, const void *state)

@@ -7,17 +7,17 @@
 
 #include "kifu/game.h"
 
-extern const struct kifu_game kifu_game_splay_schmidt;
-extern const struct kifu_game kifu_game_splay_kisenwether;
-extern const struct kifu_game kifu_game_splinter;
-extern const struct kifu_game kifu_game_splinter_quad;
-extern const struct kifu_game kifu_game_glaisher;
+extern const struct kifu_game kifu_game_splay_schmidt_;
+extern const struct kifu_game kifu_game_splay_kisenwether_;
+extern const struct kifu_game kifu_game_splinter_;
+extern const struct kifu_game kifu_game_splinter_quad_;
+extern const struct kifu_game kifu_game_glaisher_;
 
 const struct kifu_game *const kifu_games[] = {
-	&kifu_game_splay_schmidt,
-	&kifu_game_splay_kisenwether,
-	&kifu_game_splinter,
-	&kifu_game_splinter_quad,
-	&kifu_game_glaisher,
+	&kifu_game_splay_schmidt_,
+	&kifu_game_splay_kisenwether_,
+	&kifu_game_splinter_,
+	&kifu_game_splinter_quad_,
+	&kifu_game_glaisher_,
 	NULL
 };

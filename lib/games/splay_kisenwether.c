@@ -14,7 +14,7 @@
 #include "games/board.h"
 #include "games/svg.h"
 
-extern const struct kifu_game kifu_game_splay_kisenwether;
+extern const struct kifu_game kifu_game_splay_kisenwether_;
 
 #define W 8
 #define NCELLS 64
@@ -411,11 +411,11 @@ static void kis_format_move(const void *state, kifu_move m, char *buf)
 	}
 	s = MV_FROM(m);
 	d = MV_DIR(m);
-	kifu_sq_cell_name(W, s, from);
+	kifu_sq_cell_name_(W, s, from);
 	if (m & MV_SPLAY) {
-		snprintf(buf, KIFU_MOVE_TEXT_MAX, "%s>%s", from, kifu_sq_dir_name(d));
+		snprintf(buf, KIFU_MOVE_TEXT_MAX, "%s>%s", from, kifu_sq_dir_name_(d));
 	} else {
-		kifu_sq_cell_name(W, s + delta[d], to);
+		kifu_sq_cell_name_(W, s + delta[d], to);
 		snprintf(buf, KIFU_MOVE_TEXT_MAX, "%s-%s", from, to);
 	}
 }
@@ -526,9 +526,9 @@ static int listed(const struct kis_state *st, kifu_move m, int h)
 }
 
 /*
- * kifu_move_text_norm() for the usual spelling of a move, lower case
+ * kifu_move_text_norm_() for the usual spelling of a move, lower case
  * without white space ("c2-c3", "d2>ne"), which normalises to itself:
- * copied as it is. Anything else goes through kifu_move_text_norm().
+ * copied as it is. Anything else goes through kifu_move_text_norm_().
  */
 static int norm_text(const char *text, char *norm, char *raw, size_t size)
 {
@@ -539,7 +539,7 @@ static int norm_text(const char *text, char *norm, char *raw, size_t size)
 
 		if (n + 1 >= size || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
 				       c == '-' || c == '>'))
-			return kifu_move_text_norm(text, 0, norm, raw, size);
+			return kifu_move_text_norm_(text, 0, norm, raw, size);
 	}
 	memcpy(norm, text, n + 1);
 	memcpy(raw, text, n + 1);
@@ -571,12 +571,12 @@ static int kis_parse_move(const void *state, const char *text, kifu_move *out,
 			return kifu_error_set(err, KIFU_EPARSE,
 					      "unparsable move '%s': expected CELL-CELL, CELL>DIR or pass",
 					      raw);
-		s = kifu_sq_cell_parse(W, W, norm, (size_t)(sep - norm));
+		s = kifu_sq_cell_parse_(W, W, norm, (size_t)(sep - norm));
 		if (s < 0)
 			return kifu_error_set(err, KIFU_EPARSE, "unparsable move '%s': unknown cell '%.*s'",
 					      raw, (int)(sep - norm), raw);
 		if (*sep == '-') {
-			int t = kifu_sq_cell_parse(W, W, sep + 1, strlen(sep + 1));
+			int t = kifu_sq_cell_parse_(W, W, sep + 1, strlen(sep + 1));
 
 			if (t < 0)
 				return kifu_error_set(err, KIFU_EPARSE,
@@ -590,7 +590,7 @@ static int kis_parse_move(const void *state, const char *text, kifu_move *out,
 						      raw);
 			m = MV_MAKE(s, d, 0);
 		} else {
-			d = kifu_sq_dir_parse(sep + 1, strlen(sep + 1));
+			d = kifu_sq_dir_parse_(sep + 1, strlen(sep + 1));
 			if (d < 0)
 				return kifu_error_set(err, KIFU_EPARSE,
 						      "unparsable move '%s': unknown direction '%s'", raw,
@@ -626,7 +626,7 @@ static int kis_parse_move(const void *state, const char *text, kifu_move *out,
 		if (!gen(st, st->side, NULL, 1) && !gen(st, !st->side, NULL, 1))
 			return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': the game is over",
 					      raw);
-		kifu_sq_cell_name(W, s, cname);
+		kifu_sq_cell_name_(W, s, cname);
 		if (v == EMPTY)
 			return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': no stack on '%s'",
 					      raw, cname);
@@ -641,7 +641,7 @@ static int kis_parse_move(const void *state, const char *text, kifu_move *out,
 			return kifu_error_set(err, KIFU_EILLEGAL,
 					      "illegal move '%s': the splay would put a stone off the board",
 					      raw);
-		kifu_sq_cell_name(W, bad, cname);
+		kifu_sq_cell_name_(W, bad, cname);
 		return kifu_error_set(err, KIFU_EILLEGAL,
 				      "illegal move '%s': it would leave a stack of %d on '%s', whose size limit is %d",
 				      raw, newh, cname, limit[bad]);
@@ -701,7 +701,7 @@ static void kis_map_state(void *dst, const void *src, int k)
 
 	memset(d, 0, sizeof(*d));
 	for (c = 0; c < NCELLS; c++)
-		d->cell[kifu_sq_sym_cell(W, W, kis_sym[k], c)] = s->cell[c];
+		d->cell[kifu_sq_sym_cell_(W, W, kis_sym[k], c)] = s->cell[c];
 	d->side = s->side;
 	memcpy(d->cap, s->cap, sizeof(d->cap));
 	d->hash = compute_hash(d);
@@ -719,8 +719,8 @@ static kifu_move kis_map_move(const void *state, kifu_move m, int k)
 	(void)state;
 	if (m & MV_PASS)
 		return m;
-	return MV_MAKE(kifu_sq_sym_cell(W, W, kis_sym[k], MV_FROM(m)),
-		       kifu_sq_sym_dir(kis_sym[k], MV_DIR(m)), m & MV_SPLAY);
+	return MV_MAKE(kifu_sq_sym_cell_(W, W, kis_sym[k], MV_FROM(m)),
+		       kifu_sq_sym_dir_(kis_sym[k], MV_DIR(m)), m & MV_SPLAY);
 }
 
 static int kis_figures(const void *state, struct kifu_figure *out)
@@ -797,11 +797,11 @@ static void stack_code(unsigned v, char *col)
 static void svg_tally(struct kifu_buf *out, const char *label, const char *colour, int n,
 		      double x, double y)
 {
-	const struct kifu_svg_colour *c = kifu_svg_colour(colour);
+	const struct kifu_svg_colour_ *c = kifu_svg_colour_(colour);
 	int i;
 
 	kifu_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x - 8, y + 5);
-	kifu_svg_escape(out, label);
+	kifu_svg_escape_(out, label);
 	kifu_buf_printf(out, ": %d</text>", n);
 	for (i = 0; i < n; i++)
 		kifu_buf_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"%s\" "
@@ -824,13 +824,13 @@ static int kis_render(struct kifu_buf *out, const void *state, const int *marks,
 	double trays;
 	int c, i;
 
-	kifu_svg_sq_layout(&l, W, W, 60);
+	kifu_svg_sq_layout_(&l, W, W, 60);
 	trays = 2 * 24 + 6;
-	kifu_svg_caption_make(&cap, &kifu_game_splay_kisenwether, st, l.width);
-	kifu_svg_begin(out, &kifu_game_splay_kisenwether, l.width,
-		       l.height + trays + kifu_svg_caption_height(&cap));
-	kifu_svg_sq_board(out, &l);
-	kifu_svg_sq_marks(out, &l, marks, nmarks);
+	kifu_svg_caption_make_(&cap, &kifu_game_splay_kisenwether_, st, l.width);
+	kifu_svg_begin_(out, &kifu_game_splay_kisenwether_, l.width,
+		       l.height + trays + kifu_svg_caption_height_(&cap));
+	kifu_svg_sq_board_(out, &l);
+	kifu_svg_sq_marks_(out, &l, marks, nmarks);
 	for (c = 0; c < NCELLS; c++) {
 		unsigned v = st->cell[c];
 		char name[4], code[9];
@@ -839,13 +839,13 @@ static int kis_render(struct kifu_buf *out, const void *state, const int *marks,
 
 		if (v == EMPTY)
 			continue;
-		kifu_sq_cell_name(W, c, name);
+		kifu_sq_cell_name_(W, c, name);
 		stack_code(v, code);
-		kifu_svg_sq_centre(&l, c, &x, &y);
-		kifu_svg_cell_open(out, name, code, x, y);
+		kifu_svg_sq_centre_(&l, c, &x, &y);
+		kifu_svg_cell_open_(out, name, code, x, y);
 		kifu_buf_puts(out, "<g transform=\"translate(-4 0)\" stroke-width=\"1.2\">");
 		for (i = 0; i < h; i++) {
-			const struct kifu_svg_colour *col = kifu_svg_colour(code[i] == 'b' ? "black" : "white");
+			const struct kifu_svg_colour_ *col = kifu_svg_colour_(code[i] == 'b' ? "black" : "white");
 			double top = 10 - i * 5.0;
 
 			/* a coin seen from the side: its rim, then its face */
@@ -859,14 +859,14 @@ static int kis_render(struct kifu_buf *out, const void *state, const int *marks,
 		kifu_buf_printf(out, "<text x=\"24\" y=\"%.1f\" font-size=\"13\" "
 				"font-weight=\"bold\" text-anchor=\"middle\" fill=\"#4a3f2c\">%d</text>",
 				10 - (h - 1) * 5.0 + 4.5, h);
-		kifu_svg_cell_close(out);
+		kifu_svg_cell_close_(out);
 	}
 	kifu_buf_printf(out, "<g class=\"captures\" font-size=\"13\" fill=\"#4a3f2c\">\n");
 	svg_tally(out, "captured by white", "black", st->cap[WHITE], l.width * 0.42, l.height + 12);
 	svg_tally(out, "captured by black", "white", st->cap[BLACK], l.width * 0.42, l.height + 36);
 	kifu_buf_puts(out, "</g>\n");
-	kifu_svg_caption_put(out, &cap, l.width / 2, l.height + trays);
-	return kifu_svg_end(out);
+	kifu_svg_caption_put_(out, &cap, l.width / 2, l.height + trays);
+	return kifu_svg_end_(out);
 }
 
 static int kis_render_svg(struct kifu_buf *out, const void *state)
@@ -889,7 +889,7 @@ static int kis_render_svg_last(struct kifu_buf *out, const void *state, kifu_mov
 static const char *const kis_variants[] = { "standard", NULL };
 static const char *const kis_sides[] = { "white", "black", NULL };
 
-const struct kifu_game kifu_game_splay_kisenwether = {
+const struct kifu_game kifu_game_splay_kisenwether_ = {
 	.name = "splay-kisenwether",
 	.title = "Splay (Kisenwether)",
 	.variants = kis_variants,

@@ -15,7 +15,7 @@
 #include "games/board.h"
 #include "games/svg.h"
 
-extern const struct kifu_game kifu_game_splay_schmidt;
+extern const struct kifu_game kifu_game_splay_schmidt_;
 
 #define NCELLS 91
 #define NINTERIOR 61
@@ -63,7 +63,7 @@ static once_flag geo_once = ONCE_FLAG_INIT;
 
 static void geo_fill(void)
 {
-	const struct kifu_hex *h = kifu_hex_board(5);
+	const struct kifu_hex *h = kifu_hex_board_(5);
 	int c, d, k = 0;
 
 	geo.hex = h;
@@ -297,7 +297,7 @@ static void sp_format_move(const void *state, kifu_move m, char *buf)
 		strcpy(buf, m == MOVE_PASS ? "pass" : "?");
 		return;
 	}
-	kifu_hex_cell_name(geo.hex, (int)m, buf);
+	kifu_hex_cell_name_(geo.hex, (int)m, buf);
 }
 
 static const char *content_name(int v)
@@ -310,9 +310,9 @@ static const char *content_name(int v)
 }
 
 /*
- * kifu_move_text_norm() for the usual spelling of a move, a lower-case cell
+ * kifu_move_text_norm_() for the usual spelling of a move, a lower-case cell
  * name or "pass", which normalises to itself: copied as it is. Anything
- * else goes through kifu_move_text_norm().
+ * else goes through kifu_move_text_norm_().
  */
 static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
 {
@@ -321,7 +321,7 @@ static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
 	for (n = 0; text[n]; n++)
 		if (n + 1 >= size || !((text[n] >= 'a' && text[n] <= 'z') ||
 				       (text[n] >= '0' && text[n] <= '9')))
-			return kifu_move_text_norm(text, 0, norm, trimmed, size);
+			return kifu_move_text_norm_(text, 0, norm, trimmed, size);
 	memcpy(norm, text, n + 1);
 	memcpy(trimmed, text, n + 1);
 	return (int)n;
@@ -353,7 +353,7 @@ static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 		*out = MOVE_PASS;
 		return 0;
 	}
-	c = kifu_hex_cell_parse(geo.hex, norm, (size_t)len);
+	c = kifu_hex_cell_parse_(geo.hex, norm, (size_t)len);
 	if (c < 0) {
 		int shaped = len >= 2 && len <= 3 && norm[0] >= 'a' && norm[0] <= 'z' &&
 			     strspn(norm + 1, "0123456789") == (size_t)len - 1;
@@ -372,7 +372,7 @@ static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 		return 0;
 	}
 	/* the cell's name is only written in messages */
-	kifu_hex_cell_name(geo.hex, c, name);
+	kifu_hex_cell_name_(geo.hex, c, name);
 	if (v != 0) {
 		return kifu_error_set(err, KIFU_EILLEGAL, "illegal move '%s': '%s' holds %s", trimmed,
 				      name, content_name(v));
@@ -387,7 +387,7 @@ static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 	if (why == 2) {
 		char tname[8];
 
-		kifu_hex_cell_name(geo.hex, crowded, tname);
+		kifu_hex_cell_name_(geo.hex, crowded, tname);
 		return kifu_error_set(err, KIFU_EILLEGAL,
 				      "illegal move '%s': the %s tower on '%s' would have fewer empty neighbours than its height + 1",
 				      trimmed, s->cell[crowded] > 0 ? "white" : "black", tname);
@@ -576,39 +576,39 @@ static int sp_render(struct kifu_buf *out, const void *state, const int *marks, 
 	int c;
 
 	geo_build();
-	kifu_svg_hex_layout(&l, geo.hex, 28);
-	kifu_svg_caption_make(&cap, &kifu_game_splay_schmidt, s, l.width);
-	kifu_svg_begin(out, &kifu_game_splay_schmidt, l.width,
-		       l.height + kifu_svg_caption_height(&cap));
-	kifu_svg_hex_board(out, &l, sp_svg_fill);
-	kifu_svg_hex_marks(out, &l, marks, nmarks);
+	kifu_svg_hex_layout_(&l, geo.hex, 28);
+	kifu_svg_caption_make_(&cap, &kifu_game_splay_schmidt_, s, l.width);
+	kifu_svg_begin_(out, &kifu_game_splay_schmidt_, l.width,
+		       l.height + kifu_svg_caption_height_(&cap));
+	kifu_svg_hex_board_(out, &l, sp_svg_fill);
+	kifu_svg_hex_marks_(out, &l, marks, nmarks);
 	for (c = 0; c < NCELLS; c++) {
-		const struct kifu_svg_colour *col;
+		const struct kifu_svg_colour_ *col;
 		char name[8], tok[4], num[4];
 		int v = s->cell[c];
 		double x, y;
 
 		if (!v)
 			continue;
-		col = kifu_svg_colour(sp_sides[colour_of(v)]);
-		kifu_hex_cell_name(geo.hex, c, name);
+		col = kifu_svg_colour_(sp_sides[colour_of(v)]);
+		kifu_hex_cell_name_(geo.hex, c, name);
 		cell_token(v, tok);
-		kifu_svg_hex_centre(&l, c, &x, &y);
-		kifu_svg_cell_open(out, name, tok, x, y);
+		kifu_svg_hex_centre_(&l, c, &x, &y);
+		kifu_svg_cell_open_(out, name, tok, x, y);
 		if (is_tower(v)) {
 			snprintf(num, sizeof(num), "%d", abs8(v));
 			kifu_buf_puts(out, "<g transform=\"translate(0 -4)\">");
-			kifu_svg_disc_stack(out, col, l.size * 0.5, abs8(v), 5, num);
+			kifu_svg_disc_stack_(out, col, l.size * 0.5, abs8(v), 5, num);
 			kifu_buf_puts(out, "</g>");
 		} else {
-			kifu_svg_hex_shape(out, &l, 0.9, col->tint);
-			kifu_svg_flag(out, col, l.size * 0.8);
+			kifu_svg_hex_shape_(out, &l, 0.9, col->tint);
+			kifu_svg_flag_(out, col, l.size * 0.8);
 		}
-		kifu_svg_cell_close(out);
+		kifu_svg_cell_close_(out);
 	}
-	kifu_svg_caption_put(out, &cap, l.width / 2, l.height);
-	kifu_svg_hex_numbers(out, &l);
-	return kifu_svg_end(out);
+	kifu_svg_caption_put_(out, &cap, l.width / 2, l.height);
+	kifu_svg_hex_numbers_(out, &l);
+	return kifu_svg_end_(out);
 }
 
 static int sp_render_svg(struct kifu_buf *out, const void *state)
@@ -624,7 +624,7 @@ static int sp_render_svg_last(struct kifu_buf *out, const void *state, kifu_move
 	return sp_render(out, state, &cell, last < MOVE_PASS ? 1 : 0);
 }
 
-const struct kifu_game kifu_game_splay_schmidt = {
+const struct kifu_game kifu_game_splay_schmidt_ = {
 	.name = "splay-schmidt",
 	.title = "Splay (Schmidt)",
 	.variants = sp_variants,
@@ -648,7 +648,7 @@ const struct kifu_game kifu_game_splay_schmidt = {
 	.render_text = sp_render_text,
 	.render_svg = sp_render_svg,
 	.nsymmetries = KIFU_HEX_SYMMETRIES,
-	.symmetry_inverse = kifu_hex_sym_inverse,
+	.symmetry_inverse = kifu_hex_sym_inverse_,
 	.map_state = sp_map_state,
 	.map_move = sp_map_move,
 	.hash_symmetries = sp_hash_symmetries,

@@ -12,7 +12,7 @@
 #include "games/board.h"
 #include "games/splinter_common.h"
 
-extern const struct kifu_game kifu_game_splinter;
+extern const struct kifu_game kifu_game_splinter_;
 
 #define SP_WIDTH 10
 #define SP_HEIGHT 9
@@ -281,8 +281,8 @@ static int sp_parse_move(const void *state, const char *text, kifu_move *out,
 		/* the marked piece nearest the mover: where it stands, where it would go */
 		for (c = t.from; !kifu_splinter_bb_has_(&s->moved, c); c = g->step[c][t.dir])
 			;
-		kifu_sq_cell_name(SP_WIDTH, c, a);
-		kifu_sq_cell_name(SP_WIDTH, g->step[c][t.dir], b);
+		kifu_sq_cell_name_(SP_WIDTH, c, a);
+		kifu_sq_cell_name_(SP_WIDTH, g->step[c][t.dir], b);
 		return kifu_splinter_illegal_(
 			err, &t, "no-return square: the piece on '%s' would go back to '%s'", a, b);
 	}
@@ -336,7 +336,7 @@ static void sp_map_state(void *dst, const void *src, int k)
 	memset(d, 0, sizeof(*d));
 	kifu_splinter_map_core_(geom(), &d->core, &s->core, k);
 	d->moved = kifu_splinter_map_bb_(geom(), &s->moved, k);
-	d->back = s->back ? (uint8_t)(1 + kifu_sq_sym_dir(k, s->back - 1)) : 0;
+	d->back = s->back ? (uint8_t)(1 + kifu_sq_sym_dir_(k, s->back - 1)) : 0;
 	d->variant = s->variant;
 	d->side = s->side;
 	d->core.hash = sp_rehash(d);
@@ -358,7 +358,7 @@ static void sp_hash_symmetries(uint64_t *out, const void *state)
 	for (k = 0; k < SP_NSYM; k++) {
 		out[k] ^= kept;
 		if (s->back)
-			out[k] ^= key(SP_KEY_BACK + 1 + kifu_sq_sym_dir(k, s->back - 1));
+			out[k] ^= key(SP_KEY_BACK + 1 + kifu_sq_sym_dir_(k, s->back - 1));
 	}
 	if (!s->back)
 		return;
@@ -376,9 +376,9 @@ static kifu_move sp_map_move(const void *state, kifu_move m, int k)
 	struct sp_state mapped;
 
 	if (!kifu_splinter_move_nsuf_(m))
-		return kifu_splinter_map_move_(geom(), &kifu_game_splinter, NULL, m, k);
+		return kifu_splinter_map_move_(geom(), &kifu_game_splinter_, NULL, m, k);
 	sp_map_state(&mapped, state, k);
-	return kifu_splinter_map_move_(geom(), &kifu_game_splinter, &mapped, m, k);
+	return kifu_splinter_map_move_(geom(), &kifu_game_splinter_, &mapped, m, k);
 }
 
 static int sp_figures(const void *state, struct kifu_figure *out)
@@ -424,8 +424,8 @@ static int sp_render_text(struct kifu_buf *out, const void *state)
 			char a[4], b[4];
 
 			kifu_splinter_bb_clear_(&m, c);
-			kifu_sq_cell_name(SP_WIDTH, c, a);
-			kifu_sq_cell_name(SP_WIDTH, g->step[c][s->back - 1], b);
+			kifu_sq_cell_name_(SP_WIDTH, c, a);
+			kifu_sq_cell_name_(SP_WIDTH, g->step[c][s->back - 1], b);
 			kifu_buf_printf(out, " %s-%s", a, b);
 		}
 	}
@@ -436,7 +436,7 @@ static int sp_render(struct kifu_buf *out, const void *state, const kifu_move *l
 {
 	const struct sp_state *s = state;
 
-	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter, s,
+	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter_, s,
 					 s->variant == SP_KNOCKOUT ? "krbp" : "sxo",
 					 s->back ? &s->moved : NULL, s->back - 1, last);
 }
@@ -460,7 +460,7 @@ static int sp_render_svg_last(struct kifu_buf *out, const void *state, kifu_move
  * ones), so a slide leaves at most 4 groups, hence at most 4 tie choices:
  * 15 * 8 * 4 = 480.
  */
-const struct kifu_game kifu_game_splinter = {
+const struct kifu_game kifu_game_splinter_ = {
 	.name = "splinter",
 	.title = "Splinter",
 	.variants = sp_variants,
@@ -484,7 +484,7 @@ const struct kifu_game kifu_game_splinter = {
 	.render_text = sp_render_text,
 	.render_svg = sp_render_svg,
 	.nsymmetries = SP_NSYM,
-	.symmetry_inverse = kifu_sq_sym_inverse,
+	.symmetry_inverse = kifu_sq_sym_inverse_,
 	.map_state = sp_map_state,
 	.map_move = sp_map_move,
 	.hash_symmetries = sp_hash_symmetries,

@@ -104,12 +104,12 @@ static void build_geom(struct kifu_splinter_geom_ *g, int width, int height)
 		int f = c % width, r = c / width, k;
 
 		for (k = 0; k < g->nsym; k++)
-			g->sym[k][c] = (int8_t)kifu_sq_sym_cell(width, height, k, c);
+			g->sym[k][c] = (int8_t)kifu_sq_sym_cell_(width, height, k, c);
 
 		kifu_splinter_bb_set_(&g->bit[c], c);
 		kifu_splinter_bb_set_(&g->file[f], c);
 		for (d = 0; d < 8; d++) {
-			int nf = f + kifu_sq_dfile[d], nr = r + kifu_sq_drank[d];
+			int nf = f + kifu_sq_dfile_[d], nr = r + kifu_sq_drank_[d];
 
 			if (nf < 0 || nf >= width || nr < 0 || nr >= height) {
 				g->step[c][d] = -1;
@@ -643,7 +643,7 @@ void kifu_splinter_map_core_(const struct kifu_splinter_geom_ *g, struct kifu_sp
 
 	memset(dst, 0, sizeof(*dst));
 	for (c = 0; c < g->ncells; c++) {
-		int t = kifu_sq_sym_cell(g->width, g->height, k, c);
+		int t = kifu_sq_sym_cell_(g->width, g->height, k, c);
 
 		dst->cell[t] = src->cell[c];
 		if (src->cell[c])
@@ -662,7 +662,7 @@ struct kifu_splinter_bb_ kifu_splinter_map_bb_(const struct kifu_splinter_geom_ 
 		int c = kifu_splinter_bb_first_(&rest);
 
 		kifu_splinter_bb_clear_(&rest, c);
-		kifu_splinter_bb_set_(&out, kifu_sq_sym_cell(g->width, g->height, k, c));
+		kifu_splinter_bb_set_(&out, kifu_sq_sym_cell_(g->width, g->height, k, c));
 	}
 	return out;
 }
@@ -679,14 +679,14 @@ kifu_move kifu_splinter_map_move_(const struct kifu_splinter_geom_ *g, const str
 		return m;
 	n = kifu_splinter_move_nsuf_(m);
 	out = kifu_splinter_move_(
-		kifu_sq_sym_cell(g->width, g->height, k, kifu_splinter_move_from_(m)),
-		kifu_sq_sym_dir(k, kifu_splinter_move_dir_(m)));
+		kifu_sq_sym_cell_(g->width, g->height, k, kifu_splinter_move_from_(m)),
+		kifu_sq_sym_dir_(k, kifu_splinter_move_dir_(m)));
 	if (!n)
 		return out;
 	for (i = 0; i < n; i++)
 		out = kifu_splinter_move_add_suf_(
 			out,
-			kifu_sq_sym_cell(g->width, g->height, k, kifu_splinter_move_suf_(m, i)));
+			kifu_sq_sym_cell_(g->width, g->height, k, kifu_splinter_move_suf_(m, i)));
 	/* the mapped cells name the mapped groups, not always by their canonical cell */
 	kifu_splinter_format_(g, out, text);
 	if (game->parse_move(mapped, text, &canon, &err) < 0)

@@ -294,7 +294,7 @@ int kifu_splinter_apply_slide_(const struct kifu_splinter_geom_ *g,
 
 /*
  * Symmetries: *dst = the pieces of src with every cell mapped by square
- * symmetry k (kifu_sq_sym_cell; counts kept). The hash is left for the game
+ * symmetry k (kifu_sq_sym_cell_; counts kept). The hash is left for the game
  * to compute, since it covers the game's own state too.
  */
 void kifu_splinter_map_core_(const struct kifu_splinter_geom_ *g, struct kifu_splinter_core_ *dst,

@@ -22,16 +22,16 @@ void kifu_splinter_format_(const struct kifu_splinter_geom_ *g, kifu_move m, cha
 		strcpy(buf, "pass");
 		return;
 	}
-	kifu_sq_cell_name(g->width, kifu_splinter_move_from_(m), buf);
+	kifu_sq_cell_name_(g->width, kifu_splinter_move_from_(m), buf);
 	buf += strlen(buf);
 	*buf++ = '-';
-	kifu_sq_cell_name(g->width,
+	kifu_sq_cell_name_(g->width,
 			  g->step[kifu_splinter_move_from_(m)][kifu_splinter_move_dir_(m)], buf);
 	n = kifu_splinter_move_nsuf_(m);
 	for (i = 0; i < n; i++) {
 		buf += strlen(buf);
 		*buf++ = '/';
-		kifu_sq_cell_name(g->width, kifu_splinter_move_suf_(m, i), buf);
+		kifu_sq_cell_name_(g->width, kifu_splinter_move_suf_(m, i), buf);
 	}
 }
 
@@ -75,7 +75,7 @@ int kifu_splinter_illegal_(struct kifu_error *err, const struct kifu_splinter_te
 }
 
 /*
- * kifu_sq_cell_parse() of the n bytes at s that cell_span() measured (lower
+ * kifu_sq_cell_parse_() of the n bytes at s that cell_span() measured (lower
  * case letters, then digits): a letter, then a number from 1 without a
  * leading zero, both on the board.
  */
@@ -115,9 +115,9 @@ static int read_cell(const struct kifu_splinter_geom_ *g, const char *norm, size
 }
 
 /*
- * kifu_move_text_norm() for the usual spelling of a move, lower case
+ * kifu_move_text_norm_() for the usual spelling of a move, lower case
  * without white space ("c4-d5/c3"), which normalises to itself: copied as
- * it is. Anything else goes through kifu_move_text_norm().
+ * it is. Anything else goes through kifu_move_text_norm_().
  */
 static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
 {
@@ -128,7 +128,7 @@ static int norm_text(const char *text, char *norm, char *trimmed, size_t size)
 
 		if (n + 1 >= size || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
 				       c == '-' || c == '/'))
-			return kifu_move_text_norm(text, 0, norm, trimmed, size);
+			return kifu_move_text_norm_(text, 0, norm, trimmed, size);
 	}
 	memcpy(norm, text, n + 1);
 	memcpy(trimmed, text, n + 1);
@@ -178,14 +178,14 @@ int kifu_splinter_parse_text_(const struct kifu_splinter_geom_ *g, const char *t
 	df = t->to % g->width - t->from % g->width;
 	dr = t->to / g->width - t->from / g->width;
 	for (d = 0; d < 8; d++)
-		if (kifu_sq_dfile[d] == df && kifu_sq_drank[d] == dr)
+		if (kifu_sq_dfile_[d] == df && kifu_sq_drank_[d] == dr)
 			break;
 	t->dir = d;
 	if (d == 8) {
 		char a[4], b[4];
 
-		kifu_sq_cell_name(g->width, t->from, a);
-		kifu_sq_cell_name(g->width, t->to, b);
+		kifu_sq_cell_name_(g->width, t->from, a);
+		kifu_sq_cell_name_(g->width, t->to, b);
 		return kifu_splinter_illegal_(
 			err, t, "'%s' is not next to '%s': a piece slides one square", b, a);
 	}
@@ -215,7 +215,7 @@ int kifu_splinter_parse_begin_(const struct kifu_splinter_geom_ *g,
 	if (!c->cell[t->from] || SPL_SIDE(c->cell[t->from]) != side) {
 		char a[4];
 
-		kifu_sq_cell_name(g->width, t->from, a);
+		kifu_sq_cell_name_(g->width, t->from, a);
 		return kifu_splinter_illegal_(err, t, "no piece of yours on '%s'", a);
 	}
 	if (after) {
@@ -247,7 +247,7 @@ int kifu_splinter_parse_splinter_(const struct kifu_splinter_geom_ *g,
 		if (kifu_splinter_bb_has_(&tied[i], t->suf[*used]))
 			break;
 	if (i == n) {
-		kifu_sq_cell_name(g->width, t->suf[*used], name);
+		kifu_sq_cell_name_(g->width, t->suf[*used], name);
 		return kifu_splinter_illegal_(err, t, "'%s' is not in a group tied for largest",
 					      name);
 	}
@@ -281,7 +281,7 @@ int kifu_splinter_parse_finish_(const struct kifu_splinter_geom_ *g,
 
 	if (used >= t->nsuf)
 		return 0;
-	kifu_sq_cell_name(g->width, t->suf[used], name);
+	kifu_sq_cell_name_(g->width, t->suf[used], name);
 	if (!used)
 		return kifu_splinter_illegal_(
 			err, t, "no tie for the largest group arises: '/%s' is not allowed", name);
@@ -314,7 +314,7 @@ int kifu_splinter_render_board_(struct kifu_buf *out, const struct kifu_splinter
 }
 
 /* The outline of a piece of type letter t around (0, 0), for cells of side 50. */
-static void svg_shape(struct kifu_buf *out, char t, const struct kifu_svg_colour *col)
+static void svg_shape(struct kifu_buf *out, char t, const struct kifu_svg_colour_ *col)
 {
 	static const char plus[] = "-5.5,-16 5.5,-16 5.5,-5.5 16,-5.5 16,5.5 5.5,5.5 5.5,16 "
 				   "-5.5,16 -5.5,5.5 -16,5.5 -16,-5.5 -5.5,-5.5";
@@ -360,20 +360,20 @@ int kifu_splinter_render_svg_(struct kifu_buf *out, const struct kifu_splinter_g
 	struct kifu_svg_sq l;
 	int cell, marks[2], nmarks = 0;
 
-	kifu_svg_sq_layout(&l, g->width, g->height, 50);
-	kifu_svg_caption_make(&cap, game, state, l.width);
+	kifu_svg_sq_layout_(&l, g->width, g->height, 50);
+	kifu_svg_caption_make_(&cap, game, state, l.width);
 	if (noreturn && !kifu_splinter_bb_empty_(noreturn) && cap.n < KIFU_SVG_CAPTION_LINES)
 		snprintf(cap.line[cap.n++], sizeof(cap.line[0]),
 			 "red arrow: that piece may not go back that way (no return)");
-	kifu_svg_begin(out, game, l.width, l.height + kifu_svg_caption_height(&cap));
-	kifu_svg_sq_board(out, &l);
+	kifu_svg_begin_(out, game, l.width, l.height + kifu_svg_caption_height_(&cap));
+	kifu_svg_sq_board_(out, &l);
 	/* The last move: the cell its mover left and the one it moved to. */
 	if (last && *last != SPL_PASS) {
 		marks[nmarks++] = kifu_splinter_move_from_(*last);
 		marks[nmarks++] =
 			g->step[kifu_splinter_move_from_(*last)][kifu_splinter_move_dir_(*last)];
 	}
-	kifu_svg_sq_marks(out, &l, marks, nmarks);
+	kifu_svg_sq_marks_(out, &l, marks, nmarks);
 	for (cell = 0; cell < g->ncells; cell++) {
 		int code = c->cell[cell];
 		const char *side;
@@ -383,14 +383,14 @@ int kifu_splinter_render_svg_(struct kifu_buf *out, const struct kifu_splinter_g
 		if (!code)
 			continue;
 		side = game->sides[SPL_SIDE(code)];
-		kifu_sq_cell_name(g->width, cell, name);
+		kifu_sq_cell_name_(g->width, cell, name);
 		tok[0] = (char)(side[0] - 'a' + 'A');
 		tok[1] = types[SPL_TYPE(code)];
 		tok[2] = '\0';
-		kifu_svg_sq_centre(&l, cell, &x, &y);
-		kifu_svg_cell_open(out, name, tok, x, y);
-		svg_shape(out, tok[1], kifu_svg_colour(side));
-		kifu_svg_cell_close(out);
+		kifu_svg_sq_centre_(&l, cell, &x, &y);
+		kifu_svg_cell_open_(out, name, tok, x, y);
+		svg_shape(out, tok[1], kifu_svg_colour_(side));
+		kifu_svg_cell_close_(out);
 	}
 	if (noreturn && !kifu_splinter_bb_empty_(noreturn)) {
 		struct kifu_splinter_bb_ m = *noreturn;
@@ -400,11 +400,11 @@ int kifu_splinter_render_svg_(struct kifu_buf *out, const struct kifu_splinter_g
 			      "stroke-linecap=\"round\" fill=\"none\">\n");
 		while (!kifu_splinter_bb_empty_(&m)) {
 			int at = kifu_splinter_bb_first_(&m);
-			double x, y, dx = kifu_sq_dfile[back_dir], dy = -kifu_sq_drank[back_dir];
+			double x, y, dx = kifu_sq_dfile_[back_dir], dy = -kifu_sq_drank_[back_dir];
 			double n = (dx && dy) ? 0.7071 : 1.0;
 
 			kifu_splinter_bb_clear_(&m, at);
-			kifu_svg_sq_centre(&l, at, &x, &y);
+			kifu_svg_sq_centre_(&l, at, &x, &y);
 			dx *= n;
 			dy *= n;
 			kifu_buf_printf(out, "<path d=\"M%.1f %.1f L%.1f %.1f M%.1f %.1f L%.1f %.1f "
@@ -415,8 +415,8 @@ int kifu_splinter_render_svg_(struct kifu_buf *out, const struct kifu_splinter_g
 		}
 		kifu_buf_puts(out, "</g>\n");
 	}
-	kifu_svg_caption_put(out, &cap, l.width / 2, l.height);
-	return kifu_svg_end(out);
+	kifu_svg_caption_put_(out, &cap, l.width / 2, l.height);
+	return kifu_svg_end_(out);
 }
 
 int kifu_splinter_render_figures_(struct kifu_buf *out, const struct kifu_figure *f, int n)

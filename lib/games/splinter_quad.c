@@ -12,7 +12,7 @@
 #include "games/board.h"
 #include "games/splinter_common.h"
 
-extern const struct kifu_game kifu_game_splinter_quad;
+extern const struct kifu_game kifu_game_splinter_quad_;
 
 #define SQ_SIZE 10
 #define SQ_SALT UINT64_C(0x9a7c3e51d2b40f68)
@@ -451,9 +451,9 @@ static kifu_move sq_map_move(const void *state, kifu_move m, int k)
 	struct sq_state mapped;
 
 	if (!kifu_splinter_move_nsuf_(m))
-		return kifu_splinter_map_move_(geom(), &kifu_game_splinter_quad, NULL, m, k);
+		return kifu_splinter_map_move_(geom(), &kifu_game_splinter_quad_, NULL, m, k);
 	sq_map_state(&mapped, state, k);
-	return kifu_splinter_map_move_(geom(), &kifu_game_splinter_quad, &mapped, m, k);
+	return kifu_splinter_map_move_(geom(), &kifu_game_splinter_quad_, &mapped, m, k);
 }
 
 /*
@@ -508,7 +508,7 @@ static int sq_render_svg(struct kifu_buf *out, const void *state)
 {
 	const struct sq_state *s = state;
 
-	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter_quad, s, "sxo",
+	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter_quad_, s, "sxo",
 					 NULL, 0, NULL);
 }
 
@@ -516,7 +516,7 @@ static int sq_render_svg_last(struct kifu_buf *out, const void *state, kifu_move
 {
 	const struct sq_state *s = state;
 
-	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter_quad, s, "sxo",
+	return kifu_splinter_render_svg_(out, geom(), &s->core, &kifu_game_splinter_quad_, s, "sxo",
 					 NULL, 0, &last);
 }
 
@@ -530,7 +530,7 @@ static int sq_render_svg_last(struct kifu_buf *out, const void *state, kifu_move
  * move's own splinter, and one after each elimination round that leaves a
  * side in the game, which is at most 3 rounds for 4 sides.)
  */
-const struct kifu_game kifu_game_splinter_quad = {
+const struct kifu_game kifu_game_splinter_quad_ = {
 	.name = "splinter-quad",
 	.title = "Splinter for four",
 	.variants = sq_variants,
@@ -554,7 +554,7 @@ const struct kifu_game kifu_game_splinter_quad = {
 	.render_text = sq_render_text,
 	.render_svg = sq_render_svg,
 	.nsymmetries = 8,
-	.symmetry_inverse = kifu_sq_sym_inverse,
+	.symmetry_inverse = kifu_sq_sym_inverse_,
 	.map_state = sq_map_state,
 	.map_move = sq_map_move,
 	.hash_symmetries = sq_hash_symmetries,

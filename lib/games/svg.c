@@ -25,7 +25,7 @@
 
 struct named_colour {
 	const char *side;
-	struct kifu_svg_colour c;
+	struct kifu_svg_colour_ c;
 };
 
 /* One entry per side name used by any game: the same name, the same colours. */
@@ -38,9 +38,9 @@ static const struct named_colour palette[] = {
 	{ "green", { "#2f9a4b", "#134a22", "#ffffff", "#b2dfbd" } },
 };
 
-static const struct kifu_svg_colour grey = { "#9a9a9a", "#3a3a3a", "#000000", "#dddddd" };
+static const struct kifu_svg_colour_ grey = { "#9a9a9a", "#3a3a3a", "#000000", "#dddddd" };
 
-const struct kifu_svg_colour *kifu_svg_colour(const char *side)
+const struct kifu_svg_colour_ *kifu_svg_colour_(const char *side)
 {
 	size_t i;
 
@@ -50,7 +50,7 @@ const struct kifu_svg_colour *kifu_svg_colour(const char *side)
 	return &grey;
 }
 
-int kifu_svg_escape(struct kifu_buf *out, const char *s)
+int kifu_svg_escape_(struct kifu_buf *out, const char *s)
 {
 	int ret = 0;
 
@@ -87,7 +87,7 @@ static void caption_add(struct kifu_svg_caption *c, const char *text, size_t max
 	snprintf(line + len, KIFU_SVG_CAPTION_LEN - len, "%s%s", len ? ", " : "", text);
 }
 
-void kifu_svg_caption_make(struct kifu_svg_caption *out, const struct kifu_game *g,
+void kifu_svg_caption_make_(struct kifu_svg_caption *out, const struct kifu_game *g,
 			   const void *state, double width)
 {
 	struct kifu_figure f[KIFU_FIGURES_MAX];
@@ -124,12 +124,12 @@ void kifu_svg_caption_make(struct kifu_svg_caption *out, const struct kifu_game 
 		out->n--;
 }
 
-double kifu_svg_caption_height(const struct kifu_svg_caption *c)
+double kifu_svg_caption_height_(const struct kifu_svg_caption *c)
 {
 	return c->n * KIFU_SVG_CAPTION_STEP + 16.0;
 }
 
-int kifu_svg_caption_put(struct kifu_buf *out, const struct kifu_svg_caption *c, double x,
+int kifu_svg_caption_put_(struct kifu_buf *out, const struct kifu_svg_caption *c, double x,
 			 double y)
 {
 	int i;
@@ -140,7 +140,7 @@ int kifu_svg_caption_put(struct kifu_buf *out, const struct kifu_svg_caption *c,
 		kifu_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\"%s>", x,
 				y + (i + 1) * KIFU_SVG_CAPTION_STEP + 1.0,
 				i == 0 ? " font-weight=\"bold\" class=\"status\"" : " class=\"figures\"");
-		kifu_svg_escape(out, c->line[i]);
+		kifu_svg_escape_(out, c->line[i]);
 		kifu_buf_puts(out, "</text>\n");
 	}
 	return kifu_buf_puts(out, "</g>\n");
@@ -148,35 +148,35 @@ int kifu_svg_caption_put(struct kifu_buf *out, const struct kifu_svg_caption *c,
 
 /* ---- frame ---- */
 
-int kifu_svg_begin(struct kifu_buf *out, const struct kifu_game *g, double width,
+int kifu_svg_begin_(struct kifu_buf *out, const struct kifu_game *g, double width,
 		   double height)
 {
 	kifu_buf_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"kifu-board\" "
 			"data-game=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
 			"font-family=\"%s\">\n", g->name, width, height, width, height, FONT);
 	kifu_buf_puts(out, "<title>");
-	kifu_svg_escape(out, g->title);
+	kifu_svg_escape_(out, g->title);
 	kifu_buf_puts(out, "</title>\n");
 	return kifu_buf_printf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n",
 			       BACKGROUND);
 }
 
-int kifu_svg_end(struct kifu_buf *out)
+int kifu_svg_end_(struct kifu_buf *out)
 {
 	return kifu_buf_puts(out, "</svg>\n");
 }
 
-int kifu_svg_cell_open(struct kifu_buf *out, const char *cell, const char *content, double x,
+int kifu_svg_cell_open_(struct kifu_buf *out, const char *cell, const char *content, double x,
 		       double y)
 {
 	kifu_buf_puts(out, "<g class=\"piece\" data-cell=\"");
-	kifu_svg_escape(out, cell);
+	kifu_svg_escape_(out, cell);
 	kifu_buf_puts(out, "\" data-content=\"");
-	kifu_svg_escape(out, content);
+	kifu_svg_escape_(out, content);
 	return kifu_buf_printf(out, "\" transform=\"translate(%.1f %.1f)\">", x, y);
 }
 
-int kifu_svg_cell_close(struct kifu_buf *out)
+int kifu_svg_cell_close_(struct kifu_buf *out)
 {
 	return kifu_buf_puts(out, "</g>\n");
 }
@@ -185,7 +185,7 @@ int kifu_svg_cell_close(struct kifu_buf *out)
 
 #define SQRT3 1.7320508075688772
 
-void kifu_svg_hex_layout(struct kifu_svg_hex *l, const struct kifu_hex *h, double size)
+void kifu_svg_hex_layout_(struct kifu_svg_hex *l, const struct kifu_hex *h, double size)
 {
 	double w = SQRT3 * size;
 
@@ -198,7 +198,7 @@ void kifu_svg_hex_layout(struct kifu_svg_hex *l, const struct kifu_hex *h, doubl
 	l->oy = l->height / 2;
 }
 
-void kifu_svg_hex_centre(const struct kifu_svg_hex *l, int cell, double *x, double *y)
+void kifu_svg_hex_centre_(const struct kifu_svg_hex *l, int cell, double *x, double *y)
 {
 	const struct kifu_hex *h = l->hex;
 
@@ -222,7 +222,7 @@ static int hex_points(struct kifu_buf *out, double x, double y, double s)
 	return ret;
 }
 
-int kifu_svg_hex_board(struct kifu_buf *out, const struct kifu_svg_hex *l,
+int kifu_svg_hex_board_(struct kifu_buf *out, const struct kifu_svg_hex *l,
 		       const char *(*fill)(int cell))
 {
 	const struct kifu_hex *h = l->hex;
@@ -233,7 +233,7 @@ int kifu_svg_hex_board(struct kifu_buf *out, const struct kifu_svg_hex *l,
 	for (c = 0; c < h->ncells; c++) {
 		double x, y;
 
-		kifu_svg_hex_centre(l, c, &x, &y);
+		kifu_svg_hex_centre_(l, c, &x, &y);
 		kifu_buf_puts(out, "<polygon points=\"");
 		hex_points(out, x, y, l->size);
 		kifu_buf_printf(out, "\" fill=\"%s\"/>\n", fill ? fill(c) : HEX_FILL);
@@ -245,8 +245,8 @@ int kifu_svg_hex_board(struct kifu_buf *out, const struct kifu_svg_hex *l,
 		double x0, x1, y;
 		int first = h->rowstart[row], last = first + h->rowlen[row] - 1;
 
-		kifu_svg_hex_centre(l, first, &x0, &y);
-		kifu_svg_hex_centre(l, last, &x1, &y);
+		kifu_svg_hex_centre_(l, first, &x0, &y);
+		kifu_svg_hex_centre_(l, last, &x1, &y);
 		kifu_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\">%c</text>"
 				"<text x=\"%.1f\" y=\"%.1f\">%c</text>\n", x0 - w * 0.85,
 				y + l->size * 0.2, 'a' + row, x1 + w * 0.85, y + l->size * 0.2,
@@ -255,7 +255,7 @@ int kifu_svg_hex_board(struct kifu_buf *out, const struct kifu_svg_hex *l,
 	return kifu_buf_puts(out, "</g>\n");
 }
 
-int kifu_svg_hex_numbers(struct kifu_buf *out, const struct kifu_svg_hex *l)
+int kifu_svg_hex_numbers_(struct kifu_buf *out, const struct kifu_svg_hex *l)
 {
 	const struct kifu_hex *h = l->hex;
 	int c;
@@ -265,14 +265,14 @@ int kifu_svg_hex_numbers(struct kifu_buf *out, const struct kifu_svg_hex *l)
 	for (c = 0; c < h->ncells; c++) {
 		double x, y;
 
-		kifu_svg_hex_centre(l, c, &x, &y);
+		kifu_svg_hex_centre_(l, c, &x, &y);
 		kifu_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\">%d</text>\n", x,
 				y + l->size * 0.82, h->num[c]);
 	}
 	return kifu_buf_puts(out, "</g>\n");
 }
 
-int kifu_svg_hex_shape(struct kifu_buf *out, const struct kifu_svg_hex *l, double scale,
+int kifu_svg_hex_shape_(struct kifu_buf *out, const struct kifu_svg_hex *l, double scale,
 		       const char *fill)
 {
 	kifu_buf_puts(out, "<polygon points=\"");
@@ -302,14 +302,14 @@ static int put_marks(struct kifu_buf *out, const struct kifu_svg_hex *hl,
 	kifu_buf_puts(out, "<g class=\"last-move\">\n");
 	for (i = 0; i < n; i++) {
 		if (hl) {
-			kifu_hex_cell_name(hl->hex, cells[i], name);
-			kifu_svg_hex_centre(hl, cells[i], &x, &y);
+			kifu_hex_cell_name_(hl->hex, cells[i], name);
+			kifu_svg_hex_centre_(hl, cells[i], &x, &y);
 			kifu_buf_printf(out, "<polygon data-last=\"%s\" points=\"", name);
 			hex_points(out, x, y, hl->size * 0.94);
 			kifu_buf_putc(out, '"');
 		} else {
-			kifu_sq_cell_name(sl->files, cells[i], name);
-			kifu_svg_sq_centre(sl, cells[i], &x, &y);
+			kifu_sq_cell_name_(sl->files, cells[i], name);
+			kifu_svg_sq_centre_(sl, cells[i], &x, &y);
 			/* Inset by half the stroke, so the outline stays inside the cell. */
 			kifu_buf_printf(out, "<rect data-last=\"%s\" x=\"%.1f\" y=\"%.1f\" "
 					"width=\"%.1f\" height=\"%.1f\"", name, x - sl->size / 2 + 1.5,
@@ -321,7 +321,7 @@ static int put_marks(struct kifu_buf *out, const struct kifu_svg_hex *hl,
 	return kifu_buf_puts(out, "</g>\n");
 }
 
-int kifu_svg_hex_marks(struct kifu_buf *out, const struct kifu_svg_hex *l, const int *cells,
+int kifu_svg_hex_marks_(struct kifu_buf *out, const struct kifu_svg_hex *l, const int *cells,
 		       int n)
 {
 	return put_marks(out, l, NULL, cells, n);
@@ -329,7 +329,7 @@ int kifu_svg_hex_marks(struct kifu_buf *out, const struct kifu_svg_hex *l, const
 
 /* ---- square boards ---- */
 
-void kifu_svg_sq_layout(struct kifu_svg_sq *l, int files, int ranks, double size)
+void kifu_svg_sq_layout_(struct kifu_svg_sq *l, int files, int ranks, double size)
 {
 	l->files = files;
 	l->ranks = ranks;
@@ -340,7 +340,7 @@ void kifu_svg_sq_layout(struct kifu_svg_sq *l, int files, int ranks, double size
 	l->height = ranks * size + 2 * MARGIN * 0.8;
 }
 
-void kifu_svg_sq_centre(const struct kifu_svg_sq *l, int cell, double *x, double *y)
+void kifu_svg_sq_centre_(const struct kifu_svg_sq *l, int cell, double *x, double *y)
 {
 	int file = cell % l->files, rank = cell / l->files;
 
@@ -349,7 +349,7 @@ void kifu_svg_sq_centre(const struct kifu_svg_sq *l, int cell, double *x, double
 	*y = l->oy + (l->ranks - 1 - rank + 0.5) * l->size;
 }
 
-int kifu_svg_sq_board(struct kifu_buf *out, const struct kifu_svg_sq *l)
+int kifu_svg_sq_board_(struct kifu_buf *out, const struct kifu_svg_sq *l)
 {
 	double s = l->size, gw = l->files * s, gh = l->ranks * s;
 	int f, r;
@@ -386,7 +386,7 @@ int kifu_svg_sq_board(struct kifu_buf *out, const struct kifu_svg_sq *l)
 
 /* ---- shapes ---- */
 
-int kifu_svg_disc_stack(struct kifu_buf *out, const struct kifu_svg_colour *c, double r, int n,
+int kifu_svg_disc_stack_(struct kifu_buf *out, const struct kifu_svg_colour_ *c, double r, int n,
 			int shown, const char *text)
 {
 	double step = r * 0.16;
@@ -404,13 +404,13 @@ int kifu_svg_disc_stack(struct kifu_buf *out, const struct kifu_svg_colour *c, d
 		kifu_buf_printf(out, "<text y=\"%.1f\" font-size=\"%.1f\" font-weight=\"bold\" "
 				"text-anchor=\"middle\" fill=\"%s\" stroke=\"none\">", top + r * 0.36,
 				r * (strlen(text) > 2 ? 0.8 : 1.0), c->ink);
-		kifu_svg_escape(out, text);
+		kifu_svg_escape_(out, text);
 		kifu_buf_puts(out, "</text>");
 	}
 	return kifu_buf_puts(out, "</g>");
 }
 
-int kifu_svg_flag(struct kifu_buf *out, const struct kifu_svg_colour *c, double size)
+int kifu_svg_flag_(struct kifu_buf *out, const struct kifu_svg_colour_ *c, double size)
 {
 	double s = size;
 
@@ -423,7 +423,7 @@ int kifu_svg_flag(struct kifu_buf *out, const struct kifu_svg_colour *c, double 
 			       c->fill, c->stroke);
 }
 
-int kifu_svg_sq_marks(struct kifu_buf *out, const struct kifu_svg_sq *l, const int *cells, int n)
+int kifu_svg_sq_marks_(struct kifu_buf *out, const struct kifu_svg_sq *l, const int *cells, int n)
 {
 	return put_marks(out, NULL, l, cells, n);
 }

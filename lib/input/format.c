@@ -19,10 +19,10 @@
 #include "kifu/replay.h"
 
 const struct kifu_format *const kifu_formats[] = {
-	&kifu_format_yaml,
-	&kifu_format_apgr,
-	&kifu_format_pgn,
-	&kifu_format_csv,
+	&kifu_format_yaml_,
+	&kifu_format_apgr_,
+	&kifu_format_pgn_,
+	&kifu_format_csv_,
 	NULL
 };
 
@@ -68,7 +68,7 @@ const struct kifu_format *kifu_format_sniff(const char *head, size_t n)
 		if (kifu_formats[i] != pgn && kifu_formats[i]->sniff &&
 		    kifu_formats[i]->sniff(head, n))
 			return kifu_formats[i];
-	return &kifu_format_yaml;
+	return &kifu_format_yaml_;
 }
 
 /* ---- stdio source ---- */
@@ -131,7 +131,7 @@ static int yaml_write(struct kifu_buf *out, const struct kifu_record *const *rec
 
 static const char *const yaml_suffixes[] = { ".yaml", ".yml", NULL };
 
-const struct kifu_format kifu_format_yaml = {
+const struct kifu_format kifu_format_yaml_ = {
 	.name = "yaml",
 	.description = "kifu records, format 1 (RECORDS.md): one YAML document per game",
 	.suffixes = yaml_suffixes,

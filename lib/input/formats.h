@@ -9,9 +9,9 @@
 
 #include "kifu/format.h"
 
-extern const struct kifu_format kifu_format_yaml;   /* lib/input/format.c */
-extern const struct kifu_format kifu_format_apgr;   /* import/apgr.c */
-extern const struct kifu_format kifu_format_pgn;    /* import/pgn.c */
-extern const struct kifu_format kifu_format_csv;    /* import/csv.c */
+extern const struct kifu_format kifu_format_yaml_;   /* lib/input/format.c */
+extern const struct kifu_format kifu_format_apgr_;   /* import/apgr.c */
+extern const struct kifu_format kifu_format_pgn_;    /* import/pgn.c */
+extern const struct kifu_format kifu_format_csv_;    /* import/csv.c */
 
 #endif

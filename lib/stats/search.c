@@ -89,12 +89,12 @@ int kifu_search_position_canonical(uint64_t *hash, const struct kifu_game *g, in
 static const char *keep_text(struct kifu_search_result *res, struct kifu_stmt *s, int i,
 			     int *failed)
 {
-	const char *t = kifu_db_column_text(s, i);
+	const char *t = kifu_db_column_text_(s, i);
 	const char *copy;
 
 	if (!t)
 		return NULL;
-	copy = kifu_arena_strndup_(&res->strings, t, kifu_db_column_bytes(s, i));
+	copy = kifu_arena_strndup_(&res->strings, t, kifu_db_column_bytes_(s, i));
 	if (!copy)
 		*failed = 1;
 	return copy;
@@ -102,7 +102,7 @@ static const char *keep_text(struct kifu_search_result *res, struct kifu_stmt *s
 
 int kifu_search_fail_db_(struct kifu_store *st, const char *what, struct kifu_error *err)
 {
-	return kifu_db_fail(st, what, err);
+	return kifu_db_fail_(st, what, err);
 }
 
 /* Player names by id: a search meets the same few players again and again. */
@@ -117,7 +117,7 @@ static void name_cache_release(struct name_cache *nc)
 {
 	free(nc->ids);
 	free(nc->names);
-	kifu_db_finalize(nc->lookup);
+	kifu_db_finalize_(nc->lookup);
 }
 
 static size_t id_slot(int64_t id, size_t cap)
@@ -165,12 +165,12 @@ static const char *player_name(struct kifu_search_result *res, struct name_cache
 		if (nc->ids[k] == id)
 			return nc->names[k];
 	if (!nc->lookup) {
-		*ret = kifu_db_prepare(&nc->lookup, st, "SELECT name FROM players WHERE id = ?1", err);
+		*ret = kifu_db_prepare_(&nc->lookup, st, "SELECT name FROM players WHERE id = ?1", err);
 		if (*ret < 0)
 			return NULL;
 	}
-	kifu_db_bind_int64(nc->lookup, 1, id);
-	rc = kifu_db_step(nc->lookup);
+	kifu_db_bind_int64_(nc->lookup, 1, id);
+	rc = kifu_db_step_(nc->lookup);
 	if (rc == KIFU_DB_ROW) {
 		int failed = 0;
 
@@ -180,7 +180,7 @@ static const char *player_name(struct kifu_search_result *res, struct name_cache
 	} else {
 		*ret = kifu_search_fail_db_(st, "cannot read players", err);
 	}
-	kifu_db_reset(nc->lookup);
+	kifu_db_reset_(nc->lookup);
 	if (!name)
 		return NULL;
 	nc->ids[k] = id;
@@ -209,13 +209,13 @@ static int add_hit(struct kifu_search_result *res, struct kifu_stmt *s)
 	}
 	h = &res->v[res->n];
 	memset(h, 0, sizeof(*h));
-	h->id = kifu_db_column_int64(s, 0);
+	h->id = kifu_db_column_int64_(s, 0);
 	h->game = keep_text(res, s, 1, &failed);
 	h->variant = keep_text(res, s, 2, &failed);
 	h->date = keep_text(res, s, 3, &failed);
 	h->result = keep_text(res, s, 4, &failed);
-	h->plies = (long)kifu_db_column_int64(s, 5);
-	h->ply = kifu_db_column_is_null(s, 6) ? -1 : (long)kifu_db_column_int64(s, 6);
+	h->plies = (long)kifu_db_column_int64_(s, 5);
+	h->ply = kifu_db_column_is_null_(s, 6) ? -1 : (long)kifu_db_column_int64_(s, 6);
 	if (failed || !h->game || !h->variant || !h->result)
 		return KIFU_ENOMEM;
 	res->first_player[res->n++] = res->nplayers;
@@ -243,7 +243,7 @@ static int add_player(struct kifu_search_result *res, struct name_cache *nc, str
 	side = keep_text(res, s, 7, &failed);
 	if (failed || !side)
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	name = player_name(res, nc, st, kifu_db_column_int64(s, 8), &ret, err);
+	name = player_name(res, nc, st, kifu_db_column_int64_(s, 8), &ret, err);
 	if (!name)
 		return ret;
 	p = &res->players[res->nplayers++];
@@ -265,7 +265,7 @@ int kifu_search_position_index_(struct kifu_store *st)
 
 	if (kifu_store_version(st) < 4)
 		return 0;
-	if (kifu_db_has(&found, st, "positions_hash", NULL) < 0)
+	if (kifu_db_has_(&found, st, "positions_hash", NULL) < 0)
 		return 0;
 	return found;
 }
@@ -345,7 +345,7 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 				symmetric ? "positions_canon" : "positions_hash");
 	else
 		kifu_buf_puts(&sql, "NULL, g.players FROM game_listing g WHERE ");
-	ret = kifu_filter_sql(&sql, f, "g", hash ? 2 : 1, err);
+	ret = kifu_filter_sql_(&sql, f, "g", hash ? 2 : 1, err);
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
@@ -353,30 +353,30 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
+	if (kifu_db_prepare_(&s, st, sql.data, err) < 0) {
 		ret = kifu_search_fail_db_(st, "cannot search games", err);
 		goto out;
 	}
 	if (hash)
-		kifu_db_bind_int64(s, 1, (int64_t)*hash);
-	ret = kifu_filter_bind(s, hash ? 2 : 1, f, err);
+		kifu_db_bind_int64_(s, 1, (int64_t)*hash);
+	ret = kifu_filter_bind_(s, hash ? 2 : 1, f, err);
 	if (ret < 0)
 		goto out;
 	ret = 0;
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		if (add_hit(res, s) < 0) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			goto out;
 		}
-		ret = add_players_json(res, kifu_db_column_text(s, 7),
-				       kifu_db_column_bytes(s, 7), err);
+		ret = add_players_json(res, kifu_db_column_text_(s, 7),
+				       kifu_db_column_bytes_(s, 7), err);
 		if (ret < 0)
 			goto out;
 	}
 	if (rc != KIFU_DB_DONE)
 		ret = kifu_search_fail_db_(st, "cannot search games", err);
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	return ret;
 }
@@ -439,7 +439,7 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 	else
 		kifu_buf_puts(&sql, "NULL, s.side, s.player_id FROM games g "
 				    "LEFT JOIN sides s ON s.game_id = g.id WHERE ");
-	ret = kifu_filter_sql(&sql, f, "g", first, err);
+	ret = kifu_filter_sql_(&sql, f, "g", first, err);
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC, s.side_index");
@@ -447,17 +447,17 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	ret = kifu_db_prepare(&s, st, sql.data, err);
+	ret = kifu_db_prepare_(&s, st, sql.data, err);
 	if (ret < 0)
 		goto out;
 	if (hash)
-		kifu_db_bind_int64(s, 1, (int64_t)*hash);
-	ret = kifu_filter_bind(s, first, f, err);
+		kifu_db_bind_int64_(s, 1, (int64_t)*hash);
+	ret = kifu_filter_bind_(s, first, f, err);
 	if (ret < 0)
 		goto out;
 	ret = 0;
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		int64_t id = kifu_db_column_int64(s, 0);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64_(s, 0);
 
 		if (res->n == 0 || id != last) {
 			last = id;
@@ -467,7 +467,7 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 				goto out;
 			}
 		}
-		if (!kifu_db_column_is_null(s, 8)) {
+		if (!kifu_db_column_is_null_(s, 8)) {
 			ret = add_player(res, &nc, st, s, err);
 			if (ret < 0)
 				goto out;
@@ -482,7 +482,7 @@ done:
 	for (i = 0; ret == 0 && i < res->n; i++)
 		res->v[i].players = res->players ? res->players + res->first_player[i] : NULL;
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	name_cache_release(&nc);
 	kifu_buf_release(&sql);
 	if (snapshot)

@@ -55,7 +55,7 @@ int kifu_stats_classify_(const struct kifu_game *g, const char *result)
 
 const char *kifu_stats_col_text_(struct kifu_stmt *s, int i)
 {
-	const char *t = kifu_db_column_text(s, i);
+	const char *t = kifu_db_column_text_(s, i);
 
 	return t ? t : "";
 }
@@ -63,7 +63,7 @@ const char *kifu_stats_col_text_(struct kifu_stmt *s, int i)
 /* The database's last error, in the store's words: "database 'PATH': what: why". */
 int kifu_stats_fail_db_(struct kifu_stats_ctx_ *c, const char *what)
 {
-	return kifu_db_fail(c->st, what, c->err);
+	return kifu_db_fail_(c->st, what, c->err);
 }
 
 int kifu_stats_nomem_(struct kifu_stats_ctx_ *c)
@@ -74,13 +74,13 @@ int kifu_stats_nomem_(struct kifu_stats_ctx_ *c)
 /* Errors after which a report is computed from the games instead of the tables. */
 int kifu_stats_cannot_write_(struct kifu_stats_ctx_ *c)
 {
-	return kifu_db_cannot_write(c->st);
+	return kifu_db_cannot_write_(c->st);
 }
 
 int kifu_stats_prepare_(struct kifu_stats_ctx_ *c, struct kifu_stmt **s, const char *sql,
 			const char *what)
 {
-	if (kifu_db_prepare(s, c->st, sql, NULL) < 0)
+	if (kifu_db_prepare_(s, c->st, sql, NULL) < 0)
 		return kifu_stats_fail_db_(c, what);
 	return 0;
 }
@@ -112,7 +112,7 @@ int kifu_stats_source_sql_(struct kifu_buf *sql, const struct kifu_stats_source_
 		*nparams = 2;
 		return 0;
 	}
-	n = kifu_filter_sql(sql, src->f, "g", 1, c->err);
+	n = kifu_filter_sql_(sql, src->f, "g", 1, c->err);
 	if (n < 0)
 		return n;
 	*nparams = n;
@@ -123,11 +123,11 @@ int kifu_stats_source_bind_(struct kifu_stmt *s, const struct kifu_stats_source_
 			    struct kifu_stats_ctx_ *c)
 {
 	if (src->ranged) {
-		kifu_db_bind_int64(s, 1, src->after);
-		kifu_db_bind_int64(s, 2, src->upto);
+		kifu_db_bind_int64_(s, 1, src->after);
+		kifu_db_bind_int64_(s, 2, src->upto);
 		return 0;
 	}
-	return kifu_filter_bind(s, 1, src->f, c->err) < 0 ? KIFU_EDB : 0;
+	return kifu_filter_bind_(s, 1, src->f, c->err) < 0 ? KIFU_EDB : 0;
 }
 
 /*
@@ -154,11 +154,11 @@ void kifu_stats_table_bind_(struct kifu_stmt *s, const struct kifu_filter *f, in
 	int n = 0;
 
 	if (f && f->game)
-		kifu_db_bind_text(s, first + n++, f->game, -1);
+		kifu_db_bind_text_(s, first + n++, f->game, -1);
 	if (f && f->variant)
-		kifu_db_bind_text(s, first + n++, f->variant, -1);
+		kifu_db_bind_text_(s, first + n++, f->variant, -1);
 	if (with_termination && f && f->termination)
-		kifu_db_bind_text(s, first + n++, f->termination, -1);
+		kifu_db_bind_text_(s, first + n++, f->termination, -1);
 }
 
 /* ---- Keeping the tables up to date ---- */
@@ -171,12 +171,12 @@ static int query_int64(struct kifu_stats_ctx_ *c, const char *sql, int64_t *out,
 	ret = kifu_stats_prepare_(c, &s, sql, "cannot read the statistics state");
 	if (ret < 0)
 		return ret;
-	rc = kifu_db_step(s);
-	*found = rc == KIFU_DB_ROW && !kifu_db_column_is_null(s, 0);
-	*out = *found ? kifu_db_column_int64(s, 0) : 0;
+	rc = kifu_db_step_(s);
+	*found = rc == KIFU_DB_ROW && !kifu_db_column_is_null_(s, 0);
+	*out = *found ? kifu_db_column_int64_(s, 0) : 0;
 	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot read the statistics state");
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	return ret;
 }
 
@@ -197,13 +197,13 @@ static int state_get(struct kifu_stats_ctx_ *c, int t, int64_t *top, int64_t *la
 				  "cannot read the statistics state");
 	if (ret < 0)
 		return ret;
-	kifu_db_bind_text_static(s, 1, table_names[t], -1);
-	rc = kifu_db_step(s);
-	if (rc == KIFU_DB_ROW && (t != T_LINES || kifu_db_column_int(s, 1) == LINE_DEPTH))
-		*last = kifu_db_column_int64(s, 0);
+	kifu_db_bind_text_static_(s, 1, table_names[t], -1);
+	rc = kifu_db_step_(s);
+	if (rc == KIFU_DB_ROW && (t != T_LINES || kifu_db_column_int_(s, 1) == LINE_DEPTH))
+		*last = kifu_db_column_int64_(s, 0);
 	else if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot read the statistics state");
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	return ret;
 }
 
@@ -295,7 +295,7 @@ int kifu_stats_refresh_range_(struct kifu_stats_ctx_ *c, int t, int64_t *after, 
 	if (incremental && *after >= 0 && *after <= *upto)
 		return 0;
 	*after = 0;
-	if (kifu_db_exec(c->st, clear[t]) < 0)
+	if (kifu_db_exec_(c->st, clear[t]) < 0)
 		return kifu_stats_fail_db_(c, "cannot empty a statistics table");
 	return 0;
 }
@@ -311,13 +311,13 @@ int kifu_stats_state_set_(struct kifu_stats_ctx_ *c, int t, int64_t upto)
 				  "cannot write the statistics state");
 	if (ret < 0)
 		return ret;
-	kifu_db_bind_text_static(s, 1, table_names[t], -1);
-	kifu_db_bind_int64(s, 2, upto);
+	kifu_db_bind_text_static_(s, 1, table_names[t], -1);
+	kifu_db_bind_int64_(s, 2, upto);
 	if (t == T_LINES)
-		kifu_db_bind_int(s, 3, LINE_DEPTH);
-	if (kifu_db_step(s) != KIFU_DB_DONE)
+		kifu_db_bind_int_(s, 3, LINE_DEPTH);
+	if (kifu_db_step_(s) != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot write the statistics state");
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	return ret;
 }
 

@@ -258,23 +258,23 @@ static int lines_flush(struct kifu_stats_ctx_ *c, const struct olines *o)
 	for (i = 0; ret == 0 && i < o->n; i++) {
 		const struct oline *e = items[i].e;
 
-		kifu_db_bind_int(s, 1, e->plies);
-		kifu_db_bind_text_static(s, 2, items[i].game, -1);
-		kifu_db_bind_text_static(s, 3, items[i].variant, -1);
-		kifu_db_bind_text_static(s, 4, items[i].line, (int)e->len);
-		kifu_db_bind_text_static(s, 5, items[i].first, -1);
-		kifu_db_bind_int(s, 6, e->repeat);
-		kifu_db_bind_int64(s, 7, (int64_t)e->hash);
-		kifu_db_bind_int64(s, 8, e->games);
+		kifu_db_bind_int_(s, 1, e->plies);
+		kifu_db_bind_text_static_(s, 2, items[i].game, -1);
+		kifu_db_bind_text_static_(s, 3, items[i].variant, -1);
+		kifu_db_bind_text_static_(s, 4, items[i].line, (int)e->len);
+		kifu_db_bind_text_static_(s, 5, items[i].first, -1);
+		kifu_db_bind_int_(s, 6, e->repeat);
+		kifu_db_bind_int64_(s, 7, (int64_t)e->hash);
+		kifu_db_bind_int64_(s, 8, e->games);
 		for (k = 0; k < MAX_SIDES; k++)
-			kifu_db_bind_int64(s, 9 + k, e->w[k]);
-		kifu_db_bind_int64(s, 13, e->draws);
-		kifu_db_bind_int64(s, 14, e->unfinished);
-		if (kifu_db_step(s) != KIFU_DB_DONE)
+			kifu_db_bind_int64_(s, 9 + k, e->w[k]);
+		kifu_db_bind_int64_(s, 13, e->draws);
+		kifu_db_bind_int64_(s, 14, e->unfinished);
+		if (kifu_db_step_(s) != KIFU_DB_DONE)
 			ret = kifu_stats_fail_db_(c, "cannot update the statistics");
-		kifu_db_reset(s);
+		kifu_db_reset_(s);
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	free(items);
 	return ret;
 }
@@ -311,9 +311,9 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 		kifu_buf_puts(&sql, "WITH RECURSIVE d(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM d "
 				    "WHERE n < ?" DEPTH_PARAM ") SELECT g.id, g.game, g.variant, g.first, g.result, "
 				    "d.n, ");
-		kifu_db_json_at(&sql, c->st, "m.moves", "d.n - 1");
+		kifu_db_json_at_(&sql, c->st, "m.moves", "d.n - 1");
 		kifu_buf_puts(&sql, ", ");
-		kifu_db_json_at(&sql, c->st, "m.hashes", "d.n");
+		kifu_db_json_at_(&sql, c->st, "m.hashes", "d.n");
 		kifu_buf_puts(&sql, " FROM games g CROSS JOIN game_moves m CROSS JOIN d WHERE ");
 	} else
 		kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.ply, m.move, "
@@ -330,10 +330,10 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 	ret = kifu_stats_prepare_built_(c, &s, &sql, src, "cannot read games");
 	if (ret < 0)
 		goto out;
-	kifu_db_bind_int(s, atoi(DEPTH_PARAM), depth);
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		int64_t id = kifu_db_column_int64(s, 0);
-		long ply = (long)kifu_db_column_int64(s, 5);
+	kifu_db_bind_int_(s, atoi(DEPTH_PARAM), depth);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64_(s, 0);
+		long ply = (long)kifu_db_column_int64_(s, 5);
 		const char *move = kifu_stats_col_text_(s, 6);
 
 		if (id != gl.id) {
@@ -375,7 +375,7 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 			break;
 		}
 		gl.ends[gl.n] = gl.line.len;
-		gl.hashes[gl.n] = (uint64_t)kifu_db_column_int64(s, 7);
+		gl.hashes[gl.n] = (uint64_t)kifu_db_column_int64_(s, 7);
 		gl.n++;
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
@@ -385,7 +385,7 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 	if (ret == KIFU_ENOMEM)
 		ret = kifu_stats_nomem_(c);
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	kifu_buf_release(&gl.line);
 	free(gl.ends);
@@ -434,9 +434,9 @@ static int lines_from_table(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 	ret = kifu_stats_prepare_built_(c, &s, &sql, NULL, "cannot read the statistics");
 	if (ret < 0)
 		goto out;
-	kifu_db_bind_int(s, 1, depth);
+	kifu_db_bind_int_(s, 1, depth);
 	kifu_stats_table_bind_(s, f, 0, 2);
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		int gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
 					     kifu_stats_col_text_(s, 1));
 		int first;
@@ -448,22 +448,22 @@ static int lines_from_table(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 		first = kifu_game_side_index(c->gv[gv].g, kifu_stats_col_text_(s, 4));
 		if (first < 0)
 			continue;
-		e = olines_push(o, gv, first, kifu_db_column_int(s, 5), kifu_db_column_int(s, 2),
-				line, strlen(line), (uint64_t)kifu_db_column_int64(s, 6));
+		e = olines_push(o, gv, first, kifu_db_column_int_(s, 5), kifu_db_column_int_(s, 2),
+				line, strlen(line), (uint64_t)kifu_db_column_int64_(s, 6));
 		if (!e) {
 			ret = kifu_stats_nomem_(c);
 			break;
 		}
-		e->games = kifu_db_column_int64(s, 7);
+		e->games = kifu_db_column_int64_(s, 7);
 		for (k = 0; k < MAX_SIDES; k++)
-			e->w[k] = kifu_db_column_int64(s, 8 + k);
-		e->draws = kifu_db_column_int64(s, 12);
-		e->unfinished = kifu_db_column_int64(s, 13);
+			e->w[k] = kifu_db_column_int64_(s, 8 + k);
+		e->draws = kifu_db_column_int64_(s, 12);
+		e->unfinished = kifu_db_column_int64_(s, 13);
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	return ret;
 }

@@ -103,7 +103,7 @@ static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct o
 {
 	int rc, ret = 0;
 
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		int k = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
 					    kifu_stats_col_text_(s, 1));
 		const struct kifu_game *g;
@@ -116,8 +116,8 @@ static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct o
 		res = kifu_stats_classify_(g, kifu_stats_col_text_(s, 3));
 		if (res == RES_UNKNOWN)
 			continue;
-		if (outcome_add(&acc[k], first, res, (long)kifu_db_column_int64(s, 4),
-				kifu_db_column_int64(s, 5)) < 0)
+		if (outcome_add(&acc[k], first, res, (long)kifu_db_column_int64_(s, 4),
+				kifu_db_column_int64_(s, 5)) < 0)
 			return kifu_stats_nomem_(c);
 	}
 	if (rc != KIFU_DB_DONE)
@@ -145,11 +145,11 @@ static int outcomes_fill(struct kifu_stats_ctx_ *c)
 		"cannot update the statistics");
 	if (ret < 0)
 		return ret;
-	kifu_db_bind_int64(s, 1, after);
-	kifu_db_bind_int64(s, 2, upto);
-	if (kifu_db_step(s) != KIFU_DB_DONE)
+	kifu_db_bind_int64_(s, 1, after);
+	kifu_db_bind_int64_(s, 2, upto);
+	if (kifu_db_step_(s) != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot update the statistics");
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	if (ret == 0)
 		ret = kifu_stats_state_set_(c, T_OUTCOMES, upto);
 	return ret;
@@ -193,7 +193,7 @@ static int outcomes_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 		kifu_stats_table_bind_(s, f, 1, 1);
 	ret = outcome_read(c, s, acc);
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	return ret;
 }

@@ -217,9 +217,9 @@ static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats
 	ret = kifu_stats_prepare_built_(c, &s, &sql, src, "cannot read games");
 	if (ret < 0)
 		goto out;
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		int64_t id = kifu_db_column_int64(s, 0);
-		int side = kifu_db_column_int(s, 3);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64_(s, 0);
+		int side = kifu_db_column_int_(s, 3);
 
 		if (id != gs.id) {
 			if (gs.id >= 0 && (ret = game_sides_count(m, &gs)) < 0)
@@ -235,7 +235,7 @@ static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats
 			gs.ok = 0;
 			continue;
 		}
-		gs.pid[gs.n++] = kifu_db_column_int64(s, 4);
+		gs.pid[gs.n++] = kifu_db_column_int64_(s, 4);
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
 		ret = kifu_stats_fail_db_(c, "cannot read games");
@@ -246,7 +246,7 @@ static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats
 	if (ret == 0)
 		ret = players_rate(c, m);
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	return ret;
 }
@@ -265,22 +265,22 @@ static int players_write(struct kifu_stats_ctx_ *c, const struct pmap *m)
 	for (i = 0; ret == 0 && i < m->n; i++) {
 		const struct pl *p = &m->v[i];
 
-		kifu_db_bind_int64(s, 1, p->pid);
-		kifu_db_bind_int64(s, 2, p->games);
-		kifu_db_bind_int64(s, 3, p->wins);
-		kifu_db_bind_int64(s, 4, p->draws);
-		kifu_db_bind_double(s, 5, p->draw_points);
-		kifu_db_bind_int64(s, 6, p->losses);
-		kifu_db_bind_int64(s, 7, p->unfinished);
+		kifu_db_bind_int64_(s, 1, p->pid);
+		kifu_db_bind_int64_(s, 2, p->games);
+		kifu_db_bind_int64_(s, 3, p->wins);
+		kifu_db_bind_int64_(s, 4, p->draws);
+		kifu_db_bind_double_(s, 5, p->draw_points);
+		kifu_db_bind_int64_(s, 6, p->losses);
+		kifu_db_bind_int64_(s, 7, p->unfinished);
 		if (p->rated)
-			kifu_db_bind_double(s, 8, p->rating);
+			kifu_db_bind_double_(s, 8, p->rating);
 		else
-			kifu_db_bind_null(s, 8);
-		if (kifu_db_step(s) != KIFU_DB_DONE)
+			kifu_db_bind_null_(s, 8);
+		if (kifu_db_step_(s) != KIFU_DB_DONE)
 			ret = kifu_stats_fail_db_(c, "cannot update the statistics");
-		kifu_db_reset(s);
+		kifu_db_reset_(s);
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	return ret;
 }
 
@@ -294,8 +294,8 @@ static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 				  "cannot read the statistics");
 	if (ret < 0)
 		return ret;
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		long k = pmap_get(m, kifu_db_column_int64(s, 0));
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		long k = pmap_get(m, kifu_db_column_int64_(s, 0));
 		struct pl *p;
 
 		if (k < 0) {
@@ -303,18 +303,18 @@ static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 			break;
 		}
 		p = &m->v[k];
-		p->games = kifu_db_column_int64(s, 1);
-		p->wins = kifu_db_column_int64(s, 2);
-		p->draws = kifu_db_column_int64(s, 3);
-		p->draw_points = kifu_db_column_double(s, 4);
-		p->losses = kifu_db_column_int64(s, 5);
-		p->unfinished = kifu_db_column_int64(s, 6);
-		p->rated = !kifu_db_column_is_null(s, 7);
-		p->rating = p->rated ? kifu_db_column_double(s, 7) : 0;
+		p->games = kifu_db_column_int64_(s, 1);
+		p->wins = kifu_db_column_int64_(s, 2);
+		p->draws = kifu_db_column_int64_(s, 3);
+		p->draw_points = kifu_db_column_double_(s, 4);
+		p->losses = kifu_db_column_int64_(s, 5);
+		p->unfinished = kifu_db_column_int64_(s, 6);
+		p->rated = !kifu_db_column_is_null_(s, 7);
+		p->rating = p->rated ? kifu_db_column_double_(s, 7) : 0;
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	return ret;
 }
 
@@ -398,9 +398,9 @@ static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 	int found = 0, ret, rc, n;
 
 	*any = 0;
-	ret = kifu_db_has(&found, c->st, "analysis_runs", c->err);
+	ret = kifu_db_has_(&found, c->st, "analysis_runs", c->err);
 	if (ret == 0 && found)
-		ret = kifu_db_query_int(&runs, c->st, "SELECT count(*) FROM analysis_runs", c->err);
+		ret = kifu_db_query_int_(&runs, c->st, "SELECT count(*) FROM analysis_runs", c->err);
 	if (ret < 0 || !runs)
 		return ret;
 	*any = 1;
@@ -417,16 +417,16 @@ static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 	ret = kifu_stats_prepare_built_(c, &s, &sql, &src, "cannot read the analyses");
 	if (ret < 0)
 		goto out;
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		long k = pmap_find(m, kifu_db_column_int64(s, 0));
-		const char *mark = kifu_db_column_text(s, 2);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		long k = pmap_find(m, kifu_db_column_int64_(s, 0));
+		const char *mark = kifu_db_column_text_(s, 2);
 		struct pl *p;
 
 		if (k < 0)
 			continue; /* a player the report does not list (see game_sides_count) */
 		p = &m->v[k];
 		p->analysed++;
-		p->loss += kifu_db_column_double(s, 1);
+		p->loss += kifu_db_column_double_(s, 1);
 		/* ? and ?? are the marks of loss >= KIFU_ANALYSE_MISTAKE */
 		if (mark && (!strcmp(mark, "?") || !strcmp(mark, "??")))
 			p->mistakes++;
@@ -434,7 +434,7 @@ static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 	if (rc < 0)
 		ret = kifu_stats_fail_db_(c, "cannot read the analyses");
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	return ret;
 }
@@ -487,18 +487,18 @@ static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 	for (i = 0; ret == 0 && i < m->n; i++) {
 		struct pl *p = &m->v[i];
 
-		kifu_db_bind_int64(s, 1, p->pid);
-		if (kifu_db_step(s) == KIFU_DB_ROW)
+		kifu_db_bind_int64_(s, 1, p->pid);
+		if (kifu_db_step_(s) == KIFU_DB_ROW)
 			p->name = kifu_arena_strndup_(&rep->strings, kifu_stats_col_text_(s, 0),
 						strlen(kifu_stats_col_text_(s, 0)));
 		else
 			p->name = kifu_arena_strndup_(&rep->strings, "", 0);
 		if (!p->name)
 			ret = kifu_stats_nomem_(c);
-		kifu_db_reset(s);
+		kifu_db_reset_(s);
 		order[i] = p;
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	if (ret < 0)
 		goto out;
 	qsort(order, m->n, sizeof(*order), cmp_players);

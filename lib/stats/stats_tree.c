@@ -196,33 +196,33 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 	struct kifu_stmt *s = NULL;
 	int ret = 0, rc, k;
 
-	if (kifu_db_prepare(&s, st, "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
+	if (kifu_db_prepare_(&s, st, "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
 			       "tree_moves WHERE \"symmetric\" = ?1 AND hash = ?2 AND game = ?3 AND "
 			       "variant = ?4", err) < 0)
 		return kifu_search_fail_db_(st, "cannot read the tree", err);
-	kifu_db_bind_int(s, 1, symmetric);
-	kifu_db_bind_int64(s, 2, (int64_t)hash);
-	kifu_db_bind_text_static(s, 3, g->name, -1);
-	kifu_db_bind_text_static(s, 4, variant, -1);
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		struct tree_move *e = tree_move_get(t, kifu_db_column_text(s, 0),
-						    kifu_db_column_bytes(s, 0));
+	kifu_db_bind_int_(s, 1, symmetric);
+	kifu_db_bind_int64_(s, 2, (int64_t)hash);
+	kifu_db_bind_text_static_(s, 3, g->name, -1);
+	kifu_db_bind_text_static_(s, 4, variant, -1);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		struct tree_move *e = tree_move_get(t, kifu_db_column_text_(s, 0),
+						    kifu_db_column_bytes_(s, 0));
 
 		if (!e) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			break;
 		}
 		*found = 1;
-		e->games += kifu_db_column_int64(s, 1);
+		e->games += kifu_db_column_int64_(s, 1);
 		for (k = 0; k < TREE_MAX_SIDES; k++)
-			e->wins[k] += kifu_db_column_int64(s, 2 + k);
-		e->draws += kifu_db_column_int64(s, 6);
-		e->unfinished += kifu_db_column_int64(s, 7);
-		e->sum_plies += (long double)kifu_db_column_int64(s, 8);
+			e->wins[k] += kifu_db_column_int64_(s, 2 + k);
+		e->draws += kifu_db_column_int64_(s, 6);
+		e->unfinished += kifu_db_column_int64_(s, 7);
+		e->sum_plies += (long double)kifu_db_column_int64_(s, 8);
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	return ret;
 }
 
@@ -246,9 +246,9 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 	if (symmetric || kifu_search_position_index_(st)) {
 		struct kifu_buf where = KIFU_BUF_INIT;
 
-		ret = kifu_filter_sql(&where, f, "g", 3, err);
+		ret = kifu_filter_sql_(&where, f, "g", 3, err);
 		if (ret >= 0)
-			kifu_store_tree_scan_sql(&sql, st, symmetric, where.data ? where.data : "1 = 1");
+			kifu_store_tree_scan_sql_(&sql, st, symmetric, where.data ? where.data : "1 = 1");
 		kifu_buf_release(&where);
 	} else {
 		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies), NULL FROM "
@@ -256,7 +256,7 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 				    "GROUP BY game_id) AS h CROSS JOIN games g CROSS JOIN moves mv "
 				    "WHERE h.ply > ?2 AND g.id = h.game_id AND mv.game_id = g.id AND "
 				    "mv.ply = h.ply + 1 AND ");
-		ret = kifu_filter_sql(&sql, f, "g", 3, err);
+		ret = kifu_filter_sql_(&sql, f, "g", 3, err);
 		kifu_buf_puts(&sql, " GROUP BY 1, 2");
 	}
 	if (ret < 0)
@@ -265,36 +265,36 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
+	if (kifu_db_prepare_(&s, st, sql.data, err) < 0) {
 		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
 		goto out;
 	}
-	kifu_db_bind_int64(s, 1, (int64_t)hash);
-	kifu_db_bind_int(s, 2, after);
-	ret = kifu_filter_bind(s, 3, f, err);
+	kifu_db_bind_int64_(s, 1, (int64_t)hash);
+	kifu_db_bind_int_(s, 2, after);
+	ret = kifu_filter_bind_(s, 3, f, err);
 	if (ret < 0)
 		goto out;
 	ret = 0;
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		const char *move = kifu_db_column_text(s, 0);
-		size_t len = kifu_db_column_bytes(s, 0);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		const char *move = kifu_db_column_text_(s, 0);
+		size_t len = kifu_db_column_bytes_(s, 0);
 		struct tree_move *e;
 
 		if (!move)
 			continue;
-		e = symmetric ? tree_canon_move(t, tp, (uint64_t)kifu_db_column_int64(s, 4), move, len)
+		e = symmetric ? tree_canon_move(t, tp, (uint64_t)kifu_db_column_int64_(s, 4), move, len)
 			: tree_move_get(t, move, len);
 		if (!e) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			goto out;
 		}
-		tree_count(e, tp->g, kifu_db_column_text(s, 1),
-			   kifu_db_column_int64(s, 2), kifu_db_column_int64(s, 3));
+		tree_count(e, tp->g, kifu_db_column_text_(s, 1),
+			   kifu_db_column_int64_(s, 2), kifu_db_column_int64_(s, 3));
 	}
 	if (rc != KIFU_DB_DONE)
 		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	return ret;
 }

@@ -48,14 +48,14 @@ int kifu_store_schema_version(void)
 {
 	int n = 0;
 
-	while (kifu_migrations[n].version)
+	while (kifu_migrations_[n].version)
 		n++;
 	return n;
 }
 
 static int bind_text(struct kifu_stmt *s, int i, const char *text)
 {
-	return text ? kifu_db_bind_text_static(s, i, text, -1) : kifu_db_bind_null(s, i);
+	return text ? kifu_db_bind_text_static_(s, i, text, -1) : kifu_db_bind_null_(s, i);
 }
 
 void kifu_store_free(struct kifu_store *st)
@@ -68,7 +68,7 @@ void kifu_store_free(struct kifu_store *st)
 	if (st->in_tx)
 		kifu_store_rollback(st);
 	for (k = 0; k < ST_COUNT; k++)
-		kifu_db_finalize(st->stmt[k]);
+		kifu_db_finalize_(st->stmt[k]);
 	if (st->conn)
 		st->be->close(st);
 	if (st->players)
@@ -151,12 +151,12 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 	if (!s)
 		return err ? err->code : KIFU_EDB;
 	bind_text(s, 1, name);
-	rc = kifu_db_step(s);
+	rc = kifu_db_step_(s);
 	if (rc == KIFU_DB_ROW) {
-		*id = kifu_db_column_int64(s, 0);
-		kifu_db_reset(s);
+		*id = kifu_db_column_int64_(s, 0);
+		kifu_db_reset_(s);
 	} else if (rc == KIFU_DB_DONE) {
-		kifu_db_reset(s);
+		kifu_db_reset_(s);
 		s = kifu_store_stmt_(st, ST_PLAYER_INSERT, err);
 		if (!s)
 			return err ? err->code : KIFU_EDB;
@@ -169,7 +169,7 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 			return player_id(id, st, name, err);
 	} else {
 		ret = kifu_store_fail_(st, "cannot look a player up", err);
-		kifu_db_reset(s);
+		kifu_db_reset_(s);
 		return ret;
 	}
 	/* Cache it; a full cache starts again (players come and go in archives). */
@@ -217,31 +217,31 @@ static int insert_game_row(int64_t *id, struct kifu_store *st, const struct kifu
 	bind_text(s, 6, rec->round);
 	bind_text(s, 7, rec->date);
 	if (rec->date && kifu_date_first_day(first_day, rec->date, NULL) == 0)
-		kifu_db_bind_text(s, 8, first_day, -1);
+		kifu_db_bind_text_(s, 8, first_day, -1);
 	else
-		kifu_db_bind_null(s, 8);
+		kifu_db_bind_null_(s, 8);
 	bind_text(s, 9, rec->annotator);
 	bind_text(s, 10, rec->source);
 	bind_text(s, 11, result);
 	if (winner >= 0)
-		kifu_db_bind_int(s, 12, winner);
+		kifu_db_bind_int_(s, 12, winner);
 	else
-		kifu_db_bind_null(s, 12);
+		kifu_db_bind_null_(s, 12);
 	bind_text(s, 13, term);
-	kifu_db_bind_int64(s, 14, (int64_t)rp->nplies);
-	kifu_db_bind_int64(s, 15, (int64_t)key);
+	kifu_db_bind_int64_(s, 14, (int64_t)rp->nplies);
+	kifu_db_bind_int64_(s, 15, (int64_t)key);
 	if (from && from->file_id > 0)
-		kifu_db_bind_int64(s, 16, from->file_id);
+		kifu_db_bind_int64_(s, 16, from->file_id);
 	else
-		kifu_db_bind_null(s, 16);
+		kifu_db_bind_null_(s, 16);
 	if (from && from->line > 0)
-		kifu_db_bind_int(s, 17, from->line);
+		kifu_db_bind_int_(s, 17, from->line);
 	else
-		kifu_db_bind_null(s, 17);
+		kifu_db_bind_null_(s, 17);
 	if (from && from->number > 0)
-		kifu_db_bind_int(s, 18, from->number);
+		kifu_db_bind_int_(s, 18, from->number);
 	else
-		kifu_db_bind_null(s, 18);
+		kifu_db_bind_null_(s, 18);
 	return kifu_store_step_id_(id, st, s, "cannot store a game", err);
 }
 
@@ -266,14 +266,14 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 			s = kifu_store_stmt_(st, ST_SIDE_INSERT, err);
 			if (!s)
 				return err ? err->code : KIFU_EDB;
-			kifu_db_bind_int64(s, 1, id);
-			kifu_db_bind_int(s, 2, side);
+			kifu_db_bind_int64_(s, 1, id);
+			kifu_db_bind_int_(s, 2, side);
 			bind_text(s, 3, g->sides[side]);
-			kifu_db_bind_int64(s, 4, pid);
+			kifu_db_bind_int64_(s, 4, pid);
 			if (p->has_rating)
-				kifu_db_bind_int64(s, 5, p->rating);
+				kifu_db_bind_int64_(s, 5, p->rating);
 			else
-				kifu_db_bind_null(s, 5);
+				kifu_db_bind_null_(s, 5);
 			ret = kifu_store_step_(st, s, "cannot store a player's side", err);
 			if (ret < 0)
 				return ret;
@@ -344,13 +344,13 @@ static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kif
 	s = kifu_store_stmt_(st, ST_GAME_MOVES_INSERT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	kifu_db_bind_int64(s, 1, id);
-	kifu_db_bind_text_static(s, 2, st->moves.data, (int)st->moves.len);
-	kifu_db_bind_text_static(s, 3, st->hashes.data, (int)st->hashes.len);
+	kifu_db_bind_int64_(s, 1, id);
+	kifu_db_bind_text_static_(s, 2, st->moves.data, (int)st->moves.len);
+	kifu_db_bind_text_static_(s, 3, st->hashes.data, (int)st->hashes.len);
 	if (st->notes.len)
-		kifu_db_bind_text_static(s, 4, st->notes.data, (int)st->notes.len);
+		kifu_db_bind_text_static_(s, 4, st->notes.data, (int)st->notes.len);
 	else
-		kifu_db_bind_null(s, 4);
+		kifu_db_bind_null_(s, 4);
 	return kifu_store_step_(st, s, "cannot store a game's moves", err);
 }
 
@@ -365,16 +365,16 @@ static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct k
 		s = kifu_store_stmt_(st, ST_FIGURE_INSERT, err);
 		if (!s)
 			return err ? err->code : KIFU_EDB;
-		kifu_db_bind_int64(s, 1, id);
+		kifu_db_bind_int64_(s, 1, id);
 		for (k = 0; k < rp->nfigures; k++) {
 			const struct kifu_figure *f = &rp->figures[k];
 
 			bind_text(s, 2, f->key);
 			if (f->type == KIFU_FIG_INT) {
-				kifu_db_bind_int64(s, 3, f->num);
-				kifu_db_bind_null(s, 4);
+				kifu_db_bind_int64_(s, 3, f->num);
+				kifu_db_bind_null_(s, 4);
 			} else {
-				kifu_db_bind_null(s, 3);
+				kifu_db_bind_null_(s, 3);
 				bind_text(s, 4, f->text);
 			}
 			ret = kifu_store_step_(st, s, "cannot store a figure", err);
@@ -386,12 +386,12 @@ static int insert_figures_tags(struct kifu_store *st, int64_t id, const struct k
 		s = kifu_store_stmt_(st, ST_TAG_INSERT, err);
 		if (!s)
 			return err ? err->code : KIFU_EDB;
-		kifu_db_bind_int64(s, 1, id);
+		kifu_db_bind_int64_(s, 1, id);
 		for (i = 0; i < rec->ntags; i++) {
 			const struct kifu_tag *t = &rec->tags[i];
 			int type = t->type >= 0 && t->type <= KIFU_SCALAR_TIMESTAMP ? t->type : 0;
 
-			kifu_db_bind_int64(s, 2, (int64_t)i);
+			kifu_db_bind_int64_(s, 2, (int64_t)i);
 			bind_text(s, 3, t->key ? t->key : "");
 			bind_text(s, 4, t->value ? t->value : "");
 			bind_text(s, 5, tag_types[type]);
@@ -410,16 +410,16 @@ static int find_by_key(int64_t *id, struct kifu_store *st, uint64_t key, struct 
 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	kifu_db_bind_int64(s, 1, (int64_t)key);
-	rc = kifu_db_step(s);
-	*id = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
+	kifu_db_bind_int64_(s, 1, (int64_t)key);
+	rc = kifu_db_step_(s);
+	*id = rc == KIFU_DB_ROW ? kifu_db_column_int64_(s, 0) : 0;
 	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE) {
 		int ret = kifu_store_fail_(st, "cannot look a game up", err);
 
-		kifu_db_reset(s);
+		kifu_db_reset_(s);
 		return ret;
 	}
-	kifu_db_reset(s);
+	kifu_db_reset_(s);
 	return 0;
 }
 
@@ -497,7 +497,7 @@ static int quarantine_write(struct kifu_store *st, void *arg, struct kifu_error 
 	struct quarantine_write *w = arg;
 	const struct kifu_origin *origin = w->origin;
 	const char *file = origin && origin->file ? origin->file : "";
-	const char *lock = kifu_db_sql(st, "quarantine_lock");
+	const char *lock = kifu_db_sql_(st, "quarantine_lock");
 	struct kifu_stmt *s;
 	size_t i;
 	int ret, rc;
@@ -505,12 +505,12 @@ static int quarantine_write(struct kifu_store *st, void *arg, struct kifu_error 
 	w->qid = 0;
 	/* Writers at the same time: one holds a text at a time (the look-up below decides). */
 	if (lock) {
-		ret = kifu_db_prepare(&s, st, lock, err);
+		ret = kifu_db_prepare_(&s, st, lock, err);
 		if (ret < 0)
 			return ret;
-		kifu_db_bind_int64(s, 1, (int64_t)w->raw_hash);
+		kifu_db_bind_int64_(s, 1, (int64_t)w->raw_hash);
 		ret = kifu_store_step_(st, s, "cannot quarantine a record", err);
-		kifu_db_finalize(s);
+		kifu_db_finalize_(s);
 		if (ret < 0)
 			return ret;
 	}
@@ -522,11 +522,11 @@ static int quarantine_write(struct kifu_store *st, void *arg, struct kifu_error 
 	s = kifu_store_stmt_(st, ST_QUAR_FIND, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	kifu_db_bind_int64(s, 1, (int64_t)w->raw_hash);
-	kifu_db_bind_blob(s, 2, w->raw, w->raw ? w->len : 0);
-	rc = kifu_db_step(s);
-	w->qid = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
-	kifu_db_reset(s);
+	kifu_db_bind_int64_(s, 1, (int64_t)w->raw_hash);
+	kifu_db_bind_blob_(s, 2, w->raw, w->raw ? w->len : 0);
+	rc = kifu_db_step_(s);
+	w->qid = rc == KIFU_DB_ROW ? kifu_db_column_int64_(s, 0) : 0;
+	kifu_db_reset_(s);
 	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
 		return kifu_store_fail_(st, "cannot look a quarantined record up", err);
 	if (w->qid)
@@ -535,20 +535,20 @@ static int quarantine_write(struct kifu_store *st, void *arg, struct kifu_error 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
 	if (origin && origin->import_id > 0)
-		kifu_db_bind_int64(s, 1, origin->import_id);
+		kifu_db_bind_int64_(s, 1, origin->import_id);
 	else
-		kifu_db_bind_null(s, 1);
+		kifu_db_bind_null_(s, 1);
 	bind_text(s, 2, file);
 	if (origin && origin->line > 0)
-		kifu_db_bind_int(s, 3, origin->line);
+		kifu_db_bind_int_(s, 3, origin->line);
 	else
-		kifu_db_bind_null(s, 3);
-	kifu_db_bind_int(s, 4, origin ? origin->number : 0);
+		kifu_db_bind_null_(s, 3);
+	kifu_db_bind_int_(s, 4, origin ? origin->number : 0);
 	bind_text(s, 5, w->rec ? w->rec->game : NULL);
-	kifu_db_bind_blob(s, 6, w->raw, w->raw ? w->len : 0);
-	kifu_db_bind_int(s, 7, w->truncated != 0);
-	kifu_db_bind_int64(s, 8, (int64_t)w->raw_hash);
-	kifu_db_bind_int(s, 9, w->errors);
+	kifu_db_bind_blob_(s, 6, w->raw, w->raw ? w->len : 0);
+	kifu_db_bind_int_(s, 7, w->truncated != 0);
+	kifu_db_bind_int64_(s, 8, (int64_t)w->raw_hash);
+	kifu_db_bind_int_(s, 9, w->errors);
 	ret = kifu_store_step_id_(&w->qid, st, s, "cannot quarantine a record", err);
 	/* qid 0: only a hash collision of two texts from the same place gets here. */
 	if (ret < 0 || w->qid == 0)
@@ -556,23 +556,23 @@ static int quarantine_write(struct kifu_store *st, void *arg, struct kifu_error 
 	s = kifu_store_stmt_(st, ST_QDIAG_INSERT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	kifu_db_bind_int64(s, 1, w->qid);
+	kifu_db_bind_int64_(s, 1, w->qid);
 	for (i = 0; w->diags && i < w->diags->n; i++) {
 		const struct kifu_diag *d = &w->diags->v[i];
 
-		kifu_db_bind_int64(s, 2, (int64_t)i);
+		kifu_db_bind_int64_(s, 2, (int64_t)i);
 		bind_text(s, 3, d->severity == KIFU_DIAG_WARNING ? "warning" : "error");
 		if (d->line > 0) {
-			kifu_db_bind_int(s, 4, d->line);
-			kifu_db_bind_int(s, 5, d->col);
+			kifu_db_bind_int_(s, 4, d->line);
+			kifu_db_bind_int_(s, 5, d->col);
 		} else {
-			kifu_db_bind_null(s, 4);
-			kifu_db_bind_null(s, 5);
+			kifu_db_bind_null_(s, 4);
+			kifu_db_bind_null_(s, 5);
 		}
 		if (d->ply > 0)
-			kifu_db_bind_int(s, 6, d->ply);
+			kifu_db_bind_int_(s, 6, d->ply);
 		else
-			kifu_db_bind_null(s, 6);
+			kifu_db_bind_null_(s, 6);
 		bind_text(s, 7, d->message ? d->message : "");
 		ret = kifu_store_step_(st, s, "cannot store a diagnostic", err);
 		if (ret < 0)
@@ -625,7 +625,7 @@ int kifu_store_import_begin(int64_t *id, struct kifu_store *st, const char *path
 	if (!s)
 		return err ? err->code : KIFU_EDB;
 	bind_text(s, 1, paths);
-	kifu_db_bind_text(s, 2, now_utc(now, sizeof(now)), -1);
+	kifu_db_bind_text_(s, 2, now_utc(now, sizeof(now)), -1);
 	return kifu_store_step_id_(id, st, s, "cannot record the import", err);
 }
 
@@ -637,11 +637,11 @@ int kifu_store_import_end(struct kifu_store *st, int64_t id, long imported, long
 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	kifu_db_bind_int64(s, 1, id);
-	kifu_db_bind_int64(s, 2, imported);
-	kifu_db_bind_int64(s, 3, duplicates);
-	kifu_db_bind_int64(s, 4, rejected);
-	kifu_db_bind_text(s, 5, now_utc(now, sizeof(now)), -1);
+	kifu_db_bind_int64_(s, 1, id);
+	kifu_db_bind_int64_(s, 2, imported);
+	kifu_db_bind_int64_(s, 3, duplicates);
+	kifu_db_bind_int64_(s, 4, rejected);
+	kifu_db_bind_text_(s, 5, now_utc(now, sizeof(now)), -1);
 	return kifu_store_step_(st, s, "cannot record the import", err);
 }
 
@@ -653,12 +653,12 @@ int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, c
 	*id = 0;
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	kifu_db_bind_int64(s, 1, import_id);
+	kifu_db_bind_int64_(s, 1, import_id);
 	bind_text(s, 2, path);
 	if (size >= 0)
-		kifu_db_bind_int64(s, 3, size);
+		kifu_db_bind_int64_(s, 3, size);
 	else
-		kifu_db_bind_null(s, 3);
+		kifu_db_bind_null_(s, 3);
 	return kifu_store_step_id_(id, st, s, "cannot record a file", err);
 }
 
@@ -679,15 +679,15 @@ static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 	ret = kifu_store_own_begin_(&own, st, err);
 	if (ret < 0)
 		return ret;
-	ret = kifu_db_prepare(&keep, st, "INSERT INTO deferred_indexes(name) VALUES (?1) "
+	ret = kifu_db_prepare_(&keep, st, "INSERT INTO deferred_indexes(name) VALUES (?1) "
 			      "ON CONFLICT DO NOTHING", err);
 	for (d = deferrables; d->name && ret == 0; d++) {
 		int present;
 
-		ret = kifu_db_has(&present, st, d->name, err);
+		ret = kifu_db_has_(&present, st, d->name, err);
 		if (ret < 0 || !present)
 			continue;
-		kifu_db_bind_text_static(keep, 1, d->name, -1);
+		kifu_db_bind_text_static_(keep, 1, d->name, -1);
 		ret = kifu_store_step_(st, keep, "cannot defer the indexes", err);
 		if (ret == 0)
 			ret = kifu_store_exec_(st, d->drop, "cannot defer the indexes", err);
@@ -696,7 +696,7 @@ static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 		ret = st->be->posidx_defer(st, err);
 	for (dt = kifu_store_derived_; *dt && ret == 0; dt++)
 		ret = (*dt)->defer(st, err);
-	kifu_db_finalize(keep);
+	kifu_db_finalize_(keep);
 	return kifu_store_own_end_(own, ret, st, err);
 }
 
@@ -714,30 +714,30 @@ static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 	ret = kifu_store_own_begin_(&own, st, err);
 	if (ret < 0)
 		return ret;
-	ret = kifu_db_prepare(&find, st, "SELECT count(*) FROM deferred_indexes WHERE name = ?1",
+	ret = kifu_db_prepare_(&find, st, "SELECT count(*) FROM deferred_indexes WHERE name = ?1",
 			      err);
 	if (ret == 0)
-		ret = kifu_db_prepare(&done, st, "DELETE FROM deferred_indexes WHERE name = ?1", err);
+		ret = kifu_db_prepare_(&done, st, "DELETE FROM deferred_indexes WHERE name = ?1", err);
 	if (ret < 0)
 		goto out;
 	for (d = deferrables; d->name && ret == 0; d++) {
 		int wanted;
 
-		kifu_db_bind_text_static(find, 1, d->name, -1);
-		if (kifu_db_step(find) != KIFU_DB_ROW) {
+		kifu_db_bind_text_static_(find, 1, d->name, -1);
+		if (kifu_db_step_(find) != KIFU_DB_ROW) {
 			ret = kifu_store_fail_(st, "cannot rebuild the indexes", err);
-			kifu_db_reset(find);
+			kifu_db_reset_(find);
 			break;
 		}
-		wanted = kifu_db_column_int(find, 0) > 0;
-		kifu_db_reset(find);
+		wanted = kifu_db_column_int_(find, 0) > 0;
+		kifu_db_reset_(find);
 		if (!wanted)
 			continue;
 		/* Dropped first: an index (or half a table) of an older run must not stop it. */
 		ret = kifu_store_exec_(st, d->drop, "cannot rebuild the indexes", err);
 		if (ret == 0)
 			ret = kifu_store_exec_(st, d->create, "cannot rebuild the indexes", err);
-		kifu_db_bind_text_static(done, 1, d->name, -1);
+		kifu_db_bind_text_static_(done, 1, d->name, -1);
 		if (ret == 0)
 			ret = kifu_store_step_(st, done, "cannot rebuild the indexes", err);
 	}
@@ -748,8 +748,8 @@ static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 	if (ret == 0)
 		ret = kifu_store_exec_(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:
-	kifu_db_finalize(find);
-	kifu_db_finalize(done);
+	kifu_db_finalize_(find);
+	kifu_db_finalize_(done);
 	return kifu_store_own_end_(own, ret, st, err);
 }
 

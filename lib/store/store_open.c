@@ -42,11 +42,11 @@ static int not_kifu(struct kifu_store *st, struct kifu_error *err)
 static int apply_migration(struct kifu_store *st, const struct kifu_migration *m,
 			   struct kifu_buf *sql, struct kifu_error *err)
 {
-	const char *lock = kifu_db_sql(st, "lock_schema");
+	const char *lock = kifu_db_sql_(st, "lock_schema");
 	long long version;
 	int ret, foreign;
 
-	ret = kifu_store_exec_(st, kifu_db_sql(st, "begin"), "cannot start a migration", err);
+	ret = kifu_store_exec_(st, kifu_db_sql_(st, "begin"), "cannot start a migration", err);
 	if (ret < 0)
 		return ret;
 	/* Writers of several machines: one migrates, the others wait and see it done. */
@@ -67,7 +67,7 @@ static int apply_migration(struct kifu_store *st, const struct kifu_migration *m
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (kifu_db_exec(st, sql->data) < 0) {
+	if (kifu_db_exec_(st, sql->data) < 0) {
 		char what[128];
 
 		snprintf(what, sizeof(what), "cannot apply schema '%s'", m->name);
@@ -84,9 +84,9 @@ static int apply_migration(struct kifu_store *st, const struct kifu_migration *m
 	ret = st->be->version_set(st, m->version, err);
 out:
 	if (ret < 0)
-		kifu_db_exec(st, kifu_db_sql(st, "rollback"));
+		kifu_db_exec_(st, kifu_db_sql_(st, "rollback"));
 	else
-		ret = kifu_store_exec_(st, kifu_db_sql(st, "commit"), "cannot commit a migration", err);
+		ret = kifu_store_exec_(st, kifu_db_sql_(st, "commit"), "cannot commit a migration", err);
 	return ret;
 }
 

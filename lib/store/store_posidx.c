@@ -147,17 +147,17 @@ static int writer_flush(struct writer *w, struct kifu_error *err)
 
 	if (w->n == MULTI_ROWS) {
 		for (r = 0; r < MULTI_ROWS; r++) {
-			kifu_db_bind_int64(w->multi, 3 * r + 1, w->batch[r].hash);
-			kifu_db_bind_int64(w->multi, 3 * r + 2, w->batch[r].game_ply >> POSIDX_PLY_BITS);
-			kifu_db_bind_int64(w->multi, 3 * r + 3,
+			kifu_db_bind_int64_(w->multi, 3 * r + 1, w->batch[r].hash);
+			kifu_db_bind_int64_(w->multi, 3 * r + 2, w->batch[r].game_ply >> POSIDX_PLY_BITS);
+			kifu_db_bind_int64_(w->multi, 3 * r + 3,
 					   w->batch[r].game_ply & ((1 << POSIDX_PLY_BITS) - 1));
 		}
 		ret = kifu_store_step_(w->st, w->multi, "cannot index a position", err);
 	} else {
 		for (r = 0; r < w->n && ret == 0; r++) {
-			kifu_db_bind_int64(w->one, 1, w->batch[r].hash);
-			kifu_db_bind_int64(w->one, 2, w->batch[r].game_ply >> POSIDX_PLY_BITS);
-			kifu_db_bind_int64(w->one, 3, w->batch[r].game_ply & ((1 << POSIDX_PLY_BITS) - 1));
+			kifu_db_bind_int64_(w->one, 1, w->batch[r].hash);
+			kifu_db_bind_int64_(w->one, 2, w->batch[r].game_ply >> POSIDX_PLY_BITS);
+			kifu_db_bind_int64_(w->one, 3, w->batch[r].game_ply & ((1 << POSIDX_PLY_BITS) - 1));
 			ret = kifu_store_step_(w->st, w->one, "cannot index a position", err);
 		}
 	}
@@ -245,7 +245,7 @@ int kifu_store_posidx_commit_(struct kifu_store *st, struct kifu_error *err)
 	if (!st->npend)
 		return 0;
 	/* Set aside by a bulk load (of another run, maybe): it will index these games. */
-	ret = kifu_db_has(&found, st, "positions_hash", err);
+	ret = kifu_db_has_(&found, st, "positions_hash", err);
 	if (ret == 0 && found)
 		ret = write_sorted(st, st->npend, err);
 	st->npend = 0;
@@ -288,7 +288,7 @@ int kifu_store_posidx_defer_(struct kifu_store *st, struct kifu_error *err)
 	int found, ret;
 
 	spool_clear(st);
-	ret = kifu_db_has(&found, st, "positions_hash", err);
+	ret = kifu_db_has_(&found, st, "positions_hash", err);
 	if (ret < 0 || !found)
 		return ret;
 	ret = kifu_store_exec_(st,
@@ -354,11 +354,11 @@ static int aside_next(struct kifu_store_posidx_entry_ *e, struct kifu_stmt *s, i
 {
 	if (!s || *rc != KIFU_DB_ROW)
 		return 0;
-	*rc = kifu_db_step(s);
+	*rc = kifu_db_step_(s);
 	if (*rc != KIFU_DB_ROW)
 		return 0;
-	e->hash = kifu_db_column_int64(s, 0);
-	e->game_ply = kifu_db_column_int64(s, 1) << POSIDX_PLY_BITS | kifu_db_column_int64(s, 2);
+	e->hash = kifu_db_column_int64_(s, 0);
+	e->game_ply = kifu_db_column_int64_(s, 1) << POSIDX_PLY_BITS | kifu_db_column_int64_(s, 2);
 	return 1;
 }
 
@@ -466,23 +466,23 @@ int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err)
 	long long last_id = 0, later = 0;
 	int wanted = 0, aside, ret;
 
-	ret = kifu_db_prepare(&s, st,
+	ret = kifu_db_prepare_(&s, st,
 			      "SELECT ifnull(d.last_id, 0), (SELECT count(*) FROM games "
 			      "WHERE id > ifnull(d.last_id, 0)) FROM deferred_indexes d "
 			      "WHERE d.name = 'positions_hash'", err);
 	if (ret < 0)
 		goto out;
-	if (kifu_db_step(s) == KIFU_DB_ROW) {
+	if (kifu_db_step_(s) == KIFU_DB_ROW) {
 		wanted = 1;
-		last_id = kifu_db_column_int64(s, 0);
-		later = kifu_db_column_int64(s, 1);
+		last_id = kifu_db_column_int64_(s, 0);
+		later = kifu_db_column_int64_(s, 1);
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	s = NULL;
 	ret = 0;
 	if (!wanted)
 		goto out;
-	ret = kifu_db_has(&aside, st, DEFERRED_NAME, err);
+	ret = kifu_db_has_(&aside, st, DEFERRED_NAME, err);
 	if (ret < 0)
 		goto out;
 	if (aside && st->bulk && !st->spool_bad && later == st->spooled_games &&
@@ -494,11 +494,11 @@ int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err)
 		ret = kifu_store_exec_(st, "DROP TABLE IF EXISTS positions_hash;" CREATE_SQL,
 				       "cannot rebuild the indexes", err);
 		if (ret == 0)
-			ret = kifu_db_prepare(&s, st, "SELECT hash, game_id, ply FROM " DEFERRED_NAME
+			ret = kifu_db_prepare_(&s, st, "SELECT hash, game_id, ply FROM " DEFERRED_NAME
 					      " ORDER BY hash, game_id", err);
 		if (ret == 0)
 			ret = merge_spool(st, s, err);
-		kifu_db_finalize(s);
+		kifu_db_finalize_(s);
 		s = NULL;
 		if (ret == 0)
 			ret = kifu_store_exec_(st, "DROP TABLE " DEFERRED_NAME,
@@ -521,16 +521,16 @@ int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err)
 		ret = merge_spool(st, NULL, err);
 		goto out;
 	}
-	ret = kifu_db_prepare(&s, st,
+	ret = kifu_db_prepare_(&s, st,
 			      "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
 			      "SELECT j.value, m.game_id, j.key FROM game_moves m, json_each(m.hashes) j "
 			      "WHERE m.game_id > ?1 ORDER BY 1, 2, 3", err);
 	if (ret < 0)
 		goto out;
-	kifu_db_bind_int64(s, 1, last_id);
+	kifu_db_bind_int64_(s, 1, last_id);
 	ret = kifu_store_step_(st, s, "cannot rebuild the indexes", err);
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	if (ret == 0)
 		spool_clear(st);
 	return ret;

@@ -43,7 +43,7 @@ static int is_identifier(const char *s)
 	return 1;
 }
 
-int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const char *games_alias,
+int kifu_filter_sql_(struct kifu_buf *out, const struct kifu_filter *f, const char *games_alias,
 		    int first, struct kifu_error *err)
 {
 	const char *a = games_alias ? games_alias : "games";
@@ -81,7 +81,7 @@ int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const cha
 	return n;
 }
 
-int kifu_filter_bind(struct kifu_stmt *stmt, int first, const struct kifu_filter *f,
+int kifu_filter_bind_(struct kifu_stmt *stmt, int first, const struct kifu_filter *f,
 		     struct kifu_error *err)
 {
 	char day[11];
@@ -95,9 +95,9 @@ int kifu_filter_bind(struct kifu_stmt *stmt, int first, const struct kifu_filter
 		if (k == F_SINCE || k == F_UNTIL) {
 			if (kifu_date_first_day(day, v, err) < 0)
 				return KIFU_EPARSE;
-			rc = kifu_db_bind_text(stmt, first + n, day, -1);
+			rc = kifu_db_bind_text_(stmt, first + n, day, -1);
 		} else {
-			rc = kifu_db_bind_text(stmt, first + n, v, -1);
+			rc = kifu_db_bind_text_(stmt, first + n, v, -1);
 		}
 		if (rc < 0)
 			return kifu_error_set(err, rc, "cannot bind a filter: %s", kifu_strerror(rc));
@@ -114,7 +114,7 @@ int kifu_store_game_each(struct kifu_store *st, const struct kifu_filter *f,
 	int ret, rc;
 
 	kifu_buf_puts(&sql, "SELECT g.id FROM games g WHERE ");
-	ret = kifu_filter_sql(&sql, f, "g", 1, err);
+	ret = kifu_filter_sql_(&sql, f, "g", 1, err);
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
@@ -122,22 +122,22 @@ int kifu_store_game_each(struct kifu_store *st, const struct kifu_filter *f,
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	ret = kifu_db_prepare(&s, st, sql.data, err);
+	ret = kifu_db_prepare_(&s, st, sql.data, err);
 	if (ret < 0)
 		goto out;
-	ret = kifu_filter_bind(s, 1, f, err);
+	ret = kifu_filter_bind_(s, 1, f, err);
 	if (ret < 0)
 		goto out;
 	ret = 0;
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		ret = fn(kifu_db_column_int64(s, 0), ctx);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		ret = fn(kifu_db_column_int64_(s, 0), ctx);
 		if (ret)
 			goto out;
 	}
 	if (rc != KIFU_DB_DONE)
 		ret = kifu_store_fail_(st, "cannot select games", err);
 out:
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	return ret;
 }
@@ -191,7 +191,7 @@ void kifu_store_game_ids_free(int64_t *ids)
 
 static const char *col_text(struct kifu_stmt *s, int i)
 {
-	return kifu_db_column_text(s, i);
+	return kifu_db_column_text_(s, i);
 }
 
 static int tag_type(const char *name)
@@ -215,24 +215,24 @@ static int load_rows(struct kifu_store *st, int k, int64_t id, const char *what,
 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	kifu_db_bind_int64(s, 1, id);
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
+	kifu_db_bind_int64_(s, 1, id);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		ret = fn(rec, s, err);
 		if (ret < 0)
 			break;
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_store_fail_(st, what, err);
-	kifu_db_reset(s);
+	kifu_db_reset_(s);
 	return ret;
 }
 
 static int load_side(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
 {
-	int has_rating = !kifu_db_column_is_null(s, 2);
+	int has_rating = !kifu_db_column_is_null_(s, 2);
 
 	return kifu_record_set_player(rec, col_text(s, 0), col_text(s, 1), has_rating,
-				      has_rating ? (long)kifu_db_column_int64(s, 2) : 0, err);
+				      has_rating ? (long)kifu_db_column_int64_(s, 2) : 0, err);
 }
 
 static int load_move(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
@@ -256,7 +256,7 @@ static int load_headers(struct kifu_record *rec, struct kifu_store *st, struct k
 	const struct kifu_game *g;
 	int rc, ret = 0, i;
 
-	rc = kifu_db_step(s);
+	rc = kifu_db_step_(s);
 	if (rc == KIFU_DB_DONE) {
 		kifu_error_at(err, st->path, 0, 0);
 		ret = kifu_error_set(err, KIFU_ENOTFOUND, "database '%s' has no game %lld", st->path,
@@ -277,11 +277,11 @@ static int load_headers(struct kifu_record *rec, struct kifu_store *st, struct k
 		    (!g || !(g->flags & KIFU_GAME_CHOOSE_FIRST) ||
 		     !strcmp(col_text(s, i) ? col_text(s, i) : "", g->sides[0])))
 			continue;
-		if (!kifu_db_column_is_null(s, i))
+		if (!kifu_db_column_is_null_(s, i))
 			ret = kifu_record_set(rec, keys[i], col_text(s, i), err);
 	}
 out:
-	kifu_db_reset(s);
+	kifu_db_reset_(s);
 	return ret;
 }
 
@@ -301,7 +301,7 @@ int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_
 		ret = err ? err->code : KIFU_EDB;
 		goto out;
 	}
-	kifu_db_bind_int64(s, 1, id);
+	kifu_db_bind_int64_(s, 1, id);
 	ret = load_headers(rec, st, s, id, err);
 	if (ret < 0)
 		goto out;

@@ -18,15 +18,15 @@
  * alias games_alias (an SQL identifier, e.g. "g"; NULL means "games") that
  * is true for the games f selects ("1 = 1" when f selects everything). Values
  * are never pasted in: the expression uses numbered parameters ?first,
- * ?first+1, ..., which kifu_filter_bind then binds. Returns the number of
+ * ?first+1, ..., which kifu_filter_bind_ then binds. Returns the number of
  * parameters used, or KIFU_EPARSE (a since/until that is not a date),
  * KIFU_ERANGE (a bad alias) or KIFU_ENOMEM.
  */
-int kifu_filter_sql(struct kifu_buf *out, const struct kifu_filter *f, const char *games_alias,
+int kifu_filter_sql_(struct kifu_buf *out, const struct kifu_filter *f, const char *games_alias,
 		    int first, struct kifu_error *err);
 
 /* Binds f's values to ?first... of stmt; returns the count bound or a negative KIFU_E* code. */
-int kifu_filter_bind(struct kifu_stmt *stmt, int first, const struct kifu_filter *f,
+int kifu_filter_bind_(struct kifu_stmt *stmt, int first, const struct kifu_filter *f,
 		     struct kifu_error *err);
 
 /*
@@ -37,7 +37,7 @@ int kifu_filter_bind(struct kifu_stmt *stmt, int first, const struct kifu_filter
  * hash, ?2 the ply the games' first arrival must be after, where an SQL
  * condition over the games (alias g) and the index (h).
  */
-void kifu_store_tree_scan_sql(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
+void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
 			      const char *where);
 
 #endif

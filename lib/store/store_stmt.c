@@ -13,7 +13,7 @@
 
 /*
  * The store's statements in generic SQL, each with a name by which a
- * backend may supply its own text instead (kifu_db_sql). Ids come back
+ * backend may supply its own text instead (kifu_db_sql_). Ids come back
  * through RETURNING: an INSERT ... ON CONFLICT DO NOTHING that returns no
  * row found a duplicate.
  */
@@ -96,7 +96,7 @@ struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_err
 
 	if (st->stmt[k])
 		return st->stmt[k];
-	text = stmt_sql[k].name ? kifu_db_sql(st, stmt_sql[k].name) : NULL;
+	text = stmt_sql[k].name ? kifu_db_sql_(st, stmt_sql[k].name) : NULL;
 	if (!text)
 		text = stmt_sql[k].sql;
 	if (!text && k == ST_POSIDX_INSERT_N) {
@@ -111,7 +111,7 @@ struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_err
 		kifu_error_set(err, KIFU_ERROR, "database '%s': the %s backend has no statement %d",
 			       st->path, st->be->name, k);
 	} else {
-		if (kifu_db_prepare(&st->stmt[k], st, text, err) == 0)
+		if (kifu_db_prepare_(&st->stmt[k], st, text, err) == 0)
 			st->stmt[k]->small = k != ST_LOAD_MOVES && k != ST_LOAD_TAGS;
 	}
 	kifu_buf_release(&sql);
@@ -121,36 +121,36 @@ struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_err
 int kifu_store_step_(struct kifu_store *st, struct kifu_stmt *s, const char *what,
 		     struct kifu_error *err)
 {
-	int rc = kifu_db_step(s);
+	int rc = kifu_db_step_(s);
 
 	if (rc != KIFU_DB_DONE && rc != KIFU_DB_ROW) {
 		int ret = kifu_store_fail_(st, what, err);
 
-		kifu_db_reset(s);
+		kifu_db_reset_(s);
 		return ret;
 	}
-	kifu_db_reset(s);
+	kifu_db_reset_(s);
 	return 0;
 }
 
 int kifu_store_step_id_(int64_t *id, struct kifu_store *st, struct kifu_stmt *s,
 			const char *what, struct kifu_error *err)
 {
-	int rc = kifu_db_step(s), ret = 0;
+	int rc = kifu_db_step_(s), ret = 0;
 
-	*id = rc == KIFU_DB_ROW ? kifu_db_column_int64(s, 0) : 0;
+	*id = rc == KIFU_DB_ROW ? kifu_db_column_int64_(s, 0) : 0;
 	/* Stepped to its end: the statement is done before the next one runs. */
 	while (rc == KIFU_DB_ROW)
-		rc = kifu_db_step(s);
+		rc = kifu_db_step_(s);
 	if (rc < 0)
 		ret = kifu_store_fail_(st, what, err);
-	kifu_db_reset(s);
+	kifu_db_reset_(s);
 	return ret;
 }
 
 int kifu_store_exec_(struct kifu_store *st, const char *sql, const char *what, struct kifu_error *err)
 {
-	if (kifu_db_exec(st, sql) < 0)
+	if (kifu_db_exec_(st, sql) < 0)
 		return kifu_store_fail_(st, what, err);
 	return 0;
 }

@@ -48,12 +48,12 @@ static int tset_load(struct kifu_store *st, struct kifu_store_tset_ *t, struct k
 	if (t->loaded)
 		return 0;
 	kifu_store_tset_clear_(t);
-	if (kifu_db_prepare(&s, st, "SELECT DISTINCT game, variant, \"symmetric\", hash FROM "
+	if (kifu_db_prepare_(&s, st, "SELECT DISTINCT game, variant, \"symmetric\", hash FROM "
 				       "tree_moves", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
-	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
-		const char *game = kifu_db_column_text(s, 0);
-		const char *variant = kifu_db_column_text(s, 1);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		const char *game = kifu_db_column_text_(s, 0);
+		const char *variant = kifu_db_column_text_(s, 1);
 		struct kifu_store_tkey_ *k;
 		int v;
 
@@ -62,8 +62,8 @@ static int tset_load(struct kifu_store *st, struct kifu_store_tset_ *t, struct k
 		v = g && variant ? kifu_game_variant_index(g, variant) : -1;
 		if (v < 0)
 			continue;
-		k = kifu_store_tset_find_(t, g, v, kifu_db_column_int(s, 2),
-					  kifu_db_column_int64(s, 3));
+		k = kifu_store_tset_find_(t, g, v, kifu_db_column_int_(s, 2),
+					  kifu_db_column_int64_(s, 3));
 		if (!k) {
 			ret = nomem(err);
 			break;
@@ -72,14 +72,14 @@ static int tset_load(struct kifu_store *st, struct kifu_store_tset_ *t, struct k
 			t->n++;
 			k->g = g;
 			k->variant = v;
-			k->symmetric = kifu_db_column_int(s, 2);
-			k->hash = kifu_db_column_int64(s, 3);
+			k->symmetric = kifu_db_column_int_(s, 2);
+			k->hash = kifu_db_column_int64_(s, 3);
 		}
 		k->state = T_OLD;
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_store_fail_(st, "cannot count the tree", err);
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	t->loaded = ret == 0;
 	return ret;
 }
@@ -120,7 +120,7 @@ static int agg_write(struct kifu_store *st, struct kifu_store_agg_ *a, struct ki
 
 	if (!a->n)
 		return 0;
-	if (kifu_db_prepare(&s, st, "INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, "
+	if (kifu_db_prepare_(&s, st, "INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, "
 			       "w0, w1, w2, w3, draws, unfinished, plies) VALUES (?1, ?2, ?3, ?4, ?5, "
 			       "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT(\"symmetric\", hash, game, "
 			       "variant, move) DO UPDATE SET games = tree_moves.games + excluded.games, "
@@ -138,18 +138,18 @@ static int agg_write(struct kifu_store *st, struct kifu_store_agg_ *a, struct ki
 			continue;
 		for (r = 0; r < 6; r++)
 			games += e->n[r];
-		kifu_db_bind_text_static(s, 1, e->g->name, -1);
-		kifu_db_bind_text_static(s, 2, e->g->variants[e->variant], -1);
-		kifu_db_bind_int(s, 3, e->symmetric);
-		kifu_db_bind_int64(s, 4, e->hash);
-		kifu_db_bind_text_static(s, 5, a->strings.data + e->move, -1);
-		kifu_db_bind_int64(s, 6, games);
+		kifu_db_bind_text_static_(s, 1, e->g->name, -1);
+		kifu_db_bind_text_static_(s, 2, e->g->variants[e->variant], -1);
+		kifu_db_bind_int_(s, 3, e->symmetric);
+		kifu_db_bind_int64_(s, 4, e->hash);
+		kifu_db_bind_text_static_(s, 5, a->strings.data + e->move, -1);
+		kifu_db_bind_int64_(s, 6, games);
 		for (r = 0; r < 6; r++)
-			kifu_db_bind_int64(s, 7 + r, e->n[r]);
-		kifu_db_bind_int64(s, 13, e->plies);
+			kifu_db_bind_int64_(s, 7 + r, e->n[r]);
+		kifu_db_bind_int64_(s, 13, e->plies);
 		ret = kifu_store_step_(st, s, "cannot count the tree", err);
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	if (ret == 0)
 		kifu_store_agg_clear_(a);
 	return ret;
@@ -161,14 +161,14 @@ static int tree_state_set(struct kifu_store *st, int64_t last_id, struct kifu_er
 	struct kifu_stmt *s = NULL;
 	int ret;
 
-	if (kifu_db_prepare(&s, st, "INSERT INTO stats_state(name, last_id, depth) VALUES ('tree', ?1, ?2) "
+	if (kifu_db_prepare_(&s, st, "INSERT INTO stats_state(name, last_id, depth) VALUES ('tree', ?1, ?2) "
 				       "ON CONFLICT(name) DO UPDATE SET last_id = excluded.last_id, "
 				       "depth = excluded.depth", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
-	kifu_db_bind_int64(s, 1, last_id);
-	kifu_db_bind_int(s, 2, TREE_DEPTH);
+	kifu_db_bind_int64_(s, 1, last_id);
+	kifu_db_bind_int_(s, 2, TREE_DEPTH);
 	ret = kifu_store_step_(st, s, "cannot count the tree", err);
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	if (ret == 0 && st->symm)
 		st->symm->known_last = last_id;
 	return ret;
@@ -184,21 +184,21 @@ static int tree_current(int *yes, struct kifu_store *st, int64_t id, struct kifu
 	int rc;
 
 	*yes = 0;
-	if (kifu_db_prepare(&s, st, "SELECT s.last_id = (SELECT coalesce(max(id), 0) FROM games "
+	if (kifu_db_prepare_(&s, st, "SELECT s.last_id = (SELECT coalesce(max(id), 0) FROM games "
 				       "WHERE id < ?1) AND s.depth = ?2, s.last_id FROM stats_state s "
 				       "WHERE s.name = 'tree'", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
-	kifu_db_bind_int64(s, 1, id);
-	kifu_db_bind_int(s, 2, TREE_DEPTH);
-	rc = kifu_db_step(s);
+	kifu_db_bind_int64_(s, 1, id);
+	kifu_db_bind_int_(s, 2, TREE_DEPTH);
+	rc = kifu_db_step_(s);
 	if (rc == KIFU_DB_ROW)
-		*yes = kifu_db_column_int(s, 0) == 1;
+		*yes = kifu_db_column_int_(s, 0) == 1;
 	/* Another writer counted games since the tracked positions were read: read them again. */
-	if (rc == KIFU_DB_ROW && st->symm && st->symm->known_last != kifu_db_column_int64(s, 1)) {
+	if (rc == KIFU_DB_ROW && st->symm && st->symm->known_last != kifu_db_column_int64_(s, 1)) {
 		st->symm->tracked.loaded = 0;
-		st->symm->known_last = kifu_db_column_int64(s, 1);
+		st->symm->known_last = kifu_db_column_int64_(s, 1);
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	return rc == KIFU_DB_ROW || rc == KIFU_DB_DONE ? 0
 		: kifu_store_fail_(st, "cannot count the tree", err);
 }
@@ -237,8 +237,8 @@ static int insert_listing(struct kifu_store *st, int64_t id, const struct kifu_r
 	s = kifu_store_stmt_(st, ST_LISTING_INSERT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	kifu_db_bind_int64(s, 1, id);
-	kifu_db_bind_text_static(s, 2, players->data, (long)players->len);
+	kifu_db_bind_int64_(s, 1, id);
+	kifu_db_bind_text_static_(s, 2, players->data, (long)players->len);
 	return kifu_store_step_(st, s, "cannot store a game", err);
 }
 
@@ -246,8 +246,8 @@ static int insert_listing(struct kifu_store *st, int64_t id, const struct kifu_r
 static int insert_canon(struct kifu_store *st, struct kifu_stmt *s, int64_t id,
 			const struct kifu_buf *canon, struct kifu_error *err)
 {
-	kifu_db_bind_int64(s, 1, id);
-	kifu_db_bind_text_static(s, 2, canon->data, (long)canon->len);
+	kifu_db_bind_int64_(s, 1, id);
+	kifu_db_bind_text_static_(s, 2, canon->data, (long)canon->len);
 	return kifu_store_step_(st, s, "cannot store the canonical hashes", err);
 }
 
@@ -303,12 +303,12 @@ static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struc
 	struct kifu_stmt *s = NULL;
 	int ret;
 
-	if (kifu_db_prepare_named(&s, st, "canon_index", err) < 0)
+	if (kifu_db_prepare_named_(&s, st, "canon_index", err) < 0)
 		return err ? err->code : KIFU_EDB;
-	kifu_db_bind_int64(s, 1, first);
-	kifu_db_bind_int64(s, 2, last);
+	kifu_db_bind_int64_(s, 1, first);
+	kifu_db_bind_int64_(s, 2, last);
 	ret = kifu_store_step_(st, s, "cannot index the canonical positions", err);
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	return ret;
 }
 
@@ -329,18 +329,18 @@ static int canon_orientations(struct kifu_store *st, const struct kifu_store_tke
 	int ret = KIFU_EILLEGAL, first = -1, sym = 0, j, p;
 	uint64_t c;
 
-	if (kifu_db_prepare(&s, st, "SELECT g.first, m.moves FROM games g JOIN game_moves m "
+	if (kifu_db_prepare_(&s, st, "SELECT g.first, m.moves FROM games g JOIN game_moves m "
 				       "ON m.game_id = g.id WHERE g.id = ?1", err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
-	kifu_db_bind_int64(s, 1, k->origin_id);
-	if (kifu_db_step(s) == KIFU_DB_ROW) {
-		const char *f = kifu_db_column_text(s, 0);
-		const char *text = kifu_db_column_text(s, 1);
+	kifu_db_bind_int64_(s, 1, k->origin_id);
+	if (kifu_db_step_(s) == KIFU_DB_ROW) {
+		const char *f = kifu_db_column_text_(s, 0);
+		const char *text = kifu_db_column_text_(s, 1);
 
 		first = f ? kifu_game_side_index(g, f) : -1;
 		moves = text ? json_loads(text, 0, NULL) : NULL;
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	if (first < 0 || !json_is_array(moves) || g->init(state, k->variant, first, err) < 0)
 		goto out;
 	for (p = 0; p < k->origin_ply; p++) {
@@ -365,13 +365,13 @@ out:
 	return ret;
 }
 
-void kifu_store_tree_scan_sql(struct kifu_buf *sql, struct kifu_store *st, int symmetric, const char *where)
+void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric, const char *where)
 {
 	kifu_buf_puts(sql, "SELECT ");
-	kifu_db_json_at(sql, st, "m.moves", "h.ply");
+	kifu_db_json_at_(sql, st, "m.moves", "h.ply");
 	kifu_buf_puts(sql, ", g.result, count(*), sum(g.plies), ");
 	if (symmetric)
-		kifu_db_json_at(sql, st, "m.hashes", "h.ply");
+		kifu_db_json_at_(sql, st, "m.hashes", "h.ply");
 	else
 		kifu_buf_puts(sql, "NULL");
 	kifu_buf_printf(sql, " FROM %s h CROSS JOIN games g CROSS JOIN game_moves m WHERE "
@@ -403,12 +403,12 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 		return 0;
 	for (kind = 0; kind < 2; kind++) {
 		kifu_buf_reset(&sql);
-		kifu_store_tree_scan_sql(&sql, st, kind, "g.game = ?3 AND g.variant = ?4");
+		kifu_store_tree_scan_sql_(&sql, st, kind, "g.game = ?3 AND g.variant = ?4");
 		if (sql.failed) {
 			ret = nomem(err);
 			goto out;
 		}
-		if (kifu_db_prepare(&s[kind], st, sql.data, err) < 0) {
+		if (kifu_db_prepare_(&s[kind], st, sql.data, err) < 0) {
 			ret = err ? err->code : KIFU_EDB;
 			goto out;
 		}
@@ -423,22 +423,22 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 			continue;
 		k->state = T_OLD;
 		q = s[k->symmetric];
-		kifu_db_bind_int64(q, 1, k->hash);
-		kifu_db_bind_int(q, 2, TREE_DEPTH);
-		kifu_db_bind_text_static(q, 3, g->name, -1);
-		kifu_db_bind_text_static(q, 4, g->variants[k->variant], -1);
-		while ((rc = kifu_db_step(q)) == KIFU_DB_ROW) {
-			const char *move = kifu_db_column_text(q, 0);
+		kifu_db_bind_int64_(q, 1, k->hash);
+		kifu_db_bind_int_(q, 2, TREE_DEPTH);
+		kifu_db_bind_text_static_(q, 3, g->name, -1);
+		kifu_db_bind_text_static_(q, 4, g->variants[k->variant], -1);
+		while ((rc = kifu_db_step_(q)) == KIFU_DB_ROW) {
+			const char *move = kifu_db_column_text_(q, 0);
 			int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
 			char text[KIFU_MOVE_TEXT_MAX];
 			int j;
 
 			if (!move)
 				continue;
-			n[kifu_store_symm_result_(g, kifu_db_column_text(q, 1))] =
-				kifu_db_column_int64(q, 2);
+			n[kifu_store_symm_result_(g, kifu_db_column_text_(q, 1))] =
+				kifu_db_column_int64_(q, 2);
 			if (k->symmetric) {
-				uint64_t ph = (uint64_t)kifu_db_column_int64(q, 4);
+				uint64_t ph = (uint64_t)kifu_db_column_int64_(q, 4);
 				struct kifu_error why;
 				kifu_move m;
 				size_t need = ((size_t)g->nsymmetries + 1) * g->state_size;
@@ -470,20 +470,20 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 				move = text;
 			}
 			if (kifu_store_agg_add_(&sy->held, g, k->variant, k->symmetric, k->hash,
-						move, n, kifu_db_column_int64(q, 3)) < 0) {
+						move, n, kifu_db_column_int64_(q, 3)) < 0) {
 				ret = nomem(err);
 				break;
 			}
 		}
 		if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
 			ret = kifu_store_fail_(st, "cannot count the tree", err);
-		kifu_db_reset(q);
+		kifu_db_reset_(q);
 	}
 out:
 	free(orient);
 	kifu_buf_release(&sql);
-	kifu_db_finalize(s[0]);
-	kifu_db_finalize(s[1]);
+	kifu_db_finalize_(s[0]);
+	kifu_db_finalize_(s[1]);
 	return ret;
 }
 
@@ -499,9 +499,9 @@ static int held_write(struct kifu_store *st, struct kifu_store_symm_ *sy, int co
 
 	/* An index set aside (a bulk load, or one killed before it ended): no backfill yet. */
 	if (complete)
-		ret = kifu_db_has(&plain, st, "positions_hash", err);
+		ret = kifu_db_has_(&plain, st, "positions_hash", err);
 	if (ret == 0 && complete)
-		ret = kifu_db_has(&canon, st, "positions_canon", err);
+		ret = kifu_db_has_(&canon, st, "positions_canon", err);
 	if (ret == 0 && plain && canon)
 		ret = backfill(st, sy, err);
 	if (ret == 0)
@@ -612,11 +612,11 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	ret = tset_load(st, &sy->tracked, err);
 	if (ret < 0)
 		return ret;
-	if (kifu_db_prepare(&sel, st, "SELECT g.id, g.game, g.variant, g.first, g.result, "
+	if (kifu_db_prepare_(&sel, st, "SELECT g.id, g.game, g.variant, g.first, g.result, "
 				       "m.moves, m.hashes FROM games g JOIN game_moves m ON "
 				       "m.game_id = g.id "
 				       "WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", err) < 0 ||
-	    (want_canon && kifu_db_prepare(&upd, st, "INSERT INTO game_canon(game_id, canon) "
+	    (want_canon && kifu_db_prepare_(&upd, st, "INSERT INTO game_canon(game_id, canon) "
 						     "VALUES (?1, ?2)", err) < 0)) {
 		ret = kifu_store_fail_(st, "cannot count the tree", err);
 		goto out;
@@ -635,27 +635,27 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			ret = nomem(err);
 			goto out;
 		}
-		kifu_db_bind_int64(sel, 1, last);
-		kifu_db_bind_int(sel, 2, FILL_CHUNK);
-		while ((rc = kifu_db_step(sel)) == KIFU_DB_ROW) {
-			const char *game = kifu_db_column_text(sel, 1);
-			const char *variant = kifu_db_column_text(sel, 2);
-			const char *first = kifu_db_column_text(sel, 3);
-			const char *moves = kifu_db_column_text(sel, 5);
+		kifu_db_bind_int64_(sel, 1, last);
+		kifu_db_bind_int_(sel, 2, FILL_CHUNK);
+		while ((rc = kifu_db_step_(sel)) == KIFU_DB_ROW) {
+			const char *game = kifu_db_column_text_(sel, 1);
+			const char *variant = kifu_db_column_text_(sel, 2);
+			const char *first = kifu_db_column_text_(sel, 3);
+			const char *moves = kifu_db_column_text_(sel, 5);
 			struct chunk *e = &c[nc++];
 
-			e->id = last = kifu_db_column_int64(sel, 0);
+			e->id = last = kifu_db_column_int64_(sel, 0);
 			e->g = game ? kifu_game_find(game) : NULL;
 			if (!e->g)
 				continue;
 			e->variant = variant ? kifu_game_variant_index(e->g, variant) : -1;
 			e->first = first ? kifu_game_side_index(e->g, first) : -1;
-			e->res = kifu_store_symm_result_(e->g, kifu_db_column_text(sel, 4));
+			e->res = kifu_store_symm_result_(e->g, kifu_db_column_text_(sel, 4));
 			e->moves = moves ? json_loads(moves, 0, NULL) : NULL;
-			e->hashes = kifu_db_column_text(sel, 6)
-				? json_loads(kifu_db_column_text(sel, 6), 0, NULL) : NULL;
+			e->hashes = kifu_db_column_text_(sel, 6)
+				? json_loads(kifu_db_column_text_(sel, 6), 0, NULL) : NULL;
 		}
-		kifu_db_reset(sel);
+		kifu_db_reset_(sel);
 		if (rc != KIFU_DB_DONE)
 			ret = kifu_store_fail_(st, "cannot count the tree", err);
 		any = nc == FILL_CHUNK;
@@ -712,8 +712,8 @@ out:
 		kifu_store_agg_clear_(&sy->held);
 		sy->tracked.loaded = 0;
 	}
-	kifu_db_finalize(sel);
-	kifu_db_finalize(upd);
+	kifu_db_finalize_(sel);
+	kifu_db_finalize_(upd);
 	return ret;
 }
 

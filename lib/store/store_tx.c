@@ -36,14 +36,14 @@ int kifu_store_begin_tx(struct kifu_store *st, int kind, struct kifu_error *err)
 		return 0;
 	}
 	/* A backend without its own kind of transaction begins a writer's. */
-	sql = kifu_db_sql(st, names[kind]);
+	sql = kifu_db_sql_(st, names[kind]);
 	if (!sql)
-		sql = kifu_db_sql(st, "begin");
+		sql = kifu_db_sql_(st, "begin");
 	ret = kifu_store_exec_(st, sql, "cannot start a transaction", err);
 	if (ret < 0) {
 		/* BEGIN may have run, and what followed it (a lock) not. */
 		if (st->be->in_transaction(st))
-			kifu_db_exec(st, kifu_db_sql(st, "rollback"));
+			kifu_db_exec_(st, kifu_db_sql_(st, "rollback"));
 		return ret;
 	}
 	st->in_tx = 1;
@@ -66,7 +66,7 @@ int kifu_store_tx_kind(const struct kifu_store *st)
  */
 static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 {
-	const char *sql = batch ? kifu_db_sql(st, "commit_batch") : NULL;
+	const char *sql = batch ? kifu_db_sql_(st, "commit_batch") : NULL;
 	const struct kifu_store_derived_ *const *d;
 	int ret;
 
@@ -86,7 +86,7 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 	for (d = kifu_store_derived_; *d && ret == 0; d++)
 		ret = (*d)->commit(st, err);
 	if (ret == 0)
-		ret = kifu_store_exec_(st, sql ? sql : kifu_db_sql(st, "commit"), "cannot commit", err);
+		ret = kifu_store_exec_(st, sql ? sql : kifu_db_sql_(st, "commit"), "cannot commit", err);
 	if (ret == 0)
 		st->in_tx = 0;
 	return ret;
@@ -108,7 +108,7 @@ void kifu_store_rollback(struct kifu_store *st)
 		(*d)->rollback(st);
 	st->tx_pending = 0;
 	if (st->conn && st->be->in_transaction(st))
-		kifu_db_exec(st, kifu_db_sql(st, "rollback"));
+		kifu_db_exec_(st, kifu_db_sql_(st, "rollback"));
 	st->in_tx = 0;
 }
 
@@ -196,9 +196,9 @@ int kifu_store_run_write_(struct kifu_store *st,
 		if (ret < 0)
 			return ret;
 		ret = fn(st, arg, err);
-		again = ret < 0 && own && kifu_db_retryable(st);
+		again = ret < 0 && own && kifu_db_retryable_(st);
 		ret = kifu_store_own_end_(own, ret, st, err);
-		if (ret >= 0 || !(again || (own && kifu_db_retryable(st))) || attempt >= WRITE_ATTEMPTS)
+		if (ret >= 0 || !(again || (own && kifu_db_retryable_(st))) || attempt >= WRITE_ATTEMPTS)
 			return ret;
 		kifu_error_clear(err);
 		retry_pause(attempt);

@@ -78,7 +78,7 @@ static void round_trip(const struct kifu_record *rec, const struct kifu_replay *
 			fprintf(stderr, "%s\n", diags.v[0].message);
 		abort();
 	}
-	if (f == &kifu_format_apgr) {
+	if (f == &kifu_format_apgr_) {
 		kifu_record_write(&y1, rec, rp, &err);
 		kifu_record_write(&y2, again, &rp2, &err);
 		if (strcmp(y1.data, y2.data)) {

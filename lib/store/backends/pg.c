@@ -247,12 +247,12 @@ static int pg_open(struct kifu_store *st, const char *path, unsigned flags, stru
 	 * Text as UTF-8 whatever the client's locale; every float to its
 	 * shortest exact text (the default from PostgreSQL 12, said for older).
 	 */
-	if (kifu_db_exec(st, "SET client_encoding = 'UTF8'; SET extra_float_digits = 3; "
+	if (kifu_db_exec_(st, "SET client_encoding = 'UTF8'; SET extra_float_digits = 3; "
 			     "SET client_min_messages = warning") < 0)
-		return kifu_db_fail(st, "cannot configure", err);
+		return kifu_db_fail_(st, "cannot configure", err);
 	if (flags & KIFU_STORE_READ) {
 		/* Readers never create: a database without kifu's tables is no kifu database yet. */
-		ret = kifu_db_has(&found, st, "kifu_schema", err);
+		ret = kifu_db_has_(&found, st, "kifu_schema", err);
 		if (ret == 0 && !found) {
 			kifu_error_at(err, st->path, 0, 0);
 			ret = kifu_error_set(err, KIFU_ENOTFOUND, "no database at '%s'", st->path);
@@ -273,28 +273,28 @@ static int pg_version_get(long long *version, int *foreign, struct kifu_store *s
 	*version = 0;
 	*foreign = 0;
 	/* One statement, one snapshot: kifu_schema and everything else, as another writer commits them. */
-	ret = kifu_db_prepare(&s, st, "SELECT count(*) FILTER (WHERE c.relname = 'kifu_schema'), "
+	ret = kifu_db_prepare_(&s, st, "SELECT count(*) FILTER (WHERE c.relname = 'kifu_schema'), "
 				      "count(*) FROM pg_class c JOIN pg_namespace n "
 				      "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
 				      "AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')", err);
 	if (ret < 0)
 		return ret;
-	rc = kifu_db_step(s);
+	rc = kifu_db_step_(s);
 	if (rc == KIFU_DB_ROW) {
-		found = kifu_db_column_int64(s, 0);
-		objects = kifu_db_column_int64(s, 1);
+		found = kifu_db_column_int64_(s, 0);
+		objects = kifu_db_column_int64_(s, 1);
 	} else {
-		ret = kifu_db_fail(st, "cannot read the schema", err);
+		ret = kifu_db_fail_(st, "cannot read the schema", err);
 	}
-	kifu_db_finalize(s);
+	kifu_db_finalize_(s);
 	if (ret < 0)
 		return ret;
 	if (found) {
-		ret = kifu_db_query_int(&others, st, "SELECT count(*) FROM kifu_schema "
+		ret = kifu_db_query_int_(&others, st, "SELECT count(*) FROM kifu_schema "
 						     "WHERE application <> 'kifu'", err);
 		*foreign = others > 0;
 		if (ret == 0)
-			ret = kifu_db_query_int(version, st, "SELECT max(version) FROM kifu_schema", err);
+			ret = kifu_db_query_int_(version, st, "SELECT max(version) FROM kifu_schema", err);
 		return ret;
 	}
 	/* No kifu_schema: an empty database, or somebody else's. */
@@ -844,8 +844,8 @@ static int pg_posidx_queue(struct kifu_store *st, int64_t id, const struct kifu_
 		kifu_buf_release(&arr);
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	}
-	kifu_db_bind_int64(s, 1, id);
-	kifu_db_bind_text_static(s, 2, arr.data, (long)arr.len);
+	kifu_db_bind_int64_(s, 1, id);
+	kifu_db_bind_text_static_(s, 2, arr.data, (long)arr.len);
 	ret = kifu_store_step_(st, s, "cannot index the positions", err);
 	kifu_buf_release(&arr);
 	return ret;
@@ -933,7 +933,7 @@ const struct kifu_store_backend kifu_store_pg_ = {
 	.accepts = pg_accepts,
 	.open = pg_open,
 	.close = pg_close,
-	.migrations = kifu_pg_migrations,
+	.migrations = kifu_pg_migrations_,
 	.version_get = pg_version_get,
 	.version_set = pg_version_set,
 	.prepare = pg_prepare,

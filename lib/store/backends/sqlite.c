@@ -162,11 +162,11 @@ static int sq_version_get(long long *version, int *foreign, struct kifu_store *s
 	int ret;
 
 	*foreign = 0;
-	ret = kifu_db_query_int(version, st, "PRAGMA user_version", err);
+	ret = kifu_db_query_int_(version, st, "PRAGMA user_version", err);
 	if (ret == 0)
-		ret = kifu_db_query_int(&app, st, "PRAGMA application_id", err);
+		ret = kifu_db_query_int_(&app, st, "PRAGMA application_id", err);
 	if (ret == 0 && *version == 0 && !app)
-		ret = kifu_db_query_int(&objects, st, "SELECT count(*) FROM sqlite_master", err);
+		ret = kifu_db_query_int_(&objects, st, "SELECT count(*) FROM sqlite_master", err);
 	if (ret < 0)
 		return ret;
 	if (app && app != KIFU_APPLICATION_ID)
@@ -382,7 +382,7 @@ const struct kifu_store_backend kifu_store_sqlite_ = {
 	.accepts = sq_accepts,
 	.open = sq_open,
 	.close = sq_close,
-	.migrations = kifu_migrations,
+	.migrations = kifu_migrations_,
 	.version_get = sq_version_get,
 	.version_set = sq_version_set,
 	.prepare = sq_prepare,
