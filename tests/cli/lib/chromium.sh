@@ -1,38 +1,12 @@
 # Sourced by the tool tests that open pages in headless Chromium
-# (tests/cli/browser.sh, tests/cli/explorer.sh), with $name set to the
-# test's name and $tmp to its scratch directory. Defines fail MESSAGE
-# (says it, sets status=1). Sets $browser, or ends the
-# test: skipped without chromium, except under CI (CI=true) and in
-# `make test` (KIFU_TEST_DEPS=required: the Makefile's DEB_TEST, chromium
-# included, was installed first), where a missing chromium fails. Defines
+# (tests/cli/browser.sh, tests/cli/explorer.sh), after test-lib.sh. Sets
+# $browser, or ends the test as test_require does (skipped by hand without
+# chromium, failed under CI and in `make test`). Defines
 # run_browser ARGS... (a fresh profile, no network services, messages to
 # $tmp/browser.log) and writes $tmp/cells.py: the data-cell=data-content
 # pairs of an SVG file, or of the element with id="board" in a dumped page
 # (plus its data-ply), one per line, sorted.
-fail() {
-	echo "$name: FAIL: $*" >&2
-	status=1
-}
-
-browser=""
-for b in chromium chromium-browser; do
-	if command -v "$b" >/dev/null 2>&1; then
-		browser=$b
-		break
-	fi
-done
-if [ -z "$browser" ]; then
-	if [ "${CI:-}" = true ] || [ "${KIFU_TEST_DEPS:-}" = required ]; then
-		echo "$name: FAIL: chromium is not installed (Debian: chromium), a declared test dependency" >&2
-		exit 1
-	fi
-	echo "$name: SKIPPED: chromium is not installed (Debian package: chromium)"
-	exit 0
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "$name: FAIL: python3 is needed" >&2
-	exit 1
-fi
+test_require chromium python3
 
 run_browser() {
 	profile=$(mktemp -d "$tmp/profile.XXXXXX")
