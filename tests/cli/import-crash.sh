@@ -7,6 +7,7 @@
 # The archive: a few thousand games played by kifu-play's random players in
 # two games, plus a handful of invalid records. The delays are drawn at
 # random and printed, so that a failure can be replayed (CRASH_DELAYS="...").
+# tests/run: alone (its kill moments come from the time a clean run takes)
 set -u
 . tests/cli/lib/test-lib.sh
 . tests/cli/lib/crash.sh

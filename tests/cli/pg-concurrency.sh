@@ -100,6 +100,10 @@ rc2=$?
 for p in $pids; do
 	wait "$p" || fail "a kifu-play --db exited $?: $(cat "$tmp"/play-*.err | head -c 600)"
 done
+# The readers' first round may still be going on a loaded machine: wait
+# for it (at most 300 s) before telling them to stop.
+reader_round() { [ "$(grep -c . "$tmp/readers")" -ge 2 ]; }
+test_wait_for 300 reader_round
 rm "$tmp/running"
 wait $readers
 

@@ -126,11 +126,11 @@ ref=$(pg_createdb ref) || exit 1
 mid=$(pg_createdb mid) || exit 1
 "$bin/kifu-import" --db "$mid" "$tmp/arch" >"$tmp/mid.out" 2>"$tmp/mid.err" &
 pid=$!
-i=0
-while [ "$(pg_psql mid -c 'SELECT count(*) FROM games' 2>/dev/null || echo 0)" = 0 ] && [ $i -lt 600 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
+# Until the first batch is committed (or the import ended), at most 300 s.
+committed() {
+	[ "$(pg_psql mid -c 'SELECT count(*) FROM games' 2>/dev/null || echo 0)" != 0 ] || ! kill -0 $pid 2>/dev/null
+}
+test_wait_for 300 committed
 kill -0 $pid 2>/dev/null || fail "the import finished before the server could be stopped: make the archive larger"
 pg_halt || fail "pg_ctl stop"
 wait $pid

@@ -27,7 +27,9 @@
 # pg_start and gets databases of its own on it (NAME_kifu, NAME_other, ...:
 # pg_dbname, pg_uri, pg_psql and pg_createdb take the short names), dropped
 # when it exits. Sourced by a test (tests/cli/lib/test-lib.sh), pg_start
-# leaves the traps to the test's exit hooks.
+# leaves the traps to the test's exit hooks. The waits for the server to
+# start or stop are bounded by PG_WAIT seconds (300: a loaded machine is
+# slow, but pg_ctl -w returns as soon as the server is up).
 #
 # PG_WORK is a scratch directory inside PG_DIR for the caller's files, removed
 # with it. Callers with their own clean-up set PG_ON_EXIT to a command run by
@@ -114,18 +116,18 @@ pg_createdb() {
 }
 
 pg_resume() {
-	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w -t 60 start >/dev/null ||
+	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w -t "${PG_WAIT:-300}" start >/dev/null ||
 		{ echo "pg_start: the server did not start:" >&2; tail -20 "$PG_DIR/log" >&2; return 1; }
 }
 
 pg_halt() {
-	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 60 stop >/dev/null 2>&1
+	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t "${PG_WAIT:-300}" stop >/dev/null 2>&1
 }
 
 pg_stop() {
 	[ -n "${PG_DIR:-}" ] || return 0
 	if [ -f "$PG_DIR/data/postmaster.pid" ]; then
-		pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w -t 60 stop >/dev/null 2>&1
+		pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w -t "${PG_WAIT:-300}" stop >/dev/null 2>&1
 	fi
 	rm -rf "$PG_DIR"
 	PG_DIR=

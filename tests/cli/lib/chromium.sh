@@ -8,13 +8,27 @@
 # (plus its data-ply), one per line, sorted.
 test_require chromium python3
 
+# Under load, Chromium may take long to start, or die starting (out of
+# memory, a renderer killed): a run that fails is tried again, up to 3
+# times, each bounded by KIFU_BROWSER_TIMEOUT seconds (300) so that a hung
+# browser ends the test instead of the suite. The output is kept only from
+# the run that succeeded.
 run_browser() {
-	profile=$(mktemp -d "$tmp/profile.XXXXXX")
-	"$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
-		--disable-component-update --disable-sync --no-first-run \
-		--user-data-dir="$profile" "$@" 2>>"$tmp/browser.log"
-	code=$?
-	rm -rf "$profile"
+	_rb_try=1
+	while :; do
+		profile=$(mktemp -d "$tmp/profile.XXXXXX")
+		timeout "${KIFU_BROWSER_TIMEOUT:-300}" "$browser" --headless --no-sandbox --disable-gpu \
+			--disable-background-networking --disable-component-update --disable-sync --no-first-run \
+			--user-data-dir="$profile" "$@" >"$tmp/browser.out" 2>>"$tmp/browser.log"
+		code=$?
+		rm -rf "$profile"
+		if [ $code -eq 0 ] || [ $_rb_try -ge 3 ]; then
+			break
+		fi
+		echo "$test_name: chromium exited $code (try $_rb_try), trying again" >>"$tmp/browser.log"
+		_rb_try=$((_rb_try + 1))
+	done
+	cat "$tmp/browser.out"
 	return $code
 }
 
