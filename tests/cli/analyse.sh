@@ -9,26 +9,10 @@
 # --id and by FILTERS; --store and the players columns it feeds; then usage
 # errors (exit 2) and a missing database (exit 3).
 set -u
-bin=${KIFU_BIN:?KIFU_BIN must name the directory of the tools}
+. tests/cli/lib/test-lib.sh
 analyse=$bin/kifu-analyse
 here=$(cd "$(dirname "$0")/../.." && pwd)
 data=$here/tests/data/analyse
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-analyse.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-checks=0
-
-fail() {
-	echo "analyse.sh: FAIL: $*" >&2
-	status=1
-}
-
-check() { # description command...
-	what=$1
-	shift
-	checks=$((checks + 1))
-	"$@" || fail "$what"
-}
 
 "$analyse" --help | grep -q '^usage: kifu-analyse' || fail "--help"
 "$analyse" --version | grep -q '^kifu-analyse (kifu) ' || fail "--version"
@@ -193,5 +177,4 @@ grep -q "no database at" "$tmp/err" || fail "missing database message"
 expect 3 "missing file" "$analyse" --file "$tmp/none.yaml"
 expect 1 "invalid record" "$analyse" --file "$here/examples/invalid/abandoned-winner.yaml" --playouts 10
 
-[ $status -eq 0 ] && echo "analyse.sh: $checks checks passed"
-exit $status
+test_done "$checks checks passed"

@@ -9,33 +9,12 @@
 # says about paths holding no records and dangling links.
 # Runs from the repo root; tools in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
+. tests/cli/lib/test-lib.sh
 v="$bin/kifu-validate"
 imp="$bin/kifu-import"
 x="$bin/kifu-export"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-n=0
 
-check() { # description, then a command that must succeed
-	n=$((n + 1))
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
-need() { # the tools this test needs: declared test dependencies (Makefile DEB_TEST)
-	for t in "$@"; do
-		if ! command -v "$t" >/dev/null 2>&1; then
-			echo "archive.sh: $t missing (Debian packages zip zstd xz-utils bzip2 p7zip-full)"
-			exit 1
-		fi
-	done
-}
-need tar gzip bzip2 xz zstd zip 7z python3
+test_require tar gzip bzip2 xz zstd zip 7z python3
 q() { python3 -c 'import sqlite3, sys; [print("|".join("" if v is None else str(v) for v in r)) for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])]' "$@"; }
 
 # The records: five valid games in two files and a directory, one invalid game.
@@ -205,5 +184,4 @@ check "dangling link: named" grep -q "kifu-validate: warning: skipping '$tmp/emp
 "$v" --quiet "$tmp/empty" >/dev/null 2>"$tmp/err"
 check "--quiet silences the warnings" [ ! -s "$tmp/err" ]
 
-[ $fail -eq 0 ] && echo "archive.sh: $n checks"
-exit $fail
+test_done "$checks checks"

@@ -7,17 +7,10 @@
 # ply of random playouts) is tests/test_conformance.c. Runs from the repo
 # root; tools in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
+. tests/cli/lib/test-lib.sh
 x=$bin/kifu-export
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-marks.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-checked=0
 
-if ! command -v xmllint >/dev/null 2>&1; then
-	echo "board-marks.sh: FAIL: xmllint is needed (Debian: libxml2-utils)"
-	exit 1
-fi
+test_require xmllint
 for f in examples/splay-schmidt/splay-schmidt-standard-01.yaml \
 	examples/splay-kisenwether/splay-kisenwether-standard-03.yaml \
 	examples/splinter/splinter-knockout-01.yaml examples/splinter/splinter-survival-01.yaml \
@@ -25,14 +18,14 @@ for f in examples/splay-schmidt/splay-schmidt-standard-01.yaml \
 	examples/glaisher/glaisher-standard-01.yaml examples/glaisher/glaisher-advanced-01.yaml; do
 	"$x" --file "$f" --to text | sed -n 's/^ply \([0-9]*\): \(.*\) ([a-z]*), hash .*/\1 \2/p' >"$tmp/moves"
 	"$x" --file "$f" --to svg --ply 0 -o "$tmp/0.svg"
-	xmllint --noout "$tmp/0.svg" || { echo "FAIL: $f ply 0: not well-formed"; fail=1; }
-	grep -q 'last-move' "$tmp/0.svg" && { echo "FAIL: $f: ply 0 marks a move"; fail=1; }
+	xmllint --noout "$tmp/0.svg" || fail "$f ply 0: not well-formed"
+	grep -q 'last-move' "$tmp/0.svg" && fail "$f: ply 0 marks a move"
 	"$x" --file "$f" --to html -o "$tmp/page.html"
 	: >"$tmp/allmarks"
 	while read -r ply move; do
-		checked=$((checked + 1))
+		checks=$((checks + 1))
 		"$x" --file "$f" --to svg --ply "$ply" -o "$tmp/p.svg"
-		xmllint --noout "$tmp/p.svg" || { echo "FAIL: $f ply $ply: not well-formed"; fail=1; }
+		xmllint --noout "$tmp/p.svg" || fail "$f ply $ply: not well-formed"
 		groups=$(grep -c '<g class="last-move">' "$tmp/p.svg")
 		marked=$(sed -n 's/.*data-last="\([a-z0-9]*\)".*/\1/p' "$tmp/p.svg" | sort | tr '\n' ' ')
 		echo "$marked" | tr ' ' '\n' | grep . >>"$tmp/allmarks"
@@ -40,19 +33,18 @@ for f in examples/splay-schmidt/splay-schmidt-standard-01.yaml \
 		pass) want=0 ;;
 		*) want=1 ;;
 		esac
-		[ "$groups" -eq "$want" ] || { echo "FAIL: $f ply $ply ($move): $groups last-move groups"; fail=1; }
+		[ "$groups" -eq "$want" ] || fail "$f ply $ply ($move): $groups last-move groups"
 		for cell in $(echo "${move%%/*}" | grep -o '[a-z][a-z]*[0-9][0-9]*'); do
 			case " $marked" in
 			*" $cell "*) ;;
-			*) echo "FAIL: $f ply $ply ($move): $cell is not marked (marked: $marked)"; fail=1 ;;
+			*) fail "$f ply $ply ($move): $cell is not marked (marked: $marked)" ;;
 			esac
 		done
 	done <"$tmp/moves"
 	# The replay page (each distinct line of the pictures stored once) holds every mark.
 	for cell in $(sort -u "$tmp/allmarks"); do
 		grep -qF "data-last=\"$cell\"" "$tmp/page.html" ||
-			{ echo "FAIL: $f: the HTML page never marks $cell"; fail=1; }
+			fail "$f: the HTML page never marks $cell"
 	done
 done
-[ $fail -eq 0 ] && echo "board-marks: $checked plies checked"
-exit $fail
+test_done "$checks plies checked"

@@ -14,17 +14,12 @@
 # (CI=true) and in `make test` (KIFU_TEST_DEPS=required: the Makefile's
 # DEB_TEST, chromium included, was installed first), where it fails.
 set -u
-bin=${KIFU_BIN:-bin}
+. tests/cli/lib/test-lib.sh
 x="$bin/kifu-export"
 out=tests/out
-status=0
-checks=0
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-browser.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
-name=browser.sh
-. tests/lib/chromium.sh
+. tests/cli/lib/chromium.sh
 
 # A screenshot for people: PAGE copied to tests/out/NAME.html, shown at #ply=PLY in a window of SIZE.
 screenshot() {
@@ -221,5 +216,4 @@ print('marks 0=-,' + ','.join('%d=%s' % (p['ply'], p['mark'] or '-') for p in g[
 	screenshot "$dir/page.html" "$name" $((plies / 2)) 1200,1350
 done
 
-[ $status -eq 0 ] && echo "browser.sh: $checks pages checked in $browser; screenshots in $out/"
-exit $status
+test_done "$checks pages checked in $browser; screenshots in $out/"

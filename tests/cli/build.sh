@@ -3,19 +3,8 @@
 # compiler's command lines, unless V=1. Builds one library object and one
 # tool into a scratch build directory, so the real build is left alone.
 set -u
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-build.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. tests/cli/lib/test-lib.sh
 unset MAKEFLAGS MAKELEVEL MFLAGS
-fail=0
-
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
 
 make --no-print-directory O="$tmp/o" BIN="$tmp/bin" "$tmp/o/lib/util/text.o" >"$tmp/out" 2>&1
 check "make builds lib/util/text.o" [ $? -eq 0 ]
@@ -39,5 +28,4 @@ srcs=$(ls lib/*/*.c lib/*/*/*.c import/*.c 2>/dev/null | wc -l)
 common=$(ls cli/*.c | grep -vc '^cli/kifu-')
 check "one CC line per source" [ "$(grep -c '^  CC ' "$tmp/out")" -eq $((srcs + common + 3)) ]
 
-[ $fail -eq 0 ] && echo "build: ok"
-exit $fail
+test_done

@@ -14,18 +14,13 @@
 # two move orders reach one position of the page; player names, events
 # and moves from the database are text in the page, never markup; usage
 # errors exit 2, an unwritable file 3. Screenshots go to tests/out/.
-# Chromium: as browser.sh (tests/lib/chromium.sh).
+# Chromium: as browser.sh (tests/cli/lib/chromium.sh).
 set -u
-bin=${KIFU_BIN:-bin}
+. tests/cli/lib/test-lib.sh
 out=tests/out
-status=0
-checks=0
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-explorer.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
-name=explorer.sh
-. tests/lib/chromium.sh
+. tests/cli/lib/chromium.sh
 
 db=$tmp/games.db
 # shellcheck disable=SC2046
@@ -302,7 +297,7 @@ for gv in splay-schmidt:standard splay-kisenwether:standard splinter:knockout sp
 m = re.search(r"<pre id=\"log\">(.*?)</pre>", sys.stdin.read(), re.S)
 print(html.unescape(m.group(1)) if m else "[]")' >"$tmp/log.json"
 	if ! n=$(python3 "$tmp/verify.py" "$g" "$v" 1 "$tmp/log.json" "$bin" "$tmp"); then
-		status=1
+		test_status=1
 	fi
 	[ "${n:-0}" -gt 0 ] 2>/dev/null || fail "$g $v: no position checked in the page"
 	checks=$((checks + ${n:-0}))
@@ -333,7 +328,7 @@ done
 checks=$((checks + 1))
 "$bin/kifu-stats" --db "$db" tree --game splay-schmidt --html "$tmp/limits.html" --depth 2 \
 	--min-games 2 2>"$tmp/err" || fail "--depth 2 --min-games 2: $(cat "$tmp/err")"
-python3 - "$tmp/limits.html" "$bin" "$db" <<'EOF' || status=1
+python3 - "$tmp/limits.html" "$bin" "$db" <<'EOF' || test_status=1
 import json, re, subprocess, sys
 page, binp, db = sys.argv[1:4]
 text = open(page, encoding="utf-8").read()
@@ -440,5 +435,4 @@ EOF
 		fail "hostile $filter: a move the engine refuses should lead nowhere"
 done
 
-[ $status -eq 0 ] && echo "explorer.sh: $checks checks in $browser; screenshots in $out/explorer-*"
-exit $status
+test_done "$checks checks in $browser; screenshots in $out/explorer-*"

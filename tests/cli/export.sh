@@ -7,32 +7,11 @@
 # network reference). Then streams of several games, --ply, -o, invalid
 # records (diagnostics, exit 1, nothing exported) and the usage errors.
 set -u
-bin=${KIFU_BIN:-bin}
+. tests/cli/lib/test-lib.sh
 x="$bin/kifu-export"
 validate="$bin/kifu-validate"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-export.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-checks=0
 
-fail() {
-	echo "export.sh: FAIL: $*" >&2
-	status=1
-}
-
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	checks=$((checks + 1))
-	"$@" || fail "$desc"
-}
-
-for tool in xmllint python3; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "export.sh: FAIL: $tool is needed (Debian: libxml2-utils, python3)" >&2
-		exit 1
-	fi
-done
+test_require xmllint python3
 
 # --help, --version, usage errors
 "$x" --help >"$tmp/out" 2>"$tmp/err"
@@ -303,5 +282,4 @@ check "an unknown id is named" grep -q "no game with id 999" "$tmp/err"
 check "a bad date exits 2" [ $? -eq 2 ]
 usage_error "--db with --file" --db "$db" --file "$one" --to yaml
 
-[ $status -eq 0 ] && echo "export.sh: $checks checks passed"
-exit $status
+test_done "$checks checks passed"

@@ -6,21 +6,8 @@
 # through python3's sqlite3, standard input, $KIFU_DB and ./kifu.db, and
 # databases that cannot be used. Runs from the repo root; tools in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. tests/cli/lib/test-lib.sh
 imp=$bin/kifu-import
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-import.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
 
 # q DB SQL: the rows, fields joined by |, NULL as empty, blobs decoded.
 q() {
@@ -218,5 +205,4 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["imported"] == int(sys.argv[2]) and d["not_imported"] > 0, d' "$tmp/out" "$held"
 
-[ $fail -eq 0 ] && echo "import.sh: ok"
-exit $fail
+test_done

@@ -8,24 +8,9 @@
 # Runs from the repo root; tools in $KIFU_BIN, the sanitizers of the build
 # (if any) in $KIFU_SANITIZE.
 set -u
-bin=${KIFU_BIN:-bin}
+. tests/cli/lib/test-lib.sh
 san=${KIFU_SANITIZE:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-n=0
-check() { # description, then a command that must succeed
-	n=$((n + 1))
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
-for t in pkg-config groff cc; do
-	command -v "$t" >/dev/null 2>&1 || { echo "install.sh: $t missing (Debian packages pkg-config groff-base gcc)"; exit 1; }
-done
+test_require pkg-config groff cc
 
 prefix=$tmp/prefix
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install PREFIX="$prefix" SANITIZE="$san" \
@@ -70,5 +55,4 @@ check "every game" [ "$(grep -c '^---$' "$tmp/got.yaml")" -eq "$(cat examples/sp
 "$tmp/pgn2yaml" - <"$tmp/games.pgn" >"$tmp/got2.yaml" 2>/dev/null
 check "the program reads standard input" cmp -s "$tmp/got2.yaml" "$tmp/want.yaml"
 
-[ $fail -eq 0 ] && echo "install.sh: $n checks"
-exit $fail
+test_done "$checks checks"

@@ -28,10 +28,10 @@ k=0
 for g in splay-schmidt splinter glaisher splay-kisenwether splay-schmidt splinter glaisher splinter-quad; do
 	k=$((k + 1))
 	"$bin/kifu-play" "$g" --players "$(players $g)" --games "$n" --seed $((20 + k)) --max-plies 50 --quiet \
-		>"$tmp/in/f$k.yaml" 2>/dev/null || bad "kifu-play $g"
+		>"$tmp/in/f$k.yaml" 2>/dev/null || fail "kifu-play $g"
 done
 "$bin/kifu-play" glaisher --players random,random --games "$n" --seed 32 --max-plies 50 --quiet \
-	>"$tmp/in/f9.yaml" 2>/dev/null || bad "kifu-play glaisher"
+	>"$tmp/in/f9.yaml" 2>/dev/null || fail "kifu-play glaisher"
 printf -- 'game: splinter\nevent: "bad \\"one\\""\nmoves: [z9-z8]\n' >"$tmp/in/bad.yaml"
 for k in 1 2 3 4 5 6; do cp "$tmp/in/f$k.yaml" "$tmp/A/a$k.yaml"; done
 for k in 8 7 6 5 4; do cp "$tmp/in/f$k.yaml" "$tmp/B/b$((9 - k)).yaml"; done
@@ -58,11 +58,11 @@ for s in 31 32 33; do
 	"$bin/kifu-play" $(play_args $s) --quiet >"$tmp/play$s.yaml" 2>/dev/null
 	"$bin/kifu-import" --quiet --db "$ref" "$tmp/play$s.yaml" >/dev/null 2>&1
 done
-games_digest "$ref" "$tmp/ref.digest" || bad "the reference's games"
+games_digest "$ref" "$tmp/ref.digest" || fail "the reference's games"
 want=$(grep -c '^---$' "$tmp/ref.digest")
 
 # A few games first, so that the readers find a database.
-"$bin/kifu-import" --json --db "$db" "$tmp/first.yaml" >"$tmp/first.json" || bad "kifu-import of the first games"
+"$bin/kifu-import" --json --db "$db" "$tmp/first.yaml" >"$tmp/first.json" || fail "kifu-import of the first games"
 
 # Readers in a loop until the writers are done.
 touch "$tmp/running"
@@ -95,16 +95,20 @@ wait $p1
 rc1=$?
 wait $p2
 rc2=$?
-[ $rc1 -eq 1 ] || bad "kifu-import A exited $rc1, expected 1 (one rejected): $(head -c 600 "$tmp/impA.err")"
-[ $rc2 -eq 1 ] || bad "kifu-import B exited $rc2, expected 1 (one rejected): $(head -c 600 "$tmp/impB.err")"
+[ $rc1 -eq 1 ] || fail "kifu-import A exited $rc1, expected 1 (one rejected): $(head -c 600 "$tmp/impA.err")"
+[ $rc2 -eq 1 ] || fail "kifu-import B exited $rc2, expected 1 (one rejected): $(head -c 600 "$tmp/impB.err")"
 for p in $pids; do
-	wait "$p" || bad "a kifu-play --db exited $?: $(cat "$tmp"/play-*.err | head -c 600)"
+	wait "$p" || fail "a kifu-play --db exited $?: $(cat "$tmp"/play-*.err | head -c 600)"
 done
+# The readers' first round may still be going on a loaded machine: wait
+# for it (at most 300 s) before telling them to stop.
+reader_round() { [ "$(grep -c . "$tmp/readers")" -ge 2 ]; }
+test_wait_for 300 reader_round
 rm "$tmp/running"
 wait $readers
 
 # The summaries add up.
-python3 - "$tmp" "$want" "$n" <<'PY' || bad "the writers' summaries do not add up"
+python3 - "$tmp" "$want" "$n" <<'PY' || fail "the writers' summaries do not add up"
 import json, sys
 tmp, want, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 a = json.load(open(tmp + "/impA"))
@@ -128,16 +132,16 @@ total = json.load(open(tmp + "/first.json"))["imported"] + a["imported"] + b["im
 assert total == want, "imported %d + %d, played and stored %d: %d, %d games expected" % (
     a["imported"], b["imported"], stored, total, want)
 PY
-games_digest "$db" "$tmp/pg.digest" || bad "kifu-export of the PostgreSQL games"
+games_digest "$db" "$tmp/pg.digest" || fail "kifu-export of the PostgreSQL games"
 got=$(grep -c '^---$' "$tmp/pg.digest")
-[ "$got" = "$want" ] || bad "$got games stored, $want expected"
+[ "$got" = "$want" ] || fail "$got games stored, $want expected"
 cmp -s "$tmp/ref.digest" "$tmp/pg.digest" ||
-	bad "the games differ from the same inputs imported into SQLite: $(diff "$tmp/ref.digest" "$tmp/pg.digest" | head -5)"
+	fail "the games differ from the same inputs imported into SQLite: $(diff "$tmp/ref.digest" "$tmp/pg.digest" | head -5)"
 [ "$(pg_psql kifu -c 'SELECT count(*) - count(DISTINCT content_hash) FROM games' 2>&1)" = 0 ] ||
-	bad "duplicate content_hash in games"
+	fail "duplicate content_hash in games"
 qref=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM quarantine").fetchone()[0])' "$ref")
 qpg=$(pg_psql kifu -c 'SELECT count(*) FROM quarantine' 2>&1)
-[ "$qpg" = "$qref" ] || bad "quarantine holds $qpg records, $qref in SQLite"
+[ "$qpg" = "$qref" ] || fail "quarantine holds $qpg records, $qref in SQLite"
 
 # First use: writers that all find the database empty at once (one creates
 # the schema, the others wait for it and use it), ten times.
@@ -151,16 +155,15 @@ for r in 1 2 3 4 5 6 7 8 9 10; do
 	"$bin/kifu-import" --quiet --db "$u" "$tmp/first.yaml" 2>"$tmp/first.4.err" &
 	pids="$pids $!"
 	for p in $pids; do
-		wait "$p" || { bad "writers on an empty database at once, round $r: $(cat "$tmp"/first.*.err | head -c 300)"; break 2; }
+		wait "$p" || { fail "writers on an empty database at once, round $r: $(cat "$tmp"/first.*.err | head -c 300)"; break 2; }
 	done
 done
 
 # The readers never failed, and the games they saw never went down.
 awk '$2 != 0 { bad++ } $1 == "stats" && $3 != "" { if ($3 < last) down++; last = $3 }
 	END { exit (bad || down) ? 1 : 0 }' "$tmp/readers" ||
-	bad "readers failed or went back: $(grep -v ' 0 ' "$tmp/readers" | head -3) $(head -c 400 "$tmp/readers.err")"
+	fail "readers failed or went back: $(grep -v ' 0 ' "$tmp/readers" | head -3) $(head -c 400 "$tmp/readers.err")"
 runs=$(grep -c . "$tmp/readers")
-[ "$runs" -ge 2 ] || bad "the readers ran only $runs times"
+[ "$runs" -ge 2 ] || fail "the readers ran only $runs times"
 
-[ $fail -eq 0 ] && echo "pg-concurrency.sh: ok ($got games, $runs reader runs)"
-exit $fail
+test_done "$got games, $runs reader runs"

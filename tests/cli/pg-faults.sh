@@ -13,6 +13,8 @@
 # empty database say what they say for a missing SQLite file ("no database at
 # 'URI'", exit 3) and create nothing there; $KIFU_DB may hold the URI.
 set -u
+# It stops the server (pg_halt) and adds roles: a server of its own.
+pg_own_server=1
 . tests/cli/lib/pg.sh
 . tests/cli/lib/crash.sh
 . tests/cli/lib/games.sh
@@ -29,14 +31,14 @@ expect_fail() {
 		rc=$?
 		tool=${t%% *}
 		if [ $rc -ne 3 ] && ! { [ $rc -eq 2 ] && [ "$what" = "a malformed URI" ]; }; then
-			bad "$what: $tool exited $rc, expected 3: $(head -c 300 "$tmp/err")"
+			fail "$what: $tool exited $rc, expected 3: $(head -c 300 "$tmp/err")"
 			continue
 		fi
-		[ "$(grep -c . "$tmp/err")" -ge 1 ] || bad "$what: $tool said nothing"
-		grep -q "^$tool: " "$tmp/err" || bad "$what: $tool's message does not start with '$tool: ': $(head -c 300 "$tmp/err")"
-		head -1 "$tmp/err" | grep -qiE "$pattern" || bad "$what: $tool: the message does not match /$pattern/: $(head -c 300 "$tmp/err")"
-		[ -z "$secret" ] || ! grep -qF "$secret" "$tmp/err" || bad "$what: $tool shows the password: $(head -c 300 "$tmp/err")"
-		grep -qiE 'sanitizer|segmentation|assert' "$tmp/err" && bad "$what: $tool crashed: $(head -c 300 "$tmp/err")"
+		[ "$(grep -c . "$tmp/err")" -ge 1 ] || fail "$what: $tool said nothing"
+		grep -q "^$tool: " "$tmp/err" || fail "$what: $tool's message does not start with '$tool: ': $(head -c 300 "$tmp/err")"
+		head -1 "$tmp/err" | grep -qiE "$pattern" || fail "$what: $tool: the message does not match /$pattern/: $(head -c 300 "$tmp/err")"
+		[ -z "$secret" ] || ! grep -qF "$secret" "$tmp/err" || fail "$what: $tool shows the password: $(head -c 300 "$tmp/err")"
+		grep -qiE 'sanitizer|segmentation|assert' "$tmp/err" && fail "$what: $tool crashed: $(head -c 300 "$tmp/err")"
 	done
 }
 
@@ -56,7 +58,7 @@ expect_fail "a refused connection" "postgresql://kifu@/kifu?host=$tmp/dead" "" "
 
 # ---- Authentication: kifu_auth must give its password (scram-sha-256).
 pg_psql postgres -c "CREATE ROLE kifu_auth LOGIN PASSWORD 'right horse battery'" &&
-	pg_psql postgres -c "CREATE DATABASE authdb OWNER kifu_auth" || bad "cannot create the role"
+	pg_psql postgres -c "CREATE DATABASE authdb OWNER kifu_auth" || fail "cannot create the role"
 auth="postgresql://kifu_auth@/authdb?host=$sock"
 expect_fail "no password" "$auth" "" "password|authentication"
 export PGPASSWORD='wrong staple'
@@ -68,29 +70,29 @@ chmod 600 "$PGPASSFILE"
 expect_fail "a wrong password (password file)" "$auth" "wrong staple" "password|authentication"
 printf '*:*:authdb:kifu_auth:right horse battery\n' >"$PGPASSFILE"
 "$bin/kifu-import" --db "$auth" "$tmp/one.yaml" >"$tmp/out" 2>&1 ||
-	bad "the password file's password: $(head -c 300 "$tmp/out")"
+	fail "the password file's password: $(head -c 300 "$tmp/out")"
 rm "$PGPASSFILE"
 PGPASSWORD='right horse battery' "$bin/kifu-stats" --db "$auth" --format csv summary >"$tmp/out" 2>&1 ||
-	bad "PGPASSWORD's password: $(head -c 300 "$tmp/out")"
-grep -q '^splinter,' "$tmp/out" || bad "the game imported with the password file is not there"
+	fail "PGPASSWORD's password: $(head -c 300 "$tmp/out")"
+grep -q '^splinter,' "$tmp/out" || fail "the game imported with the password file is not there"
 
 # A role that may only read answers as the owner does, also when the
 # precomputed tables are behind (it cannot bring them up to date).
 "$bin/kifu-play" glaisher --players random,random --games 3 --seed 4 --quiet >"$tmp/three.yaml" 2>/dev/null
-PGPASSWORD='right horse battery' "$bin/kifu-import" --quiet --db "$auth" "$tmp/three.yaml" || bad "import as kifu_auth"
+PGPASSWORD='right horse battery' "$bin/kifu-import" --quiet --db "$auth" "$tmp/three.yaml" || fail "import as kifu_auth"
 pg_psql postgres -c "CREATE ROLE kifu_reader LOGIN" >/dev/null &&
-	pg_psql authdb -c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO kifu_reader" >/dev/null || bad "cannot make kifu_reader"
+	pg_psql authdb -c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO kifu_reader" >/dev/null || fail "cannot make kifu_reader"
 reader="postgresql://kifu_reader@/authdb?host=$sock"
 for r in summary players "openings --depth 3" lengths; do
 	# shellcheck disable=SC2086
 	"$bin/kifu-stats" --db "$reader" --format csv $r >"$tmp/reader.csv" 2>"$tmp/reader.err" ||
-		bad "kifu-stats $r as a role that may only read exited $?: $(head -c 300 "$tmp/reader.err")"
+		fail "kifu-stats $r as a role that may only read exited $?: $(head -c 300 "$tmp/reader.err")"
 	# shellcheck disable=SC2086
 	PGPASSWORD='right horse battery' "$bin/kifu-stats" --db "$auth" --format csv $r >"$tmp/owner.csv" 2>&1
-	cmp -s "$tmp/reader.csv" "$tmp/owner.csv" || bad "kifu-stats $r as a reader differs from the owner's"
+	cmp -s "$tmp/reader.csv" "$tmp/owner.csv" || fail "kifu-stats $r as a reader differs from the owner's"
 done
-"$bin/kifu-search" --db "$reader" --json >"$tmp/reader.json" 2>"$tmp/reader.err" || bad "kifu-search as a reader: $(head -c 300 "$tmp/reader.err")"
-[ "$(grep -c '"game"' "$tmp/reader.json")" = 4 ] || bad "kifu-search as a reader lists $(grep -c '"game"' "$tmp/reader.json") games, not 4"
+"$bin/kifu-search" --db "$reader" --json >"$tmp/reader.json" 2>"$tmp/reader.err" || fail "kifu-search as a reader: $(head -c 300 "$tmp/reader.err")"
+[ "$(grep -c '"game"' "$tmp/reader.json")" = 4 ] || fail "kifu-search as a reader lists $(grep -c '"game"' "$tmp/reader.json") games, not 4"
 
 # ---- Readers on an empty database create nothing and say so as for SQLite.
 empty=$(pg_createdb empty) || exit 1
@@ -105,48 +107,47 @@ for t in "kifu-stats summary" "kifu-search" "kifu-export --id 1 --to yaml" "kifu
 	KIFU_DB=$empty $bin/$t >/dev/null 2>"$tmp/env.err"
 	rc_env=$?
 	sed "s|$tmp/missing.db|$empty|" "$tmp/lite.err" >"$tmp/want.err"
-	[ $rc -eq 3 ] && [ $rc_lite -eq 3 ] && [ $rc_env -eq 3 ] || bad "$t on an empty database exited $rc ($rc_env with \$KIFU_DB), on a missing SQLite file $rc_lite"
-	cmp -s "$tmp/want.err" "$tmp/pg.err" || bad "$t on an empty database says '$(cat "$tmp/pg.err")', expected '$(cat "$tmp/want.err")'"
-	cmp -s "$tmp/want.err" "$tmp/env.err" || bad "$t with \$KIFU_DB says '$(cat "$tmp/env.err")'"
+	[ $rc -eq 3 ] && [ $rc_lite -eq 3 ] && [ $rc_env -eq 3 ] || fail "$t on an empty database exited $rc ($rc_env with \$KIFU_DB), on a missing SQLite file $rc_lite"
+	cmp -s "$tmp/want.err" "$tmp/pg.err" || fail "$t on an empty database says '$(cat "$tmp/pg.err")', expected '$(cat "$tmp/want.err")'"
+	cmp -s "$tmp/want.err" "$tmp/env.err" || fail "$t with \$KIFU_DB says '$(cat "$tmp/env.err")'"
 done
 n=$(pg_psql empty -c "SELECT count(*) FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
 	WHERE s.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')")
-[ "$n" = 0 ] || bad "readers created $n relations in the empty database"
+[ "$n" = 0 ] || fail "readers created $n relations in the empty database"
 # A writer through $KIFU_DB creates the schema there; postgres:// is the same.
-KIFU_DB=$empty "$bin/kifu-import" --quiet "$tmp/one.yaml" || bad "kifu-import with \$KIFU_DB exited $?"
-"$bin/kifu-search" --db "postgres:${empty#postgresql:}" >"$tmp/out" 2>&1 || bad "postgres:// URI: $(head -c 300 "$tmp/out")"
-grep -q splinter "$tmp/out" || bad "postgres:// URI: the game is not listed"
+KIFU_DB=$empty "$bin/kifu-import" --quiet "$tmp/one.yaml" || fail "kifu-import with \$KIFU_DB exited $?"
+"$bin/kifu-search" --db "postgres:${empty#postgresql:}" >"$tmp/out" 2>&1 || fail "postgres:// URI: $(head -c 300 "$tmp/out")"
+grep -q splinter "$tmp/out" || fail "postgres:// URI: the game is not listed"
 
 # ---- The server stopped mid-import.
-crash_archive "$tmp/arch" "${PG_FAULT_GAMES:-2500}" || bad "kifu-play"
+crash_archive "$tmp/arch" "${PG_FAULT_GAMES:-2500}" || fail "kifu-play"
 ref=$(pg_createdb ref) || exit 1
 "$bin/kifu-import" --quiet --db "$ref" "$tmp/arch" 2>/dev/null
 mid=$(pg_createdb mid) || exit 1
 "$bin/kifu-import" --db "$mid" "$tmp/arch" >"$tmp/mid.out" 2>"$tmp/mid.err" &
 pid=$!
-i=0
-while [ "$(pg_psql mid -c 'SELECT count(*) FROM games' 2>/dev/null || echo 0)" = 0 ] && [ $i -lt 600 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
-kill -0 $pid 2>/dev/null || bad "the import finished before the server could be stopped: make the archive larger"
-pg_halt || bad "pg_ctl stop"
+# Until the first batch is committed (or the import ended), at most 300 s.
+committed() {
+	[ "$(pg_psql mid -c 'SELECT count(*) FROM games' 2>/dev/null || echo 0)" != 0 ] || ! kill -0 $pid 2>/dev/null
+}
+test_wait_for 300 committed
+kill -0 $pid 2>/dev/null || fail "the import finished before the server could be stopped: make the archive larger"
+pg_halt || fail "pg_ctl stop"
 wait $pid
 rc=$?
-[ $rc -eq 3 ] || bad "kifu-import with the server stopped exited $rc, expected 3: $(head -c 300 "$tmp/mid.err")"
-grep -q "^kifu-import: .*error: " "$tmp/mid.err" || bad "no error message: $(head -c 300 "$tmp/mid.err")"
-grep -qiE 'sanitizer|segmentation' "$tmp/mid.err" && bad "kifu-import crashed: $(head -c 300 "$tmp/mid.err")"
+[ $rc -eq 3 ] || fail "kifu-import with the server stopped exited $rc, expected 3: $(head -c 300 "$tmp/mid.err")"
+grep -q "^kifu-import: .*error: " "$tmp/mid.err" || fail "no error message: $(head -c 300 "$tmp/mid.err")"
+grep -qiE 'sanitizer|segmentation' "$tmp/mid.err" && fail "kifu-import crashed: $(head -c 300 "$tmp/mid.err")"
 echo "pg-faults.sh: server stopped mid-import: $(grep "^kifu-import: .*error: " "$tmp/mid.err" | head -1)"
 pg_resume || exit 1
 kept=$(pg_psql mid -c 'SELECT count(*) FROM games')
-[ "$kept" -gt 0 ] || bad "no game kept from before the server stopped"
+[ "$kept" -gt 0 ] || fail "no game kept from before the server stopped"
 "$bin/kifu-import" --json --db "$mid" "$tmp/arch" >"$tmp/rerun" 2>/dev/null
 rc=$?
-[ $rc -eq 1 ] || bad "the re-run exited $rc, expected 1 (5 rejected)"
-games_digest "$ref" "$tmp/ref.digest" && games_digest "$mid" "$tmp/mid.digest" || bad "kifu-export"
-cmp -s "$tmp/ref.digest" "$tmp/mid.digest" || bad "after the re-run, the games differ from one clean import's"
-[ "$(pg_psql mid -c 'SELECT count(*) FROM quarantine')" = 5 ] || bad "quarantine after the re-run"
+[ $rc -eq 1 ] || fail "the re-run exited $rc, expected 1 (5 rejected)"
+games_digest "$ref" "$tmp/ref.digest" && games_digest "$mid" "$tmp/mid.digest" || fail "kifu-export"
+cmp -s "$tmp/ref.digest" "$tmp/mid.digest" || fail "after the re-run, the games differ from one clean import's"
+[ "$(pg_psql mid -c 'SELECT count(*) FROM quarantine')" = 5 ] || fail "quarantine after the re-run"
 echo "pg-faults.sh: $kept games kept, re-run: $(cat "$tmp/rerun")"
 
-[ $fail -eq 0 ] && echo "pg-faults.sh: ok"
-exit $fail
+test_done

@@ -12,6 +12,8 @@
 #   holding kifu.db (examples/ imported), says 'the same games', and the
 #   server holds the file's games.
 set -u
+# It adds roles and names databases in its URIs: a server of its own.
+pg_own_server=1
 . tests/cli/lib/pg.sh
 src=$(pwd)
 . tests/cli/lib/games.sh
@@ -27,7 +29,7 @@ block() {
 
 pg_psql postgres -c "CREATE ROLE kifu_auth LOGIN PASSWORD 'club pass phrase'" >/dev/null &&
 	pg_psql postgres -c "CREATE DATABASE club OWNER kifu_auth" >/dev/null &&
-	pg_psql postgres -c "CREATE DATABASE moved OWNER kifu_auth" >/dev/null || bad "cannot create the role"
+	pg_psql postgres -c "CREATE DATABASE moved OWNER kifu_auth" >/dev/null || fail "cannot create the role"
 mkdir "$tmp/home"
 export HOME="$tmp/home"
 unset PGPASSFILE
@@ -39,7 +41,7 @@ club="postgresql://kifu_auth@/club?host=$PG_DIR"
 # ---- Self-play on several machines.
 block 1 >"$tmp/play.sh"
 grep -q '^export KIFU_DB=' "$tmp/play.sh" && grep -q 'kifu-play .*--seed "$MACHINE"' "$tmp/play.sh" ||
-	bad "README's self-play block is not the one this test knows: $(cat "$tmp/play.sh")"
+	fail "README's self-play block is not the one this test knows: $(cat "$tmp/play.sh")"
 sed -i -e "s|^export KIFU_DB=.*|export KIFU_DB='$club'|" -e 's/mcts:\([0-9]\)[0-9]*/mcts:\1/g' \
 	-e 's/--games [0-9]*/--games 5/' "$tmp/play.sh"
 pids=""
@@ -48,36 +50,35 @@ for m in 1 2 3 1; do
 	pids="$pids $!"
 done
 for p in $pids; do
-	wait "$p" || bad "a machine's self-play failed: $(cat "$tmp"/play.*.out | head -c 400)"
+	wait "$p" || fail "a machine's self-play failed: $(cat "$tmp"/play.*.out | head -c 400)"
 done
 for m in 1 2 3; do
 	sed "s|^export KIFU_DB=.*|export KIFU_DB='$tmp/ref.db'|" "$tmp/play.sh" >"$tmp/ref.sh"
-	MACHINE=$m sh -e "$tmp/ref.sh" >/dev/null 2>&1 || bad "the self-play block into SQLite"
+	MACHINE=$m sh -e "$tmp/ref.sh" >/dev/null 2>&1 || fail "the self-play block into SQLite"
 done
-games_digest "$club" "$tmp/club.digest" && games_digest "$tmp/ref.db" "$tmp/ref.digest" || bad "kifu-export"
-[ "$(grep -c '^---$' "$tmp/club.digest")" -ge 25 ] || bad "only $(grep -c '^---$' "$tmp/club.digest") games played"
-cmp -s "$tmp/club.digest" "$tmp/ref.digest" || bad "the machines' games are not those of the same commands into SQLite"
+games_digest "$club" "$tmp/club.digest" && games_digest "$tmp/ref.db" "$tmp/ref.digest" || fail "kifu-export"
+[ "$(grep -c '^---$' "$tmp/club.digest")" -ge 25 ] || fail "only $(grep -c '^---$' "$tmp/club.digest") games played"
+cmp -s "$tmp/club.digest" "$tmp/ref.digest" || fail "the machines' games are not those of the same commands into SQLite"
 (
 	cd "$tmp" || exit 1
 	export KIFU_DB="$club"
 	kifu-stats --game splinter players >players.txt &&
 		kifu-stats --game splinter openings --depth 3 --min-games 20 --svg openings.svg >/dev/null &&
 		[ -s openings.svg ] && grep -q 'mcts:4 #1' players.txt
-) || bad "step 4's reports"
+) || fail "step 4's reports"
 
 # ---- Moving a SQLite database into PostgreSQL.
 mkdir "$tmp/move"
 kifu-import --quiet --db "$tmp/move/kifu.db" "$src/examples" >/dev/null 2>&1
 block 2 >"$tmp/move.sh"
 grep -q '^export KIFU_DB=' "$tmp/move.sh" && grep -q 'kifu-import -$' "$tmp/move.sh" ||
-	bad "README's moving block is not the one this test knows: $(cat "$tmp/move.sh")"
+	fail "README's moving block is not the one this test knows: $(cat "$tmp/move.sh")"
 sed -i "s|^export KIFU_DB=.*|export KIFU_DB='postgresql://kifu_auth@/moved?host=$PG_DIR'|" "$tmp/move.sh"
 (cd "$tmp/move" && sh "$tmp/move.sh") >"$tmp/move.out" 2>&1
-[ "$(tail -1 "$tmp/move.out")" = "the same games" ] || bad "moving: $(head -c 600 "$tmp/move.out")"
+[ "$(tail -1 "$tmp/move.out")" = "the same games" ] || fail "moving: $(head -c 600 "$tmp/move.out")"
 games_digest "$tmp/move/kifu.db" "$tmp/file.digest" &&
-	games_digest "postgresql://kifu_auth@/moved?host=$PG_DIR" "$tmp/moved.digest" || bad "kifu-export after moving"
-cmp -s "$tmp/file.digest" "$tmp/moved.digest" || bad "the moved games differ from the file's"
-[ "$(grep -c '^---$' "$tmp/moved.digest")" -ge 700 ] || bad "only $(grep -c '^---$' "$tmp/moved.digest") games moved"
+	games_digest "postgresql://kifu_auth@/moved?host=$PG_DIR" "$tmp/moved.digest" || fail "kifu-export after moving"
+cmp -s "$tmp/file.digest" "$tmp/moved.digest" || fail "the moved games differ from the file's"
+[ "$(grep -c '^---$' "$tmp/moved.digest")" -ge 700 ] || fail "only $(grep -c '^---$' "$tmp/moved.digest") games moved"
 
-[ $fail -eq 0 ] && echo "pg-readme.sh: ok"
-exit $fail
+test_done

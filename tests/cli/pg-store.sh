@@ -1,20 +1,18 @@
 #!/bin/sh
 # The PostgreSQL backend's unit tests (tests/test_store_pg.c) against a real
-# server: a throwaway one (tests/pg/server.sh), with an empty database for
-# the tests and another for "readers never create". Without a server the
-# binary runs only its tests that need none (make test runs it so too).
+# server (tests/pg/server.sh: the one tests/run shares, or a throwaway one),
+# with an empty database for the tests and another for "readers never
+# create". Without a server the binary runs only its tests that need none
+# (make test runs it so too).
 set -u
+. tests/cli/lib/pg.sh
 build=${KIFU_BUILD:-build/default}
 case $build in /*) ;; *) build=$(pwd)/$build ;; esac
-. tests/pg/server.sh
-pg_require pg-store.sh || exit 1
-pg_start || exit 1
 empty=$(pg_createdb empty) || exit 1
-out=$(KIFU_PG_URI=$KIFU_PG_URI KIFU_PG_URI_EMPTY=$empty "$build/tests/test_store_pg" 2>&1)
-status=$?
-if [ "$status" -ne 0 ] || printf '%s\n' "$out" | grep -q 'SKIPPED'; then
+out=$(KIFU_PG_URI=$db KIFU_PG_URI_EMPTY=$empty "$build/tests/test_store_pg" 2>&1)
+rc=$?
+if [ "$rc" -ne 0 ] || printf '%s\n' "$out" | grep -q 'SKIPPED'; then
 	printf '%s\n' "$out"
-	echo "pg-store.sh: FAIL (exit $status, or tests skipped with a server)"
-	exit 1
+	fail "exit $rc, or tests skipped with a server"
 fi
-echo "pg-store.sh: ok ($(printf '%s\n' "$out" | grep -c '^\[       OK'))"
+test_done "$(printf '%s\n' "$out" | grep -c '^\[       OK')"

@@ -6,17 +6,9 @@
 # must pass kifu-validate. Then capped games, seat rotation, player names,
 # --first, and the usage errors of bad player specs.
 set -u
-bin=${KIFU_BIN:?KIFU_BIN must name the directory of the tools}
+. tests/cli/lib/test-lib.sh
 play=$bin/kifu-play
 validate=$bin/kifu-validate
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-play.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-
-fail() {
-	echo "play.sh: FAIL: $*" >&2
-	status=1
-}
 
 # "GAME NSIDES VARIANT..." per game, from the Games list of --help.
 "$play" --help >"$tmp/help" || fail "--help exited $?"
@@ -147,4 +139,4 @@ assert stored == [" ".join(g) for g in games], (stored, games)
 PY
 fi
 
-exit $status
+test_done

@@ -6,84 +6,75 @@
 # exactly NAME.expected, for warnings). Every example game must be valid,
 # and every file of examples/invalid invalid, opening with a comment line.
 set -u
-bin=${KIFU_BIN:-bin}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-checked=0
-
-bad() {
-	echo "FAIL: $*"
-	fail=1
-}
+. tests/cli/lib/test-lib.sh
 
 for f in tests/data/records/invalid/*.yaml; do
 	exp=${f%.yaml}.expected
-	checked=$((checked + 1))
+	checks=$((checks + 1))
 	if [ ! -f "$exp" ]; then
-		bad "$f: no $exp"
+		fail "$f: no $exp"
 		continue
 	fi
 	"$bin/kifu-validate" --quiet "$f" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ "$rc" -eq 1 ] || bad "$f: exit $rc, expected 1"
-	[ -s "$tmp/out" ] && bad "$f: --quiet printed on stdout"
-	diff -u "$exp" "$tmp/err" >"$tmp/diff" || { bad "$f: diagnostics differ"; cat "$tmp/diff"; }
+	[ "$rc" -eq 1 ] || fail "$f: exit $rc, expected 1"
+	[ -s "$tmp/out" ] && fail "$f: --quiet printed on stdout"
+	test_cmp "$exp" "$tmp/err" || fail "$f: diagnostics differ"
 done
 
 for f in tests/data/records/valid/*.yaml; do
 	exp=${f%.yaml}.expected
-	checked=$((checked + 1))
+	checks=$((checks + 1))
 	"$bin/kifu-validate" "$f" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ "$rc" -eq 0 ] || { bad "$f: exit $rc, expected 0"; cat "$tmp/err"; }
+	[ "$rc" -eq 0 ] || { fail "$f: exit $rc, expected 0"; cat "$tmp/err"; }
 	if [ -f "$exp" ]; then
-		diff -u "$exp" "$tmp/err" >"$tmp/diff" || { bad "$f: warnings differ"; cat "$tmp/diff"; }
+		test_cmp "$exp" "$tmp/err" || fail "$f: warnings differ"
 	elif [ -s "$tmp/err" ]; then
-		bad "$f: unexpected diagnostics"
+		fail "$f: unexpected diagnostics"
 		cat "$tmp/err"
 	fi
-	grep -q ' 0 invalid$' "$tmp/out" || bad "$f: summary '$(cat "$tmp/out")'"
+	grep -q ' 0 invalid$' "$tmp/out" || fail "$f: summary '$(cat "$tmp/out")'"
 done
 
 # Every example game is valid: at least three per game and variant.
 for d in examples/*/; do
 	[ "$d" = examples/invalid/ ] && continue
 	[ "$d" = examples/interop/ ] && continue
-	checked=$((checked + 1))
-	"$bin/kifu-validate" "$d" >"$tmp/out" 2>"$tmp/err" || { bad "$d: not all valid"; cat "$tmp/err"; }
-	[ -s "$tmp/err" ] && { bad "$d: diagnostics"; cat "$tmp/err"; }
+	checks=$((checks + 1))
+	"$bin/kifu-validate" "$d" >"$tmp/out" 2>"$tmp/err" || { fail "$d: not all valid"; cat "$tmp/err"; }
+	[ -s "$tmp/err" ] && { fail "$d: diagnostics"; cat "$tmp/err"; }
 done
 # examples/interop/: every game valid, in every format and archive; the only
 # diagnostics are the skipped variation and the archives' README.txt.
-checked=$((checked + 1))
-"$bin/kifu-validate" examples/interop/ >"$tmp/out" 2>"$tmp/err" || { bad "examples/interop/: not all valid"; cat "$tmp/err"; }
-[ "$(cat "$tmp/out")" = "35 games, 35 valid, 0 invalid" ] || bad "examples/interop/: summary '$(cat "$tmp/out")'"
+checks=$((checks + 1))
+"$bin/kifu-validate" examples/interop/ >"$tmp/out" 2>"$tmp/err" || { fail "examples/interop/: not all valid"; cat "$tmp/err"; }
+[ "$(cat "$tmp/out")" = "35 games, 35 valid, 0 invalid" ] || fail "examples/interop/: summary '$(cat "$tmp/out")'"
 [ "$(grep -c 'warning: game 1: variations are skipped' "$tmp/err")" = 3 ] &&
 	[ "$(grep -vc 'variations are skipped\|skipped 2 archive members' "$tmp/err")" = 0 ] ||
-	{ bad "examples/interop/: diagnostics"; cat "$tmp/err"; }
+	{ fail "examples/interop/: diagnostics"; cat "$tmp/err"; }
 for pair in splay-schmidt:standard splay-kisenwether:standard splinter:knockout splinter:survival \
 	splinter-quad:standard glaisher:standard glaisher:advanced; do
 	g=${pair%%:*}
 	v=${pair#*:}
 	n=$(grep -l "^variant: $v\$" examples/"$g"/*.yaml 2>/dev/null | wc -l)
-	[ "$n" -ge 3 ] || bad "examples/$g: $n games of variant $v, expected at least 3"
+	[ "$n" -ge 3 ] || fail "examples/$g: $n games of variant $v, expected at least 3"
 done
 
 # Every file of examples/invalid is invalid and says what it shows on its first line.
 for f in examples/invalid/*.yaml; do
-	checked=$((checked + 1))
-	head -n 1 "$f" | grep -q '^# ..' || bad "$f: no comment on its first line"
+	checks=$((checks + 1))
+	head -n 1 "$f" | grep -q '^# ..' || fail "$f: no comment on its first line"
 	"$bin/kifu-validate" --quiet "$f" >/dev/null 2>"$tmp/err"
 	rc=$?
-	[ "$rc" -eq 1 ] || bad "$f: exit $rc, expected 1"
-	grep -q ': error: game [0-9]' "$tmp/err" || bad "$f: no error diagnostic"
+	[ "$rc" -eq 1 ] || fail "$f: exit $rc, expected 1"
+	grep -q ': error: game [0-9]' "$tmp/err" || fail "$f: no error diagnostic"
 done
 
 # Every ```yaml block of formats/*.md is a valid record (the docs' examples).
 for f in formats/*.md; do
-	checked=$((checked + 1))
-	python3 - "$f" "$bin/kifu-validate" <<'PY' >"$tmp/py" 2>&1 || { bad "$f: an example is not valid"; cat "$tmp/py"; }
+	checks=$((checks + 1))
+	python3 - "$f" "$bin/kifu-validate" <<'PY' >"$tmp/py" 2>&1 || { fail "$f: an example is not valid"; cat "$tmp/py"; }
 import re, subprocess, sys
 doc, tool = sys.argv[1:]
 blocks = re.findall(r"```yaml\n(.*?)```", open(doc).read(), re.S)
@@ -94,10 +85,9 @@ for i, b in enumerate(blocks):
         sys.exit(1)
 PY
 done
-[ -f formats/README.md ] || bad "formats/README.md is missing"
+[ -f formats/README.md ] || fail "formats/README.md is missing"
 for g in splay-schmidt splay-kisenwether splinter splinter-quad glaisher; do
-	grep -q '```yaml' "formats/$g.md" 2>/dev/null || bad "formats/$g.md has no example"
+	grep -q '```yaml' "formats/$g.md" 2>/dev/null || fail "formats/$g.md has no example"
 done
 
-echo "records: $checked checked"
-exit $fail
+test_done "$checks checked"

@@ -9,22 +9,9 @@
 # (well-formed SVG), and kifu-search's table, JSON, order and exit codes.
 # Runs from the repo root; tools in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. tests/cli/lib/test-lib.sh
 stats=$bin/kifu-stats
 search=$bin/kifu-search
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-stats.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
 
 # Four schmidt games (two transposing), a drawn four-player game, a glaisher
 # game with spaces in its move, a player whose name needs quoting in csv.
@@ -115,7 +102,7 @@ for report in summary "openings --depth 3" "openings --depth 3 --by-position" pl
 	check "$report: csv exits 0" [ $? -eq 0 ]
 	"$stats" --db "$db" $report --format json >"$tmp/json"
 	check "$report: json exits 0" [ $? -eq 0 ]
-	python3 - "$tmp/csv" "$tmp/json" "$report" <<'PY' || fail=1
+	python3 - "$tmp/csv" "$tmp/json" "$report" <<'PY' || test_status=1
 import csv, json, sys
 report = sys.argv[3].split()[0]
 raw = open(sys.argv[1], newline="").read()
@@ -157,7 +144,7 @@ done
 
 # The summary: one row per game and variant, exact figures where easy.
 "$stats" --db "$db" summary --format json >"$tmp/json"
-python3 - "$tmp/json" <<'PY' || fail=1
+python3 - "$tmp/json" <<'PY' || test_status=1
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 assert [r["game"] for r in rows] == ["splay-schmidt", "splinter-quad", "glaisher"], rows
@@ -341,4 +328,4 @@ check "tree: the illegal move is diagnosed" grep -q "kifu-stats: error: --after:
 "$stats" --db "$db" --game splay-schmidt tree --after zz9 >"$tmp/out" 2>"$tmp/err"
 check "tree: an unreadable move in --after exits 2" [ $? -eq 2 ]
 
-exit $fail
+test_done

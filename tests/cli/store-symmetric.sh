@@ -10,23 +10,10 @@
 # databases of the same games hold the same rows.
 # Runs from the repo root; tools in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. tests/cli/lib/test-lib.sh
 stats=$bin/kifu-stats
 import=$bin/kifu-import
 play=$bin/kifu-play
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-store-symm.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
 
 # Every check on the tables of schema 5 that python3 can make from the rest.
 tables_ok() { # DB
@@ -215,4 +202,4 @@ c.commit()' "$tmp/bulk.db"
 check "counts forgotten: the tree is still right" cmp -s "$tmp/a.json" "$tmp/b.json"
 check "counts forgotten: counted again by the report" tables_ok "$tmp/bulk.db"
 
-exit $fail
+test_done

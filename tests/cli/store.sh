@@ -10,22 +10,9 @@
 # release before schema 4 is read as it is, and migrated by the first write
 # with the same reports. Runs from the repo root; tools in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. tests/cli/lib/test-lib.sh
 src=$(pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-store.XXXXXX") || exit 1
-trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
-fail=0
-
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
 
 q() { # q DB SQL: the rows, fields joined by |
 	python3 - "$1" "$2" <<'PY'
@@ -67,7 +54,7 @@ done
 check "clocks: yaml from the database = from the file" cmp -s "$tmp/file.yaml" "$tmp/db.yaml"
 check "clocks: the database keeps them as written" \
 	[ "$(q "$tmp/clocks.db" 'SELECT group_concat(clock_text, " ") FROM (SELECT clock_text FROM moves ORDER BY ply)')" = "1:30 0x10 12.50 017 1_000" ]
-python3 - "$tmp/file.json" "$tmp/db.json" <<'PY' || { echo "FAIL: clocks: json from the database differs"; fail=1; }
+python3 - "$tmp/file.json" "$tmp/db.json" <<'PY' || fail "clocks: json from the database differs"
 import json, sys
 a = json.load(open(sys.argv[1]))
 b = json.load(open(sys.argv[2]))
@@ -165,8 +152,7 @@ if [ "$(id -u)" = 0 ]; then
 	if command -v setpriv >/dev/null 2>&1; then
 		as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
 	elif [ "${CI:-}" = true ]; then
-		echo "FAIL: read-only database: setpriv (util-linux) is needed to test as a user, not root"
-		fail=1
+		fail "read-only database: setpriv (util-linux) is needed to test as a user, not root"
 	else
 		echo "store.sh: skipped the read-only database checks: no setpriv to drop root"
 	fi
@@ -215,5 +201,4 @@ else
 	echo "store.sh: skipped the read-only mount and full disk checks: this machine does not allow mounting"
 fi
 
-[ $fail -eq 0 ] && echo "store.sh: ok"
-exit $fail
+test_done

@@ -10,23 +10,10 @@
 # the same trees, before and after the depth the counts keep.
 # Runs from the repo root; tools in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. tests/cli/lib/test-lib.sh
 stats=$bin/kifu-stats
 search=$bin/kifu-search
 import=$bin/kifu-import
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-symmetric.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
 
 # Games 1 and 3 open d7>se, game 2 is game 1 mirrored; game 4 is the first
 # 40 plies of a real game (d7>se e2>nw too), game 5 its mirror image with
@@ -147,4 +134,4 @@ check "openings --symmetric without --by-position exits 2" [ $? -eq 2 ]
 "$stats" $g summary --symmetric >/dev/null 2>"$tmp/err"
 check "summary --symmetric exits 2" [ $? -eq 2 ]
 
-exit $fail
+test_done

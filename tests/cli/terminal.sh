@@ -5,21 +5,9 @@
 # --to text) shows them escaped (\x1b, \x07, \r, \u009b), never raw; JSON
 # and CSV keep the exact text. Runs from the repo root; tools in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-terminal.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. tests/cli/lib/test-lib.sh
 db=$tmp/t.db
 
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
 # No byte below 0x20 but newline, no DEL, no C1 control (UTF-8 c2 80..9f).
 clean() {
 	python3 - "$1" <<'PY'
@@ -91,5 +79,4 @@ printf 'game: "chess\\e[31m"\nmoves: []\n' >"$tmp/bad.yaml"
 check "diagnostics: no raw control character" clean "$tmp/err"
 check "diagnostics: escaped" grep -qF "unknown game 'chess\\x1b[31m'" "$tmp/err"
 
-[ $fail -eq 0 ] && echo "terminal: ok"
-exit $fail
+test_done

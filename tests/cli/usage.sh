@@ -7,21 +7,9 @@
 # the known ones, and summaries say "1 game". Runs from the repo root; tools
 # in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-usage.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. tests/cli/lib/test-lib.sh
 rec=examples/splinter/splinter-knockout-01.yaml
 
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
 # expect CODE PATTERN DESCRIPTION -- command...: exit CODE, stderr matches PATTERN (grep -E)
 expect() {
 	code=$1 pat=$2 desc=$3
@@ -29,15 +17,13 @@ expect() {
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" -ne "$code" ]; then
-		echo "FAIL: $desc: exit $rc, expected $code ($(head -1 "$tmp/err"))"
-		fail=1
+		fail "$desc: exit $rc, expected $code ($(head -1 "$tmp/err"))"
 	elif [ -n "$pat" ] && ! grep -Eq -- "$pat" "$tmp/err"; then
-		echo "FAIL: $desc: stderr does not match '$pat': $(cat "$tmp/err")"
-		fail=1
+		fail "$desc: stderr does not match '$pat': $(cat "$tmp/err")"
 	fi
 }
 
-"$bin/kifu-import" --db "$tmp/k.db" --quiet "$rec" || { echo "FAIL: import"; exit 1; }
+"$bin/kifu-import" --db "$tmp/k.db" --quiet "$rec" || { fail "import"; test_done; }
 
 # An empty database name: SQLite would use a temporary database, thrown away.
 cd "$tmp" || exit 1
@@ -136,5 +122,4 @@ printf 'game: splinter\nmoves: [e7-d8]\n' >"$tmp/one.yaml"
 "$bin/kifu-export" --file "$tmp/one.yaml" --to text >"$tmp/out"
 check "kifu-export --to text: '1 ply'" grep -q "^result: unfinished, 1 ply$" "$tmp/out"
 
-[ $fail -eq 0 ] && echo "usage: ok"
-exit $fail
+test_done

@@ -3,22 +3,8 @@
 # standard input, directories walked in name order, and the JSON Lines
 # output parsed by python3. Runs from the repo root; tools in $KIFU_BIN.
 set -u
-bin=${KIFU_BIN:-bin}
+. tests/cli/lib/test-lib.sh
 v="$bin/kifu-validate"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-n=0
-
-check() { # description, then a command that must succeed
-	n=$((n + 1))
-	desc=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $desc"
-		fail=1
-	fi
-}
 
 valid=tests/data/records/valid/full-headers.yaml
 invalid=tests/data/records/invalid/illegal-move.yaml
@@ -158,5 +144,4 @@ else
 	check "/usr/bin/time (Debian package time) for the memory check" false
 fi
 
-echo "validate: $n checks"
-exit $fail
+test_done "$checks checks"

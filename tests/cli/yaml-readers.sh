@@ -9,38 +9,11 @@
 # node-js-yaml, except under CI (CI=true) and in `make test`
 # (KIFU_TEST_DEPS=required), where it fails.
 set -u
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. tests/cli/lib/test-lib.sh
 
-missing() {
-	if [ "${CI:-}" = true ] || [ "${KIFU_TEST_DEPS:-}" = required ]; then
-		echo "yaml-readers.sh: FAIL: $1 is not installed, a declared test dependency" >&2
-		exit 1
-	fi
-	echo "yaml-readers.sh: SKIPPED: $1 is not installed"
-	exit 0
-}
-py=""
-for p in /usr/bin/python3 python3; do
-	if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import yaml; yaml.CSafeLoader' 2>/dev/null; then
-		py=$p
-		break
-	fi
-done
-[ -n "$py" ] || missing "python3-yaml (PyYAML with libyaml)"
-command -v node >/dev/null 2>&1 || missing "nodejs"
-jsyaml=""
-for j in js-yaml /usr/share/nodejs/js-yaml /usr/lib/nodejs/js-yaml; do
-	if node -e "require('$j')" 2>/dev/null; then
-		jsyaml=$j
-		break
-	fi
-done
-[ -n "$jsyaml" ] || missing "node-js-yaml"
+# Sets py (a python3 with PyYAML and libyaml) and jsyaml (js-yaml's module).
+test_require python3-yaml nodejs node-js-yaml
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-yaml.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 n=0
 : >"$tmp/list"
 for f in examples/*/*.yaml tests/data/records/valid/*.yaml; do
@@ -49,8 +22,7 @@ for f in examples/*/*.yaml tests/data/records/valid/*.yaml; do
 	out="$tmp/$n.yaml"
 	if ! "$bin/kifu-export" --file "$f" --to yaml -o "$out" 2>"$tmp/err" ||
 		! "$bin/kifu-export" --file "$f" --to json -o "$tmp/$n.json" 2>>"$tmp/err"; then
-		echo "FAIL: $f: kifu-export: $(head -3 "$tmp/err")"
-		fail=1
+		fail "$f: kifu-export: $(head -3 "$tmp/err")"
 		continue
 	fi
 	echo "$f $out $tmp/$n.json" >>"$tmp/list"
@@ -75,9 +47,9 @@ fs.writeFileSync(process.argv[3], JSON.stringify(out, (k, v) => {
 	return v;
 }));
 EOF2
-node "$tmp/load.js" "$tmp/list" "$tmp/js.json" || { echo "FAIL: js-yaml loader crashed"; exit 1; }
+node "$tmp/load.js" "$tmp/list" "$tmp/js.json" || { fail "js-yaml loader crashed"; test_done; }
 
-"$py" - "$tmp/list" "$tmp/js.json" <<'EOF2' || fail=1
+"$py" - "$tmp/list" "$tmp/js.json" <<'EOF2' || test_status=1
 import datetime, json, sys
 import yaml
 
@@ -146,4 +118,4 @@ for line in open(sys.argv[1]):
 print("yaml-readers: %d files, %d games%s" % (files, games, ", %d failures" % bad if bad else " read alike by libyaml, PyYAML and js-yaml"))
 sys.exit(1 if bad else 0)
 EOF2
-exit $fail
+test_done

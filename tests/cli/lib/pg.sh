@@ -1,21 +1,15 @@
 # The start of every PostgreSQL tool test (tests/cli/pg-*.sh); source it
-# from the repo root. Fails the test (or skips it, by hand without CI)
-# when there is no PostgreSQL server to start (tests/pg/server.sh), else
-# starts one and sets: name (the test's file name, for messages), bin (the
-# tools' directory, absolute), db (the URI of the empty database `kifu`),
-# tmp (a scratch directory removed with the server), fail=0, and bad
-# MESSAGE, which prints a failure and sets fail=1.
-name=$(basename "$0")
-bin=${KIFU_BIN:-bin}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-. tests/pg/server.sh
-pg_require "$name" || exit 1
-pg_start || exit 1
+# from the repo root, after `set -u`. It sources test-lib.sh (tmp, bin,
+# fail, check, test_done...), fails the test (or skips it, by hand without
+# CI) when there is no PostgreSQL server to start (test_require
+# postgresql), and sets db, the URI of the empty database `kifu`: on the
+# server tests/run shares between the tests (KIFU_PG_SHARED), in databases
+# of the test's own (tests/pg/server.sh pg_attach), or on a server of its
+# own when run alone or when the test sets pg_own_server=1 first (it stops
+# the server or adds roles, which a shared server must not see).
+. tests/cli/lib/test-lib.sh
+test_require postgresql
+if [ -n "${pg_own_server:-}" ] || ! pg_attach "${test_name%.sh}"; then
+	pg_start || exit 1
+fi
 db=$KIFU_PG_URI
-tmp=$PG_WORK
-fail=0
-
-bad() {
-	echo "$name: FAIL: $*"
-	fail=1
-}

@@ -1,46 +1,34 @@
 # Sourced by the tool tests that open pages in headless Chromium
-# (tests/cli/browser.sh, tests/cli/explorer.sh), with $name set to the
-# test's name and $tmp to its scratch directory. Defines fail MESSAGE
-# (says it, sets status=1). Sets $browser, or ends the
-# test: skipped without chromium, except under CI (CI=true) and in
-# `make test` (KIFU_TEST_DEPS=required: the Makefile's DEB_TEST, chromium
-# included, was installed first), where a missing chromium fails. Defines
+# (tests/cli/browser.sh, tests/cli/explorer.sh), after test-lib.sh. Sets
+# $browser, or ends the test as test_require does (skipped by hand without
+# chromium, failed under CI and in `make test`). Defines
 # run_browser ARGS... (a fresh profile, no network services, messages to
 # $tmp/browser.log) and writes $tmp/cells.py: the data-cell=data-content
 # pairs of an SVG file, or of the element with id="board" in a dumped page
 # (plus its data-ply), one per line, sorted.
-fail() {
-	echo "$name: FAIL: $*" >&2
-	status=1
-}
+test_require chromium python3
 
-browser=""
-for b in chromium chromium-browser; do
-	if command -v "$b" >/dev/null 2>&1; then
-		browser=$b
-		break
-	fi
-done
-if [ -z "$browser" ]; then
-	if [ "${CI:-}" = true ] || [ "${KIFU_TEST_DEPS:-}" = required ]; then
-		echo "$name: FAIL: chromium is not installed (Debian: chromium), a declared test dependency" >&2
-		exit 1
-	fi
-	echo "$name: SKIPPED: chromium is not installed (Debian package: chromium)"
-	exit 0
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "$name: FAIL: python3 is needed" >&2
-	exit 1
-fi
-
+# Under load, Chromium may take long to start, or die starting (out of
+# memory, a renderer killed): a run that fails is tried again, up to 3
+# times, each bounded by KIFU_BROWSER_TIMEOUT seconds (300) so that a hung
+# browser ends the test instead of the suite. The output is kept only from
+# the run that succeeded.
 run_browser() {
-	profile=$(mktemp -d "$tmp/profile.XXXXXX")
-	"$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
-		--disable-component-update --disable-sync --no-first-run \
-		--user-data-dir="$profile" "$@" 2>>"$tmp/browser.log"
-	code=$?
-	rm -rf "$profile"
+	_rb_try=1
+	while :; do
+		profile=$(mktemp -d "$tmp/profile.XXXXXX")
+		timeout "${KIFU_BROWSER_TIMEOUT:-300}" "$browser" --headless --no-sandbox --disable-gpu \
+			--disable-background-networking --disable-component-update --disable-sync --no-first-run \
+			--user-data-dir="$profile" "$@" >"$tmp/browser.out" 2>>"$tmp/browser.log"
+		code=$?
+		rm -rf "$profile"
+		if [ $code -eq 0 ] || [ $_rb_try -ge 3 ]; then
+			break
+		fi
+		echo "$test_name: chromium exited $code (try $_rb_try), trying again" >>"$tmp/browser.log"
+		_rb_try=$((_rb_try + 1))
+	done
+	cat "$tmp/browser.out"
 	return $code
 }
 
