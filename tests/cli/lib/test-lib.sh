@@ -91,6 +91,7 @@ test_package_() {
 	xz) echo xz-utils ;;
 	groff) echo groff-base ;;
 	cc) echo gcc ;;
+	nm) echo binutils ;;
 	*) echo "$1" ;;
 	esac
 }
