@@ -172,7 +172,7 @@ static int read_tag(struct pgn *p)
 		     imp_clip(p->tok.s, buf), KIFU_RECORD_MAX_SCALAR);
 		return 0;
 	}
-	for (i = 0; i < p->ntags; i++)
+	for (i = 0; i < p->ntags && i < MAX_TAGS; i++)
 		if (!strcmp(p->tags[i].name, p->tok.s)) {
 			diag(p, KIFU_DIAG_ERROR, 0, at, "duplicate tag '%s'", imp_clip(p->tok.s, buf));
 			return 0;
