@@ -36,8 +36,18 @@ struct report_row {
 	size_t n;
 };
 
+/* A field of the report itself (json: beside "rows"): what a tree's position is. */
+#define REPORT_MAX_HEAD 8
+struct report_head {
+	const char *name;
+	struct kifu_cell cell; /* INT or TEXT */
+};
+
 struct kifu_report {
 	char name[16];
+	struct report_head head[REPORT_MAX_HEAD];
+	size_t nhead;
+	const char *note; /* the table's text when there are no rows */
 	struct report_col *cols;
 	size_t ncols, cap_cols;
 	struct report_row *rows;
@@ -71,6 +81,15 @@ void report_set_text(struct kifu_report *rep, long row, long col, const char *s)
 void report_set_list(struct kifu_report *rep, long row, long col, const char *s, char sep);
 
 int report_failed(const struct kifu_report *rep);
+
+/*
+ * Fields of the report itself, written in json at the top level of the
+ * object before "rows" (name is a string constant; text is copied), and
+ * the line a table shows instead of an empty one.
+ */
+void report_head_int(struct kifu_report *rep, const char *name, long long v);
+void report_head_text(struct kifu_report *rep, const char *name, const char *s);
+void report_note(struct kifu_report *rep, const char *s);
 
 /*
  * The text table's layout (stats_report.c), for other views of a report

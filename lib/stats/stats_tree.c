@@ -300,6 +300,57 @@ out:
 }
 
 /* Adds b's counts to a. */
+/*
+ * The games of f that reached hash (*games) and those of them that ended
+ * there (*ended: the position is the game's last, reached there the first
+ * time), which have no row.
+ */
+static int tree_reached(long long *games, long long *ended, struct kifu_store *st,
+			const struct kifu_filter *f, uint64_t hash, int symmetric,
+			struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int ret;
+
+	kifu_buf_puts(&sql, "SELECT count(*), coalesce(sum(CASE WHEN h.ply = g.plies THEN 1 ELSE 0 "
+			    "END), 0) FROM ");
+	if (symmetric || search_position_index(st))
+		kifu_buf_puts(&sql, symmetric ? "positions_canon h" : "positions_hash h");
+	else
+		kifu_buf_puts(&sql, "(SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
+				    "GROUP BY game_id) h");
+	kifu_buf_puts(&sql, " CROSS JOIN games g WHERE h.hash = ?1 AND h.ply > ?2 AND "
+			    "g.id = h.game_id AND ");
+	ret = kifu_filter_sql(&sql, f, "g", 3, err);
+	if (ret < 0)
+		goto out;
+	if (sql.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
+		ret = search_fail_db(st, "cannot read the tree", err);
+		goto out;
+	}
+	kifu_db_bind_int64(s, 1, (int64_t)hash);
+	kifu_db_bind_int(s, 2, -1);
+	ret = kifu_filter_bind(s, 3, f, err);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	if (kifu_db_step(s) != KIFU_DB_ROW) {
+		ret = search_fail_db(st, "cannot read the tree", err);
+		goto out;
+	}
+	*games = kifu_db_column_int64(s, 0);
+	*ended = kifu_db_column_int64(s, 1);
+out:
+	kifu_db_finalize(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
 static void tree_move_add(struct tree_move *a, const struct tree_move *b)
 {
 	int k;
@@ -470,7 +521,8 @@ int stats_tree_report(struct kifu_report *rep, struct ctx *c, const struct kifu_
 	struct tree_pos tp;
 	const struct kifu_game *g = NULL;
 	uint64_t hash = 0;
-	char hex[17];
+	long long games = 0, ended = 0;
+	char hex[17], note[64];
 	size_t i;
 	struct kifu_store *st = c->st;
 	int ret, variant = 0, mover = 0, ready = 0, found = 0, symmetric = opt->symmetric;
@@ -514,11 +566,21 @@ int stats_tree_report(struct kifu_report *rep, struct ctx *c, const struct kifu_
 		ret = tree_collect(&t, st, &tp, f, hash, symmetric, -1, err);
 	if (ret == 0 && symmetric)
 		ret = tree_orient(&t, &tp, err);
+	if (ret == 0)
+		ret = tree_reached(&games, &ended, st, f, hash, symmetric, err);
 	if (ret < 0)
 		goto out;
 	if (t.n)
 		qsort(t.v, t.n, sizeof(*t.v), cmp_tree_move);
 	snprintf(hex, sizeof(hex), "%016" PRIx64, hash);
+	report_head_text(rep, "hash", hex);
+	report_head_text(rep, "to_move", mover >= 0 && mover < g->nsides ? g->sides[mover] : "");
+	report_head_int(rep, "games", games);
+	report_head_int(rep, "ended", ended);
+	if (games && games == ended) {
+		snprintf(note, sizeof(note), "%lld game%s ended here", ended, ended == 1 ? "" : "s");
+		report_note(rep, note);
+	}
 	tree_columns(rep, g);
 	for (i = 0; i < t.n; i++) {
 		const struct tree_move *e = &t.v[i];
