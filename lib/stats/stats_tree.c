@@ -194,7 +194,8 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 			    uint64_t hash, struct kifu_error *err)
 {
 	struct kifu_stmt *s = NULL;
-	int ret = 0, rc, k;
+	int64_t sum;
+	int ret = 0, rc, k, bad;
 
 	if (kifu_db_prepare(&s, st, "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
 			       "tree_moves WHERE \"symmetric\" = ?1 AND hash = ?2 AND game = ?3 AND "
@@ -213,6 +214,19 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 			break;
 		}
 		*found = 1;
+		/* counts no import writes would be printed as they are */
+		for (k = 1, sum = 0, bad = 0; k <= 8; k++) {
+			int64_t v = kifu_db_column_int64(s, k);
+
+			bad |= v < 0 || (k == 1 && v == 0);
+			if (k >= 2 && k <= 7)
+				sum += v;
+		}
+		if (bad || sum > kifu_db_column_int64(s, 1)) {
+			ret = kifu_db_damaged(st, err, "tree_moves: the counts of move '%s' are "
+					      "impossible", e->move);
+			break;
+		}
 		e->games += kifu_db_column_int64(s, 1);
 		for (k = 0; k < TREE_MAX_SIDES; k++)
 			e->wins[k] += kifu_db_column_int64(s, 2 + k);

@@ -5,6 +5,8 @@
  * Besides dispatching, it lengthens NUL-terminated text, looks named
  * queries up, and words errors the same way for every backend.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "store/store_impl.h"
@@ -239,4 +241,16 @@ int kifu_db_fail(struct kifu_store *st, const char *what, struct kifu_error *err
 	kifu_error_at(err, st->path, 0, 0);
 	return kifu_error_set(err, kifu_db_errcode(st), "database '%s': %s: %s", st->path, what,
 			      kifu_db_errmsg(st));
+}
+
+int kifu_db_damaged(struct kifu_store *st, struct kifu_error *err, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	kifu_error_at(err, st->path, 0, 0);
+	return kifu_error_set(err, KIFU_EDB, "database '%s' is damaged: %s", st->path, why);
 }
