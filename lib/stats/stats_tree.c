@@ -241,6 +241,26 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 }
 
 /*
+ * Prepares sql (its filter's parameters from ?3 on) with hash as ?1 and
+ * after as ?2.
+ */
+static int tree_prepare(struct kifu_stmt **s, struct kifu_store *st, const struct kifu_buf *sql,
+			const struct kifu_filter *f, uint64_t hash, int after,
+			struct kifu_error *err)
+{
+	int ret;
+
+	if (sql->failed)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	if (kifu_db_prepare(s, st, sql->data, err) < 0)
+		return search_fail_db(st, "cannot read the tree", err);
+	kifu_db_bind_int64(*s, 1, (int64_t)hash);
+	kifu_db_bind_int(*s, 2, after);
+	ret = kifu_filter_bind(*s, 3, f, err);
+	return ret < 0 ? ret : 0;
+}
+
+/*
  * Reads the games reaching hash at a ply after `after` into t, grouped by
  * next move and result (with --symmetric, also by the plain hash, to
  * know the orientation each group played in).
@@ -273,22 +293,10 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		ret = kifu_filter_sql(&sql, f, "g", 3, err);
 		kifu_buf_puts(&sql, " GROUP BY 1, 2");
 	}
+	if (ret >= 0)
+		ret = tree_prepare(&s, st, &sql, f, hash, after, err);
 	if (ret < 0)
 		goto out;
-	if (sql.failed) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
-		ret = search_fail_db(st, "cannot read the tree", err);
-		goto out;
-	}
-	kifu_db_bind_int64(s, 1, (int64_t)hash);
-	kifu_db_bind_int(s, 2, after);
-	ret = kifu_filter_bind(s, 3, f, err);
-	if (ret < 0)
-		goto out;
-	ret = 0;
 	while ((rc = kifu_db_step(s)) == KIFU_DB_ROW) {
 		const char *move = kifu_db_column_text(s, 0);
 		size_t len = kifu_db_column_bytes(s, 0);
@@ -330,29 +338,17 @@ static int tree_reached(long long *games, long long *ended, struct kifu_store *s
 	kifu_buf_puts(&sql, "SELECT count(*), coalesce(sum(CASE WHEN h.ply = g.plies THEN 1 ELSE 0 "
 			    "END), 0) FROM ");
 	if (symmetric || search_position_index(st))
-		kifu_buf_puts(&sql, symmetric ? "positions_canon h" : "positions_hash h");
+		kifu_buf_printf(&sql, "%s h CROSS JOIN games g WHERE h.hash = ?1 AND ",
+				symmetric ? "positions_canon" : "positions_hash");
 	else
 		kifu_buf_puts(&sql, "(SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
-				    "GROUP BY game_id) h");
-	kifu_buf_puts(&sql, " CROSS JOIN games g WHERE h.hash = ?1 AND h.ply > ?2 AND "
-			    "g.id = h.game_id AND ");
+				    "GROUP BY game_id) h CROSS JOIN games g WHERE ");
+	kifu_buf_puts(&sql, "h.ply > ?2 AND g.id = h.game_id AND ");
 	ret = kifu_filter_sql(&sql, f, "g", 3, err);
+	if (ret >= 0)
+		ret = tree_prepare(&s, st, &sql, f, hash, -1, err);
 	if (ret < 0)
 		goto out;
-	if (sql.failed) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (kifu_db_prepare(&s, st, sql.data, err) < 0) {
-		ret = search_fail_db(st, "cannot read the tree", err);
-		goto out;
-	}
-	kifu_db_bind_int64(s, 1, (int64_t)hash);
-	kifu_db_bind_int(s, 2, -1);
-	ret = kifu_filter_bind(s, 3, f, err);
-	if (ret < 0)
-		goto out;
-	ret = 0;
 	if (kifu_db_step(s) != KIFU_DB_ROW) {
 		ret = search_fail_db(st, "cannot read the tree", err);
 		goto out;
