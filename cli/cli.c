@@ -37,15 +37,49 @@ const char *cli_progname(void)
 	return progname;
 }
 
+/*
+ * Writes the text of fmt to fp with kifu_buf_escaped's escapes, then
+ * ends the line: the names in messages (files, archive members, database
+ * paths and URIs, what libpq echoes of them) are strangers' text as much
+ * as a record is, and must not reach a terminal raw.
+ */
+static void vline(FILE *fp, const char *fmt, va_list ap)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+	char small[512], *text = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small) && (text = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	va_end(again);
+	if (n >= 0 && text && kifu_buf_escaped(&b, text) == 0)
+		fwrite(b.data, 1, b.len, fp);
+	fputc('\n', fp);
+	kifu_buf_release(&b);
+	if (text != small)
+		free(text);
+}
+
+void cli_line(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(fp, fmt, ap);
+	va_end(ap);
+}
+
 void cli_errorf(const char *fmt, ...)
 {
 	va_list ap;
 
 	fprintf(stderr, "%s: error: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vline(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_error(const struct kifu_error *err)
@@ -57,12 +91,12 @@ void cli_error(const struct kifu_error *err)
 	 * a whole file) is the tool's error, its subject named in the message.
 	 */
 	if (err->source && err->line > 0)
-		fprintf(stderr, "%s:%d:%d: error: %s\n", err->source, err->line,
-			err->col > 0 ? err->col : 1, msg);
+		cli_line(stderr, "%s:%d:%d: error: %s", err->source, err->line,
+		     err->col > 0 ? err->col : 1, msg);
 	else if (err->source && !strstr(msg, err->source))
-		fprintf(stderr, "%s: error: '%s': %s\n", progname, err->source, msg);
+		cli_line(stderr, "%s: error: '%s': %s", progname, err->source, msg);
 	else
-		fprintf(stderr, "%s: error: %s\n", progname, msg);
+		cli_line(stderr, "%s: error: %s", progname, msg);
 }
 
 static int stdout_reported;
@@ -114,9 +148,9 @@ void cli_usage_error(const char *usage, const char *fmt, ...)
 
 	fprintf(stderr, "%s: error: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vline(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: %s\n", usage);
+	fprintf(stderr, "usage: %s\n", usage);
 	exit(EXIT_USAGE);
 }
 
@@ -309,10 +343,10 @@ void cli_print_diag(FILE *fp, const char *file, const struct kifu_diag *d)
 	const char *sev = d->severity == KIFU_DIAG_WARNING ? "warning" : "error";
 
 	if (d->line > 0)
-		fprintf(fp, "%s:%d:%d: %s: %s\n", file, d->line, d->col > 0 ? d->col : 1, sev,
-			d->message);
+		cli_line(fp, "%s:%d:%d: %s: %s", file, d->line, d->col > 0 ? d->col : 1, sev,
+		     d->message);
 	else
-		fprintf(fp, "%s: %s: %s\n", file, sev, d->message);
+		cli_line(fp, "%s: %s: %s", file, sev, d->message);
 }
 
 const struct kifu_format *cli_format_option(const char *usage, const char *name)
@@ -337,14 +371,14 @@ int cli_print_item(const struct kifu_item *it, int quiet)
 
 	if (it->kind == KIFU_ITEM_WARNING) {
 		if (!quiet)
-			fprintf(stderr, "%s: warning: %s\n", progname, msg);
+			cli_line(stderr, "%s: warning: %s", progname, msg);
 		return EXIT_OK;
 	}
 	if (it->err->code == KIFU_ERANGE && it->input) {
-		fprintf(stderr, "%s: error: %s\n", it->input, msg);
+		cli_line(stderr, "%s: error: %s", it->input, msg);
 		return EXIT_INVALID;
 	}
-	fprintf(stderr, "%s: error: %s\n", progname, msg);
+	cli_line(stderr, "%s: error: %s", progname, msg);
 	return EXIT_FAILURE_IO;
 }
 

@@ -32,6 +32,12 @@ const char *cli_progname(void);
 
 /* Prints "PROG: error: MESSAGE" (printf-style) to stderr. */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Writes the text of fmt and a line break to fp, the text with
+ * kifu_buf_escaped's escapes: for lines that name files, members or
+ * databases (every error line goes through it).
+ */
+void cli_line(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prints err as "SOURCE:LINE:COL: error: MESSAGE", or "PROG: error: MESSAGE" without a source. */
 void cli_error(const struct kifu_error *err);

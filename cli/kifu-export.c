@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -84,7 +85,8 @@ static void help(void)
 	       "                (created when missing) with one file per game, for any number\n"
 	       "                of games: NAME-KKK.EXT (KKK the game's number in its input,\n"
 	       "                zero-padded so that the names sort) or game-ID.EXT. svg and\n"
-	       "                html hold one game: several need a directory.\n"
+	       "                html hold one game: several need a directory (an OUT ending in\n"
+	       "                .svg or .html names one file: several games are a usage error).\n"
 	       "  --file RECORD read the games of records (see kifu-validate)\n"
 	       "  --from FORMAT read --file as FORMAT instead of telling it by name and content\n"
 	       "  --id N        the stored game with id N\n"
@@ -122,6 +124,15 @@ static int is_dir(const char *path)
 static const char *ext_of(const struct export *ex)
 {
 	return ex->kind == K_RECORD ? ex->fmt->suffixes[0] + 1 : render_exts[ex->kind];
+}
+
+/* Whether -o names one picture or page (game.svg, game.html), not a directory to make. */
+static int out_is_file(const struct export *ex)
+{
+	const char *ext = ext_of(ex);
+	size_t n = strlen(ex->out_path), k = strlen(ext);
+
+	return n > k + 1 && ex->out_path[n - k - 1] == '.' && !strcasecmp(ex->out_path + n - k, ext);
 }
 
 /* ---- output ---- */
@@ -293,7 +304,8 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 		}
 	} else if (ex->dir_mode) {
 		write_file(ex, name, &b);
-	} else if ((ex->kind == K_SVG || ex->kind == K_HTML) && ex->has_pending && !ex->out_path) {
+	} else if ((ex->kind == K_SVG || ex->kind == K_HTML) && ex->has_pending &&
+		   (!ex->out_path || out_is_file(ex))) {
 		cli_errorf("several games to write as '%s': give -o DIR/ for one file per game",
 			   ex->to);
 		ex->usage_error = 1;

@@ -298,7 +298,7 @@ static int write_file(const char *path, const struct kifu_buf *doc)
 	return EXIT_FAILURE_IO;
 }
 
-static void summary(const struct options *o, const struct tally *t)
+static void summary(const struct options *o, const struct tally *t, struct kifu_store *st)
 {
 	int k;
 
@@ -308,8 +308,8 @@ static void summary(const struct options *o, const struct tally *t)
 		cli_progname(), o->games, o->games == 1 ? "" : "s", t->decided, t->draws,
 		t->unfinished);
 	if (o->db)
-		fprintf(stderr, "%s: stored %ld in '%s', duplicates %ld\n", cli_progname(),
-			t->stored, o->db, t->duplicates);
+		cli_line(stderr, "%s: stored %ld in '%s', duplicates %ld", cli_progname(),
+			 t->stored, st ? kifu_store_path(st) : o->db, t->duplicates);
 	if (o->nspecs < 2)
 		return;
 	for (k = 0; k < o->nspecs; k++)
@@ -438,7 +438,7 @@ int main(int argc, char **argv)
 		ret = EXIT_FAILURE_IO;
 	}
 	if (!ret)
-		summary(&o, &tally);
+		summary(&o, &tally, st);
 out:
 	if (st && kifu_store_in_transaction(st))
 		kifu_store_rollback(st);

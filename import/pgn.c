@@ -164,7 +164,7 @@ static int read_tag(struct pgn *p)
 		     kifu_text_clip_(buf, p->tok.s, SIZE_MAX), KIFU_RECORD_MAX_SCALAR);
 		return 0;
 	}
-	for (i = 0; i < p->ntags; i++)
+	for (i = 0; i < p->ntags && i < MAX_TAGS; i++)
 		if (!strcmp(p->tags[i].name, p->tok.s)) {
 			diag(p, KIFU_DIAG_ERROR, 0, at, "duplicate tag '%s'",
 			     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));

@@ -53,7 +53,8 @@ static void word(struct line *l, const char *s, size_t n)
 
 /*
  * Appends a `{}` comment, breaking lines only where the text has a space
- * (the reader reads a line break in a comment as one space).
+ * with no white space beside it (the reader reads a line break in a
+ * comment, with the white space around it, as one space).
  */
 static void braced(struct line *l, const char *text)
 {
@@ -71,8 +72,12 @@ static void braced(struct line *l, const char *text)
 			first = 0;
 		} else {
 			w = chars(s, n);
-			/* only a single space may become a line break */
-			if (l->col + 1 + w > LINE_MAX_COLS && n && prev) {
+			/*
+			 * only a single space may become a line break: the reader
+			 * takes the white space around a line break with it
+			 */
+			if (l->col + 1 + w > LINE_MAX_COLS && n && prev && s[0] != '\t' &&
+			    s[-2] != '\t') {
 				kifu_buf_putc(l->out, '\n');
 				l->col = 0;
 			} else {

@@ -71,6 +71,12 @@ static void test_escaped(void **unused)
 	kifu_buf_reset(&b);
 	assert_int_equal(kifu_buf_escaped(&b, "plain text"), 0);
 	assert_string_equal(b.data, "plain text");
+	kifu_buf_reset(&b);
+	/* the bidirectional embeddings, overrides and isolates; their neighbours kept */
+	assert_int_equal(kifu_buf_escaped(&b, "\xe2\x80\xaa\xe2\x80\xae\xe2\x81\xa6\xe2\x81\xa9"
+					      "\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa"), 0);
+	assert_string_equal(b.data, "\\u202a\\u202e\\u2066\\u2069"
+				    "\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
 	kifu_buf_release(&b);
 }
 

@@ -99,6 +99,14 @@ static void test_uri_public(void **state)
 	check_public("postgresql:///games?password=a&password=b", "postgresql:///games");
 	/* An @ in the password: the last one ends the user part. */
 	check_public("postgresql://ann:p@ss@host/games", "postgresql://ann@host/games");
+	/* Passwords as libpq reads them, whatever the spelling of the key or value. */
+	check_public("postgresql://x@127.0.0.1:1/db?pass%77ord=S3cr3t", "postgresql://x@127.0.0.1:1/db");
+	check_public("postgresql://x:%53%33cr%33t@h/db?%70assword=a&sslpassword=b&sslmode=disable",
+		     "postgresql://x@h/db?sslmode=disable");
+	/* Hosts: IPv6, several, a socket directory; what libpq cannot parse, the scheme only. */
+	check_public("postgresql://[::1]:5433/db", "postgresql://[::1]:5433/db");
+	check_public("postgresql://a:1,b:2/db?password=s", "postgresql:///db?host=a,b&port=1,2");
+	check_public("postgresql://u:s3cret@[::1/db", "postgresql://...");
 }
 
 /* ---- with a server ---- */

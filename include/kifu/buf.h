@@ -40,9 +40,11 @@ int kifu_buf_csv_field(struct kifu_buf *b, const char *s);
 /*
  * Appends s with control characters escaped, for text meant for a terminal
  * (tables, text diagrams, diagnostics): newline, tab and CR as \n \t \r,
- * other C0 controls and DEL as \xNN, C1 controls (U+0080..U+009F) and the
- * line and paragraph separators (U+2028, U+2029) as \uNNNN; so a record
- * can neither move the cursor, ring the bell, nor break a line.
+ * other C0 controls and DEL as \xNN, C1 controls (U+0080..U+009F), the
+ * line and paragraph separators (U+2028, U+2029) and the bidirectional
+ * embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069) as
+ * \uNNNN; so a record (or a name) can neither move the cursor, ring the
+ * bell, break a line, nor show its text in another order.
  */
 int kifu_buf_escaped(struct kifu_buf *b, const char *s);
 

@@ -30,8 +30,18 @@ struct kifu_report_row_ {
 	size_t n;
 };
 
+/* A field of the report itself (json: beside "rows"): what a tree's position is. */
+#define REPORT_MAX_HEAD 8
+struct kifu_report_head_ {
+	const char *name;
+	struct kifu_cell cell; /* INT or TEXT */
+};
+
 struct kifu_report {
 	char name[16];
+	struct kifu_report_head_ head[REPORT_MAX_HEAD];
+	size_t nhead;
+	const char *note; /* the table's text when there are no rows */
 	struct kifu_report_column_ *cols;
 	size_t ncols, cap_cols;
 	struct kifu_report_row_ *rows;
@@ -65,6 +75,15 @@ void kifu_report_set_text_(struct kifu_report *rep, long row, long col, const ch
 void kifu_report_set_list_(struct kifu_report *rep, long row, long col, const char *s, char sep);
 
 int kifu_report_failed_(const struct kifu_report *rep);
+
+/*
+ * Fields of the report itself, written in json at the top level of the
+ * object before "rows" (name is a string constant; text is copied), and
+ * the line a table shows instead of an empty one.
+ */
+void kifu_report_head_int_(struct kifu_report *rep, const char *name, long long v);
+void kifu_report_head_text_(struct kifu_report *rep, const char *name, const char *s);
+void kifu_report_note_(struct kifu_report *rep, const char *s);
 
 /*
  * The text table's layout (stats_report.c), for other views of a report

@@ -291,6 +291,7 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct game_line gl;
 	struct kifu_stmt *s = NULL;
+	struct kifu_pos *pos = NULL; /* the game replayed: its moves checked */
 	int ret, rc, n;
 
 	memset(&gl, 0, sizeof(gl));
@@ -361,11 +362,31 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 			gl.n = 0;
 			gl.ok = 1;
 			kifu_buf_reset(&gl.line);
+			kifu_pos_free(pos);
+			pos = NULL;
+			if (gl.gv >= 0 && gl.first >= 0 &&
+			    kifu_pos_new(&pos, c->gv[gl.gv].g, c->gv[gl.gv].v, gl.first, c->err) < 0) {
+				ret = c->err->code;
+				break;
+			}
 		}
 		/* A gap in the plies would make wrong lines: keep the lines before it. */
 		if (!gl.ok || ply != gl.n + 1 || gl.n >= depth) {
 			gl.ok = 0;
 			continue;
+		}
+		if (pos) {
+			/* a move that is no move of the game would make lines of nothing */
+			const struct kifu_game *g = pos->game;
+			struct kifu_error why;
+			kifu_move m;
+
+			if (g->parse_move(pos->state, move, &m, &why) < 0) {
+				ret = kifu_db_damaged_(c->st, c->err, "game %lld, ply %ld: '%s' is not a "
+						      "move of %s", (long long)id, ply, move, g->name);
+				break;
+			}
+			g->apply(pos->state, m);
 		}
 		if (gl.n)
 			kifu_buf_putc(&gl.line, ',');
@@ -388,6 +409,7 @@ out:
 	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	kifu_buf_release(&gl.line);
+	kifu_pos_free(pos);
 	free(gl.ends);
 	free(gl.hashes);
 	return ret;

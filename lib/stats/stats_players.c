@@ -7,6 +7,7 @@
  * over the pairings the games make); and, once kifu-analyse --store has
  * kept reviews, each player's reviewed moves, mean loss and mistakes.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,13 +426,18 @@ static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 		if (k < 0)
 			continue; /* a player the report does not list (see game_sides_count) */
 		p = &m->v[k];
+		if (!isfinite(kifu_db_column_double_(s, 1))) {
+			ret = kifu_db_damaged_(c->st, c->err, "analysis_plies: a loss that is not a "
+					      "finite number");
+			break;
+		}
 		p->analysed++;
 		p->loss += kifu_db_column_double_(s, 1);
 		/* ? and ?? are the marks of loss >= KIFU_ANALYSE_MISTAKE */
 		if (mark && (!strcmp(mark, "?") || !strcmp(mark, "??")))
 			p->mistakes++;
 	}
-	if (rc < 0)
+	if (ret == 0 && rc < 0)
 		ret = kifu_stats_fail_db_(c, "cannot read the analyses");
 out:
 	kifu_db_finalize_(s);

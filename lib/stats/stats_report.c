@@ -163,6 +163,45 @@ void kifu_report_set_list_(struct kifu_report *rep, long row, long col, const ch
 	c->count = count;
 }
 
+static struct kifu_cell *head_at(struct kifu_report *rep, const char *name)
+{
+	if (rep->nhead == REPORT_MAX_HEAD) {
+		rep->failed = 1;
+		return NULL;
+	}
+	rep->head[rep->nhead].name = name;
+	return &rep->head[rep->nhead++].cell;
+}
+
+void kifu_report_head_int_(struct kifu_report *rep, const char *name, long long v)
+{
+	struct kifu_cell *c = head_at(rep, name);
+
+	if (c) {
+		c->type = KIFU_CELL_INT;
+		c->i = v;
+	}
+}
+
+void kifu_report_head_text_(struct kifu_report *rep, const char *name, const char *s)
+{
+	struct kifu_cell *c = head_at(rep, name);
+
+	if (c) {
+		c->type = KIFU_CELL_TEXT;
+		c->text = kifu_arena_strndup_(&rep->strings, s, strlen(s));
+		if (!c->text)
+			rep->failed = 1;
+	}
+}
+
+void kifu_report_note_(struct kifu_report *rep, const char *s)
+{
+	rep->note = kifu_arena_strndup_(&rep->strings, s, strlen(s));
+	if (!rep->note)
+		rep->failed = 1;
+}
+
 int kifu_report_failed_(const struct kifu_report *rep)
 {
 	return rep->failed;
@@ -430,6 +469,12 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 		ret = KIFU_ENOMEM;
 		goto out;
 	}
+	if (!rep->nrows && rep->note) {
+		kifu_buf_escaped(out, rep->note);
+		kifu_buf_putc(out, '\n');
+		ret = out->failed ? KIFU_ENOMEM : 0;
+		goto out;
+	}
 	n = kifu_report_table_plan_(t, rep, drop_game, drop_variant);
 	for (r = -1; r < (long)rep->nrows; r++) {
 		for (c = 0; c < n; c++) {
@@ -541,6 +586,15 @@ static int write_json(struct kifu_buf *out, const struct kifu_report *rep)
 
 	kifu_buf_puts(out, "{\n  \"report\": ");
 	kifu_buf_json_string(out, rep->name);
+	for (i = 0; i < rep->nhead; i++) {
+		kifu_buf_puts(out, ",\n  ");
+		kifu_buf_json_string(out, rep->head[i].name);
+		kifu_buf_puts(out, ": ");
+		if (rep->head[i].cell.type == KIFU_CELL_INT)
+			kifu_buf_printf(out, "%lld", rep->head[i].cell.i);
+		else
+			kifu_buf_json_string(out, rep->head[i].cell.text);
+	}
 	kifu_buf_puts(out, ",\n  \"rows\": [");
 	for (r = 0; r < rep->nrows; r++) {
 		int first = 1;

@@ -194,7 +194,8 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 			    uint64_t hash, struct kifu_error *err)
 {
 	struct kifu_stmt *s = NULL;
-	int ret = 0, rc, k;
+	int64_t sum;
+	int ret = 0, rc, k, bad;
 
 	if (kifu_db_prepare_(&s, st, "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
 			       "tree_moves WHERE \"symmetric\" = ?1 AND hash = ?2 AND game = ?3 AND "
@@ -213,6 +214,19 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 			break;
 		}
 		*found = 1;
+		/* counts no import writes would be printed as they are */
+		for (k = 1, sum = 0, bad = 0; k <= 8; k++) {
+			int64_t v = kifu_db_column_int64_(s, k);
+
+			bad |= v < 0 || (k == 1 && v == 0);
+			if (k >= 2 && k <= 7)
+				sum += v;
+		}
+		if (bad || sum > kifu_db_column_int64_(s, 1)) {
+			ret = kifu_db_damaged_(st, err, "tree_moves: the counts of move '%s' are "
+					       "impossible", e->move);
+			break;
+		}
 		e->games += kifu_db_column_int64_(s, 1);
 		for (k = 0; k < TREE_MAX_SIDES; k++)
 			e->wins[k] += kifu_db_column_int64_(s, 2 + k);
@@ -224,6 +238,26 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
 	kifu_db_finalize_(s);
 	return ret;
+}
+
+/*
+ * Prepares sql (its filter's parameters from ?3 on) with hash as ?1 and
+ * after as ?2.
+ */
+static int tree_prepare(struct kifu_stmt **s, struct kifu_store *st, const struct kifu_buf *sql,
+			const struct kifu_filter *f, uint64_t hash, int after,
+			struct kifu_error *err)
+{
+	int ret;
+
+	if (sql->failed)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	if (kifu_db_prepare_(s, st, sql->data, err) < 0)
+		return kifu_search_fail_db_(st, "cannot read the tree", err);
+	kifu_db_bind_int64_(*s, 1, (int64_t)hash);
+	kifu_db_bind_int_(*s, 2, after);
+	ret = kifu_filter_bind_(*s, 3, f, err);
+	return ret < 0 ? ret : 0;
 }
 
 /*
@@ -259,22 +293,10 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		ret = kifu_filter_sql_(&sql, f, "g", 3, err);
 		kifu_buf_puts(&sql, " GROUP BY 1, 2");
 	}
+	if (ret >= 0)
+		ret = tree_prepare(&s, st, &sql, f, hash, after, err);
 	if (ret < 0)
 		goto out;
-	if (sql.failed) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (kifu_db_prepare_(&s, st, sql.data, err) < 0) {
-		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
-		goto out;
-	}
-	kifu_db_bind_int64_(s, 1, (int64_t)hash);
-	kifu_db_bind_int_(s, 2, after);
-	ret = kifu_filter_bind_(s, 3, f, err);
-	if (ret < 0)
-		goto out;
-	ret = 0;
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		const char *move = kifu_db_column_text_(s, 0);
 		size_t len = kifu_db_column_bytes_(s, 0);
@@ -293,6 +315,45 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 	}
 	if (rc != KIFU_DB_DONE)
 		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
+out:
+	kifu_db_finalize_(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+/*
+ * The games of f that reached hash (*games) and those of them that ended
+ * there (*ended: the position is the game's last, reached there the first
+ * time), which have no row.
+ */
+static int tree_reached(long long *games, long long *ended, struct kifu_store *st,
+			const struct kifu_filter *f, uint64_t hash, int symmetric,
+			struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int ret;
+
+	kifu_buf_puts(&sql, "SELECT count(*), coalesce(sum(CASE WHEN h.ply = g.plies THEN 1 ELSE 0 "
+			    "END), 0) FROM ");
+	if (symmetric || kifu_search_position_index_(st))
+		kifu_buf_printf(&sql, "%s h CROSS JOIN games g WHERE h.hash = ?1 AND ",
+				symmetric ? "positions_canon" : "positions_hash");
+	else
+		kifu_buf_puts(&sql, "(SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
+				    "GROUP BY game_id) h CROSS JOIN games g WHERE ");
+	kifu_buf_puts(&sql, "h.ply > ?2 AND g.id = h.game_id AND ");
+	ret = kifu_filter_sql_(&sql, f, "g", 3, err);
+	if (ret >= 0)
+		ret = tree_prepare(&s, st, &sql, f, hash, -1, err);
+	if (ret < 0)
+		goto out;
+	if (kifu_db_step_(s) != KIFU_DB_ROW) {
+		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
+		goto out;
+	}
+	*games = kifu_db_column_int64_(s, 0);
+	*ended = kifu_db_column_int64_(s, 1);
 out:
 	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
@@ -472,7 +533,8 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	struct tree_pos tp;
 	const struct kifu_game *g = NULL;
 	uint64_t hash = 0;
-	char hex[17];
+	long long games = 0, ended = 0;
+	char hex[17], note[64];
 	size_t i;
 	struct kifu_store *st = c->st;
 	int ret, variant = 0, mover = 0, ready = 0, found = 0, symmetric = opt->symmetric;
@@ -516,11 +578,21 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 		ret = tree_collect(&t, st, &tp, f, hash, symmetric, -1, err);
 	if (ret == 0 && symmetric)
 		ret = tree_orient(&t, &tp, err);
+	if (ret == 0)
+		ret = tree_reached(&games, &ended, st, f, hash, symmetric, err);
 	if (ret < 0)
 		goto out;
 	if (t.n)
 		qsort(t.v, t.n, sizeof(*t.v), cmp_tree_move);
 	snprintf(hex, sizeof(hex), "%016" PRIx64, hash);
+	kifu_report_head_text_(rep, "hash", hex);
+	kifu_report_head_text_(rep, "to_move", mover >= 0 && mover < g->nsides ? g->sides[mover] : "");
+	kifu_report_head_int_(rep, "games", games);
+	kifu_report_head_int_(rep, "ended", ended);
+	if (games && games == ended) {
+		snprintf(note, sizeof(note), "%lld game%s ended here", ended, ended == 1 ? "" : "s");
+		kifu_report_note_(rep, note);
+	}
 	tree_columns(rep, g);
 	for (i = 0; i < t.n; i++) {
 		const struct tree_move *e = &t.v[i];

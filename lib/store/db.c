@@ -8,6 +8,8 @@
  * BEGIN of a batch that waits for its first statement (st->tx_pending: a
  * game_tx backend's batch begins only when something is written in it).
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "store/store_impl.h"
@@ -250,4 +252,16 @@ int kifu_db_fail_(struct kifu_store *st, const char *what, struct kifu_error *er
 	kifu_error_at(err, st->path, 0, 0);
 	return kifu_error_set(err, kifu_db_errcode_(st), "database '%s': %s: %s", st->path, what,
 			      kifu_db_errmsg_(st));
+}
+
+int kifu_db_damaged_(struct kifu_store *st, struct kifu_error *err, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	kifu_error_at(err, st->path, 0, 0);
+	return kifu_error_set(err, KIFU_EDB, "database '%s' is damaged: %s", st->path, why);
 }

@@ -124,6 +124,15 @@ int kifu_db_has_(int *found, struct kifu_store *st, const char *name, struct kif
  */
 int kifu_db_fail_(struct kifu_store *st, const char *what, struct kifu_error *err);
 
+/*
+ * Fills err with "database 'PATH' is damaged: " and the text of fmt
+ * (KIFU_EDB), for what a reader finds that no kifu writes (a move that is
+ * not a string its game parses, impossible counts, a missing row), and
+ * returns KIFU_EDB: an answer from it would be silently wrong.
+ */
+int kifu_db_damaged_(struct kifu_store *st, struct kifu_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* The last error's code (as kifu_db_fail_) and the backend's message. */
 int kifu_db_errcode_(struct kifu_store *st);
 const char *kifu_db_errmsg_(struct kifu_store *st);

@@ -246,8 +246,9 @@ static int load_tag(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_er
 				   err);
 }
 
-static int load_headers(struct kifu_record *rec, struct kifu_store *st, struct kifu_stmt *s,
-			int64_t id, struct kifu_error *err)
+/* The game's headers into rec, and *plies the number of moves the game has. */
+static int load_headers(struct kifu_record *rec, int64_t *plies, struct kifu_store *st,
+			struct kifu_stmt *s, int64_t id, struct kifu_error *err)
 {
 	static const int keys[] = { KIFU_KEY_GAME, KIFU_KEY_VARIANT, KIFU_KEY_FIRST,
 				    KIFU_KEY_EVENT, KIFU_KEY_SITE, KIFU_KEY_ROUND, KIFU_KEY_DATE,
@@ -268,6 +269,7 @@ static int load_headers(struct kifu_record *rec, struct kifu_store *st, struct k
 		goto out;
 	}
 	g = kifu_game_find(col_text(s, 0));
+	*plies = kifu_db_column_int64_(s, 11);
 	for (i = 0; i < (int)(sizeof(keys) / sizeof(keys[0])) && ret == 0; i++) {
 		/*
 		 * `first` is part of a record only where the players may choose
@@ -290,6 +292,7 @@ int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_
 {
 	struct kifu_record *rec = NULL;
 	struct kifu_stmt *s;
+	int64_t plies = 0;
 	int ret;
 
 	*out = NULL;
@@ -302,13 +305,17 @@ int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_
 		goto out;
 	}
 	kifu_db_bind_int64_(s, 1, id);
-	ret = load_headers(rec, st, s, id, err);
+	ret = load_headers(rec, &plies, st, s, id, err);
 	if (ret < 0)
 		goto out;
 	ret = load_rows(st, ST_LOAD_SIDES, id, "cannot load a game's players", load_side, rec, err);
 	if (ret == 0)
 		ret = load_rows(st, ST_LOAD_MOVES, id, "cannot load a game's moves", load_move, rec,
 				err);
+	/* its moves missing (a game_moves row), the game would seem to break its own rules */
+	if (ret == 0 && (int64_t)rec->nturns != plies)
+		ret = kifu_db_damaged_(st, err, "game %lld has %zu of its %lld moves",
+				      (long long)id, rec->nturns, (long long)plies);
 	/* An empty move list is still a `moves` key. */
 	rec->present |= 1u << KIFU_KEY_MOVES;
 	if (ret == 0)

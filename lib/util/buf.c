@@ -94,8 +94,10 @@ int kifu_buf_escaped(struct kifu_buf *b, const char *s)
 		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
 			kifu_buf_printf(b, "\\u%04x", p[1]);
 			p++;
-		} else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
-			kifu_buf_printf(b, "\\u%04x", 0x2000 + (p[2] & 0x3f));
+		} else if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae) ||
+					    (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+			/* also the bidirectional overrides, which reorder what follows */
+			kifu_buf_printf(b, "\\u%04x", 0x2000 + ((p[1] & 0x3f) << 6) + (p[2] & 0x3f));
 			p += 2;
 		} else
 			kifu_buf_putc(b, (char)*p);

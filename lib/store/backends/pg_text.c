@@ -1,52 +1,101 @@
 /*
  * The PostgreSQL backend's work on text (lib/store/backends/pg.c): SQL written with
  * SQLite's parameters rewritten with PostgreSQL's, and a connection URI
- * without its password, as messages quote it. Plain C over strings, so
- * that tests/test_store_pg.c checks them without a server.
+ * without its password, as messages quote it. Work on strings only (libpq
+ * parses the URI, it connects nowhere), so that tests/test_store_pg.c
+ * checks them without a server.
  */
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/buf.h"
 #include "store/store_impl.h"
 
+/* Appends v percent-encoded but for the unreserved characters and keep. */
+static void put_encoded(struct kifu_buf *b, const char *v, const char *keep)
+{
+	const unsigned char *p = (const unsigned char *)v;
+
+	for (; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~", *p) || strchr(keep, *p))
+			kifu_buf_putc(b, (char)*p);
+		else
+			kifu_buf_printf(b, "%%%02X", *p);
+}
+
 /*
- * The URI as messages quote it: without a password, in the user part
- * (postgresql://user:PASSWORD@host) or as a parameter (?password=...).
+ * The URI as messages quote it: what libpq parses of it (PQconninfoParse:
+ * keys and values percent-decoded, as the connection takes them) written
+ * again without the passwords, so that no spelling of a key
+ * (pass%77ord=) can keep one in. The user, the host and port (unless a
+ * socket directory or several), and the database are in their places; the
+ * rest are parameters, in libpq's order. A URI libpq cannot parse is shown
+ * as its scheme only.
  */
 char *kifu_pg_uri_public_(const char *uri)
 {
-	const char *scheme = strstr(uri, "://");
-	size_t n = strlen(uri);
-	char *out = malloc(n + 1), *p;
+	struct kifu_buf b = KIFU_BUF_INIT;
+	PQconninfoOption *opts = PQconninfoParse(uri, NULL), *o;
+	const char *scheme = strstr(uri, "://"), *user = NULL, *host = NULL, *port = NULL;
+	const char *db = NULL;
+	int in_authority, params = 0;
 
-	if (!out)
-		return NULL;
-	memcpy(out, uri, n + 1);
-	if (scheme) {
-		char *auth = out + (scheme - uri) + 3;
-		char *end = auth + strcspn(auth, "/?#");
-		char *at = NULL, *colon;
-
-		for (p = auth; p < end; p++)
-			if (*p == '@')
-				at = p;
-		colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-		if (colon)
-			memmove(colon, at, strlen(at) + 1);
+	kifu_buf_add(&b, uri, scheme ? (size_t)(scheme - uri) : 0);
+	kifu_buf_puts(&b, scheme ? "://" : "postgresql://");
+	if (!opts) {
+		kifu_buf_puts(&b, "...");
+		return kifu_buf_detach(&b);
 	}
-	/* password=... as a query parameter: dropped with its separator. */
-	for (p = strchr(out, '?'); p && *p;) {
-		char *start = p + 1, *stop = start + strcspn(start, "&#");
-
-		if (!strncmp(start, "password=", 9)) {
-			memmove(*stop == '&' ? start : p, *stop == '&' ? stop + 1 : stop,
-				strlen(stop + (*stop == '&')) + 1);
+	for (o = opts; o->keyword; o++) {
+		if (!o->val)
 			continue;
-		}
-		p = *stop == '&' ? stop : NULL;
+		if (!strcmp(o->keyword, "user"))
+			user = o->val;
+		else if (!strcmp(o->keyword, "host"))
+			host = o->val;
+		else if (!strcmp(o->keyword, "port"))
+			port = o->val;
+		else if (!strcmp(o->keyword, "dbname"))
+			db = o->val;
 	}
-	return out;
+	/* no host has an '@': what comes before the last one is a password that held one */
+	if (host && strrchr(host, '@'))
+		host = strrchr(host, '@') + 1;
+	in_authority = host && *host != '/' && !strchr(host, ',') && !(port && strchr(port, ','));
+	if (user) {
+		put_encoded(&b, user, "");
+		kifu_buf_putc(&b, '@');
+	}
+	if (in_authority) {
+		int v6 = strchr(host, ':') != NULL;
+
+		kifu_buf_puts(&b, v6 ? "[" : "");
+		put_encoded(&b, host, v6 ? ":" : "");
+		kifu_buf_puts(&b, v6 ? "]" : "");
+		if (port) {
+			kifu_buf_putc(&b, ':');
+			put_encoded(&b, port, "");
+		}
+	}
+	if (db) {
+		kifu_buf_putc(&b, '/');
+		put_encoded(&b, db, "");
+	}
+	for (o = opts; o->keyword; o++) {
+		if (!o->val || !strcmp(o->keyword, "password") || !strcmp(o->keyword, "sslpassword") ||
+		    !strcmp(o->keyword, "user") || !strcmp(o->keyword, "dbname") ||
+		    (in_authority && (!strcmp(o->keyword, "host") || !strcmp(o->keyword, "port"))))
+			continue;
+		kifu_buf_putc(&b, params++ ? '&' : '?');
+		put_encoded(&b, o->keyword, "");
+		kifu_buf_putc(&b, '=');
+		put_encoded(&b, !strcmp(o->keyword, "host") ? host : o->val, "/:,");
+	}
+	PQconninfoFree(opts);
+	return kifu_buf_detach(&b);
 }
 
 /*
