@@ -13,6 +13,7 @@
 # the test is skipped, except under CI
 # (CI=true) and in `make test` (KIFU_TEST_DEPS=required: the Makefile's
 # DEB_TEST, chromium included, was installed first), where it fails.
+# tests/run: early (it is long)
 set -u
 . tests/cli/lib/test-lib.sh
 x="$bin/kifu-export"

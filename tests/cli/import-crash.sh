@@ -7,7 +7,9 @@
 # The archive: a few thousand games played by kifu-play's random players in
 # two games, plus a handful of invalid records. The delays are drawn at
 # random and printed, so that a failure can be replayed (CRASH_DELAYS="...").
-# tests/run: alone (its kill moments come from the time a clean run takes)
+# Its kill moments come from the time a clean run takes; it runs beside
+# other tests all the same (a run that ends before its kill, the machine
+# having become faster, is run again with half the delay: tests/cli/lib/crash.sh).
 set -u
 . tests/cli/lib/test-lib.sh
 . tests/cli/lib/crash.sh

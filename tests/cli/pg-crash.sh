@@ -8,7 +8,10 @@
 # answer position searches and reports as that one does, keep the
 # provenance of every run, and have no session of the killed runs left
 # holding locks. The delays are printed; CRASH_DELAYS="..." replays them.
-# tests/run: alone (its kill moments come from the time a clean run takes)
+# Its kill moments come from the time a clean run takes; it runs beside
+# other tests all the same (a run that ends before its kill, the machine
+# having become faster, is run again with half the delay: tests/cli/lib/crash.sh).
+# tests/run: early (it is long)
 set -u
 . tests/cli/lib/pg.sh
 . tests/cli/lib/crash.sh

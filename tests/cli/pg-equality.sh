@@ -14,6 +14,7 @@
 # than byte order, as SQLite sorts) shows up. Unfiltered reports are asked
 # twice: the first brings the precomputed tables up to date, the second
 # reads them.
+# tests/run: early (it is long)
 set -u
 . tests/cli/lib/pg.sh
 pg=$(pg_createdb icu "$PG_ICU") || exit 1
