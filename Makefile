@@ -22,7 +22,7 @@ endif
 
 OPT ?= -O2 -g
 ifneq ($(SANITIZE),)
-OPT = -O1 -g -fno-omit-frame-pointer
+OPT = -O2 -g -fno-omit-frame-pointer
 SANFLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all
 O = build/san-$(subst $(comma),-,$(SANITIZE))
 BIN = $(O)/bin

@@ -331,7 +331,7 @@ static void text_cells(const char *text, struct cells *out)
 		if (hex)
 			last = n - 2;
 		for (i = first; (hex || square) && i <= last; i++) {
-			char name[8];
+			char name[16];
 
 			if (tlen[i] == 1 && tok[i][0] == '.')
 				continue;
