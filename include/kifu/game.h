@@ -174,6 +174,17 @@ struct kifu_game {
 	 * of every stored ply uses it, so import pays for it on each move.
 	 */
 	void (*hash_symmetries)(uint64_t *out, const void *state);
+
+	/*
+	 * Optional (may be NULL until a game has one): the evaluation, the
+	 * expected score of every side from state as the game's own features
+	 * predict it: out[0..nsides) each in [0, 1], summing to 1 (a draw's
+	 * share split among the sides), equal for state and each of its
+	 * symmetry images. Only called on positions the rules have not ended
+	 * (kifu_game_evaluate scores ended ones by their result). Searches cut
+	 * their playouts with it.
+	 */
+	void (*evaluate)(const void *state, double *out);
 };
 
 /* The most symmetries a game may declare (the hex-hex board's 12). */
@@ -198,6 +209,14 @@ int kifu_game_variant_count(const struct kifu_game *g);
  */
 int kifu_game_render_svg(struct kifu_buf *out, const struct kifu_game *g, const void *state,
 			 const kifu_move *last);
+
+/*
+ * The evaluation of state (see kifu_game.evaluate), out[0..nsides): an
+ * ended position is scored by its result (1 to the winner, a draw shared
+ * equally), an ongoing one by g->evaluate, or 1/nsides each when the game
+ * has none.
+ */
+void kifu_game_evaluate(const struct kifu_game *g, const void *state, double *out);
 
 /*
  * A position with its game, for callers that want one allocation: the state

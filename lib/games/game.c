@@ -55,6 +55,24 @@ int kifu_game_render_svg(struct kifu_buf *out, const struct kifu_game *g, const 
 	return g->render_svg(out, state);
 }
 
+void kifu_game_evaluate(const struct kifu_game *g, const void *state, double *out)
+{
+	struct kifu_outcome oc;
+	int i;
+
+	g->outcome(state, &oc);
+	if (oc.status == KIFU_ONGOING && g->evaluate) {
+		g->evaluate(state, out);
+		return;
+	}
+	for (i = 0; i < g->nsides; i++) {
+		if (oc.status == KIFU_WIN)
+			out[i] = i == oc.winner ? 1.0 : 0.0;
+		else
+			out[i] = 1.0 / g->nsides;
+	}
+}
+
 /* The state follows the header, aligned for any type. */
 struct pos_block {
 	struct kifu_pos pos;
