@@ -74,13 +74,13 @@ static void test_refuses_newer_and_foreign(void **state)
 
 	(void)state;
 	assert_int_equal(sqlite3_open(th_dbpath, &db), SQLITE_OK);
-	exec_sql(db, "CREATE TABLE t(x); PRAGMA user_version = 7");
+	exec_sql(db, "CREATE TABLE t(x); PRAGMA user_version = 8");
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 	kifu_error_clear(&err);
 	assert_int_equal(kifu_store_open(&st, th_dbpath, 0, &err), KIFU_EDB);
 	assert_null(st);
-	assert_true(kifu_store_schema_version() < 7);
-	snprintf(want, sizeof(want), "database '%s' has schema version 7, newer than this kifu (%d)",
+	assert_true(kifu_store_schema_version() < 8);
+	snprintf(want, sizeof(want), "database '%s' has schema version 8, newer than this kifu (%d)",
 		 th_dbpath, kifu_store_schema_version());
 	assert_string_equal(err.message, want);
 	assert_string_equal(err.source, th_dbpath);

@@ -298,14 +298,18 @@ static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu
 /*
  * Indexes the canonical hashes of games first..last from game_canon.canon:
  * the backend's query "canon_index" (?1, ?2: the first and last game id;
- * SQLite reads the JSON arrays with json_each, in the index's order).
+ * SQLite explodes the BLOBs with kifu_hashes, in the index's order), or
+ * before version 7 its "canon_index_6" where it has one (json_each).
  */
 static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struct kifu_error *err)
 {
+	/* A migration through versions 5 and 6 on a backend whose version 7 reads otherwise. */
+	const char *name = st->version < 7 && kifu_db_sql_(st, "canon_index_6") ? "canon_index_6"
+		: "canon_index";
 	struct kifu_stmt *s = NULL;
 	int ret;
 
-	if (kifu_db_prepare_named_(&s, st, "canon_index", err) < 0)
+	if (kifu_db_prepare_named_(&s, st, name, err) < 0)
 		return err ? err->code : KIFU_EDB;
 	kifu_db_bind_int64_(s, 1, first);
 	kifu_db_bind_int64_(s, 2, last);

@@ -384,6 +384,9 @@ static const struct kifu_db_query sq_queries[] = {
 	{ "canon_index", "INSERT OR IGNORE INTO positions_canon(hash, game_id, ply) "
 	  "SELECT j.value, c.game_id, j.key FROM game_data c, kifu_hashes(c.canon) j "
 	  "WHERE c.game_id BETWEEN ?1 AND ?2 ORDER BY 1, 2, 3" },
+	{ "canon_index_6", "INSERT OR IGNORE INTO positions_canon(hash, game_id, ply) "
+	  "SELECT j.value, c.game_id, j.key FROM game_canon c, json_each(c.canon) j "
+	  "WHERE c.game_id BETWEEN ?1 AND ?2 ORDER BY 1, 2, 3" },
 	/* Schema 7: one game_data row per game (the views game_moves and game_canon read it). */
 	{ "game_moves_insert",
 	  "INSERT INTO game_data(game_id, moves, hashes, notes) VALUES (?1, ?2, ?3, ?4)" },
