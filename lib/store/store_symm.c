@@ -309,6 +309,9 @@ static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struc
 	struct kifu_stmt *s = NULL;
 	int ret;
 
+	/* Schema 7 on SQLite: no canonical index, the plain one answers (kifu_store_reach_sql_). */
+	if (!kifu_store_canon_indexed_(st))
+		return 0;
 	if (kifu_db_prepare_named_(&s, st, name, err) < 0)
 		return err ? err->code : KIFU_EDB;
 	kifu_db_bind_int64_(s, 1, first);
@@ -376,7 +379,69 @@ out:
 	return ret;
 }
 
-void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric, const char *where)
+int kifu_store_canon_indexed_(struct kifu_store *st)
+{
+	return st->version < 7 || kifu_db_sql_(st, "canon_index") != NULL;
+}
+
+void kifu_store_reach_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
+			   int have_index)
+{
+	int k;
+
+	if (!symmetric) {
+		kifu_buf_puts(sql, have_index ? "positions_hash"
+			      : "(SELECT hash, game_id, min(ply) AS ply FROM positions WHERE "
+				"hash = ?1 GROUP BY hash, game_id)");
+		return;
+	}
+	if (kifu_store_canon_indexed_(st)) {
+		kifu_buf_puts(sql, "positions_canon");
+		return;
+	}
+	kifu_buf_printf(sql, "(SELECT ?1 AS hash, game_id, min(ply) AS ply FROM %s WHERE hash IN (",
+			have_index ? "positions_hash" : "positions");
+	for (k = 0; k < KIFU_GAME_SYMMETRIES_MAX; k++)
+		kifu_buf_printf(sql, "%s?%d", k ? ", " : "", REACH_PARAM + k);
+	kifu_buf_puts(sql, ") GROUP BY game_id)");
+}
+
+void kifu_store_reach_bind_(struct kifu_stmt *s, struct kifu_store *st, int symmetric,
+			    const uint64_t *orient, int n)
+{
+	int k;
+
+	if (!symmetric || kifu_store_canon_indexed_(st) || n < 1)
+		return;
+	for (k = 0; k < KIFU_GAME_SYMMETRIES_MAX; k++)
+		kifu_db_bind_int64_(s, REACH_PARAM + k, (int64_t)orient[k < n ? k : 0]);
+}
+
+int kifu_store_orient_hashes_(uint64_t *out, const struct kifu_game *g, const void *state)
+{
+	void *mapped;
+	int k;
+
+	out[0] = g->hash(state);
+	if (g->nsymmetries <= 1)
+		return 1;
+	if (g->hash_symmetries) {
+		g->hash_symmetries(out, state);
+		return g->nsymmetries;
+	}
+	mapped = malloc(g->state_size);
+	if (!mapped)
+		return KIFU_ENOMEM;
+	for (k = 1; k < g->nsymmetries && k < KIFU_GAME_SYMMETRIES_MAX; k++) {
+		g->map_state(mapped, state, k);
+		out[k] = g->hash(mapped);
+	}
+	free(mapped);
+	return k;
+}
+
+void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
+			      int have_index, const char *where)
 {
 	kifu_buf_puts(sql, "SELECT ");
 	kifu_db_json_at_(sql, st, "m.moves", "h.ply");
@@ -385,11 +450,12 @@ void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int 
 		kifu_db_hash_at_(sql, st, "m.hashes", "h.ply");
 	else
 		kifu_buf_puts(sql, "NULL");
-	kifu_buf_printf(sql, " FROM %s h CROSS JOIN games g CROSS JOIN %s m WHERE "
+	kifu_buf_puts(sql, " FROM ");
+	kifu_store_reach_sql_(sql, st, symmetric, have_index);
+	kifu_buf_printf(sql, " h CROSS JOIN games g CROSS JOIN %s m WHERE "
 			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
 			"h.ply < g.plies AND %s GROUP BY 1, 2%s",
-			symmetric ? "positions_canon" : "positions_hash", kifu_db_game_data_(st), where,
-			symmetric ? ", 5" : "");
+			kifu_db_game_data_(st), where, symmetric ? ", 5" : "");
 }
 
 /*
@@ -414,7 +480,7 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 		return 0;
 	for (kind = 0; kind < 2; kind++) {
 		kifu_buf_reset(&sql);
-		kifu_store_tree_scan_sql_(&sql, st, kind, "g.game = ?3 AND g.variant = ?4");
+		kifu_store_tree_scan_sql_(&sql, st, kind, 1, "g.game = ?3 AND g.variant = ?4");
 		if (sql.failed) {
 			ret = nomem(err);
 			goto out;
@@ -434,6 +500,29 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 			continue;
 		k->state = T_OLD;
 		q = s[k->symmetric];
+		/* Without a canonical index: the orientations first, read from the plain one. */
+		if (k->symmetric && !kifu_store_canon_indexed_(st)) {
+			size_t need = ((size_t)g->nsymmetries + 1) * g->state_size;
+			uint64_t oh[KIFU_GAME_SYMMETRIES_MAX];
+			int j;
+
+			if (room < need) {
+				unsigned char *p = realloc(orient, need);
+
+				if (!p) {
+					ret = nomem(err);
+					break;
+				}
+				orient = p;
+				room = need;
+			}
+			have_c = canon_orientations(st, k, orient, err) == 0 ? 1 : -1;
+			if (have_c < 0)
+				continue;
+			for (j = 0; j < g->nsymmetries && j < KIFU_GAME_SYMMETRIES_MAX; j++)
+				oh[j] = g->hash(orient + (size_t)j * g->state_size);
+			kifu_store_reach_bind_(q, st, 1, oh, j);
+		}
 		kifu_db_bind_int64_(q, 1, k->hash);
 		kifu_db_bind_int_(q, 2, TREE_DEPTH);
 		kifu_db_bind_text_static_(q, 3, g->name, -1);

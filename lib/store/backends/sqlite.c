@@ -380,10 +380,10 @@ static const struct kifu_db_query sq_queries[] = {
 	{ "commit", "COMMIT" },
 	{ "rollback", "ROLLBACK" },
 	{ "has", "SELECT 1 FROM sqlite_master WHERE name = ?1" },
-	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
-	{ "canon_index", "INSERT OR IGNORE INTO positions_canon(hash, game_id, ply) "
-	  "SELECT j.value, c.game_id, j.key FROM game_data c, kifu_hashes(c.canon) j "
-	  "WHERE c.game_id BETWEEN ?1 AND ?2 ORDER BY 1, 2, 3" },
+	/*
+	 * store_symm.c: the canonical hashes of games ?1..?2 into their index,
+	 * before version 7 (which keeps none: the plain index answers).
+	 */
 	{ "canon_index_6", "INSERT OR IGNORE INTO positions_canon(hash, game_id, ply) "
 	  "SELECT j.value, c.game_id, j.key FROM game_canon c, json_each(c.canon) j "
 	  "WHERE c.game_id BETWEEN ?1 AND ?2 ORDER BY 1, 2, 3" },
