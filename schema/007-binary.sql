@@ -10,8 +10,10 @@
 -- substr(hashes, 8 * k + 1, 8) the hash after ply k. The moves and notes
 -- keep their JSON text. game_moves and game_canon become views giving the
 -- JSON arrays of schema 6 back, decoded in plain SQL (any sqlite3 reads
--- them; slowly: libkifu reads game_data). The position indexes, the tree
--- counts, the listing and every other table are unchanged.
+-- them; slowly: libkifu reads game_data). The canonical index
+-- positions_canon goes (below): the plain index answers symmetric
+-- questions too. The tree counts, the listing and every other table are
+-- unchanged.
 --
 -- The copy goes through kifu_pack_hashes, a function of libkifu's
 -- connections (JSON array -> BLOB): only kifu applies this file.
