@@ -14,7 +14,7 @@
  * call (over 4,096 positions of random games).
  *
  *   make fit-eval                      the defaults below, niced
- *   build/default/bench/fit-eval [--games N] [--players SPEC,...] [--seed S]
+ *   build/default/bench/fit-eval [--games N>=16] [--players SPEC,...] [--seed S]
  *                                [--only GAME] [--max-plies N] [--l2 X]
  *
  * N games (default 300) per variant are played by copies of one player,
@@ -388,8 +388,8 @@ int main(int argc, char **argv)
 	snprintf(specs, sizeof(specs), "%s", players);
 	for (tok = strtok_r(specs, ",", &save); tok && nspecs < NS; tok = strtok_r(NULL, ",", &save))
 		spec[nspecs++] = tok;
-	if (a < argc || games < 4 || !nspecs) {
-		fprintf(stderr, "usage: fit-eval [--games N>=4] [--players SPEC,...] [--seed S] "
+	if (a < argc || games < 16 || !nspecs) {
+		fprintf(stderr, "usage: fit-eval [--games N>=16] [--players SPEC,...] [--seed S] "
 				"[--only GAME] [--max-plies N] [--l2 X]\n");
 		return 2;
 	}
