@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kifu/buf.h"
 #include "kifu/error.h"
 #include "kifu/game.h"
 #include "kifu/store.h"
@@ -73,5 +74,12 @@ int kifu_search_position_canonical(uint64_t *hash, const struct kifu_game *g, in
 int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_store *st,
 				const struct kifu_filter *f, const uint64_t *hash, int symmetric,
 				struct kifu_error *err);
+
+/*
+ * Appends res as kifu-search --json writes it: an array of objects {id,
+ * game, variant, players (side -> name), date (null when unknown), result,
+ * plies, and ply when with_ply}, one a line. Returns 0 or KIFU_ENOMEM.
+ */
+int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply);
 
 #endif

@@ -8,6 +8,7 @@
  * itself is replayed through the engine, so that it is the hash the store
  * kept for the same position, whatever the move order that led there.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -493,4 +494,38 @@ out:
 	}
 	*out = res;
 	return 0;
+}
+
+int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply)
+{
+	size_t i, k, n = kifu_search_count(res);
+
+	kifu_buf_puts(b, n ? "[\n" : "[]\n");
+	for (i = 0; i < n; i++) {
+		const struct kifu_search_hit *h = kifu_search_hit(res, i);
+
+		kifu_buf_printf(b, "  {\"id\": %" PRId64 ", \"game\": ", h->id);
+		kifu_buf_json_string(b, h->game);
+		kifu_buf_puts(b, ", \"variant\": ");
+		kifu_buf_json_string(b, h->variant);
+		kifu_buf_puts(b, ", \"players\": {");
+		for (k = 0; k < h->nplayers; k++) {
+			kifu_buf_puts(b, k ? ", " : "");
+			kifu_buf_json_string(b, h->players[k].side);
+			kifu_buf_puts(b, ": ");
+			kifu_buf_json_string(b, h->players[k].name);
+		}
+		kifu_buf_puts(b, "}, \"date\": ");
+		if (h->date)
+			kifu_buf_json_string(b, h->date);
+		else
+			kifu_buf_puts(b, "null");
+		kifu_buf_puts(b, ", \"result\": ");
+		kifu_buf_json_string(b, h->result);
+		kifu_buf_printf(b, ", \"plies\": %ld", h->plies);
+		if (with_ply)
+			kifu_buf_printf(b, ", \"ply\": %ld", h->ply);
+		kifu_buf_puts(b, i + 1 < n ? "},\n" : "}\n]\n");
+	}
+	return b->failed ? KIFU_ENOMEM : 0;
 }
