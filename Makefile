@@ -3,6 +3,7 @@
 #   make                 build libkifu and the tools into bin/
 #   make test            build and run every test
 #   make demo            build, then show what kifu does on the examples
+#   make serve           kifu-serve on the demo's database (made first when missing)
 #   make bench           benchmarks (figures for the closing notes)
 #   make fuzz            libFuzzer harnesses (clang)
 #   make install PREFIX=/usr/local
@@ -77,7 +78,7 @@ DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml nodejs
 	zip zstd xz-utils bzip2 p7zip-full groff-base postgresql-15
 DEB_FUZZ = clang libclang-rt-14-dev
 
-.PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests
+.PHONY: all test demo serve bench fuzz install clean deps deps-test deps-fuzz check-tests
 .DEFAULT_GOAL := all
 # keep object files that pattern chains would treat as intermediate
 .SECONDARY:
@@ -162,6 +163,11 @@ test: deps-test check-tests
 
 demo: all
 	@sh examples/demo $(BIN)
+
+SERVE_LISTEN ?= 127.0.0.1:8080
+serve: all
+	@test -f build/demo.db || sh examples/demo $(BIN) >/dev/null
+	$(BIN)/kifu-serve --db build/demo.db --listen $(SERVE_LISTEN)
 
 bench: all
 

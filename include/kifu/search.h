@@ -76,6 +76,15 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 				struct kifu_error *err);
 
 /*
+ * kifu_search_games_symmetric's games from the offset-th (0-based) on, at
+ * most limit of them (0: all): a page of a long list, read without the
+ * rest where the listing table answers for f.
+ */
+int kifu_search_games_page(struct kifu_search_result **out, struct kifu_store *st,
+			   const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			   size_t offset, size_t limit, struct kifu_error *err);
+
+/*
  * Appends res as kifu-search --json writes it: an array of objects {id,
  * game, variant, players (side -> name), date (null when unknown), result,
  * plies, and ply when with_ply}, one a line. Returns 0 or KIFU_ENOMEM.

@@ -59,7 +59,8 @@ struct kifu_serve_answer {
 	int status;
 	const char *type;          /* "application/json", "text/html; charset=utf-8", ... */
 	struct kifu_buf body;
-	const char *location;      /* a redirection's target (static text or NULL) */
+	int page;                  /* a page, not the API: an error is an HTML page */
+	char nonce[33];            /* what the page's own scripts carry (the policy lets those run) */
 };
 
 /*

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -42,9 +43,11 @@ struct kifu_server {
 	void *log_ctx;
 };
 
-static const char csp[] = "default-src 'none'; script-src 'self'; style-src 'self'; "
-			  "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
-			  "form-action 'self'; frame-ancestors 'none'";
+/* The policy of every answer: nothing from elsewhere; scripts only the page's own (its nonce). */
+static const char csp_fmt[] = "default-src 'none'; script-src 'nonce-%s'; "
+			      "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+			      "connect-src 'self'; base-uri 'none'; form-action 'self'; "
+			      "frame-ancestors 'none'";
 
 static void store_release(void *p)
 {
@@ -146,6 +149,23 @@ static int dot_steps(const char *path)
 	return 0;
 }
 
+/* 32 hex digits from the kernel's random source (a clock's when it has none). */
+static void make_nonce(char out[33])
+{
+	unsigned char r[16];
+	size_t i;
+
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		for (i = 0; i < sizeof(r); i++)
+			r[i] = (unsigned char)((uint64_t)ts.tv_nsec * 2654435761u >> (i % 8 * 8));
+	}
+	for (i = 0; i < sizeof(r); i++)
+		snprintf(out + 2 * i, 3, "%02x", r[i]);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -161,20 +181,20 @@ static enum MHD_Result send_answer(struct kifu_server *srv, struct MHD_Connectio
 {
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
+	char csp[sizeof(csp_fmt) + 40];
 
 	resp = MHD_create_response_from_buffer(a->body.len, a->body.data ? a->body.data : (char *)"",
 					       MHD_RESPMEM_MUST_COPY);
 	if (!resp)
 		return MHD_NO;
 	MHD_add_response_header(resp, "Content-Type", a->type ? a->type : "text/plain");
+	snprintf(csp, sizeof(csp), csp_fmt, a->nonce);
 	MHD_add_response_header(resp, "Content-Security-Policy", csp);
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
 	MHD_add_response_header(resp, "Cache-Control", "no-store");
 	if (a->status == 405)
 		MHD_add_response_header(resp, "Allow", "GET, HEAD");
-	if (a->location)
-		MHD_add_response_header(resp, "Location", a->location);
 	ret = MHD_queue_response(c, (unsigned)a->status, resp);
 	MHD_destroy_response(resp);
 	if (srv->log) {
@@ -196,7 +216,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
 	static int first_call;
 	struct kifu_server *srv = cls;
-	struct kifu_serve_answer a = { 200, NULL, KIFU_BUF_INIT, NULL };
+	struct kifu_serve_answer a = { 200, NULL, KIFU_BUF_INIT, 0, "" };
 	struct params p;
 	struct kifu_store *st;
 	struct kifu_error err;
@@ -217,6 +237,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	memset(&p, 0, sizeof(p));
 	kifu_error_clear(&err);
+	make_nonce(a.nonce);
+	a.page = strncmp(url, "/api/", 5) != 0;
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
 		kifu_serve_fail_(&a, 405, "only GET and HEAD are answered");
 	} else if (!clean_text(url, strlen(url)) || url[0] != '/') {
@@ -327,10 +349,12 @@ int kifu_serve_answer(struct kifu_serve_answer *a, struct kifu_store *st, const 
 
 	a->status = 200;
 	a->type = "text/html; charset=utf-8";
-	a->location = NULL;
-	if (!strncmp(path, "/api/", 5))
+	if (!a->nonce[0])
+		make_nonce(a->nonce);
+	a->page = strncmp(path, "/api/", 5) != 0;
+	if (!a->page)
 		kifu_serve_api_(a, st, path + 5, &r);
 	else
-		kifu_serve_fail_(a, 404, "no such page");
+		kifu_serve_page_(a, st, path, &r);
 	return a->body.failed ? KIFU_ENOMEM : 0;
 }

@@ -19,6 +19,7 @@
 #include "kifu/render.h"
 #include "kifu/replay.h"
 #include "kifu/search.h"
+#include "kifu/site.h"
 #include "kifu/stats.h"
 #include "kifu/text.h"
 #include "serve/serve_impl.h"
@@ -36,6 +37,11 @@ const char *kifu_serve_param_(const struct kifu_serve_req_ *r, const char *name)
 int kifu_serve_fail_(struct kifu_serve_answer *a, int status, const char *message)
 {
 	a->status = status;
+	if (a->page) {
+		a->type = "text/html; charset=utf-8";
+		kifu_site_error(&a->body, status, message);
+		return -1;
+	}
 	a->type = "application/json";
 	kifu_buf_reset(&a->body);
 	kifu_buf_puts(&a->body, "{\"error\": ");
@@ -44,7 +50,7 @@ int kifu_serve_fail_(struct kifu_serve_answer *a, int status, const char *messag
 	return -1;
 }
 
-static int fail_err(struct kifu_serve_answer *a, int status, const struct kifu_error *err)
+int kifu_serve_fail_err_(struct kifu_serve_answer *a, int status, const struct kifu_error *err)
 {
 	return kifu_serve_fail_(a, status, err->message[0] ? err->message : kifu_strerror(err->code));
 }
@@ -77,13 +83,12 @@ int kifu_serve_params_check_(struct kifu_serve_answer *a, const struct kifu_serv
 				ok = 0;
 			}
 		if (!ok)
-			return fail_err(a, 400, &err);
+			return kifu_serve_fail_err_(a, 400, &err);
 	}
 	return 0;
 }
 
-/* The filters of a request; empty values are absent ones (a form's empty field). */
-static void filter_of(struct kifu_filter *f, const struct kifu_serve_req_ *r)
+void kifu_serve_filter_(struct kifu_filter *f, const struct kifu_serve_req_ *r)
 {
 	const char **slot[] = { &f->game, &f->variant, &f->player, &f->event, &f->since, &f->until,
 				&f->termination };
@@ -99,10 +104,8 @@ static void filter_of(struct kifu_filter *f, const struct kifu_serve_req_ *r)
 	}
 }
 
-#define FILTER_PARAMS "game", "variant", "player", "event", "since", "until", "termination"
 
-/* A switch: absent or 0 off, 1 on. */
-static int flag_of(int *on, struct kifu_serve_answer *a, const struct kifu_serve_req_ *r,
+int kifu_serve_flag_(int *on, struct kifu_serve_answer *a, const struct kifu_serve_req_ *r,
 		   const char *name)
 {
 	const char *v = kifu_serve_param_(r, name);
@@ -115,8 +118,7 @@ static int flag_of(int *on, struct kifu_serve_answer *a, const struct kifu_serve
 	return kifu_serve_fail_(a, 400, msg);
 }
 
-/* A whole number parameter, with the tool's message for its option. */
-static int count_of(long *v, struct kifu_serve_answer *a, const struct kifu_serve_req_ *r,
+int kifu_serve_count_(long *v, struct kifu_serve_answer *a, const struct kifu_serve_req_ *r,
 		    const char *name, const char *option, long min)
 {
 	const char *text = kifu_serve_param_(r, name);
@@ -124,7 +126,7 @@ static int count_of(long *v, struct kifu_serve_answer *a, const struct kifu_serv
 
 	kifu_error_clear(&err);
 	if (text && kifu_stats_parse_count(v, option, text, min, &err) < 0)
-		return fail_err(a, 400, &err);
+		return kifu_serve_fail_err_(a, 400, &err);
 	return 0;
 }
 
@@ -148,20 +150,20 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	if (kifu_serve_params_check_(a, r, kind == KIFU_STATS_TREE ? tree_params
 					   : kind == KIFU_STATS_OPENINGS ? openings_params
 									 : plain_params) < 0 ||
-	    count_of(&depth, a, r, "depth", "--depth", 1) < 0 ||
-	    count_of(&opt.min_games, a, r, "min_games", "--min-games", 0) < 0 ||
-	    flag_of(&opt.by_position, a, r, "by_position") < 0 ||
-	    flag_of(&opt.symmetric, a, r, "symmetric") < 0)
+	    kifu_serve_count_(&depth, a, r, "depth", "--depth", 1) < 0 ||
+	    kifu_serve_count_(&opt.min_games, a, r, "min_games", "--min-games", 0) < 0 ||
+	    kifu_serve_flag_(&opt.by_position, a, r, "by_position") < 0 ||
+	    kifu_serve_flag_(&opt.symmetric, a, r, "symmetric") < 0)
 		return;
 	if (depth > 10000) {
 		kifu_error_set(&err, KIFU_ERANGE, "--depth %s is too deep (10000 at most)",
 			       kifu_serve_param_(r, "depth"));
-		fail_err(a, 400, &err);
+		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
 	opt.depth = (int)depth;
 	opt.after = kifu_serve_param_(r, "after");
-	filter_of(&f, r);
+	kifu_serve_filter_(&f, r);
 	if (opt.symmetric && kind == KIFU_STATS_OPENINGS && !opt.by_position) {
 		kifu_serve_fail_(a, 400, "--symmetric applies to openings --by-position and tree, "
 				 "not 'openings'");
@@ -172,7 +174,7 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		return;
 	}
 	if (kifu_stats_check_filter(&f, &err) < 0) {
-		fail_err(a, 400, &err);
+		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
 	ret = kifu_stats_report(&rep, st, kind, &f, &opt, &err);
@@ -185,7 +187,7 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		snprintf(msg, sizeof(msg), "--after: %s", err.message);
 		kifu_serve_fail_(a, 400, msg);
 	} else if (ret < 0) {
-		fail_err(a, ret == KIFU_EPARSE || ret == KIFU_ERANGE || ret == KIFU_EILLEGAL ? 400
+		kifu_serve_fail_err_(a, ret == KIFU_EPARSE || ret == KIFU_ERANGE || ret == KIFU_EILLEGAL ? 400
 											   : 500,
 			 &err);
 	}
@@ -206,10 +208,10 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	int symmetric, variant;
 
 	kifu_error_clear(&err);
-	if (kifu_serve_params_check_(a, r, params) < 0 || flag_of(&symmetric, a, r, "symmetric") < 0)
+	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&symmetric, a, r, "symmetric") < 0)
 		return;
 	after = kifu_serve_param_(r, "after");
-	filter_of(&f, r);
+	kifu_serve_filter_(&f, r);
 	if (symmetric && !after) {
 		kifu_serve_fail_(a, 400, "--symmetric applies to --after");
 		return;
@@ -219,12 +221,12 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 		return;
 	}
 	if (kifu_stats_check_filter(&f, &err) < 0) {
-		fail_err(a, 400, &err);
+		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
 	if (after) {
 		if (kifu_stats_resolve_game(&g, &variant, f.game, f.variant, &err) < 0) {
-			fail_err(a, 400, &err);
+			kifu_serve_fail_err_(a, 400, &err);
 			return;
 		}
 		f.variant = g->variants[variant];
@@ -239,7 +241,7 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	}
 	if (kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err) < 0 ||
 	    kifu_search_json(&a->body, res, after != NULL) < 0)
-		fail_err(a, 500, &err);
+		kifu_serve_fail_err_(a, 500, &err);
 	kifu_search_result_free(res);
 }
 
@@ -262,7 +264,7 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	if (kifu_stats_whole_number(&id, id_text, 0, LONG_MAX) < 0) {
 		kifu_error_set(&err, KIFU_EPARSE, "--id expects a number of 0 or more, not '%s'",
 			       id_text);
-		fail_err(a, 400, &err);
+		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
 	ret = kifu_store_game_load(&rec, st, id, &err);
@@ -271,7 +273,7 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 		kifu_serve_fail_(a, 404, msg);
 	} else if (ret < 0 ||
 		   kifu_record_validate(&rp, &diags, rec, KIFU_VALIDATE_TEXT, &err) < 0) {
-		fail_err(a, 500, &err);
+		kifu_serve_fail_err_(a, 500, &err);
 	} else if (diags.errors) {
 		snprintf(msg, sizeof(msg), "game %ld is not valid", id);
 		kifu_serve_fail_(a, 500, msg);
@@ -300,7 +302,7 @@ void kifu_serve_api_(struct kifu_serve_answer *a, struct kifu_store *st, const c
 			kifu_error_clear(&err);
 			kifu_error_set(&err, KIFU_EPARSE, "unknown report '%s' (summary, openings, "
 				       "players, lengths or tree)", rest + 6);
-			fail_err(a, 404, &err);
+			kifu_serve_fail_err_(a, 404, &err);
 			return;
 		}
 		report(a, st, kind, r);

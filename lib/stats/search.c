@@ -332,7 +332,7 @@ static int listing_usable(struct kifu_store *st, const struct kifu_filter *f)
  */
 static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 			  const struct kifu_filter *f, const uint64_t *hash, int symmetric,
-			  struct kifu_error *err)
+			  size_t offset, size_t limit, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s = NULL;
@@ -350,6 +350,8 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
+	if (limit)
+		kifu_buf_printf(&sql, " LIMIT %zu OFFSET %zu", limit, offset);
 	if (sql.failed) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
@@ -392,13 +394,20 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 				const struct kifu_filter *f, const uint64_t *hash, int symmetric,
 				struct kifu_error *err)
 {
+	return kifu_search_games_page(out, st, f, hash, symmetric, 0, 0, err);
+}
+
+int kifu_search_games_page(struct kifu_search_result **out, struct kifu_store *st,
+			   const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			   size_t offset, size_t limit, struct kifu_error *err)
+{
 	struct kifu_search_result *res = calloc(1, sizeof(*res));
 	struct name_cache nc = { NULL, NULL, 0, 0, NULL };
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s = NULL;
 	int64_t last = 0;
-	size_t i;
-	int ret, rc, first = hash ? 2 : 1, snapshot = 0;
+	size_t i, seen = 0;
+	int ret, rc, first = hash ? 2 : 1, snapshot = 0, started = 0, skipping = 0;
 
 	*out = NULL;
 	if (!res)
@@ -419,7 +428,7 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 		goto out;
 	}
 	if (listing_usable(st, f)) {
-		ret = search_listing(res, st, f, hash, symmetric, err);
+		ret = search_listing(res, st, f, hash, symmetric, offset, limit, err);
 		goto done;
 	}
 	/*
@@ -460,21 +469,27 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		int64_t id = kifu_db_column_int64_(s, 0);
 
-		if (res->n == 0 || id != last) {
+		if (!started || id != last) {
+			started = 1;
 			last = id;
-			ret = add_hit(res, s);
-			if (ret < 0) {
-				kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			/* A page: the games before it are passed over, those after it not read. */
+			skipping = limit && seen++ < offset;
+			if (!skipping && limit && res->n == limit)
+				break;
+			if (!skipping && add_hit(res, s) < 0) {
+				ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 				goto out;
 			}
 		}
+		if (skipping)
+			continue;
 		if (!kifu_db_column_is_null_(s, 8)) {
 			ret = add_player(res, &nc, st, s, err);
 			if (ret < 0)
 				goto out;
 		}
 	}
-	if (rc != KIFU_DB_DONE) {
+	if (rc != KIFU_DB_DONE && rc != KIFU_DB_ROW) {
 		ret = kifu_search_fail_db_(st, "cannot search games", err);
 		goto out;
 	}

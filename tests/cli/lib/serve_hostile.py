@@ -94,6 +94,16 @@ expect("DELETE", b"DELETE /game/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r
 expect("garbage", b"\x00\x01\x02 nonsense\r\n\r\n", (400, 0))
 expect("unknown page", get(b"/nothing-here"), (404,))
 
+# Every answer, page, asset, API or error, carries the policy.
+for path in (b"/", b"/explore/glaisher/standard", b"/game/1", b"/player/nobody", b"/api/stats/summary",
+             b"/assets/kifu.css", b"/nothing-here", b"/api/tree"):
+    count += 1
+    r = raw(get(path))
+    h = r.partition(b"\r\n\r\n")[0].lower()
+    if b"content-security-policy: default-src 'none'" not in h:
+        failures += 1
+        print("FAIL %s: no Content-Security-Policy" % path.decode())
+
 # 500 half-open connections: a request line and no end of headers.
 count += 1
 held = []
