@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/analyse.h"
 #include "kifu/game.h"
 #include "kifu/render.h"
 #include "kifu/replay.h"
@@ -609,7 +610,10 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
 	struct kifu_buf page = KIFU_BUF_INIT;
+	struct kifu_analyse_stored review = { NULL, NULL, 0, 0, 0 };
+	struct kifu_render_review rv;
 	const char *s, *at;
+	char engine[96];
 	int ret;
 
 	ret = kifu_store_game_load(&rec, st, id, err);
@@ -619,8 +623,21 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 		ret = kifu_record_validate(&rp, &diags, rec, KIFU_VALIDATE_TEXT, err);
 	if (ret == 0 && diags.errors)
 		ret = kifu_error_set(err, KIFU_EINVALID, "game %" PRId64 " is not valid", id);
+	/* With its stored review (chart and marks), as kifu-analyse --to html draws it. */
 	if (ret == 0)
+		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);
+	if (ret == 0 && review.n) {
+		snprintf(engine, sizeof(engine), "mcts:%ld, seed %llu", review.playouts,
+			 (unsigned long long)review.seed);
+		rv.plies = review.plies;
+		rv.best = review.best;
+		rv.engine = engine;
+		rv.playouts = review.playouts;
+		rv.seed = review.seed;
+		ret = kifu_render_html_review(&page, rec, &rp, -1, &rv);
+	} else if (ret == 0) {
 		ret = kifu_render_html(&page, rec, &rp, -1);
+	}
 	if (ret == 0 && page.failed)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	if (ret < 0)
@@ -645,6 +662,7 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	}
 	ret = b->failed ? KIFU_ENOMEM : 0;
 out:
+	kifu_analyse_stored_release(&review);
 	kifu_buf_release(&page);
 	kifu_replay_release(&rp);
 	kifu_diags_release(&diags);

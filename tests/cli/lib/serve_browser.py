@@ -1,6 +1,6 @@
 """kifu-serve's pages driven in headless Chromium (tests/cli/lib/cdp.py).
 
-usage: serve_browser.py BIN DB URL CHROMIUM PROFILE OUTDIR EVIL_NAME
+usage: serve_browser.py BIN DB URL CHROMIUM PROFILE OUTDIR EVIL_NAME REVIEWED_ID REVIEW_JSON
 
 For every game and variant: the explorer from the start, clicking the most
 played move four times; at each position the move table (moves and games,
@@ -12,6 +12,8 @@ reached it, at the ply listed). Then the back button (the previous
 position again), the symmetric switch and the player filter (tables equal
 kifu-stats tree --symmetric / --player), a game's replay (its script runs
 under the server's policy: the last-ply button shows the last ply), and a
+reviewed game (kifu-analyse --store): the chart has a column per position
+and clicking one opens that ply, and the move list has the review's marks;
 player whose name is a script tag: shown as text on every page, no dialog.
 Screenshots of each page go to OUTDIR. Prints one line per failure, then
 "checked N".
@@ -27,7 +29,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser  # noqa: E402
 
-BIN, DB, URL, CHROMIUM, PROFILE, OUT, EVIL = sys.argv[1:8]
+BIN, DB, URL, CHROMIUM, PROFILE, OUT, EVIL, RID, REVIEW = sys.argv[1:10]
 URL = URL.rstrip("/")
 checked = 0
 failures = 0
@@ -166,6 +168,23 @@ with Browser(CHROMIUM, PROFILE) as b:
           "game %d: the replay's last-ply button does not show ply %d" % (g["id"], g["plies"]))
     check(b.js("location.hash") == "#ply=%d" % g["plies"], "game %d: the address is not #ply=N" % g["id"])
     b.screenshot(os.path.join(OUT, "serve-game.png"))
+    # The reviewed game: chart and marks.
+    review = json.load(open(REVIEW))
+    n = len(review["plies"])
+    b.go("%s/game/%s" % (URL, RID))
+    cols = b.js("document.querySelectorAll('#chart rect.col[data-ply]').length")
+    check(cols in (n, n + 1), "game %s: the chart has %s columns for %d plies" % (RID, cols, n))
+    marks = [p["mark"] for p in review["plies"] if p["mark"]]
+    shown = b.js("[...document.querySelectorAll('#moves .mk')].map(e => e.textContent)")
+    check(shown == marks, "game %s: the marks %s are not the review's %s" % (RID, shown, marks))
+    target = n // 2
+    b.js("""(function () { var c = document.querySelector('#chart rect.col[data-ply="%d"]');
+        c.scrollIntoView(); var r = c.getBoundingClientRect();
+        var at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height * 0.6);
+        at.dispatchEvent(new MouseEvent('click', { bubbles: true })); })()""" % target)
+    check(b.js("document.getElementById('board').getAttribute('data-ply')") == str(target),
+          "game %s: clicking the chart's ply %d does not open it" % (RID, target))
+    b.screenshot(os.path.join(OUT, "serve-game-review.png"))
     b.go("%s/player/%s" % (URL, urllib.parse.quote(players["rows"][0]["player"], safe="")))
     check(b.js("document.getElementById('player').textContent") == player, "the player page's name")
     b.screenshot(os.path.join(OUT, "serve-player.png"))
