@@ -139,6 +139,28 @@ static void cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row, 
 	}
 }
 
+/*
+ * Cells of row r, each "<td>TEXT</td>" (text columns: class text); "ci"
+ * is the interval ci_low-ci_high. cols ends with NULL.
+ */
+static void cells(struct kifu_buf *b, const struct kifu_report *rep, size_t r,
+		  const char *const *cols)
+{
+	for (; *cols; cols++) {
+		int is_text = !strcmp(*cols, "game") || !strcmp(*cols, "variant");
+
+		kifu_buf_puts(b, is_text ? "<td class=\"text\">" : "<td>");
+		if (!strcmp(*cols, "ci")) {
+			cell(b, rep, r, "ci_low");
+			kifu_buf_puts(b, "-");
+			cell(b, rep, r, "ci_high");
+		} else {
+			cell(b, rep, r, *cols);
+		}
+		kifu_buf_puts(b, "</td>");
+	}
+}
+
 static long long cell_int(const struct kifu_report *rep, size_t row, const char *col)
 {
 	long c = kifu_report_find_col(rep, col);
@@ -288,25 +310,12 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 	for (r = 0; r < kifu_report_nrows(sum); r++) {
 		const char *g = cell_text(sum, r, "game"), *v = cell_text(sum, r, "variant");
 
-		kifu_buf_puts(b, "<tr><td class=\"text\">");
-		text(b, g);
-		kifu_buf_puts(b, "</td><td class=\"text\">");
-		text(b, v);
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, sum, r, "games");
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, sum, r, "draws");
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, sum, r, "draw_rate");
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, sum, r, "first_mover_score");
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, sum, r, "ci_low");
-		kifu_buf_puts(b, "-");
-		cell(b, sum, r, "ci_high");
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, sum, r, "mean_plies");
-		kifu_buf_puts(b, "</td><td class=\"text\"><a href=\"");
+		static const char *const cols[] = { "game", "variant", "games", "draws", "draw_rate",
+						    "first_mover_score", "ci", "mean_plies", NULL };
+
+		kifu_buf_puts(b, "<tr>");
+		cells(b, sum, r, cols);
+		kifu_buf_puts(b, "<td class=\"text\"><a href=\"");
 		explore_link(b, g, v, "", 0, NULL);
 		kifu_buf_puts(b, "\">explorer</a></td></tr>\n");
 	}
@@ -320,19 +329,15 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		      "</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>score</th>"
 		      "<th>rating</th></tr>\n");
 	for (r = 0; r < kifu_report_nrows(pl) && r < 30; r++) {
+		static const char *const pcols[] = { "games", "wins", "draws", "losses", "score",
+						     "rating", NULL };
+
 		kifu_buf_puts(b, "<tr><td class=\"text\"><a href=\"/player/");
 		url_part(b, cell_text(pl, r, "player"));
 		kifu_buf_puts(b, "\">");
 		text(b, cell_text(pl, r, "player"));
 		kifu_buf_puts(b, "</a></td>");
-		for (size_t k = 0; k < 6; k++) {
-			static const char *const cols[] = { "games", "wins", "draws", "losses", "score",
-							    "rating" };
-
-			kifu_buf_puts(b, "<td>");
-			cell(b, pl, r, cols[k]);
-			kifu_buf_puts(b, "</td>");
-		}
+		cells(b, pl, r, pcols);
 		kifu_buf_puts(b, "</tr>\n");
 	}
 	kifu_buf_printf(b, "</table>\n<p class=\"note\">%zu players; the 30 best rated shown</p>\n",
@@ -456,6 +461,8 @@ static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, 
 static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
 		       const struct kifu_report *rep, const char *after, const char *mover)
 {
+	static const char *const games_col[] = { "games", NULL };
+	static const char *const rest_cols[] = { "mover_score", "ci", "mean_plies", NULL };
 	struct kifu_buf next = KIFU_BUF_INIT;
 	char wins[64];
 	size_t r;
@@ -475,19 +482,13 @@ static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
 		explore_link(b, p->game, p->variant, next.data, p->symmetric, p->filter);
 		kifu_buf_puts(b, "\">");
 		text(b, move);
-		kifu_buf_puts(b, "</a></td><td>");
-		cell(b, rep, r, "games");
-		kifu_buf_puts(b, "</td><td class=\"bar\">");
+		kifu_buf_puts(b, "</a></td>");
+		cells(b, rep, r, games_col);
+		kifu_buf_puts(b, "<td class=\"bar\">");
 		bar(b, w, d, n - w - d - u, u);
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, rep, r, "mover_score");
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, rep, r, "ci_low");
-		kifu_buf_puts(b, "-");
-		cell(b, rep, r, "ci_high");
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, rep, r, "mean_plies");
-		kifu_buf_puts(b, "</td></tr>\n");
+		kifu_buf_puts(b, "</td>");
+		cells(b, rep, r, rest_cols);
+		kifu_buf_puts(b, "</tr>\n");
 	}
 	kifu_buf_puts(b, "</table>\n");
 	kifu_buf_release(&next);
