@@ -3,6 +3,7 @@
 #   make                 build libkifu and the tools into bin/
 #   make test            build and run every test
 #   make demo            build, then show what kifu does on the examples
+#   make serve           kifu-serve on the demo's database (made first when missing)
 #   make bench           benchmarks (figures for the closing notes)
 #   make fit-eval        fit the games' evaluation weights to self-play games
 #   make fuzz            libFuzzer harnesses (clang)
@@ -42,9 +43,9 @@ Q = @
 say = @printf '  %-4s %s\n'
 endif
 
-PKGS = sqlite3 libpq yaml-0.1 libarchive jansson
+PKGS = sqlite3 libpq yaml-0.1 libarchive jansson libmicrohttpd
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lpq -lyaml -larchive -ljansson)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lpq -lyaml -larchive -ljansson -lmicrohttpd)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -72,12 +73,13 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 # The helpers every test program shares (tests/helpers.h).
 TEST_HELPER_OBJS := $(O)/tests/helpers.o
 
-DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev help2man libpq-dev
+DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev help2man libpq-dev \
+	libmicrohttpd-dev
 DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml nodejs node-js-yaml \
 	zip zstd xz-utils bzip2 p7zip-full groff-base postgresql-15
 DEB_FUZZ = clang libclang-rt-14-dev
 
-.PHONY: all test demo bench fit-eval fuzz install clean deps deps-test deps-fuzz check-tests
+.PHONY: all test demo serve bench fit-eval fuzz install clean deps deps-test deps-fuzz check-tests
 .DEFAULT_GOAL := all
 # keep object files that pattern chains would treat as intermediate
 .SECONDARY:
@@ -163,6 +165,11 @@ test: deps-test check-tests
 demo: all
 	@sh examples/demo $(BIN)
 
+SERVE_LISTEN ?= 127.0.0.1:8080
+serve: all
+	@test -f build/demo.db || sh examples/demo $(BIN) >/dev/null
+	$(BIN)/kifu-serve --db build/demo.db --listen $(SERVE_LISTEN)
+
 bench: all
 
 	@sh bench/run $(BIN)
@@ -189,6 +196,7 @@ MAN_NAME_kifu-stats = statistics over the stored games
 MAN_NAME_kifu-play = play games between built-in players
 MAN_NAME_kifu-perft = count move sequences of a game
 MAN_NAME_kifu-analyse = review games with the built-in engine
+MAN_NAME_kifu-serve = serve the game database to a browser, read-only
 
 $(O)/man/%.1: $(BIN)/% man/kifu.h2m
 	@mkdir -p $(dir $@)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kifu/stats.h"
 #include "kifu/text.h"
 
 static const char *progname = "kifu";
@@ -189,15 +190,7 @@ static int digits_first(const char *text)
 
 int cli_whole_number(long *v, const char *text, long min, long max)
 {
-	char *end;
-	long l;
-
-	errno = 0;
-	l = strtol(text, &end, 10);
-	if (errno || *end || !digits_first(text) || l < min || l > max)
-		return -1;
-	*v = l;
-	return 0;
+	return kifu_stats_whole_number(v, text, min, max);
 }
 
 long cli_parse_long(const char *usage, const char *name, const char *text, long min, long max)
@@ -260,54 +253,20 @@ void cli_version(void)
 
 void cli_unknown_game(const char *usage, const char *name)
 {
-	struct kifu_buf list = KIFU_BUF_INIT;
-	struct kifu_near near;
-	char known[256];
-	int k;
+	struct kifu_error err;
 
-	kifu_near_init(&near, name);
-	for (k = 0; kifu_games[k]; k++) {
-		kifu_near_add(&near, kifu_games[k]->name);
-		kifu_buf_printf(&list, "%s%s", k ? (kifu_games[k + 1] ? ", " : " or ") : "",
-				kifu_games[k]->name);
-	}
-	snprintf(known, sizeof(known), "%s", list.data ? list.data : "");
-	kifu_buf_release(&list);
-	if (kifu_near_best(&near))
-		cli_usage_error(usage, "unknown game '%s' (did you mean '%s'?)", name,
-				kifu_near_best(&near));
-	cli_usage_error(usage, "unknown game '%s' (%s)", name, known);
+	kifu_error_clear(&err);
+	kifu_stats_unknown_game(&err, name);
+	cli_usage_error(usage, "%s", err.message);
 }
 
 void cli_unknown_variant(const char *usage, const char *name, const struct kifu_game *g)
 {
-	struct kifu_buf list = KIFU_BUF_INIT;
-	struct kifu_near near;
-	char known[256];
-	int k, v;
+	struct kifu_error err;
 
-	kifu_near_init(&near, name);
-	for (k = 0; kifu_games[k]; k++) {
-		if (g && kifu_games[k] != g)
-			continue;
-		for (v = 0; kifu_games[k]->variants[v]; v++) {
-			kifu_near_add(&near, kifu_games[k]->variants[v]);
-			if (g)
-				kifu_buf_printf(&list, "%s%s", v ? (g->variants[v + 1] ? ", " : " or ")
-							     : "", g->variants[v]);
-		}
-	}
-	snprintf(known, sizeof(known), "%s", list.data ? list.data : "");
-	kifu_buf_release(&list);
-	if (kifu_near_best(&near) && g)
-		cli_usage_error(usage, "unknown variant '%s' of '%s' (did you mean '%s'?)", name,
-				g->name, kifu_near_best(&near));
-	if (kifu_near_best(&near))
-		cli_usage_error(usage, "unknown variant '%s' (did you mean '%s'?)", name,
-				kifu_near_best(&near));
-	if (g)
-		cli_usage_error(usage, "unknown variant '%s' of '%s' (%s)", name, g->name, known);
-	cli_usage_error(usage, "unknown variant '%s'", name);
+	kifu_error_clear(&err);
+	kifu_stats_unknown_variant(&err, name, g);
+	cli_usage_error(usage, "%s", err.message);
 }
 
 void cli_resolve_game(const char *usage, const char *game_name, const char *variant,
@@ -422,37 +381,11 @@ int cli_filter_option(struct kifu_filter *f, int opt, const char *arg)
 	}
 }
 
-static const char *const terminations[] = { "rules", "resignation", "timeout", "agreement",
-					    "abandoned", NULL };
-
 void cli_filter_check(const char *usage, const struct kifu_filter *f)
 {
-	const struct kifu_game *g = NULL;
 	struct kifu_error err;
-	char day[11];
-	int k, ok;
 
-	if (f->game && !(g = kifu_game_find(f->game)))
-		cli_unknown_game(usage, f->game);
-	if (f->variant) {
-		ok = 0;
-		for (k = 0; kifu_games[k]; k++)
-			if ((!g || kifu_games[k] == g) &&
-			    kifu_game_variant_index(kifu_games[k], f->variant) >= 0)
-				ok = 1;
-		if (!ok)
-			cli_unknown_variant(usage, f->variant, g);
-	}
-	if (f->termination) {
-		for (k = 0, ok = 0; terminations[k]; k++)
-			ok |= !strcmp(f->termination, terminations[k]);
-		if (!ok)
-			cli_usage_error(usage, "unknown termination '%s' (rules, resignation, timeout, "
-					"agreement or abandoned)", f->termination);
-	}
 	kifu_error_clear(&err);
-	if (f->since && kifu_date_first_day(day, f->since, &err) < 0)
-		cli_usage_error(usage, "--since: %s", err.message);
-	if (f->until && kifu_date_first_day(day, f->until, &err) < 0)
-		cli_usage_error(usage, "--until: %s", err.message);
+	if (kifu_stats_check_filter(f, &err) < 0)
+		cli_usage_error(usage, "%s", err.message);
 }

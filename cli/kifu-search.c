@@ -184,40 +184,6 @@ static void print_table(const struct kifu_search_result *res, int with_ply)
 	kifu_buf_release(&text);
 }
 
-static void print_json(const struct kifu_search_result *res, int with_ply)
-{
-	size_t i, k, n = kifu_search_count(res);
-
-	fputs(n ? "[\n" : "[]\n", stdout);
-	for (i = 0; i < n; i++) {
-		const struct kifu_search_hit *h = kifu_search_hit(res, i);
-
-		printf("  {\"id\": %" PRId64 ", \"game\": ", h->id);
-		cli_json_string(stdout, h->game);
-		fputs(", \"variant\": ", stdout);
-		cli_json_string(stdout, h->variant);
-		fputs(", \"players\": {", stdout);
-		for (k = 0; k < h->nplayers; k++) {
-			if (k)
-				fputs(", ", stdout);
-			cli_json_string(stdout, h->players[k].side);
-			fputs(": ", stdout);
-			cli_json_string(stdout, h->players[k].name);
-		}
-		fputs("}, \"date\": ", stdout);
-		if (h->date)
-			cli_json_string(stdout, h->date);
-		else
-			fputs("null", stdout);
-		fputs(", \"result\": ", stdout);
-		cli_json_string(stdout, h->result);
-		printf(", \"plies\": %ld", h->plies);
-		if (with_ply)
-			printf(", \"ply\": %ld", h->ply);
-		fputs(i + 1 < n ? "},\n" : "}\n]\n", stdout);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM };
@@ -290,9 +256,17 @@ int main(int argc, char **argv)
 		status = EXIT_FAILURE_IO;
 		goto out;
 	}
-	if (json)
-		print_json(res, after != NULL);
-	else
+	if (json) {
+		struct kifu_buf b = KIFU_BUF_INIT;
+
+		if (kifu_search_json(&b, res, after != NULL) < 0) {
+			cli_errorf("out of memory");
+			status = EXIT_FAILURE_IO;
+		} else {
+			fwrite(b.data, 1, b.len, stdout);
+		}
+		kifu_buf_release(&b);
+	} else
 		print_table(res, after != NULL);
 	if (cli_flush_stdout() < 0) {
 		status = EXIT_FAILURE_IO;

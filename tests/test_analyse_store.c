@@ -269,6 +269,51 @@ static void test_store_and_players(void **state)
 	}
 }
 
+/*
+ * A review read back (kifu_analyse_load): none before any is stored; then
+ * the run with the most playouts, the last stored among equals, with its
+ * plies as stored.
+ */
+static void test_load(void **state)
+{
+	struct fixture *fx = *state;
+	static const double a[] = { 0.25, 0.4 }, b[] = { 0.12, 0 };
+	const struct kifu_replay *rp = &fx->rp[2];
+	struct kifu_analyse_stored r;
+	struct kifu_error err;
+
+	/* Game 3 (2 plies) is never analysed by the other tests. */
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_analyse_load(&r, fx->st, 3, rp->nplies, &err), 0);
+	assert_int_equal(r.n, 0);
+	assert_null(r.plies);
+	store(fx, 3, a, 500, 7);
+	store(fx, 3, b, 100, 9);
+	assert_int_equal(kifu_analyse_load(&r, fx->st, 3, rp->nplies, &err), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.playouts, 500);
+	assert_int_equal(r.seed, 7);
+	assert_int_equal(r.plies[1].ply, 2);
+	assert_int_equal(r.plies[1].side, 1);
+	assert_true(fabs(r.plies[0].loss - 0.25) < EPS);
+	assert_true(fabs(r.plies[1].played_score - 0.2) < EPS);
+	assert_int_equal(r.plies[1].mark, KIFU_REVIEW_BLUNDER);
+	assert_int_equal(r.plies[0].mark, KIFU_REVIEW_MISTAKE);
+	assert_string_equal(r.best, "a1");
+	kifu_analyse_stored_release(&r);
+	/* Equal playouts: the last stored. */
+	store(fx, 3, b, 500, 8);
+	assert_int_equal(kifu_analyse_load(&r, fx->st, 3, rp->nplies, &err), 0);
+	assert_int_equal(r.seed, 8);
+	assert_int_equal(r.plies[0].mark, KIFU_REVIEW_DUBIOUS);
+	assert_int_equal(r.plies[1].mark, KIFU_REVIEW_NONE);
+	assert_string_equal(r.best + KIFU_MOVE_TEXT_MAX, kifu_replay_text(rp, 2));
+	kifu_analyse_stored_release(&r);
+	/* A game of another length than the review's: none. */
+	assert_int_equal(kifu_analyse_load(&r, fx->st, 3, rp->nplies + 1, &err), 0);
+	assert_int_equal(r.n, 0);
+}
+
 static void test_store_unknown_game(void **state)
 {
 	struct fixture *fx = *state;
@@ -293,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_no_analysis_no_columns),
 		cmocka_unit_test(test_store_and_players),
 		cmocka_unit_test(test_store_unknown_game),
+		cmocka_unit_test(test_load),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

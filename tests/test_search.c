@@ -147,6 +147,83 @@ static void test_search_bad_moves(void **state)
 	assert_true(!strncmp(err.message, "ply 2: ", 7));
 }
 
+/*
+ * A page of a search is that part of the whole list, on the listing table
+ * (no filter) and on the games themselves (an event filter, which the
+ * listing does not cover), pages of every size up to past the end.
+ */
+static void test_search_pages(void **state)
+{
+	struct kifu_store *st = *state;
+	struct kifu_filter none = { 0 }, club = { .event = "Club" };
+	const struct kifu_filter *filters[] = { &none, &club };
+	struct kifu_error err;
+	size_t k, size, from, i;
+
+	kifu_error_clear(&err);
+	for (k = 0; k < 2; k++) {
+		struct kifu_search_result *all = search(st, NULL, NULL, filters[k]);
+		size_t n = kifu_search_count(all);
+
+		assert_true(n >= 5);
+		for (size = 1; size <= n + 1; size++)
+			for (from = 0; from <= n; from += size) {
+				struct kifu_search_result *page = NULL;
+
+				assert_int_equal(kifu_search_games_page(&page, st, filters[k], NULL, 0, NULL, 0,
+									from, size, &err), 0);
+				assert_int_equal(kifu_search_count(page),
+						 n - from < size ? n - from : size);
+				for (i = 0; i < kifu_search_count(page); i++) {
+					const struct kifu_search_hit *a = kifu_search_hit(all, from + i),
+								     *b = kifu_search_hit(page, i);
+
+					assert_int_equal(b->id, a->id);
+					assert_int_equal(b->nplayers, a->nplayers);
+					if (a->nplayers)
+						assert_string_equal(b->players[a->nplayers - 1].name,
+								    a->players[a->nplayers - 1].name);
+				}
+				kifu_search_result_free(page);
+			}
+		kifu_search_result_free(all);
+	}
+}
+
+/* The checks the tools and kifu-serve share: their messages. */
+static void test_check_filter(void **state)
+{
+	struct kifu_filter f = { 0 };
+	struct kifu_error err;
+	long v = 0;
+
+	(void)state;
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_stats_check_filter(&f, &err), 0);
+	f.game = "glaisr";
+	assert_int_equal(kifu_stats_check_filter(&f, &err), KIFU_EPARSE);
+	assert_string_equal(err.message, "unknown game 'glaisr' (did you mean 'glaisher'?)");
+	f.game = "glaisher";
+	f.variant = "stndard";
+	assert_int_equal(kifu_stats_check_filter(&f, &err), KIFU_EPARSE);
+	assert_string_equal(err.message,
+			    "unknown variant 'stndard' of 'glaisher' (did you mean 'standard'?)");
+	f.variant = NULL;
+	f.termination = "resign";
+	assert_int_equal(kifu_stats_check_filter(&f, &err), KIFU_EPARSE);
+	assert_true(!strncmp(err.message, "unknown termination 'resign' (", 30));
+	f.termination = NULL;
+	f.until = "2024-13";
+	assert_int_equal(kifu_stats_check_filter(&f, &err), KIFU_EPARSE);
+	assert_true(!strncmp(err.message, "--until: ", 9));
+	assert_int_equal(kifu_stats_parse_count(&v, "--depth", "-1", 1, &err), KIFU_EPARSE);
+	assert_string_equal(err.message, "--depth expects a whole number of 1 or more, not '-1'");
+	assert_int_equal(kifu_stats_parse_count(&v, "--depth", "12", 1, &err), 0);
+	assert_int_equal(v, 12);
+	assert_int_equal(kifu_stats_whole_number(&v, " 3", 0, 9), -1);
+	assert_int_equal(kifu_stats_whole_number(&v, "10", 0, 9), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +232,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_search_filters_and_order, th_stats_setup,
 						th_stats_teardown),
 		cmocka_unit_test(test_search_bad_moves),
+		cmocka_unit_test_setup_teardown(test_search_pages, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test(test_check_filter),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

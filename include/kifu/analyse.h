@@ -109,4 +109,24 @@ int kifu_analyse_store(struct kifu_store *st, int64_t game_id, const struct kifu
 		       size_t n, const char *moves, const char *best,
 		       const struct kifu_analyse_opts *o, struct kifu_error *err);
 
+/* A review read back from the database. */
+struct kifu_analyse_stored {
+	struct kifu_ply_review *plies; /* n, in order (move and best not set: best's text below) */
+	char *best;                    /* the engine's move of ply i + 1 at best + i * KIFU_MOVE_TEXT_MAX */
+	size_t n;                      /* 0: no review stored */
+	long playouts;
+	uint64_t seed;
+};
+
+/*
+ * The review kept for the stored game game_id of nplies plies: the run with
+ * the most playouts, the last stored among equals (the one kifu-stats
+ * players counts). out->n is 0 when there is none (or the database
+ * predates schema 6). Release with kifu_analyse_stored_release. Returns 0
+ * or a negative KIFU_E* code.
+ */
+int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, int64_t game_id,
+		      size_t nplies, struct kifu_error *err);
+void kifu_analyse_stored_release(struct kifu_analyse_stored *r);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kifu/buf.h"
 #include "kifu/error.h"
 #include "kifu/game.h"
 #include "kifu/store.h"
@@ -91,5 +92,25 @@ int kifu_search_position_orientations(uint64_t *out, int *n, const struct kifu_g
 int kifu_search_games_oriented(struct kifu_search_result **out, struct kifu_store *st,
 			       const struct kifu_filter *f, const uint64_t *hash,
 			       const uint64_t *orient, int n, struct kifu_error *err);
+
+/*
+ * kifu_search_games_symmetric's games from the offset-th (0-based) on, at
+ * most limit of them (0: all): a page of a long list, read without the
+ * rest where the listing table answers for f. With symmetric, orient
+ * (norient hashes, kifu_search_position_orientations) lets a database
+ * without a canonical index answer at a plain search's speed (NULL: read
+ * the canonical index, or on schema 7 its view, slowly).
+ */
+int kifu_search_games_page(struct kifu_search_result **out, struct kifu_store *st,
+			   const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			   const uint64_t *orient, int norient, size_t offset, size_t limit,
+			   struct kifu_error *err);
+
+/*
+ * Appends res as kifu-search --json writes it: an array of objects {id,
+ * game, variant, players (side -> name), date (null when unknown), result,
+ * plies, and ply when with_ply}, one a line. Returns 0 or KIFU_ENOMEM.
+ */
+int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply);
 
 #endif

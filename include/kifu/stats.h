@@ -175,4 +175,32 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
  */
 int kifu_stats_refresh(struct kifu_store *st, struct kifu_error *err);
 
+/* ---- Checking what a user asks (lib/stats/params.c) ---- */
+
+/*
+ * The checks the tools make of their options and kifu-serve of its
+ * parameters, with the same messages: each returns 0 or KIFU_EPARSE with
+ * the message in err ("unknown game 'x' (did you mean 'y'?)").
+ */
+struct kifu_game; /* kifu/game.h */
+
+/* "unknown game 'NAME' (did you mean 'N'?)", else with the list of the known games. */
+int kifu_stats_unknown_game(struct kifu_error *err, const char *name);
+/* "unknown variant 'NAME' of 'G' (...)": of g, or of any game when g is NULL. */
+int kifu_stats_unknown_variant(struct kifu_error *err, const char *name,
+			       const struct kifu_game *g);
+/* The game called name and the index of its variant (NULL: the default one). */
+int kifu_stats_resolve_game(const struct kifu_game **game, int *variant_index, const char *name,
+			    const char *variant, struct kifu_error *err);
+/*
+ * Filters that would select nothing by mistake: an unknown game, variant
+ * or termination, or a date that is not one ("--since: ...").
+ */
+int kifu_stats_check_filter(const struct kifu_filter *f, struct kifu_error *err);
+/* Whether text is a whole number from min to max in decimal digits alone: 0 with *v set, else -1. */
+int kifu_stats_whole_number(long *v, const char *text, long min, long max);
+/* "OPT expects a whole number of MIN or more, not 'TEXT'" unless text is one (*v then). */
+int kifu_stats_parse_count(long *v, const char *opt, const char *text, long min,
+			   struct kifu_error *err);
+
 #endif

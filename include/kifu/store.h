@@ -52,7 +52,7 @@ int kifu_store_schema_version(void);
  * in its own transaction). A database of a schema version this kifu does
  * not know (newer, or negative), or an SQLite file that is not a kifu
  * database, is refused. *out belongs to the caller (kifu_store_free).
- * flags: 0, or KIFU_STORE_READ.
+ * flags: 0, KIFU_STORE_READ or KIFU_STORE_READ_ONLY.
  */
 int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		    struct kifu_error *err);
@@ -66,6 +66,13 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
  * write: what was checkpointed).
  */
 #define KIFU_STORE_READ 0x1u
+/*
+ * KIFU_STORE_READ that never writes at all (a server over a database it
+ * does not own): SQLite opened read-only (else immutable), PostgreSQL
+ * sessions read-only; reports whose precomputed tables are behind are then
+ * computed from the games.
+ */
+#define KIFU_STORE_READ_ONLY 0x2u
 
 /*
  * The schema version of the open file: kifu_store_schema_version() unless

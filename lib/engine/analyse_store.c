@@ -8,6 +8,8 @@
  * backend.
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kifu/analyse.h"
@@ -130,4 +132,76 @@ out:
 	else
 		kifu_store_rollback(st);
 	return ret;
+}
+
+/*
+ * The review read back: the run with the most playouts, the last stored
+ * among equals (the one kifu-stats players reads), its plies in order.
+ */
+static const char *const select_review =
+	"SELECT r.playouts, r.seed, p.ply, p.side_index, p.best, p.expected, p.best_score, "
+	"p.played_score, p.loss, p.mark FROM analysis_plies p JOIN analysis_runs r "
+	"ON r.id = p.run_id WHERE p.run_id = (SELECT id FROM analysis_runs WHERE game_id = ?1 "
+	"ORDER BY playouts DESC, id DESC LIMIT 1) ORDER BY p.ply";
+
+int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, int64_t game_id,
+		      size_t nplies, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	size_t n = 0;
+	int ret, rc, found = 0;
+
+	memset(out, 0, sizeof(*out));
+	ret = kifu_db_has_(&found, st, "analysis_runs", err);
+	if (ret < 0 || !found || nplies == 0)
+		return ret;
+	out->plies = calloc(nplies, sizeof(*out->plies));
+	out->best = calloc(nplies, KIFU_MOVE_TEXT_MAX);
+	if (!out->plies || !out->best) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	ret = kifu_db_prepare_(&s, st, select_review, err);
+	if (ret < 0)
+		goto out;
+	kifu_db_bind_int64_(s, 1, game_id);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		struct kifu_ply_review *p;
+		const char *mark = kifu_db_column_text_(s, 9), *best = kifu_db_column_text_(s, 4);
+
+		/* A review of other plies than the game's (it cannot be, but a database is input). */
+		if (n == nplies || kifu_db_column_int64_(s, 2) != (int64_t)n + 1) {
+			n = 0;
+			break;
+		}
+		out->playouts = (long)kifu_db_column_int64_(s, 0);
+		out->seed = (uint64_t)kifu_db_column_int64_(s, 1);
+		p = &out->plies[n];
+		p->ply = n + 1;
+		p->side = kifu_db_column_int_(s, 3);
+		snprintf(out->best + n * KIFU_MOVE_TEXT_MAX, KIFU_MOVE_TEXT_MAX, "%s", best ? best : "");
+		p->expected = kifu_db_column_double_(s, 5);
+		p->best_score = kifu_db_column_double_(s, 6);
+		p->played_score = kifu_db_column_double_(s, 7);
+		p->loss = kifu_db_column_double_(s, 8);
+		p->mark = !mark ? KIFU_REVIEW_NONE : !strcmp(mark, "??") ? KIFU_REVIEW_BLUNDER
+			: !strcmp(mark, "?") ? KIFU_REVIEW_MISTAKE : KIFU_REVIEW_DUBIOUS;
+		n++;
+	}
+	if (rc < 0)
+		ret = kifu_db_fail_(st, "cannot read the analysis", err);
+	else if (n == nplies)
+		out->n = n;
+out:
+	kifu_db_finalize_(s);
+	if (ret < 0 || out->n == 0)
+		kifu_analyse_stored_release(out);
+	return ret;
+}
+
+void kifu_analyse_stored_release(struct kifu_analyse_stored *r)
+{
+	free(r->plies);
+	free(r->best);
+	memset(r, 0, sizeof(*r));
 }

@@ -8,6 +8,7 @@
  * itself is replayed through the engine, so that it is the hash the store
  * kept for the same position, whatever the move order that led there.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,7 +345,8 @@ static int listing_usable(struct kifu_store *st, const struct kifu_filter *f)
  */
 static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 			  const struct kifu_filter *f, const uint64_t *hash, int symmetric,
-			  const uint64_t *orient, int norient, struct kifu_error *err)
+			  const uint64_t *orient, int norient, size_t offset, size_t limit,
+			  struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s = NULL;
@@ -366,6 +368,8 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
+	if (limit)
+		kifu_buf_printf(&sql, " LIMIT %zu OFFSET %zu", limit, offset);
 	if (sql.failed) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
@@ -408,33 +412,43 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 
 static int search_games(struct kifu_search_result **out, struct kifu_store *st,
 			const struct kifu_filter *f, const uint64_t *hash, int symmetric,
-			const uint64_t *orient, int norient, struct kifu_error *err);
+			const uint64_t *orient, int norient, size_t offset, size_t limit,
+			struct kifu_error *err);
 
 int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_store *st,
 				const struct kifu_filter *f, const uint64_t *hash, int symmetric,
 				struct kifu_error *err)
 {
-	return search_games(out, st, f, hash, symmetric, NULL, 0, err);
+	return search_games(out, st, f, hash, symmetric, NULL, 0, 0, 0, err);
 }
 
 int kifu_search_games_oriented(struct kifu_search_result **out, struct kifu_store *st,
 			       const struct kifu_filter *f, const uint64_t *hash,
 			       const uint64_t *orient, int n, struct kifu_error *err)
 {
-	return search_games(out, st, f, hash, 1, orient, n, err);
+	return search_games(out, st, f, hash, 1, orient, n, 0, 0, err);
+}
+
+int kifu_search_games_page(struct kifu_search_result **out, struct kifu_store *st,
+			   const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			   const uint64_t *orient, int norient, size_t offset, size_t limit,
+			   struct kifu_error *err)
+{
+	return search_games(out, st, f, hash, symmetric, orient, norient, offset, limit, err);
 }
 
 static int search_games(struct kifu_search_result **out, struct kifu_store *st,
 			const struct kifu_filter *f, const uint64_t *hash, int symmetric,
-			const uint64_t *orient, int norient, struct kifu_error *err)
+			const uint64_t *orient, int norient, size_t offset, size_t limit,
+			struct kifu_error *err)
 {
 	struct kifu_search_result *res = calloc(1, sizeof(*res));
 	struct name_cache nc = { NULL, NULL, 0, 0, NULL };
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s = NULL;
 	int64_t last = 0;
-	size_t i;
-	int ret, rc, first = hash ? 2 : 1, snapshot = 0;
+	size_t i, seen = 0;
+	int ret, rc, first = hash ? 2 : 1, snapshot = 0, started = 0, skipping = 0;
 
 	*out = NULL;
 	if (!res)
@@ -455,7 +469,8 @@ static int search_games(struct kifu_search_result **out, struct kifu_store *st,
 		goto out;
 	}
 	if (listing_usable(st, f)) {
-		ret = search_listing(res, st, f, hash, symmetric, orient, norient, err);
+		ret = search_listing(res, st, f, hash, symmetric, orient, norient, offset, limit,
+				     err);
 		goto done;
 	}
 	/*
@@ -496,21 +511,27 @@ static int search_games(struct kifu_search_result **out, struct kifu_store *st,
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		int64_t id = kifu_db_column_int64_(s, 0);
 
-		if (res->n == 0 || id != last) {
+		if (!started || id != last) {
+			started = 1;
 			last = id;
-			ret = add_hit(res, s);
-			if (ret < 0) {
-				kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			/* A page: the games before it are passed over, those after it not read. */
+			skipping = limit && seen++ < offset;
+			if (!skipping && limit && res->n == limit)
+				break;
+			if (!skipping && add_hit(res, s) < 0) {
+				ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 				goto out;
 			}
 		}
+		if (skipping)
+			continue;
 		if (!kifu_db_column_is_null_(s, 8)) {
 			ret = add_player(res, &nc, st, s, err);
 			if (ret < 0)
 				goto out;
 		}
 	}
-	if (rc != KIFU_DB_DONE) {
+	if (rc != KIFU_DB_DONE && rc != KIFU_DB_ROW) {
 		ret = kifu_search_fail_db_(st, "cannot search games", err);
 		goto out;
 	}
@@ -530,4 +551,38 @@ out:
 	}
 	*out = res;
 	return 0;
+}
+
+int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply)
+{
+	size_t i, k, n = kifu_search_count(res);
+
+	kifu_buf_puts(b, n ? "[\n" : "[]\n");
+	for (i = 0; i < n; i++) {
+		const struct kifu_search_hit *h = kifu_search_hit(res, i);
+
+		kifu_buf_printf(b, "  {\"id\": %" PRId64 ", \"game\": ", h->id);
+		kifu_buf_json_string(b, h->game);
+		kifu_buf_puts(b, ", \"variant\": ");
+		kifu_buf_json_string(b, h->variant);
+		kifu_buf_puts(b, ", \"players\": {");
+		for (k = 0; k < h->nplayers; k++) {
+			kifu_buf_puts(b, k ? ", " : "");
+			kifu_buf_json_string(b, h->players[k].side);
+			kifu_buf_puts(b, ": ");
+			kifu_buf_json_string(b, h->players[k].name);
+		}
+		kifu_buf_puts(b, "}, \"date\": ");
+		if (h->date)
+			kifu_buf_json_string(b, h->date);
+		else
+			kifu_buf_puts(b, "null");
+		kifu_buf_puts(b, ", \"result\": ");
+		kifu_buf_json_string(b, h->result);
+		kifu_buf_printf(b, ", \"plies\": %ld", h->plies);
+		if (with_ply)
+			kifu_buf_printf(b, ", \"ply\": %ld", h->ply);
+		kifu_buf_puts(b, i + 1 < n ? "},\n" : "}\n]\n");
+	}
+	return b->failed ? KIFU_ENOMEM : 0;
 }

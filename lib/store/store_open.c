@@ -162,6 +162,9 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 	for (be = kifu_store_backends_; be[1] && !(*be)->accepts(path); be++)
 		;
 	st->be = *be;
+	/* Read-only is a way of reading: never created, never migrated either. */
+	if (flags & KIFU_STORE_READ_ONLY)
+		flags |= KIFU_STORE_READ;
 	ret = st->be->open(st, path, flags, err);
 	if (ret == 0)
 		ret = migrate(st, (flags & KIFU_STORE_READ) != 0, err);

@@ -250,6 +250,10 @@ static int pg_open(struct kifu_store *st, const char *path, unsigned flags, stru
 	if (kifu_db_exec_(st, "SET client_encoding = 'UTF8'; SET extra_float_digits = 3; "
 			     "SET client_min_messages = warning") < 0)
 		return kifu_db_fail_(st, "cannot configure", err);
+	/* Sessions that cannot write: a refresh of the statistics is then computed instead. */
+	if ((flags & KIFU_STORE_READ_ONLY) &&
+	    kifu_db_exec_(st, "SET default_transaction_read_only = on") < 0)
+		return kifu_db_fail_(st, "cannot configure", err);
 	if (flags & KIFU_STORE_READ) {
 		/* Readers never create: a database without kifu's tables is no kifu database yet. */
 		ret = kifu_db_has_(&found, st, "kifu_schema", err);

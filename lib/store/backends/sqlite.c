@@ -70,7 +70,7 @@ static void sq_close(struct kifu_store *st)
  * the user cannot write has no shared-memory file to read it through:
  * immutable reads the main file alone, what was checkpointed).
  */
-static int open_for_reading(struct kifu_store *st, struct kifu_error *err)
+static int open_for_reading(struct kifu_store *st, int never_write, struct kifu_error *err)
 {
 	static const int modes[] = { SQLITE_OPEN_READWRITE, SQLITE_OPEN_READONLY,
 				     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI };
@@ -86,7 +86,8 @@ static int open_for_reading(struct kifu_store *st, struct kifu_error *err)
 	}
 	if (uri_of(&uri, path, "?immutable=1") < 0)
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	for (k = 0; k < 3; k++) {
+	/* KIFU_STORE_READ_ONLY: never read-write, not even when the user may write. */
+	for (k = never_write ? 1 : 0; k < 3; k++) {
 		sqlite3_close(db);
 		db = NULL;
 		rc = sqlite3_open_v2(k == 2 ? uri.data : path, &db,
@@ -116,7 +117,7 @@ static int sq_open(struct kifu_store *st, const char *path, unsigned flags,
 
 	(void)path; /* st->path, the same */
 	if (flags & KIFU_STORE_READ) {
-		ret = open_for_reading(st, err);
+		ret = open_for_reading(st, (flags & KIFU_STORE_READ_ONLY) != 0, err);
 		if (ret < 0)
 			return ret;
 		sqlite3_busy_timeout(DB(st), BUSY_TIMEOUT_MS);

@@ -1,0 +1,52 @@
+/*
+ * kifu-serve's pages (lib/render/site.c): HTML made from the reports and
+ * searches of include/kifu/stats.h and search.h over an open store. Each
+ * page is whole and self-contained but for the style sheet it links
+ * (/assets/kifu.css, kifu_site_asset); every value from the database or
+ * the request is escaped for where it goes (HTML text, attribute, URL).
+ * Functions append to b and return 0, or a negative KIFU_E* code with err
+ * set: KIFU_EPARSE, KIFU_EILLEGAL or KIFU_ENOTFOUND for what the request
+ * asked wrong (the server's 400 or 404), anything else its failure.
+ */
+#ifndef KIFU_SITE_H
+#define KIFU_SITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kifu/buf.h"
+#include "kifu/error.h"
+#include "kifu/store.h"
+
+/* What an explorer page shows. */
+struct kifu_site_position {
+	const char *game, *variant;  /* from the address */
+	const char *after;           /* comma-separated moves from the start ("" or NULL: the start) */
+	int symmetric;
+	const struct kifu_filter *filter; /* player, event, since, until, termination (game and variant unused) */
+	long page;                   /* of the games that reached it, 0-based */
+};
+
+/* The games listed per page (explorer, player). */
+#define KIFU_SITE_PAGE_GAMES 25
+
+/* /: games per game and variant, the summary, the charts of lengths, the best rated players. */
+int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error *err);
+/* /explore/GAME/VARIANT: the board, the moves, the games that reached the position. */
+int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
+		      const struct kifu_site_position *p, struct kifu_error *err);
+/*
+ * /game/ID: kifu-export's replay page; its scripts carry nonce (the
+ * server's Content-Security-Policy lets those run and no other).
+ */
+int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const char *nonce,
+		   struct kifu_error *err);
+/* /player/NAME: the player's record, score per side, lines, games (page: 0-based). */
+int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name, long page,
+		     struct kifu_error *err);
+/* An error page: status's title and message, escaped. */
+void kifu_site_error(struct kifu_buf *b, int status, const char *message);
+/* The embedded asset called name ("kifu.css"): its text, length and type; NULL when none. */
+const char *kifu_site_asset(const char *name, size_t *len, const char **type);
+
+#endif

@@ -1,0 +1,319 @@
+/*
+ * kifu-serve's JSON API: each answer is made by the library function the
+ * tool calls for the same question, after the same checks, so that its
+ * bytes are the tool's json and a mistake gets the tool's message:
+ *   /api/tree           kifu-stats tree --format json
+ *   /api/search         kifu-search --json
+ *   /api/stats/REPORT   kifu-stats REPORT --format json
+ *   /api/game/ID        kifu-export --id ID --to json
+ * Parameters are the tools' options, dashes as underscores (min_games);
+ * the filters are game, variant, player, event, since, until, termination.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/game.h"
+#include "kifu/render.h"
+#include "kifu/replay.h"
+#include "kifu/search.h"
+#include "kifu/site.h"
+#include "kifu/stats.h"
+#include "kifu/text.h"
+#include "serve/serve_impl.h"
+
+const char *kifu_serve_param_(const struct kifu_serve_req_ *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->p[i].name, name))
+			return r->p[i].value;
+	return NULL;
+}
+
+int kifu_serve_fail_(struct kifu_serve_answer *a, int status, const char *message)
+{
+	a->status = status;
+	if (a->page) {
+		a->type = "text/html; charset=utf-8";
+		kifu_site_error(&a->body, status, message);
+		return -1;
+	}
+	a->type = "application/json";
+	kifu_buf_reset(&a->body);
+	kifu_buf_puts(&a->body, "{\"error\": ");
+	kifu_buf_json_string(&a->body, message);
+	kifu_buf_puts(&a->body, "}\n");
+	return -1;
+}
+
+int kifu_serve_fail_err_(struct kifu_serve_answer *a, int status, const struct kifu_error *err)
+{
+	return kifu_serve_fail_(a, status, err->message[0] ? err->message : kifu_strerror(err->code));
+}
+
+int kifu_serve_params_check_(struct kifu_serve_answer *a, const struct kifu_serve_req_ *r,
+			     const char *const *allowed)
+{
+	struct kifu_error err;
+	size_t i, j;
+	int k, ok;
+
+	kifu_error_clear(&err);
+	for (i = 0; i < r->n; i++) {
+		struct kifu_near near;
+
+		kifu_near_init(&near, r->p[i].name);
+		for (k = 0, ok = 0; allowed[k]; k++) {
+			ok |= !strcmp(allowed[k], r->p[i].name);
+			kifu_near_add(&near, allowed[k]);
+		}
+		if (!ok && kifu_near_best(&near))
+			kifu_error_set(&err, KIFU_EPARSE, "unknown parameter '%s' (did you mean '%s'?)",
+				       r->p[i].name, kifu_near_best(&near));
+		else if (!ok)
+			kifu_error_set(&err, KIFU_EPARSE, "unknown parameter '%s'", r->p[i].name);
+		for (j = 0; ok && j < i; j++)
+			if (!strcmp(r->p[j].name, r->p[i].name)) {
+				kifu_error_set(&err, KIFU_EPARSE, "parameter '%s' given twice",
+					       r->p[i].name);
+				ok = 0;
+			}
+		if (!ok)
+			return kifu_serve_fail_err_(a, 400, &err);
+	}
+	return 0;
+}
+
+void kifu_serve_filter_(struct kifu_filter *f, const struct kifu_serve_req_ *r)
+{
+	const char **slot[] = { &f->game, &f->variant, &f->player, &f->event, &f->since, &f->until,
+				&f->termination };
+	static const char *const names[] = { "game", "variant", "player", "event", "since", "until",
+					     "termination" };
+	size_t k;
+
+	memset(f, 0, sizeof(*f));
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		const char *v = kifu_serve_param_(r, names[k]);
+
+		*slot[k] = v && *v ? v : NULL;
+	}
+}
+
+
+int kifu_serve_flag_(int *on, struct kifu_serve_answer *a, const struct kifu_serve_req_ *r,
+		   const char *name)
+{
+	const char *v = kifu_serve_param_(r, name);
+	char msg[160];
+
+	*on = v && !strcmp(v, "1");
+	if (!v || !strcmp(v, "0") || *on)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s expects 1 or 0", name);
+	return kifu_serve_fail_(a, 400, msg);
+}
+
+int kifu_serve_count_(long *v, struct kifu_serve_answer *a, const struct kifu_serve_req_ *r,
+		    const char *name, const char *option, long min)
+{
+	const char *text = kifu_serve_param_(r, name);
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	if (text && kifu_stats_parse_count(v, option, text, min, &err) < 0)
+		return kifu_serve_fail_err_(a, 400, &err);
+	return 0;
+}
+
+/* A report as json: kifu-stats REPORT --format json. */
+static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
+		   const struct kifu_serve_req_ *r)
+{
+	static const char *const tree_params[] = { FILTER_PARAMS, "after", "symmetric", "min_games",
+						   NULL };
+	static const char *const openings_params[] = { FILTER_PARAMS, "depth", "min_games",
+						       "by_position", "symmetric", NULL };
+	static const char *const plain_params[] = { FILTER_PARAMS, NULL };
+	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
+	struct kifu_report *rep = NULL;
+	struct kifu_filter f;
+	struct kifu_error err;
+	long depth = opt.depth;
+	int ret;
+
+	kifu_error_clear(&err);
+	if (kifu_serve_params_check_(a, r, kind == KIFU_STATS_TREE ? tree_params
+					   : kind == KIFU_STATS_OPENINGS ? openings_params
+									 : plain_params) < 0 ||
+	    kifu_serve_count_(&depth, a, r, "depth", "--depth", 1) < 0 ||
+	    kifu_serve_count_(&opt.min_games, a, r, "min_games", "--min-games", 0) < 0 ||
+	    kifu_serve_flag_(&opt.by_position, a, r, "by_position") < 0 ||
+	    kifu_serve_flag_(&opt.symmetric, a, r, "symmetric") < 0)
+		return;
+	if (depth > 10000) {
+		kifu_error_set(&err, KIFU_ERANGE, "--depth %s is too deep (10000 at most)",
+			       kifu_serve_param_(r, "depth"));
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
+	opt.depth = (int)depth;
+	opt.after = kifu_serve_param_(r, "after");
+	kifu_serve_filter_(&f, r);
+	if (opt.symmetric && kind == KIFU_STATS_OPENINGS && !opt.by_position) {
+		kifu_serve_fail_(a, 400, "--symmetric applies to openings --by-position and tree, "
+				 "not 'openings'");
+		return;
+	}
+	if (kind == KIFU_STATS_TREE && !f.game) {
+		kifu_serve_fail_(a, 400, "tree needs --game");
+		return;
+	}
+	if (kifu_stats_check_filter(&f, &err) < 0) {
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
+	ret = kifu_stats_report(&rep, st, kind, &f, &opt, &err);
+	if (ret == 0)
+		ret = kifu_report_write(&a->body, rep, KIFU_REPORT_JSON, &err);
+	if (ret < 0 && kind == KIFU_STATS_TREE && (ret == KIFU_EPARSE || ret == KIFU_EILLEGAL)) {
+		char msg[KIFU_ERROR_MSG_MAX + 16];
+
+		/* The tool's usage error for a bad move in --after. */
+		snprintf(msg, sizeof(msg), "--after: %s", err.message);
+		kifu_serve_fail_(a, 400, msg);
+	} else if (ret < 0) {
+		kifu_serve_fail_err_(a, ret == KIFU_EPARSE || ret == KIFU_ERANGE || ret == KIFU_EILLEGAL ? 400
+											   : 500,
+			 &err);
+	}
+	kifu_report_free(rep);
+}
+
+/* kifu-search --json, with its checks in its order. */
+static void search(struct kifu_serve_answer *a, struct kifu_store *st,
+		   const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", NULL };
+	struct kifu_search_result *res = NULL;
+	const struct kifu_game *g;
+	const char *after;
+	struct kifu_filter f;
+	struct kifu_error err;
+	uint64_t hash = 0, orient[KIFU_GAME_SYMMETRIES_MAX];
+	int norient = 0;
+	int symmetric, variant;
+
+	kifu_error_clear(&err);
+	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&symmetric, a, r, "symmetric") < 0)
+		return;
+	after = kifu_serve_param_(r, "after");
+	kifu_serve_filter_(&f, r);
+	if (symmetric && !after) {
+		kifu_serve_fail_(a, 400, "--symmetric applies to --after");
+		return;
+	}
+	if (after && !f.game) {
+		kifu_serve_fail_(a, 400, "--after needs --game G (the game MOVES belong to)");
+		return;
+	}
+	if (kifu_stats_check_filter(&f, &err) < 0) {
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
+	if (after) {
+		if (kifu_stats_resolve_game(&g, &variant, f.game, f.variant, &err) < 0) {
+			kifu_serve_fail_err_(a, 400, &err);
+			return;
+		}
+		f.variant = g->variants[variant];
+		if ((symmetric ? kifu_search_position_canonical(&hash, g, variant, after, &err)
+			       : kifu_search_position(&hash, g, variant, after, &err)) < 0 ||
+		    (symmetric && kifu_search_position_orientations(orient, &norient, g, variant,
+								    after, &err) < 0)) {
+			char msg[KIFU_ERROR_MSG_MAX + 16];
+
+			snprintf(msg, sizeof(msg), "--after: %s", err.message);
+			kifu_serve_fail_(a, err.code == KIFU_ENOMEM ? 500 : 400, msg);
+			return;
+		}
+	}
+	if ((symmetric && after
+	     ? kifu_search_games_oriented(&res, st, &f, &hash, orient, norient, &err)
+	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0 ||
+	    kifu_search_json(&a->body, res, after != NULL) < 0)
+		kifu_serve_fail_err_(a, 500, &err);
+	kifu_search_result_free(res);
+}
+
+/* kifu-export --id ID --to json. */
+static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char *id_text,
+		 const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { NULL };
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	struct kifu_record *rec = NULL;
+	struct kifu_error err;
+	char msg[128];
+	long id;
+	int ret;
+
+	kifu_error_clear(&err);
+	if (kifu_serve_params_check_(a, r, params) < 0)
+		return;
+	if (kifu_stats_whole_number(&id, id_text, 0, LONG_MAX) < 0) {
+		kifu_error_set(&err, KIFU_EPARSE, "--id expects a number of 0 or more, not '%s'",
+			       id_text);
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
+	ret = kifu_store_game_load(&rec, st, id, &err);
+	if (ret == KIFU_ENOTFOUND) {
+		snprintf(msg, sizeof(msg), "no game with id %ld", id);
+		kifu_serve_fail_(a, 404, msg);
+	} else if (ret < 0 ||
+		   kifu_record_validate(&rp, &diags, rec, KIFU_VALIDATE_TEXT, &err) < 0) {
+		kifu_serve_fail_err_(a, 500, &err);
+	} else if (diags.errors) {
+		snprintf(msg, sizeof(msg), "game %ld is not valid", id);
+		kifu_serve_fail_(a, 500, msg);
+	} else if (kifu_render_json(&a->body, rec, &rp) < 0 || kifu_buf_putc(&a->body, '\n') < 0) {
+		kifu_serve_fail_(a, 500, "out of memory");
+	}
+	kifu_replay_release(&rp);
+	kifu_diags_release(&diags);
+	kifu_record_free(rec);
+}
+
+void kifu_serve_api_(struct kifu_serve_answer *a, struct kifu_store *st, const char *rest,
+		     const struct kifu_serve_req_ *r)
+{
+	a->status = 200;
+	a->type = "application/json";
+	if (!strcmp(rest, "tree")) {
+		report(a, st, KIFU_STATS_TREE, r);
+	} else if (!strcmp(rest, "search")) {
+		search(a, st, r);
+	} else if (!strncmp(rest, "stats/", 6)) {
+		int kind = kifu_stats_kind_find(rest + 6);
+		struct kifu_error err;
+
+		if (kind < 0) {
+			kifu_error_clear(&err);
+			kifu_error_set(&err, KIFU_EPARSE, "unknown report '%s' (summary, openings, "
+				       "players, lengths or tree)", rest + 6);
+			kifu_serve_fail_err_(a, 404, &err);
+			return;
+		}
+		report(a, st, kind, r);
+	} else if (!strncmp(rest, "game/", 5)) {
+		game(a, st, rest + 5, r);
+	} else {
+		kifu_serve_fail_(a, 404, "no such page");
+	}
+}

@@ -1,0 +1,101 @@
+/*
+ * kifu-serve's pages: their addresses and parameters, checked as the API
+ * checks its own, then made by lib/render/site.c. A request's mistake is
+ * an HTML error page: 400 (a bad parameter, with the tools' message), 404
+ * (no such game, variant, game id or player).
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "kifu/site.h"
+#include "kifu/stats.h"
+#include "serve/serve_impl.h"
+
+/* A library error as the page's status: the request's mistake, or the server's failure. */
+static void page_error(struct kifu_serve_answer *a, const struct kifu_error *err)
+{
+	int code = err->code;
+
+	kifu_serve_fail_err_(a, code == KIFU_ENOTFOUND ? 404 : code == KIFU_EPARSE ||
+			     code == KIFU_EILLEGAL || code == KIFU_ERANGE ? 400 : 500, err);
+}
+
+static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const char *rest,
+		    const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { "player", "event", "since", "until", "termination",
+					      "after", "symmetric", "page", NULL };
+	struct kifu_site_position p;
+	struct kifu_filter f;
+	struct kifu_error err;
+	char game[64], variant[64];
+	const char *slash = strchr(rest, '/');
+	long page = 0;
+
+	kifu_error_clear(&err);
+	if (!slash || strchr(slash + 1, '/') || (size_t)(slash - rest) >= sizeof(game) ||
+	    strlen(slash + 1) >= sizeof(variant)) {
+		kifu_serve_fail_(a, 404, "the explorer's address is /explore/GAME/VARIANT");
+		return;
+	}
+	memcpy(game, rest, (size_t)(slash - rest));
+	game[slash - rest] = '\0';
+	strcpy(variant, slash + 1);
+	memset(&p, 0, sizeof(p));
+	if (kifu_serve_params_check_(a, r, params) < 0 ||
+	    kifu_serve_flag_(&p.symmetric, a, r, "symmetric") < 0 ||
+	    kifu_serve_count_(&page, a, r, "page", "page", 0) < 0)
+		return;
+	kifu_serve_filter_(&f, r);
+	p.game = game;
+	p.variant = variant;
+	p.after = kifu_serve_param_(r, "after");
+	p.filter = &f;
+	p.page = page > 100000 ? 100000 : page;
+	if (kifu_site_explore(&a->body, st, &p, &err) < 0)
+		page_error(a, &err);
+}
+
+void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const char *path,
+		      const struct kifu_serve_req_ *r)
+{
+	static const char *const none[] = { NULL };
+	static const char *const paged[] = { "page", NULL };
+	struct kifu_error err;
+	const char *asset;
+	size_t len;
+	long n = 0;
+
+	kifu_error_clear(&err);
+	if (!strcmp(path, "/")) {
+		if (kifu_serve_params_check_(a, r, none) == 0 &&
+		    kifu_site_home(&a->body, st, &err) < 0)
+			page_error(a, &err);
+	} else if (!strncmp(path, "/assets/", 8)) {
+		asset = kifu_site_asset(path + 8, &len, &a->type);
+		if (!asset)
+			kifu_serve_fail_(a, 404, "no such asset");
+		else
+			kifu_buf_add(&a->body, asset, len);
+	} else if (!strncmp(path, "/explore/", 9)) {
+		explore(a, st, path + 9, r);
+	} else if (!strncmp(path, "/game/", 6)) {
+		if (kifu_serve_params_check_(a, r, none) < 0)
+			return;
+		if (kifu_stats_whole_number(&n, path + 6, 0, LONG_MAX) < 0) {
+			kifu_error_set(&err, KIFU_EPARSE, "--id expects a number of 0 or more, not '%s'",
+				       path + 6);
+			kifu_serve_fail_err_(a, 400, &err);
+		} else if (kifu_site_game(&a->body, st, n, a->nonce, &err) < 0) {
+			page_error(a, &err);
+		}
+	} else if (!strncmp(path, "/player/", 8) && path[8]) {
+		if (kifu_serve_params_check_(a, r, paged) < 0 ||
+		    kifu_serve_count_(&n, a, r, "page", "page", 0) < 0)
+			return;
+		if (kifu_site_player(&a->body, st, path + 8, n > 100000 ? 100000 : n, &err) < 0)
+			page_error(a, &err);
+	} else {
+		kifu_serve_fail_(a, 404, "no such page");
+	}
+}

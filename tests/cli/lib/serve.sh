@@ -1,0 +1,57 @@
+# Sourced by the kifu-serve tests (tests/cli/serve-*.sh, pg-serve.sh) after
+# test-lib.sh (or pg.sh). Defines
+#   serve_start DB [ARGS...]  starts kifu-serve on 127.0.0.1, port 0, over DB;
+#                             sets serve_url (http://127.0.0.1:PORT/, from the
+#                             line it prints) and serve_pid; the server is
+#                             stopped when the test exits, whatever happens
+#   serve_stop                stops it now (SIGTERM) and fails unless it
+#                             exits 0
+#   serve_get PATH            the body of GET serve_url+PATH on stdout (the
+#                             status code in $tmp/status), through python3
+test_require python3
+serve_pids=""
+
+serve_start() {
+	_ss_db=$1
+	shift
+	rm -f "$tmp/serve.out"
+	"$bin/kifu-serve" --db "$_ss_db" --listen 127.0.0.1:0 "$@" >"$tmp/serve.out" 2>>"$tmp/serve.log" &
+	serve_pid=$!
+	serve_pids="$serve_pids $serve_pid"
+	if ! test_wait_for 60 grep -q '^serving ' "$tmp/serve.out"; then
+		fail "kifu-serve did not start: $(tail -3 "$tmp/serve.log")"
+		return 1
+	fi
+	serve_url=$(sed -n 's/^serving .* at \(http:[^ ]*\)$/\1/p' "$tmp/serve.out")
+}
+
+serve_stop() {
+	kill -TERM "$serve_pid" 2>/dev/null
+	wait "$serve_pid"
+	_ss_code=$?
+	serve_pids=$(echo "$serve_pids" | sed "s/ $serve_pid\$//; s/ $serve_pid / /")
+	[ "$_ss_code" -eq 0 ] || fail "kifu-serve exited $_ss_code on SIGTERM"
+}
+
+serve_cleanup_() {
+	for _p in $serve_pids; do
+		kill -TERM "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	serve_pids=""
+}
+test_at_exit serve_cleanup_
+
+serve_get() {
+	python3 - "$serve_url" "$1" "$tmp/status" <<'PY'
+import sys, urllib.request, urllib.error
+url, path, status = sys.argv[1], sys.argv[2], sys.argv[3]
+try:
+    r = urllib.request.urlopen(url.rstrip("/") + path, timeout=60)
+    code, body = r.status, r.read()
+except urllib.error.HTTPError as e:
+    code, body = e.code, e.read()
+open(status, "w").write("%d\n" % code)
+sys.stdout.buffer.write(body)
+PY
+}

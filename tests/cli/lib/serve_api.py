@@ -1,0 +1,193 @@
+"""Compares kifu-serve's JSON API with the tools' json for the same question.
+
+usage: serve_api.py BIN DB URL [--quick]
+
+For every game and variant of the database: the tree and the search at the
+start and down the two most played moves of each position to 3 plies, the
+first of them also with filters (a player, dates, a termination,
+symmetric, min_games); every report with filters; a sample of games by id;
+and bad parameters, whose {"error"} must be the tool's message (its stderr
+line after "PROG: error: "). Each answer and the tool's output are compared
+as parsed JSON. Prints one line per difference and, last, "compared N".
+"""
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+BIN, DB, URL = sys.argv[1], sys.argv[2], sys.argv[3].rstrip("/")
+QUICK = "--quick" in sys.argv[4:]
+compared = 0
+failures = 0
+
+
+def get(path, params):
+    q = urllib.parse.urlencode(params)
+    try:
+        r = urllib.request.urlopen(URL + path + ("?" + q if q else ""), timeout=120)
+        return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def tool(argv):
+    p = subprocess.run([BIN + "/" + argv[0], "--db", DB] + argv[1:], capture_output=True)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def filter_args(params):
+    out = []
+    for k, v in params.items():
+        if k in ("game", "variant", "player", "event", "since", "until", "termination", "after"):
+            out += ["--" + k, v]
+        elif k == "min_games":
+            out += ["--min-games", v]
+        elif k == "depth":
+            out += ["--depth", v]
+        elif k == "symmetric" and v == "1":
+            out += ["--symmetric"]
+        elif k == "by_position" and v == "1":
+            out += ["--by-position"]
+    return out
+
+
+def differ(what, detail):
+    global failures
+    failures += 1
+    print("DIFF %s: %s" % (what, detail))
+
+
+def same(path, params, argv):
+    """The API's answer and the tool's json, both successes, equal as JSON."""
+    global compared
+    compared += 1
+    what = "%s?%s" % (path, urllib.parse.urlencode(params))
+    code, body = get(path, params)
+    rc, out, err = tool(argv)
+    if rc != 0:
+        differ(what, "the tool failed (%d): %s" % (rc, err.strip()))
+        return None
+    if code != 200:
+        differ(what, "HTTP %d: %s" % (code, body[:200]))
+        return None
+    try:
+        a, b = json.loads(body), json.loads(out)
+    except ValueError as e:
+        differ(what, "not JSON: %s" % e)
+        return None
+    if a != b:
+        differ(what, "the answers differ")
+        return None
+    return a
+
+
+def same_error(path, params, argv, status=400):
+    """A mistake: the API's status and {"error"} the tool's message."""
+    global compared
+    compared += 1
+    what = "%s?%s" % (path, urllib.parse.urlencode(params))
+    code, body = get(path, params)
+    rc, out, err = tool(argv)
+    first = err.splitlines()[0] if err else ""
+    msg = first.split(": error: ", 1)[1] if ": error: " in first else first
+    try:
+        got = json.loads(body)
+    except ValueError:
+        differ(what, "not JSON: %r" % body[:200])
+        return
+    if code != status:
+        differ(what, "HTTP %d, not %d (%s)" % (code, status, got))
+    if rc == 0:
+        differ(what, "the tool accepted it")
+    if got.get("error") != msg:
+        differ(what, "error %r, the tool says %r" % (got.get("error"), msg))
+
+
+def tree(params):
+    return same("/api/tree", params, ["kifu-stats"] + filter_args(params) + ["tree", "--format", "json"])
+
+
+def search(params):
+    return same("/api/search", params, ["kifu-search"] + filter_args(params) + ["--json"])
+
+
+summary = same("/api/stats/summary", {}, ["kifu-stats", "summary", "--format", "json"])
+players = same("/api/stats/players", {}, ["kifu-stats", "players", "--format", "json"])
+player = players["rows"][len(players["rows"]) // 2]["player"] if players and players["rows"] else None
+pairs = [(r["game"], r["variant"]) for r in (summary or {"rows": []})["rows"]]
+if QUICK:
+    pairs = pairs[:2]
+
+for game, variant in pairs:
+    base = {"game": game, "variant": variant}
+    level = [""]
+    for depth in range(4 if not QUICK else 3):
+        nxt = []
+        for after in level:
+            p = dict(base)
+            if after:
+                p["after"] = after
+            t = tree(p)
+            search(p)
+            if t:
+                for row in t["rows"][:2]:
+                    nxt.append(after + ("," if after else "") + row["move"])
+        level = nxt
+    deep = level[0] if level else ""
+    for extra in ({"symmetric": "1"}, {"min_games": "2"}, {"since": "2024", "until": "2025-06"},
+                  {"termination": "resignation"}, {"player": player} if player else {}):
+        p = dict(base, **extra)
+        tree(p)
+        if "min_games" not in extra:
+            # the search's --symmetric needs --after: the start is --after ''
+            search(dict(p, after="") if "symmetric" in extra else p)
+        if deep:
+            p["after"] = deep
+            tree(p)
+            if "min_games" not in extra:
+                search(p)
+
+for report in ("summary", "openings", "players", "lengths"):
+    for p in ({}, {"game": pairs[0][0]} if pairs else {}, {"player": player} if player else {},
+              {"since": "2023", "until": "2025-12-31"}, {"termination": "rules"},
+              {"game": pairs[-1][0], "variant": pairs[-1][1]} if pairs else {}):
+        same("/api/stats/" + report, p, ["kifu-stats"] + filter_args(p) + [report, "--format", "json"])
+for p in ({"depth": "3"}, {"depth": "2", "min_games": "3"}, {"by_position": "1"},
+          {"by_position": "1", "symmetric": "1", "depth": "3"}):
+    same("/api/stats/openings", p, ["kifu-stats"] + filter_args(p) + ["openings", "--format", "json"])
+
+# Games by id: the first ones, some in the middle, the last.
+ids = sorted(h["id"] for h in json.loads(tool(["kifu-search", "--json"])[1]))
+for i in sorted(set(ids[:3] + ids[len(ids) // 2: len(ids) // 2 + 2] + ids[-2:])):
+    same("/api/game/%d" % i, {}, ["kifu-export", "--id", str(i), "--to", "json"])
+
+# Mistakes: the tool's message, did-you-mean included.
+g, v = pairs[0] if pairs else ("glaisher", "standard")
+same_error("/api/tree", {"game": g[:-1] + "x", "variant": v},
+           ["kifu-stats", "--game", g[:-1] + "x", "--variant", v, "tree"])
+same_error("/api/tree", {"game": g, "variant": v[:-1]}, ["kifu-stats", "--game", g, "--variant", v[:-1], "tree"])
+same_error("/api/tree", {"game": g, "variant": v, "after": "zz9"},
+           ["kifu-stats", "--game", g, "--variant", v, "--after", "zz9", "tree"])
+same_error("/api/tree", {"game": g, "variant": v, "min_games": "-1"},
+           ["kifu-stats", "--game", g, "--variant", v, "--min-games", "-1", "tree"])
+same_error("/api/tree", {"game": g, "variant": v, "since": "2024-13"},
+           ["kifu-stats", "--game", g, "--variant", v, "--since", "2024-13", "tree"])
+same_error("/api/tree", {"game": g, "variant": v, "termination": "resign"},
+           ["kifu-stats", "--game", g, "--variant", v, "--termination", "resign", "tree"])
+same_error("/api/tree", {}, ["kifu-stats", "tree"])
+same_error("/api/search", {"after": "a1"}, ["kifu-search", "--after", "a1"])
+same_error("/api/search", {"symmetric": "1"}, ["kifu-search", "--symmetric"])
+same_error("/api/search", {"game": g, "variant": v, "after": "zz9"},
+           ["kifu-search", "--game", g, "--variant", v, "--after", "zz9"])
+same_error("/api/search", {"game": "glaisher", "until": "yesterday"},
+           ["kifu-search", "--game", "glaisher", "--until", "yesterday"])
+same_error("/api/stats/openings", {"depth": "0"}, ["kifu-stats", "--depth", "0", "openings"])
+same_error("/api/stats/openings", {"symmetric": "1"}, ["kifu-stats", "--symmetric", "openings"])
+same_error("/api/stats/summary", {"variant": "standrd"}, ["kifu-stats", "--variant", "standrd", "summary"])
+same_error("/api/stats/summry", {}, ["kifu-stats", "summry"], status=404)
+same_error("/api/game/x1", {}, ["kifu-export", "--id", "x1", "--to", "json"])
+
+print("compared %d" % compared)
+sys.exit(1 if failures else 0)

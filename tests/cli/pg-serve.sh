@@ -1,0 +1,16 @@
+#!/bin/sh
+# kifu-serve on PostgreSQL: the examples imported into the PostgreSQL
+# tests' server, served, and every answer of the JSON API compared with the
+# tools' json over the same database (tests/cli/lib/serve_api.py), bad
+# parameters included; its sessions are read-only (a write through them
+# fails), and it stops on SIGTERM with status 0.
+set -u
+. tests/cli/lib/pg.sh
+. tests/cli/lib/serve.sh
+dirs=$(ls -d examples/*/ | grep -v '^examples/invalid/$')
+# shellcheck disable=SC2086
+"$bin/kifu-import" --quiet --db "$db" $dirs >/dev/null 2>&1 || fail "import the examples"
+serve_start "$db" --threads 2 || test_done
+check "the API equals the tools' json on PostgreSQL" python3 tests/cli/lib/serve_api.py "$bin" "$db" "$serve_url"
+serve_stop
+test_done "$checks checks"

@@ -1,0 +1,57 @@
+#!/bin/sh
+# kifu-serve on SQLite: a server started on port 0 over a database of the
+# examples answers the JSON API exactly as the tools answer the same
+# question (tests/cli/lib/serve_api.py: trees and searches down the most
+# played lines of every game and variant, with filters; every report; games
+# by id; bad parameters with the tools' messages, did-you-mean included);
+# hostile requests get 400/404/405/414/431 and the server still answers
+# after each and beside 500 half-open connections
+# (tests/cli/lib/serve_hostile.py). It never writes: the database file is
+# the same bytes afterwards, a missing one is not created. It stops on
+# SIGTERM and SIGINT with status 0.
+# tests/run: early (it is long)
+set -u
+. tests/cli/lib/test-lib.sh
+. tests/cli/lib/serve.sh
+db=$tmp/ex.db
+dirs=$(ls -d examples/*/ | grep -v '^examples/invalid/$')
+# shellcheck disable=SC2086
+"$bin/kifu-import" --quiet --db "$db" $dirs >/dev/null 2>&1 || fail "import the examples"
+sum_before=$(cat "$db" "$db-wal" 2>/dev/null | cksum)
+
+serve_start "$db" --threads 3 || test_done
+check "the server prints where it listens" grep -q "^serving $db at http://127.0.0.1:[0-9]*/\$" "$tmp/serve.out"
+# The precomputed tables are behind after an import: a server that wrote would bring them up to date.
+for q in /api/stats/summary /api/stats/players /api/stats/openings /api/stats/lengths \
+	"/api/tree?game=glaisher&variant=standard"; do
+	serve_get "$q" >/dev/null
+	check "$q: 200" grep -q '^200$' "$tmp/status"
+done
+[ "$(cat "$db" "$db-wal" 2>/dev/null | cksum)" = "$sum_before" ] || fail "the database changed while served"
+# (the tools compared with below keep their tables: the file changes from here on)
+check "the API equals the tools' json" python3 tests/cli/lib/serve_api.py "$bin" "$db" "$serve_url"
+port=$(echo "$serve_url" | sed 's/.*:\([0-9]*\)\/$/\1/')
+check "hostile requests" python3 tests/cli/lib/serve_hostile.py "$port"
+check "one log line per request" grep -q '^GET /api/tree 200 ' "$tmp/serve.log"
+serve_stop
+
+# SIGINT too; --quiet logs nothing.
+: >"$tmp/serve.log"
+serve_start "$db" --quiet || test_done
+serve_get /api/stats/summary >/dev/null
+kill -INT "$serve_pid"
+wait "$serve_pid"
+check "SIGINT stops it with status 0" [ $? -eq 0 ]
+serve_pids=""
+check "--quiet logs no request" [ ! -s "$tmp/serve.log" ]
+
+# A missing database is an error (3), never created.
+"$bin/kifu-serve" --db "$tmp/none.db" --listen 127.0.0.1:0 >"$tmp/out" 2>"$tmp/err"
+check "a missing database: status 3" [ $? -eq 3 ]
+check "a missing database: said" grep -q "no database at '$tmp/none.db'" "$tmp/err"
+check "a missing database: not created" [ ! -e "$tmp/none.db" ]
+"$bin/kifu-serve" --db "$db" --listen nowhere >/dev/null 2>"$tmp/err"
+check "a bad --listen: status 2" [ $? -eq 2 ]
+"$bin/kifu-serve" --db "$db" --listen 300.1.2.3:0 >/dev/null 2>"$tmp/err"
+check "an address that is not one: status 2" [ $? -eq 2 ]
+test_done "$checks checks"
