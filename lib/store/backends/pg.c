@@ -10,11 +10,15 @@
  * stays flat and other statements may run between two rows. Schema
  * versions live in the table kifu_schema (schema/pg/NNN-*.sql, the same
  * numbers as schema/NNN-*.sql). Concurrency (schema/README.md,
- * "PostgreSQL"): each game is its own short transaction, retried on
- * serialization failures and deadlocks; writers of games share an advisory
- * lock that the refresh of the precomputed statistics takes exclusively,
- * so that game ids below the refreshed bound are all committed; reports
- * read one REPEATABLE READ snapshot.
+ * "PostgreSQL"): games a caller writes back to back share one transaction
+ * (a group, pg_batch_join), else each game is its own short transaction,
+ * retried on serialization failures and deadlocks; either holds the games'
+ * advisory lock exclusively (writers of games take turns, a group at a
+ * time) and the writers' lock shared, which the refresh of the
+ * precomputed statistics takes exclusively, so that game ids below the
+ * refreshed bound are all committed; reports read one REPEATABLE READ
+ * snapshot. A transaction's position index entries go in with one COPY
+ * (pg_copy.c) at its commit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@
 
 #include <libpq-fe.h>
 
+#include "store/backends/pg_copy.h"
 #include "store/store_impl.h"
 
 /* Advisory lock keys ('kifu' and a number): the schema's migrations, and the game writers. */
@@ -54,6 +59,11 @@
 #define BYTEAOID 17
 #define BOOLOID 16
 
+struct posidx_entry {
+	int64_t hash;
+	int32_t ply;
+};
+
 struct pg_conn {
 	PGconn *pg;
 	char *msg;           /* the last error's message, NULL when none */
@@ -67,6 +77,10 @@ struct pg_conn {
 	int grouped;         /* 1: the transaction holds the games' lock */
 	long group_games;
 	double group_started, last_io; /* ms: the group's start, the last statement run */
+	/* The position index entries of the transaction's games, sent at its commit. */
+	struct kifu_pg_copy_ posidx;
+	struct posidx_entry *sorted; /* one game's entries, sorted (reused) */
+	size_t sorted_cap;
 };
 
 struct pg_param {
@@ -230,6 +244,8 @@ static void pg_close(struct kifu_store *st)
 		return;
 	PQfinish(c->pg);
 	conn_clear(c);
+	kifu_pg_copy_release_(&c->posidx);
+	free(c->sorted);
 	free(c);
 	st->conn = NULL;
 }
@@ -892,33 +908,73 @@ static int pg_batch_join(struct kifu_store *st, struct kifu_error *err)
 /* ---- The position index ---- */
 
 /*
- * A game's entries, written with the game (in its transaction): one
- * statement, the hashes sent as one array, each (hash, game) once with
- * its first ply.
+ * A game's entries: each hash once, with the first ply that reached it,
+ * kept in COPY rows until the transaction commits (posidx_commit), when
+ * the transaction's games go in with one COPY. The game is new (its row
+ * was just inserted, under the games' lock) and each hash comes once: no
+ * entry can be there already.
  */
+static int by_hash_ply(const void *a, const void *b)
+{
+	const struct posidx_entry *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return (x->ply > y->ply) - (x->ply < y->ply);
+}
+
 static int pg_posidx_queue(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
 			   struct kifu_error *err)
 {
-	struct kifu_stmt *s = kifu_store_stmt_(st, ST_POSIDX_INSERT_N, err);
-	struct kifu_buf arr = KIFU_BUF_INIT;
-	size_t ply;
-	int ret;
+	struct pg_conn *c = CONN(st);
+	size_t n = rp->nplies + 1, i;
 
-	if (!s)
-		return err ? err->code : KIFU_EDB;
-	kifu_buf_putc(&arr, '{');
-	for (ply = 0; ply <= rp->nplies; ply++)
-		kifu_buf_printf(&arr, "%s%lld", ply ? "," : "", (long long)(int64_t)rp->hashes[ply]);
-	kifu_buf_putc(&arr, '}');
-	if (arr.failed) {
-		kifu_buf_release(&arr);
+	if (c->sorted_cap < n) {
+		struct posidx_entry *v = realloc(c->sorted, n * sizeof(*v));
+
+		if (!v)
+			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		c->sorted = v;
+		c->sorted_cap = n;
+	}
+	for (i = 0; i < n; i++) {
+		c->sorted[i].hash = (int64_t)rp->hashes[i];
+		c->sorted[i].ply = (int32_t)i;
+	}
+	qsort(c->sorted, n, sizeof(*c->sorted), by_hash_ply);
+	for (i = 0; i < n; i++) {
+		if (i && c->sorted[i].hash == c->sorted[i - 1].hash)
+			continue;
+		kifu_pg_copy_row_(&c->posidx, 3);
+		kifu_pg_copy_int64_(&c->posidx, c->sorted[i].hash);
+		kifu_pg_copy_int64_(&c->posidx, id);
+		kifu_pg_copy_int32_(&c->posidx, c->sorted[i].ply);
+	}
+	if (c->posidx.buf.failed) {
+		kifu_pg_copy_clear_(&c->posidx);
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	}
-	kifu_db_bind_int64_(s, 1, id);
-	kifu_db_bind_text_static_(s, 2, arr.data, (long)arr.len);
-	ret = kifu_store_step_(st, s, "cannot index the positions", err);
-	kifu_buf_release(&arr);
-	return ret;
+	return 0;
+}
+
+static int pg_posidx_commit(struct kifu_store *st, struct kifu_error *err)
+{
+	struct pg_conn *c = CONN(st);
+	PGresult *res;
+	int ret;
+
+	if (!c->posidx.rows)
+		return 0;
+	ret = drain(c);
+	if (ret == 0) {
+		res = kifu_pg_copy_send_(c->pg, "COPY positions_hash(hash, game_id, ply) FROM STDIN "
+						"(FORMAT binary)", &c->posidx);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+			ret = result_fail(c, res);
+		PQclear(res);
+	}
+	kifu_pg_copy_clear_(&c->posidx);
+	return ret < 0 ? kifu_db_fail_(st, "cannot index the positions", err) : 0;
 }
 
 static int pg_posidx_nothing(struct kifu_store *st, struct kifu_error *err)
@@ -930,7 +986,8 @@ static int pg_posidx_nothing(struct kifu_store *st, struct kifu_error *err)
 
 static void pg_posidx_forget(struct kifu_store *st)
 {
-	(void)st;
+	if (CONN(st))
+		kifu_pg_copy_clear_(&CONN(st)->posidx);
 }
 
 static void pg_json_at(struct kifu_buf *out, const char *array, const char *index)
@@ -939,10 +996,12 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
 }
 
 /*
- * The SQL that differs. Transactions: the transaction of a game (each its
- * own: store_tx.c, own_begin) holds the writers' lock shared until it
- * commits, a caller's batch does not (it may wait long for its next game).
- * A game's commit does not wait for the disk (synchronous_commit off);
+ * The SQL that differs. Transactions: the transaction of a game (its
+ * own: store_tx.c, own_begin) holds the games' lock exclusively and the
+ * writers' lock shared until it commits, as a group of games does
+ * (pg_batch_join); a caller's batch does not otherwise (it may wait long
+ * for its next game). A game's own commit does not wait for the disk
+ * (synchronous_commit off), a group's does;
  * the caller's batch ends with a commit that does (an id taken makes it
  * write a commit record even when empty), and with it every game
  * committed before: durable per batch, as SQLite's batches, at the cost
@@ -982,10 +1041,6 @@ static const struct kifu_db_query pg_queries[] = {
 	  "INSERT INTO players(id, name) SELECT nextval('players_id_seq'), ?1::text "
 	  "WHERE NOT EXISTS (SELECT 1 FROM players WHERE name = ?1::text) "
 	  "ON CONFLICT (name) DO NOTHING RETURNING id" },
-	{ "posidx_insert_n",
-	  "INSERT INTO positions_hash(hash, game_id, ply) SELECT h.value, ?1::bigint, "
-	  "min(h.ord - 1) FROM unnest(?2::bigint[]) WITH ORDINALITY AS h(value, ord) "
-	  "GROUP BY h.value ON CONFLICT DO NOTHING" },
 	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
 	{ "canon_index",
 	  "INSERT INTO positions_canon(hash, game_id, ply) SELECT h.value::bigint, c.game_id, "
@@ -1032,15 +1087,16 @@ const struct kifu_store_backend kifu_store_pg_ = {
 	.cannot_write = pg_cannot_write,
 	/*
 	 * No bulk mode: dropping indexes would lock the tables against every
-	 * other writer, and a game's rows are one multi-row statement each
-	 * already; the position indexes and tree counts are written per game.
+	 * other writer; games written back to back are grouped per
+	 * transaction instead (batch_join), their position index entries sent
+	 * with one COPY at its commit.
 	 */
 	.bulk_begin = NULL,
 	.bulk_end = NULL,
 	.game_tx = 1,
 	.batch_join = pg_batch_join,
 	.posidx_queue = pg_posidx_queue,
-	.posidx_commit = pg_posidx_nothing,
+	.posidx_commit = pg_posidx_commit,
 	.posidx_rollback = pg_posidx_forget,
 	.posidx_defer = pg_posidx_nothing,
 	.posidx_restore = pg_posidx_nothing,
