@@ -103,13 +103,14 @@ struct kifu_store_symm_game_ {
 	size_t nplies;
 	const kifu_move *moves;  /* or NULL: */
 	json_t *texts;           /* a JSON array of canonical move texts */
-	json_t *hashes;          /* with texts: the stored plain hashes, ply 0..plies */
+	const uint64_t *hashes;  /* with texts: the stored plain hashes, ply 0..nhashes - 1 */
+	size_t nhashes;
 	const struct kifu_replay *rp; /* for the texts of moves (import) */
 };
 
 /*
  * Replays game x (store_symm_replay.c): the canonical hash of every ply
- * into sy->canon (a JSON array) when want_canon, and its contributions to
+ * into sy->canonh[0..plies] (whole when it returns 0), and its contributions to
  * tree_moves into a when a is not NULL. KIFU_EILLEGAL when a stored move
  * does not replay.
  */

@@ -78,13 +78,13 @@ static int plain_rest(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
 	size_t ply, k;
 	int oom = 0;
 
-	for (ply = from; ply < x->nplies && ply < json_array_size(x->hashes); ply++) {
-		json_t *h = json_array_get(x->hashes, ply), *t = json_array_get(x->texts, ply);
+	for (ply = from; ply < x->nplies && ply < x->nhashes; ply++) {
+		json_t *t = json_array_get(x->texts, ply);
 		int count;
 
-		if (!json_is_integer(h) || !json_is_string(t))
+		if (!json_is_string(t))
 			return 0;
-		sy->plain[ply] = (uint64_t)json_integer_value(h);
+		sy->plain[ply] = x->hashes[ply];
 		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, &oom);
 		if (oom)
 			return KIFU_ENOMEM;
@@ -104,6 +104,8 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 {
 	const struct kifu_game *g = x->g;
 	int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
+
+	(void)want_canon; /* sy->canonh is filled either way */
 	void *state, *mapped;
 	size_t ply, k;
 	int ret, oom = 0;
@@ -129,8 +131,6 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 	if (ret < 0)
 		return ret;
 	n[x->res] = 1;
-	kifu_buf_reset(&sy->canon);
-	kifu_buf_putc(&sy->canon, '[');
 	for (ply = 0; ply <= x->nplies; ply++) {
 		uint64_t h = g->hash(state), c;
 		int sym = 0, count_plain, count_canon;
@@ -141,11 +141,6 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 			return nomem(err);
 		sy->plain[ply] = h;
 		sy->canonh[ply] = c;
-		if (want_canon) {
-			if (ply)
-				kifu_buf_putc(&sy->canon, ',');
-			kifu_store_put_int64_(&sy->canon, (int64_t)c);
-		}
 		if (ply == x->nplies)
 			break;
 		if (x->moves) {
@@ -192,8 +187,7 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 		}
 		g->apply(state, m);
 	}
-	kifu_buf_putc(&sy->canon, ']');
-	return sy->canon.failed ? nomem(err) : 0;
+	return 0;
 }
 
 int kifu_store_symm_result_(const struct kifu_game *g, const char *result)
