@@ -59,10 +59,27 @@
 #define BYTEAOID 17
 #define BOOLOID 16
 
-struct posidx_entry {
-	int64_t hash;
-	int32_t ply;
+/*
+ * Rows a transaction writes by COPY at its commit (or before a statement
+ * that could read them): the backend's own statements of a game's
+ * game_moves and game_canon rows (named queries "game_moves_insert",
+ * "canon_insert"), matched by their text, run by adding a row, their
+ * parameters typed by types; a game_canon row also gives the game's
+ * entries of positions_canon (its canonical hashes, each once with its
+ * first ply), so that "canon_index" finds its games indexed already.
+ */
+static const struct stage {
+	const char *insert, *copy, *types;
+	int canon;
+} stages[] = {
+	{ "INSERT INTO game_moves(game_id, moves, hashes, notes) "
+	  "VALUES (?1, ?2::jsonb, ?3::jsonb, ?4::jsonb)",
+	  "COPY game_moves(game_id, moves, hashes, notes) FROM STDIN (FORMAT binary)", "ijjj", 0 },
+	{ "INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2::jsonb)",
+	  "COPY game_canon(game_id, canon) FROM STDIN (FORMAT binary)", "ij", 1 },
 };
+
+#define NSTAGES ((int)(sizeof(stages) / sizeof(stages[0])))
 
 struct pg_conn {
 	PGconn *pg;
@@ -79,8 +96,10 @@ struct pg_conn {
 	double group_started, last_io; /* ms: the group's start, the last statement run */
 	/* The position index entries of the transaction's games, sent at its commit. */
 	struct kifu_pg_copy_ posidx;
-	struct posidx_entry *sorted; /* one game's entries, sorted (reused) */
-	size_t sorted_cap;
+	/* The rows of stages[], and the positions_canon entries of the game_canon ones. */
+	struct kifu_pg_copy_ staged[NSTAGES], canon;
+	long nstaged;
+	struct kifu_pg_entries_ scratch;
 };
 
 struct pg_param {
@@ -109,6 +128,8 @@ struct pg_stmt {
 	int bind_err;
 	unsigned char *blob; /* column_blob's unescaped value */
 	size_t blob_len;
+	int stage;           /* 1 + its index in stages[]: run by adding a row; 0: sent */
+	int reads_staged;    /* the SQL may read what stages[] write: those rows are sent first */
 };
 
 #define CONN(st) ((struct pg_conn *)(st)->conn)
@@ -234,18 +255,102 @@ static int drain(struct pg_conn *c)
 	return ret;
 }
 
+/* ---- Rows sent by COPY ---- */
+
+/* Whether SQL may read what stages[] write (or its views: moves, positions). */
+static int reads_staged(const char *sql)
+{
+	return strstr(sql, "moves") || strstr(sql, "canon") || strstr(sql, "positions") ||
+	       strstr(sql, "game_data") || strstr(sql, "COMMIT");
+}
+
+static int copy_send(struct pg_conn *c, const char *sql, struct kifu_pg_copy_ *w)
+{
+	PGresult *res;
+	int ret = 0;
+
+	if (!w->rows)
+		return 0;
+	res = kifu_pg_copy_send_(c->pg, sql, w);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		ret = result_fail(c, res);
+	PQclear(res);
+	kifu_pg_copy_clear_(w);
+	return ret;
+}
+
+static void staged_clear(struct pg_conn *c)
+{
+	int i;
+
+	for (i = 0; i < NSTAGES; i++)
+		kifu_pg_copy_clear_(&c->staged[i]);
+	kifu_pg_copy_clear_(&c->canon);
+	c->nstaged = 0;
+}
+
+/* Sends the rows of stages[] (in their order: game_moves before what reads it). */
+static int staged_send(struct pg_conn *c)
+{
+	int i, ret;
+
+	if (!c->nstaged)
+		return 0;
+	ret = drain(c);
+	for (i = 0; i < NSTAGES && ret == 0; i++)
+		ret = copy_send(c, stages[i].copy, &c->staged[i]);
+	if (ret == 0)
+		ret = copy_send(c, "COPY positions_canon(hash, game_id, ply) FROM STDIN (FORMAT binary)",
+				&c->canon);
+	staged_clear(c);
+	return ret;
+}
+
+/* Runs staged statement s: a row for its COPY (and a game_canon row's index entries). */
+static int staged_add(struct pg_conn *c, struct pg_stmt *s)
+{
+	const struct stage *sg = &stages[s->stage - 1];
+	struct kifu_pg_copy_ *w = &c->staged[s->stage - 1];
+	const char *values[4];
+	int lengths[4], i, n = (int)strlen(sg->types);
+	size_t nh;
+
+	for (i = 0; i < n && i < s->nparams; i++) {
+		values[i] = s->params[i].value;
+		lengths[i] = s->params[i].len;
+	}
+	for (; i < n; i++)
+		values[i] = NULL;
+	kifu_pg_copy_params_(w, sg->types, values, lengths);
+	/* Canonical hashes that do not read as numbers are left to "canon_index". */
+	if (sg->canon && values[0] && values[1] &&
+	    kifu_pg_json_ints_(&c->scratch, &nh, values[1], (size_t)lengths[1]) == 0 &&
+	    kifu_pg_copy_entries_(&c->canon, strtoll(values[0], NULL, 10), c->scratch.h, nh,
+				  &c->scratch) < 0)
+		return nomem(c);
+	if (w->buf.failed || c->canon.buf.failed)
+		return nomem(c);
+	c->nstaged++;
+	c->changes = 1;
+	return 0;
+}
+
 /* ---- Connecting ---- */
 
 static void pg_close(struct kifu_store *st)
 {
 	struct pg_conn *c = CONN(st);
+	int i;
 
 	if (!c)
 		return;
 	PQfinish(c->pg);
 	conn_clear(c);
 	kifu_pg_copy_release_(&c->posidx);
-	free(c->sorted);
+	for (i = 0; i < NSTAGES; i++)
+		kifu_pg_copy_release_(&c->staged[i]);
+	kifu_pg_copy_release_(&c->canon);
+	kifu_pg_entries_release_(&c->scratch);
 	free(c);
 	st->conn = NULL;
 }
@@ -380,7 +485,7 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	struct pg_conn *c = CONN(st);
 	struct pg_stmt *s = calloc(1, sizeof(*s));
 	PGresult *res;
-	int ret = 0;
+	int ret = 0, i;
 
 	*out = NULL;
 	if (!s)
@@ -405,6 +510,21 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	s->query = is_query(s->sql);
 	s->rows = s->query || strstr(s->sql, "RETURNING") != NULL;
 	s->row = -1;
+	for (i = 0; i < NSTAGES; i++)
+		if (!strcmp(sql, stages[i].insert))
+			s->stage = i + 1;
+	if (s->stage && s->nparams != (int)strlen(stages[s->stage - 1].types)) {
+		free(s->sql);
+		free(s);
+		conn_fail(c, "54023", "a staged statement's parameters do not match its columns");
+		return KIFU_EDB;
+	}
+	s->reads_staged = !s->stage && reads_staged(sql);
+	if (s->stage) {
+		/* Never sent: nothing to prepare. */
+		*out = &s->base;
+		return 0;
+	}
 	snprintf(s->name, sizeof(s->name), "kifu_s%u", ++c->names);
 	res = PQprepare(c->pg, s->name, s->sql, 0, NULL);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
@@ -465,7 +585,7 @@ static void pg_finalize(struct kifu_stmt *x)
 	int i;
 
 	pg_reset(x);
-	if (c && PQstatus(c->pg) == CONNECTION_OK) {
+	if (c && !s->stage && PQstatus(c->pg) == CONNECTION_OK) {
 		char sql[64];
 
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->name);
@@ -581,6 +701,13 @@ static int stmt_run(struct pg_stmt *s)
 	PGresult *res;
 	ExecStatusType status;
 
+	if (s->stage)
+		return staged_add(c, s);
+	if (s->reads_staged && c->nstaged) {
+		ret = staged_send(c);
+		if (ret < 0)
+			return ret;
+	}
 	for (i = 0; i < s->nparams; i++) {
 		values[i] = s->params[i].value;
 		lengths[i] = s->params[i].len;
@@ -807,6 +934,10 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 	/* A rollback ends whatever went wrong before it. */
 	if (ret < 0 && strncmp(sql, "ROLLBACK", 8) != 0)
 		return ret;
+	if (!strncmp(sql, "ROLLBACK", 8))
+		staged_clear(c);
+	else if (c->nstaged && reads_staged(sql) && (ret = staged_send(c)) < 0)
+		return ret;
 	res = PQexec(c->pg, sql);
 	ret = 0;
 	status = PQresultStatus(res);
@@ -914,67 +1045,32 @@ static int pg_batch_join(struct kifu_store *st, struct kifu_error *err)
  * was just inserted, under the games' lock) and each hash comes once: no
  * entry can be there already.
  */
-static int by_hash_ply(const void *a, const void *b)
-{
-	const struct posidx_entry *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return (x->ply > y->ply) - (x->ply < y->ply);
-}
-
 static int pg_posidx_queue(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
 			   struct kifu_error *err)
 {
 	struct pg_conn *c = CONN(st);
-	size_t n = rp->nplies + 1, i;
 
-	if (c->sorted_cap < n) {
-		struct posidx_entry *v = realloc(c->sorted, n * sizeof(*v));
-
-		if (!v)
-			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		c->sorted = v;
-		c->sorted_cap = n;
-	}
-	for (i = 0; i < n; i++) {
-		c->sorted[i].hash = (int64_t)rp->hashes[i];
-		c->sorted[i].ply = (int32_t)i;
-	}
-	qsort(c->sorted, n, sizeof(*c->sorted), by_hash_ply);
-	for (i = 0; i < n; i++) {
-		if (i && c->sorted[i].hash == c->sorted[i - 1].hash)
-			continue;
-		kifu_pg_copy_row_(&c->posidx, 3);
-		kifu_pg_copy_int64_(&c->posidx, c->sorted[i].hash);
-		kifu_pg_copy_int64_(&c->posidx, id);
-		kifu_pg_copy_int32_(&c->posidx, c->sorted[i].ply);
-	}
-	if (c->posidx.buf.failed) {
+	if (kifu_pg_copy_entries_(&c->posidx, id, rp->hashes, rp->nplies + 1, &c->scratch) < 0) {
 		kifu_pg_copy_clear_(&c->posidx);
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	}
 	return 0;
 }
 
+/* At the commit: the staged rows, then the position index. */
 static int pg_posidx_commit(struct kifu_store *st, struct kifu_error *err)
 {
 	struct pg_conn *c = CONN(st);
-	PGresult *res;
-	int ret;
+	int ret = staged_send(c);
 
-	if (!c->posidx.rows)
-		return 0;
-	ret = drain(c);
-	if (ret == 0) {
-		res = kifu_pg_copy_send_(c->pg, "COPY positions_hash(hash, game_id, ply) FROM STDIN "
-						"(FORMAT binary)", &c->posidx);
-		if (PQresultStatus(res) != PGRES_COMMAND_OK)
-			ret = result_fail(c, res);
-		PQclear(res);
+	if (ret == 0 && c->posidx.rows) {
+		ret = drain(c);
+		if (ret == 0)
+			ret = copy_send(c, "COPY positions_hash(hash, game_id, ply) FROM STDIN "
+					   "(FORMAT binary)", &c->posidx);
 	}
 	kifu_pg_copy_clear_(&c->posidx);
-	return ret < 0 ? kifu_db_fail_(st, "cannot index the positions", err) : 0;
+	return ret < 0 ? kifu_db_fail_(st, "cannot store the games' rows", err) : 0;
 }
 
 static int pg_posidx_nothing(struct kifu_store *st, struct kifu_error *err)
@@ -986,8 +1082,10 @@ static int pg_posidx_nothing(struct kifu_store *st, struct kifu_error *err)
 
 static void pg_posidx_forget(struct kifu_store *st)
 {
-	if (CONN(st))
+	if (CONN(st)) {
 		kifu_pg_copy_clear_(&CONN(st)->posidx);
+		staged_clear(CONN(st));
+	}
 }
 
 static void pg_json_at(struct kifu_buf *out, const char *array, const char *index)
@@ -1046,7 +1144,9 @@ static const struct kifu_db_query pg_queries[] = {
 	  "INSERT INTO positions_canon(hash, game_id, ply) SELECT h.value::bigint, c.game_id, "
 	  "min(h.ord - 1) FROM game_canon c CROSS JOIN LATERAL "
 	  "jsonb_array_elements_text(c.canon) WITH ORDINALITY AS h(value, ord) "
-	  "WHERE c.game_id BETWEEN ?1 AND ?2 GROUP BY 1, 2 ON CONFLICT DO NOTHING" },
+	  "WHERE c.game_id BETWEEN ?1 AND ?2 AND NOT EXISTS (SELECT 1 FROM positions_canon p "
+	  "WHERE p.hash = (c.canon ->> 0)::bigint AND p.game_id = c.game_id) "
+	  "GROUP BY 1, 2 ON CONFLICT DO NOTHING" },
 	{ "canon_insert", "INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2::jsonb)" },
 	{ "game_moves_insert",
 	  "INSERT INTO game_moves(game_id, moves, hashes, notes) "

@@ -152,3 +152,97 @@ PGresult *kifu_pg_copy_send_(PGconn *pg, const char *copy_sql, struct kifu_pg_co
 	}
 	return last ? last : client_error(pg);
 }
+
+void kifu_pg_copy_params_(struct kifu_pg_copy_ *w, const char *types, const char *const *values,
+			  const int *lengths)
+{
+	int i, n = (int)strlen(types);
+
+	kifu_pg_copy_row_(w, n);
+	for (i = 0; i < n; i++) {
+		if (!values[i])
+			kifu_pg_copy_null_(w);
+		else if (types[i] == 'i')
+			kifu_pg_copy_int64_(w, strtoll(values[i], NULL, 10));
+		else if (types[i] == 'j')
+			kifu_pg_copy_jsonb_(w, values[i], (size_t)lengths[i]);
+		else
+			kifu_pg_copy_text_(w, values[i], (size_t)lengths[i]);
+	}
+}
+
+static int by_hash_ply(const void *a, const void *b)
+{
+	const struct kifu_pg_entry_ *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return (x->ply > y->ply) - (x->ply < y->ply);
+}
+
+int kifu_pg_copy_entries_(struct kifu_pg_copy_ *w, int64_t id, const uint64_t *hashes, size_t n,
+			  struct kifu_pg_entries_ *scratch)
+{
+	size_t i;
+
+	if (scratch->cap < n) {
+		struct kifu_pg_entry_ *v = realloc(scratch->v, n * sizeof(*v));
+
+		if (!v)
+			return KIFU_ENOMEM;
+		scratch->v = v;
+		scratch->cap = n;
+	}
+	for (i = 0; i < n; i++) {
+		scratch->v[i].hash = (int64_t)hashes[i];
+		scratch->v[i].ply = (int32_t)i;
+	}
+	qsort(scratch->v, n, sizeof(*scratch->v), by_hash_ply);
+	for (i = 0; i < n; i++) {
+		if (i && scratch->v[i].hash == scratch->v[i - 1].hash)
+			continue;
+		kifu_pg_copy_row_(w, 3);
+		kifu_pg_copy_int64_(w, scratch->v[i].hash);
+		kifu_pg_copy_int64_(w, id);
+		kifu_pg_copy_int32_(w, scratch->v[i].ply);
+	}
+	return w->buf.failed ? KIFU_ENOMEM : 0;
+}
+
+int kifu_pg_json_ints_(struct kifu_pg_entries_ *out, size_t *n, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	uint64_t *h;
+
+	*n = 0;
+	while (p < end && (*p == '[' || *p == ' '))
+		p++;
+	while (p < end && *p != ']') {
+		char *stop;
+		long long v = strtoll(p, &stop, 10);
+
+		if (stop == p)
+			return KIFU_EINVALID;
+		if (*n >= out->hcap) {
+			size_t cap = out->hcap ? 2 * out->hcap : 256;
+
+			h = realloc(out->h, cap * sizeof(*h));
+			if (!h)
+				return KIFU_ENOMEM;
+			out->h = h;
+			out->hcap = cap;
+		}
+		out->h[(*n)++] = (uint64_t)v;
+		p = stop;
+		while (p < end && (*p == ',' || *p == ' '))
+			p++;
+	}
+	return 0;
+}
+
+void kifu_pg_entries_release_(struct kifu_pg_entries_ *e)
+{
+	free(e->v);
+	free(e->h);
+	memset(e, 0, sizeof(*e));
+}
