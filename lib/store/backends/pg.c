@@ -210,10 +210,25 @@ static int nomem(struct pg_conn *c)
  * leaves pipeline mode; everything else calls it before talking to the
  * server.
  */
+static int drain_last(struct pg_conn *c, PGresult **last);
+
 static int drain(struct pg_conn *c)
+{
+	return drain_last(c, NULL);
+}
+
+/*
+ * drain(), keeping in *last (when not NULL) the result of the last
+ * statement sent (NULL when it failed or never ran): a query sent behind
+ * the writes is answered in the same round trip.
+ */
+static int drain_last(struct pg_conn *c, PGresult **last)
 {
 	PGresult *res;
 	int ret = c->sticky, syncs = 0;
+
+	if (last)
+		*last = NULL;
 
 	c->sticky = 0;
 	if (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF)
@@ -238,6 +253,12 @@ static int drain(struct pg_conn *c)
 			break;
 		case PGRES_COMMAND_OK:
 		case PGRES_TUPLES_OK:
+			if (last) {
+				PQclear(*last);
+				*last = res;
+				res = NULL;
+			}
+			break;
 		case PGRES_PIPELINE_ABORTED:
 			break;
 		default:
@@ -246,6 +267,10 @@ static int drain(struct pg_conn *c)
 			break;
 		}
 		PQclear(res);
+	}
+	if (ret < 0 && last) {
+		PQclear(*last);
+		*last = NULL;
 	}
 	c->queued = 0;
 	if (PQexitPipelineMode(c->pg) != 1 && ret == 0) {
@@ -726,6 +751,18 @@ static int stmt_run(struct pg_stmt *s)
 		s->nrows = 0;
 		return 0;
 	}
+	if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF && !(s->query && !s->base.small && !s->direct)) {
+		/* Writes in flight: this one goes behind them, all answered in one round trip. */
+		if (PQsendQueryPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0) != 1) {
+			conn_fail(c, "08006", PQerrorMessage(c->pg));
+			return KIFU_EDB;
+		}
+		ret = drain_last(c, &res);
+		if (ret < 0)
+			return ret;
+		status = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+		goto done;
+	}
 	ret = drain(c);
 	if (ret < 0)
 		return ret;
@@ -759,6 +796,7 @@ static int stmt_run(struct pg_stmt *s)
 	}
 	res = PQexecPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0);
 	status = PQresultStatus(res);
+done:
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
 		ret = result_fail(c, res);
 
