@@ -68,34 +68,32 @@ void kifu_pg_copy_int32_(struct kifu_pg_copy_ *w, int32_t v)
 	put_be(&w->buf, (uint32_t)v, 4);
 }
 
-void kifu_pg_copy_text_(struct kifu_pg_copy_ *w, const char *text, size_t len)
+/* A value of len bytes after a prefix of plen (jsonb's version byte); NULL text: SQL NULL. */
+static void put_value(struct kifu_pg_copy_ *w, const char *prefix, size_t plen, const char *text,
+		      size_t len)
 {
 	if (!text) {
 		kifu_pg_copy_null_(w);
 		return;
 	}
-	if (len > 0x7ffffffe) {
+	if (len > 0x7ffffffe - plen) {
 		w->buf.failed = 1;
 		return;
 	}
-	put_be(&w->buf, len, 4);
+	put_be(&w->buf, len + plen, 4);
+	kifu_buf_add(&w->buf, prefix, plen);
 	kifu_buf_add(&w->buf, text, len);
+}
+
+void kifu_pg_copy_text_(struct kifu_pg_copy_ *w, const char *text, size_t len)
+{
+	put_value(w, "", 0, text, len);
 }
 
 void kifu_pg_copy_jsonb_(struct kifu_pg_copy_ *w, const char *text, size_t len)
 {
-	if (!text) {
-		kifu_pg_copy_null_(w);
-		return;
-	}
-	if (len > 0x7ffffffd) {
-		w->buf.failed = 1;
-		return;
-	}
 	/* jsonb's binary input: version 1, then the JSON text. */
-	put_be(&w->buf, len + 1, 4);
-	kifu_buf_putc(&w->buf, 1);
-	kifu_buf_add(&w->buf, text, len);
+	put_value(w, "\1", 1, text, len);
 }
 
 void kifu_pg_copy_clear_(struct kifu_pg_copy_ *w)
