@@ -46,9 +46,13 @@ const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *r
 	return i < res->n ? &res->v[i] : NULL;
 }
 
-/* The position after moves: its hash (the canonical one when canonical) and side to move. */
+/*
+ * The position after moves: its hash (canonical 1: the canonical one; 2:
+ * those of its orientations, hash[k] by symmetry k, *n of them) and side
+ * to move.
+ */
 static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
-			  const char *moves, int canonical, struct kifu_error *err)
+			  const char *moves, int canonical, int *n, struct kifu_error *err)
 {
 	struct kifu_pos *pos = NULL;
 	int ret;
@@ -58,7 +62,9 @@ static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *
 		ret = kifu_pos_play_list(pos, moves, err);
 	if (ret == 0) {
 		*hash = g->hash(pos->state);
-		if (canonical && kifu_game_canonical_hash(hash, NULL, g, pos->state) < 0)
+		if (canonical == 1 && kifu_game_canonical_hash(hash, NULL, g, pos->state) < 0)
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		if (canonical == 2 && (*n = kifu_store_orient_hashes_(hash, g, pos->state)) < 0)
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		if (to_move)
 			*to_move = g->side_to_move(pos->state);
@@ -70,7 +76,7 @@ static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *
 int kifu_search_position_side_(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
 			       const char *moves, struct kifu_error *err)
 {
-	return position_after(hash, to_move, g, variant, moves, 0, err);
+	return position_after(hash, to_move, g, variant, moves, 0, NULL, err);
 }
 
 int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
@@ -82,28 +88,14 @@ int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
 int kifu_search_position_canonical(uint64_t *hash, const struct kifu_game *g, int variant,
 				   const char *moves, struct kifu_error *err)
 {
-	return position_after(hash, NULL, g, variant, moves, 1, err);
+	return position_after(hash, NULL, g, variant, moves, 1, NULL, err);
 }
 
 int kifu_search_position_orientations(uint64_t *out, int *n, const struct kifu_game *g,
 				      int variant, const char *moves, struct kifu_error *err)
 {
-	struct kifu_pos *pos = NULL;
-	int ret;
-
 	*n = 0;
-	ret = kifu_pos_new(&pos, g, variant, 0, err);
-	if (ret == 0)
-		ret = kifu_pos_play_list(pos, moves, err);
-	if (ret == 0) {
-		ret = kifu_store_orient_hashes_(out, g, pos->state);
-		if (ret < 0)
-			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		else
-			*n = ret, ret = 0;
-	}
-	kifu_pos_free(pos);
-	return ret;
+	return position_after(out, NULL, g, variant, moves, 2, n, err);
 }
 
 /* A copy of column i's text in the result's arena; NULL for SQL NULL or out of memory. */

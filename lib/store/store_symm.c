@@ -105,6 +105,7 @@ static void symm_release(struct kifu_store *st)
 	free(sy->plain);
 	free(sy->canonh);
 	free(sy->states);
+	free(sy->opool);
 	kifu_buf_release(&sy->canon);
 	kifu_buf_release(&sy->players);
 	free(sy);
@@ -521,6 +522,30 @@ static int backfill_hits(struct kifu_store *st, struct kifu_store_symm_ *sy, int
 }
 
 /*
+ * canon_orientations of k into *orient (grown to fit, *room its size)
+ * unless done already: *have_c 1 when done, -1 when k's game does not
+ * replay, 0 before. KIFU_ENOMEM or 0.
+ */
+static int orientations_once(int *have_c, struct kifu_store *st, const struct kifu_store_tkey_ *k,
+			     unsigned char **orient, size_t *room, struct kifu_error *err)
+{
+	size_t need = ((size_t)k->g->nsymmetries + 1) * k->g->state_size;
+
+	if (*have_c)
+		return 0;
+	if (*room < need) {
+		unsigned char *p = realloc(*orient, need);
+
+		if (!p)
+			return nomem(err);
+		*orient = p;
+		*room = need;
+	}
+	*have_c = canon_orientations(st, k, *orient, err) == 0 ? 1 : -1;
+	return 0;
+}
+
+/*
  * Backfill: for each NEW position, the games the position index holds
  * that reached it only after the first plies (those within were counted
  * as they came), by next move, counted into held (a canonical position's
@@ -571,26 +596,22 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 		q = s[k->symmetric];
 		/* Without a canonical index: the orientations first, read from the plain one. */
 		if (k->symmetric && !kifu_store_canon_indexed_(st)) {
-			size_t need = ((size_t)g->nsymmetries + 1) * g->state_size;
 			uint64_t oh[KIFU_GAME_SYMMETRIES_MAX];
+			const uint64_t *o = oh;
 			int j;
 
-			if (room < need) {
-				unsigned char *p = realloc(orient, need);
-
-				if (!p) {
-					ret = nomem(err);
+			if (k->orient_at >= 0 && (size_t)k->orient_at < sy->on) {
+				o = sy->opool + (size_t)k->orient_at * KIFU_GAME_SYMMETRIES_MAX;
+			} else {
+				ret = orientations_once(&have_c, st, k, &orient, &room, err);
+				if (ret < 0)
 					break;
-				}
-				orient = p;
-				room = need;
+				if (have_c < 0)
+					continue;
+				for (j = 0; j < g->nsymmetries && j < KIFU_GAME_SYMMETRIES_MAX; j++)
+					oh[j] = g->hash(orient + (size_t)j * g->state_size);
 			}
-			have_c = canon_orientations(st, k, orient, err) == 0 ? 1 : -1;
-			if (have_c < 0)
-				continue;
-			for (j = 0; j < g->nsymmetries && j < KIFU_GAME_SYMMETRIES_MAX; j++)
-				oh[j] = g->hash(orient + (size_t)j * g->state_size);
-			kifu_store_reach_bind_(q, st, 1, oh, j);
+			kifu_store_reach_bind_(q, st, 1, o, g->nsymmetries);
 		}
 		kifu_db_bind_int64_(q, 1, k->hash);
 		kifu_db_bind_int_(q, 2, TREE_DEPTH);
@@ -610,21 +631,10 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 				uint64_t ph = (uint64_t)kifu_db_column_int64_(q, 4);
 				struct kifu_error why;
 				kifu_move m;
-				size_t need = ((size_t)g->nsymmetries + 1) * g->state_size;
 
-				if (!have_c) {
-					if (room < need) {
-						unsigned char *p = realloc(orient, need);
-
-						if (!p) {
-							ret = nomem(err);
-							break;
-						}
-						orient = p;
-						room = need;
-					}
-					have_c = canon_orientations(st, k, orient, err) == 0 ? 1 : -1;
-				}
+				ret = orientations_once(&have_c, st, k, &orient, &room, err);
+				if (ret < 0)
+					break;
 				if (have_c < 0)
 					break;
 				for (j = 0; j < g->nsymmetries; j++)
@@ -648,6 +658,12 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 			ret = kifu_store_fail_(st, "cannot count the tree", err);
 		kifu_db_reset_(q);
 	}
+	/* Every NEW key read: their orientations are spent (none of a transaction waits). */
+	for (i = 0; i < sy->tracked.cap; i++)
+		if (sy->tracked.v[i].g && sy->tracked.v[i].state == T_NEW_TX)
+			break;
+	if (ret == 0 && i == sy->tracked.cap)
+		sy->on = 0;
 out:
 	free(orient);
 	free(hit);
@@ -728,6 +744,7 @@ static void symm_rollback(struct kifu_store *st)
 	if (!st->bulk) {
 		/* Nothing is held between transactions outside bulk mode. */
 		kifu_store_tset_move_(&sy->tracked, T_NEW_HELD, T_DEAD);
+		sy->on = 0;
 		kifu_store_agg_clear_(&sy->held);
 		sy->held_last = sy->last_id = 0;
 		sy->tracking = -1;

@@ -56,6 +56,13 @@ struct kifu_store_tkey_ {
 	int64_t hash;
 	int64_t origin_id;          /* NEW: a game that reached it, and at which ply */
 	int origin_ply;
+	/*
+	 * NEW and symmetric: where the hashes of its orientations wait in
+	 * sy->opool (KIFU_GAME_SYMMETRIES_MAX from opool + orient_at, its
+	 * game's nsymmetries of them), for the backfill's plain index
+	 * lookups; -1: none (read by replaying the origin game).
+	 */
+	long orient_at;
 };
 
 struct kifu_store_tset_ {
@@ -85,6 +92,8 @@ struct kifu_store_symm_ {
 	struct kifu_store_agg_ tx, held;
 	struct kifu_store_tset_ tracked;
 	uint64_t *plain, *canonh;   /* one game's hashes, for first arrivals */
+	uint64_t *opool;            /* orientations of NEW symmetric keys (orient_at) */
+	size_t on, ocap;            /* opool's entries used, allocated (in keys) */
 	size_t hcap;
 	int tracking;        /* -1 unknown, 0 tree_moves is behind (not kept), 1 kept */
 	int64_t last_id;     /* the last game counted in tx (or held) */

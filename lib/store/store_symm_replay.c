@@ -24,7 +24,8 @@ static int nomem(struct kifu_error *err)
  * tracked, NEW, when it was not), later only where it is OLD.
  */
 static int tracked_counts(struct kifu_store_symm_ *sy, const struct kifu_store_symm_game_ *x,
-			  int64_t id, int symmetric, uint64_t hash, size_t ply, int *oom)
+			  int64_t id, int symmetric, uint64_t hash, size_t ply, const void *state,
+			  int *oom)
 {
 	struct kifu_store_tkey_ *k = kifu_store_tset_find_(&sy->tracked, x->g, x->variant,
 							    symmetric, (int64_t)hash);
@@ -46,6 +47,28 @@ static int tracked_counts(struct kifu_store_symm_ *sy, const struct kifu_store_s
 		k->state = T_NEW_TX;
 		k->origin_id = id;
 		k->origin_ply = (int)ply;
+		k->orient_at = -1;
+		/* The orientations now, while the position is at hand (no replay later). */
+		if (symmetric && state) {
+			if (sy->on == sy->ocap) {
+				size_t cap = sy->ocap ? 2 * sy->ocap : 1024;
+				uint64_t *p = realloc(sy->opool,
+						      cap * KIFU_GAME_SYMMETRIES_MAX * sizeof(*p));
+
+				if (!p) {
+					*oom = 1;
+					return 0;
+				}
+				sy->opool = p;
+				sy->ocap = cap;
+			}
+			if (kifu_store_orient_hashes_(sy->opool + sy->on * KIFU_GAME_SYMMETRIES_MAX,
+						      x->g, state) < 0) {
+				*oom = 1;
+				return 0;
+			}
+			k->orient_at = (long)sy->on++;
+		}
 	}
 	return 1;
 }
@@ -85,7 +108,7 @@ static int plain_rest(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
 		if (!json_is_string(t))
 			return 0;
 		sy->plain[ply] = x->hashes[ply];
-		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, &oom);
+		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, NULL, &oom);
 		if (oom)
 			return KIFU_ENOMEM;
 		for (k = 0; k < ply && count; k++)
@@ -158,8 +181,8 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 						      json_is_string(t) ? why.message : "not a move");
 			}
 		}
-		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, &oom);
-		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, &oom);
+		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, NULL, &oom);
+		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, state, &oom);
 		if (oom)
 			return nomem(err);
 		/* A game counts once per position: where it first reached it. */

@@ -178,7 +178,7 @@ python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PR
 "$imp" --db "$tmp/new.db" "$tmp/mix" >"$tmp/out" 2>"$tmp/err"
 check "a newer database exits 3" [ $? -eq 3 ]
 check "... with the versions" grep -q "error: database '$tmp/new.db' has schema version 8, newer than this kifu ($(ls schema | grep -c '^[0-9][0-9]*-.*\.sql$'))" "$tmp/err"
-check "... and is left alone" [ "$(q "$tmp/new.db" 'PRAGMA user_version')" = 7 ]
+check "... and is left alone" [ "$(q "$tmp/new.db" 'PRAGMA user_version')" = 8 ]
 echo "this is not a database at all, only a text file of some length......" >"$tmp/text.db"
 "$imp" --db "$tmp/text.db" "$tmp/mix" >"$tmp/out" 2>"$tmp/err"
 check "a file that is not SQLite exits 3" [ $? -eq 3 ]
