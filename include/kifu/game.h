@@ -185,7 +185,29 @@ struct kifu_game {
 	 * their playouts with it.
 	 */
 	void (*evaluate)(const void *state, double *out);
+
+	/*
+	 * Optional (partial-board pattern search needs them): the cells of the
+	 * board, numbered 0 .. ncells(state) - 1 in one order for every
+	 * position of a variant. cell_name writes cell i's name as the
+	 * notation writes it (KIFU_CELL_NAME_MAX bytes). cell_token writes what
+	 * render_text shows in cell i (KIFU_CELL_TOKEN_MAX bytes, "." when
+	 * empty) and returns the side whose piece stands there (for a stack, the
+	 * side that moves it), -1 when empty. token_side says whether text is a
+	 * token render_text can show in a position of state's variant, other
+	 * than ".": the side it belongs to, or -1 when it is none. tokens_help
+	 * names the tokens for messages ("w1, w2, ... (white tower), W ...").
+	 */
+	int (*ncells)(const void *state);
+	void (*cell_name)(const void *state, int cell, char *buf);
+	int (*cell_token)(const void *state, int cell, char *buf);
+	int (*token_side)(const void *state, const char *text);
+	const char *(*tokens_help)(const void *state);
 };
+
+/* Longest cell name and cell token (see kifu_game.cell_token), NUL included. */
+#define KIFU_CELL_NAME_MAX 8
+#define KIFU_CELL_TOKEN_MAX 24
 
 /* The most symmetries a game may declare (the hex-hex board's 12). */
 #define KIFU_GAME_SYMMETRIES_MAX 12

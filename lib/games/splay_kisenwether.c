@@ -793,6 +793,48 @@ static void stack_code(unsigned v, char *col)
 	col[h] = '\0';
 }
 
+/* The cells for pattern search: a1..h8, a stack's token its stones bottom to top. */
+static int kis_ncells(const void *state)
+{
+	(void)state;
+	return NCELLS;
+}
+
+static void kis_cell_name(const void *state, int cell, char *buf)
+{
+	(void)state;
+	kifu_sq_cell_name_(W, cell, buf);
+}
+
+static int kis_cell_token(const void *state, int cell, char *buf)
+{
+	unsigned v = ((const struct kis_state *)state)->cell[cell];
+
+	if (v == EMPTY) {
+		strcpy(buf, ".");
+		return -1;
+	}
+	stack_code(v, buf);
+	return buf[strlen(buf) - 1] == 'b' ? BLACK : WHITE;
+}
+
+/* A stack of 1 to 7 stones (a cell holds 7 at most), each w or b; its top stone says whose it is. */
+static int kis_token_side(const void *state, const char *text)
+{
+	size_t n = strlen(text);
+
+	(void)state;
+	if (n < 1 || n > 7 || strspn(text, "wb") != n)
+		return -1;
+	return text[n - 1] == 'b' ? BLACK : WHITE;
+}
+
+static const char *kis_tokens_help(const void *state)
+{
+	(void)state;
+	return "stacks written bottom to top in w and b (w, ww, wb, bbw, ...)";
+}
+
 /* A row of n small stones of colour c from (x, y) rightwards: the captures. */
 static void svg_tally(struct kifu_buf *out, const char *label, const char *colour, int n,
 		      double x, double y)
@@ -917,4 +959,9 @@ const struct kifu_game kifu_game_splay_kisenwether_ = {
 	.map_state = kis_map_state,
 	.map_move = kis_map_move,
 	.hash_symmetries = kis_hash_symmetries,
+	.ncells = kis_ncells,
+	.cell_name = kis_cell_name,
+	.cell_token = kis_cell_token,
+	.token_side = kis_token_side,
+	.tokens_help = kis_tokens_help,
 };

@@ -557,6 +557,46 @@ static int sp_render_text(struct kifu_buf *out, const void *state)
 			       (int)s->units[0] - (int)s->units[1], s->units[0], s->units[1]);
 }
 
+/* The cells for pattern search: the board's 91, named as moves name them. */
+static int sp_ncells(const void *state)
+{
+	(void)state;
+	return NCELLS;
+}
+
+static void sp_cell_name(const void *state, int cell, char *buf)
+{
+	(void)state;
+	geo_build();
+	kifu_hex_cell_name_(geo.hex, cell, buf);
+}
+
+static int sp_cell_token(const void *state, int cell, char *buf)
+{
+	int v = ((const struct sp_state *)state)->cell[cell];
+
+	cell_token(v, buf);
+	return v ? colour_of(v) : -1;
+}
+
+/* w1..w7 and b1..b7 (towers), W and B (markers), as cell_token writes them. */
+static int sp_token_side(const void *state, const char *text)
+{
+	(void)state;
+	if (!strcmp(text, "W") || !strcmp(text, "B"))
+		return text[0] == 'B';
+	if ((text[0] == 'w' || text[0] == 'b') && text[1] >= '1' && text[1] < '0' + MARK &&
+	    !text[2])
+		return text[0] == 'b';
+	return -1;
+}
+
+static const char *sp_tokens_help(const void *state)
+{
+	(void)state;
+	return "w1-w7 and b1-b7 (white and black towers), W and B (markers)";
+}
+
 /* Border cells cannot take a tower: a darker shade shows where play happens. */
 static const char *sp_svg_fill(int cell)
 {
@@ -652,4 +692,9 @@ const struct kifu_game kifu_game_splay_schmidt_ = {
 	.map_state = sp_map_state,
 	.map_move = sp_map_move,
 	.hash_symmetries = sp_hash_symmetries,
+	.ncells = sp_ncells,
+	.cell_name = sp_cell_name,
+	.cell_token = sp_cell_token,
+	.token_side = sp_token_side,
+	.tokens_help = sp_tokens_help,
 };

@@ -383,6 +383,16 @@ int kifu_splinter_render_board_(struct kifu_buf *out, const struct kifu_splinter
 				const char *types);
 
 /*
+ * Cell `cell` as kifu_splinter_render_board_ writes it (side letter upper
+ * case, then the type letter; "." when empty) into buf; returns the side
+ * whose piece it is, or -1 when empty. kifu_splinter_token_side_ says which
+ * side a token of that form belongs to (-1: no such token).
+ */
+int kifu_splinter_cell_token_(const struct kifu_splinter_core_ *c, const char *const *sides,
+			      const char *types, int cell, char *buf);
+int kifu_splinter_token_side_(const char *const *sides, const char *types, const char *text);
+
+/*
  * Appends the picture of the board (render_svg): each piece a shape by its
  * type letter in types ("krbp": crown, castle, diagonal cross, disc;
  * "sxo": square, upright cross, disc) in its side's colours, with the

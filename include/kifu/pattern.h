@@ -1,0 +1,43 @@
+/*
+ * Partial-board patterns: "these cells show these contents, whatever the
+ * rest of the board", as Kombilo searches Go games and ChessBase searches
+ * partial positions. A pattern is written as comma-separated CELL=TOKEN
+ * items, TOKEN being what the game's text diagram (render_text) writes in
+ * that cell ("w3", "Bk", "r6"), or "." (empty), "+" (anything but empty),
+ * "*" (anything), or a side's letter and "+" (any piece of that side: "w+",
+ * "Y+"; the letter is the first of the side's name, either case).
+ */
+#ifndef KIFU_PATTERN_H
+#define KIFU_PATTERN_H
+
+#include "kifu/error.h"
+#include "kifu/game.h"
+
+/* Longest pattern text accepted, in bytes. */
+#define KIFU_PATTERN_TEXT_MAX 4096
+
+struct kifu_pattern;
+
+/*
+ * Parses text for variant of game g (which must have the cell entries of
+ * its interface). With symmetric, kifu_pattern_match also accepts the
+ * pattern's images under the game's board symmetries. Returns 0, or
+ * KIFU_EPARSE with a message naming the item and the valid cells or tokens
+ * ("unknown cell 'z9' in pattern (did you mean 'e9'?)"), KIFU_ENOTFOUND for
+ * a game without cells, KIFU_ENOMEM. *out belongs to the caller
+ * (kifu_pattern_free).
+ */
+int kifu_pattern_parse(struct kifu_pattern **out, const struct kifu_game *g, int variant,
+		       const char *text, int symmetric, struct kifu_error *err);
+void kifu_pattern_free(struct kifu_pattern *p);
+
+/* Number of CELL=TOKEN items. */
+int kifu_pattern_size(const struct kifu_pattern *p);
+
+/*
+ * 1 when state (a position of the pattern's game and variant) shows the
+ * pattern, or with symmetric one of its images; 0 otherwise.
+ */
+int kifu_pattern_match(const struct kifu_pattern *p, const void *state);
+
+#endif
