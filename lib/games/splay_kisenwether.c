@@ -818,7 +818,8 @@ static int kis_cell_token(const void *state, int cell, char *buf)
 	return buf[strlen(buf) - 1] == 'b' ? BLACK : WHITE;
 }
 
-/* A stack of 1 to 7 stones (a cell holds 7 at most), each w or b; its top stone says whose it is. */
+/* A stack of 1 to 7 stones (a cell holds 7 at most), each w or b; its top
+ * stone says whose it is. */
 static int kis_token_side(const void *state, const char *text)
 {
 	size_t n = strlen(text);
