@@ -157,6 +157,15 @@ static void check_position(const struct kifu_game *g, int variant, const void *s
 		char mt[3][KIFU_CELL_TOKEN_MAX];
 
 		g->map_state(mapped, state, k);
+		/* map_cell says where map_state puts each cell's content */
+		for (i = 0; i < n; i++) {
+			char there[KIFU_CELL_TOKEN_MAX];
+			int t = g->map_cell(state, i, k);
+
+			assert_true(t >= 0 && t < n);
+			g->cell_token(mapped, t, there);
+			assert_string_equal(there, tokens[i]);
+		}
 		for (i = 0; i < 3; i++) {
 			g->cell_token(mapped, idx[i], mt[i]);
 			tok[i] = mt[i];

@@ -197,12 +197,16 @@ struct kifu_game {
 	 * token render_text can show in a position of state's variant, other
 	 * than ".": the side it belongs to, or -1 when it is none. tokens_help
 	 * names the tokens for messages ("w1, w2, ... (white tower), W ...").
+	 * map_cell gives the cell onto which symmetry k maps cell (what stands
+	 * on cell in state stands on map_cell(state, cell, k) in
+	 * map_state(state, k)).
 	 */
 	int (*ncells)(const void *state);
 	void (*cell_name)(const void *state, int cell, char *buf);
 	int (*cell_token)(const void *state, int cell, char *buf);
 	int (*token_side)(const void *state, const char *text);
 	const char *(*tokens_help)(const void *state);
+	int (*map_cell)(const void *state, int cell, int k);
 };
 
 /* Longest cell name and cell token (see kifu_game.cell_token), NUL included. */

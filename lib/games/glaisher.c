@@ -554,4 +554,5 @@ const struct kifu_game kifu_game_glaisher_ = {
 	.cell_token = kifu_glaisher_cell_token_,
 	.token_side = kifu_glaisher_token_side_,
 	.tokens_help = kifu_glaisher_tokens_help_,
+	.map_cell = kifu_glaisher_map_cell_,
 };

@@ -446,6 +446,12 @@ int kifu_glaisher_token_side_(const void *state, const char *text)
 	return text[0] == 'y';
 }
 
+int kifu_glaisher_map_cell_(const void *state, int cell, int k)
+{
+	(void)state;
+	return kifu_glaisher_geo_()->hex->sym[k][cell];
+}
+
 const char *kifu_glaisher_tokens_help_(const void *state)
 {
 	(void)state;

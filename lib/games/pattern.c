@@ -3,10 +3,9 @@
  * against a game's cells and tokens, and matching a position. The game says
  * through its interface what a cell shows (cell_token, the text diagram's
  * token) and which tokens exist (token_side), so this file knows no game.
- * Symmetric matching maps the position by each board symmetry rather than
- * the pattern: the interface maps positions, not cells, and a position
- * shows an image of the pattern exactly when one of its images shows the
- * pattern.
+ * A symmetric pattern is the list of its distinct images under the board
+ * symmetries (map_cell), each matched as a plain pattern: a position shows
+ * an image of the pattern exactly when it shows one of these.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -33,10 +32,9 @@ struct item {
 
 struct kifu_pattern {
 	const struct kifu_game *game;
-	int symmetric;
 	int nitems;
-	struct item *items;
-	void *scratch;  /* a mapped position (kifu_pattern_match) */
+	int nimages;        /* 1, or the distinct images of a symmetric pattern */
+	struct item *items; /* nimages runs of nitems, image 0 as written */
 };
 
 /* Cell names of a variant, kept so that "did you mean" can point into them. */
@@ -72,6 +70,50 @@ static int side_of_letter(const struct kifu_game *g, char letter)
 		if (tolower((unsigned char)g->sides[i][0]) == tolower((unsigned char)letter))
 			return i;
 	return -1;
+}
+
+/* Room for nimages runs of nitems (the first kept); NULL when out of memory. */
+static struct item *realloc_items(struct item *items, int nitems, int nimages)
+{
+	struct item *bigger = realloc(items, sizeof(*items) * (size_t)nitems * (size_t)nimages);
+
+	if (!bigger)
+		free(items);
+	return bigger;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+/*
+ * Appends the images of image 0 under symmetries 1.. that differ from
+ * every image kept (each image's items sorted by cell, so equal images
+ * compare equal with memcmp: items are zeroed before they are filled).
+ */
+static void add_images(struct kifu_pattern *p, const void *state)
+{
+	const struct kifu_game *g = p->game;
+	size_t size = sizeof(struct item) * (size_t)p->nitems;
+	int k, j, i;
+
+	qsort(p->items, (size_t)p->nitems, sizeof(struct item), cmp_item);
+	for (k = 1; k < g->nsymmetries; k++) {
+		struct item *img = &p->items[p->nimages * p->nitems];
+
+		memcpy(img, p->items, size);
+		for (i = 0; i < p->nitems; i++)
+			img[i].cell = g->map_cell(state, p->items[i].cell, k);
+		qsort(img, (size_t)p->nitems, sizeof(struct item), cmp_item);
+		for (j = 0; j < p->nimages; j++)
+			if (!memcmp(&p->items[j * p->nitems], img, size))
+				break;
+		if (j == p->nimages)
+			p->nimages++;
+	}
 }
 
 static int parse_token(struct item *it, const struct kifu_game *g, const void *start,
@@ -170,16 +212,16 @@ int kifu_pattern_parse(struct kifu_pattern **out, const struct kifu_game *g, int
 		nitems += *s == ',';
 	if (p)
 		p->items = calloc((size_t)nitems, sizeof(*p->items));
-	if (p)
-		p->scratch = calloc(1, g->state_size);
-	if (!p || !c.name || !p->items || !p->scratch) {
+	if (p && symmetric && g->nsymmetries > 1 && g->map_cell)
+		p->items = realloc_items(p->items, nitems, g->nsymmetries);
+	if (!p || !c.name || !p->items) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "pattern: out of memory");
 		goto out;
 	}
 	for (i = 0; i < c.n; i++)
 		g->cell_name(start->state, i, c.name[i]);
 	p->game = g;
-	p->symmetric = symmetric && g->nsymmetries > 1;
+	p->nimages = 1;
 	for (s = text;; s = e + 1) {
 		e = strchr(s, ',');
 		if (!e)
@@ -198,6 +240,8 @@ int kifu_pattern_parse(struct kifu_pattern **out, const struct kifu_game *g, int
 		if (!*e)
 			break;
 	}
+	if (symmetric && g->nsymmetries > 1 && g->map_cell)
+		add_images(p, start->state);
 	*out = p;
 	p = NULL;
 out:
@@ -212,7 +256,6 @@ void kifu_pattern_free(struct kifu_pattern *p)
 	if (!p)
 		return;
 	free(p->items);
-	free(p->scratch);
 	free(p);
 }
 
@@ -221,14 +264,15 @@ int kifu_pattern_size(const struct kifu_pattern *p)
 	return p->nitems;
 }
 
-static int match_plain(const struct kifu_pattern *p, const void *state)
+static int match_image(const struct kifu_pattern *p, const struct item *items,
+		       const void *state)
 {
 	const struct kifu_game *g = p->game;
 	char tok[KIFU_CELL_TOKEN_MAX];
 	int i, side;
 
 	for (i = 0; i < p->nitems; i++) {
-		const struct item *it = &p->items[i];
+		const struct item *it = &items[i];
 
 		if (it->kind == ITEM_ANY)
 			continue;
@@ -259,14 +303,8 @@ int kifu_pattern_match(const struct kifu_pattern *p, const void *state)
 {
 	int k;
 
-	if (match_plain(p, state))
-		return 1;
-	if (!p->symmetric)
-		return 0;
-	for (k = 1; k < p->game->nsymmetries; k++) {
-		p->game->map_state(p->scratch, state, k);
-		if (match_plain(p, p->scratch))
+	for (k = 0; k < p->nimages; k++)
+		if (match_image(p, &p->items[k * p->nitems], state))
 			return 1;
-	}
 	return 0;
 }

@@ -830,6 +830,12 @@ static int kis_token_side(const void *state, const char *text)
 	return text[n - 1] == 'b' ? BLACK : WHITE;
 }
 
+static int kis_map_cell(const void *state, int cell, int k)
+{
+	(void)state;
+	return kifu_sq_sym_cell_(W, W, kis_sym[k], cell);
+}
+
 static const char *kis_tokens_help(const void *state)
 {
 	(void)state;
@@ -965,4 +971,5 @@ const struct kifu_game kifu_game_splay_kisenwether_ = {
 	.cell_token = kis_cell_token,
 	.token_side = kis_token_side,
 	.tokens_help = kis_tokens_help,
+	.map_cell = kis_map_cell,
 };

@@ -591,6 +591,13 @@ static int sp_token_side(const void *state, const char *text)
 	return -1;
 }
 
+static int sp_map_cell(const void *state, int cell, int k)
+{
+	(void)state;
+	geo_build();
+	return geo.hex->sym[k][cell];
+}
+
 static const char *sp_tokens_help(const void *state)
 {
 	(void)state;
@@ -697,4 +704,5 @@ const struct kifu_game kifu_game_splay_schmidt_ = {
 	.cell_token = sp_cell_token,
 	.token_side = sp_token_side,
 	.tokens_help = sp_tokens_help,
+	.map_cell = sp_map_cell,
 };

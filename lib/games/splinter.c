@@ -422,6 +422,12 @@ static int sp_token_side(const void *state, const char *text)
 	return kifu_splinter_token_side_(sp_sides, s->variant == SP_KNOCKOUT ? "krbp" : "sxo", text);
 }
 
+static int sp_map_cell(const void *state, int cell, int k)
+{
+	(void)state;
+	return kifu_sq_sym_cell_(geom()->width, geom()->height, k, cell);
+}
+
 static const char *sp_tokens_help(const void *state)
 {
 	const struct sp_state *s = state;
@@ -529,4 +535,5 @@ const struct kifu_game kifu_game_splinter_ = {
 	.cell_token = sp_cell_token,
 	.token_side = sp_token_side,
 	.tokens_help = sp_tokens_help,
+	.map_cell = sp_map_cell,
 };

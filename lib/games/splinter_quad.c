@@ -510,6 +510,12 @@ static int sq_token_side(const void *state, const char *text)
 	return kifu_splinter_token_side_(sq_sides, "sxo", text);
 }
 
+static int sq_map_cell(const void *state, int cell, int k)
+{
+	(void)state;
+	return kifu_sq_sym_cell_(geom()->width, geom()->height, k, cell);
+}
+
 static const char *sq_tokens_help(const void *state)
 {
 	(void)state;
@@ -595,4 +601,5 @@ const struct kifu_game kifu_game_splinter_quad_ = {
 	.cell_token = sq_cell_token,
 	.token_side = sq_token_side,
 	.tokens_help = sq_tokens_help,
+	.map_cell = sq_map_cell,
 };
