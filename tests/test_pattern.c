@@ -86,7 +86,7 @@ static int parse_ok(struct kifu_pattern **p, const struct kifu_game *g, int vari
 }
 
 static void check_position(const struct kifu_game *g, int variant, const void *state,
-			   void *mapped, struct th_rng *r)
+			   void *mapped, const uint64_t *sum, struct th_rng *r)
 {
 	static char names[CELLS_MAX][KIFU_CELL_NAME_MAX], tokens[CELLS_MAX][KIFU_CELL_TOKEN_MAX];
 	static char shown[CELLS_MAX][KIFU_CELL_TOKEN_MAX];
@@ -110,6 +110,18 @@ static void check_position(const struct kifu_game *g, int variant, const void *s
 			assert_int_equal(g->token_side(state, tokens[i]), s);
 		}
 	}
+	/* side_cells says the same as cell_token */
+	if (g->side_cells) {
+		uint64_t bits[KIFU_GAME_SIDES_MAX * KIFU_CELL_WORDS];
+		int sd;
+
+		assert_true(g->nsides <= KIFU_GAME_SIDES_MAX);
+		g->side_cells(state, bits);
+		for (i = 0; i < n; i++)
+			for (sd = 0; sd < g->nsides; sd++)
+				assert_int_equal(bits[sd * KIFU_CELL_WORDS + i / 64] >> (i % 64) & 1,
+						 g->cell_token(state, i, text) == sd);
+	}
 	/* three distinct cells, as shown: matches; each item changed: does not */
 	for (i = 0; i < 3; i++) {
 		int j;
@@ -126,6 +138,8 @@ static void check_position(const struct kifu_game *g, int variant, const void *s
 	parse_ok(&p, g, variant, text, 0);
 	assert_int_equal(kifu_pattern_size(p), 3);
 	assert_true(kifu_pattern_match(p, state));
+	/* the summary of a game that showed it lets it through */
+	assert_true(kifu_pattern_may_match(p, sum));
 	kifu_pattern_free(p);
 	for (i = 0; i < 3; i++) {
 		const char *save = tok[i];
@@ -173,8 +187,43 @@ static void check_position(const struct kifu_game *g, int variant, const void *s
 		make_text(text, sizeof(text), names, idx, 3, tok);
 		parse_ok(&p, g, variant, text, 1);
 		assert_true(kifu_pattern_match(p, state));
+		assert_true(kifu_pattern_may_match(p, sum));
 		kifu_pattern_free(p);
 	}
+}
+
+/*
+ * A side on a cell none of its pieces stood on in the game: ruled out by
+ * the summary (plain); one more item never lets a game through that one
+ * fewer ruled out.
+ */
+static void check_ruled_out(const struct kifu_game *g, int variant, const uint64_t *sum)
+{
+	struct kifu_pattern *p;
+	struct kifu_pos *start;
+	struct kifu_error err;
+	char name[KIFU_CELL_NAME_MAX], text[64];
+	int c, sd, n;
+
+	assert_int_equal(kifu_pos_new(&start, g, variant, 0, &err), 0);
+	n = g->ncells(start->state);
+	for (c = 0; c < n; c++) {
+		for (sd = 0; sd < g->nsides; sd++) {
+			if (sum[sd * KIFU_CELL_WORDS + c / 64] >> (c % 64) & 1)
+				continue;
+			g->cell_name(start->state, c, name);
+			snprintf(text, sizeof(text), "%s=%c+", name, g->sides[sd][0]);
+			parse_ok(&p, g, variant, text, 0);
+			assert_false(kifu_pattern_may_match(p, sum));
+			kifu_pattern_free(p);
+			g->cell_name(start->state, (c + 1) % n, name);
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), ",%s=*", name);
+			parse_ok(&p, g, variant, text, 0);
+			assert_false(kifu_pattern_may_match(p, sum));
+			kifu_pattern_free(p);
+		}
+	}
+	kifu_pos_free(start);
 }
 
 static void test_every_game(void **unused)
@@ -198,15 +247,19 @@ static void test_every_game(void **unused)
 			assert_non_null(moves);
 			assert_non_null(mapped);
 			assert_int_equal(kifu_pos_new(&pos, g, v, 0, &err), 0);
+			uint64_t sum[KIFU_GAME_SIDES_MAX * KIFU_CELL_WORDS] = { 0 };
+
 			for (ply = 0; ply < PLIES; ply++) {
 				size_t n;
 
-				check_position(g, v, pos->state, mapped, &r);
+				kifu_pattern_summary_add(sum, g, pos->state);
+				check_position(g, v, pos->state, mapped, sum, &r);
 				n = g->legal_moves(pos->state, moves);
 				if (!n)
 					break;
 				g->apply(pos->state, moves[th_rng_below(&r, n)]);
 			}
+			check_ruled_out(g, v, sum);
 			kifu_pos_free(pos);
 			free(moves);
 			free(mapped);

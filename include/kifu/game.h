@@ -199,7 +199,10 @@ struct kifu_game {
 	 * names the tokens for messages ("w1, w2, ... (white tower), W ...").
 	 * map_cell gives the cell onto which symmetry k maps cell (what stands
 	 * on cell in state stands on map_cell(state, cell, k) in
-	 * map_state(state, k)).
+	 * map_state(state, k)). side_cells (may be NULL: pattern search then
+	 * asks cell_token) writes, for every side s, the cells holding its
+	 * pieces as bits: cell c is bit c % 64 of out[s * KIFU_CELL_WORDS +
+	 * c / 64]; it runs at every ply of an import, so it should be cheap.
 	 */
 	int (*ncells)(const void *state);
 	void (*cell_name)(const void *state, int cell, char *buf);
@@ -207,11 +210,19 @@ struct kifu_game {
 	int (*token_side)(const void *state, const char *text);
 	const char *(*tokens_help)(const void *state);
 	int (*map_cell)(const void *state, int cell, int k);
+	void (*side_cells)(const void *state, uint64_t *out);
 };
 
 /* Longest cell name and cell token (see kifu_game.cell_token), NUL included. */
 #define KIFU_CELL_NAME_MAX 8
 #define KIFU_CELL_TOKEN_MAX 24
+
+/* Most cells a board may have for pattern search, and its words of bits. */
+#define KIFU_CELLS_MAX 128
+#define KIFU_CELL_WORDS 2
+
+/* The most sides a game may have (splinter-quad's 4; reports and patterns size arrays by it). */
+#define KIFU_GAME_SIDES_MAX 4
 
 /* The most symmetries a game may declare (the hex-hex board's 12). */
 #define KIFU_GAME_SYMMETRIES_MAX 12

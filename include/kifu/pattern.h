@@ -40,4 +40,21 @@ int kifu_pattern_size(const struct kifu_pattern *p);
  */
 int kifu_pattern_match(const struct kifu_pattern *p, const void *state);
 
+/*
+ * A game's pattern summary, kept at import so that a search replays only
+ * the games that may show a pattern: for every side, the cells its pieces
+ * stood on at some ply, KIFU_CELL_WORDS words per side
+ * (KIFU_PATTERN_SUMMARY_WORDS(g) in all, zeroed before the first ply).
+ * kifu_pattern_summary_add adds one position (side_cells, else cell_token).
+ */
+#define KIFU_PATTERN_SUMMARY_WORDS(g) ((size_t)(g)->nsides * KIFU_CELL_WORDS)
+void kifu_pattern_summary_add(uint64_t *sum, const struct kifu_game *g, const void *state);
+
+/*
+ * 0 when no position of a game with summary sum can show p (an item needs
+ * a side on a cell no piece of that side ever stood on, in every image); 1
+ * when one may.
+ */
+int kifu_pattern_may_match(const struct kifu_pattern *p, const uint64_t *sum);
+
 #endif

@@ -555,4 +555,5 @@ const struct kifu_game kifu_game_glaisher_ = {
 	.token_side = kifu_glaisher_token_side_,
 	.tokens_help = kifu_glaisher_tokens_help_,
 	.map_cell = kifu_glaisher_map_cell_,
+	.side_cells = kifu_glaisher_side_cells_,
 };

@@ -106,6 +106,7 @@ int kifu_glaisher_cell_token_(const void *state, int cell, char *buf);
 int kifu_glaisher_token_side_(const void *state, const char *text);
 const char *kifu_glaisher_tokens_help_(const void *state);
 int kifu_glaisher_map_cell_(const void *state, int cell, int k);
+void kifu_glaisher_side_cells_(const void *state, uint64_t *out);
 int kifu_glaisher_render_svg_(struct kifu_buf *out, const void *state);
 int kifu_glaisher_render_svg_last_(struct kifu_buf *out, const void *state, kifu_move last);
 

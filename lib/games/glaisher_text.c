@@ -452,6 +452,15 @@ int kifu_glaisher_map_cell_(const void *state, int cell, int k)
 	return kifu_glaisher_geo_()->hex->sym[k][cell];
 }
 
+void kifu_glaisher_side_cells_(const void *state, uint64_t *out)
+{
+	const struct kifu_glaisher_state_ *s = state;
+
+	memset(out, 0, sizeof(*out) * 2 * KIFU_CELL_WORDS);
+	out[0] = s->occ[0];
+	out[KIFU_CELL_WORDS] = s->occ[1];
+}
+
 const char *kifu_glaisher_tokens_help_(const void *state)
 {
 	(void)state;

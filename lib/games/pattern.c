@@ -299,6 +299,67 @@ static int match_image(const struct kifu_pattern *p, const struct item *items,
 	return 1;
 }
 
+void kifu_pattern_summary_add(uint64_t *sum, const struct kifu_game *g, const void *state)
+{
+	uint64_t cells[KIFU_GAME_SIDES_MAX * KIFU_CELL_WORDS];
+	char tok[KIFU_CELL_TOKEN_MAX];
+	size_t i;
+	int c, n, side;
+
+	if (g->side_cells) {
+		g->side_cells(state, cells);
+		for (i = 0; i < KIFU_PATTERN_SUMMARY_WORDS(g); i++)
+			sum[i] |= cells[i];
+		return;
+	}
+	n = g->ncells(state);
+	for (c = 0; c < n; c++)
+		if ((side = g->cell_token(state, c, tok)) >= 0)
+			sum[side * KIFU_CELL_WORDS + c / 64] |= UINT64_C(1) << (c % 64);
+}
+
+static int has(const uint64_t *sum, int side, int cell)
+{
+	return (int)(sum[side * KIFU_CELL_WORDS + cell / 64] >> (cell % 64) & 1);
+}
+
+static int image_may_match(const struct kifu_pattern *p, const struct item *items,
+			   const uint64_t *sum)
+{
+	int i, s;
+
+	for (i = 0; i < p->nitems; i++) {
+		const struct item *it = &items[i];
+
+		switch (it->kind) {
+		case ITEM_SIDE:
+		case ITEM_TOKEN:
+			if (!has(sum, it->side, it->cell))
+				return 0;
+			break;
+		case ITEM_PIECE:
+			for (s = 0; s < p->game->nsides && !has(sum, s, it->cell); s++)
+				;
+			if (s == p->game->nsides)
+				return 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return 1;
+}
+
+int kifu_pattern_may_match(const struct kifu_pattern *p, const uint64_t *sum)
+{
+	int k;
+
+	for (k = 0; k < p->nimages; k++)
+		if (image_may_match(p, &p->items[k * p->nitems], sum))
+			return 1;
+	return 0;
+}
+
 int kifu_pattern_match(const struct kifu_pattern *p, const void *state)
 {
 	int k;

@@ -836,6 +836,20 @@ static int kis_map_cell(const void *state, int cell, int k)
 	return kifu_sq_sym_cell_(W, W, kis_sym[k], cell);
 }
 
+static void kis_side_cells(const void *state, uint64_t *out)
+{
+	const struct kis_state *s = state;
+	int c;
+
+	memset(out, 0, sizeof(*out) * 2 * KIFU_CELL_WORDS);
+	for (c = 0; c < NCELLS; c++) {
+		unsigned v = s->cell[c];
+
+		if (v != EMPTY)
+			out[(v >> (height(v) - 1) & 1) * KIFU_CELL_WORDS] |= UINT64_C(1) << c;
+	}
+}
+
 static const char *kis_tokens_help(const void *state)
 {
 	(void)state;
@@ -972,4 +986,5 @@ const struct kifu_game kifu_game_splay_kisenwether_ = {
 	.token_side = kis_token_side,
 	.tokens_help = kis_tokens_help,
 	.map_cell = kis_map_cell,
+	.side_cells = kis_side_cells,
 };

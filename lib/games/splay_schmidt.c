@@ -598,6 +598,17 @@ static int sp_map_cell(const void *state, int cell, int k)
 	return geo.hex->sym[k][cell];
 }
 
+static void sp_side_cells(const void *state, uint64_t *out)
+{
+	const struct sp_state *s = state;
+	int c;
+
+	memset(out, 0, sizeof(*out) * 2 * KIFU_CELL_WORDS);
+	for (c = 0; c < NCELLS; c++)
+		if (s->cell[c])
+			out[colour_of(s->cell[c]) * KIFU_CELL_WORDS + c / 64] |= UINT64_C(1) << (c % 64);
+}
+
 static const char *sp_tokens_help(const void *state)
 {
 	(void)state;
@@ -705,4 +716,5 @@ const struct kifu_game kifu_game_splay_schmidt_ = {
 	.token_side = sp_token_side,
 	.tokens_help = sp_tokens_help,
 	.map_cell = sp_map_cell,
+	.side_cells = sp_side_cells,
 };

@@ -428,6 +428,11 @@ static int sp_map_cell(const void *state, int cell, int k)
 	return kifu_sq_sym_cell_(geom()->width, geom()->height, k, cell);
 }
 
+static void sp_side_cells(const void *state, uint64_t *out)
+{
+	kifu_splinter_side_cells_(geom(), &((const struct sp_state *)state)->core, 2, out);
+}
+
 static const char *sp_tokens_help(const void *state)
 {
 	const struct sp_state *s = state;
@@ -536,4 +541,5 @@ const struct kifu_game kifu_game_splinter_ = {
 	.token_side = sp_token_side,
 	.tokens_help = sp_tokens_help,
 	.map_cell = sp_map_cell,
+	.side_cells = sp_side_cells,
 };

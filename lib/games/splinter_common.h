@@ -391,6 +391,9 @@ int kifu_splinter_render_board_(struct kifu_buf *out, const struct kifu_splinter
 int kifu_splinter_cell_token_(const struct kifu_splinter_core_ *c, const char *const *sides,
 			      const char *types, int cell, char *buf);
 int kifu_splinter_token_side_(const char *const *sides, const char *types, const char *text);
+/* kifu_game.side_cells over a core of nsides sides. */
+void kifu_splinter_side_cells_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_core_ *c, int nsides, uint64_t *out);
 
 /*
  * Appends the picture of the board (render_svg): each piece a shape by its

@@ -328,6 +328,18 @@ int kifu_splinter_cell_token_(const struct kifu_splinter_core_ *c, const char *c
 	return SPL_SIDE(code);
 }
 
+void kifu_splinter_side_cells_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_core_ *c, int nsides, uint64_t *out)
+{
+	int cell;
+
+	memset(out, 0, sizeof(*out) * (size_t)nsides * KIFU_CELL_WORDS);
+	for (cell = 0; cell < g->ncells; cell++)
+		if (c->cell[cell])
+			out[SPL_SIDE(c->cell[cell]) * KIFU_CELL_WORDS + cell / 64] |=
+				UINT64_C(1) << (cell % 64);
+}
+
 int kifu_splinter_token_side_(const char *const *sides, const char *types, const char *text)
 {
 	int i;

@@ -516,6 +516,11 @@ static int sq_map_cell(const void *state, int cell, int k)
 	return kifu_sq_sym_cell_(geom()->width, geom()->height, k, cell);
 }
 
+static void sq_side_cells(const void *state, uint64_t *out)
+{
+	kifu_splinter_side_cells_(geom(), &((const struct sq_state *)state)->core, 4, out);
+}
+
 static const char *sq_tokens_help(const void *state)
 {
 	(void)state;
@@ -602,4 +607,5 @@ const struct kifu_game kifu_game_splinter_quad_ = {
 	.token_side = sq_token_side,
 	.tokens_help = sq_tokens_help,
 	.map_cell = sq_map_cell,
+	.side_cells = sq_side_cells,
 };
