@@ -236,7 +236,8 @@ int main(int argc, char **argv)
 	struct kifu_filter f;
 	struct kifu_error err;
 	const char *db = NULL, *after = NULL;
-	uint64_t hash;
+	uint64_t hash, orient[KIFU_GAME_SYMMETRIES_MAX];
+	int norient = 0;
 	int opt, json = 0, status = EXIT_OK, symmetric = 0;
 
 	cli_init(argv[0]);
@@ -272,7 +273,9 @@ int main(int argc, char **argv)
 		/* The position belongs to one variant: the default one unless named. */
 		f.variant = g->variants[variant];
 		if ((symmetric ? kifu_search_position_canonical(&hash, g, variant, after, &err)
-			       : kifu_search_position(&hash, g, variant, after, &err)) < 0) {
+			       : kifu_search_position(&hash, g, variant, after, &err)) < 0 ||
+		    (symmetric && kifu_search_position_orientations(orient, &norient, g, variant,
+								    after, &err) < 0)) {
 			cli_errorf("--after: %s", err.message);
 			return err.code == KIFU_ENOMEM ? EXIT_FAILURE_IO : EXIT_INVALID;
 		}
@@ -280,7 +283,9 @@ int main(int argc, char **argv)
 
 	db = cli_db_path(db);
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
-	    kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err) < 0) {
+	    (symmetric && after
+	     ? kifu_search_games_oriented(&res, st, &f, &hash, orient, norient, &err)
+	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0) {
 		cli_error(&err);
 		status = EXIT_FAILURE_IO;
 		goto out;

@@ -74,13 +74,13 @@ static void test_refuses_newer_and_foreign(void **state)
 
 	(void)state;
 	assert_int_equal(sqlite3_open(th_dbpath, &db), SQLITE_OK);
-	exec_sql(db, "CREATE TABLE t(x); PRAGMA user_version = 7");
+	exec_sql(db, "CREATE TABLE t(x); PRAGMA user_version = 8");
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 	kifu_error_clear(&err);
 	assert_int_equal(kifu_store_open(&st, th_dbpath, 0, &err), KIFU_EDB);
 	assert_null(st);
-	assert_true(kifu_store_schema_version() < 7);
-	snprintf(want, sizeof(want), "database '%s' has schema version 7, newer than this kifu (%d)",
+	assert_true(kifu_store_schema_version() < 8);
+	snprintf(want, sizeof(want), "database '%s' has schema version 8, newer than this kifu (%d)",
 		 th_dbpath, kifu_store_schema_version());
 	assert_string_equal(err.message, want);
 	assert_string_equal(err.source, th_dbpath);
@@ -218,6 +218,127 @@ static void test_migrate_release_3(void **state)
 	kifu_buf_release(&after);
 }
 
+/*
+ * Schema 7: every row of every table a database of the release before it
+ * holds (tests/data/store/schema-6.sqlite), as plain SQL reads it, one line
+ * per row in key order; the hash arrays through the views game_moves and
+ * game_canon, which give them back as the JSON text of schema 6.
+ */
+static int cmp_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void dump_rows(struct kifu_buf *out, const char *path)
+{
+	static const char *const tables[] = {
+		"games", "players", "sides", "figures", "tags", "quarantine", "quarantine_diags",
+		"imports", "files", "analysis_runs", "analysis_plies", "stats_state",
+		"stats_outcomes", "stats_lines", "stats_players", "tree_moves", "game_listing",
+		"positions_hash", "positions_canon", "game_moves", "game_canon", "moves",
+		"positions", "positions_hex", "game_list", "quarantine_list", NULL
+	};
+	const char *const *t;
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	for (t = tables; *t; t++) {
+		char sql[256], **lines = NULL;
+		sqlite3_stmt *s;
+		size_t rows = 0, i;
+
+		snprintf(sql, sizeof(sql), "SELECT * FROM %s", *t);
+		if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			struct kifu_buf row = KIFU_BUF_INIT;
+			int c;
+
+			for (c = 0; c < sqlite3_column_count(s); c++) {
+				int type = sqlite3_column_type(s, c), n = sqlite3_column_bytes(s, c), k;
+				const unsigned char *b = sqlite3_column_blob(s, c);
+
+				kifu_buf_printf(&row, "%s%d:", c ? "|" : "", type);
+				for (k = 0; type != SQLITE_NULL && k < n; k++)
+					kifu_buf_printf(&row, type == SQLITE_BLOB ? "%02x" : "%c", b[k]);
+			}
+			assert_false(row.failed);
+			lines = realloc(lines, (rows + 1) * sizeof(*lines));
+			assert_non_null(lines);
+			lines[rows++] = row.data;
+		}
+		assert_int_equal(sqlite3_finalize(s), SQLITE_OK);
+		/* every table of the fixture holds something to keep */
+		if (rows == 0)
+			fail_msg("the fixture's %s is empty", *t);
+		qsort(lines, rows, sizeof(*lines), cmp_lines);
+		kifu_buf_printf(out, "== %s\n", *t);
+		for (i = 0; i < rows; i++) {
+			kifu_buf_printf(out, "%s\n", lines[i]);
+			free(lines[i]);
+		}
+		free(lines);
+	}
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	assert_false(out->failed);
+}
+
+/* A database of the release before schema 7 migrates keeping everything. */
+static void test_migrate_release_6(void **state)
+{
+	struct kifu_buf rows6 = KIFU_BUF_INIT, rows7 = KIFU_BUF_INIT;
+	struct kifu_buf before = KIFU_BUF_INIT, after = KIFU_BUF_INIT;
+	struct kifu_store *st = NULL;
+	struct kifu_error err;
+
+	(void)state;
+	copy_fixture("tests/data/store/schema-6.sqlite");
+	dump_rows(&rows6, th_dbpath);
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_open(&st, th_dbpath, KIFU_STORE_READ, &err), 0);
+	assert_int_equal(kifu_store_version(st), 6);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 29);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine"), 5);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM analysis_runs"), 4);
+	write_all_games(&before, st);
+	kifu_store_free(st);
+	st = th_store_open(th_dbpath);
+	assert_int_equal(kifu_store_version(st), kifu_store_schema_version());
+	assert_true(kifu_store_schema_version() >= 7);
+	/* 8 bytes per hash, big-endian: hex() gives the tools' digits */
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_data d JOIN games g ON g.id = d.game_id "
+				   "WHERE length(d.hashes) <> 8 * (g.plies + 1) OR "
+				   "length(d.canon) <> 8 * (g.plies + 1)"), 0);
+	assert_string_equal(th_q_text(st, "SELECT lower(hex(substr(hashes, 9, 8))) FROM game_data "
+				       "WHERE game_id = 3"),
+			    th_q_text(st, "SELECT hash FROM positions_hex WHERE game_id = 3 AND ply = 1"));
+	write_all_games(&after, st);
+	assert_string_equal(after.data, before.data);
+	assert_string_equal(th_q_text(st, "PRAGMA integrity_check"), "ok");
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_key_check"), -999);
+	kifu_store_free(st);
+	dump_rows(&rows7, th_dbpath);
+	assert_string_equal(rows7.data, rows6.data);
+	/* Changes by hand through the views: the indexes follow, as in schema 6. */
+	st = th_store_open(th_dbpath);
+	th_exec(st, "DELETE FROM game_moves WHERE game_id = 4");
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 4"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = 4"), 0);
+	th_exec(st, "DELETE FROM games WHERE id = 6");
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_data WHERE game_id = 6"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 6"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = 6"), 0);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM stats_state WHERE name IN ('lines', "
+				   "'tree')"), 0);
+	th_exec(st, "UPDATE game_moves SET moves = json_array('x') WHERE game_id = 7");
+	assert_string_equal(th_q_text(st, "SELECT moves FROM game_data WHERE game_id = 7"), "[\"x\"]");
+	kifu_store_free(st);
+	kifu_buf_release(&rows6);
+	kifu_buf_release(&rows7);
+	kifu_buf_release(&before);
+	kifu_buf_release(&after);
+}
+
 /* Issue 10: PRAGMA user_version is what the file says; unknown ones are refused. */
 static void test_unknown_versions(void **state)
 {
@@ -279,6 +400,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refuses_newer_and_foreign, th_tmpdb_setup,
 						th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_release_3, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_release_6, th_tmpdb_setup,
 						th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_versions, th_tmpdb_setup,
 						th_tmpdb_teardown),

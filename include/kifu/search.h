@@ -74,4 +74,22 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 				const struct kifu_filter *f, const uint64_t *hash, int symmetric,
 				struct kifu_error *err);
 
+/*
+ * The hashes of the position after moves (as kifu_search_position) mapped
+ * by each of g's board symmetries, out[k] by symmetry k (out[0] the
+ * position's own; out has room for KIFU_GAME_SYMMETRIES_MAX), *n of them.
+ */
+int kifu_search_position_orientations(uint64_t *out, int *n, const struct kifu_game *g,
+				      int variant, const char *moves, struct kifu_error *err);
+
+/*
+ * kifu_search_games_symmetric with symmetric, given also the hashes of the
+ * position's orientations (kifu_search_position_orientations): what a
+ * database without a canonical index (schema 7 on SQLite) answers from its
+ * plain one, at the speed of a plain search.
+ */
+int kifu_search_games_oriented(struct kifu_search_result **out, struct kifu_store *st,
+			       const struct kifu_filter *f, const uint64_t *hash,
+			       const uint64_t *orient, int n, struct kifu_error *err);
+
 #endif

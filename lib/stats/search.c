@@ -46,9 +46,13 @@ const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *r
 	return i < res->n ? &res->v[i] : NULL;
 }
 
-/* The position after moves: its hash (the canonical one when canonical) and side to move. */
+/*
+ * The position after moves: its hash (canonical 1: the canonical one; 2:
+ * those of its orientations, hash[k] by symmetry k, *n of them) and side
+ * to move.
+ */
 static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
-			  const char *moves, int canonical, struct kifu_error *err)
+			  const char *moves, int canonical, int *n, struct kifu_error *err)
 {
 	struct kifu_pos *pos = NULL;
 	int ret;
@@ -58,7 +62,9 @@ static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *
 		ret = kifu_pos_play_list(pos, moves, err);
 	if (ret == 0) {
 		*hash = g->hash(pos->state);
-		if (canonical && kifu_game_canonical_hash(hash, NULL, g, pos->state) < 0)
+		if (canonical == 1 && kifu_game_canonical_hash(hash, NULL, g, pos->state) < 0)
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		if (canonical == 2 && (*n = kifu_store_orient_hashes_(hash, g, pos->state)) < 0)
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		if (to_move)
 			*to_move = g->side_to_move(pos->state);
@@ -70,7 +76,7 @@ static int position_after(uint64_t *hash, int *to_move, const struct kifu_game *
 int kifu_search_position_side_(uint64_t *hash, int *to_move, const struct kifu_game *g, int variant,
 			       const char *moves, struct kifu_error *err)
 {
-	return position_after(hash, to_move, g, variant, moves, 0, err);
+	return position_after(hash, to_move, g, variant, moves, 0, NULL, err);
 }
 
 int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
@@ -82,7 +88,14 @@ int kifu_search_position(uint64_t *hash, const struct kifu_game *g, int variant,
 int kifu_search_position_canonical(uint64_t *hash, const struct kifu_game *g, int variant,
 				   const char *moves, struct kifu_error *err)
 {
-	return position_after(hash, NULL, g, variant, moves, 1, err);
+	return position_after(hash, NULL, g, variant, moves, 1, NULL, err);
+}
+
+int kifu_search_position_orientations(uint64_t *out, int *n, const struct kifu_game *g,
+				      int variant, const char *moves, struct kifu_error *err)
+{
+	*n = 0;
+	return position_after(out, NULL, g, variant, moves, 2, n, err);
 }
 
 /* A copy of column i's text in the result's arena; NULL for SQL NULL or out of memory. */
@@ -331,19 +344,23 @@ static int listing_usable(struct kifu_store *st, const struct kifu_filter *f)
  */
 static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 			  const struct kifu_filter *f, const uint64_t *hash, int symmetric,
-			  struct kifu_error *err)
+			  const uint64_t *orient, int norient, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
 	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.date, g.result, g.plies, ");
-	if (hash)
-		kifu_buf_printf(&sql, "h.ply, g.players FROM (SELECT game_id, ply FROM %s WHERE "
-				      "hash = ?1) AS h CROSS JOIN game_listing g WHERE "
-				      "g.id = h.game_id AND ",
-				symmetric ? "positions_canon" : "positions_hash");
-	else
+	if (hash) {
+		kifu_buf_puts(&sql, "h.ply, g.players FROM (SELECT game_id, ply FROM ");
+		/* Without the orientations, a canonical hash is looked up in the view (slowly). */
+		if (symmetric && !orient)
+			kifu_buf_puts(&sql, "positions_canon");
+		else
+			kifu_store_reach_sql_(&sql, st, symmetric, 1);
+		kifu_buf_puts(&sql, " WHERE hash = ?1) AS h CROSS JOIN game_listing g WHERE "
+			      "g.id = h.game_id AND ");
+	} else
 		kifu_buf_puts(&sql, "NULL, g.players FROM game_listing g WHERE ");
 	ret = kifu_filter_sql_(&sql, f, "g", hash ? 2 : 1, err);
 	if (ret < 0)
@@ -359,6 +376,8 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 	}
 	if (hash)
 		kifu_db_bind_int64_(s, 1, (int64_t)*hash);
+	if (hash && orient)
+		kifu_store_reach_bind_(s, st, symmetric, orient, norient);
 	ret = kifu_filter_bind_(s, hash ? 2 : 1, f, err);
 	if (ret < 0)
 		goto out;
@@ -387,9 +406,27 @@ int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 	return kifu_search_games_symmetric(out, st, f, hash, 0, err);
 }
 
+static int search_games(struct kifu_search_result **out, struct kifu_store *st,
+			const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			const uint64_t *orient, int norient, struct kifu_error *err);
+
 int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_store *st,
 				const struct kifu_filter *f, const uint64_t *hash, int symmetric,
 				struct kifu_error *err)
+{
+	return search_games(out, st, f, hash, symmetric, NULL, 0, err);
+}
+
+int kifu_search_games_oriented(struct kifu_search_result **out, struct kifu_store *st,
+			       const struct kifu_filter *f, const uint64_t *hash,
+			       const uint64_t *orient, int n, struct kifu_error *err)
+{
+	return search_games(out, st, f, hash, 1, orient, n, err);
+}
+
+static int search_games(struct kifu_search_result **out, struct kifu_store *st,
+			const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			const uint64_t *orient, int norient, struct kifu_error *err)
 {
 	struct kifu_search_result *res = calloc(1, sizeof(*res));
 	struct name_cache nc = { NULL, NULL, 0, 0, NULL };
@@ -418,7 +455,7 @@ int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_sto
 		goto out;
 	}
 	if (listing_usable(st, f)) {
-		ret = search_listing(res, st, f, hash, symmetric, err);
+		ret = search_listing(res, st, f, hash, symmetric, orient, norient, err);
 		goto done;
 	}
 	/*

@@ -314,8 +314,9 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 				    "d.n, ");
 		kifu_db_json_at_(&sql, c->st, "m.moves", "d.n - 1");
 		kifu_buf_puts(&sql, ", ");
-		kifu_db_json_at_(&sql, c->st, "m.hashes", "d.n");
-		kifu_buf_puts(&sql, " FROM games g CROSS JOIN game_moves m CROSS JOIN d WHERE ");
+		kifu_db_hash_at_(&sql, c->st, "m.hashes", "d.n");
+		kifu_buf_printf(&sql, " FROM games g CROSS JOIN %s m CROSS JOIN d WHERE ",
+				kifu_db_game_data_(c->st));
 	} else
 		kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.ply, m.move, "
 				    "p.hash FROM games g CROSS JOIN moves m CROSS JOIN positions p "

@@ -245,8 +245,8 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
  * after as ?2.
  */
 static int tree_prepare(struct kifu_stmt **s, struct kifu_store *st, const struct kifu_buf *sql,
-			const struct kifu_filter *f, uint64_t hash, int after,
-			struct kifu_error *err)
+			const struct kifu_filter *f, const struct tree_pos *tp, int symmetric,
+			uint64_t hash, int after, struct kifu_error *err)
 {
 	int ret;
 
@@ -256,6 +256,8 @@ static int tree_prepare(struct kifu_stmt **s, struct kifu_store *st, const struc
 		return kifu_search_fail_db_(st, "cannot read the tree", err);
 	kifu_db_bind_int64_(*s, 1, (int64_t)hash);
 	kifu_db_bind_int_(*s, 2, after);
+	if (symmetric && tp->orient_hash)
+		kifu_store_reach_bind_(*s, st, 1, tp->orient_hash, tp->g->nsymmetries);
 	ret = kifu_filter_bind_(*s, 3, f, err);
 	return ret < 0 ? ret : 0;
 }
@@ -282,7 +284,8 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 
 		ret = kifu_filter_sql_(&where, f, "g", 3, err);
 		if (ret >= 0)
-			kifu_store_tree_scan_sql_(&sql, st, symmetric, where.data ? where.data : "1 = 1");
+			kifu_store_tree_scan_sql_(&sql, st, symmetric, kifu_search_position_index_(st),
+						  where.data ? where.data : "1 = 1");
 		kifu_buf_release(&where);
 	} else {
 		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies), NULL FROM "
@@ -294,7 +297,7 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		kifu_buf_puts(&sql, " GROUP BY 1, 2");
 	}
 	if (ret >= 0)
-		ret = tree_prepare(&s, st, &sql, f, hash, after, err);
+		ret = tree_prepare(&s, st, &sql, f, tp, symmetric, hash, after, err);
 	if (ret < 0)
 		goto out;
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
@@ -327,8 +330,8 @@ out:
  * time), which have no row.
  */
 static int tree_reached(long long *games, long long *ended, struct kifu_store *st,
-			const struct kifu_filter *f, uint64_t hash, int symmetric,
-			struct kifu_error *err)
+			const struct kifu_filter *f, const struct tree_pos *tp, uint64_t hash,
+			int symmetric, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s = NULL;
@@ -336,16 +339,16 @@ static int tree_reached(long long *games, long long *ended, struct kifu_store *s
 
 	kifu_buf_puts(&sql, "SELECT count(*), coalesce(sum(CASE WHEN h.ply = g.plies THEN 1 ELSE 0 "
 			    "END), 0) FROM ");
-	if (symmetric || kifu_search_position_index_(st))
-		kifu_buf_printf(&sql, "%s h CROSS JOIN games g WHERE h.hash = ?1 AND ",
-				symmetric ? "positions_canon" : "positions_hash");
-	else
+	if (symmetric || kifu_search_position_index_(st)) {
+		kifu_store_reach_sql_(&sql, st, symmetric, kifu_search_position_index_(st));
+		kifu_buf_puts(&sql, " h CROSS JOIN games g WHERE h.hash = ?1 AND ");
+	} else
 		kifu_buf_puts(&sql, "(SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
 				    "GROUP BY game_id) h CROSS JOIN games g WHERE ");
 	kifu_buf_puts(&sql, "h.ply > ?2 AND g.id = h.game_id AND ");
 	ret = kifu_filter_sql_(&sql, f, "g", 3, err);
 	if (ret >= 0)
-		ret = tree_prepare(&s, st, &sql, f, hash, -1, err);
+		ret = tree_prepare(&s, st, &sql, f, tp, symmetric, hash, -1, err);
 	if (ret < 0)
 		goto out;
 	if (kifu_db_step_(s) != KIFU_DB_ROW) {
@@ -579,7 +582,7 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	if (ret == 0 && symmetric)
 		ret = tree_orient(&t, &tp, err);
 	if (ret == 0)
-		ret = tree_reached(&games, &ended, st, f, hash, symmetric, err);
+		ret = tree_reached(&games, &ended, st, f, &tp, hash, symmetric, err);
 	if (ret < 0)
 		goto out;
 	if (t.n)

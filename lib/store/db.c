@@ -62,6 +62,21 @@ int kifu_db_json_at_(struct kifu_buf *out, const struct kifu_store *st, const ch
 	return out->failed ? KIFU_ENOMEM : 0;
 }
 
+int kifu_db_hash_at_(struct kifu_buf *out, const struct kifu_store *st, const char *array,
+		     const char *index)
+{
+	if (st->be->hash_at && st->version >= 7)
+		st->be->hash_at(out, array, index);
+	else
+		st->be->json_at(out, array, index);
+	return out->failed ? KIFU_ENOMEM : 0;
+}
+
+const char *kifu_db_game_data_(const struct kifu_store *st)
+{
+	return st->version >= 7 ? "game_data" : "game_moves";
+}
+
 void kifu_db_finalize_(struct kifu_stmt *s)
 {
 	if (s)

@@ -68,6 +68,21 @@ int kifu_db_prepare_named_(struct kifu_stmt **out, struct kifu_store *st, const 
 int kifu_db_json_at_(struct kifu_buf *out, const struct kifu_store *st, const char *array,
 		    const char *index);
 
+/*
+ * The same for a hash array (game_data.hashes or .canon: a JSON array on
+ * some backends, 8-byte big-endian values in a BLOB on others): element
+ * index as a signed 64-bit integer, NULL past the end.
+ */
+int kifu_db_hash_at_(struct kifu_buf *out, const struct kifu_store *st, const char *array,
+		     const char *index);
+
+/*
+ * The table of a game's packed row (game_id, moves, hashes, notes and,
+ * from version 7, canon) that libkifu reads: game_data from schema 7 (on
+ * PostgreSQL a view over game_moves and game_canon), game_moves before.
+ */
+const char *kifu_db_game_data_(const struct kifu_store *st);
+
 /* NULL is accepted. */
 void kifu_db_finalize_(struct kifu_stmt *s);
 

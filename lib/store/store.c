@@ -2,8 +2,9 @@
  * The game database (include/kifu/store.h): writing games, quarantined
  * records and import provenance, bulk loads, and closing. A game is a handful of
  * rows whatever its length (schema 4): its headers, sides, figures and
- * tags, and one row of game_moves packing its moves, notes and position
- * hashes as JSON; its entries of the position index wait for the commit
+ * tags, and one row of game_data packing its moves and notes as JSON
+ * and its position hashes as the backend keeps a hash array (schema 7,
+ * SQLite: 8 bytes each in a BLOB); its entries of the position index wait for the commit
  * (store_posidx.c). Every statement is prepared once and kept on the store
  * (store_stmt.c) and every value goes through a bound parameter.
  * Transactions live in store_tx.c, opening and migrating in store_open.c,
@@ -323,13 +324,8 @@ static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 	kifu_buf_putc(&st->moves, ']');
 	if (st->notes.len)
 		kifu_buf_putc(&st->notes, '}');
-	kifu_buf_putc(&st->hashes, '[');
-	for (ply = 0; ply <= rp->nplies; ply++) {
-		if (ply)
-			kifu_buf_putc(&st->hashes, ',');
-		kifu_store_put_int64_(&st->hashes, (int64_t)rp->hashes[ply]);
-	}
-	kifu_buf_putc(&st->hashes, ']');
+	if (kifu_store_pack_hashes_(&st->hashes, st, rp->hashes, rp->nplies + 1) < 0)
+		return KIFU_ENOMEM;
 	return st->moves.failed || st->hashes.failed || st->notes.failed ? KIFU_ENOMEM : 0;
 }
 
@@ -346,7 +342,7 @@ static int insert_game_moves(struct kifu_store *st, int64_t id, const struct kif
 		return err ? err->code : KIFU_EDB;
 	kifu_db_bind_int64_(s, 1, id);
 	kifu_db_bind_text_static_(s, 2, st->moves.data, (int)st->moves.len);
-	kifu_db_bind_text_static_(s, 3, st->hashes.data, (int)st->hashes.len);
+	kifu_store_bind_hashes_(s, 3, &st->hashes);
 	if (st->notes.len)
 		kifu_db_bind_text_static_(s, 4, st->notes.data, (int)st->notes.len);
 	else
@@ -445,10 +441,11 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	if (w->gid == 0)
 		return find_by_key(&w->gid, st, w->key, err);
 	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
-	for (d = kifu_store_derived_; *d && ret == 0; d++)
-		ret = (*d)->game(st, w->gid, w->rec, w->rp, err);
+	/* Before the derived tables: SQLite's canonical hashes go into the same row (schema 7). */
 	if (ret == 0)
 		ret = insert_game_moves(st, w->gid, w->rec, w->rp, err);
+	for (d = kifu_store_derived_; *d && ret == 0; d++)
+		ret = (*d)->game(st, w->gid, w->rec, w->rp, err);
 	if (ret == 0)
 		ret = st->be->posidx_queue(st, w->gid, w->rp, err);
 	if (ret == 0)

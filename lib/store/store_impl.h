@@ -146,6 +146,15 @@ struct kifu_store_backend {
 
 	/* Appends the expression of kifu_db_json_at_. */
 	void (*json_at)(struct kifu_buf *out, const char *array, const char *index);
+	/*
+	 * Hash arrays (game_data.hashes and .canon: a game's position hashes,
+	 * ply 0 first): hashes_binary 1, the store binds them as BLOBs of
+	 * 8-byte big-endian values (SQLite, schema 7), 0 as JSON text of signed
+	 * decimals; hash_at appends the expression of kifu_db_hash_at_ (NULL:
+	 * json_at's).
+	 */
+	int hashes_binary;
+	void (*hash_at)(struct kifu_buf *out, const char *array, const char *index);
 
 	/* Named SQL (kifu_db_sql_), ending with { NULL, NULL }. */
 	const struct kifu_db_query *queries;
@@ -254,6 +263,24 @@ struct kifu_stmt *kifu_store_stmt_(struct kifu_store *st, int k, struct kifu_err
  * (without printf: the hashes of every ply go through it at import).
  */
 void kifu_store_put_int64_(struct kifu_buf *b, int64_t v);
+
+/*
+ * A hash array (h[0..n)) as the backend stores one (hashes_binary): into
+ * out (reset first); binding it as parameter i of s; reading one back
+ * (column i of s) into *h (realloc'd, *cap its room), *n its length.
+ */
+/* Whether hash arrays are BLOBs: the backend's hashes_binary, from schema 7 on. */
+int kifu_store_hashes_binary_(const struct kifu_store *st);
+void kifu_store_put_hash_(struct kifu_buf *b, uint64_t u); /* 8 bytes, big-endian */
+int kifu_store_pack_hashes_(struct kifu_buf *out, const struct kifu_store *st,
+			    const uint64_t *h, size_t n);
+int kifu_store_bind_hashes_(struct kifu_stmt *s, int i, const struct kifu_buf *packed);
+/* A JSON array of decimal integers (text) into *h as above; KIFU_EDB when it is not one. */
+int kifu_store_parse_hashes_(uint64_t **h, size_t *n, size_t *cap, const char *text);
+int kifu_store_column_hashes_(uint64_t **h, size_t *n, size_t *cap, struct kifu_stmt *s, int i);
+
+/* backends/sqlite_fn.c: kifu_hash_at, kifu_hashes, kifu_pack_hashes on an sqlite3 *. */
+int kifu_store_sqlite_functions_(void *conn);
 
 /* Steps s once (a write, or a query whose first row is wanted) and resets it. */
 int kifu_store_step_(struct kifu_store *st, struct kifu_stmt *s, const char *what,

@@ -521,10 +521,14 @@ int kifu_store_posidx_restore_(struct kifu_store *st, struct kifu_error *err)
 		ret = merge_spool(st, NULL, err);
 		goto out;
 	}
-	ret = kifu_db_prepare_(&s, st,
-			      "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
-			      "SELECT j.value, m.game_id, j.key FROM game_moves m, json_each(m.hashes) j "
-			      "WHERE m.game_id > ?1 ORDER BY 1, 2, 3", err);
+	/* Schema 7: the hashes are a BLOB, exploded by kifu_hashes (backends/sqlite_fn.c). */
+	ret = kifu_db_prepare_(&s, st, st->version >= 7
+			      ? "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
+				"SELECT j.value, m.game_id, j.key FROM game_data m, kifu_hashes(m.hashes) j "
+				"WHERE m.game_id > ?1 ORDER BY 1, 2, 3"
+			      : "INSERT OR IGNORE INTO positions_hash(hash, game_id, ply) "
+				"SELECT j.value, m.game_id, j.key FROM game_moves m, json_each(m.hashes) j "
+				"WHERE m.game_id > ?1 ORDER BY 1, 2, 3", err);
 	if (ret < 0)
 		goto out;
 	kifu_db_bind_int64_(s, 1, last_id);

@@ -35,9 +35,35 @@ int kifu_filter_bind_(struct kifu_stmt *stmt, int first, const struct kifu_filte
  * (column 1), result (2), with their count (3), sum of plies (4) and, when
  * symmetric, the plain hash the game had there (5, else NULL): ?1 the
  * hash, ?2 the ply the games' first arrival must be after, where an SQL
- * condition over the games (alias g) and the index (h).
+ * condition over the games (alias g) and the index (h); symmetric, the
+ * orientations bound by kifu_store_reach_bind_ (below); have_index as
+ * there (a plain scan needs the index).
  */
 void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
-			      const char *where);
+			      int have_index, const char *where);
+
+/*
+ * Schema 7 on SQLite keeps no canonical index (positions_canon is a view
+ * there): the games reaching a canonical position are those the plain
+ * index holds at any of its orientations, each once at the first ply
+ * reaching any. kifu_store_canon_indexed_ says whether positions_canon is
+ * a table to read (versions 5 and 6; backends writing it, PostgreSQL).
+ * kifu_store_reach_sql_ appends a FROM item with the columns hash, game_id
+ * and ply of the games reaching the position ?1 (symmetric: ?1 its
+ * canonical hash, and the hashes of its orientations bound by
+ * kifu_store_reach_bind_ as ?REACH_PARAM...), from the position index
+ * when have_index, else from the view positions (an index set aside).
+ * kifu_store_orient_hashes_ gives the orientations' hashes of a position
+ * (out: room for KIFU_GAME_SYMMETRIES_MAX; returns their count, or
+ * KIFU_ENOMEM).
+ */
+#define REACH_PARAM 40
+struct kifu_game;
+int kifu_store_canon_indexed_(struct kifu_store *st);
+void kifu_store_reach_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
+			   int have_index);
+void kifu_store_reach_bind_(struct kifu_stmt *s, struct kifu_store *st, int symmetric,
+			    const uint64_t *orient, int n);
+int kifu_store_orient_hashes_(uint64_t *out, const struct kifu_game *g, const void *state);
 
 #endif

@@ -182,3 +182,127 @@ void kifu_store_players_clear_(struct kifu_store *st)
 	}
 	st->nplayers = 0;
 }
+
+/* store_impl.h */
+int kifu_store_hashes_binary_(const struct kifu_store *st)
+{
+	return st->be->hashes_binary && st->version >= 7;
+}
+
+void kifu_store_put_hash_(struct kifu_buf *b, uint64_t u)
+{
+	unsigned char be[8];
+	int k;
+
+	for (k = 7; k >= 0; k--, u >>= 8)
+		be[k] = (unsigned char)(u & 0xff);
+	kifu_buf_add(b, (const char *)be, 8);
+}
+
+int kifu_store_pack_hashes_(struct kifu_buf *out, const struct kifu_store *st,
+			    const uint64_t *h, size_t n)
+{
+	size_t i;
+
+	kifu_buf_reset(out);
+	if (kifu_store_hashes_binary_(st)) {
+		for (i = 0; i < n; i++)
+			kifu_store_put_hash_(out, h[i]);
+	} else {
+		kifu_buf_putc(out, '[');
+		for (i = 0; i < n; i++) {
+			if (i)
+				kifu_buf_putc(out, ',');
+			kifu_store_put_int64_(out, (int64_t)h[i]);
+		}
+		kifu_buf_putc(out, ']');
+	}
+	return out->failed ? KIFU_ENOMEM : 0;
+}
+
+int kifu_store_bind_hashes_(struct kifu_stmt *s, int i, const struct kifu_buf *packed)
+{
+	if (kifu_store_hashes_binary_(s->st))
+		return kifu_db_bind_blob_(s, i, packed->len ? packed->data : "", packed->len);
+	return kifu_db_bind_text_static_(s, i, packed->data, (long)packed->len);
+}
+
+/* store_impl.h */
+int kifu_store_parse_hashes_(uint64_t **h, size_t *n, size_t *cap, const char *p)
+{
+	*n = 0;
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	if (*p++ != '[')
+		return KIFU_EDB;
+	for (;;) {
+		uint64_t u = 0;
+		int neg = 0, digits = 0;
+
+		while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+			p++;
+		if (*p == ']' && *n == 0)
+			return 0;
+		if (*p == '-') {
+			neg = 1;
+			p++;
+		}
+		for (; *p >= '0' && *p <= '9' && digits < 20; p++, digits++)
+			u = u * 10 + (uint64_t)(*p - '0');
+		if (!digits)
+			return KIFU_EDB;
+		if (*n == *cap) {
+			size_t c = *cap ? 2 * *cap : 128;
+			uint64_t *q = realloc(*h, c * sizeof(*q));
+
+			if (!q)
+				return KIFU_ENOMEM;
+			*h = q;
+			*cap = c;
+		}
+		(*h)[(*n)++] = neg ? 0 - u : u;
+		while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+			p++;
+		if (*p == ',')
+			p++;
+		else
+			return *p == ']' ? 0 : KIFU_EDB;
+	}
+}
+
+int kifu_store_column_hashes_(uint64_t **h, size_t *n, size_t *cap, struct kifu_stmt *s, int i)
+{
+	const unsigned char *b;
+	size_t len, k;
+
+	*n = 0;
+	if (kifu_db_column_is_null_(s, i))
+		return 0;
+	if (!kifu_store_hashes_binary_(s->st)) {
+		const char *text = kifu_db_column_text_(s, i);
+
+		return text ? kifu_store_parse_hashes_(h, n, cap, text) : KIFU_EDB;
+	}
+	b = kifu_db_column_blob_(s, i);
+	len = kifu_db_column_bytes_(s, i);
+	if (len % 8)
+		return KIFU_EDB;
+	if (len / 8 > *cap) {
+		uint64_t *q = realloc(*h, (len / 8) * sizeof(*q));
+
+		if (!q)
+			return KIFU_ENOMEM;
+		*h = q;
+		*cap = len / 8;
+	}
+	for (k = 0; k < len / 8; k++) {
+		uint64_t u = 0;
+		int j;
+
+		for (j = 0; j < 8; j++)
+			u = u << 8 | b[8 * k + j];
+		(*h)[k] = u;
+	}
+	*n = len / 8;
+	return 0;
+}

@@ -105,6 +105,7 @@ static void symm_release(struct kifu_store *st)
 	free(sy->plain);
 	free(sy->canonh);
 	free(sy->states);
+	free(sy->opool);
 	kifu_buf_release(&sy->canon);
 	kifu_buf_release(&sy->players);
 	free(sy);
@@ -242,12 +243,14 @@ static int insert_listing(struct kifu_store *st, int64_t id, const struct kifu_r
 	return kifu_store_step_(st, s, "cannot store a game", err);
 }
 
-/* The canonical hashes of game id (sy->canon) into game_canon. */
+/* The canonical hashes of game id (sy->canonh[0..plies]) into game_canon (game_data.canon). */
 static int insert_canon(struct kifu_store *st, struct kifu_stmt *s, int64_t id,
-			const struct kifu_buf *canon, struct kifu_error *err)
+			struct kifu_store_symm_ *sy, size_t plies, struct kifu_error *err)
 {
+	if (kifu_store_pack_hashes_(&sy->canon, st, sy->canonh, plies + 1) < 0)
+		return nomem(err);
 	kifu_db_bind_int64_(s, 1, id);
-	kifu_db_bind_text_static_(s, 2, canon->data, (long)canon->len);
+	kifu_store_bind_hashes_(s, 2, &sy->canon);
 	return kifu_store_step_(st, s, "cannot store the canonical hashes", err);
 }
 
@@ -288,7 +291,7 @@ static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu
 	s = kifu_store_stmt_(st, ST_CANON_INSERT, err);
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	ret = insert_canon(st, s, id, &sy->canon, err);
+	ret = insert_canon(st, s, id, sy, rp->nplies, err);
 	return ret < 0 ? ret : insert_listing(st, id, rec, rp, &sy->players, err);
 }
 
@@ -296,14 +299,21 @@ static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu
 /*
  * Indexes the canonical hashes of games first..last from game_canon.canon:
  * the backend's query "canon_index" (?1, ?2: the first and last game id;
- * SQLite reads the JSON arrays with json_each, in the index's order).
+ * SQLite explodes the BLOBs with kifu_hashes, in the index's order), or
+ * before version 7 its "canon_index_6" where it has one (json_each).
  */
 static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struct kifu_error *err)
 {
+	/* A migration through versions 5 and 6 on a backend whose version 7 reads otherwise. */
+	const char *name = st->version < 7 && kifu_db_sql_(st, "canon_index_6") ? "canon_index_6"
+		: "canon_index";
 	struct kifu_stmt *s = NULL;
 	int ret;
 
-	if (kifu_db_prepare_named_(&s, st, "canon_index", err) < 0)
+	/* Schema 7 on SQLite: no canonical index, the plain one answers (kifu_store_reach_sql_). */
+	if (!kifu_store_canon_indexed_(st))
+		return 0;
+	if (kifu_db_prepare_named_(&s, st, name, err) < 0)
 		return err ? err->code : KIFU_EDB;
 	kifu_db_bind_int64_(s, 1, first);
 	kifu_db_bind_int64_(s, 2, last);
@@ -325,13 +335,18 @@ static int canon_orientations(struct kifu_store *st, const struct kifu_store_tke
 	const struct kifu_game *g = k->g;
 	unsigned char *state = orient + (size_t)g->nsymmetries * g->state_size;
 	struct kifu_stmt *s = NULL;
+	struct kifu_buf sql = KIFU_BUF_INIT;
 	json_t *moves = NULL;
-	int ret = KIFU_EILLEGAL, first = -1, sym = 0, j, p;
+	int ret, first = -1, sym = 0, j, p;
 	uint64_t c;
 
-	if (kifu_db_prepare_(&s, st, "SELECT g.first, m.moves FROM games g JOIN game_moves m "
-				       "ON m.game_id = g.id WHERE g.id = ?1", err) < 0)
+	kifu_buf_printf(&sql, "SELECT g.first, m.moves FROM games g JOIN %s m ON m.game_id = g.id "
+			"WHERE g.id = ?1", kifu_db_game_data_(st));
+	ret = sql.failed ? KIFU_ENOMEM : kifu_db_prepare_(&s, st, sql.data, err);
+	kifu_buf_release(&sql);
+	if (ret < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
+	ret = KIFU_EILLEGAL;
 	kifu_db_bind_int64_(s, 1, k->origin_id);
 	if (kifu_db_step_(s) == KIFU_DB_ROW) {
 		const char *f = kifu_db_column_text_(s, 0);
@@ -365,20 +380,107 @@ out:
 	return ret;
 }
 
-void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric, const char *where)
+int kifu_store_canon_indexed_(struct kifu_store *st)
+{
+	return st->version < 7 || kifu_db_sql_(st, "canon_index") != NULL;
+}
+
+void kifu_store_reach_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
+			   int have_index)
+{
+	int k;
+
+	if (!symmetric) {
+		kifu_buf_puts(sql, have_index ? "positions_hash"
+			      : "(SELECT hash, game_id, min(ply) AS ply FROM positions WHERE "
+				"hash = ?1 GROUP BY hash, game_id)");
+		return;
+	}
+	if (kifu_store_canon_indexed_(st)) {
+		kifu_buf_puts(sql, "positions_canon");
+		return;
+	}
+	kifu_buf_printf(sql, "(SELECT ?1 AS hash, game_id, min(ply) AS ply FROM %s WHERE hash IN (",
+			have_index ? "positions_hash" : "positions");
+	for (k = 0; k < KIFU_GAME_SYMMETRIES_MAX; k++)
+		kifu_buf_printf(sql, "%s?%d", k ? ", " : "", REACH_PARAM + k);
+	kifu_buf_puts(sql, ") GROUP BY game_id)");
+}
+
+void kifu_store_reach_bind_(struct kifu_stmt *s, struct kifu_store *st, int symmetric,
+			    const uint64_t *orient, int n)
+{
+	int k;
+
+	if (!symmetric || kifu_store_canon_indexed_(st) || n < 1)
+		return;
+	for (k = 0; k < KIFU_GAME_SYMMETRIES_MAX; k++)
+		kifu_db_bind_int64_(s, REACH_PARAM + k, (int64_t)orient[k < n ? k : 0]);
+}
+
+int kifu_store_orient_hashes_(uint64_t *out, const struct kifu_game *g, const void *state)
+{
+	void *mapped;
+	int k;
+
+	out[0] = g->hash(state);
+	if (g->nsymmetries <= 1)
+		return 1;
+	if (g->hash_symmetries) {
+		g->hash_symmetries(out, state);
+		return g->nsymmetries;
+	}
+	mapped = malloc(g->state_size);
+	if (!mapped)
+		return KIFU_ENOMEM;
+	for (k = 1; k < g->nsymmetries && k < KIFU_GAME_SYMMETRIES_MAX; k++) {
+		g->map_state(mapped, state, k);
+		out[k] = g->hash(mapped);
+	}
+	free(mapped);
+	return k;
+}
+
+void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
+			      int have_index, const char *where)
 {
 	kifu_buf_puts(sql, "SELECT ");
 	kifu_db_json_at_(sql, st, "m.moves", "h.ply");
 	kifu_buf_puts(sql, ", g.result, count(*), sum(g.plies), ");
 	if (symmetric)
-		kifu_db_json_at_(sql, st, "m.hashes", "h.ply");
+		kifu_db_hash_at_(sql, st, "m.hashes", "h.ply");
 	else
 		kifu_buf_puts(sql, "NULL");
-	kifu_buf_printf(sql, " FROM %s h CROSS JOIN games g CROSS JOIN game_moves m WHERE "
+	kifu_buf_puts(sql, " FROM ");
+	kifu_store_reach_sql_(sql, st, symmetric, have_index);
+	kifu_buf_printf(sql, " h CROSS JOIN games g CROSS JOIN %s m WHERE "
 			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
 			"h.ply < g.plies AND %s GROUP BY 1, 2%s",
-			symmetric ? "positions_canon" : "positions_hash", where,
-			symmetric ? ", 5" : "");
+			kifu_db_game_data_(st), where, symmetric ? ", 5" : "");
+}
+
+/*
+ * canon_orientations of k into *orient (grown to fit, *room its size)
+ * unless done already: *have_c 1 when done, -1 when k's game does not
+ * replay, 0 before. KIFU_ENOMEM or 0.
+ */
+static int orientations_once(int *have_c, struct kifu_store *st, const struct kifu_store_tkey_ *k,
+			     unsigned char **orient, size_t *room, struct kifu_error *err)
+{
+	size_t need = ((size_t)k->g->nsymmetries + 1) * k->g->state_size;
+
+	if (*have_c)
+		return 0;
+	if (*room < need) {
+		unsigned char *p = realloc(*orient, need);
+
+		if (!p)
+			return nomem(err);
+		*orient = p;
+		*room = need;
+	}
+	*have_c = canon_orientations(st, k, *orient, err) == 0 ? 1 : -1;
+	return 0;
 }
 
 /*
@@ -403,7 +505,7 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 		return 0;
 	for (kind = 0; kind < 2; kind++) {
 		kifu_buf_reset(&sql);
-		kifu_store_tree_scan_sql_(&sql, st, kind, "g.game = ?3 AND g.variant = ?4");
+		kifu_store_tree_scan_sql_(&sql, st, kind, 1, "g.game = ?3 AND g.variant = ?4");
 		if (sql.failed) {
 			ret = nomem(err);
 			goto out;
@@ -423,6 +525,25 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 			continue;
 		k->state = T_OLD;
 		q = s[k->symmetric];
+		/* Without a canonical index: the orientations first, read from the plain one. */
+		if (k->symmetric && !kifu_store_canon_indexed_(st)) {
+			uint64_t oh[KIFU_GAME_SYMMETRIES_MAX];
+			const uint64_t *o = oh;
+			int j;
+
+			if (k->orient_at >= 0 && (size_t)k->orient_at < sy->on) {
+				o = sy->opool + (size_t)k->orient_at * KIFU_GAME_SYMMETRIES_MAX;
+			} else {
+				ret = orientations_once(&have_c, st, k, &orient, &room, err);
+				if (ret < 0)
+					break;
+				if (have_c < 0)
+					continue;
+				for (j = 0; j < g->nsymmetries && j < KIFU_GAME_SYMMETRIES_MAX; j++)
+					oh[j] = g->hash(orient + (size_t)j * g->state_size);
+			}
+			kifu_store_reach_bind_(q, st, 1, o, g->nsymmetries);
+		}
 		kifu_db_bind_int64_(q, 1, k->hash);
 		kifu_db_bind_int_(q, 2, TREE_DEPTH);
 		kifu_db_bind_text_static_(q, 3, g->name, -1);
@@ -441,21 +562,10 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 				uint64_t ph = (uint64_t)kifu_db_column_int64_(q, 4);
 				struct kifu_error why;
 				kifu_move m;
-				size_t need = ((size_t)g->nsymmetries + 1) * g->state_size;
 
-				if (!have_c) {
-					if (room < need) {
-						unsigned char *p = realloc(orient, need);
-
-						if (!p) {
-							ret = nomem(err);
-							break;
-						}
-						orient = p;
-						room = need;
-					}
-					have_c = canon_orientations(st, k, orient, err) == 0 ? 1 : -1;
-				}
+				ret = orientations_once(&have_c, st, k, &orient, &room, err);
+				if (ret < 0)
+					break;
 				if (have_c < 0)
 					break;
 				for (j = 0; j < g->nsymmetries; j++)
@@ -479,6 +589,12 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 			ret = kifu_store_fail_(st, "cannot count the tree", err);
 		kifu_db_reset_(q);
 	}
+	/* Every NEW key read: their orientations are spent (none of a transaction waits). */
+	for (i = 0; i < sy->tracked.cap; i++)
+		if (sy->tracked.v[i].g && sy->tracked.v[i].state == T_NEW_TX)
+			break;
+	if (ret == 0 && i == sy->tracked.cap)
+		sy->on = 0;
 out:
 	free(orient);
 	kifu_buf_release(&sql);
@@ -558,6 +674,7 @@ static void symm_rollback(struct kifu_store *st)
 	if (!st->bulk) {
 		/* Nothing is held between transactions outside bulk mode. */
 		kifu_store_tset_move_(&sy->tracked, T_NEW_HELD, T_DEAD);
+		sy->on = 0;
 		kifu_store_agg_clear_(&sy->held);
 		sy->held_last = sy->last_id = 0;
 		sy->tracking = -1;
@@ -604,6 +721,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 {
 	struct kifu_store_symm_ *sy = symm_of(st);
 	struct kifu_stmt *sel = NULL, *upd = NULL;
+	struct kifu_buf sql = KIFU_BUF_INIT;
 	int64_t last = from;
 	int ret = 0, rc, any;
 
@@ -612,10 +730,14 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	ret = tset_load(st, &sy->tracked, err);
 	if (ret < 0)
 		return ret;
-	if (kifu_db_prepare_(&sel, st, "SELECT g.id, g.game, g.variant, g.first, g.result, "
-				       "m.moves, m.hashes FROM games g JOIN game_moves m ON "
-				       "m.game_id = g.id "
-				       "WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", err) < 0 ||
+	kifu_buf_printf(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.moves, "
+			"m.hashes FROM games g JOIN %s m ON m.game_id = g.id "
+			"WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", kifu_db_game_data_(st));
+	if (sql.failed) {
+		ret = nomem(err);
+		goto out;
+	}
+	if (kifu_db_prepare_(&sel, st, sql.data, err) < 0 ||
 	    (want_canon && kifu_db_prepare_(&upd, st, "INSERT INTO game_canon(game_id, canon) "
 						     "VALUES (?1, ?2)", err) < 0)) {
 		ret = kifu_store_fail_(st, "cannot count the tree", err);
@@ -627,7 +749,9 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			int64_t id;
 			const struct kifu_game *g;
 			int variant, first, res;
-			json_t *moves, *hashes;
+			json_t *moves;
+			uint64_t *hashes;
+			size_t nhashes;
 		} *c = calloc(FILL_CHUNK, sizeof(*c));
 		size_t nc = 0, i;
 
@@ -652,8 +776,14 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			e->first = first ? kifu_game_side_index(e->g, first) : -1;
 			e->res = kifu_store_symm_result_(e->g, kifu_db_column_text_(sel, 4));
 			e->moves = moves ? json_loads(moves, 0, NULL) : NULL;
-			e->hashes = kifu_db_column_text_(sel, 6)
-				? json_loads(kifu_db_column_text_(sel, 6), 0, NULL) : NULL;
+			{
+				size_t cap = 0;
+
+				/* Hashes that do not read are none: the game counts as it replays. */
+				if (kifu_store_column_hashes_(&e->hashes, &e->nhashes, &cap, sel, 6) ==
+				    KIFU_ENOMEM)
+					ret = nomem(err);
+			}
 		}
 		kifu_db_reset_(sel);
 		if (rc != KIFU_DB_DONE)
@@ -674,6 +804,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			x.nplies = json_array_size(c[i].moves);
 			x.texts = c[i].moves;
 			x.hashes = c[i].hashes;
+			x.nhashes = c[i].nhashes;
 			memset(&why, 0, sizeof(why));
 			if (kifu_store_symm_replay_(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
 				if (why.code == KIFU_ENOMEM)
@@ -681,12 +812,12 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 				continue;
 			}
 			if (want_canon) {
-				ret = insert_canon(st, upd, c[i].id, &sy->canon, err);
+				ret = insert_canon(st, upd, c[i].id, sy, x.nplies, err);
 			}
 		}
 		for (i = 0; i < nc; i++) {
 			json_decref(c[i].moves);
-			json_decref(c[i].hashes);
+			free(c[i].hashes);
 		}
 		free(c);
 		if (ret == 0 && sy->held.n >= HELD_MAX)
@@ -714,6 +845,7 @@ out:
 	}
 	kifu_db_finalize_(sel);
 	kifu_db_finalize_(upd);
+	kifu_buf_release(&sql);
 	return ret;
 }
 

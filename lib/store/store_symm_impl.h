@@ -56,6 +56,13 @@ struct kifu_store_tkey_ {
 	int64_t hash;
 	int64_t origin_id;          /* NEW: a game that reached it, and at which ply */
 	int origin_ply;
+	/*
+	 * NEW and symmetric: where the hashes of its orientations wait in
+	 * sy->opool (KIFU_GAME_SYMMETRIES_MAX from opool + orient_at, its
+	 * game's nsymmetries of them), for the backfill's plain index
+	 * lookups; -1: none (read by replaying the origin game).
+	 */
+	long orient_at;
 };
 
 struct kifu_store_tset_ {
@@ -85,6 +92,8 @@ struct kifu_store_symm_ {
 	struct kifu_store_agg_ tx, held;
 	struct kifu_store_tset_ tracked;
 	uint64_t *plain, *canonh;   /* one game's hashes, for first arrivals */
+	uint64_t *opool;            /* orientations of NEW symmetric keys (orient_at) */
+	size_t on, ocap;            /* opool's entries used, allocated (in keys) */
 	size_t hcap;
 	int tracking;        /* -1 unknown, 0 tree_moves is behind (not kept), 1 kept */
 	int64_t last_id;     /* the last game counted in tx (or held) */
@@ -103,13 +112,14 @@ struct kifu_store_symm_game_ {
 	size_t nplies;
 	const kifu_move *moves;  /* or NULL: */
 	json_t *texts;           /* a JSON array of canonical move texts */
-	json_t *hashes;          /* with texts: the stored plain hashes, ply 0..plies */
+	const uint64_t *hashes;  /* with texts: the stored plain hashes, ply 0..nhashes - 1 */
+	size_t nhashes;
 	const struct kifu_replay *rp; /* for the texts of moves (import) */
 };
 
 /*
  * Replays game x (store_symm_replay.c): the canonical hash of every ply
- * into sy->canon (a JSON array) when want_canon, and its contributions to
+ * into sy->canonh[0..plies] (whole when it returns 0), and its contributions to
  * tree_moves into a when a is not NULL. KIFU_EILLEGAL when a stored move
  * does not replay.
  */

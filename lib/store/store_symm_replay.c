@@ -24,7 +24,8 @@ static int nomem(struct kifu_error *err)
  * tracked, NEW, when it was not), later only where it is OLD.
  */
 static int tracked_counts(struct kifu_store_symm_ *sy, const struct kifu_store_symm_game_ *x,
-			  int64_t id, int symmetric, uint64_t hash, size_t ply, int *oom)
+			  int64_t id, int symmetric, uint64_t hash, size_t ply, const void *state,
+			  int *oom)
 {
 	struct kifu_store_tkey_ *k = kifu_store_tset_find_(&sy->tracked, x->g, x->variant,
 							    symmetric, (int64_t)hash);
@@ -46,6 +47,28 @@ static int tracked_counts(struct kifu_store_symm_ *sy, const struct kifu_store_s
 		k->state = T_NEW_TX;
 		k->origin_id = id;
 		k->origin_ply = (int)ply;
+		k->orient_at = -1;
+		/* The orientations now, while the position is at hand (no replay later). */
+		if (symmetric && state) {
+			if (sy->on == sy->ocap) {
+				size_t cap = sy->ocap ? 2 * sy->ocap : 1024;
+				uint64_t *p = realloc(sy->opool,
+						      cap * KIFU_GAME_SYMMETRIES_MAX * sizeof(*p));
+
+				if (!p) {
+					*oom = 1;
+					return 0;
+				}
+				sy->opool = p;
+				sy->ocap = cap;
+			}
+			if (kifu_store_orient_hashes_(sy->opool + sy->on * KIFU_GAME_SYMMETRIES_MAX,
+						      x->g, state) < 0) {
+				*oom = 1;
+				return 0;
+			}
+			k->orient_at = (long)sy->on++;
+		}
 	}
 	return 1;
 }
@@ -78,14 +101,14 @@ static int plain_rest(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
 	size_t ply, k;
 	int oom = 0;
 
-	for (ply = from; ply < x->nplies && ply < json_array_size(x->hashes); ply++) {
-		json_t *h = json_array_get(x->hashes, ply), *t = json_array_get(x->texts, ply);
+	for (ply = from; ply < x->nplies && ply < x->nhashes; ply++) {
+		json_t *t = json_array_get(x->texts, ply);
 		int count;
 
-		if (!json_is_integer(h) || !json_is_string(t))
+		if (!json_is_string(t))
 			return 0;
-		sy->plain[ply] = (uint64_t)json_integer_value(h);
-		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, &oom);
+		sy->plain[ply] = x->hashes[ply];
+		count = tracked_counts(sy, x, id, 0, sy->plain[ply], ply, NULL, &oom);
 		if (oom)
 			return KIFU_ENOMEM;
 		for (k = 0; k < ply && count; k++)
@@ -104,6 +127,8 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 {
 	const struct kifu_game *g = x->g;
 	int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
+
+	(void)want_canon; /* sy->canonh is filled either way */
 	void *state, *mapped;
 	size_t ply, k;
 	int ret, oom = 0;
@@ -129,8 +154,6 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 	if (ret < 0)
 		return ret;
 	n[x->res] = 1;
-	kifu_buf_reset(&sy->canon);
-	kifu_buf_putc(&sy->canon, '[');
 	for (ply = 0; ply <= x->nplies; ply++) {
 		uint64_t h = g->hash(state), c;
 		int sym = 0, count_plain, count_canon;
@@ -141,11 +164,6 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 			return nomem(err);
 		sy->plain[ply] = h;
 		sy->canonh[ply] = c;
-		if (want_canon) {
-			if (ply)
-				kifu_buf_putc(&sy->canon, ',');
-			kifu_store_put_int64_(&sy->canon, (int64_t)c);
-		}
 		if (ply == x->nplies)
 			break;
 		if (x->moves) {
@@ -163,8 +181,8 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 						      json_is_string(t) ? why.message : "not a move");
 			}
 		}
-		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, &oom);
-		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, &oom);
+		count_plain = a && tracked_counts(sy, x, id, 0, h, ply, NULL, &oom);
+		count_canon = a && tracked_counts(sy, x, id, 1, c, ply, state, &oom);
 		if (oom)
 			return nomem(err);
 		/* A game counts once per position: where it first reached it. */
@@ -192,8 +210,7 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 		}
 		g->apply(state, m);
 	}
-	kifu_buf_putc(&sy->canon, ']');
-	return sy->canon.failed ? nomem(err) : 0;
+	return 0;
 }
 
 int kifu_store_symm_result_(const struct kifu_game *g, const char *result)

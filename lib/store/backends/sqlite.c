@@ -120,6 +120,8 @@ static int sq_open(struct kifu_store *st, const char *path, unsigned flags,
 		if (ret < 0)
 			return ret;
 		sqlite3_busy_timeout(DB(st), BUSY_TIMEOUT_MS);
+		if (kifu_store_sqlite_functions_(DB(st)) < 0)
+			return kifu_store_fail_(st, "cannot configure", err);
 		/*
 		 * Readers map the file: a search reads a row from each of
 		 * thousands of pages, and a page mapped costs no system call.
@@ -137,6 +139,8 @@ static int sq_open(struct kifu_store *st, const char *path, unsigned flags,
 				      db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
 	}
 	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+	if (kifu_store_sqlite_functions_(db) < 0)
+		return kifu_store_fail_(st, "cannot configure", err);
 	/*
 	 * WAL lets readers work while an import writes; synchronous=NORMAL in
 	 * WAL mode loses at most the last commits on power loss, never
@@ -358,6 +362,12 @@ static void sq_json_at(struct kifu_buf *out, const char *array, const char *inde
 	kifu_buf_printf(out, "json_extract(%s, '$[' || (%s) || ']')", array, index);
 }
 
+/* Schema 7: a hash array is a BLOB of 8-byte big-endian values (sqlite_fn.c). */
+static void sq_hash_at(struct kifu_buf *out, const char *array, const char *index)
+{
+	kifu_buf_printf(out, "kifu_hash_at(%s, %s)", array, index);
+}
+
 /*
  * The SQL that is not the same on every backend. "begin": a writing
  * transaction (IMMEDIATE: the write lock now, so that two writers never
@@ -370,10 +380,17 @@ static const struct kifu_db_query sq_queries[] = {
 	{ "commit", "COMMIT" },
 	{ "rollback", "ROLLBACK" },
 	{ "has", "SELECT 1 FROM sqlite_master WHERE name = ?1" },
-	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
-	{ "canon_index", "INSERT OR IGNORE INTO positions_canon(hash, game_id, ply) "
+	/*
+	 * store_symm.c: the canonical hashes of games ?1..?2 into their index,
+	 * before version 7 (which keeps none: the plain index answers).
+	 */
+	{ "canon_index_6", "INSERT OR IGNORE INTO positions_canon(hash, game_id, ply) "
 	  "SELECT j.value, c.game_id, j.key FROM game_canon c, json_each(c.canon) j "
 	  "WHERE c.game_id BETWEEN ?1 AND ?2 ORDER BY 1, 2, 3" },
+	/* Schema 7: one game_data row per game (the views game_moves and game_canon read it). */
+	{ "game_moves_insert",
+	  "INSERT INTO game_data(game_id, moves, hashes, notes) VALUES (?1, ?2, ?3, ?4)" },
+	{ "canon_insert", "UPDATE game_data SET canon = ?2 WHERE game_id = ?1" },
 	{ NULL, NULL }
 };
 
@@ -417,5 +434,7 @@ const struct kifu_store_backend kifu_store_sqlite_ = {
 	.posidx_restore = kifu_store_posidx_restore_,
 	.posidx_release = kifu_store_posidx_release_,
 	.json_at = sq_json_at,
+	.hash_at = sq_hash_at,
+	.hashes_binary = 1,
 	.queries = sq_queries,
 };
