@@ -51,6 +51,27 @@ int kifu_pattern_match(const struct kifu_pattern *p, const void *state);
 void kifu_pattern_summary_add(uint64_t *sum, const struct kifu_game *g, const void *state);
 
 /*
+ * The summary of the game playing moves[0..n) from the start of variant
+ * with side first to move (every position, the start included), into sum
+ * (zeroed here). scratch: g->state_size bytes. Returns 0, or KIFU_ENOTFOUND
+ * (a game without cells, a variant or side out of range).
+ */
+int kifu_pattern_summary_moves(uint64_t *sum, const struct kifu_game *g, int variant, int first,
+			       const kifu_move *moves, size_t n, void *scratch);
+
+/*
+ * A summary as the store keeps it: for each side, (ncells + 7) / 8 bytes,
+ * cell c in bit c % 8 of byte c / 8. pack writes
+ * KIFU_PATTERN_PACKED_SIZE(g, ncells) bytes; unpack reads them back, and
+ * returns KIFU_ERANGE when len is not that size (a damaged database).
+ */
+#define KIFU_PATTERN_PACKED_SIZE(g, ncells) ((size_t)(g)->nsides * (((size_t)(ncells) + 7) / 8))
+void kifu_pattern_summary_pack(unsigned char *out, const struct kifu_game *g, int ncells,
+			       const uint64_t *sum);
+int kifu_pattern_summary_unpack(uint64_t *sum, const struct kifu_game *g, int ncells,
+				const unsigned char *in, size_t len);
+
+/*
  * 0 when no position of a game with summary sum can show p (an item needs
  * a side on a cell no piece of that side ever stood on, in every image); 1
  * when one may.

@@ -92,4 +92,17 @@ int kifu_search_games_oriented(struct kifu_search_result **out, struct kifu_stor
 			       const struct kifu_filter *f, const uint64_t *hash,
 			       const uint64_t *orient, int n, struct kifu_error *err);
 
+struct kifu_pattern;
+
+/*
+ * kifu_search_games for a partial-board pattern (kifu/pattern.h): the
+ * games f selects (f must name the pattern's game and variant) in which
+ * some position shows p, each with the first ply at which one does, newest
+ * first. Only games whose summary (schema 8's game_cells) lets the pattern
+ * through are replayed. KIFU_EDB on a database older than schema 8.
+ */
+int kifu_search_games_pattern(struct kifu_search_result **out, struct kifu_store *st,
+			      const struct kifu_filter *f, const struct kifu_pattern *p,
+			      struct kifu_error *err);
+
 #endif

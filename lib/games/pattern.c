@@ -318,6 +318,50 @@ void kifu_pattern_summary_add(uint64_t *sum, const struct kifu_game *g, const vo
 			sum[side * KIFU_CELL_WORDS + c / 64] |= UINT64_C(1) << (c % 64);
 }
 
+int kifu_pattern_summary_moves(uint64_t *sum, const struct kifu_game *g, int variant, int first,
+			       const kifu_move *moves, size_t n, void *scratch)
+{
+	struct kifu_error err;
+	size_t i;
+
+	memset(sum, 0, sizeof(*sum) * KIFU_PATTERN_SUMMARY_WORDS(g));
+	if (!g->ncells || g->init(scratch, variant, first, &err) < 0)
+		return KIFU_ENOTFOUND;
+	kifu_pattern_summary_add(sum, g, scratch);
+	for (i = 0; i < n; i++) {
+		g->apply(scratch, moves[i]);
+		kifu_pattern_summary_add(sum, g, scratch);
+	}
+	return 0;
+}
+
+void kifu_pattern_summary_pack(unsigned char *out, const struct kifu_game *g, int ncells,
+			       const uint64_t *sum)
+{
+	size_t per = ((size_t)ncells + 7) / 8, b;
+	int s;
+
+	for (s = 0; s < g->nsides; s++)
+		for (b = 0; b < per; b++)
+			out[s * per + b] = (unsigned char)(sum[s * KIFU_CELL_WORDS + b / 8] >>
+							   (8 * (b % 8)));
+}
+
+int kifu_pattern_summary_unpack(uint64_t *sum, const struct kifu_game *g, int ncells,
+				const unsigned char *in, size_t len)
+{
+	size_t per = ((size_t)ncells + 7) / 8, b;
+	int s;
+
+	if (len != KIFU_PATTERN_PACKED_SIZE(g, ncells))
+		return KIFU_ERANGE;
+	memset(sum, 0, sizeof(*sum) * KIFU_PATTERN_SUMMARY_WORDS(g));
+	for (s = 0; s < g->nsides; s++)
+		for (b = 0; b < per; b++)
+			sum[s * KIFU_CELL_WORDS + b / 8] |= (uint64_t)in[s * per + b] << (8 * (b % 8));
+	return 0;
+}
+
 static int has(const uint64_t *sum, int side, int cell)
 {
 	return (int)(sum[side * KIFU_CELL_WORDS + cell / 64] >> (cell % 64) & 1);

@@ -265,4 +265,14 @@ int kifu_search_position_index_(struct kifu_store *st);
 /* search.c: KIFU_EDB (or KIFU_ENOMEM) with "database 'PATH': what: the database's message". */
 int kifu_search_fail_db_(struct kifu_store *st, const char *what, struct kifu_error *err);
 
+/*
+ * search.c for search_pattern.c: the games f selects newest first, kept
+ * only where their id is one of ids[0..n) (sorted), each with plies[k] as
+ * its ply.
+ */
+struct kifu_search_result;
+int kifu_search_games_among_(struct kifu_search_result **out, struct kifu_store *st,
+			     const struct kifu_filter *f, const int64_t *ids, const long *plies,
+			     size_t n, struct kifu_error *err);
+
 #endif
