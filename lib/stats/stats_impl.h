@@ -253,6 +253,16 @@ extern const struct kifu_stats_kind_ kifu_stats_openings_;
 extern const struct kifu_stats_kind_ kifu_stats_players_;
 /* stats_tree.c: the tree, from the position index and the store's tree counts. */
 extern const struct kifu_stats_kind_ kifu_stats_tree_;
+/* stats_novelties.c: each game's first move no earlier game played (the position index). */
+extern const struct kifu_stats_kind_ kifu_stats_novelties_;
+
+/*
+ * The game and variant a report of one game reads (the tree, novelties):
+ * f's, the variant required where the game has several ("the REPORT report
+ * needs a variant (--variant): 'G' has several"); KIFU_ERANGE otherwise.
+ */
+int kifu_stats_game_of_(const struct kifu_game **g, int *variant, const struct kifu_filter *f,
+			const char *report, struct kifu_error *err);
 
 /*
  * search.c: the position after moves (as kifu_search_position) with the

@@ -80,29 +80,6 @@ static int cmp_tree_move(const void *x, const void *y)
 }
 
 /* The game and variant the tree is about; KIFU_ERANGE when f does not name them. */
-static int tree_game(const struct kifu_game **g, int *variant, const struct kifu_filter *f,
-		     struct kifu_error *err)
-{
-	if (!f || !f->game)
-		return kifu_error_set(err, KIFU_ERANGE, "the tree report needs a game (--game)");
-	*g = kifu_game_find(f->game);
-	if (!*g)
-		return kifu_error_set(err, KIFU_ERANGE, "unknown game '%s'", f->game);
-	if (f->variant) {
-		*variant = kifu_game_variant_index(*g, f->variant);
-		if (*variant < 0)
-			return kifu_error_set(err, KIFU_ERANGE, "unknown variant '%s' of '%s'",
-					      f->variant, f->game);
-	} else if (kifu_game_variant_count(*g) > 1) {
-		return kifu_error_set(err, KIFU_ERANGE,
-				      "the tree report needs a variant (--variant): '%s' has several",
-				      f->game);
-	} else {
-		*variant = 0;
-	}
-	return 0;
-}
-
 /* Adds n games of result to e. */
 static void tree_count(struct tree_move *e, const struct kifu_game *g, const char *result,
 		       long long n, long long plies)
@@ -543,7 +520,7 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	int ret, variant = 0, mover = 0, ready = 0, found = 0, symmetric = opt->symmetric;
 
 	memset(&tp, 0, sizeof(tp));
-	ret = tree_game(&g, &variant, f, err);
+	ret = kifu_stats_game_of_(&g, &variant, f, "tree", err);
 	if (ret < 0)
 		return ret;
 	if (symmetric && kifu_store_version(st) < 5) {
