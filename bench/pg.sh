@@ -9,7 +9,8 @@
 #    the file bench/import.sh uses; BENCH_GAMES=N for another size) into a new
 #    SQLite file, into a new PostgreSQL database, and into a new PostgreSQL
 #    database by 2 kifu-import processes at once, each importing half the
-#    games (the stream cut in two files): games/s;
+#    games (the stream cut in two files): games/s; and for the last
+#    single-importer run, the server's commits and WAL flushes (fsyncs) per game;
 #  - on 1,000,000 games of bench/stats.sh's generator (bench/gen-stats.c;
 #    KIFU_BENCH_GAMES=N for another size), imported once into each backend
 #    (the SQLite file is bench/stats.sh's, built here when missing): the
@@ -80,7 +81,7 @@ echo "pg: $("$PG_BIN/postgres" --version), Unix socket, fsync on, shared_buffers
 # Every benchmark's database is dropped and made again by fresh_pg NAME.
 export PG_DIR PG_BIN
 fresh_pg="psql -X -q -v ON_ERROR_STOP=1 'postgresql://kifu@/postgres?host=$PG_DIR'"
-fresh_pg() { echo "$PG_BIN/$fresh_pg -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS $1' -c 'CREATE DATABASE $1'"; }
+fresh_pg() { echo "$PG_BIN/$fresh_pg -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS $1' -c 'CREATE DATABASE $1' -c \"SELECT pg_stat_reset_shared('wal')\""; }
 
 # ---- Import: the same games into SQLite and PostgreSQL, 1 and 2 importers.
 $CC $cflags bench/gen-games.c "$lib" $libs -lm -o "$out/gen-games" || exit 3
@@ -96,6 +97,8 @@ rm -f "$lite" "$lite-wal" "$lite-shm"
 u1=$(pg_uri one)
 t_pg1=$(best "$(fresh_pg one)" "'$bin/kifu-import' --quiet --db '$u1' '$file'") || exit 3
 stored_pg1=$(pg_psql one -c 'SELECT count(*) FROM games')
+# What the server did for the last of those imports: its commits and WAL flushes (fsyncs).
+server_pg1=$(pg_psql one -c "SELECT d.xact_commit || ' ' || w.wal_sync FROM pg_stat_database d, pg_stat_wal w WHERE d.datname = current_database()")
 size_pg1=$(pg_psql one -c 'SELECT pg_database_size(current_database())')
 u2=$(pg_uri two)
 t_pg2=$(best "$(fresh_pg two)" "'$bin/kifu-import' --quiet --db '$u2' '$out/pg-half-1.yaml' &
@@ -104,11 +107,13 @@ stored_pg2=$(pg_psql two -c 'SELECT count(*) FROM games')
 pg_psql postgres -c 'DROP DATABASE one' -c 'DROP DATABASE two'
 rm -f "$out/pg-half-1.yaml" "$out/pg-half-2.yaml"
 awk -v g="$games" -v l="$t_lite" -v a="$t_pg1" -v b="$t_pg2" -v sl="$stored_lite" -v s1="$stored_pg1" \
-    -v s2="$stored_pg2" -v sz="$size_pg1" -v r="$runs" 'BEGIN {
+    -v s2="$stored_pg2" -v sz="$size_pg1" -v r="$runs" -v sv="$server_pg1" 'BEGIN {
 	split(l, L, " "); split(a, A, " "); split(b, B, " ")
 	printf "pg: kifu-import of %d games, best of %d: wall (client CPU user + sys)\n", g, r
 	printf "pg:   SQLite                          %8.2f s (%7.2f) %7.0f games/s  (%d stored)\n", L[1], L[2], g / L[1], sl
 	printf "pg:   PostgreSQL, 1 importer          %8.2f s (%7.2f) %7.0f games/s  (%d stored, %.0f bytes/game)\n", A[1], A[2], g / A[1], s1, sz / g
+	split(sv, S, " ")
+	printf "pg:     (server, last run: %d commits, %d WAL flushes: %.3f and %.3f per game)\n", S[1], S[2], S[1] / g, S[2] / g
 	printf "pg:   PostgreSQL, 2 importers at once %8.2f s (%7.2f) %7.0f games/s  (%d stored; %.2fx 1 importer)\n", B[1], B[2], g / B[1], s2, A[1] / B[1]
 }'
 

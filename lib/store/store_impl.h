@@ -126,6 +126,17 @@ struct kifu_store_backend {
 	int game_tx;
 
 	/*
+	 * Optional, for a game_tx backend: where a game or quarantined record
+	 * written inside the caller's open write batch goes: into the batch's
+	 * transaction (KIFU_JOIN_BATCH: the backend makes that transaction
+	 * exclusive among writers, so that it never needs running again), into
+	 * a fresh one after the batch so far is committed (KIFU_JOIN_FRESH:
+	 * the store commits, begins, and asks again), or a transaction of its
+	 * own (KIFU_JOIN_OWN, as without this). Negative: an error (err filled).
+	 */
+	int (*batch_join)(struct kifu_store *st, struct kifu_error *err);
+
+	/*
 	 * Bulk loading (kifu_store_bulk_begin/end): the backend's own mode,
 	 * switched on after the store has set its indexes aside and off after
 	 * it has rebuilt them (SQLite: foreign keys off, fewer checkpoints);
@@ -165,6 +176,11 @@ struct kifu_store_backend {
  * store_tx.c): named query "begin_game", else "begin".
  */
 #define KIFU_TX_GAME 3
+
+/* What batch_join returns (struct kifu_store_backend). */
+#define KIFU_JOIN_OWN 0
+#define KIFU_JOIN_BATCH 1
+#define KIFU_JOIN_FRESH 2
 
 /*
  * Every backend, most specific first, the last taking any path (SQLite's):

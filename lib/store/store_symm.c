@@ -459,6 +459,68 @@ void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int 
 			kifu_db_game_data_(st), where, symmetric ? ", 5" : "");
 }
 
+/* NEW positions looked up at a time by backfill_hits (one parameter each). */
+#define HITS_AT_ONCE 64
+
+/*
+ * Which NEW positions of kind the index holds at all past the first plies
+ * (hit[slot] = 1), HITS_AT_ONCE a query: most never come again, and the
+ * query per position that counts their moves is spared them (a round trip
+ * each on a server). 0 with *done = 0 when kind has no index of its own to
+ * ask (then every position is queried).
+ */
+static int backfill_hits(struct kifu_store *st, struct kifu_store_symm_ *sy, int kind,
+			 unsigned char *hit, int *done, struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *q = NULL;
+	size_t slot[HITS_AT_ONCE], i = 0, n, j;
+	int ret = 0, rc, p;
+
+	*done = 0;
+	if (kind && !kifu_store_canon_indexed_(st))
+		return 0;
+	kifu_buf_printf(&sql, "SELECT DISTINCT hash FROM %s WHERE ply > ?1 AND hash IN (",
+			kind ? "positions_canon" : "positions_hash");
+	for (p = 0; p < HITS_AT_ONCE; p++)
+		kifu_buf_printf(&sql, "%s?%d", p ? ", " : "", p + 2);
+	kifu_buf_putc(&sql, ')');
+	if (sql.failed) {
+		kifu_buf_release(&sql);
+		return nomem(err);
+	}
+	ret = kifu_db_prepare_(&q, st, sql.data, err);
+	kifu_buf_release(&sql);
+	if (ret < 0)
+		return ret;
+	while (ret == 0 && i < sy->tracked.cap) {
+		for (n = 0; i < sy->tracked.cap && n < HITS_AT_ONCE; i++) {
+			const struct kifu_store_tkey_ *k = &sy->tracked.v[i];
+
+			if (k->g && k->state == T_NEW_HELD && k->symmetric == kind)
+				slot[n++] = i;
+		}
+		if (!n)
+			break;
+		kifu_db_bind_int_(q, 1, TREE_DEPTH);
+		for (p = 0; p < HITS_AT_ONCE; p++)
+			kifu_db_bind_int64_(q, p + 2, sy->tracked.v[slot[(size_t)p < n ? (size_t)p : 0]].hash);
+		while ((rc = kifu_db_step_(q)) == KIFU_DB_ROW) {
+			int64_t h = kifu_db_column_int64_(q, 0);
+
+			for (j = 0; j < n; j++)
+				if (sy->tracked.v[slot[j]].hash == h)
+					hit[slot[j]] = 1;
+		}
+		if (rc != KIFU_DB_DONE)
+			ret = kifu_store_fail_(st, "cannot count the tree", err);
+		kifu_db_reset_(q);
+	}
+	kifu_db_finalize_(q);
+	*done = ret == 0;
+	return ret;
+}
+
 /*
  * canon_orientations of k into *orient (grown to fit, *room its size)
  * unless done already: *have_c 1 when done, -1 when k's game does not
@@ -494,16 +556,21 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s[2] = { NULL, NULL };
-	unsigned char *orient = NULL;
+	unsigned char *orient = NULL, *hit = NULL;
 	size_t i, room = 0;
-	int ret = 0, rc, kind;
+	int ret = 0, rc, kind, checked[2] = { 0, 0 };
 
 	for (i = 0; i < sy->tracked.cap; i++)
 		if (sy->tracked.v[i].g && sy->tracked.v[i].state == T_NEW_HELD)
 			break;
 	if (i == sy->tracked.cap)
 		return 0;
-	for (kind = 0; kind < 2; kind++) {
+	hit = calloc(sy->tracked.cap, 1);
+	if (!hit)
+		return nomem(err);
+	for (kind = 0; kind < 2 && ret == 0; kind++)
+		ret = backfill_hits(st, sy, kind, hit, &checked[kind], err);
+	for (kind = 0; kind < 2 && ret == 0; kind++) {
 		kifu_buf_reset(&sql);
 		kifu_store_tree_scan_sql_(&sql, st, kind, 1, "g.game = ?3 AND g.variant = ?4");
 		if (sql.failed) {
@@ -524,6 +591,8 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 		if (!g || k->state != T_NEW_HELD)
 			continue;
 		k->state = T_OLD;
+		if (checked[k->symmetric] && !hit[i])
+			continue;
 		q = s[k->symmetric];
 		/* Without a canonical index: the orientations first, read from the plain one. */
 		if (k->symmetric && !kifu_store_canon_indexed_(st)) {
@@ -597,6 +666,7 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 		sy->on = 0;
 out:
 	free(orient);
+	free(hit);
 	kifu_buf_release(&sql);
 	kifu_db_finalize_(s[0]);
 	kifu_db_finalize_(s[1]);

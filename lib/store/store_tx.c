@@ -130,6 +130,22 @@ int kifu_store_own_begin_(int *own, struct kifu_store *st, struct kifu_error *er
 	int ret;
 
 	if (st->be->game_tx && (!st->in_tx || st->tx_kind == KIFU_TX_WRITE)) {
+		int join = st->in_tx && st->be->batch_join ? st->be->batch_join(st, err) : KIFU_JOIN_OWN;
+
+		if (join == KIFU_JOIN_FRESH) {
+			/* The batch so far is committed (durably: it may be long), and the write begins the next. */
+			ret = tx_commit(st, 1, err);
+			if (ret < 0)
+				return ret;
+			ret = kifu_store_begin(st, err);
+			join = ret < 0 ? ret : st->be->batch_join(st, err);
+		}
+		if (join < 0)
+			return join;
+		if (join == KIFU_JOIN_BATCH) {
+			*own = 0;
+			return 0;
+		}
 		*own = st->in_tx ? 2 : 1;
 		ret = *own == 2 ? tx_commit(st, 0, err) : 0;
 		return ret < 0 ? ret : kifu_store_begin_tx(st, KIFU_TX_GAME, err);

@@ -10,23 +10,43 @@
  * stays flat and other statements may run between two rows. Schema
  * versions live in the table kifu_schema (schema/pg/NNN-*.sql, the same
  * numbers as schema/NNN-*.sql). Concurrency (schema/README.md,
- * "PostgreSQL"): each game is its own short transaction, retried on
- * serialization failures and deadlocks; writers of games share an advisory
- * lock that the refresh of the precomputed statistics takes exclusively,
- * so that game ids below the refreshed bound are all committed; reports
- * read one REPEATABLE READ snapshot.
+ * "PostgreSQL"): games a caller writes back to back share one transaction
+ * (a group, pg_batch_join), else each game is its own short transaction,
+ * retried on serialization failures and deadlocks; either holds the games'
+ * advisory lock exclusively (writers of games take turns, a group at a
+ * time) and the writers' lock shared, which the refresh of the
+ * precomputed statistics takes exclusively, so that game ids below the
+ * refreshed bound are all committed; reports read one REPEATABLE READ
+ * snapshot. A transaction's position index entries go in with one COPY
+ * (pg_copy.c) at its commit.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libpq-fe.h>
 
+#include "store/backends/pg_copy.h"
 #include "store/store_impl.h"
 
 /* Advisory lock keys ('kifu' and a number): the schema's migrations, and the game writers. */
 #define LOCK_SCHEMA "1802069621001"
 #define LOCK_WRITERS "1802069621002"
+/* Held exclusively by the transaction writing games (one game's, or a group's): writers take turns. */
+#define LOCK_MERGE "1802069621003"
+
+/*
+ * Games grouped into one transaction of the caller's batch: at most this
+ * many, for at most this long (others wait for the group's lock that
+ * long at most), and only while the caller writes them back to back (a
+ * game that comes later than GROUP_GAP_MS after the one before is its
+ * own transaction, so that a slow caller, kifu-play thinking, never holds
+ * the lock between two games).
+ */
+#define GROUP_GAMES 2000
+#define GROUP_MS 500.0
+#define GROUP_GAP_MS 20.0
 
 /* Rows fetched at a time through a cursor. */
 #define FETCH_ROWS 4096
@@ -39,6 +59,28 @@
 #define BYTEAOID 17
 #define BOOLOID 16
 
+/*
+ * Rows a transaction writes by COPY at its commit (or before a statement
+ * that could read them): the backend's own statements of a game's
+ * game_moves and game_canon rows (named queries "game_moves_insert",
+ * "canon_insert"), matched by their text, run by adding a row, their
+ * parameters typed by types; a game_canon row also gives the game's
+ * entries of positions_canon (its canonical hashes, each once with its
+ * first ply), so that "canon_index" finds its games indexed already.
+ */
+static const struct stage {
+	const char *insert, *copy, *types;
+	int canon;
+} stages[] = {
+	{ "INSERT INTO game_moves(game_id, moves, hashes, notes) "
+	  "VALUES (?1, ?2::jsonb, ?3::jsonb, ?4::jsonb)",
+	  "COPY game_moves(game_id, moves, hashes, notes) FROM STDIN (FORMAT binary)", "ijjj", 0 },
+	{ "INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2::jsonb)",
+	  "COPY game_canon(game_id, canon) FROM STDIN (FORMAT binary)", "ij", 1 },
+};
+
+#define NSTAGES ((int)(sizeof(stages) / sizeof(stages[0])))
+
 struct pg_conn {
 	PGconn *pg;
 	char *msg;           /* the last error's message, NULL when none */
@@ -48,6 +90,16 @@ struct pg_conn {
 	unsigned names;      /* prepared statements and cursors made so far */
 	int queued;          /* writes sent in pipeline mode, their results not read yet */
 	int sticky;          /* an error drained where it could not be returned: the next one's */
+	/* The group of games in the open transaction (batch_join). */
+	int grouped;         /* 1: the transaction holds the games' lock */
+	long group_games;
+	double group_started, last_io; /* ms: the group's start, the last statement run */
+	/* The position index entries of the transaction's games, sent at its commit. */
+	struct kifu_pg_copy_ posidx;
+	/* The rows of stages[], and the positions_canon entries of the game_canon ones. */
+	struct kifu_pg_copy_ staged[NSTAGES], canon;
+	long nstaged;
+	struct kifu_pg_entries_ scratch;
 };
 
 struct pg_param {
@@ -76,6 +128,8 @@ struct pg_stmt {
 	int bind_err;
 	unsigned char *blob; /* column_blob's unescaped value */
 	size_t blob_len;
+	int stage;           /* 1 + its index in stages[]: run by adding a row; 0: sent */
+	int reads_staged;    /* the SQL may read what stages[] write: those rows are sent first */
 };
 
 #define CONN(st) ((struct pg_conn *)(st)->conn)
@@ -134,6 +188,14 @@ static int result_fail(struct pg_conn *c, PGresult *res)
 	return c->code;
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 static int nomem(struct pg_conn *c)
 {
 	conn_fail(c, "53200", "out of memory");
@@ -148,10 +210,25 @@ static int nomem(struct pg_conn *c)
  * leaves pipeline mode; everything else calls it before talking to the
  * server.
  */
+static int drain_last(struct pg_conn *c, PGresult **last);
+
 static int drain(struct pg_conn *c)
+{
+	return drain_last(c, NULL);
+}
+
+/*
+ * drain(), keeping in *last (when not NULL) the result of the last
+ * statement sent (NULL when it failed or never ran): a query sent behind
+ * the writes is answered in the same round trip.
+ */
+static int drain_last(struct pg_conn *c, PGresult **last)
 {
 	PGresult *res;
 	int ret = c->sticky, syncs = 0;
+
+	if (last)
+		*last = NULL;
 
 	c->sticky = 0;
 	if (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF)
@@ -176,6 +253,12 @@ static int drain(struct pg_conn *c)
 			break;
 		case PGRES_COMMAND_OK:
 		case PGRES_TUPLES_OK:
+			if (last) {
+				PQclear(*last);
+				*last = res;
+				res = NULL;
+			}
+			break;
 		case PGRES_PIPELINE_ABORTED:
 			break;
 		default:
@@ -185,6 +268,10 @@ static int drain(struct pg_conn *c)
 		}
 		PQclear(res);
 	}
+	if (ret < 0 && last) {
+		PQclear(*last);
+		*last = NULL;
+	}
 	c->queued = 0;
 	if (PQexitPipelineMode(c->pg) != 1 && ret == 0) {
 		conn_fail(c, "08006", PQerrorMessage(c->pg));
@@ -193,16 +280,102 @@ static int drain(struct pg_conn *c)
 	return ret;
 }
 
+/* ---- Rows sent by COPY ---- */
+
+/* Whether SQL may read what stages[] write (or its views: moves, positions). */
+static int reads_staged(const char *sql)
+{
+	return strstr(sql, "moves") || strstr(sql, "canon") || strstr(sql, "positions") ||
+	       strstr(sql, "game_data") || strstr(sql, "COMMIT");
+}
+
+static int copy_send(struct pg_conn *c, const char *sql, struct kifu_pg_copy_ *w)
+{
+	PGresult *res;
+	int ret = 0;
+
+	if (!w->rows)
+		return 0;
+	res = kifu_pg_copy_send_(c->pg, sql, w);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		ret = result_fail(c, res);
+	PQclear(res);
+	kifu_pg_copy_clear_(w);
+	return ret;
+}
+
+static void staged_clear(struct pg_conn *c)
+{
+	int i;
+
+	for (i = 0; i < NSTAGES; i++)
+		kifu_pg_copy_clear_(&c->staged[i]);
+	kifu_pg_copy_clear_(&c->canon);
+	c->nstaged = 0;
+}
+
+/* Sends the rows of stages[] (in their order: game_moves before what reads it). */
+static int staged_send(struct pg_conn *c)
+{
+	int i, ret;
+
+	if (!c->nstaged)
+		return 0;
+	ret = drain(c);
+	for (i = 0; i < NSTAGES && ret == 0; i++)
+		ret = copy_send(c, stages[i].copy, &c->staged[i]);
+	if (ret == 0)
+		ret = copy_send(c, "COPY positions_canon(hash, game_id, ply) FROM STDIN (FORMAT binary)",
+				&c->canon);
+	staged_clear(c);
+	return ret;
+}
+
+/* Runs staged statement s: a row for its COPY (and a game_canon row's index entries). */
+static int staged_add(struct pg_conn *c, struct pg_stmt *s)
+{
+	const struct stage *sg = &stages[s->stage - 1];
+	struct kifu_pg_copy_ *w = &c->staged[s->stage - 1];
+	const char *values[4];
+	int lengths[4], i, n = (int)strlen(sg->types);
+	size_t nh;
+
+	for (i = 0; i < n && i < s->nparams; i++) {
+		values[i] = s->params[i].value;
+		lengths[i] = s->params[i].len;
+	}
+	for (; i < n; i++)
+		values[i] = NULL;
+	kifu_pg_copy_params_(w, sg->types, values, lengths);
+	/* Canonical hashes that do not read as numbers are left to "canon_index". */
+	if (sg->canon && values[0] && values[1] &&
+	    kifu_pg_json_ints_(&c->scratch, &nh, values[1], (size_t)lengths[1]) == 0 &&
+	    kifu_pg_copy_entries_(&c->canon, strtoll(values[0], NULL, 10), c->scratch.h, nh,
+				  &c->scratch) < 0)
+		return nomem(c);
+	if (w->buf.failed || c->canon.buf.failed)
+		return nomem(c);
+	c->nstaged++;
+	c->changes = 1;
+	return 0;
+}
+
 /* ---- Connecting ---- */
 
 static void pg_close(struct kifu_store *st)
 {
 	struct pg_conn *c = CONN(st);
+	int i;
 
 	if (!c)
 		return;
 	PQfinish(c->pg);
 	conn_clear(c);
+	kifu_pg_copy_release_(&c->posidx);
+	for (i = 0; i < NSTAGES; i++)
+		kifu_pg_copy_release_(&c->staged[i]);
+	kifu_pg_copy_release_(&c->canon);
+	kifu_pg_entries_release_(&c->scratch);
 	free(c);
 	st->conn = NULL;
 }
@@ -337,7 +510,7 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	struct pg_conn *c = CONN(st);
 	struct pg_stmt *s = calloc(1, sizeof(*s));
 	PGresult *res;
-	int ret = 0;
+	int ret = 0, i;
 
 	*out = NULL;
 	if (!s)
@@ -362,6 +535,21 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	s->query = is_query(s->sql);
 	s->rows = s->query || strstr(s->sql, "RETURNING") != NULL;
 	s->row = -1;
+	for (i = 0; i < NSTAGES; i++)
+		if (!strcmp(sql, stages[i].insert))
+			s->stage = i + 1;
+	if (s->stage && s->nparams != (int)strlen(stages[s->stage - 1].types)) {
+		free(s->sql);
+		free(s);
+		conn_fail(c, "54023", "a staged statement's parameters do not match its columns");
+		return KIFU_EDB;
+	}
+	s->reads_staged = !s->stage && reads_staged(sql);
+	if (s->stage) {
+		/* Never sent: nothing to prepare. */
+		*out = &s->base;
+		return 0;
+	}
 	snprintf(s->name, sizeof(s->name), "kifu_s%u", ++c->names);
 	res = PQprepare(c->pg, s->name, s->sql, 0, NULL);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
@@ -422,7 +610,7 @@ static void pg_finalize(struct kifu_stmt *x)
 	int i;
 
 	pg_reset(x);
-	if (c && PQstatus(c->pg) == CONNECTION_OK) {
+	if (c && !s->stage && PQstatus(c->pg) == CONNECTION_OK) {
 		char sql[64];
 
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->name);
@@ -538,6 +726,13 @@ static int stmt_run(struct pg_stmt *s)
 	PGresult *res;
 	ExecStatusType status;
 
+	if (s->stage)
+		return staged_add(c, s);
+	if (s->reads_staged && c->nstaged) {
+		ret = staged_send(c);
+		if (ret < 0)
+			return ret;
+	}
 	for (i = 0; i < s->nparams; i++) {
 		values[i] = s->params[i].value;
 		lengths[i] = s->params[i].len;
@@ -555,6 +750,18 @@ static int stmt_run(struct pg_stmt *s)
 		c->changes = -1;
 		s->nrows = 0;
 		return 0;
+	}
+	if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF && !(s->query && !s->base.small && !s->direct)) {
+		/* Writes in flight: this one goes behind them, all answered in one round trip. */
+		if (PQsendQueryPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0) != 1) {
+			conn_fail(c, "08006", PQerrorMessage(c->pg));
+			return KIFU_EDB;
+		}
+		ret = drain_last(c, &res);
+		if (ret < 0)
+			return ret;
+		status = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+		goto done;
 	}
 	ret = drain(c);
 	if (ret < 0)
@@ -589,6 +796,7 @@ static int stmt_run(struct pg_stmt *s)
 	}
 	res = PQexecPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0);
 	status = PQresultStatus(res);
+done:
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
 		ret = result_fail(c, res);
 
@@ -642,6 +850,7 @@ static int pg_step(struct kifu_stmt *x)
 		return KIFU_DB_DONE;
 	if (s->state == 0) {
 		ret = stmt_run(s);
+		c->last_io = now_ms();
 		if (ret < 0)
 			return ret;
 		s->state = 1;
@@ -763,6 +972,10 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 	/* A rollback ends whatever went wrong before it. */
 	if (ret < 0 && strncmp(sql, "ROLLBACK", 8) != 0)
 		return ret;
+	if (!strncmp(sql, "ROLLBACK", 8))
+		staged_clear(c);
+	else if (c->nstaged && reads_staged(sql) && (ret = staged_send(c)) < 0)
+		return ret;
 	res = PQexec(c->pg, sql);
 	ret = 0;
 	status = PQresultStatus(res);
@@ -772,6 +985,10 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 	else
 		c->changes = strtoll(PQcmdTuples(res), NULL, 10);
 	PQclear(res);
+	/* A transaction ended (or was never begun): its group with it. */
+	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE)
+		c->grouped = 0;
+	c->last_io = now_ms();
 	return ret;
 }
 
@@ -819,36 +1036,79 @@ static int pg_cannot_write(struct kifu_store *st)
 	       !strcmp(s, "55P03") || !strcmp(s, "57014");
 }
 
+/* ---- Games grouped per transaction ---- */
+
+/*
+ * Where the next game of the caller's batch goes (store_impl.h): games the
+ * caller writes back to back share one transaction, which holds the
+ * games' lock exclusively (LOCK_MERGE, which a game's own transaction
+ * takes too) and the writers' lock shared: no other writer has a game
+ * uncommitted meanwhile, so no insert waits on another's and no deadlock
+ * can abort the group (it could not be run again: its records are gone).
+ * One commit, and one disk flush, per group rather than per game.
+ */
+static int pg_batch_join(struct kifu_store *st, struct kifu_error *err)
+{
+	struct pg_conn *c = CONN(st);
+	double t = now_ms(), gap = t - c->last_io;
+	int ret;
+
+	/* Writes in flight (pipeline mode) leave the transaction ACTIVE. */
+	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE)
+		c->grouped = 0;
+	if (!c->grouped && gap > GROUP_GAP_MS)
+		return KIFU_JOIN_OWN;
+	if (c->grouped && (gap > GROUP_GAP_MS || c->group_games >= GROUP_GAMES ||
+			   t - c->group_started >= GROUP_MS))
+		return gap > GROUP_GAP_MS ? KIFU_JOIN_OWN : KIFU_JOIN_FRESH;
+	if (!c->grouped) {
+		ret = kifu_db_exec_(st, "SELECT pg_advisory_xact_lock(" LOCK_MERGE "), "
+				       "pg_advisory_xact_lock_shared(" LOCK_WRITERS ")");
+		if (ret < 0)
+			return kifu_db_fail_(st, "cannot start a transaction", err);
+		c->grouped = 1;
+		c->group_games = 0;
+		c->group_started = now_ms();
+	}
+	c->group_games++;
+	return KIFU_JOIN_BATCH;
+}
+
 /* ---- The position index ---- */
 
 /*
- * A game's entries, written with the game (in its transaction): one
- * statement, the hashes sent as one array, each (hash, game) once with
- * its first ply.
+ * A game's entries: each hash once, with the first ply that reached it,
+ * kept in COPY rows until the transaction commits (posidx_commit), when
+ * the transaction's games go in with one COPY. The game is new (its row
+ * was just inserted, under the games' lock) and each hash comes once: no
+ * entry can be there already.
  */
 static int pg_posidx_queue(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
 			   struct kifu_error *err)
 {
-	struct kifu_stmt *s = kifu_store_stmt_(st, ST_POSIDX_INSERT_N, err);
-	struct kifu_buf arr = KIFU_BUF_INIT;
-	size_t ply;
-	int ret;
+	struct pg_conn *c = CONN(st);
 
-	if (!s)
-		return err ? err->code : KIFU_EDB;
-	kifu_buf_putc(&arr, '{');
-	for (ply = 0; ply <= rp->nplies; ply++)
-		kifu_buf_printf(&arr, "%s%lld", ply ? "," : "", (long long)(int64_t)rp->hashes[ply]);
-	kifu_buf_putc(&arr, '}');
-	if (arr.failed) {
-		kifu_buf_release(&arr);
+	if (kifu_pg_copy_entries_(&c->posidx, id, rp->hashes, rp->nplies + 1, &c->scratch) < 0) {
+		kifu_pg_copy_clear_(&c->posidx);
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	}
-	kifu_db_bind_int64_(s, 1, id);
-	kifu_db_bind_text_static_(s, 2, arr.data, (long)arr.len);
-	ret = kifu_store_step_(st, s, "cannot index the positions", err);
-	kifu_buf_release(&arr);
-	return ret;
+	return 0;
+}
+
+/* At the commit: the staged rows, then the position index. */
+static int pg_posidx_commit(struct kifu_store *st, struct kifu_error *err)
+{
+	struct pg_conn *c = CONN(st);
+	int ret = staged_send(c);
+
+	if (ret == 0 && c->posidx.rows) {
+		ret = drain(c);
+		if (ret == 0)
+			ret = copy_send(c, "COPY positions_hash(hash, game_id, ply) FROM STDIN "
+					   "(FORMAT binary)", &c->posidx);
+	}
+	kifu_pg_copy_clear_(&c->posidx);
+	return ret < 0 ? kifu_db_fail_(st, "cannot store the games' rows", err) : 0;
 }
 
 static int pg_posidx_nothing(struct kifu_store *st, struct kifu_error *err)
@@ -860,7 +1120,10 @@ static int pg_posidx_nothing(struct kifu_store *st, struct kifu_error *err)
 
 static void pg_posidx_forget(struct kifu_store *st)
 {
-	(void)st;
+	if (CONN(st)) {
+		kifu_pg_copy_clear_(&CONN(st)->posidx);
+		staged_clear(CONN(st));
+	}
 }
 
 static void pg_json_at(struct kifu_buf *out, const char *array, const char *index)
@@ -869,10 +1132,12 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
 }
 
 /*
- * The SQL that differs. Transactions: the transaction of a game (each its
- * own: store_tx.c, own_begin) holds the writers' lock shared until it
- * commits, a caller's batch does not (it may wait long for its next game).
- * A game's commit does not wait for the disk (synchronous_commit off);
+ * The SQL that differs. Transactions: the transaction of a game (its
+ * own: store_tx.c, own_begin) holds the games' lock exclusively and the
+ * writers' lock shared until it commits, as a group of games does
+ * (pg_batch_join); a caller's batch does not otherwise (it may wait long
+ * for its next game). A game's own commit does not wait for the disk
+ * (synchronous_commit off), a group's does;
  * the caller's batch ends with a commit that does (an id taken makes it
  * write a commit record even when empty), and with it every game
  * committed before: durable per batch, as SQLite's batches, at the cost
@@ -887,6 +1152,7 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
 static const struct kifu_db_query pg_queries[] = {
 	{ "begin", "BEGIN ISOLATION LEVEL READ COMMITTED" },
 	{ "begin_game", "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit = off; "
+			"SELECT pg_advisory_xact_lock(" LOCK_MERGE "); "
 			"SELECT pg_advisory_xact_lock_shared(" LOCK_WRITERS ")" },
 	{ "commit_batch", "SET LOCAL synchronous_commit = on; SELECT pg_current_xact_id(); COMMIT" },
 	{ "begin_refresh", "BEGIN ISOLATION LEVEL READ COMMITTED; "
@@ -911,16 +1177,14 @@ static const struct kifu_db_query pg_queries[] = {
 	  "INSERT INTO players(id, name) SELECT nextval('players_id_seq'), ?1::text "
 	  "WHERE NOT EXISTS (SELECT 1 FROM players WHERE name = ?1::text) "
 	  "ON CONFLICT (name) DO NOTHING RETURNING id" },
-	{ "posidx_insert_n",
-	  "INSERT INTO positions_hash(hash, game_id, ply) SELECT h.value, ?1::bigint, "
-	  "min(h.ord - 1) FROM unnest(?2::bigint[]) WITH ORDINALITY AS h(value, ord) "
-	  "GROUP BY h.value ON CONFLICT DO NOTHING" },
 	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
 	{ "canon_index",
 	  "INSERT INTO positions_canon(hash, game_id, ply) SELECT h.value::bigint, c.game_id, "
 	  "min(h.ord - 1) FROM game_canon c CROSS JOIN LATERAL "
 	  "jsonb_array_elements_text(c.canon) WITH ORDINALITY AS h(value, ord) "
-	  "WHERE c.game_id BETWEEN ?1 AND ?2 GROUP BY 1, 2 ON CONFLICT DO NOTHING" },
+	  "WHERE c.game_id BETWEEN ?1 AND ?2 AND NOT EXISTS (SELECT 1 FROM positions_canon p "
+	  "WHERE p.hash = (c.canon ->> 0)::bigint AND p.game_id = c.game_id) "
+	  "GROUP BY 1, 2 ON CONFLICT DO NOTHING" },
 	{ "canon_insert", "INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2::jsonb)" },
 	{ "game_moves_insert",
 	  "INSERT INTO game_moves(game_id, moves, hashes, notes) "
@@ -961,14 +1225,16 @@ const struct kifu_store_backend kifu_store_pg_ = {
 	.cannot_write = pg_cannot_write,
 	/*
 	 * No bulk mode: dropping indexes would lock the tables against every
-	 * other writer, and a game's rows are one multi-row statement each
-	 * already; the position indexes and tree counts are written per game.
+	 * other writer; games written back to back are grouped per
+	 * transaction instead (batch_join), their position index entries sent
+	 * with one COPY at its commit.
 	 */
 	.bulk_begin = NULL,
 	.bulk_end = NULL,
 	.game_tx = 1,
+	.batch_join = pg_batch_join,
 	.posidx_queue = pg_posidx_queue,
-	.posidx_commit = pg_posidx_nothing,
+	.posidx_commit = pg_posidx_commit,
 	.posidx_rollback = pg_posidx_forget,
 	.posidx_defer = pg_posidx_nothing,
 	.posidx_restore = pg_posidx_nothing,
