@@ -238,7 +238,10 @@ static void dump_rows(struct kifu_buf *out, const char *path)
 	static const char *const tables[] = {
 		"games", "players", "sides", "figures", "tags", "quarantine", "quarantine_diags",
 		"imports", "files", "analysis_runs", "analysis_plies", "stats_state",
-		"stats_outcomes", "stats_lines", "stats_players", "tree_moves", "game_listing",
+		"stats_outcomes", "stats_lines", "stats_players",
+		/* schema 6's columns: schema 8 adds the dates (tests/cli/novelties.sh) */
+		"SELECT game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, draws, "
+		"unfinished, plies FROM tree_moves", "game_listing",
 		"positions_hash", "positions_canon", "game_moves", "game_canon", "moves",
 		"positions", "positions_hex", "game_list", "quarantine_list", NULL
 	};
@@ -251,7 +254,7 @@ static void dump_rows(struct kifu_buf *out, const char *path)
 		sqlite3_stmt *s;
 		size_t rows = 0, i;
 
-		snprintf(sql, sizeof(sql), "SELECT * FROM %s", *t);
+		snprintf(sql, sizeof(sql), strncmp(*t, "SELECT", 6) ? "SELECT * FROM %s" : "%s", *t);
 		if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
 			fail_msg("%s: %s", sql, sqlite3_errmsg(db));
 		while (sqlite3_step(s) == SQLITE_ROW) {

@@ -85,6 +85,8 @@ struct kifu_cell {
 
 /* The column appears in json only (openings' `moves`). */
 #define KIFU_COLUMN_JSON_ONLY 0x1
+/* A date column the table shows as its year (the tree's first_date and last_date). */
+#define KIFU_COLUMN_TABLE_YEAR 0x2
 
 struct kifu_report;
 

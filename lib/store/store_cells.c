@@ -129,7 +129,20 @@ static int summarise(struct stored *e, struct kifu_store *st, const char *game,
 	return 0;
 }
 
-int kifu_store_cells_migrate_(struct kifu_store *st, struct kifu_error *err)
+static int cells_fill(struct kifu_store *st, struct kifu_error *err);
+
+/*
+ * Schema 8's step: the tree counted again with its dates (the SQL forgot
+ * the counts), and every stored game's cells summarised.
+ */
+int kifu_store_history_migrate_(struct kifu_store *st, struct kifu_error *err)
+{
+	int ret = kifu_store_symm_tree_count_(st, -1, err);
+
+	return ret < 0 ? ret : cells_fill(st, err);
+}
+
+static int cells_fill(struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_stmt *sel = NULL;
 	struct kifu_buf sql = KIFU_BUF_INIT;

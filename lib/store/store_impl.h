@@ -399,11 +399,11 @@ extern const struct kifu_store_derived_ kifu_store_symm_derived_;
 /*
  * Pattern search's summaries (store_cells.c): each stored game's row of
  * game_cells, kept through the hooks of kifu_store_cells_derived_ from
- * schema 8 on; and schema 8's migration step, which replays every stored
- * game to fill the table.
+ * schema 8 on; and schema 8's migration step, which counts the tree again
+ * (with its dates) and replays every stored game to fill the table.
  */
 extern const struct kifu_store_derived_ kifu_store_cells_derived_;
-int kifu_store_cells_migrate_(struct kifu_store *st, struct kifu_error *err);
+int kifu_store_history_migrate_(struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err);
