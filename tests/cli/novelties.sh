@@ -17,7 +17,8 @@
 #   of its ply 3 and plays f3-f4 there, but its move from that position is
 #   the first one, d4-d3: game 9's f3-f4 there is a novelty (ply 4, 1);
 #  splinter-quad (ids 10-11): four sides, a side without a player ('?').
-# FILTERS choose the rows, the earlier games are always every game.
+# FILTERS choose the rows, the earlier games are always every game. And the
+# tree's first_date and last_date on the same games.
 # Runs from the repo root; tools in $KIFU_BIN.
 set -u
 . tests/cli/lib/test-lib.sh
@@ -76,6 +77,34 @@ assert first["rows"] == [{"id": 7, "date": "2022-05-05", "players": "Fay - Finn"
 assert second["rows"] == [{"id": 5, "date": "2021-03-04", "players": "Dan - Dot", "ply": 5,
                            "move": "f5", "earlier": 1}], second
 PY
+
+# The tree's dates on the same games: the earliest and latest date of the
+# games a row counts, as written (2019 and 2020-06 stay partial; game 6 has
+# none), from the counts kept at import and from the index alike; the
+# table shows the years.
+for cache in "" --no-cache; do
+	"$stats" --db "$db" --game splay-schmidt tree $cache --format json >"$tmp/start"
+	"$stats" --db "$db" --game splay-schmidt tree --after g4 $cache --format json >"$tmp/g4"
+	python3 - "$tmp/start" "$tmp/g4" <<'PY' || fail "tree dates $cache"
+import json, sys
+start = {r["move"]: (r["first_date"], r["last_date"]) for r in json.load(open(sys.argv[1]))["rows"]}
+g4 = {r["move"]: (r["first_date"], r["last_date"]) for r in json.load(open(sys.argv[2]))["rows"]}
+assert start == {"g4": ("2019", "2022-05-05"), "g6": ("2020-06", "2021-03-04")}, start
+assert g4 == {"h4": ("2020-01-01", "2022-05-05"), "d3": ("2019", "2019")}, g4
+PY
+done
+"$stats" --db "$db" --game splay-schmidt tree --after g6,h4,g4,i7 >"$tmp/table"
+cat >"$tmp/want" <<'T'
+move  games  white  black  draws  unf  mover_score  95% ci  mean  first_date  last_date
+f5        2      0      0      0    2  -            -        5.5  2021        2021
+e2        1      0      0      0    1  -            -        5.0  2020        2020
+T
+check "the table shows the years (a transposition counted)" test_cmp "$tmp/want" "$tmp/table"
+"$stats" --db "$db" --game splay-schmidt tree --player Una --format json | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)["rows"]
+assert [(r["move"], r["first_date"], r["last_date"]) for r in rows] == [("g4", None, None)], rows
+' || fail "a row of undated games has null dates"
 
 "$stats" --db "$db" novelties >/dev/null 2>"$tmp/err"
 check "novelties without a game is a usage error" test $? = 2

@@ -195,14 +195,21 @@ check "an unknown token names the valid ones" grep -q "r1, r2, ... and y1, y2, .
 "$bin/kifu-search" --db "$db" --game splinter --pattern 'e4=Wp' >/dev/null 2>"$tmp/err"
 check "a game with several variants needs --variant" grep -q "needs --variant V: splinter has several" "$tmp/err"
 
-# An older database gets its summaries from the migration, equal to an import's.
+# An older database (schema 8's additions taken away again) gets its
+# summaries and its tree dates from the migration, equal to an import's.
 sqlite3 "$db" "SELECT game_id, hex(cells) FROM game_cells ORDER BY game_id" >"$tmp/imported"
+sqlite3 "$db" "SELECT * FROM tree_moves ORDER BY 1, 2, 3, 4, 5" >"$tmp/tree-imported"
 cp "$db" "$tmp/old.db"
-sqlite3 "$tmp/old.db" "DROP TABLE game_cells; PRAGMA user_version = 7;"
+sqlite3 "$tmp/old.db" "DROP TABLE game_cells; ALTER TABLE tree_moves DROP COLUMN first_seen;
+	ALTER TABLE tree_moves DROP COLUMN last_seen; PRAGMA user_version = 7;"
 "$bin/kifu-search" --db "$tmp/old.db" --game splay-schmidt --pattern 'f6=+' >/dev/null 2>"$tmp/err"
 check "a version-7 database is refused for --pattern until written" \
 	grep -q "needs schema version 8 (kifu-import upgrades it)" "$tmp/err"
 "$bin/kifu-import" --quiet --db "$tmp/old.db" "$tmp/mirror.yaml" || fail "import into the old database"
 sqlite3 "$tmp/old.db" "SELECT game_id, hex(cells) FROM game_cells ORDER BY game_id" >"$tmp/migrated"
 check "migration 8 writes the summaries an import writes" test_cmp "$tmp/imported" "$tmp/migrated"
+# the import after the migration added the mirrored games again: duplicates, nothing new
+sqlite3 "$tmp/old.db" "SELECT * FROM tree_moves ORDER BY 1, 2, 3, 4, 5" >"$tmp/tree-migrated"
+check "migration 8 counts the tree with the dates an import counts" \
+	test_cmp "$tmp/tree-imported" "$tmp/tree-migrated"
 test_done
