@@ -7,11 +7,13 @@
  * so that the games are distinct as kifu-import's duplicate key sees them.
  * Written through the library's record writer: canonical format 1, one
  * YAML stream, streamed (memory does not grow with N).
- * Usage: gen-games FILE N [PLIES] [SEED]
+ * With GAME (a game's name, or GAME:VARIANT), only that game's variants.
+ * Usage: gen-games FILE N [PLIES] [SEED] [GAME[:VARIANT]]
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kifu/game.h"
 #include "kifu/record.h"
@@ -92,6 +94,16 @@ static int write_game(FILE *out, struct kifu_buf *buf, const struct kifu_game *g
 	return 0;
 }
 
+/* Whether variant v of g is the one "GAME" or "GAME:VARIANT" names. */
+static int wanted(const char *spec, const struct kifu_game *g, int v)
+{
+	size_t n = strlen(g->name);
+
+	if (strncmp(spec, g->name, n) != 0)
+		return 0;
+	return spec[n] == '\0' || (spec[n] == ':' && !strcmp(spec + n + 1, g->variants[v]));
+}
+
 int main(int argc, char **argv)
 {
 	struct { const struct kifu_game *g; int v; } pairs[32];
@@ -103,18 +115,24 @@ int main(int argc, char **argv)
 	FILE *out;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: gen-games FILE N [PLIES] [SEED]\n");
+		fprintf(stderr, "usage: gen-games FILE N [PLIES] [SEED] [GAME[:VARIANT]]\n");
 		return 2;
 	}
 	if (argc > 4)
 		rng ^= strtoull(argv[4], NULL, 10) * 0xbf58476d1ce4e5b9ULL;
 	for (k = 0; kifu_games[k]; k++) {
 		for (v = 0; kifu_games[k]->variants[v] && npairs < 32; v++) {
+			if (argc > 5 && !wanted(argv[5], kifu_games[k], v))
+				continue;
 			pairs[npairs].g = kifu_games[k];
 			pairs[npairs++].v = v;
 		}
 		if (kifu_games[k]->max_moves > max_moves)
 			max_moves = kifu_games[k]->max_moves;
+	}
+	if (!npairs) {
+		fprintf(stderr, "gen-games: no game or variant '%s'\n", argv[5]);
+		return 2;
 	}
 	moves = malloc(max_moves * sizeof(*moves));
 	out = fopen(argv[1], "w");

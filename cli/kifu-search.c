@@ -15,12 +15,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kifu/pattern.h"
 #include "kifu/search.h"
 #include "kifu/store.h"
 
 static const char usage[] =
 	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V] [--symmetric]]\n"
-	"       [--json]";
+	"       [--pattern PATTERN --game G [--variant V] [--symmetric]] [--json]";
 
 static void help(void)
 {
@@ -33,12 +34,19 @@ static void help(void)
 	       "                 inside a move are part of it) at any ply, in any move order;\n"
 	       "                 the column ply gives the first ply at which each reaches it.\n"
 	       "                 Needs --game G; the variant is --variant V, else G's default.\n"
-	       "  --symmetric    with --after: also the games that reach a position one of\n"
-	       "                 the game's board symmetries maps onto it (its page in the\n"
-	       "                 spec says which); ply is the first reaching any of them\n"
+	       "  --pattern PATTERN  only the games in which some position shows PATTERN,\n"
+	       "                 comma-separated CELL=TOKEN items: TOKEN as kifu-export --to\n"
+	       "                 text writes the cell (w3, Bk, r6), or . (empty), + (not\n"
+	       "                 empty), * (anything), or a side's letter and + (any piece of\n"
+	       "                 that side: w+, Y+); ply gives the first ply showing it. Needs\n"
+	       "                 --game G, and --variant V where G has several.\n"
+	       "  --symmetric    with --after or --pattern: also the games that reach a\n"
+	       "                 position one of the game's board symmetries maps onto it (or\n"
+	       "                 show an image of the pattern; its page in the spec says\n"
+	       "                 which symmetries); ply is the first reaching any of them\n"
 	       "  --json         a JSON array of objects {id, game, variant, players (an object\n"
 	       "                 side -> name), date (null when unknown), result, plies, and ply\n"
-	       "                 with --after}\n"
+	       "                 with --after or --pattern}\n"
 	       "  FILTERS        --game G, --variant V, --player NAME (any side), --event TEXT,\n"
 	       "                 --since DATE, --until DATE, --termination T (rules,\n"
 	       "                 resignation, timeout, agreement or abandoned). Exact matches;\n"
@@ -184,15 +192,45 @@ static void print_table(const struct kifu_search_result *res, int with_ply)
 	kifu_buf_release(&text);
 }
 
+/*
+ * The pattern of --pattern for f's game and variant (a usage error when f
+ * names no game, or no variant of a game that has several, or the pattern
+ * does not parse); f->variant is set to the variant searched.
+ */
+static struct kifu_pattern *parse_pattern(struct kifu_filter *f, const char *text, int symmetric)
+{
+	const struct kifu_game *g;
+	struct kifu_pattern *p;
+	struct kifu_error err;
+	int variant, first;
+
+	if (!f->game)
+		cli_usage_error(usage, "--pattern needs --game G (the game whose board it shows)");
+	cli_resolve_game(usage, f->game, f->variant, NULL, &g, &variant, &first);
+	if (!f->variant && g->variants[1])
+		cli_usage_error(usage, "--pattern needs --variant V: %s has several", g->name);
+	f->variant = g->variants[variant];
+	kifu_error_clear(&err);
+	if (kifu_pattern_parse(&p, g, variant, text, symmetric, &err) < 0) {
+		if (err.code == KIFU_ENOMEM) {
+			cli_errorf("--pattern: %s", err.message);
+			exit(EXIT_FAILURE_IO);
+		}
+		cli_usage_error(usage, "--pattern: %s", err.message);
+	}
+	return p;
+}
+
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM };
+	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM, O_PATTERN };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
 		{ "after", required_argument, NULL, O_AFTER },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "symmetric", no_argument, NULL, O_SYMM },
+		{ "pattern", required_argument, NULL, O_PATTERN },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -201,7 +239,8 @@ int main(int argc, char **argv)
 	struct kifu_store *st = NULL;
 	struct kifu_filter f;
 	struct kifu_error err;
-	const char *db = NULL, *after = NULL;
+	const char *db = NULL, *after = NULL, *pattern_text = NULL;
+	struct kifu_pattern *pattern = NULL;
 	uint64_t hash, orient[KIFU_GAME_SYMMETRIES_MAX];
 	int norient = 0;
 	int opt, json = 0, status = EXIT_OK, symmetric = 0;
@@ -218,6 +257,7 @@ int main(int argc, char **argv)
 		case O_AFTER: after = optarg; break;
 		case O_JSON: json = 1; break;
 		case O_SYMM: symmetric = 1; break;
+		case O_PATTERN: pattern_text = optarg; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -226,8 +266,12 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
-	if (symmetric && !after)
-		cli_usage_error(usage, "--symmetric applies to --after");
+	if (symmetric && !after && !pattern_text)
+		cli_usage_error(usage, "--symmetric applies to --after or --pattern");
+	if (after && pattern_text)
+		cli_usage_error(usage, "--after and --pattern cannot be combined");
+	if (pattern_text)
+		pattern = parse_pattern(&f, pattern_text, symmetric);
 	if (after && !f.game)
 		cli_usage_error(usage, "--after needs --game G (the game MOVES belong to)");
 	cli_filter_check(usage, &f);
@@ -251,6 +295,7 @@ int main(int argc, char **argv)
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
 	    (symmetric && after
 	     ? kifu_search_games_oriented(&res, st, &f, &hash, orient, norient, &err)
+	     : pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
 	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0) {
 		cli_error(&err);
 		status = EXIT_FAILURE_IO;
@@ -259,7 +304,7 @@ int main(int argc, char **argv)
 	if (json) {
 		struct kifu_buf b = KIFU_BUF_INIT;
 
-		if (kifu_search_json(&b, res, after != NULL) < 0) {
+		if (kifu_search_json(&b, res, after || pattern) < 0) {
 			cli_errorf("out of memory");
 			status = EXIT_FAILURE_IO;
 		} else {
@@ -267,12 +312,13 @@ int main(int argc, char **argv)
 		}
 		kifu_buf_release(&b);
 	} else
-		print_table(res, after != NULL);
+		print_table(res, after || pattern);
 	if (cli_flush_stdout() < 0) {
 		status = EXIT_FAILURE_IO;
 	}
 out:
 	kifu_search_result_free(res);
 	kifu_store_free(st);
+	kifu_pattern_free(pattern);
 	return status;
 }

@@ -185,7 +185,44 @@ struct kifu_game {
 	 * their playouts with it.
 	 */
 	void (*evaluate)(const void *state, double *out);
+
+	/*
+	 * Optional (partial-board pattern search needs them): the cells of the
+	 * board, numbered 0 .. ncells(state) - 1 in one order for every
+	 * position of a variant. cell_name writes cell i's name as the
+	 * notation writes it (KIFU_CELL_NAME_MAX bytes). cell_token writes what
+	 * render_text shows in cell i (KIFU_CELL_TOKEN_MAX bytes, "." when
+	 * empty) and returns the side whose piece stands there (for a stack, the
+	 * side that moves it), -1 when empty. token_side says whether text is a
+	 * token render_text can show in a position of state's variant, other
+	 * than ".": the side it belongs to, or -1 when it is none. tokens_help
+	 * names the tokens for messages ("w1, w2, ... (white tower), W ...").
+	 * map_cell gives the cell onto which symmetry k maps cell (what stands
+	 * on cell in state stands on map_cell(state, cell, k) in
+	 * map_state(state, k)). side_cells (may be NULL: pattern search then
+	 * asks cell_token) writes, for every side s, the cells holding its
+	 * pieces as bits: cell c is bit c % 64 of out[s * KIFU_CELL_WORDS +
+	 * c / 64]; it runs at every ply of an import, so it should be cheap.
+	 */
+	int (*ncells)(const void *state);
+	void (*cell_name)(const void *state, int cell, char *buf);
+	int (*cell_token)(const void *state, int cell, char *buf);
+	int (*token_side)(const void *state, const char *text);
+	const char *(*tokens_help)(const void *state);
+	int (*map_cell)(const void *state, int cell, int k);
+	void (*side_cells)(const void *state, uint64_t *out);
 };
+
+/* Longest cell name and cell token (see kifu_game.cell_token), NUL included. */
+#define KIFU_CELL_NAME_MAX 8
+#define KIFU_CELL_TOKEN_MAX 24
+
+/* Most cells a board may have for pattern search, and its words of bits. */
+#define KIFU_CELLS_MAX 128
+#define KIFU_CELL_WORDS 2
+
+/* The most sides a game may have (splinter-quad's 4; reports and patterns size arrays by it). */
+#define KIFU_GAME_SIDES_MAX 4
 
 /* The most symmetries a game may declare (the hex-hex board's 12). */
 #define KIFU_GAME_SYMMETRIES_MAX 12

@@ -113,4 +113,17 @@ int kifu_search_games_page(struct kifu_search_result **out, struct kifu_store *s
  */
 int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply);
 
+struct kifu_pattern;
+
+/*
+ * kifu_search_games for a partial-board pattern (kifu/pattern.h): the
+ * games f selects (f must name the pattern's game and variant) in which
+ * some position shows p, each with the first ply at which one does, newest
+ * first. Only games whose summary (schema 8's game_cells) lets the pattern
+ * through are replayed. KIFU_EDB on a database older than schema 8.
+ */
+int kifu_search_games_pattern(struct kifu_search_result **out, struct kifu_store *st,
+			      const struct kifu_filter *f, const struct kifu_pattern *p,
+			      struct kifu_error *err);
+
 #endif

@@ -85,6 +85,8 @@ struct kifu_cell {
 
 /* The column appears in json only (openings' `moves`). */
 #define KIFU_COLUMN_JSON_ONLY 0x1
+/* A date column the table shows as its year (the tree's first_date and last_date). */
+#define KIFU_COLUMN_TABLE_YEAR 0x2
 
 struct kifu_report;
 
@@ -129,6 +131,7 @@ enum kifu_stats_kind {
 	KIFU_STATS_PLAYERS,
 	KIFU_STATS_LENGTHS,
 	KIFU_STATS_TREE,
+	KIFU_STATS_NOVELTIES,
 	KIFU_STATS_KINDS
 };
 

@@ -680,4 +680,11 @@ const struct kifu_game kifu_game_glaisher_ = {
 	.map_move = gl_map_move,
 	.hash_symmetries = gl_hash_symmetries,
 	.evaluate = gl_evaluate,
+	.ncells = kifu_glaisher_ncells_,
+	.cell_name = kifu_glaisher_cell_name_,
+	.cell_token = kifu_glaisher_cell_token_,
+	.token_side = kifu_glaisher_token_side_,
+	.tokens_help = kifu_glaisher_tokens_help_,
+	.map_cell = kifu_glaisher_map_cell_,
+	.side_cells = kifu_glaisher_side_cells_,
 };

@@ -98,6 +98,15 @@ int kifu_glaisher_parse_move_(const void *state, const char *text, kifu_move *ou
 			      struct kifu_error *err);
 int kifu_glaisher_figures_(const void *state, struct kifu_figure *out);
 int kifu_glaisher_render_text_(struct kifu_buf *out, const void *state);
+
+/* The cells for pattern search (see kifu_game.cell_token): rN and yN stacks. */
+int kifu_glaisher_ncells_(const void *state);
+void kifu_glaisher_cell_name_(const void *state, int cell, char *buf);
+int kifu_glaisher_cell_token_(const void *state, int cell, char *buf);
+int kifu_glaisher_token_side_(const void *state, const char *text);
+const char *kifu_glaisher_tokens_help_(const void *state);
+int kifu_glaisher_map_cell_(const void *state, int cell, int k);
+void kifu_glaisher_side_cells_(const void *state, uint64_t *out);
 int kifu_glaisher_render_svg_(struct kifu_buf *out, const void *state);
 int kifu_glaisher_render_svg_last_(struct kifu_buf *out, const void *state, kifu_move last);
 

@@ -408,6 +408,65 @@ int kifu_glaisher_figures_(const void *state, struct kifu_figure *out)
 	return 4;
 }
 
+int kifu_glaisher_ncells_(const void *state)
+{
+	(void)state;
+	return NC;
+}
+
+void kifu_glaisher_cell_name_(const void *state, int cell, char *buf)
+{
+	(void)state;
+	kifu_hex_cell_name_(kifu_glaisher_geo_()->hex, cell, buf);
+}
+
+int kifu_glaisher_cell_token_(const void *state, int cell, char *buf)
+{
+	const struct kifu_glaisher_state_ *s = state;
+	int side;
+
+	if (!s->h[cell]) {
+		strcpy(buf, ".");
+		return -1;
+	}
+	side = kifu_glaisher_colour_at_(s, cell) ? 1 : 0;
+	snprintf(buf, KIFU_CELL_TOKEN_MAX, "%c%lu", side ? 'y' : 'r', (unsigned long)s->h[cell]);
+	return side;
+}
+
+/* r or y and a height from 1 (merges make heights unbounded). */
+int kifu_glaisher_token_side_(const void *state, const char *text)
+{
+	size_t n = strlen(text);
+
+	(void)state;
+	if (n < 2 || n > 10 || (text[0] != 'r' && text[0] != 'y') || text[1] == '0' ||
+	    strspn(text + 1, "0123456789") != n - 1)
+		return -1;
+	return text[0] == 'y';
+}
+
+int kifu_glaisher_map_cell_(const void *state, int cell, int k)
+{
+	(void)state;
+	return kifu_glaisher_geo_()->hex->sym[k][cell];
+}
+
+void kifu_glaisher_side_cells_(const void *state, uint64_t *out)
+{
+	const struct kifu_glaisher_state_ *s = state;
+
+	memset(out, 0, sizeof(*out) * 2 * KIFU_CELL_WORDS);
+	out[0] = s->occ[0];
+	out[KIFU_CELL_WORDS] = s->occ[1];
+}
+
+const char *kifu_glaisher_tokens_help_(const void *state)
+{
+	(void)state;
+	return "r1, r2, ... and y1, y2, ... (red and yellow stacks of that height)";
+}
+
 int kifu_glaisher_render_text_(struct kifu_buf *out, const void *state)
 {
 	const struct kifu_glaisher_geo_ *geo = kifu_glaisher_geo_();

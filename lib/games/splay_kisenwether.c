@@ -872,6 +872,69 @@ static void stack_code(unsigned v, char *col)
 	col[h] = '\0';
 }
 
+/* The cells for pattern search: a1..h8, a stack's token its stones bottom to top. */
+static int kis_ncells(const void *state)
+{
+	(void)state;
+	return NCELLS;
+}
+
+static void kis_cell_name(const void *state, int cell, char *buf)
+{
+	(void)state;
+	kifu_sq_cell_name_(W, cell, buf);
+}
+
+static int kis_cell_token(const void *state, int cell, char *buf)
+{
+	unsigned v = ((const struct kis_state *)state)->cell[cell];
+
+	if (v == EMPTY) {
+		strcpy(buf, ".");
+		return -1;
+	}
+	stack_code(v, buf);
+	return buf[strlen(buf) - 1] == 'b' ? BLACK : WHITE;
+}
+
+/* A stack of 1 to 7 stones (a cell holds 7 at most), each w or b; its top
+ * stone says whose it is. */
+static int kis_token_side(const void *state, const char *text)
+{
+	size_t n = strlen(text);
+
+	(void)state;
+	if (n < 1 || n > 7 || strspn(text, "wb") != n)
+		return -1;
+	return text[n - 1] == 'b' ? BLACK : WHITE;
+}
+
+static int kis_map_cell(const void *state, int cell, int k)
+{
+	(void)state;
+	return kifu_sq_sym_cell_(W, W, kis_sym[k], cell);
+}
+
+static void kis_side_cells(const void *state, uint64_t *out)
+{
+	const struct kis_state *s = state;
+	int c;
+
+	memset(out, 0, sizeof(*out) * 2 * KIFU_CELL_WORDS);
+	for (c = 0; c < NCELLS; c++) {
+		unsigned v = s->cell[c];
+
+		if (v != EMPTY)
+			out[(v >> (height(v) - 1) & 1) * KIFU_CELL_WORDS] |= UINT64_C(1) << c;
+	}
+}
+
+static const char *kis_tokens_help(const void *state)
+{
+	(void)state;
+	return "stacks written bottom to top in w and b (w, ww, wb, bbw, ...)";
+}
+
 /* A row of n small stones of colour c from (x, y) rightwards: the captures. */
 static void svg_tally(struct kifu_buf *out, const char *label, const char *colour, int n,
 		      double x, double y)
@@ -997,4 +1060,11 @@ const struct kifu_game kifu_game_splay_kisenwether_ = {
 	.map_move = kis_map_move,
 	.hash_symmetries = kis_hash_symmetries,
 	.evaluate = kis_evaluate,
+	.ncells = kis_ncells,
+	.cell_name = kis_cell_name,
+	.cell_token = kis_cell_token,
+	.token_side = kis_token_side,
+	.tokens_help = kis_tokens_help,
+	.map_cell = kis_map_cell,
+	.side_cells = kis_side_cells,
 };

@@ -637,6 +637,64 @@ static int sp_render_text(struct kifu_buf *out, const void *state)
 			       (int)s->units[0] - (int)s->units[1], s->units[0], s->units[1]);
 }
 
+/* The cells for pattern search: the board's 91, named as moves name them. */
+static int sp_ncells(const void *state)
+{
+	(void)state;
+	return NCELLS;
+}
+
+static void sp_cell_name(const void *state, int cell, char *buf)
+{
+	(void)state;
+	geo_build();
+	kifu_hex_cell_name_(geo.hex, cell, buf);
+}
+
+static int sp_cell_token(const void *state, int cell, char *buf)
+{
+	int v = ((const struct sp_state *)state)->cell[cell];
+
+	cell_token(v, buf);
+	return v ? colour_of(v) : -1;
+}
+
+/* w1..w7 and b1..b7 (towers), W and B (markers), as cell_token writes them. */
+static int sp_token_side(const void *state, const char *text)
+{
+	(void)state;
+	if (!strcmp(text, "W") || !strcmp(text, "B"))
+		return text[0] == 'B';
+	if ((text[0] == 'w' || text[0] == 'b') && text[1] >= '1' && text[1] < '0' + MARK &&
+	    !text[2])
+		return text[0] == 'b';
+	return -1;
+}
+
+static int sp_map_cell(const void *state, int cell, int k)
+{
+	(void)state;
+	geo_build();
+	return geo.hex->sym[k][cell];
+}
+
+static void sp_side_cells(const void *state, uint64_t *out)
+{
+	const struct sp_state *s = state;
+	int c;
+
+	memset(out, 0, sizeof(*out) * 2 * KIFU_CELL_WORDS);
+	for (c = 0; c < NCELLS; c++)
+		if (s->cell[c])
+			out[colour_of(s->cell[c]) * KIFU_CELL_WORDS + c / 64] |= UINT64_C(1) << (c % 64);
+}
+
+static const char *sp_tokens_help(const void *state)
+{
+	(void)state;
+	return "w1-w7 and b1-b7 (white and black towers), W and B (markers)";
+}
+
 /* Border cells cannot take a tower: a darker shade shows where play happens. */
 static const char *sp_svg_fill(int cell)
 {
@@ -733,4 +791,11 @@ const struct kifu_game kifu_game_splay_schmidt_ = {
 	.map_move = sp_map_move,
 	.hash_symmetries = sp_hash_symmetries,
 	.evaluate = sp_evaluate,
+	.ncells = sp_ncells,
+	.cell_name = sp_cell_name,
+	.cell_token = sp_cell_token,
+	.token_side = sp_token_side,
+	.tokens_help = sp_tokens_help,
+	.map_cell = sp_map_cell,
+	.side_cells = sp_side_cells,
 };

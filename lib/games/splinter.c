@@ -396,6 +396,53 @@ static int sp_figures(const void *state, struct kifu_figure *out)
 	return n;
 }
 
+/* The cells for pattern search, with render_text's tokens. */
+static int sp_ncells(const void *state)
+{
+	(void)state;
+	return geom()->ncells;
+}
+
+static void sp_cell_name(const void *state, int cell, char *buf)
+{
+	(void)state;
+	kifu_sq_cell_name_(geom()->width, cell, buf);
+}
+
+static int sp_cell_token(const void *state, int cell, char *buf)
+{
+	const struct sp_state *s = state;
+
+	return kifu_splinter_cell_token_(&s->core, sp_sides, s->variant == SP_KNOCKOUT ? "krbp" : "sxo", cell, buf);
+}
+
+static int sp_token_side(const void *state, const char *text)
+{
+	const struct sp_state *s = state;
+
+	return kifu_splinter_token_side_(sp_sides, s->variant == SP_KNOCKOUT ? "krbp" : "sxo", text);
+}
+
+static int sp_map_cell(const void *state, int cell, int k)
+{
+	(void)state;
+	return kifu_sq_sym_cell_(geom()->width, geom()->height, k, cell);
+}
+
+static void sp_side_cells(const void *state, uint64_t *out)
+{
+	kifu_splinter_side_cells_(geom(), &((const struct sp_state *)state)->core, 2, out);
+}
+
+static const char *sp_tokens_help(const void *state)
+{
+	const struct sp_state *s = state;
+
+	return s->variant == SP_KNOCKOUT
+	       ? "B or W (blue, white) and k, r, b or p (king, rook, bishop, pawn): Bk, Wp, ..."
+	       : "B or W (blue, white) and s, x or o (square, cross, circle): Bs, Wo, ...";
+}
+
 static int sp_render_text(struct kifu_buf *out, const void *state)
 {
 	const struct kifu_splinter_geom_ *g = geom();
@@ -546,4 +593,11 @@ const struct kifu_game kifu_game_splinter_ = {
 	.map_move = sp_map_move,
 	.hash_symmetries = sp_hash_symmetries,
 	.evaluate = sp_evaluate,
+	.ncells = sp_ncells,
+	.cell_name = sp_cell_name,
+	.cell_token = sp_cell_token,
+	.token_side = sp_token_side,
+	.tokens_help = sp_tokens_help,
+	.map_cell = sp_map_cell,
+	.side_cells = sp_side_cells,
 };

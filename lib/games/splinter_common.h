@@ -383,6 +383,19 @@ int kifu_splinter_render_board_(struct kifu_buf *out, const struct kifu_splinter
 				const char *types);
 
 /*
+ * Cell `cell` as kifu_splinter_render_board_ writes it (side letter upper
+ * case, then the type letter; "." when empty) into buf; returns the side
+ * whose piece it is, or -1 when empty. kifu_splinter_token_side_ says which
+ * side a token of that form belongs to (-1: no such token).
+ */
+int kifu_splinter_cell_token_(const struct kifu_splinter_core_ *c, const char *const *sides,
+			      const char *types, int cell, char *buf);
+int kifu_splinter_token_side_(const char *const *sides, const char *types, const char *text);
+/* kifu_game.side_cells over a core of nsides sides. */
+void kifu_splinter_side_cells_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_core_ *c, int nsides, uint64_t *out);
+
+/*
  * Appends the picture of the board (render_svg): each piece a shape by its
  * type letter in types ("krbp": crown, castle, diagonal cross, disc;
  * "sxo": square, upright cross, disc) in its side's colours, with the

@@ -313,6 +313,45 @@ int kifu_splinter_render_board_(struct kifu_buf *out, const struct kifu_splinter
 	return kifu_buf_putc(out, '\n');
 }
 
+int kifu_splinter_cell_token_(const struct kifu_splinter_core_ *c, const char *const *sides,
+			      const char *types, int cell, char *buf)
+{
+	int code = c->cell[cell];
+
+	if (!code) {
+		strcpy(buf, ".");
+		return -1;
+	}
+	buf[0] = (char)(sides[SPL_SIDE(code)][0] - 'a' + 'A');
+	buf[1] = types[SPL_TYPE(code)];
+	buf[2] = '\0';
+	return SPL_SIDE(code);
+}
+
+void kifu_splinter_side_cells_(const struct kifu_splinter_geom_ *g,
+			       const struct kifu_splinter_core_ *c, int nsides, uint64_t *out)
+{
+	int cell;
+
+	memset(out, 0, sizeof(*out) * (size_t)nsides * KIFU_CELL_WORDS);
+	for (cell = 0; cell < g->ncells; cell++)
+		if (c->cell[cell])
+			out[SPL_SIDE(c->cell[cell]) * KIFU_CELL_WORDS + cell / 64] |=
+				UINT64_C(1) << (cell % 64);
+}
+
+int kifu_splinter_token_side_(const char *const *sides, const char *types, const char *text)
+{
+	int i;
+
+	if (strlen(text) != 2 || !strchr(types, text[1]))
+		return -1;
+	for (i = 0; sides[i]; i++)
+		if (text[0] == sides[i][0] - 'a' + 'A')
+			return i;
+	return -1;
+}
+
 /* The outline of a piece of type letter t around (0, 0), for cells of side 50. */
 static void svg_shape(struct kifu_buf *out, char t, const struct kifu_svg_colour_ *col)
 {

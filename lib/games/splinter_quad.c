@@ -485,6 +485,49 @@ static int sq_figures(const void *state, struct kifu_figure *out)
 	return n + 1;
 }
 
+/* The cells for pattern search, with render_text's tokens. */
+static int sq_ncells(const void *state)
+{
+	(void)state;
+	return geom()->ncells;
+}
+
+static void sq_cell_name(const void *state, int cell, char *buf)
+{
+	(void)state;
+	kifu_sq_cell_name_(geom()->width, cell, buf);
+}
+
+static int sq_cell_token(const void *state, int cell, char *buf)
+{
+	const struct sq_state *s = state;
+
+	return kifu_splinter_cell_token_(&s->core, sq_sides, "sxo", cell, buf);
+}
+
+static int sq_token_side(const void *state, const char *text)
+{
+	(void)state;
+	return kifu_splinter_token_side_(sq_sides, "sxo", text);
+}
+
+static int sq_map_cell(const void *state, int cell, int k)
+{
+	(void)state;
+	return kifu_sq_sym_cell_(geom()->width, geom()->height, k, cell);
+}
+
+static void sq_side_cells(const void *state, uint64_t *out)
+{
+	kifu_splinter_side_cells_(geom(), &((const struct sq_state *)state)->core, 4, out);
+}
+
+static const char *sq_tokens_help(const void *state)
+{
+	(void)state;
+	return "R, B, G or Y (red, blue, green, yellow) and s, x or o (square, cross, circle): Rs, Yo, ...";
+}
+
 static int sq_render_text(struct kifu_buf *out, const void *state)
 {
 	const struct sq_state *s = state;
@@ -618,4 +661,11 @@ const struct kifu_game kifu_game_splinter_quad_ = {
 	.map_move = sq_map_move,
 	.hash_symmetries = sq_hash_symmetries,
 	.evaluate = sq_evaluate,
+	.ncells = sq_ncells,
+	.cell_name = sq_cell_name,
+	.cell_token = sq_cell_token,
+	.token_side = sq_token_side,
+	.tokens_help = sq_tokens_help,
+	.map_cell = sq_map_cell,
+	.side_cells = sq_side_cells,
 };

@@ -404,16 +404,49 @@ out:
 	return ret;
 }
 
+static int search_games(struct kifu_search_result **out, struct kifu_store *st,
+			const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			const uint64_t *orient, int norient, size_t offset, size_t limit,
+			struct kifu_error *err);
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int kifu_search_games_among_(struct kifu_search_result **out, struct kifu_store *st,
+			     const struct kifu_filter *f, const int64_t *ids, const long *plies,
+			     size_t n, struct kifu_error *err)
+{
+	struct kifu_search_result *res;
+	size_t i, kept = 0;
+	int ret = search_games(&res, st, f, NULL, 0, NULL, 0, 0, 0, err);
+
+	*out = NULL;
+	if (ret < 0)
+		return ret;
+	/* Each hit's players stay where they are: only the hits move. */
+	for (i = 0; i < res->n; i++) {
+		const int64_t *k = n ? bsearch(&res->v[i].id, ids, n, sizeof(*ids), cmp_id) : NULL;
+
+		if (!k)
+			continue;
+		res->v[kept] = res->v[i];
+		res->v[kept++].ply = plies[k - ids];
+	}
+	res->n = kept;
+	*out = res;
+	return 0;
+}
+
 int kifu_search_games(struct kifu_search_result **out, struct kifu_store *st,
 		      const struct kifu_filter *f, const uint64_t *hash, struct kifu_error *err)
 {
 	return kifu_search_games_symmetric(out, st, f, hash, 0, err);
 }
 
-static int search_games(struct kifu_search_result **out, struct kifu_store *st,
-			const struct kifu_filter *f, const uint64_t *hash, int symmetric,
-			const uint64_t *orient, int norient, size_t offset, size_t limit,
-			struct kifu_error *err);
 
 int kifu_search_games_symmetric(struct kifu_search_result **out, struct kifu_store *st,
 				const struct kifu_filter *f, const uint64_t *hash, int symmetric,

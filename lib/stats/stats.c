@@ -33,6 +33,7 @@ static const struct kifu_stats_kind_ *const kinds[] = {
 	&kifu_stats_players_,
 	&kifu_stats_lengths_,
 	&kifu_stats_tree_,
+	&kifu_stats_novelties_,
 	NULL
 };
 

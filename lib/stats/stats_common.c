@@ -428,3 +428,25 @@ void kifu_stats_put_wins_(struct kifu_report *rep, long row, const struct kifu_g
 	kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "draws", 0, 0), draws);
 }
 
+int kifu_stats_game_of_(const struct kifu_game **g, int *variant, const struct kifu_filter *f,
+			const char *report, struct kifu_error *err)
+{
+	if (!f || !f->game)
+		return kifu_error_set(err, KIFU_ERANGE, "the %s report needs a game (--game)", report);
+	*g = kifu_game_find(f->game);
+	if (!*g)
+		return kifu_error_set(err, KIFU_ERANGE, "unknown game '%s'", f->game);
+	if (f->variant) {
+		*variant = kifu_game_variant_index(*g, f->variant);
+		if (*variant < 0)
+			return kifu_error_set(err, KIFU_ERANGE, "unknown variant '%s' of '%s'",
+					      f->variant, f->game);
+	} else if (kifu_game_variant_count(*g) > 1) {
+		return kifu_error_set(err, KIFU_ERANGE,
+				      "the %s report needs a variant (--variant): '%s' has several",
+				      report, f->game);
+	} else {
+		*variant = 0;
+	}
+	return 0;
+}

@@ -253,6 +253,16 @@ extern const struct kifu_stats_kind_ kifu_stats_openings_;
 extern const struct kifu_stats_kind_ kifu_stats_players_;
 /* stats_tree.c: the tree, from the position index and the store's tree counts. */
 extern const struct kifu_stats_kind_ kifu_stats_tree_;
+/* stats_novelties.c: each game's first move no earlier game played (the position index). */
+extern const struct kifu_stats_kind_ kifu_stats_novelties_;
+
+/*
+ * The game and variant a report of one game reads (the tree, novelties):
+ * f's, the variant required where the game has several ("the REPORT report
+ * needs a variant (--variant): 'G' has several"); KIFU_ERANGE otherwise.
+ */
+int kifu_stats_game_of_(const struct kifu_game **g, int *variant, const struct kifu_filter *f,
+			const char *report, struct kifu_error *err);
 
 /*
  * search.c: the position after moves (as kifu_search_position) with the
@@ -264,5 +274,15 @@ int kifu_search_position_side_(uint64_t *hash, int *to_move, const struct kifu_g
 int kifu_search_position_index_(struct kifu_store *st);
 /* search.c: KIFU_EDB (or KIFU_ENOMEM) with "database 'PATH': what: the database's message". */
 int kifu_search_fail_db_(struct kifu_store *st, const char *what, struct kifu_error *err);
+
+/*
+ * search.c for search_pattern.c: the games f selects newest first, kept
+ * only where their id is one of ids[0..n) (sorted), each with plies[k] as
+ * its ply.
+ */
+struct kifu_search_result;
+int kifu_search_games_among_(struct kifu_search_result **out, struct kifu_store *st,
+			     const struct kifu_filter *f, const int64_t *ids, const long *plies,
+			     size_t n, struct kifu_error *err);
 
 #endif

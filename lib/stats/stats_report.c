@@ -402,6 +402,11 @@ void kifu_report_tcol_text_(struct kifu_buf *cell, const struct kifu_report *rep
 		return;
 	}
 	lo = kifu_report_cell(rep, (size_t)r, t->col);
+	if (t->pair < 0 && (rep->cols[t->col].flags & KIFU_COLUMN_TABLE_YEAR) &&
+	    lo->type == KIFU_CELL_TEXT) {
+		kifu_buf_add(cell, lo->text, strnlen(lo->text, 4));
+		return;
+	}
 	if (t->pair < 0) {
 		table_text(cell, lo, rep->cols[t->col].prec, 1);
 		return;

@@ -25,7 +25,20 @@ struct tree_move {
 	char *move;
 	long long games, wins[TREE_MAX_SIDES], draws, unfinished;
 	long double sum_plies;
+	/* The earliest and latest date of its games: first day, space, as written ("" none). */
+	char first[32], last[32];
 };
+
+/* Keeps in e the earlier first and the later last of its own and these (NULL: none). */
+static void tree_seen(struct tree_move *e, const char *first, const char *last)
+{
+	if (first && *first && strlen(first) < sizeof(e->first) &&
+	    (!e->first[0] || strcmp(first, e->first) < 0))
+		strcpy(e->first, first);
+	if (last && *last && strlen(last) < sizeof(e->last) &&
+	    (!e->last[0] || strcmp(last, e->last) > 0))
+		strcpy(e->last, last);
+}
 
 struct tree_moves {
 	struct tree_move *v;
@@ -80,29 +93,6 @@ static int cmp_tree_move(const void *x, const void *y)
 }
 
 /* The game and variant the tree is about; KIFU_ERANGE when f does not name them. */
-static int tree_game(const struct kifu_game **g, int *variant, const struct kifu_filter *f,
-		     struct kifu_error *err)
-{
-	if (!f || !f->game)
-		return kifu_error_set(err, KIFU_ERANGE, "the tree report needs a game (--game)");
-	*g = kifu_game_find(f->game);
-	if (!*g)
-		return kifu_error_set(err, KIFU_ERANGE, "unknown game '%s'", f->game);
-	if (f->variant) {
-		*variant = kifu_game_variant_index(*g, f->variant);
-		if (*variant < 0)
-			return kifu_error_set(err, KIFU_ERANGE, "unknown variant '%s' of '%s'",
-					      f->variant, f->game);
-	} else if (kifu_game_variant_count(*g) > 1) {
-		return kifu_error_set(err, KIFU_ERANGE,
-				      "the tree report needs a variant (--variant): '%s' has several",
-				      f->game);
-	} else {
-		*variant = 0;
-	}
-	return 0;
-}
-
 /* Adds n games of result to e. */
 static void tree_count(struct tree_move *e, const struct kifu_game *g, const char *result,
 		       long long n, long long plies)
@@ -197,8 +187,13 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 	int64_t sum;
 	int ret = 0, rc, k, bad;
 
-	if (kifu_db_prepare_(&s, st, "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies FROM "
-			       "tree_moves WHERE \"symmetric\" = ?1 AND hash = ?2 AND game = ?3 AND "
+	/* The dates from schema 8 on (an older file is read as it is). */
+	if (kifu_db_prepare_(&s, st, kifu_store_version(st) >= 8
+			     ? "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies, "
+			       "first_seen, last_seen FROM tree_moves WHERE \"symmetric\" = ?1 AND "
+			       "hash = ?2 AND game = ?3 AND variant = ?4"
+			     : "SELECT move, games, w0, w1, w2, w3, draws, unfinished, plies, NULL, NULL "
+			       "FROM tree_moves WHERE \"symmetric\" = ?1 AND hash = ?2 AND game = ?3 AND "
 			       "variant = ?4", err) < 0)
 		return kifu_search_fail_db_(st, "cannot read the tree", err);
 	kifu_db_bind_int_(s, 1, symmetric);
@@ -233,6 +228,7 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 		e->draws += kifu_db_column_int64_(s, 6);
 		e->unfinished += kifu_db_column_int64_(s, 7);
 		e->sum_plies += (long double)kifu_db_column_int64_(s, 8);
+		tree_seen(e, kifu_db_column_text_(s, 9), kifu_db_column_text_(s, 10));
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
@@ -288,7 +284,9 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 						  where.data ? where.data : "1 = 1");
 		kifu_buf_release(&where);
 	} else {
-		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies), NULL FROM "
+		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies), NULL, "
+				    "min(g.date_first || ' ' || g.date), "
+				    "max(g.date_first || ' ' || g.date) FROM "
 				    "(SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
 				    "GROUP BY game_id) AS h CROSS JOIN games g CROSS JOIN moves mv "
 				    "WHERE h.ply > ?2 AND g.id = h.game_id AND mv.game_id = g.id AND "
@@ -315,6 +313,9 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		}
 		tree_count(e, tp->g, kifu_db_column_text_(s, 1),
 			   kifu_db_column_int64_(s, 2), kifu_db_column_int64_(s, 3));
+		/* Dates only from schema 8 on, as the kept counts have them. */
+		if (kifu_store_version(st) >= 8)
+			tree_seen(e, kifu_db_column_text_(s, 5), kifu_db_column_text_(s, 6));
 	}
 	if (rc != KIFU_DB_DONE)
 		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
@@ -374,6 +375,7 @@ static void tree_move_add(struct tree_move *a, const struct tree_move *b)
 	a->draws += b->draws;
 	a->unfinished += b->unfinished;
 	a->sum_plies += b->sum_plies;
+	tree_seen(a, b->first, b->last);
 }
 
 /*
@@ -523,8 +525,22 @@ static void tree_columns(struct kifu_report *rep, const struct kifu_game *g)
 	kifu_report_add_col_(rep, "ci_low", 0, 3);
 	kifu_report_add_col_(rep, "ci_high", 0, 3);
 	kifu_report_add_col_(rep, "mean_plies", 0, 1);
+	kifu_report_add_col_(rep, "first_date", KIFU_COLUMN_TABLE_YEAR, 0);
+	kifu_report_add_col_(rep, "last_date", KIFU_COLUMN_TABLE_YEAR, 0);
 	kifu_report_add_col_(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0);
 	kifu_report_add_col_(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0);
+}
+
+/* A date of a row as written (after the first day and its space), null when none. */
+static void put_seen(struct kifu_report *rep, long row, const char *name, const char *seen)
+{
+	long col = kifu_report_add_col_(rep, name, KIFU_COLUMN_TABLE_YEAR, 0);
+	const char *sp = strchr(seen, ' ');
+
+	if (sp)
+		kifu_report_set_text_(rep, row, col, sp + 1);
+	else
+		kifu_report_set_null_(rep, row, col);
 }
 
 /* The tree report into rep, as kifu_stats_report describes it. */
@@ -543,7 +559,7 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	int ret, variant = 0, mover = 0, ready = 0, found = 0, symmetric = opt->symmetric;
 
 	memset(&tp, 0, sizeof(tp));
-	ret = tree_game(&g, &variant, f, err);
+	ret = kifu_stats_game_of_(&g, &variant, f, "tree", err);
 	if (ret < 0)
 		return ret;
 	if (symmetric && kifu_store_version(st) < 5) {
@@ -615,6 +631,8 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 		kifu_stats_put_score_(rep, row, "mover_score", 1, points, e->games - e->unfinished);
 		kifu_report_set_real_(rep, row, kifu_report_add_col_(rep, "mean_plies", 0, 1),
 				      (double)(e->sum_plies / e->games));
+		put_seen(rep, row, "first_date", e->first);
+		put_seen(rep, row, "last_date", e->last);
 		col = kifu_report_add_col_(rep, "hash", KIFU_COLUMN_JSON_ONLY, 0);
 		kifu_report_set_text_(rep, row, col, hex);
 		col = kifu_report_add_col_(rep, "to_move", KIFU_COLUMN_JSON_ONLY, 0);

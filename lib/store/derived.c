@@ -9,5 +9,6 @@
 
 const struct kifu_store_derived_ *const kifu_store_derived_[] = {
 	&kifu_store_symm_derived_,
+	&kifu_store_cells_derived_,
 	NULL
 };

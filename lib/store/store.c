@@ -78,7 +78,8 @@ void kifu_store_free(struct kifu_store *st)
 	if (st->be)
 		st->be->posidx_release(st);
 	for (d = kifu_store_derived_; *d; d++)
-		(*d)->release(st);
+		if ((*d)->release)
+			(*d)->release(st);
 	kifu_buf_release(&st->moves);
 	kifu_buf_release(&st->hashes);
 	kifu_buf_release(&st->notes);
@@ -445,7 +446,8 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	if (ret == 0)
 		ret = insert_game_moves(st, w->gid, w->rec, w->rp, err);
 	for (d = kifu_store_derived_; *d && ret == 0; d++)
-		ret = (*d)->game(st, w->gid, w->rec, w->rp, err);
+		if ((*d)->game)
+			ret = (*d)->game(st, w->gid, w->rec, w->rp, err);
 	if (ret == 0)
 		ret = st->be->posidx_queue(st, w->gid, w->rp, err);
 	if (ret == 0)
@@ -692,7 +694,8 @@ static int indexes_defer(struct kifu_store *st, struct kifu_error *err)
 	if (ret == 0)
 		ret = st->be->posidx_defer(st, err);
 	for (dt = kifu_store_derived_; *dt && ret == 0; dt++)
-		ret = (*dt)->defer(st, err);
+		if ((*dt)->defer)
+			ret = (*dt)->defer(st, err);
 	kifu_db_finalize_(keep);
 	return kifu_store_own_end_(own, ret, st, err);
 }
@@ -741,7 +744,8 @@ static int indexes_restore(struct kifu_store *st, struct kifu_error *err)
 	if (ret == 0)
 		ret = st->be->posidx_restore(st, err);
 	for (dt = kifu_store_derived_; *dt && ret == 0; dt++)
-		ret = (*dt)->restore(st, err);
+		if ((*dt)->restore)
+			ret = (*dt)->restore(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, "DELETE FROM deferred_indexes", "cannot rebuild the indexes", err);
 out:

@@ -215,6 +215,7 @@ enum kifu_store_stmt_ {
 	ST_LOAD_TAGS,
 	ST_CANON_INSERT,
 	ST_LISTING_INSERT,
+	ST_CELLS_INSERT,
 	ST_COUNT
 };
 
@@ -266,6 +267,8 @@ struct kifu_store {
 	struct kifu_store_player_ *players;
 	size_t nplayers;
 	struct kifu_store_symm_ *symm; /* store_symm.c: canonical hashes, tree counts */
+	void *cells_state;             /* store_cells.c: a position to replay in */
+	size_t cells_cap;
 };
 
 /*
@@ -364,6 +367,7 @@ int kifu_db_begin_pending_(struct kifu_store *st);
  * load begun or ended, the store closed; store_tx.c: commit, rollback).
  * A new derived table is one const struct and a line in that table.
  */
+/* A derived table's hooks: each may be NULL (nothing to do then). */
 struct kifu_store_derived_ {
 	const char *name;
 	/* Game id stored (rec as read, rp its complete replay), in its transaction. */
@@ -391,6 +395,15 @@ extern const struct kifu_store_derived_ *const kifu_store_derived_[];
  * anew, when last < 0) in the caller's refresh transaction.
  */
 extern const struct kifu_store_derived_ kifu_store_symm_derived_;
+
+/*
+ * Pattern search's summaries (store_cells.c): each stored game's row of
+ * game_cells, kept through the hooks of kifu_store_cells_derived_ from
+ * schema 8 on; and schema 8's migration step, which counts the tree again
+ * (with its dates) and replays every stored game to fill the table.
+ */
+extern const struct kifu_store_derived_ kifu_store_cells_derived_;
+int kifu_store_history_migrate_(struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err);

@@ -68,6 +68,8 @@ static const struct kifu_db_query stmt_sql[ST_COUNT] = {
 		"SELECT key, value, type FROM tags WHERE game_id = ?1 ORDER BY seq" },
 	[ST_CANON_INSERT] = { "canon_insert",
 		"INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2)" },
+	[ST_CELLS_INSERT] = { "cells_insert",
+		"INSERT INTO game_cells(game_id, cells) VALUES (?1, ?2)" },
 	[ST_LISTING_INSERT] = { "listing_insert",
 		"INSERT INTO game_listing(id, game, variant, date, date_first, result, plies, "
 		"players) SELECT id, game, variant, date, date_first, result, plies, ?2 FROM games "

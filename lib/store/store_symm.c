@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "kifu/game.h"
+#include "kifu/date.h"
 #include "store/store_impl.h"
 #include "store/store_symm_impl.h"
 
@@ -112,6 +113,33 @@ static void symm_release(struct kifu_store *st)
 	st->symm = NULL;
 }
 
+/*
+ * The upsert of tree counts; from schema 8 with the dates, the earlier and
+ * the later kept (NULL being none), in SQL either backend runs. (An older
+ * schema is written by its migrations only: schema 5's counts the tree
+ * before schema 8 adds the dates.)
+ */
+#define TREE_UPSERT_COUNTS \
+	"ON CONFLICT(\"symmetric\", hash, game, variant, move) DO UPDATE SET " \
+	"games = tree_moves.games + excluded.games, " \
+	"w0 = tree_moves.w0 + excluded.w0, w1 = tree_moves.w1 + excluded.w1, " \
+	"w2 = tree_moves.w2 + excluded.w2, w3 = tree_moves.w3 + excluded.w3, " \
+	"draws = tree_moves.draws + excluded.draws, " \
+	"unfinished = tree_moves.unfinished + excluded.unfinished, " \
+	"plies = tree_moves.plies + excluded.plies"
+static const char tree_upsert[] =
+	"INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, "
+	"draws, unfinished, plies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+	TREE_UPSERT_COUNTS;
+static const char tree_upsert_dated[] =
+	"INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, "
+	"draws, unfinished, plies, first_seen, last_seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+	"?9, ?10, ?11, ?12, ?13, ?14, ?15) " TREE_UPSERT_COUNTS ", "
+	"first_seen = CASE WHEN tree_moves.first_seen IS NULL OR excluded.first_seen < "
+	"tree_moves.first_seen THEN excluded.first_seen ELSE tree_moves.first_seen END, "
+	"last_seen = CASE WHEN tree_moves.last_seen IS NULL OR excluded.last_seen > "
+	"tree_moves.last_seen THEN excluded.last_seen ELSE tree_moves.last_seen END";
+
 /* Writes the summed contributions of a into tree_moves. */
 static int agg_write(struct kifu_store *st, struct kifu_store_agg_ *a, struct kifu_error *err)
 {
@@ -121,15 +149,7 @@ static int agg_write(struct kifu_store *st, struct kifu_store_agg_ *a, struct ki
 
 	if (!a->n)
 		return 0;
-	if (kifu_db_prepare_(&s, st, "INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, "
-			       "w0, w1, w2, w3, draws, unfinished, plies) VALUES (?1, ?2, ?3, ?4, ?5, "
-			       "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT(\"symmetric\", hash, game, "
-			       "variant, move) DO UPDATE SET games = tree_moves.games + excluded.games, "
-			       "w0 = tree_moves.w0 + excluded.w0, w1 = tree_moves.w1 + excluded.w1, "
-			       "w2 = tree_moves.w2 + excluded.w2, w3 = tree_moves.w3 + excluded.w3, "
-			       "draws = tree_moves.draws + excluded.draws, "
-			       "unfinished = tree_moves.unfinished + excluded.unfinished, "
-			       "plies = tree_moves.plies + excluded.plies", err) < 0)
+	if (kifu_db_prepare_(&s, st, st->version >= 8 ? tree_upsert_dated : tree_upsert, err) < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
 	for (i = 0; i < a->cap && ret == 0; i++) {
 		const struct kifu_store_agg_entry_ *e = &a->v[i];
@@ -148,6 +168,18 @@ static int agg_write(struct kifu_store *st, struct kifu_store_agg_ *a, struct ki
 		for (r = 0; r < 6; r++)
 			kifu_db_bind_int64_(s, 7 + r, e->n[r]);
 		kifu_db_bind_int64_(s, 13, e->plies);
+		if (st->version < 8)
+			;
+		else if (e->first[0])
+			kifu_db_bind_text_static_(s, 14, e->first, -1);
+		else
+			kifu_db_bind_null_(s, 14);
+		if (st->version < 8)
+			;
+		else if (e->last[0])
+			kifu_db_bind_text_static_(s, 15, e->last, -1);
+		else
+			kifu_db_bind_null_(s, 15);
 		ret = kifu_store_step_(st, s, "cannot count the tree", err);
 	}
 	kifu_db_finalize_(s);
@@ -279,6 +311,13 @@ static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu
 	x.nplies = rp->nplies;
 	x.moves = rp->moves;
 	x.rp = rp;
+	{
+		char first_day[16];
+
+		kifu_store_symm_seen_(&x, rec->date,
+				      rec->date && kifu_date_first_day(first_day, rec->date, NULL) == 0
+				      ? first_day : NULL);
+	}
 	ret = kifu_store_symm_replay_(sy, sy->tracking == 1 ? &sy->tx : NULL, &x, id, 1, err);
 	if (ret < 0)
 		return ret;
@@ -451,7 +490,9 @@ void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int 
 		kifu_db_hash_at_(sql, st, "m.hashes", "h.ply");
 	else
 		kifu_buf_puts(sql, "NULL");
-	kifu_buf_puts(sql, " FROM ");
+	/* 6, 7: the earliest and latest date (first day, space, as written: see TREE_SEEN_MAX). */
+	kifu_buf_puts(sql, ", min(g.date_first || ' ' || g.date), max(g.date_first || ' ' || g.date)"
+		      " FROM ");
 	kifu_store_reach_sql_(sql, st, symmetric, have_index);
 	kifu_buf_printf(sql, " h CROSS JOIN games g CROSS JOIN %s m WHERE "
 			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
@@ -649,7 +690,9 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 				move = text;
 			}
 			if (kifu_store_agg_add_(&sy->held, g, k->variant, k->symmetric, k->hash,
-						move, n, kifu_db_column_int64_(q, 3)) < 0) {
+						move, n, kifu_db_column_int64_(q, 3),
+						kifu_db_column_text_(q, 5),
+						kifu_db_column_text_(q, 6)) < 0) {
 				ret = nomem(err);
 				break;
 			}
@@ -801,7 +844,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	if (ret < 0)
 		return ret;
 	kifu_buf_printf(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.moves, "
-			"m.hashes FROM games g JOIN %s m ON m.game_id = g.id "
+			"m.hashes, g.date, g.date_first FROM games g JOIN %s m ON m.game_id = g.id "
 			"WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", kifu_db_game_data_(st));
 	if (sql.failed) {
 		ret = nomem(err);
@@ -822,6 +865,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			json_t *moves;
 			uint64_t *hashes;
 			size_t nhashes;
+			struct kifu_store_symm_game_ seen; /* its date, in seen.seen */
 		} *c = calloc(FILL_CHUNK, sizeof(*c));
 		size_t nc = 0, i;
 
@@ -846,6 +890,8 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			e->first = first ? kifu_game_side_index(e->g, first) : -1;
 			e->res = kifu_store_symm_result_(e->g, kifu_db_column_text_(sel, 4));
 			e->moves = moves ? json_loads(moves, 0, NULL) : NULL;
+			kifu_store_symm_seen_(&e->seen, kifu_db_column_text_(sel, 7),
+					      kifu_db_column_text_(sel, 8));
 			{
 				size_t cap = 0;
 
@@ -875,6 +921,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			x.texts = c[i].moves;
 			x.hashes = c[i].hashes;
 			x.nhashes = c[i].nhashes;
+			memcpy(x.seen, c[i].seen.seen, sizeof(x.seen));
 			memset(&why, 0, sizeof(why));
 			if (kifu_store_symm_replay_(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
 				if (why.code == KIFU_ENOMEM)

@@ -23,6 +23,14 @@
 #define RES_UNFINISHED 5
 
 /* One (game, variant, symmetric, hash, move) of tree_moves, with its counts. */
+/*
+ * A game's date as the tree keeps it (tree_moves.first_seen, last_seen):
+ * its first day, a space, and the date as written ("2020-01-01 2020"), so
+ * that the earliest and the latest of several are their min and max as
+ * text, in SQL as in C, and the written form comes back with them.
+ */
+#define TREE_SEEN_MAX 32
+
 struct kifu_store_agg_entry_ {
 	const struct kifu_game *g;
 	int variant;
@@ -31,6 +39,7 @@ struct kifu_store_agg_entry_ {
 	size_t move;         /* offset of the move text in the table's strings */
 	int64_t n[6];        /* games per result class */
 	int64_t plies;
+	char first[TREE_SEEN_MAX], last[TREE_SEEN_MAX]; /* "" when no game had a date */
 };
 
 struct kifu_store_agg_ {
@@ -73,10 +82,14 @@ struct kifu_store_tset_ {
 
 void kifu_store_agg_clear_(struct kifu_store_agg_ *a);
 void kifu_store_agg_release_(struct kifu_store_agg_ *a);
-/* Adds n (games per result class) and plies to the entry of the key, made when new; KIFU_ENOMEM. */
+/*
+ * Adds n (games per result class) and plies to the entry of the key, made
+ * when new, and the dates first and last (TREE_SEEN_MAX form, NULL or ""
+ * for none) to its earliest and latest; KIFU_ENOMEM.
+ */
 int kifu_store_agg_add_(struct kifu_store_agg_ *a, const struct kifu_game *g, int variant,
 			int symmetric, int64_t hash, const char *move, const int64_t *n,
-			int64_t plies);
+			int64_t plies, const char *first, const char *last);
 int kifu_store_agg_merge_(struct kifu_store_agg_ *into, const struct kifu_store_agg_ *from);
 
 /* The slot of the key (g NULL when absent: fill it in), NULL when out of memory. */
@@ -115,7 +128,12 @@ struct kifu_store_symm_game_ {
 	const uint64_t *hashes;  /* with texts: the stored plain hashes, ply 0..nhashes - 1 */
 	size_t nhashes;
 	const struct kifu_replay *rp; /* for the texts of moves (import) */
+	char seen[TREE_SEEN_MAX];     /* its date (TREE_SEEN_MAX form), "" when none */
 };
+
+/* The game's date (written, and its first day) as x->seen; "" when none or not a date. */
+void kifu_store_symm_seen_(struct kifu_store_symm_game_ *x, const char *date,
+			   const char *first_day);
 
 /*
  * Replays game x (store_symm_replay.c): the canonical hash of every ply

@@ -7,6 +7,7 @@
  * (where it first reached the position). A game comes as the move values
  * of an import or as the move texts and hashes a database stored.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,7 +115,8 @@ static int plain_rest(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
 		for (k = 0; k < ply && count; k++)
 			count = sy->plain[k] != sy->plain[ply];
 		if (count && kifu_store_agg_add_(a, x->g, x->variant, 0, (int64_t)sy->plain[ply],
-						 json_string_value(t), n, (int64_t)x->nplies) < 0)
+						 json_string_value(t), n, (int64_t)x->nplies,
+						 x->seen, x->seen) < 0)
 			return KIFU_ENOMEM;
 	}
 	return 0;
@@ -195,7 +197,7 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 		if (count_plain) {
 			g->format_move(state, m, text);
 			if (kifu_store_agg_add_(a, g, x->variant, 0, (int64_t)h, text, n,
-						(int64_t)x->nplies) < 0)
+						(int64_t)x->nplies, x->seen, x->seen) < 0)
 				return nomem(err);
 		}
 		if (count_canon) {
@@ -205,7 +207,7 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 				g->map_state(mapped, state, sym);
 			g->format_move(sym ? mapped : state, cm, text);
 			if (kifu_store_agg_add_(a, g, x->variant, 1, (int64_t)c, text, n,
-						(int64_t)x->nplies) < 0)
+						(int64_t)x->nplies, x->seen, x->seen) < 0)
 				return nomem(err);
 		}
 		g->apply(state, m);
@@ -220,4 +222,17 @@ int kifu_store_symm_result_(const struct kifu_game *g, const char *result)
 	if (side >= 0 && side < 4)
 		return side;
 	return result && !strcmp(result, "draw") ? RES_DRAW : RES_UNFINISHED;
+}
+
+void kifu_store_symm_seen_(struct kifu_store_symm_game_ *x, const char *date,
+			   const char *first_day)
+{
+	size_t a = first_day ? strlen(first_day) : 0, b = date ? strlen(date) : 0;
+
+	x->seen[0] = '\0';
+	if (!date || !first_day || a + b + 2 > TREE_SEEN_MAX)
+		return;
+	memcpy(x->seen, first_day, a);
+	x->seen[a] = ' ';
+	memcpy(x->seen + a + 1, date, b + 1);
 }

@@ -4,6 +4,7 @@
  * positions by (game, variant, kind, hash). Keys hold a game by its
  * registry pointer: both live only while a store is open.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,9 +62,18 @@ static int agg_grow(struct kifu_store_agg_ *a)
 }
 
 /* Adds n games of result class res and total length plies to the entry of the key. */
+/* Keeps in dst the earlier (later: the later) of itself and v, "" being none. */
+static void seen_keep(char *dst, const char *v, int later)
+{
+	if (!v || !*v)
+		return;
+	if (!*dst || (later ? strcmp(v, dst) > 0 : strcmp(v, dst) < 0))
+		snprintf(dst, TREE_SEEN_MAX, "%s", v);
+}
+
 int kifu_store_agg_add_(struct kifu_store_agg_ *a, const struct kifu_game *g, int variant,
 			int symmetric, int64_t hash, const char *move, const int64_t *n,
-			int64_t plies)
+			int64_t plies, const char *first, const char *last)
 {
 	struct kifu_store_agg_entry_ *e;
 	size_t k;
@@ -93,6 +103,8 @@ found:
 	for (r = 0; r < 6; r++)
 		e->n[r] += n[r];
 	e->plies += plies;
+	seen_keep(e->first, first, 0);
+	seen_keep(e->last, last, 1);
 	return 0;
 }
 
@@ -104,7 +116,8 @@ int kifu_store_agg_merge_(struct kifu_store_agg_ *into, const struct kifu_store_
 		const struct kifu_store_agg_entry_ *e = &from->v[i];
 
 		if (e->g && kifu_store_agg_add_(into, e->g, e->variant, e->symmetric, e->hash,
-				    from->strings.data + e->move, e->n, e->plies) < 0)
+				    from->strings.data + e->move, e->n, e->plies, e->first,
+				    e->last) < 0)
 			return KIFU_ENOMEM;
 	}
 	return 0;

@@ -84,7 +84,8 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 	}
 	ret = st->be->posidx_commit(st, err);
 	for (d = kifu_store_derived_; *d && ret == 0; d++)
-		ret = (*d)->commit(st, err);
+		if ((*d)->commit)
+			ret = (*d)->commit(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, sql ? sql : kifu_db_sql_(st, "commit"), "cannot commit", err);
 	if (ret == 0)
@@ -105,7 +106,8 @@ void kifu_store_rollback(struct kifu_store *st)
 	kifu_store_players_clear_(st);
 	st->be->posidx_rollback(st);
 	for (d = kifu_store_derived_; *d; d++)
-		(*d)->rollback(st);
+		if ((*d)->rollback)
+			(*d)->rollback(st);
 	st->tx_pending = 0;
 	if (st->conn && st->be->in_transaction(st))
 		kifu_db_exec_(st, kifu_db_sql_(st, "rollback"));

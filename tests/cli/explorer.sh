@@ -193,7 +193,8 @@ def want_rows(moves):
         c = {"move": r["move"], "games": str(r["games"]), "draws": str(r["draws"]),
              "unfinished": str(r["unfinished"]), "mover_score": fmt(r["mover_score"], 3),
              "ci_low": "-" if r["ci_low"] is None else "%.3f-%.3f" % (r["ci_low"], r["ci_high"]),
-             "mean_plies": fmt(r["mean_plies"], 1)}
+             "mean_plies": fmt(r["mean_plies"], 1),
+             "first_date": (r["first_date"] or "-")[:4], "last_date": (r["last_date"] or "-")[:4]}
         for k, v in r.items():
             if k.startswith("wins_"): c[k] = str(v)
         rows.append((r["move"], c))

@@ -281,7 +281,7 @@ assert [h["id"] for h in json.load(open(sys.argv[1]))] == [2, 4]' "$tmp/json"
 "$stats" --db "$db" --game splay-schmidt tree --format csv >"$tmp/csv"
 check "tree: csv exits 0" [ $? -eq 0 ]
 check "tree: csv header as CLI.md fixes it" [ "$(head -1 "$tmp/csv")" = \
-	"$(printf 'move,games,wins_white,wins_black,draws,unfinished,mover_score,ci_low,ci_high,mean_plies\r')" ]
+	"$(printf 'move,games,wins_white,wins_black,draws,unfinished,mover_score,ci_low,ci_high,mean_plies,first_date,last_date\r')" ]
 check "tree: d4 first, 3 games, white 1 + 1/2 of 2" grep -q '^d4,3,1,0,1,1,0.75,' "$tmp/csv"
 check "tree: then e5, 1 game" [ "$(sed -n 3p "$tmp/csv" | cut -d, -f1-7)" = "e5,1,0,1,0,0,0" ]
 check "tree: two moves" [ "$(wc -l <"$tmp/csv")" -eq 3 ]
