@@ -13,24 +13,10 @@
 
 #include "games/board.h"
 #include "games/eval.h"
+#include "games/splay_kisenwether.h"
 #include "games/svg.h"
 
-extern const struct kifu_game kifu_game_splay_kisenwether_;
-
-#define W 8
-#define NCELLS 64
-#define WHITE 0
-#define BLACK 1
 #define WIN_CAPTURES 9
-
-/*
- * A cell is one byte: a sentinel bit at bit h above the colours of the h
- * stones, bottom stone in bit 0, 1 = black. An empty cell is 1 (sentinel
- * alone). No stack can be taller than 7 (the largest size limit) after a
- * legal move, so a byte holds every stack; sums before captures may reach
- * 14 stones and are computed in unsigned int.
- */
-#define EMPTY 1u
 
 /* Moves: from in bits 0-5, direction in bits 6-8, SPLAY flag; pass alone. */
 #define MV_FROM(m) ((int)((m) & 63))
@@ -46,14 +32,6 @@ extern const struct kifu_game kifu_game_splay_kisenwether_;
  * origins; each has at most 8 steps and 8 splays. Pass is listed alone.
  */
 #define MAX_MOVES (18 * 16)
-
-struct kis_state {
-	uint64_t hash;
-	uint8_t cell[NCELLS];
-	uint8_t side;    /* to move */
-	uint8_t cap[2];  /* stones captured by white, by black */
-	uint8_t pad[5];
-};
 
 /* Zobrist layout: cell * 256 + byte, then the side to move, then captures. */
 #define Z_SALT UINT64_C(0x6b6973656e776574)
@@ -85,11 +63,6 @@ static const uint8_t limit[NCELLS] = {
 	LIMROW(0), LIMROW(1), LIMROW(2), LIMROW(3),
 	LIMROW(4), LIMROW(5), LIMROW(6), LIMROW(7)
 };
-
-static inline int height(unsigned v)
-{
-	return 31 - __builtin_clz(v);
-}
 
 /*
  * Stacks hold at most 14 stones plus the sentinel (sums before captures),
@@ -817,203 +790,10 @@ static void kis_evaluate(const void *state, double *out)
 	kifu_game_eval_run_(&kifu_game_splay_kisenwether_eval_, state, out);
 }
 
-/*
- * One column of 8 characters a cell: the stones bottom to top ('w' white,
- * 'b' black; the last letter is the top stone, which decides who moves the
- * stack), '.' for an empty cell.
- */
-static void render_files(struct kifu_buf *out)
-{
-	int f;
-
-	kifu_buf_puts(out, "   ");
-	for (f = 0; f < W - 1; f++)
-		kifu_buf_printf(out, " %-7c", 'a' + f);
-	kifu_buf_printf(out, " %c\n", 'a' + f);
-}
-
-static int kis_render_text(struct kifu_buf *out, const void *state)
-{
-	const struct kis_state *st = state;
-	int r, f, i;
-
-	render_files(out);
-	for (r = W - 1; r >= 0; r--) {
-		kifu_buf_printf(out, "%2d ", r + 1);
-		for (f = 0; f < W; f++) {
-			unsigned v = st->cell[r * W + f];
-			char col[9];
-			int h = height(v);
-
-			if (v == EMPTY) {
-				strcpy(col, ".");
-			} else {
-				for (i = 0; i < h; i++)
-					col[i] = (v >> i & 1) ? 'b' : 'w';
-				col[h] = '\0';
-			}
-			kifu_buf_printf(out, " %-7s", col);
-		}
-		kifu_buf_printf(out, " %d\n", r + 1);
-	}
-	render_files(out);
-	return kifu_buf_printf(out, "to move: %s; captures_white: %d, captures_black: %d\n",
-			       st->side == WHITE ? "white" : "black", st->cap[WHITE],
-			       st->cap[BLACK]);
-}
-
-/* The stones of a stack bottom to top, as in render_text ("wwb"). */
-static void stack_code(unsigned v, char *col)
-{
-	int h = height(v), i;
-
-	for (i = 0; i < h; i++)
-		col[i] = (v >> i & 1) ? 'b' : 'w';
-	col[h] = '\0';
-}
-
-/* The cells for pattern search: a1..h8, a stack's token its stones bottom to top. */
-static int kis_ncells(const void *state)
-{
-	(void)state;
-	return NCELLS;
-}
-
-static void kis_cell_name(const void *state, int cell, char *buf)
-{
-	(void)state;
-	kifu_sq_cell_name_(W, cell, buf);
-}
-
-static int kis_cell_token(const void *state, int cell, char *buf)
-{
-	unsigned v = ((const struct kis_state *)state)->cell[cell];
-
-	if (v == EMPTY) {
-		strcpy(buf, ".");
-		return -1;
-	}
-	stack_code(v, buf);
-	return buf[strlen(buf) - 1] == 'b' ? BLACK : WHITE;
-}
-
-/* A stack of 1 to 7 stones (a cell holds 7 at most), each w or b; its top
- * stone says whose it is. */
-static int kis_token_side(const void *state, const char *text)
-{
-	size_t n = strlen(text);
-
-	(void)state;
-	if (n < 1 || n > 7 || strspn(text, "wb") != n)
-		return -1;
-	return text[n - 1] == 'b' ? BLACK : WHITE;
-}
-
 static int kis_map_cell(const void *state, int cell, int k)
 {
 	(void)state;
 	return kifu_sq_sym_cell_(W, W, kis_sym[k], cell);
-}
-
-static void kis_side_cells(const void *state, uint64_t *out)
-{
-	const struct kis_state *s = state;
-	int c;
-
-	memset(out, 0, sizeof(*out) * 2 * KIFU_CELL_WORDS);
-	for (c = 0; c < NCELLS; c++) {
-		unsigned v = s->cell[c];
-
-		if (v != EMPTY)
-			out[(v >> (height(v) - 1) & 1) * KIFU_CELL_WORDS] |= UINT64_C(1) << c;
-	}
-}
-
-static const char *kis_tokens_help(const void *state)
-{
-	(void)state;
-	return "stacks written bottom to top in w and b (w, ww, wb, bbw, ...)";
-}
-
-/* A row of n small stones of colour c from (x, y) rightwards: the captures. */
-static void svg_tally(struct kifu_buf *out, const char *label, const char *colour, int n,
-		      double x, double y)
-{
-	const struct kifu_svg_colour_ *c = kifu_svg_colour_(colour);
-	int i;
-
-	kifu_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x - 8, y + 5);
-	kifu_svg_escape_(out, label);
-	kifu_buf_printf(out, ": %d</text>", n);
-	for (i = 0; i < n; i++)
-		kifu_buf_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"%s\" "
-				"stroke=\"%s\" stroke-width=\"1.2\"/>", x + 8 + i * 18, y, c->fill,
-				c->stroke);
-	kifu_buf_putc(out, '\n');
-}
-
-/*
- * Each stack is drawn from the side: one flat disc per stone, bottom stone
- * lowest, so both its height and its order show; the top stone (who moves
- * it) is the uppermost disc, and the height is written beside it. The
- * captured stones are laid out in two rows under the board.
- */
-static int kis_render(struct kifu_buf *out, const void *state, const int *marks, int nmarks)
-{
-	const struct kis_state *st = state;
-	struct kifu_svg_caption cap;
-	struct kifu_svg_sq l;
-	double trays;
-	int c, i;
-
-	kifu_svg_sq_layout_(&l, W, W, 60);
-	trays = 2 * 24 + 6;
-	kifu_svg_caption_make_(&cap, &kifu_game_splay_kisenwether_, st, l.width);
-	kifu_svg_begin_(out, &kifu_game_splay_kisenwether_, l.width,
-		       l.height + trays + kifu_svg_caption_height_(&cap));
-	kifu_svg_sq_board_(out, &l);
-	kifu_svg_sq_marks_(out, &l, marks, nmarks);
-	for (c = 0; c < NCELLS; c++) {
-		unsigned v = st->cell[c];
-		char name[4], code[9];
-		int h = height(v);
-		double x, y;
-
-		if (v == EMPTY)
-			continue;
-		kifu_sq_cell_name_(W, c, name);
-		stack_code(v, code);
-		kifu_svg_sq_centre_(&l, c, &x, &y);
-		kifu_svg_cell_open_(out, name, code, x, y);
-		kifu_buf_puts(out, "<g transform=\"translate(-4 0)\" stroke-width=\"1.2\">");
-		for (i = 0; i < h; i++) {
-			const struct kifu_svg_colour_ *col = kifu_svg_colour_(code[i] == 'b' ? "black" : "white");
-			double top = 10 - i * 5.0;
-
-			/* a coin seen from the side: its rim, then its face */
-			kifu_buf_printf(out, "<path d=\"M-19 %.1f a19 6.5 0 0 0 38 0 v5 "
-					"a19 6.5 0 0 1 -38 0 z\" fill=\"%s\" stroke=\"%s\"/>"
-					"<ellipse cy=\"%.1f\" rx=\"19\" ry=\"6.5\" fill=\"%s\" "
-					"stroke=\"%s\"/>", top, col->fill, col->stroke, top, col->fill,
-					col->stroke);
-		}
-		kifu_buf_puts(out, "</g>");
-		kifu_buf_printf(out, "<text x=\"24\" y=\"%.1f\" font-size=\"13\" "
-				"font-weight=\"bold\" text-anchor=\"middle\" fill=\"#4a3f2c\">%d</text>",
-				10 - (h - 1) * 5.0 + 4.5, h);
-		kifu_svg_cell_close_(out);
-	}
-	kifu_buf_printf(out, "<g class=\"captures\" font-size=\"13\" fill=\"#4a3f2c\">\n");
-	svg_tally(out, "captured by white", "black", st->cap[WHITE], l.width * 0.42, l.height + 12);
-	svg_tally(out, "captured by black", "white", st->cap[BLACK], l.width * 0.42, l.height + 36);
-	kifu_buf_puts(out, "</g>\n");
-	kifu_svg_caption_put_(out, &cap, l.width / 2, l.height + trays);
-	return kifu_svg_end_(out);
-}
-
-static int kis_render_svg(struct kifu_buf *out, const void *state)
-{
-	return kis_render(out, state, NULL, 0);
 }
 
 /*
@@ -1025,7 +805,7 @@ static int kis_render_svg_last(struct kifu_buf *out, const void *state, kifu_mov
 {
 	int cells[2] = { MV_FROM(last), MV_FROM(last) + delta[MV_DIR(last)] };
 
-	return kis_render(out, state, cells, last & MV_PASS ? 0 : 2);
+	return kifu_kis_render_(out, state, cells, last & MV_PASS ? 0 : 2);
 }
 
 static const char *const kis_variants[] = { "standard", NULL };
@@ -1052,19 +832,19 @@ const struct kifu_game kifu_game_splay_kisenwether_ = {
 	.rehash = kis_rehash,
 	.figures = kis_figures,
 	.render_svg_last = kis_render_svg_last,
-	.render_text = kis_render_text,
-	.render_svg = kis_render_svg,
+	.render_text = kifu_kis_render_text_,
+	.render_svg = kifu_kis_render_svg_,
 	.nsymmetries = 2,
 	.symmetry_inverse = kis_sym_inverse,
 	.map_state = kis_map_state,
 	.map_move = kis_map_move,
 	.hash_symmetries = kis_hash_symmetries,
 	.evaluate = kis_evaluate,
-	.ncells = kis_ncells,
-	.cell_name = kis_cell_name,
-	.cell_token = kis_cell_token,
-	.token_side = kis_token_side,
-	.tokens_help = kis_tokens_help,
+	.ncells = kifu_kis_ncells_,
+	.cell_name = kifu_kis_cell_name_,
+	.cell_token = kifu_kis_cell_token_,
+	.token_side = kifu_kis_token_side_,
+	.tokens_help = kifu_kis_tokens_help_,
 	.map_cell = kis_map_cell,
-	.side_cells = kis_side_cells,
+	.side_cells = kifu_kis_side_cells_,
 };
