@@ -239,9 +239,13 @@ static void dump_rows(struct kifu_buf *out, const char *path)
 		"games", "players", "sides", "figures", "tags", "quarantine", "quarantine_diags",
 		"imports", "files", "analysis_runs", "analysis_plies", "stats_state",
 		"stats_outcomes", "stats_lines", "stats_players",
-		/* schema 6's columns: schema 8 adds the dates (tests/cli/novelties.sh) */
+		/*
+		 * schema 6's columns and rows: schema 8 adds the dates
+		 * (tests/cli/novelties.sh) and rows of move '' for the
+		 * games that end at a position (tests/cli/tree-ended.sh)
+		 */
 		"SELECT game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, draws, "
-		"unfinished, plies FROM tree_moves", "game_listing",
+		"unfinished, plies FROM tree_moves WHERE move <> ''", "game_listing",
 		"positions_hash", "positions_canon", "game_moves", "game_canon", "moves",
 		"positions", "positions_hex", "game_list", "quarantine_list", NULL
 	};

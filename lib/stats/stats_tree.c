@@ -179,7 +179,8 @@ static struct tree_move *tree_canon_move(struct tree_moves *t, const struct tree
  * position some game reached in its first plies, every game that reached
  * it, at any ply. *found: whether it is such a position.
  */
-static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store *st,
+static int tree_read_counts(int *found, struct tree_moves *t, long long *ended,
+			    struct kifu_store *st,
 			    const struct kifu_game *g, const char *variant, int symmetric,
 			    uint64_t hash, struct kifu_error *err)
 {
@@ -201,9 +202,15 @@ static int tree_read_counts(int *found, struct tree_moves *t, struct kifu_store 
 	kifu_db_bind_text_static_(s, 3, g->name, -1);
 	kifu_db_bind_text_static_(s, 4, variant, -1);
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
-		struct tree_move *e = tree_move_get(t, kifu_db_column_text_(s, 0),
-						    kifu_db_column_bytes_(s, 0));
+		struct tree_move *e;
 
+		/* Schema 8's row of move "": the games that ended at the position. */
+		if (kifu_db_column_bytes_(s, 0) == 0) {
+			*found = 1;
+			*ended += kifu_db_column_int64_(s, 1);
+			continue;
+		}
+		e = tree_move_get(t, kifu_db_column_text_(s, 0), kifu_db_column_bytes_(s, 0));
 		if (!e) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			break;
@@ -263,9 +270,9 @@ static int tree_prepare(struct kifu_stmt **s, struct kifu_store *st, const struc
  * next move and result (with --symmetric, also by the plain hash, to
  * know the orientation each group played in).
  */
-static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struct tree_pos *tp,
-			const struct kifu_filter *f, uint64_t hash, int symmetric, int after,
-			struct kifu_error *err)
+static int tree_collect(struct tree_moves *t, long long *ended, struct kifu_store *st,
+			const struct tree_pos *tp, const struct kifu_filter *f, uint64_t hash,
+			int symmetric, int after, struct kifu_error *err)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s = NULL;
@@ -303,8 +310,11 @@ static int tree_collect(struct tree_moves *t, struct kifu_store *st, const struc
 		size_t len = kifu_db_column_bytes_(s, 0);
 		struct tree_move *e;
 
-		if (!move)
+		/* No next move (schema 8 reads them): games that ended there. */
+		if (!move) {
+			*ended += kifu_db_column_int64_(s, 2);
 			continue;
+		}
 		e = symmetric ? tree_canon_move(t, tp, (uint64_t)kifu_db_column_int64_(s, 4), move, len)
 			: tree_move_get(t, move, len);
 		if (!e) {
@@ -591,14 +601,24 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 			goto out;
 	}
 	if (ready)
-		ret = tree_read_counts(&found, &t, st, g, g->variants[variant], symmetric, hash, err);
+		ret = tree_read_counts(&found, &t, &ended, st, g, g->variants[variant], symmetric,
+				       hash, err);
 	/* Not a position the counts track: its games from the index, one by one. */
 	if (ret == 0 && !found)
-		ret = tree_collect(&t, st, &tp, f, hash, symmetric, -1, err);
+		ret = tree_collect(&t, &ended, st, &tp, f, hash, symmetric, -1, err);
 	if (ret == 0 && symmetric)
 		ret = tree_orient(&t, &tp, err);
-	if (ret == 0)
+	/*
+	 * The games that reached the position: from schema 8 those that played a
+	 * move from it and those that ended there, as read; before, counted anew.
+	 */
+	if (ret == 0 && kifu_store_version(st) >= 8) {
+		for (i = 0, games = ended; i < t.n; i++)
+			games += t.v[i].games;
+	} else if (ret == 0) {
+		ended = 0;
 		ret = tree_reached(&games, &ended, st, f, &tp, hash, symmetric, err);
+	}
 	if (ret < 0)
 		goto out;
 	if (t.n)

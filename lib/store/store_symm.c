@@ -314,6 +314,7 @@ static int symm_game_stored(struct kifu_store *st, int64_t id, const struct kifu
 	{
 		char first_day[16];
 
+		x.seen_end = st->version >= 8;
 		kifu_store_symm_seen_(&x, rec->date,
 				      rec->date && kifu_date_first_day(first_day, rec->date, NULL) == 0
 				      ? first_day : NULL);
@@ -496,8 +497,9 @@ void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int 
 	kifu_store_reach_sql_(sql, st, symmetric, have_index);
 	kifu_buf_printf(sql, " h CROSS JOIN games g CROSS JOIN %s m WHERE "
 			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
-			"h.ply < g.plies AND %s GROUP BY 1, 2%s",
-			kifu_db_game_data_(st), where, symmetric ? ", 5" : "");
+			"%s%s GROUP BY 1, 2%s",
+			kifu_db_game_data_(st), kifu_store_version(st) >= 8 ? "" : "h.ply < g.plies AND ",
+			where, symmetric ? ", 5" : "");
 }
 
 /* NEW positions looked up at a time by backfill_hits (one parameter each). */
@@ -664,11 +666,12 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 			char text[KIFU_MOVE_TEXT_MAX];
 			int j;
 
+			/* No next move: games that ended there (schema 8's rows of move ""). */
 			if (!move)
-				continue;
+				move = "";
 			n[kifu_store_symm_result_(g, kifu_db_column_text_(q, 1))] =
 				kifu_db_column_int64_(q, 2);
-			if (k->symmetric) {
+			if (k->symmetric && *move) {
 				uint64_t ph = (uint64_t)kifu_db_column_int64_(q, 4);
 				struct kifu_error why;
 				kifu_move m;
@@ -922,6 +925,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			x.hashes = c[i].hashes;
 			x.nhashes = c[i].nhashes;
 			memcpy(x.seen, c[i].seen.seen, sizeof(x.seen));
+			x.seen_end = st->version >= 8;
 			memset(&why, 0, sizeof(why));
 			if (kifu_store_symm_replay_(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
 				if (why.code == KIFU_ENOMEM)

@@ -129,6 +129,7 @@ struct kifu_store_symm_game_ {
 	size_t nhashes;
 	const struct kifu_replay *rp; /* for the texts of moves (import) */
 	char seen[TREE_SEEN_MAX];     /* its date (TREE_SEEN_MAX form), "" when none */
+	int seen_end;                 /* schema 8: count it where it ends (move "") */
 };
 
 /* The game's date (written, and its first day) as x->seen; "" when none or not a date. */

@@ -122,6 +122,38 @@ static int plain_rest(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
 	return 0;
 }
 
+/*
+ * From schema 8 the tree also counts the games that end at a position (a
+ * row whose move is ""), so that a tree read from the counts knows how many
+ * games reached its position without reading them: the game's last
+ * position, where it first reached it there, plain and canonical.
+ */
+static int count_end(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
+		     const struct kifu_store_symm_game_ *x, int64_t id, size_t ply, uint64_t h,
+		     uint64_t c, void *state, const int64_t *n)
+{
+	int count_plain, count_canon, oom = 0;
+	size_t k;
+
+	count_plain = tracked_counts(sy, x, id, 0, h, ply, NULL, &oom);
+	count_canon = tracked_counts(sy, x, id, 1, c, ply, state, &oom);
+	if (oom)
+		return KIFU_ENOMEM;
+	for (k = 0; k < ply && (count_plain || count_canon); k++) {
+		if (sy->plain[k] == h)
+			count_plain = 0;
+		if (sy->canonh[k] == c)
+			count_canon = 0;
+	}
+	if (count_plain && kifu_store_agg_add_(a, x->g, x->variant, 0, (int64_t)h, "", n,
+					       (int64_t)x->nplies, x->seen, x->seen) < 0)
+		return KIFU_ENOMEM;
+	if (count_canon && kifu_store_agg_add_(a, x->g, x->variant, 1, (int64_t)c, "", n,
+					       (int64_t)x->nplies, x->seen, x->seen) < 0)
+		return KIFU_ENOMEM;
+	return 0;
+}
+
 /* store_symm_impl.h */
 int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ *a,
 			    const struct kifu_store_symm_game_ *x, int64_t id, int want_canon,
@@ -166,8 +198,12 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 			return nomem(err);
 		sy->plain[ply] = h;
 		sy->canonh[ply] = c;
-		if (ply == x->nplies)
+		if (ply == x->nplies) {
+			ret = a && x->seen_end ? count_end(sy, a, x, id, ply, h, c, state, n) : 0;
+			if (ret < 0)
+				return nomem(err);
 			break;
+		}
 		if (x->moves) {
 			m = x->moves[ply];
 		} else {

@@ -58,17 +58,19 @@ for gid, game, variant, result, plies, moves, hashes, canon in q(
     games.append((game, variant, k, plies, moves, hashes, canon))
 # Tracked: the positions some game reached by ply `depth` with a next move;
 # each counts every game at the first ply it reached it, whatever the ply.
+# From schema 8 a game that ends at a position counts there too, under the
+# move '' (so that the tree knows every game that reached it).
 tracked = set()
 for game, variant, k, plies, moves, hashes, canon in games:
-    for ply in range(min(depth, plies - 1) + 1):
+    for ply in range(min(depth, plies) + 1):
         tracked.add((game, variant, 0, hashes[ply]))
         tracked.add((game, variant, 1, canon[ply]))
 plain, sym = defaultdict(lambda: [0] * 8), defaultdict(lambda: [0] * 8)
 for game, variant, k, plies, moves, hashes, canon in games:
     seen_p, seen_c = set(), set()
-    for ply in range(plies):
+    for ply in range(plies + 1):
         if hashes[ply] not in seen_p and (game, variant, 0, hashes[ply]) in tracked:
-            row = plain[(game, variant, hashes[ply], moves[ply])]
+            row = plain[(game, variant, hashes[ply], moves[ply] if ply < plies else "")]
             row[0] += 1; row[k] += 1; row[7] += plies
         if canon[ply] not in seen_c and (game, variant, 1, canon[ply]) in tracked:
             row = sym[(game, variant, canon[ply])]
