@@ -16,6 +16,7 @@
 #include <threads.h>
 
 #include "games/board.h"
+#include "games/eval.h"
 #include "games/glaisher.h"
 
 /*
@@ -214,10 +215,15 @@ static int game_over_fast(const struct kifu_glaisher_state_ *s)
 	return s->winner != 0;
 }
 
-/* Whether the side to move has a separation at all (the set-up turns are over). */
-static int has_separation(const struct kifu_glaisher_state_ *s)
+/*
+ * The (stack, direction) pairs of side from which some separation is legal,
+ * or with `first`, 1 at the first one found (whether there is any): the
+ * rules ask the one, the evaluation's mobility the other.
+ */
+static int separations(const struct kifu_glaisher_state_ *s, int side, int first)
 {
-	uint64_t mine = s->occ[s->side], theirs = s->occ[!s->side], bits;
+	uint64_t mine = s->occ[side], theirs = s->occ[!side], bits;
+	int n = 0;
 
 	for (bits = mine; bits; bits &= bits - 1) {
 		int o = __builtin_ctzll(bits), d, i;
@@ -233,11 +239,21 @@ static int has_separation(const struct kifu_glaisher_state_ *s)
 				continue;
 			blk = kifu_glaisher_blocked_parts_(s, o, d, theirs);
 			for (i = geo.poff[hgt]; i < geo.poff[hgt + 1] && geo.pmax[i] <= r; i++)
-				if (!(geo.pmask[i] & blk))
-					return 1;
+				if (!(geo.pmask[i] & blk)) {
+					if (first)
+						return 1;
+					n++;
+					break;
+				}
 		}
 	}
-	return 0;
+	return n;
+}
+
+/* Whether the side to move has a separation at all (the set-up turns are over). */
+static int has_separation(const struct kifu_glaisher_state_ *s)
+{
+	return separations(s, s->side, 1);
 }
 
 /* Whether the game is over: a connection, or no separation for the side to move. */
@@ -521,6 +537,111 @@ static kifu_move gl_map_move(const void *state, kifu_move m, int k)
 	return MKSEP(geo.hex->sym[k][M_ORIGIN(m)], kifu_hex_sym_dir_(k, M_DIR(m)), M_MASK(m), c);
 }
 
+/*
+ * The connection distance of a side for the evaluation: the fewest cells to
+ * fill to join a pair of opposite sides with its stacks, an empty cell
+ * costing 1, an opponent's stack 2 (it must be flipped), its own 0; the
+ * least over the three pairs. Dial's shortest paths on bit sets, costs
+ * 0..2 in a ring of three buckets.
+ */
+static int conn_dist(uint64_t mine, uint64_t theirs)
+{
+	int best = 2 * NC, pair;
+
+	for (pair = 0; pair < 3; pair++) {
+		uint64_t from = 0, to = 0, done = 0, ring[3] = { 0, 0, 0 };
+		int c, d;
+
+		for (c = 0; c < NC; c++) {
+			if (geo.sides[c] >> (2 * pair) & 1)
+				from |= BIT(c);
+			if (geo.sides[c] >> (2 * pair + 1) & 1)
+				to |= BIT(c);
+		}
+		ring[0] = from & mine;
+		ring[1] = from & ~mine & ~theirs;
+		ring[2] = from & theirs;
+		for (d = 0; d < best && (ring[0] | ring[1] | ring[2]); d++) {
+			uint64_t cur = ring[d % 3] & ~done;
+
+			ring[d % 3] = 0;
+			while (cur) {
+				uint64_t nb = 0, bits;
+
+				done |= cur;
+				if (cur & to) {
+					best = d;
+					break;
+				}
+				for (bits = cur; bits; bits &= bits - 1)
+					nb |= geo.nbm[__builtin_ctzll(bits)];
+				nb &= ~done;
+				cur = nb & mine;
+				ring[(d + 1) % 3] |= nb & ~mine & ~theirs;
+				ring[(d + 2) % 3] |= nb & theirs;
+			}
+		}
+	}
+	return best;
+}
+
+/*
+ * The evaluation's features of each side (games/eval.h), all kept by the
+ * board's symmetries: the connection distance (as 1 / (1 + d), and again
+ * when the side is to move), the stacks and the pieces in them, mobility
+ * (stack and direction pairs that can separate) and having none (a side
+ * with no separation loses on its turn), and the move itself. The set-up
+ * turns of `advanced` are valued by the same features.
+ */
+enum { GF_CLOSE, GF_CLOSE_NOW, GF_STACKS, GF_PIECES, GF_MOBILITY, GF_STUCK, GF_TO_MOVE, GF_N };
+
+static const char *const gl_feature_names[GF_N] = {
+	"close", "close_now", "stacks", "pieces", "mobility", "stuck", "to_move"
+};
+
+static int gl_features(const void *state, double *f, unsigned *alive)
+{
+	const struct kifu_glaisher_state_ *s = state;
+	int side;
+
+	(void)alive;
+	geo_init();
+	for (side = 0; side < 2; side++) {
+		double *g = f + side * GF_N, close = 1.0 / (1 + conn_dist(s->occ[side], s->occ[!side]));
+		double pieces = 0;
+		uint64_t bits;
+		int mob = separations(s, side, 0);
+
+		for (bits = s->occ[side]; bits; bits &= bits - 1)
+			pieces += s->h[__builtin_ctzll(bits)];
+		g[GF_CLOSE] = close;
+		g[GF_CLOSE_NOW] = side == s->side ? close : 0.0;
+		g[GF_STACKS] = __builtin_popcountll(s->occ[side]) / 10.0;
+		g[GF_PIECES] = pieces / 10.0;
+		g[GF_MOBILITY] = mob / 10.0;
+		g[GF_STUCK] = mob == 0 && !s->setup;
+		g[GF_TO_MOVE] = side == s->side;
+	}
+	return 0;
+}
+
+/* Fitted by `make fit-eval` (bench/fit-eval.c): see the comment there for the method. */
+static const double gl_weights[GF_N] = { 4.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
+
+const struct kifu_game_eval_ kifu_game_glaisher_eval_ = {
+	.game = &kifu_game_glaisher_,
+	.nfeatures = GF_N,
+	.names = gl_feature_names,
+	.features = gl_features,
+	.nweights = 1,
+	.weights = gl_weights,
+};
+
+static void gl_evaluate(const void *state, double *out)
+{
+	kifu_game_eval_run_(&kifu_game_glaisher_eval_, state, out);
+}
+
 const struct kifu_game kifu_game_glaisher_ = {
 	.name = "glaisher",
 	.title = "Glaisher",
@@ -549,4 +670,5 @@ const struct kifu_game kifu_game_glaisher_ = {
 	.map_state = gl_map_state,
 	.map_move = gl_map_move,
 	.hash_symmetries = gl_hash_symmetries,
+	.evaluate = gl_evaluate,
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "games/board.h"
+#include "games/eval.h"
 #include "games/svg.h"
 
 extern const struct kifu_game kifu_game_splay_kisenwether_;
@@ -739,6 +740,77 @@ static int kis_figures(const void *state, struct kifu_figure *out)
 }
 
 /*
+ * The evaluation's features of each side (games/eval.h), counts that the
+ * file mirror keeps: captures (and their square, the race being to 9), own
+ * stones two ranks or less from the rank where they are captured, enemy
+ * stones held under the side's own top stones (all, and those that close
+ * to their capture rank), the stacks the side moves, and the move itself.
+ */
+enum { KF_CAPS, KF_CAPS2, KF_DANGER, KF_HELD, KF_HELD_NEAR, KF_TOPS, KF_TO_MOVE, KF_N };
+
+static const char *const kis_feature_names[KF_N] = {
+	"caps", "caps2", "danger", "held", "held_near", "tops", "to_move"
+};
+
+static int kis_features(const void *state, double *f, unsigned *alive)
+{
+	const struct kis_state *st = state;
+	int danger[2] = { 0, 0 }, held[2] = { 0, 0 }, near[2] = { 0, 0 }, tops[2] = { 0, 0 };
+	int c, i, side;
+
+	(void)alive;
+	for (c = 0; c < NCELLS; c++) {
+		unsigned v = st->cell[c];
+		int h, top;
+
+		if (v == EMPTY)
+			continue;
+		h = height(v);
+		top = top_colour(v, h);
+		tops[top]++;
+		for (i = 0; i < h; i++) {
+			int col = (int)(v >> i) & 1, d = RK(c) - capture_rank(col);
+			int close = (d < 0 ? -d : d) <= 2;
+
+			danger[col] += close;
+			if (col != top) {
+				held[top]++;
+				near[top] += close;
+			}
+		}
+	}
+	for (side = 0; side < 2; side++) {
+		double *g = f + side * KF_N;
+
+		g[KF_CAPS] = st->cap[side] / 9.0;
+		g[KF_CAPS2] = st->cap[side] * st->cap[side] / 81.0;
+		g[KF_DANGER] = danger[side] / 10.0;
+		g[KF_HELD] = held[side] / 10.0;
+		g[KF_HELD_NEAR] = near[side] / 10.0;
+		g[KF_TOPS] = tops[side] / 10.0;
+		g[KF_TO_MOVE] = side == st->side;
+	}
+	return 0;
+}
+
+/* Fitted by `make fit-eval` (bench/fit-eval.c): see the comment there for the method. */
+static const double kis_weights[KF_N] = { 3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
+
+const struct kifu_game_eval_ kifu_game_splay_kisenwether_eval_ = {
+	.game = &kifu_game_splay_kisenwether_,
+	.nfeatures = KF_N,
+	.names = kis_feature_names,
+	.features = kis_features,
+	.nweights = 1,
+	.weights = kis_weights,
+};
+
+static void kis_evaluate(const void *state, double *out)
+{
+	kifu_game_eval_run_(&kifu_game_splay_kisenwether_eval_, state, out);
+}
+
+/*
  * One column of 8 characters a cell: the stones bottom to top ('w' white,
  * 'b' black; the last letter is the top stone, which decides who moves the
  * stack), '.' for an empty cell.
@@ -917,4 +989,5 @@ const struct kifu_game kifu_game_splay_kisenwether_ = {
 	.map_state = kis_map_state,
 	.map_move = kis_map_move,
 	.hash_symmetries = kis_hash_symmetries,
+	.evaluate = kis_evaluate,
 };

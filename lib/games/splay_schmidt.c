@@ -13,6 +13,7 @@
 #include <threads.h>
 
 #include "games/board.h"
+#include "games/eval.h"
 #include "games/svg.h"
 
 extern const struct kifu_game kifu_game_splay_schmidt_;
@@ -508,6 +509,70 @@ static int sp_figures(const void *state, struct kifu_figure *out)
 	return 3;
 }
 
+/*
+ * The evaluation's features of each side (games/eval.h), all counts over
+ * the board and so the same under every symmetry: territory (units, and
+ * the permanent part, markers), the towers' heights, their potential (the
+ * empty cells that towers one checker short of splaying would cover), the
+ * best such splay when the side is to move, and the move itself.
+ */
+enum { SPF_UNITS, SPF_MARKERS, SPF_HEIGHT, SPF_READY, SPF_READY_NOW, SPF_TO_MOVE, SPF_N };
+
+static const char *const sp_feature_names[SPF_N] = {
+	"units", "markers", "height", "ready", "ready_now", "to_move"
+};
+
+static int sp_features(const void *state, double *f, unsigned *alive)
+{
+	const struct sp_state *s = state;
+	int height[2] = { 0, 0 }, ready[2] = { 0, 0 }, best[2] = { 0, 0 }, c, side;
+
+	(void)alive;
+	geo_build();
+	for (c = 0; c < NCELLS; c++) {
+		int v = s->cell[c], col, h;
+
+		if (!is_tower(v))
+			continue;
+		col = colour_of(v);
+		h = abs8(v);
+		height[col] += h;
+		if (s->enb[c] == h + 1) {
+			ready[col] += s->enb[c];
+			if (s->enb[c] > best[col])
+				best[col] = s->enb[c];
+		}
+	}
+	for (side = 0; side < 2; side++) {
+		double *g = f + side * SPF_N;
+
+		g[SPF_UNITS] = s->units[side] / 10.0;
+		g[SPF_MARKERS] = (s->units[side] - s->ntowers[side]) / 10.0;
+		g[SPF_HEIGHT] = height[side] / 10.0;
+		g[SPF_READY] = ready[side] / 10.0;
+		g[SPF_READY_NOW] = side == s->side ? best[side] / 10.0 : 0.0;
+		g[SPF_TO_MOVE] = side == s->side;
+	}
+	return 0;
+}
+
+/* Fitted by `make fit-eval` (bench/fit-eval.c): see the comment there for the method. */
+static const double sp_weights[SPF_N] = { 1.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
+
+const struct kifu_game_eval_ kifu_game_splay_schmidt_eval_ = {
+	.game = &kifu_game_splay_schmidt_,
+	.nfeatures = SPF_N,
+	.names = sp_feature_names,
+	.features = sp_features,
+	.nweights = 1,
+	.weights = sp_weights,
+};
+
+static void sp_evaluate(const void *state, double *out)
+{
+	kifu_game_eval_run_(&kifu_game_splay_schmidt_eval_, state, out);
+}
+
 static void cell_token(int v, char *tok)
 {
 	if (v == 0)
@@ -652,4 +717,5 @@ const struct kifu_game kifu_game_splay_schmidt_ = {
 	.map_state = sp_map_state,
 	.map_move = sp_map_move,
 	.hash_symmetries = sp_hash_symmetries,
+	.evaluate = sp_evaluate,
 };

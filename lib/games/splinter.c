@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "games/board.h"
+#include "games/eval.h"
 #include "games/splinter_common.h"
 
 extern const struct kifu_game kifu_game_splinter_;
@@ -446,6 +447,52 @@ static int sp_render_svg(struct kifu_buf *out, const void *state)
 	return sp_render(out, state, NULL);
 }
 
+/*
+ * The evaluation's features of each side (games/eval.h): those the Splinter
+ * games share (kifu_splinter_features_: pieces, types missing, types down
+ * to one or two pieces, pieces on the edge) and the move; one weight set
+ * per variant, since knockout has four types and survival three.
+ */
+enum { SPF_TO_MOVE = SPLF_COMMON, SPF_N };
+
+static const char *const sp_feature_names[SPF_N] = {
+	"pieces", "missing", "one_left", "two_left", "edge", "lone_edge", "to_move"
+};
+
+static int sp_features(const void *state, double *f, unsigned *alive)
+{
+	const struct sp_state *s = state;
+	int side;
+
+	(void)alive;
+	kifu_splinter_features_(geom(), &s->core, 2, s->variant == SP_KNOCKOUT ? 4 : 3, SPF_N, f);
+	for (side = 0; side < 2; side++)
+		f[side * SPF_N + SPF_TO_MOVE] = side == s->side;
+	return s->variant;
+}
+
+/* Fitted by `make fit-eval` (bench/fit-eval.c): see the comment there for the method. */
+static const double sp_weights[2 * SPF_N] = {
+	/* knockout */
+	0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+	/* survival */
+	0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+};
+
+const struct kifu_game_eval_ kifu_game_splinter_eval_ = {
+	.game = &kifu_game_splinter_,
+	.nfeatures = SPF_N,
+	.names = sp_feature_names,
+	.features = sp_features,
+	.nweights = 2,
+	.weights = sp_weights,
+};
+
+static void sp_evaluate(const void *state, double *out)
+{
+	kifu_game_eval_run_(&kifu_game_splinter_eval_, state, out);
+}
+
 static int sp_render_svg_last(struct kifu_buf *out, const void *state, kifu_move last)
 {
 	return sp_render(out, state, &last);
@@ -488,4 +535,5 @@ const struct kifu_game kifu_game_splinter_ = {
 	.map_state = sp_map_state,
 	.map_move = sp_map_move,
 	.hash_symmetries = sp_hash_symmetries,
+	.evaluate = sp_evaluate,
 };

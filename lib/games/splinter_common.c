@@ -694,3 +694,39 @@ kifu_move kifu_splinter_map_move_(const struct kifu_splinter_geom_ *g, const str
 	return canon;
 }
 
+
+void kifu_splinter_features_(const struct kifu_splinter_geom_ *g,
+			     const struct kifu_splinter_core_ *c, int nsides, int ntypes,
+			     int nfeatures, double *f)
+{
+	int edge[SPL_MAX_SIDES] = { 0 }, lone_edge[SPL_MAX_SIDES] = { 0 };
+	struct kifu_splinter_bb_ occ = c->occ;
+	int side, t;
+
+	while (!kifu_splinter_bb_empty_(&occ)) {
+		int cell = kifu_splinter_bb_first_(&occ), x = cell % g->width, y = cell / g->width;
+		int code = c->cell[cell];
+
+		kifu_splinter_bb_clear_(&occ, cell);
+		if (x == 0 || y == 0 || x == g->width - 1 || y == g->height - 1) {
+			edge[SPL_SIDE(code)]++;
+			lone_edge[SPL_SIDE(code)] += c->count[SPL_SIDE(code)][SPL_TYPE(code)] == 1;
+		}
+	}
+	for (side = 0; side < nsides; side++) {
+		double *h = f + side * nfeatures;
+		int missing = 0, one = 0, two = 0;
+
+		for (t = 0; t < ntypes; t++) {
+			missing += c->count[side][t] == 0;
+			one += c->count[side][t] == 1;
+			two += c->count[side][t] == 2;
+		}
+		h[SPLF_PIECES] = c->total[side] / 10.0;
+		h[SPLF_MISSING] = missing;
+		h[SPLF_ONE] = one;
+		h[SPLF_TWO] = two;
+		h[SPLF_EDGE] = edge[side] / 10.0;
+		h[SPLF_LONE_EDGE] = lone_edge[side];
+	}
+}

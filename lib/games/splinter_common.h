@@ -397,6 +397,20 @@ int kifu_splinter_render_svg_(struct kifu_buf *out, const struct kifu_splinter_g
 			      const struct kifu_splinter_bb_ *noreturn, int back_dir,
 			      const kifu_move *last);
 
+/*
+ * The evaluation's features both Splinter games share (games/eval.h), per
+ * side: pieces, types it has none of, types down to one piece and to two,
+ * its pieces on the board's edge (one push from leaving) and the edge
+ * pieces that are the last of their type. Counts only, so every square
+ * symmetry keeps them. Written to f[side * nfeatures + SPLF_*] for the
+ * nsides sides, the first ntypes piece types.
+ */
+enum { SPLF_PIECES, SPLF_MISSING, SPLF_ONE, SPLF_TWO, SPLF_EDGE, SPLF_LONE_EDGE, SPLF_COMMON };
+
+void kifu_splinter_features_(const struct kifu_splinter_geom_ *g,
+			     const struct kifu_splinter_core_ *c, int nsides, int ntypes,
+			     int nfeatures, double *f);
+
 /* Appends "KEY VALUE" for each figure, separated by ", ". */
 int kifu_splinter_render_figures_(struct kifu_buf *out, const struct kifu_figure *f, int n);
 

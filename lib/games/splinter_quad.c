@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "games/board.h"
+#include "games/eval.h"
 #include "games/splinter_common.h"
 
 extern const struct kifu_game kifu_game_splinter_quad_;
@@ -512,6 +513,53 @@ static int sq_render_svg(struct kifu_buf *out, const void *state)
 					 NULL, 0, NULL);
 }
 
+/*
+ * The evaluation's features of each side (games/eval.h): those the Splinter
+ * games share (kifu_splinter_features_: pieces, types missing, types down
+ * to one or two pieces, pieces on the edge), the move, and moving next
+ * after it (the turn order among the sides left). Eliminated sides are
+ * valued 0, the others by the softmax.
+ */
+enum { SQF_TO_MOVE = SPLF_COMMON, SQF_NEXT, SQF_N };
+
+static const char *const sq_feature_names[SQF_N] = {
+	"pieces", "missing", "one_left", "two_left", "edge", "lone_edge", "to_move", "next"
+};
+
+static int sq_features(const void *state, double *f, unsigned *alive)
+{
+	const struct sq_state *s = state;
+	int side, next = s->side;
+
+	kifu_splinter_features_(geom(), &s->core, SQ_SIDES, 3, SQF_N, f);
+	do
+		next = (next + 1) % SQ_SIDES;
+	while (!(s->alive >> next & 1) && next != s->side);
+	for (side = 0; side < SQ_SIDES; side++) {
+		f[side * SQF_N + SQF_TO_MOVE] = side == s->side;
+		f[side * SQF_N + SQF_NEXT] = side == next && next != s->side;
+	}
+	*alive = s->alive;
+	return 0;
+}
+
+/* Fitted by `make fit-eval` (bench/fit-eval.c): see the comment there for the method. */
+static const double sq_weights[SQF_N] = { 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
+
+const struct kifu_game_eval_ kifu_game_splinter_quad_eval_ = {
+	.game = &kifu_game_splinter_quad_,
+	.nfeatures = SQF_N,
+	.names = sq_feature_names,
+	.features = sq_features,
+	.nweights = 1,
+	.weights = sq_weights,
+};
+
+static void sq_evaluate(const void *state, double *out)
+{
+	kifu_game_eval_run_(&kifu_game_splinter_quad_eval_, state, out);
+}
+
 static int sq_render_svg_last(struct kifu_buf *out, const void *state, kifu_move last)
 {
 	const struct sq_state *s = state;
@@ -558,4 +606,5 @@ const struct kifu_game kifu_game_splinter_quad_ = {
 	.map_state = sq_map_state,
 	.map_move = sq_map_move,
 	.hash_symmetries = sq_hash_symmetries,
+	.evaluate = sq_evaluate,
 };
