@@ -42,12 +42,22 @@
 #include "engine/player_impl.h"
 #include "kifu/player.h"
 
+/* TUNING (temporary) */
+#include <stdio.h>
+static double tune[4] = { 0.7, 3.0, 2, 1 };
+static void tune_init(void)
+{
+	const char *t = getenv("KIFU_ENGINE_TUNE");
+
+	if (t)
+		sscanf(t, "%lf,%lf,%lf,%lf", &tune[0], &tune[1], &tune[2], &tune[3]);
+}
 /* UCB1's exploration constant on the engine's rewards in [0, 1]. */
-#define ENGINE_C 0.7
+#define ENGINE_C tune[0]
 /* Virtual visits the prior is worth in a child's mean. */
-#define ENGINE_PB 3.0
+#define ENGINE_PB tune[1]
 /* Random plies before the evaluation scores a leaf. */
-#define ENGINE_CUT 2
+#define ENGINE_CUT ((int)tune[2])
 /* Most nodes one move's tree may hold (40 bytes each). */
 #define ENGINE_MAX_NODES (1u << 21)
 /* Longest playout to the end in a game without an evaluation (as mcts:N). */
@@ -90,10 +100,11 @@ int kifu_engine_new_(struct kifu_player *p)
 	if (!e)
 		return KIFU_ENOMEM;
 	p->engine = e;
+	tune_init();
 	e->probe = malloc(g->state_size ? g->state_size : 1);
 	e->values = malloc(sizeof(*e->values) * (size_t)g->nsides);
 	e->force = NO_FORCE;
-	e->has_eval = g->evaluate != NULL;
+	e->has_eval = g->evaluate != NULL && tune[3] != 0;
 	return e->probe && e->values ? 0 : KIFU_ENOMEM;
 }
 
