@@ -4,6 +4,7 @@
 #   make test            build and run every test
 #   make demo            build, then show what kifu does on the examples
 #   make bench           benchmarks (figures for the closing notes)
+#   make fit-eval        fit the games' evaluation weights to self-play games
 #   make fuzz            libFuzzer harnesses (clang)
 #   make install PREFIX=/usr/local
 #
@@ -76,7 +77,7 @@ DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml nodejs
 	zip zstd xz-utils bzip2 p7zip-full groff-base postgresql-15
 DEB_FUZZ = clang libclang-rt-14-dev
 
-.PHONY: all test demo bench fuzz install clean deps deps-test deps-fuzz check-tests
+.PHONY: all test demo bench fit-eval fuzz install clean deps deps-test deps-fuzz check-tests
 .DEFAULT_GOAL := all
 # keep object files that pattern chains would treat as intermediate
 .SECONDARY:
@@ -165,6 +166,18 @@ demo: all
 bench: all
 
 	@sh bench/run $(BIN)
+
+# The games' evaluation weights (bench/fit-eval.c): plays self-play games,
+# fits the weights by logistic regression and prints them as C to paste
+# into each game's file. FIT_EVAL_ARGS: --games N --players SPEC --seed S --only GAME.
+FIT_EVAL_ARGS ?=
+$(O)/bench/fit-eval: bench/fit-eval.c $(LIBKIFU)
+	@mkdir -p $(dir $@)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBKIFU) $(LIBS)
+
+fit-eval: $(O)/bench/fit-eval
+	nice -n 10 $(O)/bench/fit-eval $(FIT_EVAL_ARGS)
 
 # Man pages: one per tool from its --help (help2man), and kifu-records(5).
 MAN1 := $(CLI_SRCS:cli/%.c=$(O)/man/%.1)

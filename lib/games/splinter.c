@@ -450,13 +450,15 @@ static int sp_render_svg(struct kifu_buf *out, const void *state)
 /*
  * The evaluation's features of each side (games/eval.h): those the Splinter
  * games share (kifu_splinter_features_: pieces, types missing, types down
- * to one or two pieces, pieces on the edge) and the move; one weight set
- * per variant, since knockout has four types and survival three.
+ * to one or two pieces, pieces on the edge, pieces and last pieces of a
+ * type the mover can push off, and whether that would lose) and the move;
+ * one weight set per variant, since knockout has four types and survival
+ * three.
  */
 enum { SPF_TO_MOVE = SPLF_COMMON, SPF_N };
 
 static const char *const sp_feature_names[SPF_N] = {
-	"pieces", "missing", "one_left", "two_left", "edge", "lone_edge", "to_move"
+	"pieces", "missing", "one_left", "two_left", "edge", "threat", "threat_lone", "doomed", "to_move"
 };
 
 static int sp_features(const void *state, double *f, unsigned *alive)
@@ -465,7 +467,8 @@ static int sp_features(const void *state, double *f, unsigned *alive)
 	int side;
 
 	(void)alive;
-	kifu_splinter_features_(geom(), &s->core, 2, s->variant == SP_KNOCKOUT ? 4 : 3, SPF_N, f);
+	kifu_splinter_features_(geom(), &s->core, 2, s->variant == SP_KNOCKOUT ? 4 : 3,
+				s->variant == SP_KNOCKOUT ? 2 : 1, s->side, SPF_N, f);
 	for (side = 0; side < 2; side++)
 		f[side * SPF_N + SPF_TO_MOVE] = side == s->side;
 	return s->variant;
@@ -474,9 +477,9 @@ static int sp_features(const void *state, double *f, unsigned *alive)
 /* Fitted by `make fit-eval` (bench/fit-eval.c): see the comment there for the method. */
 static const double sp_weights[2 * SPF_N] = {
 	/* knockout */
-	0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+	0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
 	/* survival */
-	0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+	0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
 };
 
 const struct kifu_game_eval_ kifu_game_splinter_eval_ = {

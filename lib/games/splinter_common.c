@@ -695,22 +695,44 @@ kifu_move kifu_splinter_map_move_(const struct kifu_splinter_geom_ *g, const str
 }
 
 
+/* Whether the piece on edge cell `cell` can be pushed off the board by a piece of side mover. */
+static int pushable(const struct kifu_splinter_geom_ *g, const struct kifu_splinter_core_ *c,
+		    int cell, int mover)
+{
+	int d;
+
+	for (d = 0; d < 8; d++) {
+		int back = kifu_splinter_opposite_[d], at;
+
+		if (g->step[cell][d] >= 0)
+			continue;
+		for (at = g->step[cell][back]; at >= 0 && c->cell[at]; at = g->step[at][back])
+			if (SPL_SIDE(c->cell[at]) == mover)
+				return 1;
+	}
+	return 0;
+}
+
 void kifu_splinter_features_(const struct kifu_splinter_geom_ *g,
 			     const struct kifu_splinter_core_ *c, int nsides, int ntypes,
-			     int nfeatures, double *f)
+			     int lose_at, int mover, int nfeatures, double *f)
 {
-	int edge[SPL_MAX_SIDES] = { 0 }, lone_edge[SPL_MAX_SIDES] = { 0 };
+	int edge[SPL_MAX_SIDES] = { 0 }, threat[SPL_MAX_SIDES] = { 0 };
+	int threat_lone[SPL_MAX_SIDES] = { 0 };
 	struct kifu_splinter_bb_ occ = c->occ;
 	int side, t;
 
 	while (!kifu_splinter_bb_empty_(&occ)) {
 		int cell = kifu_splinter_bb_first_(&occ), x = cell % g->width, y = cell / g->width;
-		int code = c->cell[cell];
+		int code = c->cell[cell], side_of = SPL_SIDE(code);
 
 		kifu_splinter_bb_clear_(&occ, cell);
-		if (x == 0 || y == 0 || x == g->width - 1 || y == g->height - 1) {
-			edge[SPL_SIDE(code)]++;
-			lone_edge[SPL_SIDE(code)] += c->count[SPL_SIDE(code)][SPL_TYPE(code)] == 1;
+		if (x != 0 && y != 0 && x != g->width - 1 && y != g->height - 1)
+			continue;
+		edge[side_of]++;
+		if (side_of != mover && pushable(g, c, cell, mover)) {
+			threat[side_of]++;
+			threat_lone[side_of] += c->count[side_of][SPL_TYPE(code)] == 1;
 		}
 	}
 	for (side = 0; side < nsides; side++) {
@@ -727,6 +749,8 @@ void kifu_splinter_features_(const struct kifu_splinter_geom_ *g,
 		h[SPLF_ONE] = one;
 		h[SPLF_TWO] = two;
 		h[SPLF_EDGE] = edge[side] / 10.0;
-		h[SPLF_LONE_EDGE] = lone_edge[side];
+		h[SPLF_THREAT] = threat[side] / 10.0;
+		h[SPLF_THREAT_LONE] = threat_lone[side];
+		h[SPLF_DOOMED] = threat_lone[side] && missing + 1 >= lose_at;
 	}
 }

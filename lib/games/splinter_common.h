@@ -400,16 +400,22 @@ int kifu_splinter_render_svg_(struct kifu_buf *out, const struct kifu_splinter_g
 /*
  * The evaluation's features both Splinter games share (games/eval.h), per
  * side: pieces, types it has none of, types down to one piece and to two,
- * its pieces on the board's edge (one push from leaving) and the edge
- * pieces that are the last of their type. Counts only, so every square
- * symmetry keeps them. Written to f[side * nfeatures + SPLF_*] for the
- * nsides sides, the first ntypes piece types.
+ * its pieces on the board's edge, and, for the sides other than the mover
+ * (side to move), its pieces the mover can push off the board at once (a
+ * mover's piece stands in the unbroken line behind them) and those of them
+ * that are the last of their type, and whether such a push would leave it
+ * missing `lose_at` types (the count at which the side is out). Counts
+ * only, so every square symmetry keeps them. Written to f[side * nfeatures
+ * + SPLF_*] for the nsides sides, the first ntypes piece types.
  */
-enum { SPLF_PIECES, SPLF_MISSING, SPLF_ONE, SPLF_TWO, SPLF_EDGE, SPLF_LONE_EDGE, SPLF_COMMON };
+enum {
+	SPLF_PIECES, SPLF_MISSING, SPLF_ONE, SPLF_TWO, SPLF_EDGE, SPLF_THREAT, SPLF_THREAT_LONE,
+	SPLF_DOOMED, SPLF_COMMON
+};
 
 void kifu_splinter_features_(const struct kifu_splinter_geom_ *g,
 			     const struct kifu_splinter_core_ *c, int nsides, int ntypes,
-			     int nfeatures, double *f);
+			     int lose_at, int mover, int nfeatures, double *f);
 
 /* Appends "KEY VALUE" for each figure, separated by ", ". */
 int kifu_splinter_render_figures_(struct kifu_buf *out, const struct kifu_figure *f, int n);
