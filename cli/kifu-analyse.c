@@ -191,7 +191,7 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	review.best = best;
 	review.engine = engine;
 	review.spec = spec;
-	review.playouts = strtol(strchr(spec, ':') + 1, NULL, 10);
+	review.playouts = kifu_analyse_spec_count(spec);
 	review.seed = r->opts.seed;
 	snprintf(engine, sizeof(engine), "%s, seed %llu", spec, (unsigned long long)r->opts.seed);
 	if (r->format == FMT_JSON) {

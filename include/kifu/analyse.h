@@ -85,12 +85,16 @@ const char *kifu_analyse_mark_text(int mark);
 uint64_t kifu_analyse_ply_seed(uint64_t seed, size_t ply);
 
 /*
- * The spec of the player o reviews with, its count written out
- * ("engine:1000", "mcts:300"), into out (KIFU_ANALYSE_SPEC_MAX bytes).
+ * The spec of the player o reviews with, into out (KIFU_ANALYSE_SPEC_MAX
+ * bytes): "engine" (the default budget), or with its count written out
+ * ("engine:300" for --playouts 300, "mcts:1000").
  * Returns 0, or KIFU_EPARSE for a spec that is not engine, engine:N or
  * mcts:N (err says why).
  */
 int kifu_analyse_spec(char *out, const struct kifu_analyse_opts *o, struct kifu_error *err);
+
+/* The iterations of a spec of kifu_analyse_spec ("engine": its default count). */
+long kifu_analyse_spec_count(const char *spec);
 
 /* The number of cores online (at least 1): the default thread count. */
 int kifu_analyse_cores(void);
@@ -123,7 +127,8 @@ struct kifu_store; /* kifu/store.h */
 /*
  * Saves the review rv of the n plies of the stored game game_id in st
  * (schema 6: one analysis_runs row for the game and the engine settings of
- * o: the spec of kifu_analyse_spec in `engine`, its count in `playouts`,
+ * o: the spec of kifu_analyse_spec in `engine`, its count
+ * (kifu_analyse_spec_count) in `playouts`,
  * the seed; and an analysis_plies row per ply).
  * moves and best hold the canonical texts of the moves played and of the
  * engine's moves, KIFU_MOVE_TEXT_MAX apart. A run of the same game and

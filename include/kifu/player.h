@@ -59,6 +59,13 @@
  */
 #define KIFU_PLAYER_ENGINE_ITERATIONS 1000L
 
+/*
+ * Work of `engine` without a count: it also stops once its search has
+ * tried (at expansion) and played (in playouts) this many moves, which
+ * bounds a move's cost where positions have about a thousand moves.
+ */
+#define KIFU_PLAYER_ENGINE_WORK 32000L
+
 /* Largest N accepted in `mcts:N` and `engine:N`. */
 #define KIFU_PLAYER_MAX_PLAYOUTS 100000000L
 

@@ -61,7 +61,9 @@ int kifu_analyse_spec(char *out, const struct kifu_analyse_opts *o, struct kifu_
 	const char *spec = o->engine ? o->engine : KIFU_ANALYSE_ENGINE;
 	long n = o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS;
 
-	if (!strcmp(spec, "engine"))
+	if (!strcmp(spec, "engine") && n == KIFU_ANALYSE_PLAYOUTS)
+		strcpy(out, "engine"); /* the default budget, work bound included */
+	else if (!strcmp(spec, "engine"))
 		snprintf(out, KIFU_ANALYSE_SPEC_MAX, "engine:%ld", n);
 	else if ((!strncmp(spec, "engine:", 7) || !strncmp(spec, "mcts:", 5)) &&
 		 strlen(spec) < KIFU_ANALYSE_SPEC_MAX)
@@ -70,6 +72,13 @@ int kifu_analyse_spec(char *out, const struct kifu_analyse_opts *o, struct kifu_
 		return kifu_error_set(err, KIFU_EPARSE, "cannot review with '%s': engine, engine:N "
 				      "or mcts:N", spec);
 	return 0;
+}
+
+long kifu_analyse_spec_count(const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+
+	return colon ? strtol(colon + 1, NULL, 10) : KIFU_PLAYER_ENGINE_ITERATIONS;
 }
 
 /* The reviewing player of o; *min_visits gets the iterations each valued move gets at least. */

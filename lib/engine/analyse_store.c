@@ -39,8 +39,7 @@ static void bind_key(struct kifu_stmt *s, int64_t game_id, const char *spec,
 {
 	kifu_db_bind_int64_(s, 1, game_id);
 	kifu_db_bind_text_(s, 2, spec, -1);
-	/* the spec's count, after its colon (kifu_analyse_spec always writes one) */
-	kifu_db_bind_int64_(s, 3, strtol(strchr(spec, ':') + 1, NULL, 10));
+	kifu_db_bind_int64_(s, 3, kifu_analyse_spec_count(spec));
 	/* the 64 bits read as signed, as the hashes are */
 	kifu_db_bind_int64_(s, 4, (int64_t)o->seed);
 }
