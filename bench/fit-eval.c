@@ -5,7 +5,7 @@
  * weight vector per weight set by logistic regression (the softmax over
  * the sides still in the game, with a draw's share split; each game's
  * positions weigh 1 in all, since they share one result, and an L2 penalty
- * of 1 on the weights, a prior that keeps few games from overfitting;
+ * (--l2, default 0.1) on the weights keeps few games from overfitting;
  * Newton's method). One game in four is held out (every fourth
  * round of nsides games, so that each side starts as often): the log-loss on
  * those games is printed beside the uniform baseline's (1/nsides each), per
@@ -14,13 +14,16 @@
  * call (over 4,096 positions of random games).
  *
  *   make fit-eval                      the defaults below, niced
- *   build/default/bench/fit-eval [--games N] [--players SPEC] [--seed S]
- *                                [--only GAME] [--max-plies N]
+ *   build/default/bench/fit-eval [--games N>=16] [--players SPEC,...] [--seed S]
+ *                                [--only GAME] [--max-plies N] [--l2 X]
  *
- * N games (default 300) per variant are played by two (or four) copies of
- * SPEC (default mcts:40), each seeded from --seed, the variant, the game
- * and the seat, so a run is reproducible (and --only picks the same games);
- * where the game lets the record choose, the first side rotates.
+ * N games (default 300) per variant are played by copies of one player,
+ * one SPEC of the comma-separated list (default mcts:40,random: the
+ * searching players' positions, and the wilder ones that a search's
+ * random plies reach) in turn by blocks of four rounds, each player seeded
+ * from --seed, the variant, the game and the seat, so a run is
+ * reproducible (and --only picks the same games); where the game lets the
+ * record choose, the first side rotates.
  */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -35,7 +38,6 @@
 
 #define NF KIFU_EVAL_FEATURES_MAX
 #define NS KIFU_EVAL_SIDES_MAX
-#define L2 1.0
 
 /* One position: its features, the sides still in, the final scores, and where it came from. */
 struct row {
@@ -44,7 +46,11 @@ struct row {
 	double wt;     /* 1 / the game's positions: each game weighs as one observation */
 	unsigned alive;
 	int set, variant, held;
+	int kind;      /* which of the player specs played the game */
 };
+
+/* The L2 penalty on the weights (--l2). */
+static double l2 = 0.1;
 
 struct rows {
 	struct row *r;
@@ -85,9 +91,9 @@ static double row_loss(int nsides, const struct row *r, const double *p)
 	return l;
 }
 
-/* Mean log-loss over the rows of set `set` (-1: any), held (1) or not (0), variant (-1: any). */
+/* Mean log-loss over the rows held out (held 1) or not, of a variant and a kind (-1: any). */
 static double mean_loss(const struct kifu_game_eval_ *m, const double *w, const struct rows *rs,
-			int set, int held, int variant, int uniform, size_t *count)
+			int held, int variant, int kind, int uniform, size_t *count)
 {
 	double sum = 0, p[NS];
 	size_t i, n = 0;
@@ -96,8 +102,7 @@ static double mean_loss(const struct kifu_game_eval_ *m, const double *w, const 
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->r[i];
 
-		if ((set >= 0 && r->set != set) || r->held != held ||
-		    (variant >= 0 && r->variant != variant))
+		if (r->held != held || r->variant != variant || (kind >= 0 && r->kind != kind))
 			continue;
 		if (uniform)
 			for (s = 0; s < m->game->nsides; s++)
@@ -165,7 +170,7 @@ static double train_objective(const struct kifu_game_eval_ *m, const double *w,
 			sum += rs->r[i].wt * row_loss(m->game->nsides, &rs->r[i], p);
 		}
 	for (j = 0; j < m->nfeatures; j++)
-		sum += 0.5 * L2 * w[j] * w[j];
+		sum += 0.5 * l2 * w[j] * w[j];
 	return sum;
 }
 
@@ -182,9 +187,9 @@ static void fit_set(const struct kifu_game_eval_ *m, const struct rows *rs, int 
 		size_t i;
 
 		for (j = 0; j < nf; j++) {
-			g[j] = -L2 * w[j];
+			g[j] = -l2 * w[j];
 			for (k = 0; k < nf; k++)
-				h[j * nf + k] = j == k ? L2 : 0;
+				h[j * nf + k] = j == k ? l2 : 0;
 		}
 		for (i = 0; i < rs->n; i++) {
 			const struct row *r = &rs->r[i];
@@ -249,7 +254,7 @@ static int push_row(struct rows *rs, const struct row *r)
 
 /* Plays one self-play game and adds its positions: 1 if it finished, 0 if cut, -1 on error. */
 static int play_one(const struct kifu_game_eval_ *m, int variant, long i, const char *spec,
-		    uint64_t seed, long max_plies, struct rows *rs, int held)
+		    int kind, uint64_t seed, long max_plies, struct rows *rs, int held)
 {
 	const struct kifu_game *g = m->game;
 	struct kifu_player *pl[NS] = { NULL };
@@ -281,6 +286,7 @@ static int play_one(const struct kifu_game_eval_ *m, int variant, long i, const 
 		r.set = m->features(pos->state, r.f, &r.alive);
 		r.variant = variant;
 		r.held = held;
+		r.kind = kind;
 		if (push_row(rs, &r) < 0)
 			goto out;
 		if (kifu_player_choose(&mv, pl[g->side_to_move(pos->state)], pos->state, &err) < 0)
@@ -356,7 +362,9 @@ out:
 int main(int argc, char **argv)
 {
 	const struct kifu_game_eval_ *const *mp;
-	const char *spec = "mcts:40", *only = NULL;
+	const char *players = "mcts:40,random", *only = NULL, *spec[NS];
+	char specs[256], *tok, *save = NULL;
+	int nspecs = 0;
 	long games = 300, max_plies = 1000;
 	uint64_t seed = 1;
 	int a, status = 0;
@@ -365,23 +373,28 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[a], "--games"))
 			games = atol(argv[a + 1]);
 		else if (!strcmp(argv[a], "--players"))
-			spec = argv[a + 1];
+			players = argv[a + 1];
 		else if (!strcmp(argv[a], "--seed"))
 			seed = strtoull(argv[a + 1], NULL, 10);
 		else if (!strcmp(argv[a], "--only"))
 			only = argv[a + 1];
+		else if (!strcmp(argv[a], "--l2"))
+			l2 = atof(argv[a + 1]);
 		else if (!strcmp(argv[a], "--max-plies"))
 			max_plies = atol(argv[a + 1]);
 		else
 			break;
 	}
-	if (a < argc || games < 4) {
-		fprintf(stderr, "usage: fit-eval [--games N>=4] [--players SPEC] [--seed S] "
-				"[--only GAME] [--max-plies N]\n");
+	snprintf(specs, sizeof(specs), "%s", players);
+	for (tok = strtok_r(specs, ",", &save); tok && nspecs < NS; tok = strtok_r(NULL, ",", &save))
+		spec[nspecs++] = tok;
+	if (a < argc || games < 16 || !nspecs) {
+		fprintf(stderr, "usage: fit-eval [--games N>=16] [--players SPEC,...] [--seed S] "
+				"[--only GAME] [--max-plies N] [--l2 X]\n");
 		return 2;
 	}
-	printf("/* fit-eval --games %ld --players %s --seed %llu: one game in four held out */\n",
-	       games, spec, (unsigned long long)seed);
+	printf("/* fit-eval --games %ld --players %s --seed %llu --l2 %g: one game in four held "
+	       "out */\n", games, players, (unsigned long long)seed, l2);
 	for (mp = kifu_game_evals_; *mp; mp++) {
 		const struct kifu_game_eval_ *m = *mp;
 		const struct kifu_game *g = m->game;
@@ -396,7 +409,9 @@ int main(int argc, char **argv)
 			long i;
 
 			for (i = 0; i < games; i++) {
-				int r = play_one(m, v, i, spec, seed, max_plies, &rs,
+				/* blocks of four rounds of nsides games per spec, the fourth round held out */
+				int kind = (int)((i / (4 * g->nsides)) % nspecs);
+				int r = play_one(m, v, i, spec[kind], kind, seed, max_plies, &rs,
 						 (i / g->nsides) % 4 == 3);
 
 				if (r < 0) {
@@ -412,15 +427,21 @@ int main(int argc, char **argv)
 		       rs.n, cut, max_plies, now() - t0);
 		for (v = 0; g->variants[v]; v++) {
 			size_t n1, n2;
-			double fit = mean_loss(m, w, &rs, -1, 1, v, 0, &n1);
-			double uni = mean_loss(m, w, &rs, -1, 1, v, 1, &n2);
-			double cur = mean_loss(m, m->weights, &rs, -1, 1, v, 0, &n2);
-			double trn = mean_loss(m, w, &rs, -1, 0, v, 0, &n2);
+			double fit = mean_loss(m, w, &rs, 1, v, -1, 0, &n1);
+			double uni = mean_loss(m, w, &rs, 1, v, -1, 1, &n2);
+			double cur = mean_loss(m, m->weights, &rs, 1, v, -1, 0, &n2);
+			double trn = mean_loss(m, w, &rs, 0, v, -1, 0, &n2);
+			int k;
 
 			printf("/*   %-9s held-out log-loss %.4f (uniform %.4f, weights now in the "
 			       "file %.4f; training %.4f) over %zu positions; evaluate %.0f ns a call */\n",
-			       g->variants[v], fit, uni, cur, trn, n1,
-			       time_eval(g, v, seed));
+			       g->variants[v], fit, uni, cur, trn, n1, time_eval(g, v, seed));
+			for (k = 0; nspecs > 1 && k < nspecs; k++) {
+				fit = mean_loss(m, w, &rs, 1, v, k, 0, &n1);
+				uni = mean_loss(m, w, &rs, 1, v, k, 1, &n2);
+				printf("/*     games of %-9s held-out log-loss %.4f (uniform %.4f) over %zu "
+				       "positions */\n", spec[k], fit, uni, n1);
+			}
 		}
 		printf("/* features: ");
 		for (j = 0; j < m->nfeatures; j++)

@@ -4,6 +4,7 @@
  * is checked against the interface's promises. It names no game, so a new
  * game is covered by being listed in the registry.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -227,6 +228,55 @@ static void check_canonical(const struct kifu_game *g, const void *state, void *
 			 (unsigned long long)best, best_k);
 }
 
+/* Most sides a game has, for the evaluation's buffers. */
+#define EVAL_SIDES 8
+/* Sums and symmetry images agree to this (the features are counts: exactly, in practice). */
+#define EVAL_EPS 1e-9
+
+/*
+ * The evaluation at one position (game.h): through kifu_game_evaluate every
+ * side gets a value in [0, 1] and the values sum to 1; an ended position is
+ * valued as its result (1 to the winner, a draw shared); an ongoing one as
+ * the game's own evaluate, the same for every symmetry image of it.
+ */
+static void check_evaluation(const struct kifu_game *g, const void *state, void *mapped)
+{
+	double v[EVAL_SIDES], w[EVAL_SIDES], sum = 0;
+	struct kifu_outcome oc;
+	int s, k;
+
+	assert_true(g->nsides <= EVAL_SIDES);
+	kifu_game_evaluate(g, state, v);
+	for (s = 0; s < g->nsides; s++) {
+		if (!(v[s] >= 0 && v[s] <= 1))
+			fail_msg("%s: side %d valued %g, outside [0, 1]", g->name, s, v[s]);
+		sum += v[s];
+	}
+	if (fabs(sum - 1) > EVAL_EPS)
+		fail_msg("%s: the sides' values sum to %.12f, not 1", g->name, sum);
+	g->outcome(state, &oc);
+	if (oc.status != KIFU_ONGOING) {
+		for (s = 0; s < g->nsides; s++) {
+			double want = oc.status == KIFU_WIN ? (s == oc.winner) : 1.0 / g->nsides;
+
+			if (fabs(v[s] - want) > EVAL_EPS)
+				fail_msg("%s: ended position: side %d valued %g, its result gives %g",
+					 g->name, s, v[s], want);
+		}
+		return;
+	}
+	g->evaluate(state, w);
+	assert_memory_equal(v, w, sizeof(double) * (size_t)g->nsides);
+	for (k = 1; k < g->nsymmetries; k++) {
+		g->map_state(mapped, state, k);
+		kifu_game_evaluate(g, mapped, w);
+		for (s = 0; s < g->nsides; s++)
+			if (fabs(v[s] - w[s]) > EVAL_EPS)
+				fail_msg("%s: symmetry %d: side %d valued %.12f, the mapped position "
+					 "%.12f", g->name, k, s, v[s], w[s]);
+	}
+}
+
 static void playout(const struct kifu_game *g, int variant, int first, struct th_rng *r,
 		    kifu_move *moves, unsigned char *mem, int symmetries)
 {
@@ -249,6 +299,7 @@ static void playout(const struct kifu_game *g, int variant, int first, struct th
 			assert_int_equal(g->count_moves(state), n);
 		g->outcome(state, &oc);
 		assert_true(g->figures(state, figs) <= KIFU_FIGURES_MAX);
+		check_evaluation(g, state, scratch);
 		if (n == 0) {
 			/* only a finished game has no moves */
 			assert_int_not_equal(oc.status, KIFU_ONGOING);
@@ -419,6 +470,100 @@ static void test_random_playouts(void **unused)
 	}
 }
 
+/* Random games per variant whose positions the evaluation must predict. */
+#define PREDICT_GAMES 200
+
+/*
+ * The evaluation predicts: over the positions of seeded random games (none
+ * of them among the self-play games its weights were fitted to), its mean
+ * log-loss against each game's result is below the uniform value's,
+ * log(nsides). A draw is shared by the sides still in the game (those the
+ * evaluation does not value 0: in splinter-quad, a side eliminated before
+ * the draw has no part in it). Random games are the hardest test of a
+ * model fitted to games of searching players, and the cheapest.
+ */
+static void test_evaluation_predicts(void **unused)
+{
+	const struct kifu_game *const *gp;
+
+	(void)unused;
+	for (gp = kifu_games; *gp; gp++) {
+		const struct kifu_game *g = *gp;
+		kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+		double *values = NULL;
+		size_t cap = 0;
+		int variants = kifu_game_variant_count(g), v;
+		struct kifu_error err;
+		void *state = malloc(g->state_size);
+
+		assert_non_null(moves);
+		assert_non_null(state);
+		for (v = 0; v < variants; v++) {
+			struct th_rng r = { UINT64_C(0x6576616c) + (uint64_t)v };
+			double loss = 0, uniform = 0;
+			size_t count = 0;
+			int i;
+
+			for (i = 0; i < PREDICT_GAMES; i++) {
+				int first = (g->flags & KIFU_GAME_CHOOSE_FIRST) ? i % g->nsides : 0;
+				size_t n = 0, k;
+				struct kifu_outcome oc;
+				int ply, s;
+
+				assert_int_equal(g->init(state, v, first, &err), 0);
+				for (ply = 0; ply < MAX_PLIES * 4; ply++) {
+					size_t nm = g->legal_moves(state, moves);
+
+					if (!nm)
+						break;
+					if ((n + 1) * (size_t)g->nsides > cap) {
+						cap = cap ? cap * 2 : 1024;
+						values = realloc(values, sizeof(*values) * cap);
+						assert_non_null(values);
+					}
+					g->evaluate(state, values + n * (size_t)g->nsides);
+					n++;
+					g->apply(state, moves[th_rng_below(&r, nm)]);
+				}
+				g->outcome(state, &oc);
+				if (oc.status == KIFU_ONGOING)
+					continue; /* no result to predict */
+				for (k = 0; k < n; k++) {
+					const double *p = values + k * (size_t)g->nsides;
+					int in = 0;
+
+					for (s = 0; s < g->nsides; s++)
+						in += p[s] > 0;
+					for (s = 0; s < g->nsides; s++) {
+						double t = oc.status == KIFU_WIN ? (s == oc.winner) :
+							   p[s] > 0 ? 1.0 / in : 0;
+
+						if (t > 0) {
+							loss -= t * log(p[s] > 1e-12 ? p[s] : 1e-12);
+							uniform -= t * log(1.0 / g->nsides);
+						}
+					}
+				}
+				count += n;
+			}
+			assert_true(count > 0);
+			print_message("%s %s: log-loss %.4f, uniform %.4f, %zu positions\n", g->name,
+				      g->variants[v], loss / (double)count, uniform / (double)count, count);
+			if (!(loss < uniform)) {
+				free(values);
+				free(moves);
+				free(state);
+				fail_msg("%s %s: the evaluation's log-loss %.4f is not below the "
+					 "uniform %.4f over %zu positions", g->name, g->variants[v],
+					 loss / (double)count, uniform / (double)count, count);
+			}
+		}
+		free(values);
+		free(moves);
+		free(state);
+	}
+}
+
 static void test_registry(void **unused)
 {
 	const struct kifu_game *const *gp;
@@ -457,6 +602,8 @@ static void test_registry(void **unused)
 		assert_non_null(g->symmetry_inverse);
 		assert_non_null(g->map_state);
 		assert_non_null(g->map_move);
+		/* every game values its positions (the engine's searches cut playouts with it) */
+		assert_non_null(g->evaluate);
 		/* an unknown variant and, where no choice is allowed, a second first side are refused */
 		assert_int_equal(g->init(state, kifu_game_variant_count(g), 0, &err), KIFU_ENOTFOUND);
 		if (!(g->flags & KIFU_GAME_CHOOSE_FIRST))
@@ -572,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_symmetry_counts),
 		cmocka_unit_test(test_symmetries_distinct),
 		cmocka_unit_test(test_random_playouts),
+		cmocka_unit_test(test_evaluation_predicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
