@@ -222,31 +222,28 @@ static const struct {
 	const char *variant;
 	size_t sample;     /* analyse plies i with i % sample < 2 */
 	double min_ratio;  /* random's mean loss at least this times the searcher's */
-	int expected;      /* assert that the searcher's mean expected score is the higher */
 } compared[] = {
 	/*
 	 * mcts:1000 against random: the engine finds mcts:1000's moves almost
-	 * as bad as random's in most variants (measured ratios 0.99 to 2.05;
+	 * as costly as random's in most variants (measured ratios 0.74 to 2.04;
 	 * README.md, "The engine: measured"), so the bounds are what it gives,
-	 * not the issue's 2; in glaisher advanced its values even put random
-	 * a little ahead on average (0.537 against 0.527) in games mcts:1000
-	 * won, so the expected scores are not compared there.
+	 * not the issue's 2. They move with the games' evaluation weights.
 	 */
-	{ "loss/", "splay-schmidt-standard", 1, 0.9, 1 },
-	{ "loss/", "splinter-survival", 1, 1.5, 1 },
-	{ "loss/", "splinter-knockout", 1, 1.8, 1 },
-	{ "loss/", "splinter-quad-standard", 1, 1.9, 1 },
-	{ "loss/", "glaisher-standard", 1, 1.1, 1 },
-	{ "loss/", "glaisher-advanced", 1, 1.6, 0 },
-	{ "loss/", "splay-kisenwether-standard", SAMPLE_KISENWETHER, 1.0, 1 },
-	/* engine against random: at least twice in every variant (measured 3.1 to 35) */
-	{ "loss-engine/", "splay-schmidt-standard", 1, MIN_RATIO, 1 },
-	{ "loss-engine/", "splinter-survival", 1, MIN_RATIO, 1 },
-	{ "loss-engine/", "splinter-knockout", 1, MIN_RATIO, 1 },
-	{ "loss-engine/", "splinter-quad-standard", 1, MIN_RATIO, 1 },
-	{ "loss-engine/", "glaisher-standard", 1, MIN_RATIO, 1 },
-	{ "loss-engine/", "glaisher-advanced", 1, MIN_RATIO, 1 },
-	{ "loss-engine/", "splay-kisenwether-standard", SAMPLE_KISENWETHER, MIN_RATIO, 1 },
+	{ "loss/", "splay-schmidt-standard", 1, 1.1 },
+	{ "loss/", "splinter-survival", 1, 1.0 },
+	{ "loss/", "splinter-knockout", 1, 1.4 },
+	{ "loss/", "splinter-quad-standard", 1, 1.9 },
+	{ "loss/", "glaisher-standard", 1, 1.2 },
+	{ "loss/", "glaisher-advanced", 1, 1.4 },
+	{ "loss/", "splay-kisenwether-standard", SAMPLE_KISENWETHER, 0.7 },
+	/* engine against random: at least twice in every variant (measured 2.5 to 9) */
+	{ "loss-engine/", "splay-schmidt-standard", 1, MIN_RATIO },
+	{ "loss-engine/", "splinter-survival", 1, MIN_RATIO },
+	{ "loss-engine/", "splinter-knockout", 1, MIN_RATIO },
+	{ "loss-engine/", "splinter-quad-standard", 1, MIN_RATIO },
+	{ "loss-engine/", "glaisher-standard", 1, MIN_RATIO },
+	{ "loss-engine/", "glaisher-advanced", 1, MIN_RATIO },
+	{ "loss-engine/", "splay-kisenwether-standard", SAMPLE_KISENWETHER, MIN_RATIO },
 };
 
 /* Whether the player of side in rec searches (mcts:1000 or engine; else random). */
@@ -381,7 +378,7 @@ static void test_random_loses_more(void **unused)
 			      "expected %.3f, %.3f\n", compared[v].dir, compared[v].variant, loss[0],
 			      loss[1], loss[0] > 0 ? loss[1] / loss[0] : 0, expected[0], expected[1]);
 		/* the searcher won these games: its values must say so, whoever moves first */
-		if (compared[v].expected && expected[0] <= expected[1]) {
+		if (expected[0] <= expected[1]) {
 			print_message("FAIL %s%s: the searcher's mean expected score %.3f is not above "
 				      "random's %.3f\n", compared[v].dir, compared[v].variant, expected[0],
 				      expected[1]);
