@@ -361,9 +361,9 @@ static void test_solver(void **unused)
 	 * Every win in 1 is played (checked above); a win in 2 or 3 needs the
 	 * search to visit the winning move enough to prove it, which the
 	 * evaluation's priors sometimes delay past the budget. What the engine
-	 * does, measured, as lower bounds: 13 of 14 wins in 2 kept, 8 of 12 wins
+	 * does, measured, as lower bounds: 14 of 14 wins in 2 kept, 8 of 12 wins
 	 * in 3 (it missed splinter knockout's and glaisher advanced's at both
-	 * seeds; engine:100000 proves the one win in 2 it missed).
+	 * seeds; with earlier evaluation weights it also missed one win in 2).
 	 */
 	for (k = 2; k <= 3; k++) {
 		int num = k == 2 ? 3 : 2, den = k == 2 ? 4 : 3;

@@ -43,7 +43,9 @@ for i, p in enumerate(plies):
     # proven lost while the engine's move is not (its score above 0): ?? whatever the loss
     forced = p['loses_in'] is not None and p['best_score'] > 0
     want = '??' if l >= 0.35 or forced else '?' if l >= 0.2 else '?!' if l >= 0.1 else None
-    assert p['mark'] == want, (p, want)
+    # the json's 4 decimals cannot tell a loss just under a threshold from one on it
+    near = any(abs(p['loss'] - t) <= 5e-5 for t in (0.1, 0.2, 0.35))
+    assert p['mark'] == want or (near and not forced), (p, want)
     if p['loses_in'] is not None:
         assert p['played_score'] == 0 and p['loses_in'] >= 1, p
     if p['won_in'] is not None:
