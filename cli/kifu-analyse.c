@@ -1,5 +1,6 @@
 /*
- * kifu-analyse: reviews games with the built-in engine (CLI.md). Games come
+ * kifu-analyse: reviews games with a built-in searching player, the engine
+ * by default (CLI.md). Games come
  * from a record file or from the database; each valid game is replayed, its
  * plies are analysed by lib/engine/analyse.c (in parallel, the same output for a
  * seed whatever --threads), and the review is written as the record with
@@ -28,8 +29,8 @@
 #include "kifu/store.h"
 
 static const char usage[] =
-	"kifu-analyse [--db DB] (--id N | FILTERS | --file RECORD) [--playouts N] [--threads T]\n"
-	"                    [--seed S] [--store] [--to yaml|json|text|html] [-o OUT]";
+	"kifu-analyse [--db DB] (--id N | FILTERS | --file RECORD) [--engine SPEC] [--playouts N]\n"
+	"                    [--threads T] [--seed S] [--store] [--to yaml|json|text|html] [-o OUT]";
 
 enum format { FMT_YAML, FMT_JSON, FMT_TEXT, FMT_HTML };
 
@@ -49,14 +50,19 @@ struct run {
 static void help(void)
 {
 	printf("usage: %s\n\n"
-	       "Reviews games with the built-in engine, the MCTS player of kifu-play: for each\n"
-	       "ply, from the position before the move, the mover's expected score, the\n"
+	       "Reviews games with a built-in player of kifu-play, the engine by default: for\n"
+	       "each ply, from the position before the move, the mover's expected score, the\n"
 	       "engine's choice and its expected score, the played move's expected score and\n"
 	       "loss = max(0, best_score - played_score), all in [0, 1] for the mover. A loss\n"
-	       "of at least 0.10 marks the move ?!, 0.20 ?, 0.35 ??.\n\n"
-	       "  --playouts N  MCTS iterations per position (default %ld: 2.5 to 17 CPU seconds\n"
-	       "                per 60-ply game depending on the game, see README.md); the\n"
-	       "                engine's move and the played move then get N/4 more each\n"
+	       "of at least 0.10 marks the move ?!, 0.20 ?, 0.35 ??. The engine's solver\n"
+	       "proves wins and losses: a move proven lost where a move not proven lost\n"
+	       "existed is ?? whatever its loss ('loses by force in K plies'), and a position\n"
+	       "whose best move is proven won shows 'won in K' as its expected score.\n\n"
+	       "  --engine SPEC the reviewing player: engine (the default), engine:N or\n"
+	       "                mcts:N (kifu-play's players)\n"
+	       "  --playouts N  iterations per position of a SPEC without a count (default\n"
+	       "                %ld; see README.md for the CPU time per game); the engine's\n"
+	       "                move and the played move then get N/4 more each\n"
 	       "  --threads T   positions analysed at once (default: the number of cores)\n"
 	       "  --seed S      0 to 2^64-1 (default 1): the same seed gives the same\n"
 	       "                analysis for any --threads\n"
@@ -70,7 +76,7 @@ static void help(void)
 	       "                       of each side's expected score per ply (click a ply\n"
 	       "                       to open it) and the marks in the move list; one game\n"
 	       "                       per page: several games need -o DIR/\n"
-	       "  --store       also keep the review in the database, with the engine, playouts\n"
+	       "  --store       also keep the review in the database, with the SPEC, its count\n"
 	       "                and seed (a review of the same game with the same settings\n"
 	       "                replaces the last one); kifu-stats players then gives each\n"
 	       "                player's analysed_moves, mean_loss and mistakes (loss >= 0.20).\n"
@@ -150,7 +156,7 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	struct kifu_render_review review;
 	struct kifu_buf b = KIFU_BUF_INIT;
 	struct kifu_error err;
-	char *best = NULL, engine[96];
+	char *best = NULL, engine[96], spec[KIFU_ANALYSE_SPEC_MAX];
 	size_t i;
 	int ret;
 
@@ -179,13 +185,15 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 		ret = -1;
 		goto out;
 	}
+	/* the spec was checked before any game */
+	kifu_analyse_spec(spec, &r->opts, &err);
 	review.plies = rv;
 	review.best = best;
 	review.engine = engine;
-	review.playouts = r->opts.playouts;
+	review.spec = spec;
+	review.playouts = kifu_analyse_spec_count(spec);
 	review.seed = r->opts.seed;
-	snprintf(engine, sizeof(engine), "mcts:%ld, seed %llu", r->opts.playouts,
-		 (unsigned long long)r->opts.seed);
+	snprintf(engine, sizeof(engine), "%s, seed %llu", spec, (unsigned long long)r->opts.seed);
 	if (r->format == FMT_JSON) {
 		if (r->json_array)
 			kifu_buf_puts(&b, r->done ? ",\n" : "[\n");
@@ -225,6 +233,25 @@ out:
 	return ret;
 }
 
+/* --engine: a spec a review can use, whose player can be made. */
+static void check_engine(const struct kifu_analyse_opts *o)
+{
+	char spec[KIFU_ANALYSE_SPEC_MAX];
+	struct kifu_player *p = NULL;
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	if (kifu_analyse_spec(spec, o, &err) < 0 ||
+	    kifu_player_new(&p, kifu_games[0], spec, 0, &err) < 0) {
+		if (err.code == KIFU_ENOMEM) {
+			cli_error(&err);
+			exit(EXIT_FAILURE_IO);
+		}
+		cli_usage_error(usage, "--engine: %s", err.message);
+	}
+	kifu_player_free(p);
+}
+
 static void finish(struct run *r)
 {
 	struct kifu_buf b = KIFU_BUF_INIT;
@@ -245,12 +272,13 @@ static void finish(struct run *r)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_ID, O_FILE, O_TO, O_PLAYOUTS, O_THREADS, O_SEED, O_STORE };
+	enum { O_DB = 256, O_ID, O_FILE, O_TO, O_ENGINE, O_PLAYOUTS, O_THREADS, O_SEED, O_STORE };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		{ "id", required_argument, NULL, O_ID },
 		{ "file", required_argument, NULL, O_FILE },
 		{ "to", required_argument, NULL, O_TO },
+		{ "engine", required_argument, NULL, O_ENGINE },
 		{ "playouts", required_argument, NULL, O_PLAYOUTS },
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "seed", required_argument, NULL, O_SEED },
@@ -285,6 +313,7 @@ int main(int argc, char **argv)
 		case O_ID: id = cli_parse_long(usage, "--id", optarg, 0, LONG_MAX); break;
 		case O_FILE: file = optarg; break;
 		case O_TO: to = optarg; break;
+		case O_ENGINE: r.opts.engine = optarg; break;
 		case O_PLAYOUTS:
 			r.opts.playouts = cli_parse_long(usage, "--playouts", optarg, 1, KIFU_PLAYER_MAX_PLAYOUTS);
 			break;
@@ -300,6 +329,7 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	check_engine(&r.opts);
 	if (!strcmp(to, "yaml"))
 		r.format = FMT_YAML;
 	else if (!strcmp(to, "json"))

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "play_summary.h"
 #include "kifu/diag.h"
 #include "kifu/game.h"
 #include "kifu/player.h"
@@ -26,7 +27,7 @@
 
 static const char usage[] =
 	"kifu-play GAME [--variant V] [--first SIDE] --players SPEC,SPEC[,...] [--games N]\n"
-	"                 [--seed S] [--max-plies N] [--quiet] [-o DIR | --db FILE]";
+	"                 [--seed S] [--max-plies N] [--quiet] [--json] [-o DIR | --db FILE]";
 
 /* Most sides a game may have here, and so most SPECs. */
 #define MAX_SPECS 16
@@ -45,12 +46,12 @@ struct options {
 	const char *dir;
 	const char *db;
 	int quiet;
+	int json;           /* the summary as JSON on stdout */
 };
 
-/* What the summary line reports: per SPEC position, and in all. */
+/* What the summary reports besides the match's figures. */
 struct tally {
-	long wins[MAX_SPECS];
-	long draws, unfinished, decided;
+	struct kifu_match match;
 	long stored, duplicates;
 };
 
@@ -75,12 +76,17 @@ static void help(void)
 	       "  --db FILE        store the games in the database FILE (created if missing),\n"
 	       "                   or a PostgreSQL URI (postgresql://...)\n"
 	       "  --quiet          no progress bar and no summary on stderr\n"
+	       "  --json           the summary as one JSON object on stdout (the games are\n"
+	       "                   then written only with -o or --db)\n"
 	       "  --help, --version\n\n"
 	       "Game i (from 0) gives side j the SPEC at position (i + j) mod n of the list,\n"
 	       "so seats rotate; the player name written is the SPEC and ' #k', k its\n"
-	       "1-based position ('mcts:200 #1'). A summary (wins per player, draws,\n"
-	       "unfinished games) goes to stderr; a progress bar too when stderr is a\n"
-	       "terminal.\n\n"
+	       "1-based position ('mcts:200 #1'). A summary goes to stderr: per distinct\n"
+	       "SPEC its games, wins, draws, losses, unfinished games, score (wins and\n"
+	       "a 1/sides share of draws, over finished games) and mean CPU time per\n"
+	       "move; with two SPECs in a two-sided game, the first one's Elo difference\n"
+	       "with its 95%% interval (as cutechess computes it); a progress bar too\n"
+	       "when stderr is a terminal.\n\n"
 	       "Games:\n", usage, DEFAULT_MAX_PLIES);
 	cli_print_games(1);
 	exit(EXIT_OK);
@@ -186,13 +192,15 @@ static int play_game(struct kifu_record **out, const struct options *o, long i,
 {
 	struct kifu_outcome oc;
 	struct kifu_error err;
+	double cpu[MAX_SPECS] = { 0 };
+	long nmoves[MAX_SPECS] = { 0 };
 
 	kifu_error_clear(&err);
 	pr->game = i;
 	pr->games = o->games;
 	if (kifu_play_game(out, &oc, o->game, o->variant, o->first,
 			   (const char *const *)o->specs, o->nspecs, i, o->seed, o->max_plies,
-			   progress_ply, pr, &err) < 0) {
+			   progress_ply, pr, cpu, nmoves, &err) < 0) {
 		if (err.code == KIFU_ENOMEM || !err.message[0])
 			cli_errorf("game %ld: %s", i + 1,
 				   err.message[0] ? err.message : "out of memory");
@@ -200,14 +208,7 @@ static int play_game(struct kifu_record **out, const struct options *o, long i,
 			cli_errorf("internal error: game %ld: %s", i + 1, err.message);
 		return EXIT_FAILURE_IO;
 	}
-	if (oc.status == KIFU_WIN) {
-		tally->wins[(i + oc.winner) % o->nspecs]++;
-		tally->decided++;
-	} else if (oc.status == KIFU_DRAW) {
-		tally->draws++;
-	} else {
-		tally->unfinished++;
-	}
+	kifu_match_add(&tally->match, i, &oc, cpu, nmoves);
 	return 0;
 }
 
@@ -300,21 +301,18 @@ static int write_file(const char *path, const struct kifu_buf *doc)
 
 static void summary(const struct options *o, const struct tally *t, struct kifu_store *st)
 {
-	int k;
-
+	if (o->json)
+		play_summary_json(stdout, o->game, o->variant, (const char *const *)o->specs, o->games,
+				  &t->match);
 	if (o->quiet)
 		return;
 	fprintf(stderr, "%s: %ld game%s: %ld decided, %ld drawn, %ld unfinished\n",
-		cli_progname(), o->games, o->games == 1 ? "" : "s", t->decided, t->draws,
-		t->unfinished);
+		cli_progname(), o->games, o->games == 1 ? "" : "s", t->match.decided,
+		t->match.draws, t->match.unfinished);
 	if (o->db)
 		cli_line(stderr, "%s: stored %ld in '%s', duplicates %ld", cli_progname(),
 			 t->stored, st ? kifu_store_path(st) : o->db, t->duplicates);
-	if (o->nspecs < 2)
-		return;
-	for (k = 0; k < o->nspecs; k++)
-		fprintf(stderr, "%s:   %s #%d won %ld\n", cli_progname(), o->specs[k], k + 1,
-			t->wins[k]);
+	play_summary_text(stderr, (const char *const *)o->specs, &t->match);
 }
 
 int main(int argc, char **argv)
@@ -329,6 +327,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -360,6 +359,7 @@ int main(int argc, char **argv)
 		case 'o': o.dir = optarg; break;
 		case 'd': o.db = optarg; break;
 		case 'q': o.quiet = 1; break;
+		case 'j': o.json = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -372,6 +372,7 @@ int main(int argc, char **argv)
 	if (!players)
 		cli_usage_error(usage, "--players is required");
 	parse_players(&o, players);
+	kifu_match_init(&tally.match, o.game, (const char *const *)o.specs, o.nspecs);
 	o.games = games ? cli_parse_long(usage, "--games", games, 1, 100000000L) : 1;
 	o.seed = seed ? cli_parse_seed(usage, seed) : 1;
 	o.max_plies = max_plies ? cli_parse_long(usage, "--max-plies", max_plies, 1,
@@ -425,7 +426,8 @@ int main(int argc, char **argv)
 			ret = write_file(path, &doc);
 			if (ret)
 				break;
-		} else if (fwrite(doc.data, 1, doc.len, stdout) != doc.len || fflush(stdout)) {
+		} else if (!o.json &&
+			   (fwrite(doc.data, 1, doc.len, stdout) != doc.len || fflush(stdout))) {
 			cli_errorf("cannot write the games: %s", strerror(errno));
 			ret = EXIT_FAILURE_IO;
 			break;

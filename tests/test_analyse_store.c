@@ -223,7 +223,7 @@ static void test_store_and_players(void **state)
 	assert_int_equal(query(fx, "SELECT count(*) FROM analysis_runs"), 4);
 	assert_int_equal(query(fx, "SELECT count(*) FROM analysis_plies"), 4 + 4 + 3 + 2);
 	assert_int_equal(query(fx, "SELECT count(*) FROM analysis_runs WHERE game_id = 2 AND "
-			     "engine = 'mcts' AND playouts = 1000 AND seed = 7 AND plies = 3"), 1);
+			     "engine = 'engine' AND playouts = 1000 AND seed = 7 AND plies = 3"), 1);
 	assert_int_equal(query(fx, "SELECT count(*) FROM analysis_runs WHERE seed = -1"), 1);
 	assert_int_equal(query(fx, "SELECT count(*) FROM analysis_plies p JOIN analysis_runs r "
 			     "ON r.id = p.run_id WHERE r.game_id = 2 AND p.loss = 0.5"), 0);

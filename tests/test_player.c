@@ -114,7 +114,8 @@ static void expect_bad_spec(const char *spec, const char *message)
 
 static void test_specs(void **unused)
 {
-	static const char *const good[] = { "random", "mcts:1", "mcts:200", "mcts:100000000" };
+	static const char *const good[] = { "random", "mcts:1", "mcts:200", "mcts:100000000",
+					    "engine", "engine:1", "engine:6400" };
 	struct kifu_error err;
 	size_t i;
 
@@ -150,6 +151,13 @@ static void test_specs(void **unused)
 	expect_bad_spec("mcts:100000001",
 			"mcts playout count must be a whole number from 1 to 100000000: "
 			"'mcts:100000001'");
+	expect_bad_spec("enginex", "unknown player 'enginex'");
+	expect_bad_spec("engine:", "engine iteration count must be a whole number from 1 to "
+			"100000000: 'engine:'");
+	expect_bad_spec("engine:0", "engine iteration count must be a whole number from 1 to "
+			"100000000: 'engine:0'");
+	expect_bad_spec("engine:5x", "engine iteration count must be a whole number from 1 to "
+			"100000000: 'engine:5x'");
 	expect_bad_spec("mcts:99999999999999999999999",
 			"mcts playout count must be a whole number from 1 to 100000000: "
 			"'mcts:99999999999999999999999'");
@@ -159,6 +167,7 @@ static void test_specs(void **unused)
 static void test_determinism(void **unused)
 {
 	static const char *const specs[] = { "mcts:20", "random" };
+	static const char *const engine_specs[] = { "engine:20", "random" };
 	static struct game_log a, b, c;
 	const struct kifu_game *const *g;
 
@@ -169,10 +178,13 @@ static void test_determinism(void **unused)
 		for (v = 0; (*g)->variants[v]; v++) {
 			int round;
 
-			for (round = 0; round < 2; round++) {
-				play(&a, *g, v, specs, 2, round, 11, SAME_PLIES);
-				play(&b, *g, v, specs, 2, round, 11, SAME_PLIES);
-				play(&c, *g, v, specs, 2, round, 12, SAME_PLIES);
+			/* rounds 0, 1: mcts:20; 2, 3: the engine, deterministic too */
+			for (round = 0; round < 4; round++) {
+				const char *const *sp = round < 2 ? specs : engine_specs;
+
+				play(&a, *g, v, sp, 2, round, 11, SAME_PLIES);
+				play(&b, *g, v, sp, 2, round, 11, SAME_PLIES);
+				play(&c, *g, v, sp, 2, round, 12, SAME_PLIES);
 				assert_int_equal(a.plies, b.plies);
 				if (memcmp(a.moves, b.moves, sizeof(a.moves[0]) * (size_t)a.plies))
 					fail_msg("%s/%s: same seed, different games", (*g)->name,

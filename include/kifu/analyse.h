@@ -1,10 +1,13 @@
 /*
  * Engine review of games (kifu-analyse): for each ply, from the position
- * before the move, the built-in MCTS player (kifu/player.h,
- * kifu_player_analyse) values the position, its own choice and the move
- * played, all as expected scores in [0, 1] for the mover (a four-player
- * game: that side's share); loss = max(0, best_score - played_score), and a
- * loss of at least 0.10 / 0.20 / 0.35 marks the move ?! / ? / ??.
+ * before the move, a built-in searching player (kifu/player.h,
+ * kifu_player_analyse: `engine` by default, or any engine:N or mcts:N)
+ * values the position, its own choice and the move played, all as expected
+ * scores in [0, 1] for the mover (a four-player game: that side's share);
+ * loss = max(0, best_score - played_score), and a loss of at least 0.10 /
+ * 0.20 / 0.35 marks the move ?! / ? / ??. The engine's solver also proves
+ * moves won or lost: a move proven lost where a move not proven lost
+ * existed is ?? whatever its loss.
  *
  * Positions are analysed in parallel, each with its own generator seeded
  * from the seed and the ply alone (kifu_analyse_ply_seed), so the same seed
@@ -20,10 +23,17 @@
 #include "kifu/game.h"
 
 /*
- * Playouts per position by default: mcts:1000, the strong player of the
- * tests. Its speed per game is in README.md (bench/analyse.sh).
+ * Iterations per position by default: the engine's default budget
+ * (KIFU_PLAYER_ENGINE_ITERATIONS). Its speed per game is in README.md
+ * (bench/engine.sh).
  */
 #define KIFU_ANALYSE_PLAYOUTS 1000L
+
+/* The player that reviews by default. */
+#define KIFU_ANALYSE_ENGINE "engine"
+
+/* Longest engine spec a review names ("engine:100000000"). */
+#define KIFU_ANALYSE_SPEC_MAX 32
 
 /* The marks' thresholds on loss. */
 #define KIFU_ANALYSE_DUBIOUS 0.10
@@ -38,7 +48,12 @@ enum kifu_review_mark {
 };
 
 struct kifu_analyse_opts {
-	long playouts;    /* MCTS iterations per position; 0: KIFU_ANALYSE_PLAYOUTS */
+	/*
+	 * The reviewing player: "engine", "engine:N" or "mcts:N"; NULL:
+	 * KIFU_ANALYSE_ENGINE. A spec without a count takes `playouts`.
+	 */
+	const char *engine;
+	long playouts;    /* iterations per position for a spec without a count; 0: KIFU_ANALYSE_PLAYOUTS */
 	long min_visits;  /* iterations the played move gets at least; 0: playouts / 4 */
 	int threads;      /* 0: the number of cores */
 	uint64_t seed;
@@ -56,6 +71,8 @@ struct kifu_ply_review {
 	double loss;
 	int mark;             /* enum kifu_review_mark */
 	uint32_t best_visits, played_visits;
+	int best_proof, played_proof;  /* enum kifu_proof (player.h): what the solver proved */
+	int best_plies, played_plies;  /* proven: plies to the end, the move included */
 };
 
 /* The mark a loss earns. */
@@ -66,6 +83,18 @@ const char *kifu_analyse_mark_text(int mark);
 
 /* The generator seed of ply (1-based) for an analysis seeded with seed. */
 uint64_t kifu_analyse_ply_seed(uint64_t seed, size_t ply);
+
+/*
+ * The spec of the player o reviews with, into out (KIFU_ANALYSE_SPEC_MAX
+ * bytes): "engine" (the default budget), or with its count written out
+ * ("engine:300" for --playouts 300, "mcts:1000").
+ * Returns 0, or KIFU_EPARSE for a spec that is not engine, engine:N or
+ * mcts:N (err says why).
+ */
+int kifu_analyse_spec(char *out, const struct kifu_analyse_opts *o, struct kifu_error *err);
+
+/* The iterations of a spec of kifu_analyse_spec ("engine": its default count). */
+long kifu_analyse_spec_count(const char *spec);
 
 /* The number of cores online (at least 1): the default thread count. */
 int kifu_analyse_cores(void);
@@ -98,7 +127,9 @@ struct kifu_store; /* kifu/store.h */
 /*
  * Saves the review rv of the n plies of the stored game game_id in st
  * (schema 6: one analysis_runs row for the game and the engine settings of
- * o, "mcts", its playouts and seed, and an analysis_plies row per ply).
+ * o: the spec of kifu_analyse_spec in `engine`, its count
+ * (kifu_analyse_spec_count) in `playouts`,
+ * the seed; and an analysis_plies row per ply).
  * moves and best hold the canonical texts of the moves played and of the
  * engine's moves, KIFU_MOVE_TEXT_MAX apart. A run of the same game and
  * settings is replaced; runs with other settings stay. One transaction:

@@ -3,8 +3,12 @@
  * interface only, so that every game (and any game added later) can be
  * played by them. A player is made from a SPEC string:
  *
- *   random   a legal move chosen uniformly at random;
- *   mcts:N   Monte Carlo tree search (UCT) with N playouts per move.
+ *   random    a legal move chosen uniformly at random;
+ *   mcts:N    Monte Carlo tree search (UCT) with N playouts per move;
+ *   engine:N  kifu's strongest player: MCTS-Solver with evaluation cut-offs
+ *             and progressive bias, N iterations per move (`engine` alone:
+ *             KIFU_PLAYER_ENGINE_ITERATIONS). lib/engine/engine.c says how
+ *             it searches.
  *
  * MCTS, precisely: each move builds a fresh tree from the current position
  * in a node pool that is reset after the move. One iteration selects from
@@ -49,14 +53,28 @@
 /* Most tree nodes one move's search may hold (32 bytes each). */
 #define KIFU_PLAYER_MAX_NODES (1u << 21)
 
-/* Largest N accepted in `mcts:N`. */
+/*
+ * Iterations of `engine` without a count: chosen so that a move costs no
+ * more CPU than mcts:1000's (bench/engine.sh measures both).
+ */
+#define KIFU_PLAYER_ENGINE_ITERATIONS 1000L
+
+/*
+ * Work of `engine` without a count: it also stops once its search has
+ * tried (at expansion) and played (in playouts) this many moves, which
+ * bounds a move's cost where positions have about a thousand moves.
+ */
+#define KIFU_PLAYER_ENGINE_WORK 32000L
+
+/* Largest N accepted in `mcts:N` and `engine:N`. */
 #define KIFU_PLAYER_MAX_PLAYOUTS 100000000L
 
 /* A player made by kifu_player_new (a record's `players` entry is struct kifu_record_player). */
 struct kifu_player;
 
 /*
- * Makes a player of game g from spec ("random", "mcts:N") with generator
+ * Makes a player of game g from spec ("random", "mcts:N", "engine",
+ * "engine:N") with generator
  * seed `seed`. *out belongs to the caller (kifu_player_free). Returns 0,
  * KIFU_EPARSE for a bad spec ("unknown player 'foo'", "mcts needs a
  * playout count: 'mcts:'") or KIFU_ENOMEM.
@@ -91,11 +109,21 @@ int kifu_player_playout(struct kifu_outcome *outcome, int *plies, struct kifu_pl
 /* Replaces p's generator state by the one seed gives (as kifu_player_new does). */
 void kifu_player_seed(struct kifu_player *p, uint64_t seed);
 
+/* What the engine's solver proved of a root move, for the side to move at the root. */
+enum kifu_proof {
+	KIFU_PROOF_NONE = 0, /* nothing: the score is sampled (always so for mcts:N) */
+	KIFU_PROOF_WIN,      /* the move wins against any defence */
+	KIFU_PROOF_LOSS,     /* another side wins against any defence */
+	KIFU_PROOF_DRAW      /* the best either side can force is a draw */
+};
+
 /* One root move of an analysis. */
 struct kifu_player_value {
 	kifu_move move;
 	uint32_t visits;  /* iterations through it */
 	double score;     /* their mean reward for the side to move at the root, in [0, 1] */
+	int proof;        /* enum kifu_proof */
+	int plies;        /* proven: plies to the end, this move included */
 };
 
 struct kifu_player_analysis {
@@ -106,7 +134,9 @@ struct kifu_player_analysis {
 
 /*
  * Analyses state for the side to move, with `played` (one of its legal
- * moves) in view. p must be an mcts:N player. The search is the one of
+ * moves) in view. p must be an mcts:N or engine player (the engine's
+ * analysis is its own search, engine.c, with the same forcing and its
+ * proofs in the values). The mcts:N search is the one of
  * kifu_player_choose, with N iterations, and with these differences, all
  * for a fair value of both moves:
  *   - no shortcut: a single legal move or a winning one is searched too;
@@ -129,7 +159,7 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 			const void *state, kifu_move played, long min_visits,
 			struct kifu_error *err);
 
-/* N of an mcts:N player, 0 for random. */
+/* N of an mcts:N or engine:N player, 0 for random. */
 long kifu_player_playouts(const struct kifu_player *p);
 
 /* ---- Playing whole games (kifu-play) ---- */
@@ -141,12 +171,64 @@ long kifu_player_playouts(const struct kifu_player *p);
  * player's seed comes from seed, i and j alone, so the same arguments give
  * the same game. At most max_plies moves are played (a game cut short is
  * unfinished). *outcome gets the final position's outcome. progress (may
- * be NULL) is called with ctx before each move. Returns 0 or a negative
- * KIFU_E* code (err says why).
+ * be NULL) is called with ctx before each move. cpu and nmoves (each may
+ * be NULL, else g->nsides entries) get, per side, the CPU seconds its
+ * player spent choosing (this thread's clock) and its moves added. Returns
+ * 0 or a negative KIFU_E* code (err says why).
  */
 int kifu_play_game(struct kifu_record **out, struct kifu_outcome *outcome,
 		   const struct kifu_game *g, int variant, int first,
 		   const char *const *specs, int nspecs, long i, uint64_t seed, long max_plies,
-		   void (*progress)(void *ctx, int ply), void *ctx, struct kifu_error *err);
+		   void (*progress)(void *ctx, int ply), void *ctx, double *cpu, long *nmoves,
+		   struct kifu_error *err);
+
+/* ---- A series' figures (kifu-play's summary) ---- */
+
+/* Most SPECs (and sides) a series may have. */
+#define KIFU_MATCH_MAX 16
+
+/* One distinct SPEC's figures. */
+struct kifu_match_spec {
+	long games, wins, draws, losses, unfinished;
+	long moves;   /* moves it chose */
+	double cpu;   /* CPU seconds they took */
+};
+
+struct kifu_match {
+	int nsides, nspecs;
+	int group[KIFU_MATCH_MAX];  /* SPEC position -> first position with the same text */
+	struct kifu_match_spec spec[KIFU_MATCH_MAX]; /* at each group's first position */
+	long side_wins[KIFU_MATCH_MAX];
+	long decided, draws, unfinished;
+};
+
+/* Starts the figures of a series of g between specs[0..nspecs) (as kifu_play_game seats them). */
+void kifu_match_init(struct kifu_match *m, const struct kifu_game *g, const char *const *specs,
+		     int nspecs);
+
+/*
+ * Adds game i (from 0) of the series, its outcome and (each may be NULL)
+ * the CPU seconds and moves per side of kifu_play_game. A SPEC seated on
+ * several sides counts the game once: won when one of its sides won, lost
+ * when another SPEC's side did.
+ */
+void kifu_match_add(struct kifu_match *m, long i, const struct kifu_outcome *oc,
+		    const double *cpu, const long *nmoves);
+
+/* Wins and a 1/nsides share of draws over finished games, in [0, 1]; NaN without any. */
+double kifu_match_score(const struct kifu_match_spec *s, int nsides);
+
+/* The two distinct SPEC positions *a < *b of a two-sided series; 0 when it has not exactly two. */
+int kifu_match_pair(const struct kifu_match *m, int *a, int *b);
+
+/*
+ * The Elo difference of a player with w wins, d draws and l losses and the
+ * half-width of its 95% interval, as cutechess-cli reports them (the
+ * score's standard error from the per-game results, the interval's ends
+ * mapped to Elo by the logistic curve, half their distance). Returns 1, or
+ * 0 when no interval exists (no games, or an end at a score of 0 or 1;
+ * *diff is then infinite for a score of 0 or 1, *margin NaN).
+ */
+int kifu_match_elo(double *diff, double *margin, long w, long d, long l);
 
 #endif

@@ -43,8 +43,9 @@ struct kifu_ply_review; /* kifu/analyse.h */
 struct kifu_render_review {
 	const struct kifu_ply_review *plies; /* one per ply of the replay, in order */
 	const char *best;    /* the engine's move of ply i (0-based) at best + i * KIFU_MOVE_TEXT_MAX */
-	const char *engine;  /* what reviewed, for the chart's caption ("mcts:1000, seed 1") */
-	long playouts;       /* the engine's settings (mcts), for the table and json */
+	const char *engine;  /* what reviewed, for the chart's caption ("engine:1000, seed 1") */
+	const char *spec;    /* the reviewing player's spec ("engine:1000"), for the table and json */
+	long playouts;       /* its count, for the json */
 	uint64_t seed;
 };
 
@@ -68,7 +69,8 @@ int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
 /*
  * The record (format 1, as kifu_record_write writes it) with each marked
  * move's comment starting with its mark, the engine's move and both
- * scores ("?! best e4 0.61, played 0.48"). The comments of rec are
+ * scores ("?! best e4 0.61, played 0.48"; a move the solver proved lost
+ * adds "loses by force in K plies"). The comments of rec are
  * changed while it is written and restored before this returns.
  */
 int kifu_render_review_yaml(struct kifu_buf *b, struct kifu_record *rec,
@@ -76,15 +78,20 @@ int kifu_render_review_yaml(struct kifu_buf *b, struct kifu_record *rec,
 
 /*
  * One JSON object: the record's members as kifu-export --to json writes
- * them (from "game" to "tags"), the engine's settings ("analysis": engine,
- * playouts, seed) and a `plies` array of {ply, side, move, expected, best,
- * best_score, played_score, loss, mark}. No newline at the end.
+ * them (from "game" to "tags"), the engine's settings ("analysis": engine
+ * (the spec), playouts, seed) and a `plies` array of {ply, side, move,
+ * expected, best, best_score, played_score, loss, mark, won_in, loses_in}
+ * (won_in: the mover's best move proven won in that many plies; loses_in:
+ * the played move proven lost in that many plies; else null). No newline
+ * at the end.
  */
 int kifu_render_review_json(struct kifu_buf *b, const struct kifu_record *rec,
 			    const struct kifu_replay *rp, const struct kifu_render_review *review);
 
 /*
- * A table: a heading (label first: "game 2 of FILE"), a line per ply, and
+ * A table: a heading (label first: "game 2 of FILE"), a line per ply (the
+ * expected column says "won in K" or "lost in K" where the solver proved
+ * it, the mark "loses by force in K plies" for a proven-lost move), and
  * in a two-sided game each side's mean loss.
  */
 int kifu_render_review_text(struct kifu_buf *b, const struct kifu_replay *rp,

@@ -1,6 +1,6 @@
 /*
  * The engine review of include/kifu/analyse.h: every position of a game
- * analysed by the MCTS player (kifu_player_analyse), spread over threads
+ * analysed by a searching player (kifu_player_analyse), spread over threads
  * that take plies from a shared counter. Each ply's result depends only on
  * its position, the options and its own seed, and lands in its own slot, so
  * the order in which threads finish never shows.
@@ -56,28 +56,50 @@ int kifu_analyse_cores(void)
 	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
 
-static long opt_playouts(const struct kifu_analyse_opts *o)
+int kifu_analyse_spec(char *out, const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
-	return o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS;
+	const char *spec = o->engine ? o->engine : KIFU_ANALYSE_ENGINE;
+	long n = o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS;
+
+	if (!strcmp(spec, "engine") && n == KIFU_ANALYSE_PLAYOUTS)
+		strcpy(out, "engine"); /* the default budget, work bound included */
+	else if (!strcmp(spec, "engine"))
+		snprintf(out, KIFU_ANALYSE_SPEC_MAX, "engine:%ld", n);
+	else if ((!strncmp(spec, "engine:", 7) || !strncmp(spec, "mcts:", 5)) &&
+		 strlen(spec) < KIFU_ANALYSE_SPEC_MAX)
+		strcpy(out, spec);
+	else
+		return kifu_error_set(err, KIFU_EPARSE, "cannot review with '%s': engine, engine:N "
+				      "or mcts:N", spec);
+	return 0;
 }
 
-static long opt_min_visits(const struct kifu_analyse_opts *o)
+long kifu_analyse_spec_count(const char *spec)
 {
-	return o->min_visits > 0 ? o->min_visits : opt_playouts(o) / 4;
+	const char *colon = strchr(spec, ':');
+
+	return colon ? strtol(colon + 1, NULL, 10) : KIFU_PLAYER_ENGINE_ITERATIONS;
 }
 
-static int new_engine(struct kifu_player **out, const struct kifu_game *g,
+/* The reviewing player of o; *min_visits gets the iterations each valued move gets at least. */
+static int new_engine(struct kifu_player **out, long *min_visits, const struct kifu_game *g,
 		      const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
-	char spec[32];
+	char spec[KIFU_ANALYSE_SPEC_MAX];
+	int ret;
 
-	snprintf(spec, sizeof(spec), "mcts:%ld", opt_playouts(o));
-	return kifu_player_new(out, g, spec, o->seed, err);
+	*out = NULL;
+	ret = kifu_analyse_spec(spec, o, err);
+	if (ret == 0)
+		ret = kifu_player_new(out, g, spec, o->seed, err);
+	if (ret == 0)
+		*min_visits = o->min_visits > 0 ? o->min_visits : kifu_player_playouts(*out) / 4;
+	return ret;
 }
 
 /* One ply on engine p (its generator reseeded for the ply). */
-static int review(struct kifu_ply_review *out, struct kifu_player *p, const struct kifu_game *g,
-		  const void *state, kifu_move played, size_t ply,
+static int review(struct kifu_ply_review *out, struct kifu_player *p, long min_visits,
+		  const struct kifu_game *g, const void *state, kifu_move played, size_t ply,
 		  const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
 	struct kifu_player_analysis a;
@@ -85,7 +107,7 @@ static int review(struct kifu_ply_review *out, struct kifu_player *p, const stru
 
 	memset(out, 0, sizeof(*out));
 	kifu_player_seed(p, kifu_analyse_ply_seed(o->seed, ply));
-	ret = kifu_player_analyse(&a, p, state, played, opt_min_visits(o), err);
+	ret = kifu_player_analyse(&a, p, state, played, min_visits, err);
 	if (ret < 0)
 		return ret;
 	out->ply = ply;
@@ -100,6 +122,18 @@ static int review(struct kifu_ply_review *out, struct kifu_player *p, const stru
 	out->mark = kifu_analyse_mark(out->loss);
 	out->best_visits = a.best.visits;
 	out->played_visits = a.played.visits;
+	out->best_proof = a.best.proof;
+	out->best_plies = a.best.plies;
+	if (played == a.best.move) {
+		out->played_proof = a.best.proof;
+		out->played_plies = a.best.plies;
+	} else {
+		out->played_proof = a.played.proof;
+		out->played_plies = a.played.plies;
+	}
+	/* proven lost where the engine's choice is not: a blunder, whatever the samples say */
+	if (out->played_proof == KIFU_PROOF_LOSS && out->best_proof != KIFU_PROOF_LOSS)
+		out->mark = KIFU_REVIEW_BLUNDER;
 	return 0;
 }
 
@@ -108,11 +142,12 @@ int kifu_analyse_position(struct kifu_ply_review *out, const struct kifu_game *g
 			  const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
 	struct kifu_player *p = NULL;
+	long min_visits = 0;
 	int ret;
 
-	ret = new_engine(&p, g, o, err);
+	ret = new_engine(&p, &min_visits, g, o, err);
 	if (ret == 0)
-		ret = review(out, p, g, state, played, ply, o, err);
+		ret = review(out, p, min_visits, g, state, played, ply, o, err);
 	kifu_player_free(p);
 	return ret;
 }
@@ -141,12 +176,13 @@ static int work(void *arg)
 	struct worker *w = arg;
 	struct job *j = w->job;
 	struct kifu_player *p = NULL;
+	long min_visits = 0;
 	size_t i;
 
-	w->ret = new_engine(&p, j->g, j->o, &w->err);
+	w->ret = new_engine(&p, &min_visits, j->g, j->o, &w->err);
 	while (w->ret == 0 && !atomic_load(&j->stop) &&
 	       (i = atomic_fetch_add(&j->next, 1)) < j->n) {
-		w->ret = review(&j->out[i], p, j->g, j->states + i * j->g->state_size, j->moves[i],
+		w->ret = review(&j->out[i], p, min_visits, j->g, j->states + i * j->g->state_size, j->moves[i],
 				i + 1, j->o, &w->err);
 	}
 	if (w->ret < 0)

@@ -1,7 +1,8 @@
 /*
  * kifu-analyse --store: an engine review kept in the game database (schema
  * 6, analysis_runs and analysis_plies; schema/README.md). A run is one
- * game reviewed with one set of engine settings (engine, playouts, seed);
+ * game reviewed with one set of engine settings (engine: the reviewing
+ * player's spec, "engine:1000" or "mcts:1000"; playouts: its count; seed);
  * storing the same game with the same settings again replaces that run,
  * in one transaction, so a review is never half old and half new. All SQL
  * goes through the statement layer (store/db.h) and is the same on every
@@ -16,9 +17,6 @@
 #include "kifu/game.h"
 #include "kifu/store.h"
 #include "store/db.h"
-
-/* The engine every run names: the MCTS player of kifu-play (kifu/player.h). */
-#define ENGINE "mcts"
 
 static const char *const delete_plies =
 	"DELETE FROM analysis_plies WHERE run_id IN (SELECT id FROM analysis_runs "
@@ -36,25 +34,26 @@ static const char *const insert_ply =
 	"INSERT INTO analysis_plies(run_id, ply, side_index, move, best, expected, best_score, "
 	"played_score, loss, mark) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 
-/* Binds the run's key (game, engine, playouts, seed) to ?1..?4 of s. */
-static void bind_key(struct kifu_stmt *s, int64_t game_id, const struct kifu_analyse_opts *o)
+/* Binds the run's key (game, engine spec, its count, seed) to ?1..?4 of s. */
+static void bind_key(struct kifu_stmt *s, int64_t game_id, const char *spec,
+		     const struct kifu_analyse_opts *o)
 {
 	kifu_db_bind_int64_(s, 1, game_id);
-	kifu_db_bind_text_static_(s, 2, ENGINE, -1);
-	kifu_db_bind_int64_(s, 3, o->playouts > 0 ? o->playouts : KIFU_ANALYSE_PLAYOUTS);
+	kifu_db_bind_text_(s, 2, spec, -1);
+	kifu_db_bind_int64_(s, 3, kifu_analyse_spec_count(spec));
 	/* the 64 bits read as signed, as the hashes are */
 	kifu_db_bind_int64_(s, 4, (int64_t)o->seed);
 }
 
 /* Runs sql once with the run's key bound; 0 or the store's error in err. */
-static int run_keyed(struct kifu_store *st, const char *sql, int64_t game_id,
+static int run_keyed(struct kifu_store *st, const char *sql, int64_t game_id, const char *spec,
 		     const struct kifu_analyse_opts *o, const char *what, struct kifu_error *err)
 {
 	struct kifu_stmt *s = NULL;
 	int ret = kifu_db_prepare_(&s, st, sql, err);
 
 	if (ret == 0) {
-		bind_key(s, game_id, o);
+		bind_key(s, game_id, spec, o);
 		if (kifu_db_step_(s) < 0)
 			ret = kifu_db_fail_(st, what, err);
 	}
@@ -67,21 +66,25 @@ int kifu_analyse_store(struct kifu_store *st, int64_t game_id, const struct kifu
 		       const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
 	struct kifu_stmt *s = NULL;
+	char spec[KIFU_ANALYSE_SPEC_MAX];
 	int64_t run = 0;
 	size_t i;
 	int ret, rc;
 
+	ret = kifu_analyse_spec(spec, o, err);
+	if (ret < 0)
+		return ret;
 	ret = kifu_store_begin(st, err);
 	if (ret < 0)
 		return ret;
-	ret = run_keyed(st, delete_plies, game_id, o, "cannot replace an analysis", err);
+	ret = run_keyed(st, delete_plies, game_id, spec, o, "cannot replace an analysis", err);
 	if (ret == 0)
-		ret = run_keyed(st, delete_run, game_id, o, "cannot replace an analysis", err);
+		ret = run_keyed(st, delete_run, game_id, spec, o, "cannot replace an analysis", err);
 	if (ret == 0)
 		ret = kifu_db_prepare_(&s, st, insert_run, err);
 	if (ret < 0)
 		goto out;
-	bind_key(s, game_id, o);
+	bind_key(s, game_id, spec, o);
 	kifu_db_bind_int64_(s, 5, (int64_t)n);
 	if (kifu_db_step_(s) < 0) {
 		/* a game id that is not stored breaks the foreign key */
@@ -94,7 +97,7 @@ int kifu_analyse_store(struct kifu_store *st, int64_t game_id, const struct kifu
 	ret = kifu_db_prepare_(&s, st, select_run, err);
 	if (ret < 0)
 		goto out;
-	bind_key(s, game_id, o);
+	bind_key(s, game_id, spec, o);
 	rc = kifu_db_step_(s);
 	if (rc != KIFU_DB_ROW) {
 		ret = kifu_db_fail_(st, "cannot store the analysis", err);

@@ -6,6 +6,7 @@
  * players, round, seed tag, result and termination.
  */
 #include <stdio.h>
+#include <time.h>
 
 #include "kifu/game.h"
 #include "kifu/player.h"
@@ -14,6 +15,16 @@
 
 /* Most sides a game may have here. */
 #define MAX_SIDES 16
+
+/* This thread's CPU time in seconds (0 where the clock is missing). */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* splitmix64's finaliser over a and b: independent seeds from (S, i, j). */
 static uint64_t mix(uint64_t a, uint64_t b)
@@ -46,7 +57,8 @@ static int put_head(struct kifu_record *rec, const struct kifu_game *g, int vari
 int kifu_play_game(struct kifu_record **out, struct kifu_outcome *outcome,
 		   const struct kifu_game *g, int variant, int first,
 		   const char *const *specs, int nspecs, long i, uint64_t seed, long max_plies,
-		   void (*progress)(void *ctx, int ply), void *ctx, struct kifu_error *err)
+		   void (*progress)(void *ctx, int ply), void *ctx, double *cpu, long *nmoves,
+		   struct kifu_error *err)
 {
 	struct kifu_player *bots[MAX_SIDES] = { NULL };
 	struct kifu_record *rec = NULL;
@@ -73,15 +85,22 @@ int kifu_play_game(struct kifu_record **out, struct kifu_outcome *outcome,
 	}
 	for (;;) {
 		kifu_move m;
+		double t0;
+		int side;
 
 		g->outcome(pos->state, outcome);
 		if (outcome->status != KIFU_ONGOING || plies >= max_plies)
 			break;
 		if (progress)
 			progress(ctx, plies);
-		if ((ret = kifu_player_choose(&m, bots[g->side_to_move(pos->state)], pos->state,
-					      err)) < 0)
+		side = g->side_to_move(pos->state);
+		t0 = cpu ? thread_cpu() : 0;
+		if ((ret = kifu_player_choose(&m, bots[side], pos->state, err)) < 0)
 			goto out;
+		if (cpu)
+			cpu[side] += thread_cpu() - t0;
+		if (nmoves)
+			nmoves[side]++;
 		g->format_move(pos->state, m, text);
 		if ((ret = kifu_record_add_turn(rec, text, NULL, NULL, err)) < 0)
 			goto out;

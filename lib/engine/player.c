@@ -12,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/player_impl.h"
 #include "kifu/player.h"
 #include "util/hash.h"
-
-enum player_kind { PLAYER_RANDOM, PLAYER_MCTS };
 
 /* The node has its children listed (a terminal node has none). */
 #define NODE_EXPANDED 0x1
@@ -33,24 +32,6 @@ struct node {
 	uint32_t count;   /* number of children */
 	uint8_t mover;    /* the side that played `move` */
 	uint8_t flags;    /* NODE_* */
-};
-
-struct kifu_player {
-	const struct kifu_game *game;
-	char *spec;
-	int kind;           /* enum player_kind */
-	long playouts;      /* N of mcts:N */
-	uint64_t rng[4];    /* xoshiro256** state */
-	kifu_move *moves;   /* room for game->max_moves */
-	void *scratch;      /* one state, walked down the tree and played out */
-	void *probe;        /* one state, for trying a move (decisive_first) */
-	double *rewards;    /* one per side, of the current iteration */
-	struct node *nodes; /* the search tree of the current move */
-	uint32_t nnodes, cap;
-	uint32_t *path;     /* node indexes from the root to the current leaf */
-	size_t path_cap;
-	int analysing;      /* kifu_player_analyse: look for decisive moves at expansion */
-	uint32_t force;     /* root child every iteration goes through, or NO_FORCE */
 };
 
 static uint64_t rotl(uint64_t x, int k)
@@ -89,28 +70,53 @@ static size_t rng_below(uint64_t *s, size_t n)
 	return (size_t)(x % bound);
 }
 
+size_t kifu_player_rng_below_(uint64_t *s, size_t n)
+{
+	return rng_below(s, n);
+}
+
+/* Digits only (strtol would also take signs and white space); -1 when not 1..max. */
+static long parse_count(const char *digits)
+{
+	long n = 0;
+
+	if (!*digits)
+		return -1;
+	for (; *digits; digits++) {
+		if (*digits < '0' || *digits > '9' || n > KIFU_PLAYER_MAX_PLAYOUTS)
+			return -1;
+		n = n * 10 + (*digits - '0');
+	}
+	return n < 1 || n > KIFU_PLAYER_MAX_PLAYOUTS ? -1 : n;
+}
+
 static int parse_spec(struct kifu_player *p, const char *spec, struct kifu_error *err)
 {
-	const char *digits;
-	long n = 0;
+	long n;
 
 	if (!strcmp(spec, "random")) {
 		p->kind = PLAYER_RANDOM;
+		return 0;
+	}
+	if (!strncmp(spec, "engine", 6) && (spec[6] == '\0' || spec[6] == ':')) {
+		p->kind = PLAYER_ENGINE;
+		p->playouts = KIFU_PLAYER_ENGINE_ITERATIONS;
+		if (spec[6] == '\0')
+			return 0;
+		n = parse_count(spec + 7);
+		if (n < 0)
+			return kifu_error_set(err, KIFU_EPARSE,
+					      "engine iteration count must be a whole number from 1 to "
+					      "%ld: '%s'", KIFU_PLAYER_MAX_PLAYOUTS, spec);
+		p->playouts = n;
 		return 0;
 	}
 	if (strncmp(spec, "mcts", 4) || (spec[4] != '\0' && spec[4] != ':'))
 		return kifu_error_set(err, KIFU_EPARSE, "unknown player '%s'", spec);
 	if (spec[4] == '\0' || spec[5] == '\0')
 		return kifu_error_set(err, KIFU_EPARSE, "mcts needs a playout count: '%s'", spec);
-	/* Digits only: strtol would also take signs and white space. */
-	for (digits = spec + 5; *digits; digits++) {
-		if (*digits < '0' || *digits > '9' || n > KIFU_PLAYER_MAX_PLAYOUTS) {
-			n = -1;
-			break;
-		}
-		n = n * 10 + (*digits - '0');
-	}
-	if (n < 1 || n > KIFU_PLAYER_MAX_PLAYOUTS)
+	n = parse_count(spec + 5);
+	if (n < 0)
 		return kifu_error_set(err, KIFU_EPARSE,
 				      "mcts playout count must be a whole number from 1 to %ld: '%s'",
 				      KIFU_PLAYER_MAX_PLAYOUTS, spec);
@@ -147,6 +153,10 @@ int kifu_player_new(struct kifu_player **out, const struct kifu_game *g, const c
 	}
 	strcpy(p->spec, spec);
 	p->force = NO_FORCE;
+	if (p->kind == PLAYER_ENGINE && kifu_engine_new_(p) < 0) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "player '%s': out of memory", spec);
+		goto out;
+	}
 	for (i = 0; i < 4; i++)
 		p->rng[i] = kifu_hash_splitmix64_(&seed);
 out:
@@ -168,6 +178,7 @@ void kifu_player_free(struct kifu_player *p)
 	free(p->rewards);
 	free(p->nodes);
 	free(p->path);
+	kifu_engine_free_(p->engine);
 	free(p);
 }
 
@@ -529,6 +540,8 @@ int kifu_player_choose(kifu_move *out, struct kifu_player *p, const void *state,
 		*out = p->moves[rng_below(p->rng, n)];
 		return 0;
 	}
+	if (p->kind == PLAYER_ENGINE)
+		return kifu_engine_choose_(out, p, state, err);
 	return mcts_choose(out, p, state, err);
 }
 
@@ -574,6 +587,8 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (p->kind == PLAYER_ENGINE)
+		return kifu_engine_analyse_(out, p, state, played, min_visits, err);
 	if (p->kind != PLAYER_MCTS)
 		return kifu_error_set(err, KIFU_EILLEGAL, "player '%s' cannot analyse: it does not search",
 				      p->spec);
@@ -636,5 +651,5 @@ out:
 
 long kifu_player_playouts(const struct kifu_player *p)
 {
-	return p->kind == PLAYER_MCTS ? p->playouts : 0;
+	return p->kind == PLAYER_RANDOM ? 0 : p->playouts;
 }

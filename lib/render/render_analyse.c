@@ -11,6 +11,7 @@
 
 #include "kifu/analyse.h"
 #include "kifu/game.h"
+#include "kifu/player.h"
 #include "kifu/record.h"
 #include "kifu/render.h"
 
@@ -59,6 +60,8 @@ int kifu_render_review_yaml(struct kifu_buf *b, struct kifu_record *rec,
 			continue;
 		kifu_buf_printf(&c, "%s best %s %.2f, played %.2f", kifu_analyse_mark_text(rv[i].mark),
 				best + i * KIFU_MOVE_TEXT_MAX, rv[i].best_score, rv[i].played_score);
+		if (rv[i].played_proof == KIFU_PROOF_LOSS)
+			kifu_buf_printf(&c, ", loses by force in %d plies", rv[i].played_plies);
 		if (t->comment)
 			kifu_buf_printf(&c, "; %s", t->comment);
 		if (c.failed) {
@@ -90,8 +93,10 @@ int kifu_render_review_json(struct kifu_buf *b, const struct kifu_record *rec,
 
 	if (ret < 0)
 		return ret;
-	kifu_buf_printf(b, ",\n  \"analysis\":{\"engine\":\"mcts\",\"playouts\":%ld,\"seed\":%llu}",
-			review->playouts, (unsigned long long)review->seed);
+	kifu_buf_puts(b, ",\n  \"analysis\":{\"engine\":");
+	kifu_buf_json_string(b, review->spec ? review->spec : "mcts");
+	kifu_buf_printf(b, ",\"playouts\":%ld,\"seed\":%llu}", review->playouts,
+			(unsigned long long)review->seed);
 	kifu_buf_puts(b, ",\n  \"plies\":[");
 	for (i = 0; i < rp->nplies; i++) {
 		const struct kifu_ply_review *p = &rv[i];
@@ -109,6 +114,14 @@ int kifu_render_review_json(struct kifu_buf *b, const struct kifu_record *rec,
 			kifu_buf_json_string(b, mark);
 		else
 			kifu_buf_puts(b, "null");
+		if (p->best_proof == KIFU_PROOF_WIN)
+			kifu_buf_printf(b, ",\"won_in\":%d", p->best_plies);
+		else
+			kifu_buf_puts(b, ",\"won_in\":null");
+		if (p->played_proof == KIFU_PROOF_LOSS)
+			kifu_buf_printf(b, ",\"loses_in\":%d", p->played_plies);
+		else
+			kifu_buf_puts(b, ",\"loses_in\":null");
 		kifu_buf_putc(b, '}');
 	}
 	kifu_buf_puts(b, rp->nplies ? "\n  ]\n}" : "]\n}");
@@ -124,19 +137,30 @@ int kifu_render_review_text(struct kifu_buf *b, const struct kifu_replay *rp,
 	double loss[2] = { 0, 0 };
 	size_t i, n[2] = { 0, 0 };
 
-	kifu_buf_printf(b, "%s: %s, variant %s; mcts:%ld, seed %llu\n", label, g->name,
-			g->variants[rp->variant], review->playouts,
+	kifu_buf_printf(b, "%s: %s, variant %s; %s, seed %llu\n", label, g->name,
+			g->variants[rp->variant], review->spec ? review->spec : "mcts",
 			(unsigned long long)review->seed);
 	kifu_buf_printf(b, "%5s  %-8s %-18s %8s  %-18s %10s %12s %6s  %s\n", "ply", "side", "move",
 			"expected", "best", "best_score", "played_score", "loss", "mark");
 	for (i = 0; i < rp->nplies; i++) {
 		const struct kifu_ply_review *p = &rv[i];
 		const char *mark = kifu_analyse_mark_text(p->mark);
+		char expected[32];
 
-		kifu_buf_printf(b, "%5zu  %-8s %-18s %8.3f  %-18s %10.3f %12.3f %6.3f  %s\n", p->ply,
-				g->sides[p->side], kifu_replay_text(rp, i + 1), p->expected,
+		/* the solver's word where it has one: the mover's best move won, or every move lost */
+		if (p->best_proof == KIFU_PROOF_WIN)
+			snprintf(expected, sizeof(expected), "won in %d", p->best_plies);
+		else if (p->best_proof == KIFU_PROOF_LOSS)
+			snprintf(expected, sizeof(expected), "lost in %d", p->best_plies);
+		else
+			snprintf(expected, sizeof(expected), "%.3f", p->expected);
+		kifu_buf_printf(b, "%5zu  %-8s %-18s %8s  %-18s %10.3f %12.3f %6.3f  %s", p->ply,
+				g->sides[p->side], kifu_replay_text(rp, i + 1), expected,
 				best + i * KIFU_MOVE_TEXT_MAX, p->best_score, p->played_score, p->loss,
 				mark ? mark : "");
+		if (p->played_proof == KIFU_PROOF_LOSS)
+			kifu_buf_printf(b, " loses by force in %d plies", p->played_plies);
+		kifu_buf_putc(b, '\n');
 		if (g->nsides == 2) {
 			loss[p->side] += p->loss;
 			n[p->side]++;

@@ -35,16 +35,28 @@ assert len(plies) == len(g['moves']), 'a ply per move'
 for i, p in enumerate(plies):
     assert p['ply'] == i + 1 and p['move'] == g['moves'][i]['move']
     assert set(p) == {'ply', 'side', 'move', 'expected', 'best', 'best_score',
-                      'played_score', 'loss', 'mark'}
+                      'played_score', 'loss', 'mark', 'won_in', 'loses_in'}
     for k in ('expected', 'best_score', 'played_score', 'loss'):
         assert 0 <= p[k] <= 1, k
     assert abs(p['loss'] - max(0, p['best_score'] - p['played_score'])) < 2e-4
     l = p['loss'] + 1e-9
-    want = '??' if l >= 0.35 else '?' if l >= 0.2 else '?!' if l >= 0.1 else None
-    assert p['mark'] == want, (p, want)
+    # proven lost while the engine's move is not (its score above 0): ?? whatever the loss
+    forced = p['loses_in'] is not None and p['best_score'] > 0
+    want = '??' if l >= 0.35 or forced else '?' if l >= 0.2 else '?!' if l >= 0.1 else None
+    # the json's 4 decimals cannot tell a loss just under a threshold from one on it
+    near = any(abs(p['loss'] - t) <= 5e-5 for t in (0.1, 0.2, 0.35))
+    assert p['mark'] == want or (near and not forced), (p, want)
+    if p['loses_in'] is not None:
+        assert p['played_score'] == 0 and p['loses_in'] >= 1, p
+    if p['won_in'] is not None:
+        assert p['best_score'] == 1 and p['won_in'] >= 1, p
+assert d[0]['analysis']['engine'] == 'engine:300', d[0]['analysis']
 last = plies[-1]
 assert last['mark'] == '??', last
 assert last['best'] != last['move']
+# the move lets another side win at once (or at the move itself, in
+# splinter-quad): the solver proves it
+assert last['loses_in'] in (1, 2), last
 PY
 done
 
@@ -60,9 +72,17 @@ check "seeds 1 and 2 gave the same review" sh -c "! cmp -s '$tmp/a1.json' '$tmp/
 # yaml: a valid record whose last move's comment starts with ?? and names the engine's move
 check "yaml review is not a valid record" "$bin/kifu-validate" "$tmp/a1.yaml" >/dev/null
 best=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[0]['plies'][-1]['best'])" "$tmp/a1.json")
-check "yaml: last comment" grep -q "comment: '?? best $best [0-9.]*, played [0-9.]*'}\$" "$tmp/a1.yaml"
+check "yaml: last comment" grep -q "comment: '?? best $best [0-9.]*, played [0-9.]*, loses by force in 2 plies'}\$" "$tmp/a1.yaml"
 check "text: no table header" grep -q '^  ply  side ' "$tmp/a1.text"
-check "text: last ply not marked" sh -c "grep '^ *[0-9]' '$tmp/a1.text' | tail -n 1 | grep -q '??\$'"
+check "text: last ply not marked" sh -c "grep '^ *[0-9]' '$tmp/a1.text' | tail -n 1 | grep -q '?? loses by force in 2 plies\$'"
+check "text: no engine spec in the heading" grep -q '; engine:300, seed 1$' "$tmp/a1.text"
+# --engine mcts:N reviews with mcts (no proofs) and names it
+"$analyse" --file "$f" --to json --engine mcts:100 --threads 1 >"$tmp/m.json" || fail "--engine mcts:100 exited $?"
+check "--engine mcts:100: not named, or proofs" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))[0]
+assert d['analysis']['engine'] == 'mcts:100' and d['analysis']['playouts'] == 100
+assert all(p['won_in'] is None and p['loses_in'] is None for p in d['plies'])" "$tmp/m.json"
 # -o writes the same as stdout
 "$analyse" --file "$f" --to json --playouts 300 -o "$tmp/o.json"
 check "-o differs from stdout" cmp -s "$tmp/o.json" "$tmp/a1.json"
@@ -88,6 +108,7 @@ check "players: review columns before any review" sh -c "! grep -q analysed_move
 "$analyse" --db "$sdb" --game glaisher --playouts 40 --store -o /dev/null || fail "--store again exited $?"
 "$analyse" --db "$sdb" --id 1 --playouts 40 --seed 9 --store -o /dev/null || fail "--store --seed 9 exited $?"
 "$analyse" --db "$sdb" --id 1 --playouts 20 --store -o /dev/null || fail "--store --playouts 20 exited $?"
+"$analyse" --db "$sdb" --id 1 --engine mcts:30 --store -o /dev/null || fail "--store --engine mcts:30 exited $?"
 "$bin/kifu-stats" --db "$sdb" --format json players >"$tmp/p1.json" || fail "players exited $?"
 "$bin/kifu-stats" --db "$sdb" --format csv players >"$tmp/p1.csv"
 check "--store: rows, replacement or players columns wrong" python3 - "$sdb" "$tmp/s1.json" "$tmp/p1.json" "$tmp/p1.csv" <<'PY'
@@ -96,8 +117,10 @@ db = sqlite3.connect(sys.argv[1])
 review = json.load(open(sys.argv[2]))
 runs = db.execute('SELECT game_id, engine, playouts, seed, plies FROM analysis_runs ORDER BY id').fetchall()
 glaisher = [r[0] for r in db.execute("SELECT id FROM games WHERE game = 'glaisher' ORDER BY id")]
-# glaisher games twice with the same settings: one run each; game 1 also with seed 9 and 20 playouts
-want = sorted([(g, 'mcts', 40, 1) for g in glaisher] + [(1, 'mcts', 40, 9), (1, 'mcts', 20, 1)])
+# glaisher games twice with the same settings: one run each; game 1 also with seed 9, 20
+# iterations and mcts:30 (the engine spec recorded, its count as playouts)
+want = sorted([(g, 'engine:40', 40, 1) for g in glaisher] +
+              [(1, 'engine:40', 40, 9), (1, 'engine:20', 20, 1), (1, 'mcts:30', 30, 1)])
 assert sorted(r[:4] for r in runs) == want, runs
 for g, _, _, _, plies in runs:
     assert plies == db.execute('SELECT plies FROM games WHERE id = ?', (g,)).fetchone()[0]
@@ -171,6 +194,8 @@ expect 2 "two sources" "$analyse" --file "$f" --id 1
 expect 2 "bad playouts" "$analyse" --file "$f" --playouts 0
 expect 2 "bad threads" "$analyse" --file "$f" --threads x
 expect 2 "bad format" "$analyse" --file "$f" --to pgn
+expect 2 "bad engine" "$analyse" --file "$f" --engine random
+expect 2 "bad engine count" "$analyse" --file "$f" --engine mcts:0
 expect 3 "missing database" "$analyse" --db "$tmp/none.db" --id 1
 grep -q "no database at" "$tmp/err" || fail "missing database message"
 [ -e "$tmp/none.db" ] && fail "a missing database was created"

@@ -1,0 +1,53 @@
+/*
+ * What the players' files share (player.c: the spec, random and mcts:N;
+ * engine.c and engine_solve.c: the engine): the player itself and its
+ * generator, so that every kind draws from one stream and stays
+ * deterministic for a seed.
+ */
+#ifndef KIFU_ENGINE_PLAYER_IMPL_H
+#define KIFU_ENGINE_PLAYER_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kifu/error.h"
+#include "kifu/game.h"
+#include "kifu/player.h"
+
+enum player_kind { PLAYER_RANDOM, PLAYER_MCTS, PLAYER_ENGINE };
+
+struct node;   /* mcts:N's tree node (player.c) */
+struct engine; /* the engine's search (engine.c) */
+
+struct kifu_player {
+	const struct kifu_game *game;
+	char *spec;
+	int kind;           /* enum player_kind */
+	long playouts;      /* N of mcts:N, iterations of engine:N */
+	uint64_t rng[4];    /* xoshiro256** state */
+	kifu_move *moves;   /* room for game->max_moves */
+	void *scratch;      /* one state, walked down the tree and played out */
+	void *probe;        /* one state, for trying a move (decisive_first) */
+	double *rewards;    /* one per side, of the current iteration */
+	struct node *nodes; /* the search tree of the current move */
+	uint32_t nnodes, cap;
+	uint32_t *path;     /* node indexes from the root to the current leaf */
+	size_t path_cap;
+	int analysing;      /* kifu_player_analyse: look for decisive moves at expansion */
+	uint32_t force;     /* root child every iteration goes through, or NO_FORCE */
+	struct engine *engine; /* the engine's own search state (PLAYER_ENGINE) */
+};
+
+/* Uniform in [0, n), n >= 1, from the generator state s (xoshiro256**). */
+size_t kifu_player_rng_below_(uint64_t *s, size_t n);
+
+/* The engine (engine.c): made with the player, freed with it. */
+int kifu_engine_new_(struct kifu_player *p);
+void kifu_engine_free_(struct engine *e);
+int kifu_engine_choose_(kifu_move *out, struct kifu_player *p, const void *state,
+			struct kifu_error *err);
+int kifu_engine_analyse_(struct kifu_player_analysis *out, struct kifu_player *p,
+			 const void *state, kifu_move played, long min_visits,
+			 struct kifu_error *err);
+
+#endif

@@ -1,0 +1,385 @@
+/*
+ * Tests of the engine's solver (lib/engine/engine.c) in every game and
+ * variant, on positions found here by brute force over the game interface
+ * (a plain exhaustive search, independent of the engine), never written by
+ * hand:
+ *   - forced wins in 1, 2 and 3 moves of the side to move (in splinter-quad,
+ *     whose other three sides move between two of its moves, in 1 and 2):
+ *     the position lies near the end of a seeded random game, the side to
+ *     move wins against any defence within that many of its moves and not
+ *     within fewer. The engine must play a win in 1 and prove it; it must
+ *     keep the forced win (or play a slower win it proved) in at least 3 of
+ *     4 positions with a win in 2 and 2 of 3 with a win in 3 (the printed
+ *     tally says which it missed); what its analysis proves must be true (a
+ *     proven win is one, and no shorter than the brute force allows);
+ *   - positions where every move loses (each one ends the game for another
+ *     side or lets the next mover win at once): the analysis proves every
+ *     move lost, so the move played there is not marked, and the engine
+ *     still plays a legal move.
+ * Each brute-force search has a node budget; a position it cannot settle
+ * within it is passed over for the next.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kifu/analyse.h"
+#include "kifu/game.h"
+#include "kifu/player.h"
+#include "helpers.h"
+/* Wins in k moves the engine kept, of those tried (test_solver's tally). */
+static int kept[4], tried[4];
+
+/* Deepest brute-force search, in plies. */
+#define MAX_DEPTH 12
+/* Nodes one brute-force question may visit before it gives up. */
+#define NODE_BUDGET 3000000L
+/* Random games tried per variant to find the positions. */
+#define MAX_GAMES 60
+/* Positions before the end of each game looked at. */
+#define TAIL 10
+/* Longest random game. */
+#define MAX_PLIES 3000
+/* The engine's budget in these positions. */
+#define ENGINE_SPEC "engine:5000"
+
+/* The brute-force search's memory: a state and a move list per depth. */
+struct brute {
+	const struct kifu_game *g;
+	unsigned char *states;  /* MAX_DEPTH + 1 states */
+	kifu_move *moves;       /* MAX_DEPTH + 1 lists of max_moves */
+	long nodes;
+};
+
+static void brute_init(struct brute *b, const struct kifu_game *g)
+{
+	b->g = g;
+	b->states = malloc(g->state_size * (MAX_DEPTH + 1));
+	b->moves = malloc(sizeof(*b->moves) * g->max_moves * (MAX_DEPTH + 1));
+	assert_non_null(b->states);
+	assert_non_null(b->moves);
+}
+
+static void brute_free(struct brute *b)
+{
+	free(b->states);
+	free(b->moves);
+}
+
+/*
+ * Whether side `me` wins from the state at depth d within `plies` plies
+ * against any play of the other sides: 1 yes, 0 no, -1 out of budget.
+ */
+static int forced(struct brute *b, int d, int me, int plies)
+{
+	const struct kifu_game *g = b->g;
+	const unsigned char *state = b->states + (size_t)d * g->state_size;
+	unsigned char *child = b->states + (size_t)(d + 1) * g->state_size;
+	kifu_move *moves = b->moves + (size_t)d * g->max_moves;
+	struct kifu_outcome oc;
+	size_t n, i;
+	int mine, unknown = 0;
+
+	g->outcome(state, &oc);
+	if (oc.status != KIFU_ONGOING)
+		return oc.status == KIFU_WIN && oc.winner == me;
+	if (plies == 0)
+		return 0;
+	if (++b->nodes > NODE_BUDGET)
+		return -1;
+	mine = g->side_to_move(state) == me;
+	n = g->legal_moves(state, moves);
+	for (i = 0; i < n; i++) {
+		int r;
+
+		memcpy(child, state, g->state_size);
+		g->apply(child, moves[i]);
+		r = forced(b, d + 1, me, plies - 1);
+		if (r < 0)
+			unknown = 1;
+		else if (mine && r == 1)
+			return 1;
+		else if (!mine && r == 0)
+			return 0;
+	}
+	return unknown ? -1 : !mine;
+}
+
+/* forced() from state itself (copied in at depth 0), with a fresh budget. */
+static int forced_from(struct brute *b, const void *state, int me, int plies)
+{
+	memcpy(b->states, state, b->g->state_size);
+	b->nodes = 0;
+	return forced(b, 0, me, plies);
+}
+
+/* Plies within which a side wins in k of its own moves: the others move between them. */
+static int plies_of(const struct kifu_game *g, int k)
+{
+	return (k - 1) * g->nsides + 1;
+}
+
+/* Whether m, played in state, loses at once: another side wins by it or by the next move. */
+static int loses_at_once(struct brute *b, const void *state, kifu_move m)
+{
+	const struct kifu_game *g = b->g;
+	unsigned char *a = b->states + g->state_size;
+	int me = g->side_to_move(state), next, r;
+	struct kifu_outcome oc;
+
+	memcpy(a, state, g->state_size);
+	g->apply(a, m);
+	g->outcome(a, &oc);
+	if (oc.status != KIFU_ONGOING)
+		return oc.status == KIFU_WIN && oc.winner != me;
+	next = g->side_to_move(a);
+	if (next == me)
+		return 0;
+	b->nodes = 0;
+	r = forced(b, 1, next, 1);
+	return r == 1;
+}
+
+/* Whether every move of state loses at once. */
+static int all_lose(struct brute *b, const void *state)
+{
+	const struct kifu_game *g = b->g;
+	kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+	size_t n, i;
+	int all = 1;
+
+	assert_non_null(moves);
+	n = g->legal_moves(state, moves);
+	for (i = 0; i < n && all; i++)
+		all = loses_at_once(b, state, moves[i]);
+	free(moves);
+	return n > 0 && all;
+}
+
+/* The positions of one variant: a win in k moves for k = 1..3, and an all-lose one. */
+struct found {
+	unsigned char *win[4];  /* [k], NULL when none was found */
+	unsigned char *lost;
+};
+
+static void *copy_state(const struct kifu_game *g, const void *state)
+{
+	void *s = malloc(g->state_size);
+
+	assert_non_null(s);
+	memcpy(s, state, g->state_size);
+	return s;
+}
+
+/* The largest k a variant is tested with (forced wins over three opponents cost more). */
+static int max_k(const struct kifu_game *g)
+{
+	return g->nsides == 2 ? 3 : 2;
+}
+
+/* Looks for the positions near the ends of seeded random games of g/variant. */
+static void find_positions(struct found *f, const struct kifu_game *g, int variant)
+{
+	struct brute b;
+	unsigned char *hist = malloc(g->state_size * (MAX_PLIES + 1));
+	kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+	struct th_rng rng = { 0x5eed + (uint64_t)variant };
+	struct kifu_error err;
+	int game, k;
+
+	memset(f, 0, sizeof(*f));
+	brute_init(&b, g);
+	assert_non_null(hist);
+	assert_non_null(moves);
+	for (game = 0; game < MAX_GAMES; game++) {
+		int plies = 0, p, done = f->lost != NULL;
+
+		for (k = 1; k <= max_k(g); k++)
+			done &= f->win[k] != NULL;
+		if (done)
+			break;
+		assert_int_equal(g->init(hist, variant, 0, &err), 0);
+		for (;;) {
+			size_t n = g->legal_moves(hist + (size_t)plies * g->state_size, moves);
+
+			if (!n || plies == MAX_PLIES)
+				break;
+			memcpy(hist + (size_t)(plies + 1) * g->state_size,
+			       hist + (size_t)plies * g->state_size, g->state_size);
+			g->apply(hist + (size_t)(plies + 1) * g->state_size,
+				 moves[th_rng_below(&rng, n)]);
+			plies++;
+		}
+		for (p = plies - 1; p >= 0 && p >= plies - TAIL; p--) {
+			const unsigned char *s = hist + (size_t)p * g->state_size;
+			int me = g->side_to_move(s), exact = 0;
+
+			for (k = 1; k <= max_k(g); k++) {
+				int r = forced_from(&b, s, me, plies_of(g, k));
+
+				if (r < 0)
+					break;
+				if (r == 1) {
+					exact = k;
+					break;
+				}
+			}
+			if (exact && !f->win[exact])
+				f->win[exact] = copy_state(g, s);
+			if (!exact && !f->lost && all_lose(&b, s))
+				f->lost = copy_state(g, s);
+		}
+	}
+	brute_free(&b);
+	free(hist);
+	free(moves);
+}
+
+/* The engine on a forced win in k moves: it keeps the win, and its proofs are true. */
+static void check_win(const struct kifu_game *g, const char *name, const void *state, int k)
+{
+	struct kifu_player *p;
+	struct kifu_player_analysis a;
+	struct kifu_error err;
+	struct brute b;
+	kifu_move m;
+	int me = g->side_to_move(state), seed;
+
+	brute_init(&b, g);
+	for (seed = 1; seed <= 2; seed++) {
+		unsigned char *after;
+
+		assert_int_equal(kifu_player_new(&p, g, ENGINE_SPEC, (uint64_t)seed, &err), 0);
+		assert_int_equal(kifu_player_choose(&m, p, state, &err), 0);
+		/*
+		 * The move keeps a forced win within the plies left; or it is a
+		 * slower win the solver proved (a proven win is played at once,
+		 * even when a shorter one is not proven yet), which the brute
+		 * force confirms.
+		 */
+		assert_int_equal(kifu_player_analyse(&a, p, state, m, 100, &err), 0);
+		after = copy_state(g, state);
+		g->apply(after, m);
+		if (forced_from(&b, after, me, plies_of(g, k) - 1) != 1 &&
+		    (a.played.proof != KIFU_PROOF_WIN ||
+		     forced_from(&b, after, me, a.played.plies - 1) != 1)) {
+			if (k == 1)
+				fail_msg("%s: win in 1, seed %d: the engine's move does not win", name,
+					 seed);
+			print_message("%s: win in %d, seed %d: the engine's move gives the win away\n",
+				      name, k, seed);
+		} else {
+			kept[k]++;
+		}
+		tried[k]++;
+		free(after);
+		/* the analysis: the best move's proof, when it has one, is true and not too short */
+		if (k == 1 && a.best.proof != KIFU_PROOF_WIN)
+			fail_msg("%s: win in 1 not proven (seed %d)", name, seed);
+		if (a.best.proof == KIFU_PROOF_LOSS)
+			fail_msg("%s: win in %d proven lost (seed %d)", name, k, seed);
+		if (a.best.proof == KIFU_PROOF_WIN) {
+			assert_true(a.best.score == 1);
+			/* no win within plies_of(k - 1) exists, so no proof is that short */
+			if (k > 1 && a.best.plies <= plies_of(g, k - 1))
+				fail_msg("%s: win in %d proven in %d plies", name, k, a.best.plies);
+			after = copy_state(g, state);
+			g->apply(after, a.best.move);
+			if (a.best.plies <= plies_of(g, 3) &&
+			    forced_from(&b, after, me, a.best.plies - 1) == 0)
+				fail_msg("%s: win in %d: a proof in %d plies that is false", name, k,
+					 a.best.plies);
+			free(after);
+		}
+		print_message("%s: win in %d kept (seed %d), proven in %d plies (0: not proven)\n",
+			      name, k, seed, a.best.proof == KIFU_PROOF_WIN ? a.best.plies : 0);
+		kifu_player_free(p);
+	}
+	brute_free(&b);
+}
+
+/* The engine where every move loses: all proven lost, the move played unmarked. */
+static void check_lost(const struct kifu_game *g, const char *name, const void *state)
+{
+	struct kifu_analyse_opts o = { .engine = ENGINE_SPEC, .seed = 1, .threads = 1 };
+	struct kifu_ply_review r;
+	struct kifu_player *p;
+	struct kifu_error err;
+	kifu_move *moves = malloc(sizeof(*moves) * g->max_moves), m;
+	size_t n, i;
+
+	assert_non_null(moves);
+	assert_int_equal(kifu_player_new(&p, g, ENGINE_SPEC, 1, &err), 0);
+	assert_int_equal(kifu_player_choose(&m, p, state, &err), 0);
+	n = g->legal_moves(state, moves);
+	for (i = 0; i < n && moves[i] != m; i++)
+		;
+	assert_true(i < n);
+	assert_int_equal(kifu_analyse_position(&r, g, state, moves[0], 1, &o, &err), 0);
+	if (r.best_proof != KIFU_PROOF_LOSS || r.played_proof != KIFU_PROOF_LOSS)
+		fail_msg("%s: every move loses, proofs: best %d, played %d", name, r.best_proof,
+			 r.played_proof);
+	assert_int_equal(r.mark, KIFU_REVIEW_NONE);
+	kifu_player_free(p);
+	free(moves);
+}
+
+static void test_solver(void **unused)
+{
+	size_t gi;
+	int k;
+
+	(void)unused;
+	for (gi = 0; kifu_games[gi]; gi++) {
+		const struct kifu_game *g = kifu_games[gi];
+		int v;
+
+		for (v = 0; g->variants[v]; v++) {
+			struct found f;
+			char name[96];
+
+			snprintf(name, sizeof(name), "%s %s", g->name, g->variants[v]);
+			find_positions(&f, g, v);
+			for (k = 1; k <= max_k(g); k++) {
+				if (!f.win[k])
+					fail_msg("%s: no position with a forced win in %d found", name, k);
+				check_win(g, name, f.win[k], k);
+				free(f.win[k]);
+			}
+			if (!f.lost)
+				fail_msg("%s: no position where every move loses found", name);
+			check_lost(g, name, f.lost);
+			free(f.lost);
+		}
+	}
+	/*
+	 * Every win in 1 is played (checked above); a win in 2 or 3 needs the
+	 * search to visit the winning move enough to prove it, which the
+	 * evaluation's priors sometimes delay past the budget. What the engine
+	 * does, measured, as lower bounds: 14 of 14 wins in 2 kept, 8 of 12 wins
+	 * in 3 (it missed splinter knockout's and glaisher advanced's at both
+	 * seeds; with earlier evaluation weights it also missed one win in 2).
+	 */
+	for (k = 2; k <= 3; k++) {
+		int num = k == 2 ? 3 : 2, den = k == 2 ? 4 : 3;
+
+		print_message("wins in %d kept: %d of %d\n", k, kept[k], tried[k]);
+		if (kept[k] * den < tried[k] * num)
+			fail_msg("the engine kept %d of %d wins in %d (less than %d in %d)", kept[k],
+				 tried[k], k, num, den);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_solver),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
