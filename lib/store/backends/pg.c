@@ -11,128 +11,32 @@
  * versions live in the table kifu_schema (schema/pg/NNN-*.sql, the same
  * numbers as schema/NNN-*.sql). Concurrency (schema/README.md,
  * "PostgreSQL"): games a caller writes back to back share one transaction
- * (a group, pg_batch_join), else each game is its own short transaction,
+ * (a group: pg_load.c), else each game is its own short transaction,
  * retried on serialization failures and deadlocks; either holds the games'
  * advisory lock exclusively (writers of games take turns, a group at a
  * time) and the writers' lock shared, which the refresh of the
  * precomputed statistics takes exclusively, so that game ids below the
  * refreshed bound are all committed; reports read one REPEATABLE READ
- * snapshot. A transaction's position index entries go in with one COPY
- * (pg_copy.c) at its commit.
+ * snapshot. The rows of a transaction's games go in by COPY at its commit
+ * (pg_load.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libpq-fe.h>
 
 #include "store/backends/pg_copy.h"
+#include "store/backends/pg_impl.h"
 #include "store/store_impl.h"
-
-/* Advisory lock keys ('kifu' and a number): the schema's migrations, and the game writers. */
-#define LOCK_SCHEMA "1802069621001"
-#define LOCK_WRITERS "1802069621002"
-/* Held exclusively by the transaction writing games (one game's, or a group's): writers take turns. */
-#define LOCK_MERGE "1802069621003"
-
-/*
- * Games grouped into one transaction of the caller's batch: at most this
- * many, for at most this long (others wait for the group's lock that
- * long at most), and only while the caller writes them back to back (a
- * game that comes later than GROUP_GAP_MS after the one before is its
- * own transaction, so that a slow caller, kifu-play thinking, never holds
- * the lock between two games).
- */
-#define GROUP_GAMES 2000
-#define GROUP_MS 500.0
-#define GROUP_GAP_MS 20.0
 
 /* Rows fetched at a time through a cursor. */
 #define FETCH_ROWS 4096
-
-/* Most parameters a statement of libkifu's takes, and the highest number one may have (?N). */
-#define MAX_PARAMS 128
-#define MAX_NUMBER KIFU_PG_MAX_NUMBER
 
 /* The bytea type's OID (pg_type.h): its values come back hex-escaped in text results. */
 #define BYTEAOID 17
 #define BOOLOID 16
 
-/*
- * Rows a transaction writes by COPY at its commit (or before a statement
- * that could read them): the backend's own statements of a game's
- * game_moves and game_canon rows (named queries "game_moves_insert",
- * "canon_insert"), matched by their text, run by adding a row, their
- * parameters typed by types; a game_canon row also gives the game's
- * entries of positions_canon (its canonical hashes, each once with its
- * first ply), so that "canon_index" finds its games indexed already.
- */
-static const struct stage {
-	const char *insert, *copy, *types;
-	int canon;
-} stages[] = {
-	{ "INSERT INTO game_moves(game_id, moves, hashes, notes) "
-	  "VALUES (?1, ?2::jsonb, ?3::jsonb, ?4::jsonb)",
-	  "COPY game_moves(game_id, moves, hashes, notes) FROM STDIN (FORMAT binary)", "ijjj", 0 },
-	{ "INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2::jsonb)",
-	  "COPY game_canon(game_id, canon) FROM STDIN (FORMAT binary)", "ij", 1 },
-};
-
-#define NSTAGES ((int)(sizeof(stages) / sizeof(stages[0])))
-
-struct pg_conn {
-	PGconn *pg;
-	char *msg;           /* the last error's message, NULL when none */
-	int code;            /* its KIFU_E* code */
-	char state[6];       /* its SQLSTATE, "" when none */
-	long long changes;
-	unsigned names;      /* prepared statements and cursors made so far */
-	int queued;          /* writes sent in pipeline mode, their results not read yet */
-	int sticky;          /* an error drained where it could not be returned: the next one's */
-	/* The group of games in the open transaction (batch_join). */
-	int grouped;         /* 1: the transaction holds the games' lock */
-	long group_games;
-	double group_started, last_io; /* ms: the group's start, the last statement run */
-	/* The position index entries of the transaction's games, sent at its commit. */
-	struct kifu_pg_copy_ posidx;
-	/* The rows of stages[], and the positions_canon entries of the game_canon ones. */
-	struct kifu_pg_copy_ staged[NSTAGES], canon;
-	long nstaged;
-	struct kifu_pg_entries_ scratch;
-};
-
-struct pg_param {
-	const char *value;   /* NULL: SQL NULL */
-	int len, binary;
-	char *owned;         /* a copy of the value, when bound with copy */
-	char num[32];        /* a number's text */
-};
-
-struct pg_stmt {
-	struct kifu_stmt base;
-	char name[32];       /* the prepared statement; "" when it is run by cursor */
-	char cursor[32];     /* the open cursor's name, "" when none */
-	char *sql;           /* the SQL with $N parameters */
-	int query;           /* returns rows (SELECT, WITH, VALUES) */
-	int rows;            /* returns rows or a RETURNING: its results are read at once */
-	int nparams;
-	short number[MAX_NUMBER + 1]; /* ?N is $number[N] (0: not in the SQL) */
-	struct pg_param params[MAX_PARAMS];
-	struct pg_param scratch;     /* what a number the SQL does not use is bound to */
-	PGresult *res;       /* the rows fetched */
-	int row, nrows;      /* the current row of res; -1 before the first step */
-	int state;           /* 0 not run since reset, 1 rows, 2 done */
-	int direct;          /* its rows fit in one fetch: run without a cursor from now on */
-	long fetched;        /* rows read through the cursor of this run */
-	int bind_err;
-	unsigned char *blob; /* column_blob's unescaped value */
-	size_t blob_len;
-	int stage;           /* 1 + its index in stages[]: run by adding a row; 0: sent */
-	int reads_staged;    /* the SQL may read what stages[] write: those rows are sent first */
-};
-
-#define CONN(st) ((struct pg_conn *)(st)->conn)
 #define PGS(x) ((struct pg_stmt *)(x))
 
 static int pg_accepts(const char *path)
@@ -174,7 +78,7 @@ static void conn_fail(struct pg_conn *c, const char *state, const char *msg)
 }
 
 /* The error of a failed result (NULL: the connection's), kept; returns its code. */
-static int result_fail(struct pg_conn *c, PGresult *res)
+int kifu_pg_result_fail_(struct pg_conn *c, PGresult *res)
 {
 	if (res && PQresultStatus(res) != PGRES_FATAL_ERROR && PQresultStatus(res) != PGRES_NONFATAL_ERROR)
 		conn_fail(c, "", PQresultErrorMessage(res));
@@ -188,15 +92,7 @@ static int result_fail(struct pg_conn *c, PGresult *res)
 	return c->code;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int nomem(struct pg_conn *c)
+int kifu_pg_nomem_(struct pg_conn *c)
 {
 	conn_fail(c, "53200", "out of memory");
 	return KIFU_ENOMEM;
@@ -212,13 +108,13 @@ static int nomem(struct pg_conn *c)
  */
 static int drain_last(struct pg_conn *c, PGresult **last);
 
-static int drain(struct pg_conn *c)
+int kifu_pg_drain_(struct pg_conn *c)
 {
 	return drain_last(c, NULL);
 }
 
 /*
- * drain(), keeping in *last (when not NULL) the result of the last
+ * kifu_pg_drain_(), keeping in *last (when not NULL) the result of the last
  * statement sent (NULL when it failed or never ran): a query sent behind
  * the writes is answered in the same round trip.
  */
@@ -242,7 +138,7 @@ static int drain_last(struct pg_conn *c, PGresult **last)
 		if (!res) {
 			if (PQstatus(c->pg) == CONNECTION_BAD) {
 				if (ret == 0)
-					ret = result_fail(c, NULL);
+					ret = kifu_pg_result_fail_(c, NULL);
 				break;
 			}
 			continue;
@@ -263,7 +159,7 @@ static int drain_last(struct pg_conn *c, PGresult **last)
 			break;
 		default:
 			if (ret == 0)
-				ret = result_fail(c, res);
+				ret = kifu_pg_result_fail_(c, res);
 			break;
 		}
 		PQclear(res);
@@ -278,86 +174,6 @@ static int drain_last(struct pg_conn *c, PGresult **last)
 		ret = KIFU_EDB;
 	}
 	return ret;
-}
-
-/* ---- Rows sent by COPY ---- */
-
-/* Whether SQL may read what stages[] write (or its views: moves, positions). */
-static int reads_staged(const char *sql)
-{
-	return strstr(sql, "moves") || strstr(sql, "canon") || strstr(sql, "positions") ||
-	       strstr(sql, "game_data") || strstr(sql, "COMMIT");
-}
-
-static int copy_send(struct pg_conn *c, const char *sql, struct kifu_pg_copy_ *w)
-{
-	PGresult *res;
-	int ret = 0;
-
-	if (!w->rows)
-		return 0;
-	res = kifu_pg_copy_send_(c->pg, sql, w);
-	if (PQresultStatus(res) != PGRES_COMMAND_OK)
-		ret = result_fail(c, res);
-	PQclear(res);
-	kifu_pg_copy_clear_(w);
-	return ret;
-}
-
-static void staged_clear(struct pg_conn *c)
-{
-	int i;
-
-	for (i = 0; i < NSTAGES; i++)
-		kifu_pg_copy_clear_(&c->staged[i]);
-	kifu_pg_copy_clear_(&c->canon);
-	c->nstaged = 0;
-}
-
-/* Sends the rows of stages[] (in their order: game_moves before what reads it). */
-static int staged_send(struct pg_conn *c)
-{
-	int i, ret;
-
-	if (!c->nstaged)
-		return 0;
-	ret = drain(c);
-	for (i = 0; i < NSTAGES && ret == 0; i++)
-		ret = copy_send(c, stages[i].copy, &c->staged[i]);
-	if (ret == 0)
-		ret = copy_send(c, "COPY positions_canon(hash, game_id, ply) FROM STDIN (FORMAT binary)",
-				&c->canon);
-	staged_clear(c);
-	return ret;
-}
-
-/* Runs staged statement s: a row for its COPY (and a game_canon row's index entries). */
-static int staged_add(struct pg_conn *c, struct pg_stmt *s)
-{
-	const struct stage *sg = &stages[s->stage - 1];
-	struct kifu_pg_copy_ *w = &c->staged[s->stage - 1];
-	const char *values[4];
-	int lengths[4], i, n = (int)strlen(sg->types);
-	size_t nh;
-
-	for (i = 0; i < n && i < s->nparams; i++) {
-		values[i] = s->params[i].value;
-		lengths[i] = s->params[i].len;
-	}
-	for (; i < n; i++)
-		values[i] = NULL;
-	kifu_pg_copy_params_(w, sg->types, values, lengths);
-	/* Canonical hashes that do not read as numbers are left to "canon_index". */
-	if (sg->canon && values[0] && values[1] &&
-	    kifu_pg_json_ints_(&c->scratch, &nh, values[1], (size_t)lengths[1]) == 0 &&
-	    kifu_pg_copy_entries_(&c->canon, strtoll(values[0], NULL, 10), c->scratch.h, nh,
-				  &c->scratch) < 0)
-		return nomem(c);
-	if (w->buf.failed || c->canon.buf.failed)
-		return nomem(c);
-	c->nstaged++;
-	c->changes = 1;
-	return 0;
 }
 
 /* ---- Connecting ---- */
@@ -490,10 +306,10 @@ static int pg_version_set(struct kifu_store *st, int version, struct kifu_error 
 
 /* ---- Statements ---- */
 
-/* drain() where its error cannot be returned: kept for the next call. */
+/* kifu_pg_drain_() where its error cannot be returned: kept for the next call. */
 static int drain_kept(struct pg_conn *c)
 {
-	int ret = drain(c);
+	int ret = kifu_pg_drain_(c);
 
 	if (ret < 0)
 		c->sticky = ret;
@@ -518,8 +334,8 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 
 	*out = NULL;
 	if (!s)
-		return nomem(c);
-	ret = drain(c);
+		return kifu_pg_nomem_(c);
+	ret = kifu_pg_drain_(c);
 	if (ret < 0) {
 		free(s);
 		return ret;
@@ -540,15 +356,15 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	s->rows = s->query || strstr(s->sql, "RETURNING") != NULL;
 	s->row = -1;
 	for (i = 0; i < NSTAGES; i++)
-		if (!strcmp(sql, stages[i].insert))
+		if (!strcmp(sql, kifu_pg_stages_[i].insert))
 			s->stage = i + 1;
-	if (s->stage && s->nparams != (int)strlen(stages[s->stage - 1].types)) {
+	if (s->stage && s->nparams != (int)strlen(kifu_pg_stages_[s->stage - 1].types)) {
 		free(s->sql);
 		free(s);
 		conn_fail(c, "54023", "a staged statement's parameters do not match its columns");
 		return KIFU_EDB;
 	}
-	s->reads_staged = !s->stage && reads_staged(sql);
+	s->reads_staged = !s->stage && kifu_pg_reads_staged_(sql);
 	if (s->stage) {
 		/* Never sent: nothing to prepare. */
 		*out = &s->base;
@@ -557,7 +373,7 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	snprintf(s->name, sizeof(s->name), "kifu_s%u", ++c->names);
 	res = PQprepare(c->pg, s->name, s->sql, 0, NULL);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
-		ret = result_fail(c, res);
+		ret = kifu_pg_result_fail_(c, res);
 	PQclear(res);
 out:
 	if (ret < 0) {
@@ -731,9 +547,9 @@ static int stmt_run(struct pg_stmt *s)
 	ExecStatusType status;
 
 	if (s->stage)
-		return staged_add(c, s);
+		return kifu_pg_staged_add_(c, s);
 	if (s->reads_staged && c->nstaged) {
-		ret = staged_send(c);
+		ret = kifu_pg_staged_send_(c);
 		if (ret < 0)
 			return ret;
 	}
@@ -767,7 +583,7 @@ static int stmt_run(struct pg_stmt *s)
 		status = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 		goto done;
 	}
-	ret = drain(c);
+	ret = kifu_pg_drain_(c);
 	if (ret < 0)
 		return ret;
 	if (s->query && !s->base.small && !s->direct &&
@@ -785,12 +601,12 @@ static int stmt_run(struct pg_stmt *s)
 		if (sql.failed) {
 			kifu_buf_release(&sql);
 			s->cursor[0] = 0;
-			return nomem(c);
+			return kifu_pg_nomem_(c);
 		}
 		res = PQexecParams(c->pg, sql.data, s->nparams, NULL, values, lengths, formats, 0);
 		kifu_buf_release(&sql);
 		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-			ret = result_fail(c, res);
+			ret = kifu_pg_result_fail_(c, res);
 			PQclear(res);
 			s->cursor[0] = 0;
 			return ret;
@@ -802,7 +618,7 @@ static int stmt_run(struct pg_stmt *s)
 	status = PQresultStatus(res);
 done:
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-		ret = result_fail(c, res);
+		ret = kifu_pg_result_fail_(c, res);
 
 		PQclear(res);
 		return ret;
@@ -819,7 +635,7 @@ static int stmt_fetch(struct pg_stmt *s)
 	struct pg_conn *c = CONN(s->base.st);
 	char sql[64];
 	PGresult *res;
-	int ret = drain(c);
+	int ret = kifu_pg_drain_(c);
 
 	if (ret < 0)
 		return ret;
@@ -827,7 +643,7 @@ static int stmt_fetch(struct pg_stmt *s)
 	snprintf(sql, sizeof(sql), "FETCH %d FROM %s", FETCH_ROWS, s->cursor);
 	res = PQexec(c->pg, sql);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		ret = result_fail(c, res);
+		ret = kifu_pg_result_fail_(c, res);
 
 		PQclear(res);
 		return ret;
@@ -854,7 +670,7 @@ static int pg_step(struct kifu_stmt *x)
 		return KIFU_DB_DONE;
 	if (s->state == 0) {
 		ret = stmt_run(s);
-		c->last_io = now_ms();
+		c->last_io = kifu_pg_now_ms_();
 		if (ret < 0)
 			return ret;
 		s->state = 1;
@@ -971,28 +787,28 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 	struct pg_conn *c = CONN(st);
 	PGresult *res;
 	ExecStatusType status;
-	int ret = drain(c);
+	int ret = kifu_pg_drain_(c);
 
 	/* A rollback ends whatever went wrong before it. */
 	if (ret < 0 && strncmp(sql, "ROLLBACK", 8) != 0)
 		return ret;
 	if (!strncmp(sql, "ROLLBACK", 8))
-		staged_clear(c);
-	else if (c->nstaged && reads_staged(sql) && (ret = staged_send(c)) < 0)
+		kifu_pg_staged_clear_(c);
+	else if (c->nstaged && kifu_pg_reads_staged_(sql) && (ret = kifu_pg_staged_send_(c)) < 0)
 		return ret;
 	res = PQexec(c->pg, sql);
 	ret = 0;
 	status = PQresultStatus(res);
 
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
-		ret = result_fail(c, res);
+		ret = kifu_pg_result_fail_(c, res);
 	else
 		c->changes = strtoll(PQcmdTuples(res), NULL, 10);
 	PQclear(res);
 	/* A transaction ended (or was never begun): its group with it. */
 	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE)
 		c->grouped = 0;
-	c->last_io = now_ms();
+	c->last_io = kifu_pg_now_ms_();
 	return ret;
 }
 
@@ -1040,96 +856,6 @@ static int pg_cannot_write(struct kifu_store *st)
 	       !strcmp(s, "55P03") || !strcmp(s, "57014");
 }
 
-/* ---- Games grouped per transaction ---- */
-
-/*
- * Where the next game of the caller's batch goes (store_impl.h): games the
- * caller writes back to back share one transaction, which holds the
- * games' lock exclusively (LOCK_MERGE, which a game's own transaction
- * takes too) and the writers' lock shared: no other writer has a game
- * uncommitted meanwhile, so no insert waits on another's and no deadlock
- * can abort the group (it could not be run again: its records are gone).
- * One commit, and one disk flush, per group rather than per game.
- */
-static int pg_batch_join(struct kifu_store *st, struct kifu_error *err)
-{
-	struct pg_conn *c = CONN(st);
-	double t = now_ms(), gap = t - c->last_io;
-	int ret;
-
-	/* Writes in flight (pipeline mode) leave the transaction ACTIVE. */
-	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE)
-		c->grouped = 0;
-	if (!c->grouped && gap > GROUP_GAP_MS)
-		return KIFU_JOIN_OWN;
-	if (c->grouped && (gap > GROUP_GAP_MS || c->group_games >= GROUP_GAMES ||
-			   t - c->group_started >= GROUP_MS))
-		return gap > GROUP_GAP_MS ? KIFU_JOIN_OWN : KIFU_JOIN_FRESH;
-	if (!c->grouped) {
-		ret = kifu_db_exec_(st, "SELECT pg_advisory_xact_lock(" LOCK_MERGE "), "
-				       "pg_advisory_xact_lock_shared(" LOCK_WRITERS ")");
-		if (ret < 0)
-			return kifu_db_fail_(st, "cannot start a transaction", err);
-		c->grouped = 1;
-		c->group_games = 0;
-		c->group_started = now_ms();
-	}
-	c->group_games++;
-	return KIFU_JOIN_BATCH;
-}
-
-/* ---- The position index ---- */
-
-/*
- * A game's entries: each hash once, with the first ply that reached it,
- * kept in COPY rows until the transaction commits (posidx_commit), when
- * the transaction's games go in with one COPY. The game is new (its row
- * was just inserted, under the games' lock) and each hash comes once: no
- * entry can be there already.
- */
-static int pg_posidx_queue(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
-			   struct kifu_error *err)
-{
-	struct pg_conn *c = CONN(st);
-
-	if (kifu_pg_copy_entries_(&c->posidx, id, rp->hashes, rp->nplies + 1, &c->scratch) < 0) {
-		kifu_pg_copy_clear_(&c->posidx);
-		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	}
-	return 0;
-}
-
-/* At the commit: the staged rows, then the position index. */
-static int pg_posidx_commit(struct kifu_store *st, struct kifu_error *err)
-{
-	struct pg_conn *c = CONN(st);
-	int ret = staged_send(c);
-
-	if (ret == 0 && c->posidx.rows) {
-		ret = drain(c);
-		if (ret == 0)
-			ret = copy_send(c, "COPY positions_hash(hash, game_id, ply) FROM STDIN "
-					   "(FORMAT binary)", &c->posidx);
-	}
-	kifu_pg_copy_clear_(&c->posidx);
-	return ret < 0 ? kifu_db_fail_(st, "cannot store the games' rows", err) : 0;
-}
-
-static int pg_posidx_nothing(struct kifu_store *st, struct kifu_error *err)
-{
-	(void)st;
-	(void)err;
-	return 0;
-}
-
-static void pg_posidx_forget(struct kifu_store *st)
-{
-	if (CONN(st)) {
-		kifu_pg_copy_clear_(&CONN(st)->posidx);
-		staged_clear(CONN(st));
-	}
-}
-
 static void pg_json_at(struct kifu_buf *out, const char *array, const char *index)
 {
 	kifu_buf_printf(out, "(%s ->> CAST((%s) AS integer))", array, index);
@@ -1139,7 +865,7 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
  * The SQL that differs. Transactions: the transaction of a game (its
  * own: store_tx.c, own_begin) holds the games' lock exclusively and the
  * writers' lock shared until it commits, as a group of games does
- * (pg_batch_join); a caller's batch does not otherwise (it may wait long
+ * (kifu_pg_batch_join_); a caller's batch does not otherwise (it may wait long
  * for its next game). A game's own commit does not wait for the disk
  * (synchronous_commit off), a group's does;
  * the caller's batch ends with a commit that does (an id taken makes it
@@ -1236,13 +962,13 @@ const struct kifu_store_backend kifu_store_pg_ = {
 	.bulk_begin = NULL,
 	.bulk_end = NULL,
 	.game_tx = 1,
-	.batch_join = pg_batch_join,
-	.posidx_queue = pg_posidx_queue,
-	.posidx_commit = pg_posidx_commit,
-	.posidx_rollback = pg_posidx_forget,
-	.posidx_defer = pg_posidx_nothing,
-	.posidx_restore = pg_posidx_nothing,
-	.posidx_release = pg_posidx_forget,
+	.batch_join = kifu_pg_batch_join_,
+	.posidx_queue = kifu_pg_posidx_queue_,
+	.posidx_commit = kifu_pg_posidx_commit_,
+	.posidx_rollback = kifu_pg_posidx_forget_,
+	.posidx_defer = kifu_pg_posidx_nothing_,
+	.posidx_restore = kifu_pg_posidx_nothing_,
+	.posidx_release = kifu_pg_posidx_forget_,
 	.json_at = pg_json_at,
 	.queries = pg_queries,
 };

@@ -1,0 +1,123 @@
+/*
+ * Private to the PostgreSQL backend: what pg.c (connections, statements,
+ * errors) and pg_load.c (games grouped per transaction, their rows sent
+ * by COPY at the commit) share: the connection and statement structures,
+ * the statements whose rows go by COPY, and the few functions both call.
+ */
+#ifndef KIFU_STORE_PG_IMPL_H
+#define KIFU_STORE_PG_IMPL_H
+
+#include <stdint.h>
+
+#include <libpq-fe.h>
+
+#include "store/backends/pg_copy.h"
+#include "store/store_impl.h"
+
+/* Advisory lock keys ('kifu' and a number): the schema's migrations, and the game writers. */
+#define LOCK_SCHEMA "1802069621001"
+#define LOCK_WRITERS "1802069621002"
+/* Held exclusively by the transaction writing games (one game's, or a group's): writers take turns. */
+#define LOCK_MERGE "1802069621003"
+
+/* Most parameters a statement of libkifu's takes, and the highest number one may have (?N). */
+#define MAX_PARAMS 128
+#define MAX_NUMBER KIFU_PG_MAX_NUMBER
+
+/*
+ * Rows a transaction writes by COPY at its commit (or before a statement
+ * that could read them): the backend's own statements of a game's
+ * game_moves and game_canon rows (named queries "game_moves_insert",
+ * "canon_insert"), matched by their text, run by adding a row, their
+ * parameters typed by types; a game_canon row also gives the game's
+ * entries of positions_canon (its canonical hashes, each once with its
+ * first ply), so that "canon_index" finds its games indexed already.
+ */
+struct stage {
+	const char *insert, *copy, *types;
+	int canon;
+};
+
+#define NSTAGES 2
+
+extern const struct stage kifu_pg_stages_[];
+
+struct pg_conn {
+	PGconn *pg;
+	char *msg;           /* the last error's message, NULL when none */
+	int code;            /* its KIFU_E* code */
+	char state[6];       /* its SQLSTATE, "" when none */
+	long long changes;
+	unsigned names;      /* prepared statements and cursors made so far */
+	int queued;          /* writes sent in pipeline mode, their results not read yet */
+	int sticky;          /* an error drained where it could not be returned: the next one's */
+	/* The group of games in the open transaction (batch_join). */
+	int grouped;         /* 1: the transaction holds the games' lock */
+	long group_games;
+	double group_started, last_io; /* ms: the group's start, the last statement run */
+	/* The position index entries of the transaction's games, sent at its commit. */
+	struct kifu_pg_copy_ posidx;
+	/* The rows of kifu_pg_stages_[], and the positions_canon entries of the game_canon ones. */
+	struct kifu_pg_copy_ staged[NSTAGES], canon;
+	long nstaged;
+	struct kifu_pg_entries_ scratch;
+};
+
+struct pg_param {
+	const char *value;   /* NULL: SQL NULL */
+	int len, binary;
+	char *owned;         /* a copy of the value, when bound with copy */
+	char num[32];        /* a number's text */
+};
+
+struct pg_stmt {
+	struct kifu_stmt base;
+	char name[32];       /* the prepared statement; "" when it is run by cursor */
+	char cursor[32];     /* the open cursor's name, "" when none */
+	char *sql;           /* the SQL with $N parameters */
+	int query;           /* returns rows (SELECT, WITH, VALUES) */
+	int rows;            /* returns rows or a RETURNING: its results are read at once */
+	int nparams;
+	short number[MAX_NUMBER + 1]; /* ?N is $number[N] (0: not in the SQL) */
+	struct pg_param params[MAX_PARAMS];
+	struct pg_param scratch;     /* what a number the SQL does not use is bound to */
+	PGresult *res;       /* the rows fetched */
+	int row, nrows;      /* the current row of res; -1 before the first step */
+	int state;           /* 0 not run since reset, 1 rows, 2 done */
+	int direct;          /* its rows fit in one fetch: run without a cursor from now on */
+	long fetched;        /* rows read through the cursor of this run */
+	int bind_err;
+	unsigned char *blob; /* column_blob's unescaped value */
+	size_t blob_len;
+	int stage;           /* 1 + its index in kifu_pg_stages_[]: run by adding a row; 0: sent */
+	int reads_staged;    /* the SQL may read staged rows: those are sent first */
+};
+
+#define CONN(st) ((struct pg_conn *)(st)->conn)
+
+/*
+ * pg.c: a failed result's error kept (its code returned); out of memory
+ * kept; the results of writes in flight read (0 or the first error).
+ */
+int kifu_pg_result_fail_(struct pg_conn *c, PGresult *res);
+int kifu_pg_nomem_(struct pg_conn *c);
+int kifu_pg_drain_(struct pg_conn *c);
+
+/* pg_load.c: the monotonic clock, in ms (when the last statement ran: batch_join's gap). */
+double kifu_pg_now_ms_(void);
+
+/* pg_load.c: the rows of kifu_pg_stages_[] kept, sent, forgotten. */
+int kifu_pg_reads_staged_(const char *sql);
+int kifu_pg_staged_add_(struct pg_conn *c, struct pg_stmt *s);
+int kifu_pg_staged_send_(struct pg_conn *c);
+void kifu_pg_staged_clear_(struct pg_conn *c);
+
+/* pg_load.c: the backend's batch_join and posidx_* (store_impl.h). */
+int kifu_pg_batch_join_(struct kifu_store *st, struct kifu_error *err);
+int kifu_pg_posidx_queue_(struct kifu_store *st, int64_t id, const struct kifu_replay *rp,
+			  struct kifu_error *err);
+int kifu_pg_posidx_commit_(struct kifu_store *st, struct kifu_error *err);
+int kifu_pg_posidx_nothing_(struct kifu_store *st, struct kifu_error *err);
+void kifu_pg_posidx_forget_(struct kifu_store *st);
+
+#endif
