@@ -498,7 +498,7 @@ void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int 
 	kifu_buf_printf(sql, " h CROSS JOIN games g CROSS JOIN %s m WHERE "
 			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
 			"%s%s GROUP BY 1, 2%s",
-			kifu_db_game_data_(st), kifu_store_version(st) >= 8 ? "" : "h.ply < g.plies AND ",
+			kifu_db_game_data_(st), st->version >= 8 ? "" : "h.ply < g.plies AND ",
 			where, symmetric ? ", 5" : "");
 }
 
