@@ -75,7 +75,7 @@ TEST_HELPER_OBJS := $(O)/tests/helpers.o
 
 DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjansson-dev help2man libpq-dev \
 	libmicrohttpd-dev
-DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml nodejs node-js-yaml \
+DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml sqlite3 nodejs node-js-yaml \
 	zip zstd xz-utils bzip2 p7zip-full groff-base postgresql-15
 DEB_FUZZ = clang libclang-rt-14-dev
 

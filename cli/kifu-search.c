@@ -199,24 +199,16 @@ static void print_table(const struct kifu_search_result *res, int with_ply)
  */
 static struct kifu_pattern *parse_pattern(struct kifu_filter *f, const char *text, int symmetric)
 {
-	const struct kifu_game *g;
 	struct kifu_pattern *p;
 	struct kifu_error err;
-	int variant, first;
 
-	if (!f->game)
-		cli_usage_error(usage, "--pattern needs --game G (the game whose board it shows)");
-	cli_resolve_game(usage, f->game, f->variant, NULL, &g, &variant, &first);
-	if (!f->variant && g->variants[1])
-		cli_usage_error(usage, "--pattern needs --variant V: %s has several", g->name);
-	f->variant = g->variants[variant];
 	kifu_error_clear(&err);
-	if (kifu_pattern_parse(&p, g, variant, text, symmetric, &err) < 0) {
+	if (kifu_search_pattern_prepare(&p, f, text, symmetric, &err) < 0) {
 		if (err.code == KIFU_ENOMEM) {
 			cli_errorf("--pattern: %s", err.message);
 			exit(EXIT_FAILURE_IO);
 		}
-		cli_usage_error(usage, "--pattern: %s", err.message);
+		cli_usage_error(usage, "%s", err.message);
 	}
 	return p;
 }

@@ -126,4 +126,17 @@ int kifu_search_games_pattern(struct kifu_search_result **out, struct kifu_store
 			      const struct kifu_filter *f, const struct kifu_pattern *p,
 			      struct kifu_error *err);
 
+/*
+ * kifu-search --pattern TEXT's checks and pattern, for the tool and for
+ * kifu-serve alike: f must name the game, and the variant where the game
+ * has several; on success *out is the pattern (kifu_pattern_free) and
+ * f->variant the variant searched. KIFU_EPARSE (a usage error: "--pattern
+ * needs --game G (the game whose board it shows)", "--pattern needs
+ * --variant V: G has several", an unknown game or variant as
+ * kifu_stats_resolve_game says it, "--pattern: " and the pattern's own) or
+ * KIFU_ENOMEM.
+ */
+int kifu_search_pattern_prepare(struct kifu_pattern **out, struct kifu_filter *f,
+				const char *text, int symmetric, struct kifu_error *err);
+
 #endif

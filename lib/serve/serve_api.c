@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kifu/game.h"
+#include "kifu/pattern.h"
 #include "kifu/render.h"
 #include "kifu/replay.h"
 #include "kifu/search.h"
@@ -198,8 +199,10 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 		   const struct kifu_serve_req_ *r)
 {
-	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", NULL };
+	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", "pattern", NULL };
 	struct kifu_search_result *res = NULL;
+	struct kifu_pattern *pattern = NULL;
+	const char *pattern_text;
 	const struct kifu_game *g;
 	const char *after;
 	struct kifu_filter f;
@@ -212,9 +215,19 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&symmetric, a, r, "symmetric") < 0)
 		return;
 	after = kifu_serve_param_(r, "after");
+	pattern_text = kifu_serve_param_(r, "pattern");
 	kifu_serve_filter_(&f, r);
-	if (symmetric && !after) {
-		kifu_serve_fail_(a, 400, "--symmetric applies to --after");
+	if (symmetric && !after && !pattern_text) {
+		kifu_serve_fail_(a, 400, "--symmetric applies to --after or --pattern");
+		return;
+	}
+	if (after && pattern_text) {
+		kifu_serve_fail_(a, 400, "--after and --pattern cannot be combined");
+		return;
+	}
+	if (pattern_text &&
+	    kifu_search_pattern_prepare(&pattern, &f, pattern_text, symmetric, &err) < 0) {
+		kifu_serve_fail_err_(a, err.code == KIFU_ENOMEM ? 500 : 400, &err);
 		return;
 	}
 	if (after && !f.game) {
@@ -223,6 +236,7 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	}
 	if (kifu_stats_check_filter(&f, &err) < 0) {
 		kifu_serve_fail_err_(a, 400, &err);
+		kifu_pattern_free(pattern);
 		return;
 	}
 	if (after) {
@@ -244,10 +258,12 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	}
 	if ((symmetric && after
 	     ? kifu_search_games_oriented(&res, st, &f, &hash, orient, norient, &err)
+	     : pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
 	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0 ||
-	    kifu_search_json(&a->body, res, after != NULL) < 0)
+	    kifu_search_json(&a->body, res, after || pattern) < 0)
 		kifu_serve_fail_err_(a, 500, &err);
 	kifu_search_result_free(res);
+	kifu_pattern_free(pattern);
 }
 
 /* kifu-export --id ID --to json. */

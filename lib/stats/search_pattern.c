@@ -7,6 +7,7 @@
  * replay stops at the first ply that shows the pattern; the games found are
  * then listed as every search lists them (search.c), newest first.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 
 #include "kifu/pattern.h"
 #include "kifu/search.h"
+#include "kifu/stats.h"
 #include "stats/stats_impl.h"
 
 struct found {
@@ -170,6 +172,32 @@ static int replay_candidates(struct found *fd, struct kifu_store *st, const stru
 out:
 	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
+	return ret;
+}
+
+int kifu_search_pattern_prepare(struct kifu_pattern **out, struct kifu_filter *f,
+				const char *text, int symmetric, struct kifu_error *err)
+{
+	const struct kifu_game *g;
+	char msg[KIFU_ERROR_MSG_MAX];
+	int ret, variant;
+
+	*out = NULL;
+	if (!f->game)
+		return kifu_error_set(err, KIFU_EPARSE,
+				      "--pattern needs --game G (the game whose board it shows)");
+	ret = kifu_stats_resolve_game(&g, &variant, f->game, f->variant, err);
+	if (ret < 0)
+		return ret;
+	if (!f->variant && g->variants[1])
+		return kifu_error_set(err, KIFU_EPARSE, "--pattern needs --variant V: %s has several",
+				      g->name);
+	f->variant = g->variants[variant];
+	ret = kifu_pattern_parse(out, g, variant, text, symmetric, err);
+	if (ret < 0 && ret != KIFU_ENOMEM) {
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		ret = kifu_error_set(err, KIFU_EPARSE, "--pattern: %s", msg);
+	}
 	return ret;
 }
 

@@ -14,7 +14,7 @@
 # Runs from the repo root; tools in $KIFU_BIN.
 set -u
 . tests/cli/lib/test-lib.sh
-test_require python3-yaml
+test_require python3 sqlite3 python3-yaml
 
 db=$tmp/p.db
 for spec in splay-schmidt: splay-kisenwether: splinter:knockout splinter:survival \

@@ -40,7 +40,8 @@ def tool(argv):
 def filter_args(params):
     out = []
     for k, v in params.items():
-        if k in ("game", "variant", "player", "event", "since", "until", "termination", "after"):
+        if k in ("game", "variant", "player", "event", "since", "until", "termination", "after",
+                 "pattern"):
             out += ["--" + k, v]
         elif k == "min_games":
             out += ["--min-games", v]
@@ -149,6 +150,15 @@ for game, variant in pairs:
             if "min_games" not in extra:
                 search(p)
 
+# Pattern search (kifu-search --pattern): a cell near each board's middle, plain and symmetric.
+centre = {"splay-schmidt": "f6", "splay-kisenwether": "d2", "splinter": "e4", "splinter-quad": "e4",
+          "glaisher": "e5"}
+for game, variant in pairs:
+    if game in centre:
+        for p in ({"pattern": centre[game] + "=+"}, {"pattern": centre[game] + "=+", "symmetric": "1"},
+                  {"pattern": centre[game] + "=.", "since": "2023"}):
+            search(dict({"game": game, "variant": variant}, **p))
+
 for report in ("summary", "openings", "players", "lengths"):
     for p in ({}, {"game": pairs[0][0]} if pairs else {}, {"player": player} if player else {},
               {"since": "2023", "until": "2025-12-31"}, {"termination": "rules"},
@@ -183,6 +193,14 @@ same_error("/api/search", {"game": g, "variant": v, "after": "zz9"},
            ["kifu-search", "--game", g, "--variant", v, "--after", "zz9"])
 same_error("/api/search", {"game": "glaisher", "until": "yesterday"},
            ["kifu-search", "--game", "glaisher", "--until", "yesterday"])
+same_error("/api/search", {"pattern": "e4=+"}, ["kifu-search", "--pattern", "e4=+"])
+same_error("/api/search", {"game": "splinter", "pattern": "e4=+"},
+           ["kifu-search", "--game", "splinter", "--pattern", "e4=+"])
+same_error("/api/search", {"game": "glaisher", "variant": "standard", "pattern": "e5=x9"},
+           ["kifu-search", "--game", "glaisher", "--variant", "standard", "--pattern", "e5=x9"])
+same_error("/api/search", {"game": "glaisher", "variant": "standard", "pattern": "e5=+", "after": ""},
+           ["kifu-search", "--game", "glaisher", "--variant", "standard", "--pattern", "e5=+",
+            "--after", ""])
 same_error("/api/stats/openings", {"depth": "0"}, ["kifu-stats", "--depth", "0", "openings"])
 same_error("/api/stats/openings", {"symmetric": "1"}, ["kifu-stats", "--symmetric", "openings"])
 same_error("/api/stats/summary", {"variant": "standrd"}, ["kifu-stats", "--variant", "standrd", "summary"])
