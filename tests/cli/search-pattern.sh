@@ -29,21 +29,8 @@ done
 # A game and its mirror image, the real game cut at 60 plies.
 python3 - "$tmp/mirror.yaml" examples/splay-kisenwether/splay-kisenwether-standard-01.yaml <<'PY'
 import sys, yaml
-files = "abcdefgh"
-dirs = {"e": "w", "w": "e", "ne": "nw", "nw": "ne", "se": "sw", "sw": "se", "n": "n", "s": "s"}
-def mirror(m):
-    out, i = "", 0
-    while i < len(m):
-        c = m[i]
-        if c in files and i + 1 < len(m) and m[i + 1].isdigit():
-            out += files[7 - files.index(c)]
-        elif c == ">":
-            out += ">" + dirs[m[i + 1:]]
-            break
-        else:
-            out += c
-        i += 1
-    return out
+sys.path.insert(0, "tests/cli/lib")
+from kis_mirror import mirror
 real = next(yaml.safe_load_all(open(sys.argv[2])))
 real = [m["move"] if isinstance(m, dict) else m for m in real["moves"]][:60]
 with open(sys.argv[1], "w") as f:
