@@ -91,6 +91,8 @@ int kifu_store_agg_add_(struct kifu_store_agg_ *a, const struct kifu_game *g, in
 			int symmetric, int64_t hash, const char *move, const int64_t *n,
 			int64_t plies, const char *first, const char *last);
 int kifu_store_agg_merge_(struct kifu_store_agg_ *into, const struct kifu_store_agg_ *from);
+/* Writes a's sums into tree_moves (adding to the rows there) and clears a; KIFU_E* or 0. */
+int kifu_store_agg_write_(struct kifu_store *st, struct kifu_store_agg_ *a, struct kifu_error *err);
 
 /* The slot of the key (g NULL when absent: fill it in), NULL when out of memory. */
 struct kifu_store_tkey_ *kifu_store_tset_find_(struct kifu_store_tset_ *t,

@@ -1,13 +1,15 @@
 /*
  * The two open-addressing hash tables of store_symm.c: contributions to
  * tree_moves summed by (game, variant, kind, hash, move), and the tracked
- * positions by (game, variant, kind, hash). Keys hold a game by its
- * registry pointer: both live only while a store is open.
+ * positions by (game, variant, kind, hash); and the sums written into
+ * tree_moves. Keys hold a game by its registry pointer: both live only
+ * while a store is open.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store_impl.h"
 #include "store/store_symm_impl.h"
 #include "util/hash.h"
 
@@ -183,3 +185,76 @@ void kifu_store_tset_move_(struct kifu_store_tset_ *t, int from, int to)
 			t->v[i].state = to;
 }
 
+/*
+ * The upsert of tree counts; from schema 8 with the dates, the earlier and
+ * the later kept (NULL being none), in SQL either backend runs. (An older
+ * schema is written by its migrations only: schema 5's counts the tree
+ * before schema 8 adds the dates.)
+ */
+#define TREE_UPSERT_COUNTS \
+	"ON CONFLICT(\"symmetric\", hash, game, variant, move) DO UPDATE SET " \
+	"games = tree_moves.games + excluded.games, " \
+	"w0 = tree_moves.w0 + excluded.w0, w1 = tree_moves.w1 + excluded.w1, " \
+	"w2 = tree_moves.w2 + excluded.w2, w3 = tree_moves.w3 + excluded.w3, " \
+	"draws = tree_moves.draws + excluded.draws, " \
+	"unfinished = tree_moves.unfinished + excluded.unfinished, " \
+	"plies = tree_moves.plies + excluded.plies"
+static const char tree_upsert[] =
+	"INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, "
+	"draws, unfinished, plies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+	TREE_UPSERT_COUNTS;
+static const char tree_upsert_dated[] =
+	"INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, "
+	"draws, unfinished, plies, first_seen, last_seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+	"?9, ?10, ?11, ?12, ?13, ?14, ?15) " TREE_UPSERT_COUNTS ", "
+	"first_seen = CASE WHEN tree_moves.first_seen IS NULL OR excluded.first_seen < "
+	"tree_moves.first_seen THEN excluded.first_seen ELSE tree_moves.first_seen END, "
+	"last_seen = CASE WHEN tree_moves.last_seen IS NULL OR excluded.last_seen > "
+	"tree_moves.last_seen THEN excluded.last_seen ELSE tree_moves.last_seen END";
+
+int kifu_store_agg_write_(struct kifu_store *st, struct kifu_store_agg_ *a, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	size_t i;
+	int ret = 0, r;
+
+	if (!a->n)
+		return 0;
+	if (kifu_db_prepare_(&s, st, st->version >= 8 ? tree_upsert_dated : tree_upsert, err) < 0)
+		return kifu_store_fail_(st, "cannot count the tree", err);
+	for (i = 0; i < a->cap && ret == 0; i++) {
+		const struct kifu_store_agg_entry_ *e = &a->v[i];
+		int64_t games = 0;
+
+		if (!e->g)
+			continue;
+		for (r = 0; r < 6; r++)
+			games += e->n[r];
+		kifu_db_bind_text_static_(s, 1, e->g->name, -1);
+		kifu_db_bind_text_static_(s, 2, e->g->variants[e->variant], -1);
+		kifu_db_bind_int_(s, 3, e->symmetric);
+		kifu_db_bind_int64_(s, 4, e->hash);
+		kifu_db_bind_text_static_(s, 5, a->strings.data + e->move, -1);
+		kifu_db_bind_int64_(s, 6, games);
+		for (r = 0; r < 6; r++)
+			kifu_db_bind_int64_(s, 7 + r, e->n[r]);
+		kifu_db_bind_int64_(s, 13, e->plies);
+		if (st->version < 8)
+			;
+		else if (e->first[0])
+			kifu_db_bind_text_static_(s, 14, e->first, -1);
+		else
+			kifu_db_bind_null_(s, 14);
+		if (st->version < 8)
+			;
+		else if (e->last[0])
+			kifu_db_bind_text_static_(s, 15, e->last, -1);
+		else
+			kifu_db_bind_null_(s, 15);
+		ret = kifu_store_step_(st, s, "cannot count the tree", err);
+	}
+	kifu_db_finalize_(s);
+	if (ret == 0)
+		kifu_store_agg_clear_(a);
+	return ret;
+}
