@@ -11,12 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "kifu/pattern.h"
 #include "kifu/search.h"
 #include "kifu/stats.h"
 #include "stats/stats_impl.h"
+#include "store/store_impl.h"
 
 struct found {
 	int64_t *ids;
@@ -45,6 +44,22 @@ static int found_add(struct found *fd, int64_t id, long ply)
 	return 0;
 }
 
+/* A replay's stop at the first ply whose position shows the pattern. */
+struct shows {
+	const struct kifu_pattern *p;
+	long ply;
+};
+
+static int shows_at(void *ctx, const void *state, size_t ply)
+{
+	struct shows *at = ctx;
+
+	if (!kifu_pattern_match(at->p, state))
+		return 0;
+	at->ply = (long)ply;
+	return 1;
+}
+
 /*
  * The first ply of the stored game (side first moving first, moves its
  * JSON array) whose position shows p, or -1; replayed as its import did,
@@ -54,30 +69,13 @@ static long first_ply(const struct kifu_game *g, int variant, const char *first,
 		      const char *moves, const struct kifu_pattern *p, void *state)
 {
 	struct kifu_error why;
-	json_t *list;
-	long ply = -1;
-	size_t i;
+	struct shows at = { p, -1 };
 	int f = first ? kifu_game_side_index(g, first) : 0;
 
 	if (f < 0 || g->init(state, variant, f, &why) < 0)
 		return -1;
-	if (kifu_pattern_match(p, state))
-		return 0;
-	list = moves ? json_loads(moves, 0, NULL) : NULL;
-	for (i = 0; i < json_array_size(list); i++) {
-		json_t *t = json_array_get(list, i);
-		kifu_move m;
-
-		if (!json_is_string(t) || g->parse_move(state, json_string_value(t), &m, &why) < 0)
-			break;
-		g->apply(state, m);
-		if (kifu_pattern_match(p, state)) {
-			ply = (long)i + 1;
-			break;
-		}
-	}
-	json_decref(list);
-	return ply;
+	kifu_store_replay_stored_(g, state, moves, shows_at, &at);
+	return at.ply;
 }
 
 /* The ids of the games f selects whose summary lets p through, in id order. */

@@ -82,6 +82,29 @@ const struct kifu_store_derived_ kifu_store_cells_derived_ = {
 	.release = cells_release,
 };
 
+int kifu_store_replay_stored_(const struct kifu_game *g, void *state, const char *moves,
+			      int (*each)(void *ctx, const void *state, size_t ply), void *ctx)
+{
+	struct kifu_error why;
+	json_t *list;
+	size_t i;
+	int ret = each(ctx, state, 0);
+
+	list = ret == 0 && moves ? json_loads(moves, 0, NULL) : NULL;
+	for (i = 0; ret == 0 && i < json_array_size(list); i++) {
+		json_t *t = json_array_get(list, i);
+		kifu_move m;
+
+		/* As the import replayed it: up to the first move that does not replay. */
+		if (!json_is_string(t) || g->parse_move(state, json_string_value(t), &m, &why) < 0)
+			break;
+		g->apply(state, m);
+		ret = each(ctx, state, i + 1);
+	}
+	json_decref(list);
+	return ret;
+}
+
 /* One stored game read for the migration: its moves replayed as far as they go. */
 struct stored {
 	int64_t id;
@@ -90,13 +113,20 @@ struct stored {
 	uint64_t sum[KIFU_GAME_SIDES_MAX * KIFU_CELL_WORDS];
 };
 
+static int summarise_ply(void *ctx, const void *state, size_t ply)
+{
+	struct stored *e = ctx;
+
+	(void)ply;
+	kifu_pattern_summary_add(e->sum, e->g, state);
+	return 0;
+}
+
 static int summarise(struct stored *e, struct kifu_store *st, const char *game,
 		     const char *variant, const char *first, const char *moves)
 {
 	struct kifu_error why;
-	json_t *list;
 	void *state;
-	size_t i;
 	int v, f;
 
 	e->g = game ? kifu_game_find(game) : NULL;
@@ -113,20 +143,7 @@ static int summarise(struct stored *e, struct kifu_store *st, const char *game,
 	}
 	e->ncells = e->g->ncells(state);
 	memset(e->sum, 0, sizeof(e->sum));
-	kifu_pattern_summary_add(e->sum, e->g, state);
-	list = moves ? json_loads(moves, 0, NULL) : NULL;
-	for (i = 0; i < json_array_size(list); i++) {
-		json_t *t = json_array_get(list, i);
-		kifu_move m;
-
-		/* As the import replayed it: up to the first move that does not replay. */
-		if (!json_is_string(t) || e->g->parse_move(state, json_string_value(t), &m, &why) < 0)
-			break;
-		e->g->apply(state, m);
-		kifu_pattern_summary_add(e->sum, e->g, state);
-	}
-	json_decref(list);
-	return 0;
+	return kifu_store_replay_stored_(e->g, state, moves, summarise_ply, e);
 }
 
 static int cells_fill(struct kifu_store *st, struct kifu_error *err);

@@ -404,6 +404,17 @@ extern const struct kifu_store_derived_ kifu_store_symm_derived_;
  */
 extern const struct kifu_store_derived_ kifu_store_cells_derived_;
 int kifu_store_history_migrate_(struct kifu_store *st, struct kifu_error *err);
+
+/*
+ * Replays a stored game's moves (moves: its JSON array of move texts) from
+ * state, its start position, as its import did: up to the first move that
+ * does not replay. each(ctx, state, ply) sees ply 0 and the position after
+ * every move replayed; a non-zero return stops the replay and is returned
+ * (0 when the moves ran out). The pattern search and schema 8's migration
+ * replay stored games with it.
+ */
+int kifu_store_replay_stored_(const struct kifu_game *g, void *state, const char *moves,
+			      int (*each)(void *ctx, const void *state, size_t ply), void *ctx);
 int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err);
