@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "kifu/record.h"
 #include "kifu/store.h"
@@ -701,6 +702,57 @@ static void test_position_index_spool(void **state)
 	kifu_store_free(st);
 }
 
+/*
+ * kifu_move_at (the tree's and the reports' read of one move of a game's
+ * list) gives what json_extract gives, for strings, escapes, numbers,
+ * spaces, past the end; and NULL for what is not such an array.
+ */
+static void test_move_at(void **state)
+{
+	static const char *const arrays[] = {
+		"[\"e4\",\"d5\",\"f3\"]", "[ \"a b\" ,\n\"c\\\"d\" , \"\\u00e9t\\u00e9\" ]",
+		"[1, -2, 9223372036854775807, \"x\"]", "[]", "[\"\"]",
+		"[\"e4\\\\\", \"f\\/g\"]",
+	};
+	static const char *const bad[] = { "{\"a\": 1}", "[[1], \"x\"]", "[\"open", "x" };
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	size_t a;
+	int i;
+
+	(void)state;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(kifu_store_sqlite_functions_(db), 0);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT kifu_move_at(?1, ?2) IS json_extract(?1, "
+				    "'$[' || ?2 || ']'), typeof(kifu_move_at(?1, ?2)), "
+				    "typeof(json_extract(?1, '$[' || ?2 || ']'))", -1, &s, NULL),
+			 SQLITE_OK);
+	for (a = 0; a < sizeof(arrays) / sizeof(*arrays); a++)
+		for (i = 0; i < 6; i++) {
+			sqlite3_bind_text(s, 1, arrays[a], -1, SQLITE_STATIC);
+			sqlite3_bind_int(s, 2, i);
+			assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+			if (!sqlite3_column_int(s, 0))
+				fail_msg("kifu_move_at('%s', %d) is not json_extract's: %s, %s",
+					 arrays[a], i, sqlite3_column_text(s, 1),
+					 sqlite3_column_text(s, 2));
+			sqlite3_reset(s);
+		}
+	sqlite3_finalize(s);
+	/* json_extract refuses these (and a negative index) with an error: here, NULL. */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT kifu_move_at(?1, 1) IS NULL AND "
+				    "kifu_move_at('[\"a\"]', -1) IS NULL", -1, &s, NULL),
+			 SQLITE_OK);
+	for (a = 0; a < sizeof(bad) / sizeof(*bad); a++) {
+		sqlite3_bind_text(s, 1, bad[a], -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+		assert_true(sqlite3_column_int(s, 0));
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -712,6 +764,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_quarantine, th_tmpdb_setup, th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_filters, th_tmpdb_setup, th_tmpdb_teardown),
 		cmocka_unit_test(test_date_first_day),
+		cmocka_unit_test(test_move_at),
 		cmocka_unit_test_setup_teardown(test_load_round_trip, th_tmpdb_setup,
 						th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bulk_mode, th_tmpdb_setup, th_tmpdb_teardown),

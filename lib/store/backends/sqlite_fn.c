@@ -4,14 +4,17 @@
  * BLOBs of 8-byte big-endian values, game_data.hashes and .canon): one
  * element of such an array (kifu_hash_at), the array exploded into rows
  * like json_each (the table-valued function kifu_hashes, which the index
- * writers and the migration read), and a JSON array of decimal integers
- * packed into one (kifu_pack_hashes, for migration 7). The plain sqlite3
+ * writers and the migration read), a JSON array of decimal integers
+ * packed into one (kifu_pack_hashes, for migration 7), and one move of a
+ * game's JSON move list (kifu_move_at: the tree and the reports read the
+ * move after a position for thousands of games a question). The plain sqlite3
  * shell has none of them: the views of schema/README.md decode the BLOBs in
  * plain SQL, and no trigger calls these.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
 #include <sqlite3.h>
 
 #include "store/store_impl.h"
@@ -37,6 +40,87 @@ static void fn_hash_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (!b || sqlite3_value_type(argv[1]) == SQLITE_NULL || i < 0 || i >= n / 8)
 		return; /* NULL */
 	sqlite3_result_int64(ctx, get_be(b + 8 * i));
+}
+
+#define JSON_SPACE(c) ((c) == ' ' || (c) == '\t' || (c) == '\r' || (c) == '\n')
+
+/*
+ * The end of the array element at p (one past it): a string's closing
+ * quote (*escaped set when it holds an escape), or a number, true, false
+ * or null up to the next comma, bracket or space; NULL when there is none
+ * or the element is an array or object (game lists hold neither).
+ */
+static const char *element_end(const char *p, const char *end, int *escaped)
+{
+	*escaped = 0;
+	if (*p == '[' || *p == '{' || *p == ']' || *p == ',')
+		return NULL;
+	if (*p != '"') {
+		while (p < end && *p != ',' && *p != ']' && !JSON_SPACE(*p))
+			p++;
+		return p;
+	}
+	for (p++; p < end; p++) {
+		if (*p == '\\') {
+			*escaped = 1;
+			p++;
+		} else if (*p == '"') {
+			return p + 1;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * kifu_move_at(json, i): element i (from 0) of a JSON array of strings or
+ * numbers (game_data.moves; schema 6's hash lists), as json_extract(json,
+ * '$[' || i || ']') gives it: the string as text, an integer as an
+ * integer; NULL past the end, for NULL, and for what is not such an array.
+ * json_extract parses the whole array into a tree at every call; this
+ * scans up to element i, which for the tree's positions is among the first
+ * few, and decodes only an element that needs it.
+ */
+static void fn_move_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *p = (const char *)sqlite3_value_text(argv[0]), *end, *next = NULL;
+	sqlite3_int64 i = sqlite3_value_int64(argv[1]), k;
+	int escaped = 0;
+	json_t *v;
+
+	(void)argc;
+	if (!p || sqlite3_value_type(argv[1]) == SQLITE_NULL || i < 0)
+		return;
+	end = p + sqlite3_value_bytes(argv[0]);
+	while (p < end && JSON_SPACE(*p))
+		p++;
+	if (p == end || *p++ != '[')
+		return;
+	for (k = 0;; k++) {
+		while (p < end && JSON_SPACE(*p))
+			p++;
+		if (p == end || !(next = element_end(p, end, &escaped)))
+			return; /* past the end (']'), or not such an array */
+		if (k == i)
+			break;
+		p = next;
+		while (p < end && JSON_SPACE(*p))
+			p++;
+		if (p == end || *p++ != ',')
+			return;
+	}
+	if (*p == '"' && !escaped) {
+		sqlite3_result_text(ctx, p + 1, (int)(next - p - 2), SQLITE_TRANSIENT);
+		return;
+	}
+	v = json_loadb(p, (size_t)(next - p), JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+	if (json_is_string(v))
+		sqlite3_result_text(ctx, json_string_value(v), (int)json_string_length(v),
+				    SQLITE_TRANSIENT);
+	else if (json_is_integer(v))
+		sqlite3_result_int64(ctx, (sqlite3_int64)json_integer_value(v));
+	else if (json_is_real(v))
+		sqlite3_result_double(ctx, json_real_value(v));
+	json_decref(v);
 }
 
 /*
@@ -230,6 +314,9 @@ int kifu_store_sqlite_functions_(void *conn)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, "kifu_pack_hashes", 1, flags, NULL,
 						fn_pack_hashes, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "kifu_move_at", 2, flags, NULL, fn_move_at, NULL,
+						NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_module_v2(db, "kifu_hashes", &hashes_module, NULL, NULL);
 	return rc == SQLITE_OK ? 0 : rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB;
