@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "store/store_impl.h"
+#include "util/json_list.h"
 
 static int64_t get_be(const unsigned char *p)
 {
@@ -42,85 +43,51 @@ static void fn_hash_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int64(ctx, get_be(b + 8 * i));
 }
 
-#define JSON_SPACE(c) ((c) == ' ' || (c) == '\t' || (c) == '\r' || (c) == '\n')
-
-/*
- * The end of the array element at p (one past it): a string's closing
- * quote (*escaped set when it holds an escape), or a number, true, false
- * or null up to the next comma, bracket or space; NULL when there is none
- * or the element is an array or object (game lists hold neither).
- */
-static const char *element_end(const char *p, const char *end, int *escaped)
-{
-	*escaped = 0;
-	if (*p == '[' || *p == '{' || *p == ']' || *p == ',')
-		return NULL;
-	if (*p != '"') {
-		while (p < end && *p != ',' && *p != ']' && !JSON_SPACE(*p))
-			p++;
-		return p;
-	}
-	for (p++; p < end; p++) {
-		if (*p == '\\') {
-			*escaped = 1;
-			p++;
-		} else if (*p == '"') {
-			return p + 1;
-		}
-	}
-	return NULL;
-}
-
 /*
  * kifu_move_at(json, i): element i (from 0) of a JSON array of strings or
  * numbers (game_data.moves; schema 6's hash lists), as json_extract(json,
  * '$[' || i || ']') gives it: the string as text, an integer as an
  * integer; NULL past the end, for NULL, and for what is not such an array.
  * json_extract parses the whole array into a tree at every call; this
- * scans up to element i, which for the tree's positions is among the first
- * few, and decodes only an element that needs it.
+ * scans up to element i (util/json_list.h), which for the tree's positions
+ * is among the first few, and decodes only an element that needs it.
  */
 static void fn_move_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	const char *p = (const char *)sqlite3_value_text(argv[0]), *end, *next = NULL;
+	const char *text = (const char *)sqlite3_value_text(argv[0]);
 	sqlite3_int64 i = sqlite3_value_int64(argv[1]), k;
-	int escaped = 0;
+	struct kifu_json_list l;
+	struct kifu_json_item it;
+	char *buf;
 	json_t *v;
 
 	(void)argc;
-	if (!p || sqlite3_value_type(argv[1]) == SQLITE_NULL || i < 0)
+	if (!text || sqlite3_value_type(argv[1]) == SQLITE_NULL || i < 0 ||
+	    kifu_json_list_open_(&l, text, (size_t)sqlite3_value_bytes(argv[0])) < 0)
 		return;
-	end = p + sqlite3_value_bytes(argv[0]);
-	while (p < end && JSON_SPACE(*p))
-		p++;
-	if (p == end || *p++ != '[')
-		return;
-	for (k = 0;; k++) {
-		while (p < end && JSON_SPACE(*p))
-			p++;
-		if (p == end || !(next = element_end(p, end, &escaped)))
-			return; /* past the end (']'), or not such an array */
-		if (k == i)
-			break;
-		p = next;
-		while (p < end && JSON_SPACE(*p))
-			p++;
-		if (p == end || *p++ != ',')
+	for (k = 0; k <= i; k++)
+		if (kifu_json_list_next_(&l, &it) != 1)
+			return; /* past the end, or not such an array */
+	if (it.is_string && !it.escaped) {
+		sqlite3_result_text(ctx, it.text, (int)it.len, SQLITE_TRANSIENT);
+	} else if (it.is_string) {
+		/* decoded, it is no longer than escaped */
+		if (!(buf = sqlite3_malloc64(it.len + 1))) {
+			sqlite3_result_error_nomem(ctx);
 			return;
+		}
+		if (kifu_json_item_decode_(buf, it.len + 1, &it) == 0)
+			sqlite3_result_text(ctx, buf, -1, sqlite3_free);
+		else
+			sqlite3_free(buf);
+	} else {
+		v = json_loadb(it.text, it.len, JSON_DECODE_ANY, NULL);
+		if (json_is_integer(v))
+			sqlite3_result_int64(ctx, (sqlite3_int64)json_integer_value(v));
+		else if (json_is_real(v))
+			sqlite3_result_double(ctx, json_real_value(v));
+		json_decref(v);
 	}
-	if (*p == '"' && !escaped) {
-		sqlite3_result_text(ctx, p + 1, (int)(next - p - 2), SQLITE_TRANSIENT);
-		return;
-	}
-	v = json_loadb(p, (size_t)(next - p), JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
-	if (json_is_string(v))
-		sqlite3_result_text(ctx, json_string_value(v), (int)json_string_length(v),
-				    SQLITE_TRANSIENT);
-	else if (json_is_integer(v))
-		sqlite3_result_int64(ctx, (sqlite3_int64)json_integer_value(v));
-	else if (json_is_real(v))
-		sqlite3_result_double(ctx, json_real_value(v));
-	json_decref(v);
 }
 
 /*
