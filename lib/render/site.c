@@ -617,11 +617,12 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
 	struct kifu_buf page = KIFU_BUF_INIT;
-	struct kifu_analyse_stored review = { NULL, NULL, 0, 0, 0 };
-	struct kifu_render_review rv;
+	struct kifu_analyse_stored review;
+	struct kifu_render_stored known = { NULL };
 	const char *s, *at;
-	char engine[96];
 	int ret;
+
+	memset(&review, 0, sizeof(review));
 
 	ret = kifu_store_game_load(&rec, st, id, err);
 	if (ret == KIFU_ENOTFOUND)
@@ -633,17 +634,9 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	/* With its stored review (chart and marks), as kifu-analyse --to html draws it. */
 	if (ret == 0)
 		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);
-	if (ret == 0 && review.n) {
-		snprintf(engine, sizeof(engine), "mcts:%ld, seed %llu", review.playouts,
-			 (unsigned long long)review.seed);
-		rv.plies = review.plies;
-		rv.best = review.best;
-		rv.engine = engine;
-		rv.playouts = review.playouts;
-		rv.seed = review.seed;
-		ret = kifu_render_html_review(&page, rec, &rp, -1, &rv);
-	} else if (ret == 0) {
-		ret = kifu_render_html(&page, rec, &rp, -1);
+	if (ret == 0) {
+		known.review = review.n ? &review.view : NULL;
+		ret = kifu_render_html(&page, rec, &rp, -1, &known);
 	}
 	if (ret == 0 && page.failed)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");

@@ -1,7 +1,7 @@
 #!/bin/sh
 # kifu-serve on PostgreSQL: the examples imported into the PostgreSQL
 # tests' server, served, and every answer of the JSON API compared with the
-# tools' json over the same database (tests/cli/lib/serve_api.py), bad
+# tools' json over the same database (stored reviews included) (tests/cli/lib/serve_api.py), bad
 # parameters included; its sessions are read-only (a write through them
 # fails), and it stops on SIGTERM with status 0.
 set -u
@@ -10,7 +10,10 @@ set -u
 dirs=$(ls -d examples/*/ | grep -v '^examples/invalid/$')
 # shellcheck disable=SC2086
 "$bin/kifu-import" --quiet --db "$db" $dirs >/dev/null 2>&1 || fail "import the examples"
+serve_review "$db"
 serve_start "$db" --threads 2 || test_done
-check "the API equals the tools' json on PostgreSQL" python3 tests/cli/lib/serve_api.py "$bin" "$db" "$serve_url"
+# shellcheck disable=SC2086
+check "the API equals the tools' json on PostgreSQL" python3 tests/cli/lib/serve_api.py "$bin" "$db" \
+	"$serve_url" $serve_reviewed
 serve_stop
 test_done "$checks checks"

@@ -8,6 +8,11 @@
 #                             exits 0
 #   serve_get PATH            the body of GET serve_url+PATH on stdout (the
 #                             status code in $tmp/status), through python3
+#   serve_review DB           stores reviews (kifu-analyse --store) of the
+#                             two shortest games of DB, three runs of the
+#                             first; sets serve_reviewed to serve_api.py's
+#                             --reviewed=ID:FILE arguments (the json of the
+#                             run a stored game's json must carry)
 test_require python3
 serve_pids=""
 
@@ -54,4 +59,21 @@ except urllib.error.HTTPError as e:
 open(status, "w").write("%d\n" % code)
 sys.stdout.buffer.write(body)
 PY
+}
+
+serve_review() {
+	_sr_ids=$("$bin/kifu-search" --db "$1" --json | python3 -c '
+import json, sys
+print(" ".join(str(h["id"]) for h in sorted(json.load(sys.stdin), key=lambda h: (h["plies"], h["id"]))[:2]))')
+	set -- "$1" $_sr_ids
+	[ $# -eq 3 ] || { fail "serve_review: two games to review"; return 1; }
+	# the run with the most playouts is the one kept, whatever was stored after it
+	for _sr_run in "$2 mcts:20 1" "$2 mcts:40 3" "$2 mcts:20 2" "$3 mcts:30 5"; do
+		set -- "$1" "$2" "$3" $_sr_run
+		"$bin/kifu-analyse" --db "$1" --id "$4" --engine "$5" --seed "$6" --threads 1 --store \
+			--to json -o "$tmp/review-$4-$5.json" 2>"$tmp/err" ||
+			{ fail "kifu-analyse --store: $(cat "$tmp/err")"; return 1; }
+		set -- "$1" "$2" "$3"
+	done
+	serve_reviewed="--reviewed=$2:$tmp/review-$2-mcts:40.json --reviewed=$3:$tmp/review-$3-mcts:30.json"
 }
