@@ -125,7 +125,7 @@ void kifu_site_error(struct kifu_buf *b, int status, const char *message)
 	foot(b);
 }
 
-/* The text of a report's cell as its table shows it. */
+/* The text of a report's cell as kifu-stats' table shows it (mean plies 1 decimal, scores 3). */
 static void cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row, const char *col)
 {
 	long c = kifu_report_find_col(rep, col);
@@ -133,7 +133,7 @@ static void cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row, 
 
 	switch (x->type) {
 	case KIFU_CELL_INT: kifu_buf_printf(b, "%lld", x->i); break;
-	case KIFU_CELL_REAL: kifu_buf_printf(b, "%.3f", x->r); break;
+	case KIFU_CELL_REAL: kifu_report_real_text_(b, x->r, rep->cols[c].prec); break;
 	case KIFU_CELL_TEXT: text(b, x->text); break;
 	default: kifu_buf_puts(b, "-"); break;
 	}
