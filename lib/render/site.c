@@ -739,54 +739,91 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 	kifu_buf_puts(b, "</tr>\n</table>\n");
 }
 
-/* The player's most played lines in one game and variant, each a link to the explorer. */
+/*
+ * The player's most played lines as one side of one game and variant (v):
+ * the openings report of the player's newest KIFU_SITE_LINE_GAMES games
+ * on that side, with games and the player's score, each line a link to
+ * the explorer filtered to the player (it has no side filter).
+ */
 static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *name,
-			const char *game, const char *variant, struct kifu_error *err)
+			const struct as_side *v, struct kifu_error *err)
 {
 	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
 	struct kifu_report *rep = NULL;
-	struct kifu_filter f;
+	struct kifu_filter f, link;
 	struct kifu_buf after = KIFU_BUF_INIT;
+	char wins[80];
 	size_t r, shown = 0;
 	int ret;
 
 	memset(&f, 0, sizeof(f));
-	f.game = game;
-	f.variant = variant;
+	f.game = v->game;
+	f.variant = v->variant;
 	f.player = name;
-	opt.depth = 4;
+	f.player_side = v->side;
+	memset(&link, 0, sizeof(link));
+	link.player = name;
+	opt.depth = KIFU_SITE_LINE_PLIES;
+	opt.newest = KIFU_SITE_LINE_GAMES;
 	ret = kifu_stats_report(&rep, st, KIFU_STATS_OPENINGS, &f, &opt, err);
 	if (ret < 0)
 		return ret;
-	kifu_buf_puts(b, "<table class=\"lines\">\n<tr><th class=\"text\">line (4 plies)</th>"
-		      "<th>games</th><th>first mover's score</th></tr>\n");
-	/* The rows come most played first within each length: the 4-ply ones. */
-	for (r = 0; r < kifu_report_nrows(rep) && shown < 6; r++) {
+	snprintf(wins, sizeof(wins), "wins_%s", v->side);
+	kifu_buf_puts(b, "<h3>");
+	text(b, v->game);
+	kifu_buf_puts(b, " ");
+	text(b, v->variant);
+	kifu_buf_puts(b, " as ");
+	text(b, v->side);
+	kifu_buf_puts(b, "</h3>\n");
+	if (v->games > KIFU_SITE_LINE_GAMES)
+		kifu_buf_printf(b, "<p class=\"note\">From the newest %d of these %ld games.</p>\n",
+				KIFU_SITE_LINE_GAMES, v->games);
+	kifu_buf_puts(b, "<table class=\"lines\" data-game=\"");
+	text(b, v->game);
+	kifu_buf_puts(b, "\" data-variant=\"");
+	text(b, v->variant);
+	kifu_buf_puts(b, "\" data-side=\"");
+	text(b, v->side);
+	kifu_buf_printf(b, "\">\n<tr><th class=\"text\">line (%d plies)</th><th>games</th>"
+			"<th class=\"text\">win / draw / loss</th><th>score</th></tr>\n",
+			KIFU_SITE_LINE_PLIES);
+	/* The rows come most played first within each length. */
+	for (r = 0; r < kifu_report_nrows(rep) && shown < KIFU_SITE_LINES; r++) {
 		const char *line = cell_text(rep, r, "line");
+		long long n = cell_int(rep, r, "games"), w = cell_int(rep, r, wins),
+			  d = cell_int(rep, r, "draws"), u = cell_int(rep, r, "unfinished");
+		long c = kifu_report_find_col(rep, "moves");
+		const struct kifu_cell *moves = kifu_report_cell(rep, r, c < 0 ? (size_t)-1 : (size_t)c);
+		const char *m = moves->text;
 		size_t i;
 
-		if (cell_int(rep, r, "plies") != 4)
+		if (cell_int(rep, r, "plies") != KIFU_SITE_LINE_PLIES || moves->type != KIFU_CELL_LIST)
 			continue;
+		/* the moves one by one: a move's text may hold spaces (glaisher's) */
 		kifu_buf_reset(&after);
-		kifu_buf_puts(&after, line);
-		for (i = 0; i < after.len; i++)
-			if (after.data[i] == ' ')
-				after.data[i] = ',';
+		for (i = 0; i < moves->count; i++, m += strlen(m) + 1) {
+			if (i)
+				kifu_buf_putc(&after, ',');
+			kifu_buf_puts(&after, m);
+		}
 		kifu_buf_puts(b, "<tr><td class=\"text move\"><a href=\"");
-		explore_link(b, game, variant, after.data, 0, &f);
+		explore_link(b, v->game, v->variant, after.data, 0, &link);
 		kifu_buf_puts(b, "\">");
 		text(b, line);
-		kifu_buf_puts(b, "</a></td><td>");
-		cell(b, rep, r, "games");
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, rep, r, "first_mover_score");
-		kifu_buf_puts(b, "</td></tr>\n");
+		kifu_buf_printf(b, "</a></td><td>%lld</td><td class=\"bar\">", n);
+		bar(b, w, d, n - w - d - u, u);
+		if (n - u > 0)
+			kifu_buf_printf(b, "</td><td>%.3f</td></tr>\n",
+					((double)w + (double)d / v->nsides) / (double)(n - u));
+		else
+			kifu_buf_puts(b, "</td><td>-</td></tr>\n");
 		shown++;
 	}
 	kifu_buf_puts(b, "</table>\n");
 	kifu_buf_release(&after);
 	kifu_report_free(rep);
-	return 0;
+	return b->failed || after.failed ? KIFU_ENOMEM : 0;
 }
 
 int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name, long page,
@@ -849,22 +886,9 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		else
 			kifu_buf_puts(b, "</td><td>-</td></tr>\n");
 	}
-	kifu_buf_puts(b, "</table>\n<h2>Most played lines</h2>\n");
-	for (i = 0; ret == 0 && i < n; i++) {
-		/* Once per game and variant (the first of its sides). */
-		for (k = 0; k < i; k++)
-			if (!strcmp(sides[k].game, sides[i].game) &&
-			    !strcmp(sides[k].variant, sides[i].variant))
-				break;
-		if (k < i)
-			continue;
-		kifu_buf_puts(b, "<h3>");
-		text(b, sides[i].game);
-		kifu_buf_puts(b, " ");
-		text(b, sides[i].variant);
-		kifu_buf_puts(b, "</h3>\n");
-		ret = player_lines(b, st, name, sides[i].game, sides[i].variant, err);
-	}
+	kifu_buf_puts(b, "</table>\n<h2>Most played lines as each side</h2>\n");
+	for (i = 0; ret == 0 && i < n; i++)
+		ret = player_lines(b, st, name, &sides[i], err);
 	if (ret < 0)
 		goto out;
 	kifu_buf_printf(b, "<h2>Games</h2>\n<p class=\"note\">%zu, newest first</p>\n",

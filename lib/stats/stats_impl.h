@@ -156,6 +156,7 @@ struct kifu_stats_source_ {
 	const struct kifu_filter *f;  /* when not ranged */
 	int ranged;
 	int64_t after, upto;
+	long newest;                  /* > 0: only the newest games of f, this many */
 };
 
 /* The index of game and variant (by name), or -1 for a pair the registry does not know. */

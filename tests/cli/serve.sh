@@ -3,7 +3,8 @@
 # examples answers the JSON API exactly as the tools answer the same
 # question (tests/cli/lib/serve_api.py: trees and searches down the most
 # played lines of every game and variant, with filters; every report; games
-# by id, a stored review's json that of kifu-analyse; bad parameters with the tools' messages, did-you-mean included);
+# by id, a stored review's json that of kifu-analyse; a player's lines as
+# each side (tests/cli/lib/serve_player.py); bad parameters with the tools' messages, did-you-mean included);
 # hostile requests get 400/404/405/414/431 and the server still answers
 # after each and beside 500 half-open connections
 # (tests/cli/lib/serve_hostile.py). It never writes: the database file is
@@ -18,6 +19,7 @@ dirs=$(ls -d examples/*/ | grep -v '^examples/invalid/$')
 # shellcheck disable=SC2086
 "$bin/kifu-import" --quiet --db "$db" $dirs >/dev/null 2>&1 || fail "import the examples"
 serve_review "$db"
+serve_player_games "$db"
 sum_before=$(cat "$db" "$db-wal" 2>/dev/null | cksum)
 
 serve_start "$db" --threads 3 || test_done
@@ -33,6 +35,10 @@ done
 # shellcheck disable=SC2086
 check "the API equals the tools' json" python3 tests/cli/lib/serve_api.py "$bin" "$db" "$serve_url" \
 	$serve_reviewed
+serve_get /api/stats/players >"$tmp/players.json"
+check "a player's lines as each side" python3 tests/cli/lib/serve_player.py "$bin" "$db" "$serve_url" \
+	"Lines Tester" "Yuki Sato" "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["rows"][0]["player"])' \
+	<"$tmp/players.json")"
 port=$(echo "$serve_url" | sed 's/.*:\([0-9]*\)\/$/\1/')
 check "hostile requests" python3 tests/cli/lib/serve_hostile.py "$port"
 check "one log line per request" grep -q '^GET /api/tree 200 ' "$tmp/serve.log"

@@ -13,6 +13,9 @@
 #                             first; sets serve_reviewed to serve_api.py's
 #                             --reviewed=ID:FILE arguments (the json of the
 #                             run a stored game's json must carry)
+#   serve_player_games DB     imports five copies of an example game
+#                             played by "Lines Tester", three as white and
+#                             two as black: one line of several games per side
 test_require python3
 serve_pids=""
 
@@ -76,4 +79,15 @@ print(" ".join(str(h["id"]) for h in sorted(json.load(sys.stdin), key=lambda h: 
 		set -- "$1" "$2" "$3"
 	done
 	serve_reviewed="--reviewed=$2:$tmp/review-$2-mcts:40.json --reviewed=$3:$tmp/review-$3-mcts:30.json"
+}
+
+serve_player_games() {
+	for _sp in "white 01" "white 02" "white 03" "black 04" "black 05"; do
+		set -- "$1" $_sp
+		sed -e "s|^  $2: .*|  $2: Lines Tester|" -e "s|^date: .*|date: '2025-01-$3'|" \
+			examples/splay-schmidt/splay-schmidt-standard-01.yaml >"$tmp/lines-$3.yaml"
+		set -- "$1"
+	done
+	"$bin/kifu-import" --quiet --db "$1" "$tmp"/lines-0*.yaml >/dev/null 2>&1 ||
+		fail "import Lines Tester's games"
 }
