@@ -494,6 +494,66 @@ static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
 	kifu_buf_release(&next);
 }
 
+/*
+ * Transpositions: the move orders by which the newest games that reached
+ * the position came (KIFU_SITE_ORDER_GAMES read at most: a bounded cost at
+ * any position), most played first, each a link to its path; the order
+ * of the address is marked.
+ */
+static int move_orders(struct kifu_buf *b, struct kifu_store *st,
+		       const struct kifu_site_position *p, const struct kifu_filter *f,
+		       const uint64_t *hash, const uint64_t *orient, int norient,
+		       const char *after, long long reached, struct kifu_error *err)
+{
+	struct kifu_search_orders *o = NULL;
+	struct kifu_buf one = KIFU_BUF_INIT;
+	size_t k;
+	int ret = kifu_search_move_orders(&o, st, f, hash, p->symmetric, orient, norient,
+					  KIFU_SITE_ORDER_GAMES, err);
+
+	if (ret < 0)
+		return ret;
+	kifu_buf_puts(b, "<h2>Move orders</h2>\n<p class=\"note\" id=\"orders-note\">");
+	if (o->more)
+		kifu_buf_printf(b, "How the newest %ld of the %lld games that reached it got there "
+				"(the others are not read).", o->read, reached);
+	else
+		kifu_buf_printf(b, "How the %ld game%s that reached it got there.", o->read,
+				o->read == 1 ? "" : "s");
+	kifu_buf_puts(b, "</p>\n<table id=\"orders\">\n<tr><th class=\"text\">move order</th>"
+		      "<th>games</th></tr>\n");
+	for (k = 0; k < o->n && k < KIFU_SITE_ORDERS; k++) {
+		const char *m = o->v[k].moves, *comma;
+		int here = !strcmp(m, after);
+
+		kifu_buf_puts(b, "<tr data-moves=\"");
+		text(b, m);
+		kifu_buf_puts(b, here ? "\"><td class=\"text move\"><span class=\"here\">"
+				      : "\"><td class=\"text move\"><a href=\"");
+		if (!here) {
+			explore_link(b, p->game, p->variant, m, p->symmetric, p->filter);
+			kifu_buf_puts(b, "\">");
+		}
+		/* the moves apart: a move's text may hold spaces */
+		for (; (comma = strchr(m, ',')) != NULL; m = comma + 1) {
+			kifu_buf_reset(&one);
+			kifu_buf_add(&one, m, (size_t)(comma - m));
+			text(b, one.data);
+			kifu_buf_puts(b, " &middot; ");
+		}
+		text(b, m);
+		kifu_buf_printf(b, "%s</td><td>%ld</td></tr>\n", here ? "</span>" : "</a>",
+				o->v[k].games);
+	}
+	kifu_buf_puts(b, "</table>\n");
+	if (o->n > KIFU_SITE_ORDERS)
+		kifu_buf_printf(b, "<p class=\"note\">and %zu other orders.</p>\n",
+				o->n - KIFU_SITE_ORDERS);
+	kifu_search_orders_free(o);
+	kifu_buf_release(&one);
+	return b->failed || one.failed ? kifu_error_set(err, KIFU_ENOMEM, "out of memory") : 0;
+}
+
 /* Links to the page before and after of a list. */
 static void pager(struct kifu_buf *b, const struct kifu_buf *base, long page, int more)
 {
@@ -591,6 +651,10 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		move_table(b, p, rep, after.data, mover);
 	else
 		kifu_buf_puts(b, "<p id=\"moves\">No game goes on from here.</p>\n");
+	if (w.plies > 0 && head_int(rep, "games") > 0 &&
+	    (ret = move_orders(b, st, p, &f, &hash, orient, norient, after.data,
+			       head_int(rep, "games"), err)) < 0)
+		goto out;
 	kifu_buf_puts(b, "<h2>Games that reached it</h2>\n<p class=\"note\">newest first</p>\n");
 	games_table(b, res, KIFU_SITE_PAGE_GAMES, 1);
 	explore_link(&base, p->game, p->variant, after.data, p->symmetric, p->filter);

@@ -4,7 +4,8 @@
 # question (tests/cli/lib/serve_api.py: trees and searches down the most
 # played lines of every game and variant, with filters; every report; games
 # by id, a stored review's json that of kifu-analyse; a player's lines as
-# each side (tests/cli/lib/serve_player.py); bad parameters with the tools' messages, did-you-mean included);
+# each side (tests/cli/lib/serve_player.py), the explorer's move orders
+# (serve_orders.py); bad parameters with the tools' messages, did-you-mean included);
 # hostile requests get 400/404/405/414/431 and the server still answers
 # after each and beside 500 half-open connections
 # (tests/cli/lib/serve_hostile.py). It never writes: the database file is
@@ -20,6 +21,7 @@ dirs=$(ls -d examples/*/ | grep -v '^examples/invalid/$')
 "$bin/kifu-import" --quiet --db "$db" $dirs >/dev/null 2>&1 || fail "import the examples"
 serve_review "$db"
 serve_player_games "$db"
+serve_transposed_games "$db"
 sum_before=$(cat "$db" "$db-wal" 2>/dev/null | cksum)
 
 serve_start "$db" --threads 3 || test_done
@@ -36,6 +38,11 @@ done
 check "the API equals the tools' json" python3 tests/cli/lib/serve_api.py "$bin" "$db" "$serve_url" \
 	$serve_reviewed
 serve_get /api/stats/players >"$tmp/players.json"
+for o in "g4,h4,g6" "g6,h4,g4 symmetric" "g4"; do
+	# shellcheck disable=SC2086
+	check "the explorer's move orders after $o" python3 tests/cli/lib/serve_orders.py "$bin" "$db" \
+		"$serve_url" splay-schmidt standard $o
+done
 check "a player's lines as each side" python3 tests/cli/lib/serve_player.py "$bin" "$db" "$serve_url" \
 	"Lines Tester" "Yuki Sato" "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["rows"][0]["player"])' \
 	<"$tmp/players.json")"

@@ -16,6 +16,9 @@
 #   serve_player_games DB     imports five copies of an example game
 #                             played by "Lines Tester", three as white and
 #                             two as black: one line of several games per side
+#   serve_transposed_games DB imports two copies of that game with its
+#                             first and third moves swapped: it reaches its
+#                             position after g4,h4,g6 by g6,h4,g4 too
 test_require python3
 serve_pids=""
 
@@ -90,4 +93,20 @@ serve_player_games() {
 	done
 	"$bin/kifu-import" --quiet --db "$1" "$tmp"/lines-0*.yaml >/dev/null 2>&1 ||
 		fail "import Lines Tester's games"
+}
+
+serve_transposed_games() {
+	for _st in 1 2; do
+		python3 - examples/splay-schmidt/splay-schmidt-standard-01.yaml "$_st" \
+			>"$tmp/transposed-$_st.yaml" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+i = lines.index("moves:")
+lines[i + 1], lines[i + 3] = lines[i + 3], lines[i + 1]
+lines = [("date: '2025-02-0%s'" % sys.argv[2]) if l.startswith("date:") else l for l in lines]
+print("\n".join(lines), end="")
+PY
+	done
+	"$bin/kifu-import" --quiet --db "$1" "$tmp"/transposed-*.yaml >/dev/null 2>&1 ||
+		fail "import the transposed games"
 }
