@@ -42,6 +42,7 @@ static const char style[] =
 	"nav.path a,nav.path span.here{padding:1px 8px;border:1px solid #b9aa88;border-radius:4px;"
 	"background:#fffaf0;color:inherit;text-decoration:none}\n"
 	"nav.path span.here{background:#ffe08a;font-weight:bold}\n"
+	"#orders span.here{background:#ffe08a;font-weight:bold;padding:1px 4px}\n"
 	"table{border-collapse:collapse;background:#fff;font-size:14px}\n"
 	"th,td{padding:3px 6px;border-bottom:1px solid #f0e9d8;white-space:nowrap}\n"
 	"th{font-weight:normal;color:#6b5f4a;text-align:right;background:#fffaf0;"
@@ -803,6 +804,19 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 	kifu_buf_puts(b, "</tr>\n</table>\n");
 }
 
+/* v's game, variant and side (escaped) after each of the texts a, b, c, then d. */
+static void game_side(struct kifu_buf *b, const struct as_side *v, const char *a, const char *bb,
+		      const char *c, const char *d)
+{
+	kifu_buf_puts(b, a);
+	text(b, v->game);
+	kifu_buf_puts(b, bb);
+	text(b, v->variant);
+	kifu_buf_puts(b, c);
+	text(b, v->side);
+	kifu_buf_puts(b, d);
+}
+
 /*
  * The player's most played lines as one side of one game and variant (v):
  * the openings report of the player's newest KIFU_SITE_LINE_GAMES games
@@ -833,23 +847,13 @@ static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *n
 	if (ret < 0)
 		return ret;
 	snprintf(wins, sizeof(wins), "wins_%s", v->side);
-	kifu_buf_puts(b, "<h3>");
-	text(b, v->game);
-	kifu_buf_puts(b, " ");
-	text(b, v->variant);
-	kifu_buf_puts(b, " as ");
-	text(b, v->side);
-	kifu_buf_puts(b, "</h3>\n");
+	game_side(b, v, "<h3>", " ", " as ", "</h3>\n");
 	if (v->games > KIFU_SITE_LINE_GAMES)
 		kifu_buf_printf(b, "<p class=\"note\">From the newest %d of these %ld games.</p>\n",
 				KIFU_SITE_LINE_GAMES, v->games);
-	kifu_buf_puts(b, "<table class=\"lines\" data-game=\"");
-	text(b, v->game);
-	kifu_buf_puts(b, "\" data-variant=\"");
-	text(b, v->variant);
-	kifu_buf_puts(b, "\" data-side=\"");
-	text(b, v->side);
-	kifu_buf_printf(b, "\">\n<tr><th class=\"text\">line (%d plies)</th><th>games</th>"
+	game_side(b, v, "<table class=\"lines\" data-game=\"", "\" data-variant=\"",
+		  "\" data-side=\"", "\">");
+	kifu_buf_printf(b, "\n<tr><th class=\"text\">line (%d plies)</th><th>games</th>"
 			"<th class=\"text\">win / draw / loss</th><th>score</th></tr>\n",
 			KIFU_SITE_LINE_PLIES);
 	/* The rows come most played first within each length. */
