@@ -20,6 +20,21 @@ dirs=$(ls -d examples/*/ | grep -v '^examples/invalid/$')
 # shellcheck disable=SC2086
 "$bin/kifu-import" --quiet --db "$db" $dirs >/dev/null 2>&1 || fail "import the examples"
 serve_review "$db"
+# kifu-export's page of a stored game with a review is kifu-analyse's page of that review
+# (the run serve_review keeps for its first game: mcts:40, seed 3)
+rid=${serve_reviewed#--reviewed=}
+rid=${rid%%:*}
+"$bin/kifu-export" --db "$db" --id "$rid" --to html --ply 0 >"$tmp/export.html" 2>"$tmp/err"
+"$bin/kifu-analyse" --db "$db" --id "$rid" --engine mcts:40 --seed 3 --threads 1 --to html \
+	>"$tmp/analyse.html" 2>>"$tmp/err"
+check "kifu-export --to html of a reviewed game: kifu-analyse's page" cmp "$tmp/export.html" "$tmp/analyse.html"
+# (the longest game: serve_review reviewed the shortest)
+long=$("$bin/kifu-search" --db "$db" --json | python3 -c '
+import json, sys
+print(max(json.load(sys.stdin), key=lambda h: (h["plies"], h["id"]))["id"])')
+"$bin/kifu-export" --db "$db" --id "$long" --to html >"$tmp/export.html" 2>"$tmp/err"
+check "kifu-export --to html of a game without a review: no chart" \
+	sh -c '! grep -q "<svg id=\"chart\"" "$1"' sh "$tmp/export.html"
 serve_player_games "$db"
 serve_transposed_games "$db"
 sum_before=$(cat "$db" "$db-wal" 2>/dev/null | cksum)
