@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "kifu/analyse.h"
 #include "kifu/diag.h"
 #include "kifu/format.h"
 #include "kifu/record.h"
@@ -227,7 +228,7 @@ static void finish(struct export *ex)
  * file name in a directory. Returns -1 to stop everything.
  */
 static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_replay *rp,
-		       const char *label, const char *name)
+		       const char *label, const char *name, const struct kifu_render_stored *stored)
 {
 	struct kifu_buf b = KIFU_BUF_INIT;
 	struct kifu_error err;
@@ -276,7 +277,7 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 	case K_JSON:
 		if (ex->json_array && !ex->dir_mode)
 			kifu_buf_puts(&b, ex->exported ? ",\n" : "[\n");
-		ret = kifu_render_json(&b, *rec, rp);
+		ret = kifu_render_json(&b, *rec, rp, stored);
 		if (!ex->json_array || ex->dir_mode)
 			kifu_buf_putc(&b, '\n');
 		break;
@@ -289,7 +290,7 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 		ret = kifu_render_svg(&b, rp, ply);
 		break;
 	case K_HTML:
-		ret = kifu_render_html(&b, *rec, rp, ex->ply);
+		ret = kifu_render_html(&b, *rec, rp, ex->ply, stored);
 		break;
 	}
 	if (ret == 0 && b.failed)
@@ -334,18 +335,20 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 
 /*
  * Validates a record read from a file or the database (a cli_game_fn),
- * prints its diagnostics and exports it when valid. Returns -1 to stop
- * everything.
+ * prints its diagnostics and exports it when valid; a stored game's json
+ * and page carry its stored review. Returns -1 to stop everything.
  */
 static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags *diags,
 			 const char *source, const char *label, const char *name,
 			 const struct cli_stored *stored)
 {
 	struct export *ex = ctx;
+	struct kifu_analyse_stored review;
+	struct kifu_render_stored known = { NULL };
 	struct kifu_error err;
 	size_t i;
+	int ret;
 
-	(void)stored;
 	kifu_error_clear(&err);
 	if (kifu_record_validate(&ex->replay, diags, *rec, KIFU_VALIDATE_TEXT, &err) < 0) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
@@ -358,7 +361,17 @@ static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags 
 		ex->invalid = 1;
 		return 0;
 	}
-	return export_game(ex, rec, &ex->replay, label, name);
+	if (!stored || (ex->kind != K_JSON && ex->kind != K_HTML))
+		return export_game(ex, rec, &ex->replay, label, name, NULL);
+	if (kifu_analyse_load(&review, stored->st, stored->id, ex->replay.nplies, &err) < 0) {
+		cli_errorf("%s: %s", label, err.message[0] ? err.message : kifu_strerror(err.code));
+		ex->io_error = 1;
+		return -1;
+	}
+	known.review = review.n ? &review.view : NULL;
+	ret = export_game(ex, rec, &ex->replay, label, name, &known);
+	kifu_analyse_stored_release(&review);
+	return ret;
 }
 
 static long parse_count(const char *opt, const char *text)

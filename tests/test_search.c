@@ -224,6 +224,48 @@ static void test_check_filter(void **state)
 	assert_int_equal(kifu_stats_whole_number(&v, "10", 0, 9), -1);
 }
 
+/*
+ * Move orders (kifu_search_move_orders): S1 (2024-03-10) d4 f6 e5 and S2
+ * (2024-05, newer) e5 f6 d4 reach one position at ply 3, by two orders;
+ * a sample of one reads the newest, S2, and says there were more.
+ */
+static void test_move_orders(void **state)
+{
+	struct kifu_store *st = *state;
+	struct kifu_filter f = { .game = "splay-schmidt", .variant = "standard" };
+	const struct kifu_game *g = kifu_game_find("splay-schmidt");
+	struct kifu_search_orders *o = NULL;
+	struct kifu_error err;
+	uint64_t hash;
+
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_search_position(&hash, g, 0, "d4,f6,e5", &err), 0);
+	assert_int_equal(kifu_search_move_orders(&o, st, &f, &hash, 0, NULL, 0, 10, &err), 0);
+	assert_int_equal(o->n, 2);
+	assert_int_equal(o->read, 2);
+	assert_false(o->more);
+	/* one game each: by the moves' bytes */
+	assert_string_equal(o->v[0].moves, "d4,f6,e5");
+	assert_string_equal(o->v[1].moves, "e5,f6,d4");
+	assert_int_equal(o->v[0].games, 1);
+	assert_int_equal(o->v[1].games, 1);
+	kifu_search_orders_free(o);
+	assert_int_equal(kifu_search_move_orders(&o, st, &f, &hash, 0, NULL, 0, 1, &err), 0);
+	assert_int_equal(o->n, 1);
+	assert_int_equal(o->read, 1);
+	assert_true(o->more);
+	assert_string_equal(o->v[0].moves, "e5,f6,d4");
+	kifu_search_orders_free(o);
+	/* d4 after one ply: S1, S3 and S4, all by d4 */
+	assert_int_equal(kifu_search_position(&hash, g, 0, "d4", &err), 0);
+	assert_int_equal(kifu_search_move_orders(&o, st, &f, &hash, 0, NULL, 0, 10, &err), 0);
+	assert_int_equal(o->n, 1);
+	assert_string_equal(o->v[0].moves, "d4");
+	assert_int_equal(o->v[0].games, 3);
+	kifu_search_orders_free(o);
+	kifu_search_orders_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +277,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_search_pages, th_stats_setup,
 						th_stats_teardown),
 		cmocka_unit_test(test_check_filter),
+		cmocka_unit_test_setup_teardown(test_move_orders, th_stats_setup, th_stats_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

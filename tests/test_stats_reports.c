@@ -442,6 +442,75 @@ static void test_openings_deep(void **state)
 
 /* ---- players ---- */
 
+/*
+ * The player's side (kifu_filter.player_side) and the newest games only
+ * (kifu_stats_options.newest), which kifu-serve's player page uses. The
+ * schmidt games S1..S5, newest first: S4 (2024-06-15, Cat-Ann, d4),
+ * S2 (2024-05, e5), S1 (2024-03-10, Ann-Bob, d4), S5 (2024-01-20, e5),
+ * S3 (2024: its first day, 2024-01-01; Ann-Cat, d4).
+ */
+static void test_player_side_and_newest(void **state)
+{
+	struct kifu_store *st = *state;
+	struct kifu_filter f = { .game = "splay-schmidt", .player = "Ann", .player_side = "white" };
+	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
+	struct kifu_report *rep;
+	struct kifu_error err;
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	kifu_error_clear(&err);
+	/* Ann as white: S1 and S3; as black: S4; without a player the side is ignored. */
+	assert_int_equal(kifu_store_game_ids(&ids, &n, st, &f, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(ids[0], 1);
+	assert_int_equal(ids[1], 3);
+	kifu_store_game_ids_free(ids);
+	f.player_side = "black";
+	assert_int_equal(kifu_store_game_ids(&ids, &n, st, &f, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], 4);
+	kifu_store_game_ids_free(ids);
+	f.player = NULL;
+	assert_int_equal(kifu_store_game_ids(&ids, &n, st, &f, &err), 0);
+	assert_int_equal(n, 5);
+	kifu_store_game_ids_free(ids);
+	/* And in a report: Ann as white played d4 twice (S1 won, S3 drawn). */
+	f.player = "Ann";
+	f.player_side = "white";
+	rep = th_stats_run(st, KIFU_STATS_OPENINGS, &f, 1, 1, 0, 0);
+	assert_int_equal(kifu_report_nrows(rep), 1);
+	assert_int_equal(th_ival(rep, th_row_of(rep, "splay-schmidt", "d4"), "games"), 2);
+	assert_int_equal(th_ival(rep, 0, "wins_white"), 1);
+	assert_int_equal(th_ival(rep, 0, "draws"), 1);
+	kifu_report_free(rep);
+
+	/* The two newest schmidt games: S4 (d4) and S2 (e5); of all five d4 has 3, e5 2. */
+	f.player = NULL;
+	f.player_side = NULL;
+	opt.depth = 1;
+	opt.newest = 2;
+	assert_int_equal(kifu_stats_report(&rep, st, KIFU_STATS_OPENINGS, &f, &opt, &err), 0);
+	assert_int_equal(kifu_report_nrows(rep), 2);
+	assert_int_equal(th_ival(rep, th_row_of(rep, "splay-schmidt", "d4"), "games"), 1);
+	assert_int_equal(th_ival(rep, th_row_of(rep, "splay-schmidt", "e5"), "games"), 1);
+	kifu_report_free(rep);
+	/* Ann's two newest: S4 and S1, both d4; her three as any side: S4, S1, S3. */
+	f.player = "Ann";
+	assert_int_equal(kifu_stats_report(&rep, st, KIFU_STATS_OPENINGS, &f, &opt, &err), 0);
+	assert_int_equal(kifu_report_nrows(rep), 1);
+	assert_int_equal(th_ival(rep, 0, "games"), 2);
+	kifu_report_free(rep);
+	opt.newest = 10;
+	assert_int_equal(kifu_stats_report(&rep, st, KIFU_STATS_OPENINGS, &f, &opt, &err), 0);
+	assert_int_equal(th_ival(rep, 0, "games"), 3);
+	kifu_report_free(rep);
+	/* Another report, or a negative count: a bad option. */
+	assert_int_equal(kifu_stats_report(&rep, st, KIFU_STATS_SUMMARY, &f, &opt, &err), KIFU_ERANGE);
+	opt.newest = -1;
+	assert_int_equal(kifu_stats_report(&rep, st, KIFU_STATS_OPENINGS, &f, &opt, &err), KIFU_ERANGE);
+}
+
 static void test_players(void **state)
 {
 	struct kifu_store *st = *state;
@@ -571,6 +640,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_position_counted_once, th_stats_setup,
 						th_stats_teardown),
 		cmocka_unit_test_setup_teardown(test_openings_deep, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_player_side_and_newest, th_stats_setup,
 						th_stats_teardown),
 		cmocka_unit_test_setup_teardown(test_players, th_stats_setup, th_stats_teardown),
 		cmocka_unit_test_setup_teardown(test_players_known_value, th_stats_setup,

@@ -21,6 +21,7 @@
 
 #include "kifu/error.h"
 #include "kifu/game.h"
+#include "kifu/render.h"
 
 /*
  * Iterations per position by default: the engine's default budget
@@ -147,6 +148,9 @@ struct kifu_analyse_stored {
 	size_t n;                      /* 0: no review stored */
 	long playouts;
 	uint64_t seed;
+	char engine[KIFU_ANALYSE_SPEC_MAX]; /* the spec it was made with ("mcts:40") */
+	char caption[KIFU_ANALYSE_SPEC_MAX + 32]; /* "mcts:40, seed 1", as kifu-analyse's */
+	struct kifu_render_review view; /* all the above as the renderers take it (n > 0) */
 };
 
 /*

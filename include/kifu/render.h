@@ -18,9 +18,16 @@
 #include "kifu/record.h"
 #include "kifu/replay.h"
 
-/* One JSON object: headers, players, moves, result, termination, and a `plies` array. */
+struct kifu_render_stored; /* below */
+
+/*
+ * One JSON object: headers, players, moves, result, termination, and a
+ * `plies` array; for a stored game (stored not NULL) what the store knows
+ * of it besides: `review`, its stored review as kifu_render_review_json
+ * writes it, when there is one.
+ */
 int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
-		     const struct kifu_replay *rp);
+		     const struct kifu_replay *rp, const struct kifu_render_stored *stored);
 
 /*
  * A text header (label first: "game 2 of FILE") and a board diagram after
@@ -33,9 +40,13 @@ int kifu_render_text(struct kifu_buf *b, const struct kifu_record *rec,
 /* A standalone SVG document of the position after ply (0: the start). */
 int kifu_render_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply);
 
-/* One HTML page replaying the game, opened at ply `start` (-1: the end). */
+/*
+ * One HTML page replaying the game, opened at ply `start` (-1: the end);
+ * for a stored game with a stored review, kifu_render_html_review's page.
+ */
 int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
-		     const struct kifu_replay *rp, long start);
+		     const struct kifu_replay *rp, long start,
+		     const struct kifu_render_stored *stored);
 
 struct kifu_ply_review; /* kifu/analyse.h */
 
@@ -47,6 +58,11 @@ struct kifu_render_review {
 	const char *spec;    /* the reviewing player's spec ("engine:1000"), for the table and json */
 	long playouts;       /* its count, for the json */
 	uint64_t seed;
+};
+
+/* What the store knows of a stored game beyond its record; NULL: a record read from a file. */
+struct kifu_render_stored {
+	const struct kifu_render_review *review; /* kifu_analyse_load's (kifu/analyse.h); NULL: none */
 };
 
 /*

@@ -106,6 +106,34 @@ int kifu_search_games_page(struct kifu_search_result **out, struct kifu_store *s
 			   const uint64_t *orient, int norient, size_t offset, size_t limit,
 			   struct kifu_error *err);
 
+/* One move order of kifu_search_move_orders: its moves and how many games played it. */
+struct kifu_search_order {
+	const char *moves; /* canonical, comma-separated, from the start */
+	long games;
+};
+
+struct kifu_search_orders {
+	struct kifu_search_order *v; /* most played first, then by moves in byte order */
+	size_t n;
+	long read;                   /* the games read: the newest that reached the position */
+	int more;                    /* more games reached it than were read */
+	struct kifu_buf pool_;       /* the moves' texts */
+};
+
+/*
+ * The move orders by which the newest `sample` games (at most; 0 is taken
+ * as 1) that kifu_search_games_page finds reached the position (its
+ * arguments), each game's first moves up to its ply of reaching it. The
+ * cost is bounded by sample whatever the number of games reaching it.
+ * *out belongs to the caller (kifu_search_orders_free). Returns 0 or a
+ * negative KIFU_E* code.
+ */
+int kifu_search_move_orders(struct kifu_search_orders **out, struct kifu_store *st,
+			    const struct kifu_filter *f, const uint64_t *hash, int symmetric,
+			    const uint64_t *orient, int norient, size_t sample,
+			    struct kifu_error *err);
+void kifu_search_orders_free(struct kifu_search_orders *o);
+
 /*
  * Appends res as kifu-search --json writes it: an array of objects {id,
  * game, variant, players (side -> name), date (null when unknown), result,

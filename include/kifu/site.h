@@ -29,6 +29,17 @@ struct kifu_site_position {
 
 /* The games listed per page (explorer, player). */
 #define KIFU_SITE_PAGE_GAMES 25
+/*
+ * A player's most played lines: KIFU_SITE_LINES lines of
+ * KIFU_SITE_LINE_PLIES plies per game, variant and side, counted over the
+ * player's newest KIFU_SITE_LINE_GAMES games there (a bounded cost).
+ */
+#define KIFU_SITE_LINES 6
+#define KIFU_SITE_LINE_PLIES 4
+#define KIFU_SITE_LINE_GAMES 2000
+/* The explorer's move orders: KIFU_SITE_ORDERS of those of the newest KIFU_SITE_ORDER_GAMES games. */
+#define KIFU_SITE_ORDERS 8
+#define KIFU_SITE_ORDER_GAMES 200
 
 /* /: games per game and variant, the summary, the charts of lengths, the best rated players. */
 int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error *err);

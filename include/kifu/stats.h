@@ -150,9 +150,10 @@ struct kifu_stats_options {
 	unsigned flags;    /* KIFU_STATS_* */
 	const char *after; /* tree: the position after these moves (as kifu-perft --after; NULL: the start) */
 	int symmetric;     /* openings --by-position, tree: positions equal under a board symmetry are one */
+	long newest;       /* openings: only the newest N games f selects (as kifu_store_game_each orders them); 0: all */
 };
 
-#define KIFU_STATS_OPTIONS_INIT { 2, 1, 0, 0, NULL, 0 }
+#define KIFU_STATS_OPTIONS_INIT { 2, 1, 0, 0, NULL, 0, 0 }
 
 /*
  * Computes report kind over the games f selects (f may be NULL: every

@@ -215,10 +215,12 @@ int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_
  * side's player has exactly that name; since and until (YYYY, YYYY-MM or
  * YYYY-MM-DD) are inclusive and compare first days (a partial date, in a
  * record or here, counts as its first day), and games without a date are
- * left out when either is given.
+ * left out when either is given. player_side (with player only; ignored
+ * without it) keeps the games where that player had that side.
  */
 struct kifu_filter {
 	const char *game, *variant, *player, *event, *since, *until, *termination;
+	const char *player_side;
 };
 
 /*

@@ -142,7 +142,7 @@ out:
  * among equals (the one kifu-stats players reads), its plies in order.
  */
 static const char *const select_review =
-	"SELECT r.playouts, r.seed, p.ply, p.side_index, p.best, p.expected, p.best_score, "
+	"SELECT r.playouts, r.seed, r.engine, p.ply, p.side_index, p.best, p.expected, p.best_score, "
 	"p.played_score, p.loss, p.mark FROM analysis_plies p JOIN analysis_runs r "
 	"ON r.id = p.run_id WHERE p.run_id = (SELECT id FROM analysis_runs WHERE game_id = ?1 "
 	"ORDER BY playouts DESC, id DESC LIMIT 1) ORDER BY p.ply";
@@ -170,23 +170,25 @@ int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, in
 	kifu_db_bind_int64_(s, 1, game_id);
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		struct kifu_ply_review *p;
-		const char *mark = kifu_db_column_text_(s, 9), *best = kifu_db_column_text_(s, 4);
+		const char *engine, *mark = kifu_db_column_text_(s, 10), *best = kifu_db_column_text_(s, 5);
 
 		/* A review of other plies than the game's (it cannot be, but a database is input). */
-		if (n == nplies || kifu_db_column_int64_(s, 2) != (int64_t)n + 1) {
+		if (n == nplies || kifu_db_column_int64_(s, 3) != (int64_t)n + 1) {
 			n = 0;
 			break;
 		}
 		out->playouts = (long)kifu_db_column_int64_(s, 0);
 		out->seed = (uint64_t)kifu_db_column_int64_(s, 1);
+		engine = kifu_db_column_text_(s, 2);
+		snprintf(out->engine, sizeof(out->engine), "%s", engine ? engine : "");
 		p = &out->plies[n];
 		p->ply = n + 1;
-		p->side = kifu_db_column_int_(s, 3);
+		p->side = kifu_db_column_int_(s, 4);
 		snprintf(out->best + n * KIFU_MOVE_TEXT_MAX, KIFU_MOVE_TEXT_MAX, "%s", best ? best : "");
-		p->expected = kifu_db_column_double_(s, 5);
-		p->best_score = kifu_db_column_double_(s, 6);
-		p->played_score = kifu_db_column_double_(s, 7);
-		p->loss = kifu_db_column_double_(s, 8);
+		p->expected = kifu_db_column_double_(s, 6);
+		p->best_score = kifu_db_column_double_(s, 7);
+		p->played_score = kifu_db_column_double_(s, 8);
+		p->loss = kifu_db_column_double_(s, 9);
 		p->mark = !mark ? KIFU_REVIEW_NONE : !strcmp(mark, "??") ? KIFU_REVIEW_BLUNDER
 			: !strcmp(mark, "?") ? KIFU_REVIEW_MISTAKE : KIFU_REVIEW_DUBIOUS;
 		n++;
@@ -195,6 +197,16 @@ int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, in
 		ret = kifu_db_fail_(st, "cannot read the analysis", err);
 	else if (n == nplies)
 		out->n = n;
+	if (out->n) {
+		snprintf(out->caption, sizeof(out->caption), "%s, seed %llu", out->engine,
+			 (unsigned long long)out->seed);
+		out->view.plies = out->plies;
+		out->view.best = out->best;
+		out->view.engine = out->caption;
+		out->view.spec = out->engine;
+		out->view.playouts = out->playouts;
+		out->view.seed = out->seed;
+	}
 out:
 	kifu_db_finalize_(s);
 	if (ret < 0 || out->n == 0)

@@ -125,7 +125,7 @@ static int json_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 }
 
 int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
-		     const struct kifu_replay *rp)
+		     const struct kifu_replay *rp, const struct kifu_render_stored *stored)
 {
 	int ret;
 
@@ -134,7 +134,12 @@ int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
 		return ret;
 	kifu_buf_puts(b, ",\n  \"plies\":[");
 	ret = walk_plies(rp, 0, rp->nplies, json_ply, b);
-	kifu_buf_puts(b, "\n  ]\n}");
+	kifu_buf_puts(b, "\n  ]");
+	if (ret == 0 && stored && stored->review) {
+		kifu_buf_puts(b, ",\n  \"review\":");
+		ret = kifu_render_review_json(b, rec, rp, stored->review);
+	}
+	kifu_buf_puts(b, "\n}");
 	return ret < 0 ? ret : b->failed ? KIFU_ENOMEM : 0;
 }
 
@@ -557,9 +562,10 @@ int kifu_render_text(struct kifu_buf *b, const struct kifu_record *rec,
 }
 
 int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
-		     const struct kifu_replay *rp, long start)
+		     const struct kifu_replay *rp, long start,
+		     const struct kifu_render_stored *stored)
 {
-	return kifu_render_html_review(b, rec, rp, start, NULL);
+	return kifu_render_html_review(b, rec, rp, start, stored ? stored->review : NULL);
 }
 
 int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,

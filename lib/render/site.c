@@ -42,6 +42,7 @@ static const char style[] =
 	"nav.path a,nav.path span.here{padding:1px 8px;border:1px solid #b9aa88;border-radius:4px;"
 	"background:#fffaf0;color:inherit;text-decoration:none}\n"
 	"nav.path span.here{background:#ffe08a;font-weight:bold}\n"
+	"#orders span.here{background:#ffe08a;font-weight:bold;padding:1px 4px}\n"
 	"table{border-collapse:collapse;background:#fff;font-size:14px}\n"
 	"th,td{padding:3px 6px;border-bottom:1px solid #f0e9d8;white-space:nowrap}\n"
 	"th{font-weight:normal;color:#6b5f4a;text-align:right;background:#fffaf0;"
@@ -125,7 +126,7 @@ void kifu_site_error(struct kifu_buf *b, int status, const char *message)
 	foot(b);
 }
 
-/* The text of a report's cell as its table shows it. */
+/* The text of a report's cell as kifu-stats' table shows it (mean plies 1 decimal, scores 3). */
 static void cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row, const char *col)
 {
 	long c = kifu_report_find_col(rep, col);
@@ -133,7 +134,7 @@ static void cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row, 
 
 	switch (x->type) {
 	case KIFU_CELL_INT: kifu_buf_printf(b, "%lld", x->i); break;
-	case KIFU_CELL_REAL: kifu_buf_printf(b, "%.3f", x->r); break;
+	case KIFU_CELL_REAL: kifu_report_real_text_(b, x->r, rep->cols[c].prec); break;
 	case KIFU_CELL_TEXT: text(b, x->text); break;
 	default: kifu_buf_puts(b, "-"); break;
 	}
@@ -494,6 +495,66 @@ static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
 	kifu_buf_release(&next);
 }
 
+/*
+ * Transpositions: the move orders by which the newest games that reached
+ * the position came (KIFU_SITE_ORDER_GAMES read at most: a bounded cost at
+ * any position), most played first, each a link to its path; the order
+ * of the address is marked.
+ */
+static int move_orders(struct kifu_buf *b, struct kifu_store *st,
+		       const struct kifu_site_position *p, const struct kifu_filter *f,
+		       const uint64_t *hash, const uint64_t *orient, int norient,
+		       const char *after, long long reached, struct kifu_error *err)
+{
+	struct kifu_search_orders *o = NULL;
+	struct kifu_buf one = KIFU_BUF_INIT;
+	size_t k;
+	int ret = kifu_search_move_orders(&o, st, f, hash, p->symmetric, orient, norient,
+					  KIFU_SITE_ORDER_GAMES, err);
+
+	if (ret < 0)
+		return ret;
+	kifu_buf_puts(b, "<h2>Move orders</h2>\n<p class=\"note\" id=\"orders-note\">");
+	if (o->more)
+		kifu_buf_printf(b, "How the newest %ld of the %lld games that reached it got there "
+				"(the others are not read).", o->read, reached);
+	else
+		kifu_buf_printf(b, "How the %ld game%s that reached it got there.", o->read,
+				o->read == 1 ? "" : "s");
+	kifu_buf_puts(b, "</p>\n<table id=\"orders\">\n<tr><th class=\"text\">move order</th>"
+		      "<th>games</th></tr>\n");
+	for (k = 0; k < o->n && k < KIFU_SITE_ORDERS; k++) {
+		const char *m = o->v[k].moves, *comma;
+		int here = !strcmp(m, after);
+
+		kifu_buf_puts(b, "<tr data-moves=\"");
+		text(b, m);
+		kifu_buf_puts(b, here ? "\"><td class=\"text move\"><span class=\"here\">"
+				      : "\"><td class=\"text move\"><a href=\"");
+		if (!here) {
+			explore_link(b, p->game, p->variant, m, p->symmetric, p->filter);
+			kifu_buf_puts(b, "\">");
+		}
+		/* the moves apart: a move's text may hold spaces */
+		for (; (comma = strchr(m, ',')) != NULL; m = comma + 1) {
+			kifu_buf_reset(&one);
+			kifu_buf_add(&one, m, (size_t)(comma - m));
+			text(b, one.data);
+			kifu_buf_puts(b, " &middot; ");
+		}
+		text(b, m);
+		kifu_buf_printf(b, "%s</td><td>%ld</td></tr>\n", here ? "</span>" : "</a>",
+				o->v[k].games);
+	}
+	kifu_buf_puts(b, "</table>\n");
+	if (o->n > KIFU_SITE_ORDERS)
+		kifu_buf_printf(b, "<p class=\"note\">and %zu other orders.</p>\n",
+				o->n - KIFU_SITE_ORDERS);
+	kifu_search_orders_free(o);
+	kifu_buf_release(&one);
+	return b->failed || one.failed ? kifu_error_set(err, KIFU_ENOMEM, "out of memory") : 0;
+}
+
 /* Links to the page before and after of a list. */
 static void pager(struct kifu_buf *b, const struct kifu_buf *base, long page, int more)
 {
@@ -591,6 +652,10 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		move_table(b, p, rep, after.data, mover);
 	else
 		kifu_buf_puts(b, "<p id=\"moves\">No game goes on from here.</p>\n");
+	if (w.plies > 0 && head_int(rep, "games") > 0 &&
+	    (ret = move_orders(b, st, p, &f, &hash, orient, norient, after.data,
+			       head_int(rep, "games"), err)) < 0)
+		goto out;
 	kifu_buf_puts(b, "<h2>Games that reached it</h2>\n<p class=\"note\">newest first</p>\n");
 	games_table(b, res, KIFU_SITE_PAGE_GAMES, 1);
 	explore_link(&base, p->game, p->variant, after.data, p->symmetric, p->filter);
@@ -617,11 +682,12 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
 	struct kifu_buf page = KIFU_BUF_INIT;
-	struct kifu_analyse_stored review = { NULL, NULL, 0, 0, 0 };
-	struct kifu_render_review rv;
+	struct kifu_analyse_stored review;
+	struct kifu_render_stored known = { NULL };
 	const char *s, *at;
-	char engine[96];
 	int ret;
+
+	memset(&review, 0, sizeof(review));
 
 	ret = kifu_store_game_load(&rec, st, id, err);
 	if (ret == KIFU_ENOTFOUND)
@@ -633,17 +699,9 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	/* With its stored review (chart and marks), as kifu-analyse --to html draws it. */
 	if (ret == 0)
 		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);
-	if (ret == 0 && review.n) {
-		snprintf(engine, sizeof(engine), "mcts:%ld, seed %llu", review.playouts,
-			 (unsigned long long)review.seed);
-		rv.plies = review.plies;
-		rv.best = review.best;
-		rv.engine = engine;
-		rv.playouts = review.playouts;
-		rv.seed = review.seed;
-		ret = kifu_render_html_review(&page, rec, &rp, -1, &rv);
-	} else if (ret == 0) {
-		ret = kifu_render_html(&page, rec, &rp, -1);
+	if (ret == 0) {
+		known.review = review.n ? &review.view : NULL;
+		ret = kifu_render_html(&page, rec, &rp, -1, &known);
 	}
 	if (ret == 0 && page.failed)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
@@ -746,54 +804,94 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 	kifu_buf_puts(b, "</tr>\n</table>\n");
 }
 
-/* The player's most played lines in one game and variant, each a link to the explorer. */
+/* v's game, variant and side (escaped) after each of the texts a, b, c, then d. */
+static void game_side(struct kifu_buf *b, const struct as_side *v, const char *a, const char *bb,
+		      const char *c, const char *d)
+{
+	kifu_buf_puts(b, a);
+	text(b, v->game);
+	kifu_buf_puts(b, bb);
+	text(b, v->variant);
+	kifu_buf_puts(b, c);
+	text(b, v->side);
+	kifu_buf_puts(b, d);
+}
+
+/*
+ * The player's most played lines as one side of one game and variant (v):
+ * the openings report of the player's newest KIFU_SITE_LINE_GAMES games
+ * on that side, with games and the player's score, each line a link to
+ * the explorer filtered to the player (it has no side filter).
+ */
 static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *name,
-			const char *game, const char *variant, struct kifu_error *err)
+			const struct as_side *v, struct kifu_error *err)
 {
 	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
 	struct kifu_report *rep = NULL;
-	struct kifu_filter f;
+	struct kifu_filter f, link;
 	struct kifu_buf after = KIFU_BUF_INIT;
+	char wins[80];
 	size_t r, shown = 0;
 	int ret;
 
 	memset(&f, 0, sizeof(f));
-	f.game = game;
-	f.variant = variant;
+	f.game = v->game;
+	f.variant = v->variant;
 	f.player = name;
-	opt.depth = 4;
+	f.player_side = v->side;
+	memset(&link, 0, sizeof(link));
+	link.player = name;
+	opt.depth = KIFU_SITE_LINE_PLIES;
+	opt.newest = KIFU_SITE_LINE_GAMES;
 	ret = kifu_stats_report(&rep, st, KIFU_STATS_OPENINGS, &f, &opt, err);
 	if (ret < 0)
 		return ret;
-	kifu_buf_puts(b, "<table class=\"lines\">\n<tr><th class=\"text\">line (4 plies)</th>"
-		      "<th>games</th><th>first mover's score</th></tr>\n");
-	/* The rows come most played first within each length: the 4-ply ones. */
-	for (r = 0; r < kifu_report_nrows(rep) && shown < 6; r++) {
+	snprintf(wins, sizeof(wins), "wins_%s", v->side);
+	game_side(b, v, "<h3>", " ", " as ", "</h3>\n");
+	if (v->games > KIFU_SITE_LINE_GAMES)
+		kifu_buf_printf(b, "<p class=\"note\">From the newest %d of these %ld games.</p>\n",
+				KIFU_SITE_LINE_GAMES, v->games);
+	game_side(b, v, "<table class=\"lines\" data-game=\"", "\" data-variant=\"",
+		  "\" data-side=\"", "\">");
+	kifu_buf_printf(b, "\n<tr><th class=\"text\">line (%d plies)</th><th>games</th>"
+			"<th class=\"text\">win / draw / loss</th><th>score</th></tr>\n",
+			KIFU_SITE_LINE_PLIES);
+	/* The rows come most played first within each length. */
+	for (r = 0; r < kifu_report_nrows(rep) && shown < KIFU_SITE_LINES; r++) {
 		const char *line = cell_text(rep, r, "line");
+		long long n = cell_int(rep, r, "games"), w = cell_int(rep, r, wins),
+			  d = cell_int(rep, r, "draws"), u = cell_int(rep, r, "unfinished");
+		long c = kifu_report_find_col(rep, "moves");
+		const struct kifu_cell *moves = kifu_report_cell(rep, r, c < 0 ? (size_t)-1 : (size_t)c);
+		const char *m = moves->text;
 		size_t i;
 
-		if (cell_int(rep, r, "plies") != 4)
+		if (cell_int(rep, r, "plies") != KIFU_SITE_LINE_PLIES || moves->type != KIFU_CELL_LIST)
 			continue;
+		/* the moves one by one: a move's text may hold spaces (glaisher's) */
 		kifu_buf_reset(&after);
-		kifu_buf_puts(&after, line);
-		for (i = 0; i < after.len; i++)
-			if (after.data[i] == ' ')
-				after.data[i] = ',';
+		for (i = 0; i < moves->count; i++, m += strlen(m) + 1) {
+			if (i)
+				kifu_buf_putc(&after, ',');
+			kifu_buf_puts(&after, m);
+		}
 		kifu_buf_puts(b, "<tr><td class=\"text move\"><a href=\"");
-		explore_link(b, game, variant, after.data, 0, &f);
+		explore_link(b, v->game, v->variant, after.data, 0, &link);
 		kifu_buf_puts(b, "\">");
 		text(b, line);
-		kifu_buf_puts(b, "</a></td><td>");
-		cell(b, rep, r, "games");
-		kifu_buf_puts(b, "</td><td>");
-		cell(b, rep, r, "first_mover_score");
-		kifu_buf_puts(b, "</td></tr>\n");
+		kifu_buf_printf(b, "</a></td><td>%lld</td><td class=\"bar\">", n);
+		bar(b, w, d, n - w - d - u, u);
+		if (n - u > 0)
+			kifu_buf_printf(b, "</td><td>%.3f</td></tr>\n",
+					((double)w + (double)d / v->nsides) / (double)(n - u));
+		else
+			kifu_buf_puts(b, "</td><td>-</td></tr>\n");
 		shown++;
 	}
 	kifu_buf_puts(b, "</table>\n");
 	kifu_buf_release(&after);
 	kifu_report_free(rep);
-	return 0;
+	return b->failed || after.failed ? KIFU_ENOMEM : 0;
 }
 
 int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name, long page,
@@ -856,22 +954,9 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		else
 			kifu_buf_puts(b, "</td><td>-</td></tr>\n");
 	}
-	kifu_buf_puts(b, "</table>\n<h2>Most played lines</h2>\n");
-	for (i = 0; ret == 0 && i < n; i++) {
-		/* Once per game and variant (the first of its sides). */
-		for (k = 0; k < i; k++)
-			if (!strcmp(sides[k].game, sides[i].game) &&
-			    !strcmp(sides[k].variant, sides[i].variant))
-				break;
-		if (k < i)
-			continue;
-		kifu_buf_puts(b, "<h3>");
-		text(b, sides[i].game);
-		kifu_buf_puts(b, " ");
-		text(b, sides[i].variant);
-		kifu_buf_puts(b, "</h3>\n");
-		ret = player_lines(b, st, name, sides[i].game, sides[i].variant, err);
-	}
+	kifu_buf_puts(b, "</table>\n<h2>Most played lines as each side</h2>\n");
+	for (i = 0; ret == 0 && i < n; i++)
+		ret = player_lines(b, st, name, &sides[i], err);
 	if (ret < 0)
 		goto out;
 	kifu_buf_printf(b, "<h2>Games</h2>\n<p class=\"note\">%zu, newest first</p>\n",

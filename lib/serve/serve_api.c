@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/analyse.h"
 #include "kifu/game.h"
 #include "kifu/pattern.h"
 #include "kifu/render.h"
@@ -274,12 +275,15 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
+	struct kifu_analyse_stored review;
+	struct kifu_render_stored known = { NULL };
 	struct kifu_error err;
 	char msg[128];
 	long id;
 	int ret;
 
 	kifu_error_clear(&err);
+	memset(&review, 0, sizeof(review));
 	if (kifu_serve_params_check_(a, r, params) < 0)
 		return;
 	if (kifu_stats_whole_number(&id, id_text, 0, LONG_MAX) < 0) {
@@ -298,9 +302,16 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	} else if (diags.errors) {
 		snprintf(msg, sizeof(msg), "game %ld is not valid", id);
 		kifu_serve_fail_(a, 500, msg);
-	} else if (kifu_render_json(&a->body, rec, &rp) < 0 || kifu_buf_putc(&a->body, '\n') < 0) {
-		kifu_serve_fail_(a, 500, "out of memory");
+	} else if (kifu_analyse_load(&review, st, id, rp.nplies, &err) < 0) {
+		kifu_serve_fail_err_(a, 500, &err);
+	} else {
+		/* kifu-export's json, with the stored review */
+		known.review = review.n ? &review.view : NULL;
+		if (kifu_render_json(&a->body, rec, &rp, &known) < 0 ||
+		    kifu_buf_putc(&a->body, '\n') < 0)
+			kifu_serve_fail_(a, 500, "out of memory");
 	}
+	kifu_analyse_stored_release(&review);
 	kifu_replay_release(&rp);
 	kifu_diags_release(&diags);
 	kifu_record_free(rec);

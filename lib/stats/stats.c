@@ -141,6 +141,9 @@ int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 	if (opt->min_games < 0)
 		return kifu_error_set(err, KIFU_ERANGE, "minimum of games %ld is negative",
 				      opt->min_games);
+	if (opt->newest < 0 || (opt->newest && kind != KIFU_STATS_OPENINGS))
+		return kifu_error_set(err, KIFU_ERANGE, "newest %ld: a count of games for the "
+				      "openings report only", opt->newest);
 	ret = check_dates(f, err);
 	if (ret < 0)
 		return ret;

@@ -112,7 +112,15 @@ int kifu_stats_source_sql_(struct kifu_buf *sql, const struct kifu_stats_source_
 		*nparams = 2;
 		return 0;
 	}
-	n = kifu_filter_sql_(sql, src->f, "g", 1, c->err);
+	if (src->newest > 0) {
+		/* the same parameters, on the subquery's games */
+		kifu_buf_puts(sql, "g.id IN (SELECT x.id FROM games x WHERE ");
+		n = kifu_filter_sql_(sql, src->f, "x", 1, c->err);
+		kifu_buf_printf(sql, " ORDER BY x.date_first DESC NULLS LAST, x.id DESC LIMIT %ld)",
+				src->newest);
+	} else {
+		n = kifu_filter_sql_(sql, src->f, "g", 1, c->err);
+	}
 	if (n < 0)
 		return n;
 	*nparams = n;

@@ -59,6 +59,12 @@ int kifu_report_new_(struct kifu_report **out, const char *name);
  */
 long kifu_report_add_col_(struct kifu_report *rep, const char *name, unsigned flags, int prec);
 
+/*
+ * A real as a text table shows it: prec digits after the point (the
+ * column's), or with prec < 0 the shortest text that reads back as v.
+ */
+void kifu_report_real_text_(struct kifu_buf *out, double v, int prec);
+
 /* Appends a row whose cells are all absent; returns its index or -1. */
 long kifu_report_add_row_(struct kifu_report *rep);
 
@@ -150,6 +156,7 @@ struct kifu_stats_source_ {
 	const struct kifu_filter *f;  /* when not ranged */
 	int ranged;
 	int64_t after, upto;
+	long newest;                  /* > 0: only the newest games of f, this many */
 };
 
 /* The index of game and variant (by name), or -1 for a pair the registry does not know. */

@@ -420,7 +420,7 @@ out:
 static int lines_fill(struct kifu_stats_ctx_ *c)
 {
 	struct olines o;
-	struct kifu_stats_source_ src = { NULL, 1, 0, 0 };
+	struct kifu_stats_source_ src = { NULL, 1, 0, 0, 0 };
 	int ret;
 
 	memset(&o, 0, sizeof(o));
@@ -715,11 +715,11 @@ static int openings_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 			   const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
 	struct olines o;
-	struct kifu_stats_source_ src = { f, 0, 0, 0 };
+	struct kifu_stats_source_ src = { f, 0, 0, 0, opt->newest };
 	int ret = 1;
 
 	memset(&o, 0, sizeof(o));
-	if (!(opt->flags & KIFU_STATS_NO_CACHE) && opt->depth <= LINE_DEPTH &&
+	if (!(opt->flags & KIFU_STATS_NO_CACHE) && opt->depth <= LINE_DEPTH && !opt->newest &&
 	    kifu_stats_table_filter_(f, 0))
 		ret = lines_refresh(c);
 	if (ret == 0)

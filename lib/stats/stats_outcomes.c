@@ -165,7 +165,7 @@ static int outcomes_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 			    struct outcome_acc *acc)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct kifu_stats_source_ src = { f, 0, 0, 0 };
+	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
 	struct kifu_stmt *s = NULL;
 	int ret = 1, n, fast;
 

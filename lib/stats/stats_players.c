@@ -323,7 +323,7 @@ static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 static int players_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, unsigned flags,
 			   struct pmap *m)
 {
-	struct kifu_stats_source_ src = { f, 0, 0, 0 };
+	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
 	int fresh, own = 0, computed = 0, ret;
 
 	if ((flags & KIFU_STATS_NO_CACHE) ||
@@ -347,7 +347,7 @@ static int players_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 		/* Writable as far as BEGIN could tell, not for the first change (a full disk). */
 		kifu_error_clear(c->err);
 		kifu_stats_write_end_(c, own, 1);
-		return players_from_games(c, &(struct kifu_stats_source_){ f, 0, 0, 0 }, m);
+		return players_from_games(c, &(struct kifu_stats_source_){ f, 0, 0, 0, 0 }, m);
 	}
 	if (ret == 0)
 		ret = players_from_games(c, &src, m);
@@ -393,7 +393,7 @@ static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 			   int *any)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct kifu_stats_source_ src = { f, 0, 0, 0 };
+	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
 	struct kifu_stmt *s = NULL;
 	long long runs = 0;
 	int found = 0, ret, rc, n;

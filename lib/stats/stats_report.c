@@ -293,6 +293,14 @@ static void put_real(struct kifu_buf *out, double v)
 	kifu_buf_puts(out, text);
 }
 
+void kifu_report_real_text_(struct kifu_buf *out, double v, int prec)
+{
+	if (prec >= 0)
+		kifu_buf_printf(out, "%.*f", prec, v);
+	else
+		put_real(out, v);
+}
+
 /*
  * Appends the text of a cell as the table shows it (escaped: control
  * characters from records are shown as escapes), or as csv has it (exact).
@@ -305,12 +313,7 @@ static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec
 	switch (c->type) {
 	case KIFU_CELL_NULL: kifu_buf_putc(out, '-'); break;
 	case KIFU_CELL_INT: kifu_buf_printf(out, "%lld", c->i); break;
-	case KIFU_CELL_REAL:
-		if (prec >= 0)
-			kifu_buf_printf(out, "%.*f", prec, c->r);
-		else
-			put_real(out, c->r);
-		break;
+	case KIFU_CELL_REAL: kifu_report_real_text_(out, c->r, prec); break;
 	case KIFU_CELL_TEXT:
 		if (escaped)
 			kifu_buf_escaped(out, c->text);

@@ -65,7 +65,11 @@ int kifu_filter_sql_(struct kifu_buf *out, const struct kifu_filter *f, const ch
 		case F_VARIANT: kifu_buf_printf(out, "%s.variant = ?%d", a, p); break;
 		case F_PLAYER:
 			kifu_buf_printf(out, "%s.id IN (SELECT s.game_id FROM sides s JOIN players p "
-				        "ON p.id = s.player_id WHERE p.name = ?%d)", a, p);
+				        "ON p.id = s.player_id WHERE p.name = ?%d", a, p);
+			/* the side's parameter follows the player's */
+			if (f->player_side)
+				kifu_buf_printf(out, " AND s.side = ?%d", first + ++n);
+			kifu_buf_puts(out, ")");
 			break;
 		case F_EVENT: kifu_buf_printf(out, "%s.event = ?%d", a, p); break;
 		/* A NULL date compares as NULL: undated games drop out, as they should. */
@@ -98,6 +102,8 @@ int kifu_filter_bind_(struct kifu_stmt *stmt, int first, const struct kifu_filte
 			rc = kifu_db_bind_text_(stmt, first + n, day, -1);
 		} else {
 			rc = kifu_db_bind_text_(stmt, first + n, v, -1);
+			if (rc == 0 && k == F_PLAYER && f->player_side)
+				rc = kifu_db_bind_text_(stmt, first + ++n, f->player_side, -1);
 		}
 		if (rc < 0)
 			return kifu_error_set(err, rc, "cannot bind a filter: %s", kifu_strerror(rc));

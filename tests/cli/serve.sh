@@ -3,7 +3,9 @@
 # examples answers the JSON API exactly as the tools answer the same
 # question (tests/cli/lib/serve_api.py: trees and searches down the most
 # played lines of every game and variant, with filters; every report; games
-# by id; bad parameters with the tools' messages, did-you-mean included);
+# by id, a stored review's json that of kifu-analyse; a player's lines as
+# each side (tests/cli/lib/serve_player.py), the explorer's move orders
+# (serve_orders.py); bad parameters with the tools' messages, did-you-mean included);
 # hostile requests get 400/404/405/414/431 and the server still answers
 # after each and beside 500 half-open connections
 # (tests/cli/lib/serve_hostile.py). It never writes: the database file is
@@ -17,6 +19,24 @@ db=$tmp/ex.db
 dirs=$(ls -d examples/*/ | grep -v '^examples/invalid/$')
 # shellcheck disable=SC2086
 "$bin/kifu-import" --quiet --db "$db" $dirs >/dev/null 2>&1 || fail "import the examples"
+serve_review "$db"
+# kifu-export's page of a stored game with a review is kifu-analyse's page of that review
+# (the run serve_review keeps for its first game: mcts:40, seed 3)
+rid=${serve_reviewed#--reviewed=}
+rid=${rid%%:*}
+"$bin/kifu-export" --db "$db" --id "$rid" --to html --ply 0 >"$tmp/export.html" 2>"$tmp/err"
+"$bin/kifu-analyse" --db "$db" --id "$rid" --engine mcts:40 --seed 3 --threads 1 --to html \
+	>"$tmp/analyse.html" 2>>"$tmp/err"
+check "kifu-export --to html of a reviewed game: kifu-analyse's page" cmp "$tmp/export.html" "$tmp/analyse.html"
+# (the longest game: serve_review reviewed the shortest)
+long=$("$bin/kifu-search" --db "$db" --json | python3 -c '
+import json, sys
+print(max(json.load(sys.stdin), key=lambda h: (h["plies"], h["id"]))["id"])')
+"$bin/kifu-export" --db "$db" --id "$long" --to html >"$tmp/export.html" 2>"$tmp/err"
+check "kifu-export --to html of a game without a review: no chart" \
+	sh -c '! grep -q "<svg id=\"chart\"" "$1"' sh "$tmp/export.html"
+serve_player_games "$db"
+serve_transposed_games "$db"
 sum_before=$(cat "$db" "$db-wal" 2>/dev/null | cksum)
 
 serve_start "$db" --threads 3 || test_done
@@ -29,7 +49,18 @@ for q in /api/stats/summary /api/stats/players /api/stats/openings /api/stats/le
 done
 [ "$(cat "$db" "$db-wal" 2>/dev/null | cksum)" = "$sum_before" ] || fail "the database changed while served"
 # (the tools compared with below keep their tables: the file changes from here on)
-check "the API equals the tools' json" python3 tests/cli/lib/serve_api.py "$bin" "$db" "$serve_url"
+# shellcheck disable=SC2086
+check "the API equals the tools' json" python3 tests/cli/lib/serve_api.py "$bin" "$db" "$serve_url" \
+	$serve_reviewed
+serve_get /api/stats/players >"$tmp/players.json"
+for o in "g4,h4,g6" "g6,h4,g4 symmetric" "g4"; do
+	# shellcheck disable=SC2086
+	check "the explorer's move orders after $o" python3 tests/cli/lib/serve_orders.py "$bin" "$db" \
+		"$serve_url" splay-schmidt standard $o
+done
+check "a player's lines as each side" python3 tests/cli/lib/serve_player.py "$bin" "$db" "$serve_url" \
+	"Lines Tester" "Yuki Sato" "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["rows"][0]["player"])' \
+	<"$tmp/players.json")"
 port=$(echo "$serve_url" | sed 's/.*:\([0-9]*\)\/$/\1/')
 check "hostile requests" python3 tests/cli/lib/serve_hostile.py "$port"
 check "one log line per request" grep -q '^GET /api/tree 200 ' "$tmp/serve.log"

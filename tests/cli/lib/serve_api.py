@@ -1,11 +1,12 @@
 """Compares kifu-serve's JSON API with the tools' json for the same question.
 
-usage: serve_api.py BIN DB URL [--quick]
+usage: serve_api.py BIN DB URL [--quick] [--reviewed=ID:FILE...]
 
 For every game and variant of the database: the tree and the search at the
 start and down the two most played moves of each position to 3 plies, the
 first of them also with filters (a player, dates, a termination,
-symmetric, min_games); every report with filters; a sample of games by id;
+symmetric, min_games); every report with filters; a sample of games by id
+(those with a stored review: its `review` member kifu-analyse's json);
 and bad parameters, whose {"error"} must be the tool's message (its stderr
 line after "PROG: error: "). Each answer and the tool's output are compared
 as parsed JSON. Prints one line per difference and, last, "compared N".
@@ -170,8 +171,23 @@ for p in ({"depth": "3"}, {"depth": "2", "min_games": "3"}, {"by_position": "1"}
 
 # Games by id: the first ones, some in the middle, the last.
 ids = sorted(h["id"] for h in json.loads(tool(["kifu-search", "--json"])[1]))
-for i in sorted(set(ids[:3] + ids[len(ids) // 2: len(ids) // 2 + 2] + ids[-2:])):
-    same("/api/game/%d" % i, {}, ["kifu-export", "--id", str(i), "--to", "json"])
+# --reviewed=ID:FILE: game ID has a stored review, whose `review` member must
+# be FILE (kifu-analyse --to json of the run expected to be picked); the
+# other games have no `review` member.
+reviewed = {}
+for arg in sys.argv[4:]:
+    if arg.startswith("--reviewed="):
+        rid, path = arg[len("--reviewed="):].split(":", 1)
+        with open(path, encoding="utf-8") as f:
+            reviewed[int(rid)] = json.load(f)
+for i in sorted(set(ids[:3] + ids[len(ids) // 2: len(ids) // 2 + 2] + ids[-2:]) | set(reviewed)):
+    got = same("/api/game/%d" % i, {}, ["kifu-export", "--id", str(i), "--to", "json"])
+    if got is None:
+        continue
+    if i in reviewed and got.get("review") != reviewed[i]:
+        differ("/api/game/%d" % i, "its review is not kifu-analyse --to json's")
+    elif i not in reviewed and "review" in got:
+        differ("/api/game/%d" % i, "a review where none is stored")
 
 # Mistakes: the tool's message, did-you-mean included.
 g, v = pairs[0] if pairs else ("glaisher", "standard")
