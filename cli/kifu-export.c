@@ -25,6 +25,7 @@
 #include "kifu/record.h"
 #include "kifu/render.h"
 #include "kifu/replay.h"
+#include "kifu/stats.h"
 #include "kifu/store.h"
 
 static const char usage[] =
@@ -227,7 +228,7 @@ static void finish(struct export *ex)
  * file name in a directory. Returns -1 to stop everything.
  */
 static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_replay *rp,
-		       const char *label, const char *name)
+		       const char *label, const char *name, const struct kifu_render_stored *known)
 {
 	struct kifu_buf b = KIFU_BUF_INIT;
 	struct kifu_error err;
@@ -276,7 +277,7 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 	case K_JSON:
 		if (ex->json_array && !ex->dir_mode)
 			kifu_buf_puts(&b, ex->exported ? ",\n" : "[\n");
-		ret = kifu_render_json(&b, *rec, rp);
+		ret = kifu_render_json(&b, *rec, rp, known);
 		if (!ex->json_array || ex->dir_mode)
 			kifu_buf_putc(&b, '\n');
 		break;
@@ -289,7 +290,7 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 		ret = kifu_render_svg(&b, rp, ply);
 		break;
 	case K_HTML:
-		ret = kifu_render_html(&b, *rec, rp, ex->ply);
+		ret = kifu_render_html(&b, *rec, rp, ex->ply, known);
 		break;
 	}
 	if (ret == 0 && b.failed)
@@ -342,10 +343,11 @@ static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags 
 			 const struct cli_stored *stored)
 {
 	struct export *ex = ctx;
+	struct kifu_render_stored known;
+	struct kifu_novelty nov;
 	struct kifu_error err;
 	size_t i;
 
-	(void)stored;
 	kifu_error_clear(&err);
 	if (kifu_record_validate(&ex->replay, diags, *rec, KIFU_VALIDATE_TEXT, &err) < 0) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
@@ -358,7 +360,16 @@ static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags 
 		ex->invalid = 1;
 		return 0;
 	}
-	return export_game(ex, rec, &ex->replay, label, name);
+	/* A stored game's json and page show its novelty (the page with its earlier games). */
+	if (stored && (ex->kind == K_JSON || ex->kind == K_HTML) &&
+	    kifu_render_stored_novelty(&known, &nov, stored->st, stored->id,
+				       ex->kind == K_HTML ? KIFU_NOVELTY_EARLIER : 0, &err) < 0) {
+		cli_errorf("%s: %s", label, err.message[0] ? err.message : kifu_strerror(err.code));
+		ex->io_error = 1;
+		return -1;
+	}
+	return export_game(ex, rec, &ex->replay, label, name,
+			   stored && (ex->kind == K_JSON || ex->kind == K_HTML) ? &known : NULL);
 }
 
 static long parse_count(const char *opt, const char *text)

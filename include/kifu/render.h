@@ -18,9 +18,35 @@
 #include "kifu/record.h"
 #include "kifu/replay.h"
 
-/* One JSON object: headers, players, moves, result, termination, and a `plies` array. */
+/*
+ * What the store knows of a game beside its record, for the json and the
+ * replay page; NULL where they take one: a record read from a file.
+ */
+struct kifu_render_stored {
+	int has_novelty;          /* the game's novelty (kifu_stats_novelty), else none */
+	long novelty_ply;
+	long novelty_earlier;     /* the earlier games that reached its position; -1: not known */
+	const char *novelty_move;
+};
+
+struct kifu_store;   /* kifu/store.h */
+struct kifu_novelty; /* kifu/stats.h */
+struct kifu_error;   /* kifu/error.h */
+
+/*
+ * *out with the novelty of the stored game id (kifu_stats_novelty with
+ * flags, into *nov, which *out points into). Returns 0 or its error.
+ */
+int kifu_render_stored_novelty(struct kifu_render_stored *out, struct kifu_novelty *nov,
+			       struct kifu_store *st, int64_t id, unsigned flags,
+			       struct kifu_error *err);
+
+/*
+ * One JSON object: headers, players, moves, result, termination, for a
+ * stored game `novelty_ply` (null when none), and a `plies` array.
+ */
 int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
-		     const struct kifu_replay *rp);
+		     const struct kifu_replay *rp, const struct kifu_render_stored *stored);
 
 /*
  * A text header (label first: "game 2 of FILE") and a board diagram after
@@ -33,9 +59,13 @@ int kifu_render_text(struct kifu_buf *b, const struct kifu_record *rec,
 /* A standalone SVG document of the position after ply (0: the start). */
 int kifu_render_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply);
 
-/* One HTML page replaying the game, opened at ply `start` (-1: the end). */
+/*
+ * One HTML page replaying the game, opened at ply `start` (-1: the end);
+ * a stored game's novelty is marked N in the move list.
+ */
 int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
-		     const struct kifu_replay *rp, long start);
+		     const struct kifu_replay *rp, long start,
+		     const struct kifu_render_stored *stored);
 
 struct kifu_ply_review; /* kifu/analyse.h */
 
@@ -64,7 +94,8 @@ int kifu_render_review_moves(char **out, const struct kifu_replay *rp,
  */
 int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
 			    const struct kifu_replay *rp, long start,
-			    const struct kifu_render_review *review);
+			    const struct kifu_render_review *review,
+			    const struct kifu_render_stored *stored);
 
 /*
  * The record (format 1, as kifu_record_write writes it) with each marked

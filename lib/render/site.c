@@ -619,6 +619,8 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	struct kifu_buf page = KIFU_BUF_INIT;
 	struct kifu_analyse_stored review = { NULL, NULL, 0, 0, 0 };
 	struct kifu_render_review rv;
+	struct kifu_render_stored known;
+	struct kifu_novelty nov;
 	const char *s, *at;
 	char engine[96];
 	int ret;
@@ -633,6 +635,8 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	/* With its stored review (chart and marks), as kifu-analyse --to html draws it. */
 	if (ret == 0)
 		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);
+	if (ret == 0)
+		ret = kifu_render_stored_novelty(&known, &nov, st, id, KIFU_NOVELTY_EARLIER, err);
 	if (ret == 0 && review.n) {
 		snprintf(engine, sizeof(engine), "mcts:%ld, seed %llu", review.playouts,
 			 (unsigned long long)review.seed);
@@ -641,9 +645,9 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 		rv.engine = engine;
 		rv.playouts = review.playouts;
 		rv.seed = review.seed;
-		ret = kifu_render_html_review(&page, rec, &rp, -1, &rv);
+		ret = kifu_render_html_review(&page, rec, &rp, -1, &rv, &known);
 	} else if (ret == 0) {
-		ret = kifu_render_html(&page, rec, &rp, -1);
+		ret = kifu_render_html(&page, rec, &rp, -1, &known);
 	}
 	if (ret == 0 && page.failed)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");

@@ -274,6 +274,8 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
+	struct kifu_render_stored known;
+	struct kifu_novelty nov;
 	struct kifu_error err;
 	char msg[128];
 	long id;
@@ -298,7 +300,10 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	} else if (diags.errors) {
 		snprintf(msg, sizeof(msg), "game %ld is not valid", id);
 		kifu_serve_fail_(a, 500, msg);
-	} else if (kifu_render_json(&a->body, rec, &rp) < 0 || kifu_buf_putc(&a->body, '\n') < 0) {
+	} else if (kifu_render_stored_novelty(&known, &nov, st, id, 0, &err) < 0) {
+		kifu_serve_fail_err_(a, 500, &err);
+	} else if (kifu_render_json(&a->body, rec, &rp, &known) < 0 ||
+		   kifu_buf_putc(&a->body, '\n') < 0) {
 		kifu_serve_fail_(a, 500, "out of memory");
 	}
 	kifu_replay_release(&rp);
