@@ -56,6 +56,42 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 		page_error(a, &err);
 }
 
+/* /pattern/GAME/VARIANT?pattern=P[&symmetric=1][&page=N]. */
+static void pattern(struct kifu_serve_answer *a, struct kifu_store *st, const char *rest,
+		    const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { "pattern", "symmetric", "page", NULL };
+	struct kifu_site_pattern_query q;
+	struct kifu_error err;
+	char game[64], variant[64];
+	const char *slash = strchr(rest, '/');
+	int rejected = 0;
+
+	kifu_error_clear(&err);
+	if (!slash || strchr(slash + 1, '/') || (size_t)(slash - rest) >= sizeof(game) ||
+	    strlen(slash + 1) >= sizeof(variant)) {
+		kifu_serve_fail_(a, 404, "the pattern search's address is /pattern/GAME/VARIANT");
+		return;
+	}
+	memcpy(game, rest, (size_t)(slash - rest));
+	game[slash - rest] = '\0';
+	strcpy(variant, slash + 1);
+	memset(&q, 0, sizeof(q));
+	if (kifu_serve_params_check_(a, r, params) < 0 ||
+	    kifu_serve_flag_(&q.symmetric, a, r, "symmetric") < 0 ||
+	    kifu_serve_count_(&q.page, a, r, "page", "page", 0) < 0)
+		return;
+	q.game = game;
+	q.variant = variant;
+	q.pattern = kifu_serve_param_(r, "pattern");
+	if (q.page > 100000)
+		q.page = 100000;
+	if (kifu_site_pattern(&a->body, &rejected, st, &q, &err) < 0)
+		page_error(a, &err);
+	else if (rejected)
+		a->status = 400;
+}
+
 void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const char *path,
 		      const struct kifu_serve_req_ *r)
 {
@@ -79,6 +115,8 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 			kifu_buf_add(&a->body, asset, len);
 	} else if (!strncmp(path, "/explore/", 9)) {
 		explore(a, st, path + 9, r);
+	} else if (!strncmp(path, "/pattern/", 9)) {
+		pattern(a, st, path + 9, r);
 	} else if (!strncmp(path, "/game/", 6)) {
 		if (kifu_serve_params_check_(a, r, none) < 0)
 			return;
