@@ -60,7 +60,8 @@ static const char style[] =
 	".note{color:#6b5f4a;font-size:13px}\n"
 	".chart svg{max-width:100%;height:auto;background:#fff;border:1px solid #d8ccb0}\n"
 	".pages a{margin-right:10px}\n"
-	"#p-pattern{width:18em}.error{color:#a0302a;font-weight:bold}\n";
+	"#p-pattern{width:18em}form.filters input[type=checkbox]{width:auto}\n"
+	".error{color:#a0302a;font-weight:bold}\n";
 
 const char *kifu_site_asset(const char *name, size_t *len, const char **type)
 {
