@@ -278,7 +278,10 @@ static const char html_style[] =
 	"vertical-align:top}\n"
 	"th{font-weight:normal;color:#6b5f4a}\n"
 	".result{font-weight:bold}\n"
-	".keys{color:#6b5f4a;font-size:13px}\n"
+	".keys{color:#6b5f4a;font-size:13px}\n";
+
+/* Only on the page of a game with a novelty (a record from a file has none). */
+static const char html_novelty_style[] =
 	".nov{font-weight:bold;color:#fff;background:#2f63c4;border-radius:3px;padding:0 4px;"
 	"font-size:12px;cursor:help}\n";
 
@@ -436,8 +439,9 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_buf_puts(b, names++ ? " vs " : ": ");
 		kifu_render_html_text_(b, name);
 	}
-	kifu_buf_printf(b, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<header>\n<h1>",
-			html_style, review ? kifu_render_review_style_ : "");
+	kifu_buf_printf(b, "</title>\n<style>\n%s%s%s</style>\n</head>\n<body>\n<header>\n<h1>",
+			html_style, review ? kifu_render_review_style_ : "",
+			stored && stored->has_novelty ? html_novelty_style : "");
 	kifu_render_html_text_(b, g->title);
 	kifu_buf_puts(b, " <span class=\"sub\">(");
 	kifu_render_html_text_(b, g->variants[rp->variant]);

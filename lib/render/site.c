@@ -581,7 +581,6 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	uint64_t hash, orient[KIFU_GAME_SYMMETRIES_MAX];
 	int norient = 0;
 	int ret, variant;
-	char title[200];
 
 	ret = kifu_stats_resolve_game(&g, &variant, p->game, p->variant, err);
 	if (ret < 0)
@@ -620,13 +619,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		goto out;
 	moves_upto(&after, &w, w.plies);
 	mover = g->sides[g->side_to_move(w.pos->state) >= 0 ? g->side_to_move(w.pos->state) : 0];
-	snprintf(title, sizeof(title), "%s %s explorer", g->name, g->variants[variant]);
-	head(b, title, kifu_store_path(st));
-	kifu_buf_puts(b, "<h1>");
-	text(b, g->title);
-	kifu_buf_puts(b, " <span class=\"note\">");
-	text(b, g->variants[variant]);
-	kifu_buf_puts(b, "</span></h1>\n");
+	kifu_site_game_head_(b, st, g, variant, "explorer", "");
 	path_nav(b, p, &w);
 	kifu_buf_puts(b, "<div class=\"cols\">\n");
 	kifu_buf_printf(b, "<div id=\"board\" data-ply=\"%d\">", w.plies);
@@ -959,14 +952,25 @@ out:
 
 /* ---- for the other pages of the site (render/site_impl.h) ---- */
 
-void kifu_site_head_(struct kifu_buf *b, const char *title, const char *db)
-{
-	head(b, title, db);
-}
-
 int kifu_site_foot_(struct kifu_buf *b)
 {
 	return foot(b);
+}
+
+void kifu_site_game_head_(struct kifu_buf *b, struct kifu_store *st, const struct kifu_game *g,
+			  int variant, const char *page, const char *heading)
+{
+	char title[200];
+
+	snprintf(title, sizeof(title), "%s %s %s", g->name, g->variants[variant], page);
+	head(b, title, kifu_store_path(st));
+	kifu_buf_puts(b, "<h1>");
+	text(b, g->title);
+	kifu_buf_puts(b, " <span class=\"note\">");
+	text(b, g->variants[variant]);
+	kifu_buf_puts(b, "</span>");
+	text(b, heading);
+	kifu_buf_puts(b, "</h1>\n");
 }
 
 void kifu_site_url_part_(struct kifu_buf *b, const char *s)

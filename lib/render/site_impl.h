@@ -9,12 +9,15 @@
 
 #include "kifu/buf.h"
 #include "kifu/error.h"
+#include "kifu/game.h"
 #include "kifu/search.h"
 #include "kifu/store.h"
 
-/* The page's start (title, the database's name) and end (0 or KIFU_ENOMEM). */
-void kifu_site_head_(struct kifu_buf *b, const char *title, const char *db);
+/* The page's end: 0 or KIFU_ENOMEM. */
 int kifu_site_foot_(struct kifu_buf *b);
+/* A game's page start: "GAME VARIANT PAGE" as its title, its heading then heading. */
+void kifu_site_game_head_(struct kifu_buf *b, struct kifu_store *st, const struct kifu_game *g,
+			  int variant, const char *page, const char *heading);
 /* s percent-encoded for an address (safe in an attribute too). */
 void kifu_site_url_part_(struct kifu_buf *b, const char *s);
 

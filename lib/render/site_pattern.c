@@ -59,7 +59,6 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 	const struct kifu_game *g;
 	size_t from = (size_t)q->page * KIFU_SITE_PAGE_GAMES, n;
 	int ret, variant;
-	char title[200];
 
 	*rejected = 0;
 	ret = kifu_stats_resolve_game(&g, &variant, q->game, q->variant, err);
@@ -68,14 +67,8 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 	memset(&f, 0, sizeof(f));
 	f.game = g->name;
 	f.variant = g->variants[variant];
-	snprintf(title, sizeof(title), "%s %s pattern search", g->name, g->variants[variant]);
-	kifu_site_head_(b, title, kifu_store_path(st));
-	kifu_buf_puts(b, "<h1>");
-	kifu_render_html_text_(b, g->title);
-	kifu_buf_puts(b, " <span class=\"note\">");
-	kifu_render_html_text_(b, g->variants[variant]);
-	kifu_buf_puts(b, "</span> pattern search</h1>\n<p class=\"note\"><a id=\"explorer\" "
-		      "href=\"/explore/");
+	kifu_site_game_head_(b, st, g, variant, "pattern search", " pattern search");
+	kifu_buf_puts(b, "<p class=\"note\"><a id=\"explorer\" href=\"/explore/");
 	kifu_site_url_part_(b, g->name);
 	kifu_buf_putc(b, '/');
 	kifu_site_url_part_(b, g->variants[variant]);
