@@ -36,7 +36,8 @@ struct reach {
 		char date[DATE_LEN]; /* the earliest game that played it from here */
 	} *plays;
 	size_t nplays;
-	int dates_read; /* dates holds every dated game (else only plays, from tree_moves) */
+	int dates_read; /* dates holds every dated game, plays every move */
+	int tracked;    /* plays came from tree_moves, which tracks the position */
 };
 
 /* The positions read so far, found by hash through an open-addressing table. */
@@ -161,14 +162,17 @@ static int reach_add(struct reach *r, size_t *cap_dates, size_t *cap_plays, cons
  * first, whose rows for a position they track hold each move's earliest
  * first day among the very games the index would give (tree_moves'
  * first_seen), so that the popular positions of the first plies are read
- * as a few rows. The number of earlier games is then counted by the index
- * at the novelty alone.
+ * as a few rows; past them the index is asked whether an earlier game
+ * played the move (the first such game ends the read, where the report
+ * reads every game reaching the position). The number of earlier games is
+ * then counted by the index at the novelty alone.
  */
 struct source {
 	struct kifu_store *st;
 	struct kifu_stmt *reach; /* the index: ?1's dated games of the variant (?2, ?3) */
 	struct kifu_stmt *tree;  /* tree_moves' rows of ?1 (NULL: the index alone) */
 	struct kifu_stmt *count; /* ?1's dated games before ?4 (with tree) */
+	struct kifu_stmt *played; /* one game before ?4 that played ?5 from ?1 (with tree) */
 	struct cache cache;
 };
 
@@ -177,7 +181,7 @@ static int source_prepare(struct source *src, const struct kifu_game *g, int var
 			  struct kifu_error *err)
 {
 	struct kifu_store *st = src->st;
-	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_buf sql = KIFU_BUF_INIT, played = KIFU_BUF_INIT;
 	int ret = 0;
 
 	kifu_buf_printf(&sql, "SELECT g.date_first, ");
@@ -190,13 +194,26 @@ static int source_prepare(struct source *src, const struct kifu_game *g, int var
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
+	if (tree) {
+		kifu_buf_printf(&played, "SELECT 1 FROM positions_hash h CROSS JOIN games g CROSS "
+				"JOIN %s m WHERE h.hash = ?1 AND g.id = h.game_id AND m.game_id = "
+				"h.game_id AND g.game = ?2 AND g.variant = ?3 AND g.date_first < ?4 "
+				"AND ", kifu_db_game_data_(st));
+		kifu_db_json_at_(&played, st, "m.moves", "h.ply");
+		kifu_buf_puts(&played, " = ?5 LIMIT 1");
+		if (played.failed) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
 	if (kifu_db_prepare_(&src->reach, st, sql.data, err) < 0 ||
 	    (tree && kifu_db_prepare_(&src->tree, st, "SELECT move, first_seen FROM tree_moves "
 				      "WHERE \"symmetric\" = 0 AND hash = ?1 AND game = ?2 AND "
 				      "variant = ?3", err) < 0) ||
 	    (tree && kifu_db_prepare_(&src->count, st, "SELECT count(*) FROM positions_hash h "
 				      "CROSS JOIN games g WHERE h.hash = ?1 AND g.id = h.game_id AND "
-				      "g.game = ?2 AND g.variant = ?3 AND g.date_first < ?4", err) < 0)) {
+				      "g.game = ?2 AND g.variant = ?3 AND g.date_first < ?4", err) < 0) ||
+	    (tree && kifu_db_prepare_(&src->played, st, played.data, err) < 0)) {
 		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
 		goto out;
 	}
@@ -207,9 +224,12 @@ static int source_prepare(struct source *src, const struct kifu_game *g, int var
 		kifu_db_bind_text_static_(src->tree, 3, g->variants[variant], -1);
 		kifu_db_bind_text_static_(src->count, 2, g->name, -1);
 		kifu_db_bind_text_static_(src->count, 3, g->variants[variant], -1);
+		kifu_db_bind_text_static_(src->played, 2, g->name, -1);
+		kifu_db_bind_text_static_(src->played, 3, g->variants[variant], -1);
 	}
 out:
 	kifu_buf_release(&sql);
+	kifu_buf_release(&played);
 	return ret;
 }
 
@@ -218,6 +238,7 @@ static void source_release(struct source *src)
 	kifu_db_finalize_(src->reach);
 	kifu_db_finalize_(src->tree);
 	kifu_db_finalize_(src->count);
+	kifu_db_finalize_(src->played);
 	cache_release(&src->cache);
 }
 
@@ -300,8 +321,11 @@ static struct reach *reach_get(struct source *src, uint64_t hash, struct kifu_er
 	r = &c->v[c->n++];
 	memset(r, 0, sizeof(*r));
 	r->hash = hash;
-	if ((src->tree && read_tree(&found, src, r, err) < 0) ||
-	    (!found && read_index(src, r, err) < 0))
+	if (src->tree && read_tree(&found, src, r, err) < 0)
+		return NULL;
+	r->tracked = found;
+	/* past the tree, one game's novelty asks the index move by move (played_before) */
+	if (!found && !src->played && read_index(src, r, err) < 0)
 		return NULL;
 	return r;
 }
@@ -351,6 +375,28 @@ static int known(const struct reach *r, const char *move, const char *date)
 	return 0;
 }
 
+/* Whether a game dated before date played move from r's position. */
+static int played_before(int *yes, struct source *src, struct reach *r, const char *move,
+			 const char *date, struct kifu_error *err)
+{
+	struct kifu_stmt *s = src->played;
+	int rc;
+
+	if (r->tracked || r->dates_read || !s) {
+		*yes = known(r, move, date);
+		return 0;
+	}
+	kifu_db_bind_int64_(s, 1, (int64_t)r->hash);
+	kifu_db_bind_text_static_(s, 4, date, -1);
+	kifu_db_bind_text_static_(s, 5, move, -1);
+	rc = kifu_db_step_(s);
+	kifu_db_reset_(s);
+	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
+		return kifu_search_fail_db_(src->st, "cannot find novelties", err);
+	*yes = rc == KIFU_DB_ROW;
+	return 0;
+}
+
 /*
  * The novelty of a game of date date_first with moves (a JSON array of
  * texts) and hashes (nhashes, ply 0 on): out->has_novelty and the rest,
@@ -370,6 +416,7 @@ static int novelty_walk(struct kifu_novelty *out, struct source *src, const char
 	for (p = 1; p <= json_array_size(moves) && p < nhashes; p++) {
 		const char *move = json_string_value(json_array_get(moves, p - 1));
 		struct reach *at;
+		int yes = 0;
 
 		if (!move)
 			break;
@@ -378,7 +425,10 @@ static int novelty_walk(struct kifu_novelty *out, struct source *src, const char
 			ret = err ? err->code : KIFU_ENOMEM;
 			break;
 		}
-		if (known(at, move, date_first))
+		ret = played_before(&yes, src, at, move, date_first, err);
+		if (ret < 0)
+			break;
+		if (yes)
 			continue;
 		out->has_novelty = 1;
 		out->ply = (long)p;
