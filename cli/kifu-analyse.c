@@ -214,8 +214,7 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 		}
 		/* a stored game's page marks its novelty, as kifu-export's does */
 		if (stored)
-			ret = kifu_render_stored_novelty(&known, &nov, stored->st, stored->id,
-							 KIFU_NOVELTY_EARLIER, &err);
+			ret = cli_stored_novelty(&known, &nov, stored, KIFU_NOVELTY_EARLIER, &err);
 		if (ret == 0)
 			ret = kifu_render_html_review(&b, rec, rp, 0, &review,
 						      stored ? &known : NULL);

@@ -365,8 +365,8 @@ static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags 
 	}
 	/* A stored game's json and page show its novelty (the page with its earlier games). */
 	if (stored && (ex->kind == K_JSON || ex->kind == K_HTML) &&
-	    kifu_render_stored_novelty(&known, &nov, stored->st, stored->id,
-				       ex->kind == K_HTML ? KIFU_NOVELTY_EARLIER : 0, &err) < 0) {
+	    cli_stored_novelty(&known, &nov, stored, ex->kind == K_HTML ? KIFU_NOVELTY_EARLIER : 0,
+			       &err) < 0) {
 		cli_errorf("%s: %s", label, err.message[0] ? err.message : kifu_strerror(err.code));
 		ex->io_error = 1;
 		return -1;

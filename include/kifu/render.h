@@ -29,17 +29,10 @@ struct kifu_render_stored {
 	const char *novelty_move;
 };
 
-struct kifu_store;   /* kifu/store.h */
 struct kifu_novelty; /* kifu/stats.h */
-struct kifu_error;   /* kifu/error.h */
 
-/*
- * *out with the novelty of the stored game id (kifu_stats_novelty with
- * flags, into *nov, which *out points into). Returns 0 or its error.
- */
-int kifu_render_stored_novelty(struct kifu_render_stored *out, struct kifu_novelty *nov,
-			       struct kifu_store *st, int64_t id, unsigned flags,
-			       struct kifu_error *err);
+/* *out with the novelty nov (kifu_stats_novelty), which *out points into. */
+void kifu_render_stored_novelty(struct kifu_render_stored *out, const struct kifu_novelty *nov);
 
 /*
  * One JSON object: headers, players, moves, result, termination, for a

@@ -198,6 +198,20 @@ int kifu_stats_novelty(struct kifu_novelty *out, struct kifu_store *st, int64_t 
 		       unsigned flags, struct kifu_error *err);
 
 /*
+ * The same for many games (kifu-export's, a page's list): statements and
+ * the tree's positions kept from one game to the next (at most 65,536
+ * positions). *out belongs to the caller (kifu_stats_novelty_close, which
+ * takes NULL); st must stay open meanwhile. find returns as
+ * kifu_stats_novelty.
+ */
+struct kifu_novelty_finder;
+int kifu_stats_novelty_open(struct kifu_novelty_finder **out, struct kifu_store *st,
+			    struct kifu_error *err);
+int kifu_stats_novelty_find(struct kifu_novelty *out, struct kifu_novelty_finder *nf,
+			    int64_t id, unsigned flags, struct kifu_error *err);
+void kifu_stats_novelty_close(struct kifu_novelty_finder *nf);
+
+/*
  * Brings the precomputed tables up to date with the stored games (the
  * reports do it themselves when they need to; this is for tools that want
  * it done ahead, e.g. right after an import). Returns 0 or a negative

@@ -8,19 +8,11 @@
 #include "kifu/render.h"
 #include "kifu/stats.h"
 
-int kifu_render_stored_novelty(struct kifu_render_stored *out, struct kifu_novelty *nov,
-			       struct kifu_store *st, int64_t id, unsigned flags,
-			       struct kifu_error *err)
+void kifu_render_stored_novelty(struct kifu_render_stored *out, const struct kifu_novelty *nov)
 {
-	int ret = kifu_stats_novelty(nov, st, id, flags, err);
-
 	memset(out, 0, sizeof(*out));
-	out->novelty_earlier = -1;
-	if (ret < 0)
-		return ret;
 	out->has_novelty = nov->has_novelty;
 	out->novelty_ply = nov->ply;
 	out->novelty_earlier = nov->earlier;
 	out->novelty_move = nov->has_novelty ? nov->move : NULL;
-	return 0;
 }

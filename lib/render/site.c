@@ -261,6 +261,7 @@ static void game_at(struct kifu_buf *b, int64_t id, long ply, const char *label)
 static int games_rows(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
 		      size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err)
 {
+	struct kifu_novelty_finder *nf = NULL;
 	size_t i, k;
 	int ret = 0;
 
@@ -306,7 +307,10 @@ static int games_rows(struct kifu_buf *b, const struct kifu_search_result *res, 
 			struct kifu_novelty nov;
 			char label[KIFU_MOVE_TEXT_MAX + 32];
 
-			ret = kifu_stats_novelty(&nov, st, h->id, 0, err);
+			if (!nf)
+				ret = kifu_stats_novelty_open(&nf, st, err);
+			if (ret == 0)
+				ret = kifu_stats_novelty_find(&nov, nf, h->id, 0, err);
 			if (ret < 0)
 				break;
 			kifu_buf_puts(b, "<td class=\"text novelty\">");
@@ -320,6 +324,7 @@ static int games_rows(struct kifu_buf *b, const struct kifu_search_result *res, 
 		kifu_buf_puts(b, "</tr>\n");
 	}
 	kifu_buf_puts(b, "</table>\n");
+	kifu_stats_novelty_close(nf);
 	return ret;
 }
 
@@ -692,7 +697,9 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	if (ret == 0)
 		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);
 	if (ret == 0)
-		ret = kifu_render_stored_novelty(&known, &nov, st, id, KIFU_NOVELTY_EARLIER, err);
+		ret = kifu_stats_novelty(&nov, st, id, KIFU_NOVELTY_EARLIER, err);
+	if (ret == 0)
+		kifu_render_stored_novelty(&known, &nov);
 	if (ret == 0 && review.n) {
 		snprintf(engine, sizeof(engine), "mcts:%ld, seed %llu", review.playouts,
 			 (unsigned long long)review.seed);

@@ -300,11 +300,13 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	} else if (diags.errors) {
 		snprintf(msg, sizeof(msg), "game %ld is not valid", id);
 		kifu_serve_fail_(a, 500, msg);
-	} else if (kifu_render_stored_novelty(&known, &nov, st, id, 0, &err) < 0) {
+	} else if (kifu_stats_novelty(&nov, st, id, 0, &err) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);
-	} else if (kifu_render_json(&a->body, rec, &rp, &known) < 0 ||
-		   kifu_buf_putc(&a->body, '\n') < 0) {
-		kifu_serve_fail_(a, 500, "out of memory");
+	} else {
+		kifu_render_stored_novelty(&known, &nov);
+		if (kifu_render_json(&a->body, rec, &rp, &known) < 0 ||
+		    kifu_buf_putc(&a->body, '\n') < 0)
+			kifu_serve_fail_(a, 500, "out of memory");
 	}
 	kifu_replay_release(&rp);
 	kifu_diags_release(&diags);

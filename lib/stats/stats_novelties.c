@@ -25,6 +25,7 @@
 #include "util/hash.h"
 
 #define DATE_LEN 11 /* YYYY-MM-DD and its NUL */
+#define CACHE_MAX 65536 /* positions a novelty finder keeps */
 
 /* What the games reaching one position played there, and when. */
 struct reach {
@@ -311,6 +312,11 @@ static struct reach *reach_get(struct source *src, uint64_t hash, struct kifu_er
 	     k = (k + 1) & (c->nslots - 1))
 		if (c->v[c->slot[k] - 1].hash == hash)
 			return &c->v[c->slot[k] - 1];
+	/* one game after another (a finder): the positions kept stay bounded */
+	if (src->tree && c->n >= CACHE_MAX) {
+		cache_release(c);
+		memset(c, 0, sizeof(*c));
+	}
 	if (cache_grow(c) < 0) {
 		kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		return NULL;
@@ -585,32 +591,70 @@ const struct kifu_stats_kind_ kifu_stats_novelties_ = {
 	.report = novelties_report,
 };
 
-int kifu_stats_novelty(struct kifu_novelty *out, struct kifu_store *st, int64_t id,
-		       unsigned flags, struct kifu_error *err)
-{
-	struct kifu_stmt *row = NULL;
-	struct kifu_buf sql = KIFU_BUF_INIT;
+/* Statements and positions kept from one game's novelty to the next. */
+struct kifu_novelty_finder {
+	struct kifu_store *st;
+	struct kifu_stmt *row;      /* the game: date_first, moves, hashes, game, variant */
+	int indexed;                /* the database has the position index */
+	int ready;                  /* tree_moves counts every game, with dates */
+	const struct kifu_game *g;  /* whose statements src holds (NULL: none yet) */
+	int variant;
 	struct source src;
-	const struct kifu_game *g;
-	uint64_t *hashes = NULL;
-	size_t nhashes = 0, cap = 0;
-	int ret = 0, rc, variant, ready = 0;
+	uint64_t *hashes;
+	size_t cap;
+};
 
-	memset(out, 0, sizeof(*out));
-	out->earlier = -1;
-	memset(&src, 0, sizeof(src));
-	src.st = st;
+void kifu_stats_novelty_close(struct kifu_novelty_finder *nf)
+{
+	if (!nf)
+		return;
+	kifu_db_finalize_(nf->row);
+	source_release(&nf->src);
+	free(nf->hashes);
+	free(nf);
+}
+
+int kifu_stats_novelty_open(struct kifu_novelty_finder **out, struct kifu_store *st,
+			    struct kifu_error *err)
+{
+	struct kifu_novelty_finder *nf = calloc(1, sizeof(*nf));
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	int ret = 0;
+
+	*out = NULL;
+	if (!nf)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	nf->st = st;
+	nf->src.st = st;
+	nf->indexed = kifu_search_position_index_(st);
+	/* The tree counts when they count every game and keep dates (schema 8). */
+	if (kifu_store_version(st) >= 8)
+		ret = kifu_store_tree_update(&nf->ready, st, err);
 	kifu_buf_printf(&sql, "SELECT g.date_first, m.moves, m.hashes, g.game, g.variant FROM games g "
 			"CROSS JOIN %s m WHERE m.game_id = g.id AND g.id = ?1",
 			kifu_db_game_data_(st));
-	if (sql.failed) {
+	if (ret == 0 && sql.failed)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (kifu_db_prepare_(&row, st, sql.data, err) < 0) {
+	if (ret == 0 && kifu_db_prepare_(&nf->row, st, sql.data, err) < 0)
 		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
-		goto out;
-	}
+	kifu_buf_release(&sql);
+	if (ret < 0)
+		kifu_stats_novelty_close(nf);
+	else
+		*out = nf;
+	return ret;
+}
+
+int kifu_stats_novelty_find(struct kifu_novelty *out, struct kifu_novelty_finder *nf,
+			    int64_t id, unsigned flags, struct kifu_error *err)
+{
+	struct kifu_stmt *row = nf->row;
+	const struct kifu_game *g;
+	size_t nhashes = 0;
+	int ret = 0, rc, variant;
+
+	memset(out, 0, sizeof(*out));
+	out->earlier = -1;
 	kifu_db_bind_int64_(row, 1, id);
 	rc = kifu_db_step_(row);
 	if (rc == KIFU_DB_DONE) {
@@ -618,31 +662,49 @@ int kifu_stats_novelty(struct kifu_novelty *out, struct kifu_store *st, int64_t 
 		goto out;
 	}
 	if (rc != KIFU_DB_ROW) {
-		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
+		ret = kifu_search_fail_db_(nf->st, "cannot find novelties", err);
 		goto out;
 	}
 	/* No date, no index, a game kifu does not know: no novelty, as the report lists none. */
 	g = kifu_game_find(kifu_db_column_text_(row, 3));
 	variant = g ? kifu_game_variant_index(g, kifu_db_column_text_(row, 4)) : -1;
-	if (!kifu_db_column_text_(row, 0) || variant < 0 || !kifu_search_position_index_(st))
+	if (!kifu_db_column_text_(row, 0) || variant < 0 || !nf->indexed)
 		goto out;
-	if (kifu_store_column_hashes_(&hashes, &nhashes, &cap, row, 2) < 0) {
-		ret = kifu_db_damaged_(st, err, "game %lld has unreadable position hashes",
+	if (kifu_store_column_hashes_(&nf->hashes, &nhashes, &nf->cap, row, 2) < 0) {
+		ret = kifu_db_damaged_(nf->st, err, "game %lld has unreadable position hashes",
 				       (long long)id);
 		goto out;
 	}
-	/* The tree counts when they count every game and keep dates (schema 8). */
-	if (kifu_store_version(st) >= 8)
-		ret = kifu_store_tree_update(&ready, st, err);
-	if (ret == 0)
-		ret = source_prepare(&src, g, variant, ready, err);
-	if (ret == 0)
-		ret = novelty_walk(out, &src, kifu_db_column_text_(row, 1), hashes, nhashes,
-				   kifu_db_column_text_(row, 0), flags & KIFU_NOVELTY_EARLIER, err);
+	if (g != nf->g || variant != nf->variant) {
+		source_release(&nf->src);
+		memset(&nf->src, 0, sizeof(nf->src));
+		nf->src.st = nf->st;
+		nf->g = NULL;
+		ret = source_prepare(&nf->src, g, variant, nf->ready, err);
+		if (ret < 0)
+			goto out;
+		nf->g = g;
+		nf->variant = variant;
+	}
+	ret = novelty_walk(out, &nf->src, kifu_db_column_text_(row, 1), nf->hashes, nhashes,
+			   kifu_db_column_text_(row, 0), flags & KIFU_NOVELTY_EARLIER, err);
 out:
-	kifu_db_finalize_(row);
-	kifu_buf_release(&sql);
-	source_release(&src);
-	free(hashes);
+	kifu_db_reset_(row);
+	return ret;
+}
+
+int kifu_stats_novelty(struct kifu_novelty *out, struct kifu_store *st, int64_t id,
+		       unsigned flags, struct kifu_error *err)
+{
+	struct kifu_novelty_finder *nf;
+	int ret = kifu_stats_novelty_open(&nf, st, err);
+
+	if (ret < 0) {
+		memset(out, 0, sizeof(*out));
+		out->earlier = -1;
+		return ret;
+	}
+	ret = kifu_stats_novelty_find(out, nf, id, flags, err);
+	kifu_stats_novelty_close(nf);
 	return ret;
 }

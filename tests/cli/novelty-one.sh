@@ -5,7 +5,8 @@
 # games made to share openings (tests/cli/lib/novelty_games.py: copies on
 # other days, prefixes, partial dates, no date) in every variant family;
 # the one-game call reads the tree counts where the report reads the
-# position index. Records read from files have no novelty_ply.
+# position index; kifu-export of every dated game in one run gives the same.
+# Records read from files have no novelty_ply.
 # Runs from the repo root; tools in $KIFU_BIN.
 set -u
 . tests/cli/lib/test-lib.sh
@@ -22,6 +23,13 @@ python3 tests/cli/lib/novelty_games.py "$tmp"/r-*.yaml >"$tmp/games.yaml" || fai
 n=$(python3 tests/cli/lib/novelty_check.py "$bin" "$db" "$tmp" splay-schmidt: splinter:knockout \
 	splinter-quad: glaisher:standard) || fail "one game's novelty differs from the report's"
 check "every game compared ($n)" test "${n:-0}" -gt 150
+# Every dated game in one run (the variants one after another, the
+# finder's statements and positions kept from game to game): the same files.
+"$bin/kifu-export" --db "$db" --since 1900 --to json -o "$tmp/all/" || fail "export every game"
+for f in "$tmp"/all/*.json; do
+	cmp -s "$f" "$tmp"/nov-*-json/"$(basename "$f")" || { fail "$(basename "$f") differs in one run"; break; }
+done
+check "one run exported the dated games" test "$(ls "$tmp/all" | wc -l)" -gt 120
 
 # The hand-checked games (tests/cli/novelties.sh says why): game 4's
 # transposed novelty at ply 5 with one earlier game, game 7 none.
