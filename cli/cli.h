@@ -178,11 +178,25 @@ struct cli_status {
 	int usage_error;  /* a filter was not understood: exit 2 */
 };
 
+struct kifu_novelty_finder; /* kifu/stats.h */
+struct kifu_render_stored;  /* kifu/render.h */
+struct kifu_novelty;        /* kifu/stats.h */
+
 /* A game read from the database: the store (open) and the game's id. */
 struct cli_stored {
 	struct kifu_store *st;
 	int64_t id;
+	/* where cli_stored_novelty keeps its finder over st, closed with the store */
+	struct kifu_novelty_finder **novelty;
 };
+
+/*
+ * *out with the stored game's novelty (kifu_stats_novelty_find, flags
+ * KIFU_NOVELTY_*; *nov holds it), the statements kept from one game to the
+ * next. Returns 0 or the error, with err set.
+ */
+int cli_stored_novelty(struct kifu_render_stored *out, struct kifu_novelty *nov,
+		       const struct cli_stored *s, unsigned flags, struct kifu_error *err);
 
 /*
  * Called for each game read: *rec with the reader's diagnostics so far,

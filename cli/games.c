@@ -18,6 +18,8 @@
 #include "cli.h"
 #include "kifu/archive.h"
 #include "kifu/pipeline.h"
+#include "kifu/render.h"
+#include "kifu/stats.h"
 
 /* The name of an input's games in a directory: its (member's) base name without suffixes. */
 void cli_base_name(char *out, size_t size, const char *input)
@@ -99,9 +101,23 @@ void cli_games_file(const char *path, const struct kifu_format *from, cli_game_f
 	cli_print_skipped(&sum, 0);
 }
 
+int cli_stored_novelty(struct kifu_render_stored *out, struct kifu_novelty *nov,
+		       const struct cli_stored *s, unsigned flags, struct kifu_error *err)
+{
+	int ret = 0;
+
+	if (!*s->novelty)
+		ret = kifu_stats_novelty_open(s->novelty, s->st, err);
+	if (ret == 0)
+		ret = kifu_stats_novelty_find(nov, *s->novelty, s->id, flags, err);
+	if (ret == 0)
+		kifu_render_stored_novelty(out, nov);
+	return ret;
+}
+
 /* Hands stored game id to fn; returns -1 to stop everything. */
-static int stored(struct kifu_store *st, int64_t id, cli_game_fn fn, void *ctx,
-		  struct cli_status *status)
+static int stored(struct kifu_store *st, int64_t id, struct kifu_novelty_finder **novelty,
+		  cli_game_fn fn, void *ctx, struct cli_status *status)
 {
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
@@ -126,7 +142,7 @@ static int stored(struct kifu_store *st, int64_t id, cli_game_fn fn, void *ctx,
 	}
 	snprintf(name, sizeof(name), "game-%03lld", (long long)id);
 	snprintf(label, sizeof(label), "game %lld in %s", (long long)id, db);
-	ret = fn(ctx, &rec, &diags, db, label, name, &(struct cli_stored){ st, id });
+	ret = fn(ctx, &rec, &diags, db, label, name, &(struct cli_stored){ st, id, novelty });
 out:
 	kifu_record_free(rec);
 	kifu_diags_release(&diags);
@@ -137,6 +153,7 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 		     cli_game_fn fn, void *ctx, struct cli_status *status)
 {
 	struct kifu_store *st = NULL;
+	struct kifu_novelty_finder *novelty = NULL;
 	struct kifu_error err;
 	int64_t *ids = NULL;
 	size_t n = 0, i;
@@ -155,7 +172,7 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 		goto out;
 	}
 	if (id >= 0) {
-		stored(st, id, fn, ctx, status);
+		stored(st, id, &novelty, fn, ctx, status);
 		goto out;
 	}
 	if (kifu_store_game_ids(&ids, &n, st, f, &err) < 0) {
@@ -167,9 +184,10 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if (stored(st, ids[i], fn, ctx, status) < 0)
+		if (stored(st, ids[i], &novelty, fn, ctx, status) < 0)
 			break;
 out:
 	kifu_store_game_ids_free(ids);
+	kifu_stats_novelty_close(novelty);
 	kifu_store_free(st);
 }

@@ -26,6 +26,7 @@
 #include "kifu/record_write.h"
 #include "kifu/render.h"
 #include "kifu/replay.h"
+#include "kifu/stats.h"
 #include "kifu/store.h"
 
 static const char usage[] =
@@ -154,6 +155,8 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	struct kifu_replay *rp = &r->replay;
 	struct kifu_ply_review *rv = NULL;
 	struct kifu_render_review review;
+	struct kifu_render_stored known = { NULL };
+	struct kifu_novelty nov;
 	struct kifu_buf b = KIFU_BUF_INIT;
 	struct kifu_error err;
 	char *best = NULL, engine[96], spec[KIFU_ANALYSE_SPEC_MAX];
@@ -209,14 +212,19 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 			ret = -1;
 			goto out;
 		}
-		ret = kifu_render_html_review(&b, rec, rp, 0, &review);
+		/* a stored game's page marks its novelty, as kifu-export's does */
+		if (stored)
+			ret = cli_stored_novelty(&known, &nov, stored, KIFU_NOVELTY_EARLIER, &err);
+		if (ret == 0)
+			ret = kifu_render_html_review(&b, rec, rp, 0, &review,
+						      stored ? &known : NULL);
 	} else {
 		if (r->done)
 			kifu_buf_putc(&b, '\n');
 		ret = kifu_render_review_text(&b, rp, &review, label);
 	}
 	if (ret < 0) {
-		cli_errorf("%s: %s", label, kifu_strerror(ret));
+		cli_errorf("%s: %s", label, err.message[0] ? err.message : kifu_strerror(ret));
 		r->io_error = 1;
 		ret = -1;
 		goto out;

@@ -26,6 +26,7 @@
 #include "kifu/record.h"
 #include "kifu/render.h"
 #include "kifu/replay.h"
+#include "kifu/stats.h"
 #include "kifu/store.h"
 
 static const char usage[] =
@@ -71,14 +72,17 @@ static void help(void)
 	for (i = 0; kifu_formats[i]; i++)
 		printf("                %-6s %s\n", kifu_formats[i]->name, kifu_formats[i]->description);
 	printf("                or\n"
-	       "                json   headers, players, moves, result, termination, and every\n"
-	       "                       ply with its move, position hash and figures (an array of\n"
-	       "                       games for --file and FILTERS, one object for --id)\n"
+	       "                json   headers, players, moves, result, termination, a stored\n"
+	       "                       game's novelty_ply (kifu-stats novelties' ply, or\n"
+	       "                       null), and every ply with its move, position hash and\n"
+	       "                       figures (an array of games for --file and FILTERS, one\n"
+	       "                       object for --id)\n"
 	       "                text   a board diagram per ply, each headed by the ply, the move\n"
 	       "                       and the position hash (games one after another)\n"
 	       "                svg    a picture of the board at one ply\n"
 	       "                html   one self-contained page replaying the game (board, move\n"
-	       "                       list, buttons, arrow keys, #ply=N in the address)\n"
+	       "                       list, buttons, arrow keys, #ply=N in the address; a\n"
+	       "                       stored game's novelty marked N)\n"
 	       "  --ply K       text, svg: only ply K (0 is the start; svg defaults to the\n"
 	       "                final position); html: the ply the page opens at\n"
 	       "  -o OUT        write to OUT instead of standard output (- is standard output).\n"
@@ -336,7 +340,7 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 /*
  * Validates a record read from a file or the database (a cli_game_fn),
  * prints its diagnostics and exports it when valid; a stored game's json
- * and page carry its stored review. Returns -1 to stop everything.
+ * and page carry its novelty and stored review. Returns -1 to stop everything.
  */
 static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags *diags,
 			 const char *source, const char *label, const char *name,
@@ -345,6 +349,7 @@ static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags 
 	struct export *ex = ctx;
 	struct kifu_analyse_stored review;
 	struct kifu_render_stored known = { NULL };
+	struct kifu_novelty nov;
 	struct kifu_error err;
 	size_t i;
 	int ret;
@@ -363,7 +368,10 @@ static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags 
 	}
 	if (!stored || (ex->kind != K_JSON && ex->kind != K_HTML))
 		return export_game(ex, rec, &ex->replay, label, name, NULL);
-	if (kifu_analyse_load(&review, stored->st, stored->id, ex->replay.nplies, &err) < 0) {
+	/* A stored game's json and page show its novelty (the page with its earlier games). */
+	if (cli_stored_novelty(&known, &nov, stored, ex->kind == K_HTML ? KIFU_NOVELTY_EARLIER : 0,
+			       &err) < 0 ||
+	    kifu_analyse_load(&review, stored->st, stored->id, ex->replay.nplies, &err) < 0) {
 		cli_errorf("%s: %s", label, err.message[0] ? err.message : kifu_strerror(err.code));
 		ex->io_error = 1;
 		return -1;

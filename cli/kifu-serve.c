@@ -23,8 +23,9 @@ static void help(void)
 {
 	printf("usage: %s\n\n"
 	       "Serves the database, read-only, to a browser: the database at a glance (/),\n"
-	       "the explorer (/explore/GAME/VARIANT), a game's replay (/game/ID), a player\n"
-	       "(/player/NAME), and a JSON API whose answers are the tools' json:\n"
+	       "the explorer (/explore/GAME/VARIANT) and its pattern search\n"
+	       "(/pattern/GAME/VARIANT), a game's replay (/game/ID), a player (/player/NAME),\n"
+	       "and a JSON API whose answers are the tools' json:\n"
 	       "  /api/tree?game=G&variant=V&after=MOVES&symmetric=1&min_games=K&FILTERS\n"
 	       "                      kifu-stats tree --format json\n"
 	       "  /api/search?game=G&variant=V&after=MOVES&symmetric=1&FILTERS\n"

@@ -23,8 +23,8 @@ struct kifu_render_stored; /* below */
 /*
  * One JSON object: headers, players, moves, result, termination, and a
  * `plies` array; for a stored game (stored not NULL) what the store knows
- * of it besides: `review`, its stored review as kifu_render_review_json
- * writes it, when there is one.
+ * of it besides: `novelty_ply` (null when none) and `review`, its stored
+ * review as kifu_render_review_json writes it, when there is one.
  */
 int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
 		     const struct kifu_replay *rp, const struct kifu_render_stored *stored);
@@ -42,7 +42,8 @@ int kifu_render_svg(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply
 
 /*
  * One HTML page replaying the game, opened at ply `start` (-1: the end);
- * for a stored game with a stored review, kifu_render_html_review's page.
+ * for a stored game with a stored review, kifu_render_html_review's page;
+ * a stored game's novelty is marked N in the move list.
  */
 int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
 		     const struct kifu_replay *rp, long start,
@@ -61,9 +62,22 @@ struct kifu_render_review {
 };
 
 /* What the store knows of a stored game beyond its record; NULL: a record read from a file. */
+/*
+ * What the store knows of a game beside its record, for the json and the
+ * replay page; NULL where they take one: a record read from a file.
+ */
 struct kifu_render_stored {
 	const struct kifu_render_review *review; /* kifu_analyse_load's (kifu/analyse.h); NULL: none */
+	int has_novelty;          /* the game's novelty (kifu_stats_novelty), else none */
+	long novelty_ply;
+	long novelty_earlier;     /* the earlier games that reached its position; -1: not known */
+	const char *novelty_move;
 };
+
+struct kifu_novelty; /* kifu/stats.h */
+
+/* The novelty nov (kifu_stats_novelty) into *out, which points into nov; the review stays. */
+void kifu_render_stored_novelty(struct kifu_render_stored *out, const struct kifu_novelty *nov);
 
 /*
  * The engine's move of each ply of rp (plies: its review) in canonical
@@ -80,7 +94,8 @@ int kifu_render_review_moves(char **out, const struct kifu_replay *rp,
  */
 int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
 			    const struct kifu_replay *rp, long start,
-			    const struct kifu_render_review *review);
+			    const struct kifu_render_review *review,
+			    const struct kifu_render_stored *stored);
 
 /*
  * The record (format 1, as kifu_record_write writes it) with each marked

@@ -52,6 +52,22 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
  */
 int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const char *nonce,
 		   struct kifu_error *err);
+/* What a pattern page shows. */
+struct kifu_site_pattern_query {
+	const char *game, *variant; /* from the address */
+	const char *pattern;        /* as kifu-search --pattern takes it (NULL or "": the form alone) */
+	int symmetric;              /* its images under the board's symmetries too */
+	long page;                  /* of the matching games, 0-based */
+};
+
+/*
+ * /pattern/GAME/VARIANT: the pattern box and the games whose positions
+ * show the pattern, newest first, each linked to its page at the first
+ * ply that does. A pattern kifu-search refuses is a page with its message
+ * and *rejected set (the server's 400); an unknown game KIFU_ENOTFOUND.
+ */
+int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
+		      const struct kifu_site_pattern_query *q, struct kifu_error *err);
 /* /player/NAME: the player's record, score per side, lines, games (page: 0-based). */
 int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name, long page,
 		     struct kifu_error *err);

@@ -62,6 +62,7 @@
 
 #include "kifu/buf.h"
 #include "kifu/error.h"
+#include "kifu/game.h"
 #include "kifu/store.h"
 
 /* ---- Reports as data ---- */
@@ -170,6 +171,46 @@ struct kifu_stats_options {
 int kifu_stats_report(struct kifu_report **out, struct kifu_store *st, int kind,
 		      const struct kifu_filter *f, const struct kifu_stats_options *opt,
 		      struct kifu_error *err);
+
+/*
+ * One stored game's novelty, as the novelties report gives it for that
+ * game: the first ply whose move no game of the same game and variant with
+ * a strictly earlier date had played from the position it was played in
+ * (see kifu-stats novelties). has_novelty is 0 when the game has no date,
+ * never left known moves, or the database has no position index.
+ */
+struct kifu_novelty {
+	int has_novelty;
+	long ply;                      /* 1 .. the game's plies */
+	char move[KIFU_MOVE_TEXT_MAX]; /* the move played at ply, as stored */
+	long earlier;                  /* the earlier games reaching the position; -1: not asked */
+};
+
+/* Also count the novelty's earlier games (a read of every game reaching that position). */
+#define KIFU_NOVELTY_EARLIER 0x1
+
+/*
+ * Fills *out for the stored game id (flags: KIFU_NOVELTY_*). Reads the
+ * tree counts where they answer (tree_moves, schema 8) and the position
+ * index elsewhere. Returns 0, KIFU_ENOTFOUND (no such game), KIFU_EDB or
+ * KIFU_ENOMEM.
+ */
+int kifu_stats_novelty(struct kifu_novelty *out, struct kifu_store *st, int64_t id,
+		       unsigned flags, struct kifu_error *err);
+
+/*
+ * The same for many games (kifu-export's, a page's list): statements and
+ * the tree's positions kept from one game to the next (at most 65,536
+ * positions). *out belongs to the caller (kifu_stats_novelty_close, which
+ * takes NULL); st must stay open meanwhile. find returns as
+ * kifu_stats_novelty.
+ */
+struct kifu_novelty_finder;
+int kifu_stats_novelty_open(struct kifu_novelty_finder **out, struct kifu_store *st,
+			    struct kifu_error *err);
+int kifu_stats_novelty_find(struct kifu_novelty *out, struct kifu_novelty_finder *nf,
+			    int64_t id, unsigned flags, struct kifu_error *err);
+void kifu_stats_novelty_close(struct kifu_novelty_finder *nf);
 
 /*
  * Brings the precomputed tables up to date with the stored games (the

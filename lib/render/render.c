@@ -132,6 +132,10 @@ int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
 	ret = kifu_record_write_json_head(b, rec, rp);
 	if (ret < 0)
 		return ret;
+	if (stored && stored->has_novelty)
+		kifu_buf_printf(b, ",\n  \"novelty_ply\":%ld", stored->novelty_ply);
+	else if (stored)
+		kifu_buf_puts(b, ",\n  \"novelty_ply\":null");
 	kifu_buf_puts(b, ",\n  \"plies\":[");
 	ret = walk_plies(rp, 0, rp->nplies, json_ply, b);
 	kifu_buf_puts(b, "\n  ]");
@@ -281,6 +285,11 @@ static const char html_style[] =
 	".result{font-weight:bold}\n"
 	".keys{color:#6b5f4a;font-size:13px}\n";
 
+/* Only on the page of a game with a novelty (a record from a file has none). */
+static const char html_novelty_style[] =
+	".nov{font-weight:bold;color:#fff;background:#2f63c4;border-radius:3px;padding:0 4px;"
+	"font-size:12px;cursor:help}\n";
+
 static const char html_script[] =
 	"(function () {\n"
 	"\"use strict\";\n"
@@ -391,9 +400,21 @@ static void html_result(struct kifu_buf *b, const struct kifu_record *rec)
 	}
 }
 
+/* The novelty's mark: N, with the earlier games that reached its position as its tooltip. */
+static void html_novelty(struct kifu_buf *b, const struct kifu_render_stored *stored)
+{
+	kifu_buf_puts(b, "<span class=\"nov\" title=\"novelty: no earlier game played ");
+	kifu_render_html_text_(b, stored->novelty_move ? stored->novelty_move : "this move");
+	kifu_buf_puts(b, " here");
+	if (stored->novelty_earlier >= 0)
+		kifu_buf_printf(b, "; %ld earlier game%s reached this position",
+				stored->novelty_earlier, stored->novelty_earlier == 1 ? "" : "s");
+	kifu_buf_puts(b, "\">N</span>");
+}
+
 static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		    const struct kifu_replay *rp, long start, const int *movers,
-		    const struct kifu_render_review *review)
+		    const struct kifu_render_review *review, const struct kifu_render_stored *stored)
 {
 	const struct kifu_game *g = rp->game;
 	size_t n = rp->nplies + 1, i;
@@ -423,8 +444,9 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_buf_puts(b, names++ ? " vs " : ": ");
 		kifu_render_html_text_(b, name);
 	}
-	kifu_buf_printf(b, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<header>\n<h1>",
-			html_style, review ? kifu_render_review_style_ : "");
+	kifu_buf_printf(b, "</title>\n<style>\n%s%s%s</style>\n</head>\n<body>\n<header>\n<h1>",
+			html_style, review ? kifu_render_review_style_ : "",
+			stored && stored->has_novelty ? html_novelty_style : "");
 	kifu_render_html_text_(b, g->title);
 	kifu_buf_puts(b, " <span class=\"sub\">(");
 	kifu_render_html_text_(b, g->variants[rp->variant]);
@@ -471,6 +493,8 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_buf_puts(b, "</span>");
 		if (review)
 			kifu_render_review_mark_(b, review, i);
+		if (stored && stored->has_novelty && (size_t)stored->novelty_ply == i)
+			html_novelty(b, stored);
 		if (comment) {
 			kifu_buf_puts(b, "<span class=\"c\">");
 			kifu_render_html_text_(b, comment);
@@ -565,15 +589,16 @@ int kifu_render_html(struct kifu_buf *b, const struct kifu_record *rec,
 		     const struct kifu_replay *rp, long start,
 		     const struct kifu_render_stored *stored)
 {
-	return kifu_render_html_review(b, rec, rp, start, stored ? stored->review : NULL);
+	return kifu_render_html_review(b, rec, rp, start, stored ? stored->review : NULL, stored);
 }
 
 int kifu_render_html_review(struct kifu_buf *b, const struct kifu_record *rec,
 			    const struct kifu_replay *rp, long start,
-			    const struct kifu_render_review *review)
+			    const struct kifu_render_review *review,
+			    const struct kifu_render_stored *stored)
 {
 	int *movers = movers_of(rp);
-	int ret = movers ? put_html(b, rec, rp, start, movers, review) : KIFU_ENOMEM;
+	int ret = movers ? put_html(b, rec, rp, start, movers, review, stored) : KIFU_ENOMEM;
 
 	free(movers);
 	return ret == 0 && b->failed ? KIFU_ENOMEM : ret;

@@ -22,6 +22,7 @@
 #include "kifu/site.h"
 #include "kifu/stats.h"
 #include "render/html.h"
+#include "render/site_impl.h"
 #include "stats/stats_impl.h"
 
 static const char style[] =
@@ -59,7 +60,9 @@ static const char style[] =
 	"form.filters input{font:inherit;padding:1px 4px;width:9em}\n"
 	".note{color:#6b5f4a;font-size:13px}\n"
 	".chart svg{max-width:100%;height:auto;background:#fff;border:1px solid #d8ccb0}\n"
-	".pages a{margin-right:10px}\n";
+	".pages a{margin-right:10px}\n"
+	"#p-pattern{width:18em}form.filters input[type=checkbox]{width:auto}\n"
+	".error{color:#a0302a;font-weight:bold}\n";
 
 const char *kifu_site_asset(const char *name, size_t *len, const char **type)
 {
@@ -246,17 +249,29 @@ static void explore_link(struct kifu_buf *b, const char *game, const char *varia
 	}
 }
 
-/* A list of found games: date, players (links), result, plies, ply. */
-static void games_table(struct kifu_buf *b, const struct kifu_search_result *res, size_t n,
-			int with_ply)
+
+/* A game page's address at ply: the replay page opens at #ply=N. */
+static void game_at(struct kifu_buf *b, int64_t id, long ply, const char *label)
 {
+	kifu_buf_printf(b, "<a href=\"/game/%" PRId64 "#ply=%ld\">", id, ply);
+	text(b, label);
+	kifu_buf_puts(b, "</a>");
+}
+
+/* A list of found games: date, players (links), result, plies, and what flags add. */
+static int games_rows(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
+		      size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err)
+{
+	struct kifu_novelty_finder *nf = NULL;
 	size_t i, k;
+	int ret = 0;
 
 	kifu_buf_printf(b, "<table class=\"games\">\n<tr><th>id</th><th class=\"text\">date</th>"
 			"<th class=\"text\">game</th><th class=\"text\">players</th>"
-			"<th class=\"text\">result</th><th>plies</th>%s</tr>\n",
-			with_ply ? "<th>ply</th>" : "");
-	for (i = 0; i < n && i < kifu_search_count(res); i++) {
+			"<th class=\"text\">result</th><th>plies</th>%s%s</tr>\n",
+			flags & GAMES_PLY ? "<th>ply</th>" : "",
+			flags & GAMES_NOVELTY ? "<th class=\"text\">novelty</th>" : "");
+	for (i = from; i < from + n && i < kifu_search_count(res); i++) {
 		const struct kifu_search_hit *h = kifu_search_hit(res, i);
 
 		kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "\">%" PRId64 "</a></td>"
@@ -278,11 +293,46 @@ static void games_table(struct kifu_buf *b, const struct kifu_search_result *res
 		kifu_buf_puts(b, "</td><td class=\"text\">");
 		text(b, h->result);
 		kifu_buf_printf(b, "</td><td>%ld</td>", h->plies);
-		if (with_ply)
-			kifu_buf_printf(b, "<td>%ld</td>", h->ply);
+		if (flags & GAMES_PLY) {
+			char num[32];
+
+			snprintf(num, sizeof(num), "%ld", h->ply);
+			kifu_buf_puts(b, "<td class=\"ply\">");
+			if (flags & GAMES_PLY_LINK)
+				game_at(b, h->id, h->ply, num);
+			else
+				kifu_buf_puts(b, num);
+			kifu_buf_puts(b, "</td>");
+		}
+		if (flags & GAMES_NOVELTY) {
+			struct kifu_novelty nov;
+			char label[KIFU_MOVE_TEXT_MAX + 32];
+
+			if (!nf)
+				ret = kifu_stats_novelty_open(&nf, st, err);
+			if (ret == 0)
+				ret = kifu_stats_novelty_find(&nov, nf, h->id, 0, err);
+			if (ret < 0)
+				break;
+			kifu_buf_puts(b, "<td class=\"text novelty\">");
+			snprintf(label, sizeof(label), "%ld %s", nov.ply, nov.move);
+			if (nov.has_novelty)
+				game_at(b, h->id, nov.ply, label);
+			else
+				kifu_buf_puts(b, "-");
+			kifu_buf_puts(b, "</td>");
+		}
 		kifu_buf_puts(b, "</tr>\n");
 	}
 	kifu_buf_puts(b, "</table>\n");
+	kifu_stats_novelty_close(nf);
+	return ret;
+}
+
+static void games_table(struct kifu_buf *b, const struct kifu_search_result *res, size_t n,
+			int with_ply)
+{
+	games_rows(b, res, 0, n, with_ply ? GAMES_PLY : 0, NULL, NULL);
 }
 
 /* ---- / ---- */
@@ -459,6 +509,19 @@ static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, 
 	kifu_buf_puts(b, "\">no filter</a></form>\n");
 }
 
+/* A date column's year, as kifu-stats' table prints it ("-": no dated game). */
+static void year_cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row,
+		      const char *col)
+{
+	const char *d = cell_text(rep, row, col);
+	char year[5];
+
+	snprintf(year, sizeof(year), "%s", *d ? d : "-");
+	kifu_buf_printf(b, "<td class=\"%s\">", col);
+	text(b, year);
+	kifu_buf_puts(b, "</td>");
+}
+
 static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
 		       const struct kifu_report *rep, const char *after, const char *mover)
 {
@@ -471,7 +534,7 @@ static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
 	snprintf(wins, sizeof(wins), "wins_%s", mover);
 	kifu_buf_puts(b, "<table id=\"moves\">\n<tr><th class=\"text\">move</th><th>games</th>"
 		      "<th class=\"text\">win / draw / loss</th><th>score</th><th>95% ci</th>"
-		      "<th>mean plies</th></tr>\n");
+		      "<th>mean plies</th><th>first</th><th>last</th></tr>\n");
 	for (r = 0; r < kifu_report_nrows(rep); r++) {
 		const char *move = cell_text(rep, r, "move");
 		long long n = cell_int(rep, r, "games"), w = cell_int(rep, r, wins),
@@ -489,6 +552,8 @@ static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
 		bar(b, w, d, n - w - d - u, u);
 		kifu_buf_puts(b, "</td>");
 		cells(b, rep, r, rest_cols);
+		year_cell(b, rep, r, "first_date");
+		year_cell(b, rep, r, "last_date");
 		kifu_buf_puts(b, "</tr>\n");
 	}
 	kifu_buf_puts(b, "</table>\n");
@@ -582,7 +647,6 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	uint64_t hash, orient[KIFU_GAME_SYMMETRIES_MAX];
 	int norient = 0;
 	int ret, variant;
-	char title[200];
 
 	ret = kifu_stats_resolve_game(&g, &variant, p->game, p->variant, err);
 	if (ret < 0)
@@ -621,13 +685,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		goto out;
 	moves_upto(&after, &w, w.plies);
 	mover = g->sides[g->side_to_move(w.pos->state) >= 0 ? g->side_to_move(w.pos->state) : 0];
-	snprintf(title, sizeof(title), "%s %s explorer", g->name, g->variants[variant]);
-	head(b, title, kifu_store_path(st));
-	kifu_buf_puts(b, "<h1>");
-	text(b, g->title);
-	kifu_buf_puts(b, " <span class=\"note\">");
-	text(b, g->variants[variant]);
-	kifu_buf_puts(b, "</span></h1>\n");
+	kifu_site_game_head_(b, st, g, variant, "explorer", "");
 	path_nav(b, p, &w);
 	kifu_buf_puts(b, "<div class=\"cols\">\n");
 	kifu_buf_printf(b, "<div id=\"board\" data-ply=\"%d\">", w.plies);
@@ -648,6 +706,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	kifu_buf_puts(b, p->symmetric ? "\">tell them apart</a></p>\n"
 				      : "\">count symmetric positions as one</a></p>\n");
 	filter_form(b, p, after.data);
+	kifu_site_pattern_form_(b, p->game, p->variant, NULL, 0);
 	if (kifu_report_nrows(rep))
 		move_table(b, p, rep, after.data, mover);
 	else
@@ -657,7 +716,9 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 			       head_int(rep, "games"), err)) < 0)
 		goto out;
 	kifu_buf_puts(b, "<h2>Games that reached it</h2>\n<p class=\"note\">newest first</p>\n");
-	games_table(b, res, KIFU_SITE_PAGE_GAMES, 1);
+	ret = games_rows(b, res, 0, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_NOVELTY, st, err);
+	if (ret < 0)
+		goto out;
 	explore_link(&base, p->game, p->variant, after.data, p->symmetric, p->filter);
 	pager(b, &base, p->page, kifu_search_count(res) > KIFU_SITE_PAGE_GAMES);
 	kifu_buf_puts(b, "</div>\n</div>\n");
@@ -684,6 +745,7 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	struct kifu_buf page = KIFU_BUF_INIT;
 	struct kifu_analyse_stored review;
 	struct kifu_render_stored known = { NULL };
+	struct kifu_novelty nov;
 	const char *s, *at;
 	int ret;
 
@@ -699,7 +761,10 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	/* With its stored review (chart and marks), as kifu-analyse --to html draws it. */
 	if (ret == 0)
 		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);
+	if (ret == 0)
+		ret = kifu_stats_novelty(&nov, st, id, KIFU_NOVELTY_EARLIER, err);
 	if (ret == 0) {
+		kifu_render_stored_novelty(&known, &nov);
 		known.review = review.n ? &review.view : NULL;
 		ret = kifu_render_html(&page, rec, &rp, -1, &known);
 	}
@@ -973,4 +1038,43 @@ out:
 	kifu_search_result_free(shown);
 	kifu_report_free(pl);
 	return ret;
+}
+
+/* ---- for the other pages of the site (render/site_impl.h) ---- */
+
+int kifu_site_foot_(struct kifu_buf *b)
+{
+	return foot(b);
+}
+
+void kifu_site_game_head_(struct kifu_buf *b, struct kifu_store *st, const struct kifu_game *g,
+			  int variant, const char *page, const char *heading)
+{
+	char title[200];
+
+	snprintf(title, sizeof(title), "%s %s %s", g->name, g->variants[variant], page);
+	head(b, title, kifu_store_path(st));
+	kifu_buf_puts(b, "<h1>");
+	text(b, g->title);
+	kifu_buf_puts(b, " <span class=\"note\">");
+	text(b, g->variants[variant]);
+	kifu_buf_puts(b, "</span>");
+	text(b, heading);
+	kifu_buf_puts(b, "</h1>\n");
+}
+
+void kifu_site_url_part_(struct kifu_buf *b, const char *s)
+{
+	url_part(b, s);
+}
+
+int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
+		     size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err)
+{
+	return games_rows(b, res, from, n, flags, st, err);
+}
+
+void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page, int more)
+{
+	pager(b, base, page, more);
 }

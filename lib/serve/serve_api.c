@@ -277,6 +277,7 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	struct kifu_record *rec = NULL;
 	struct kifu_analyse_stored review;
 	struct kifu_render_stored known = { NULL };
+	struct kifu_novelty nov;
 	struct kifu_error err;
 	char msg[128];
 	long id;
@@ -302,10 +303,12 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	} else if (diags.errors) {
 		snprintf(msg, sizeof(msg), "game %ld is not valid", id);
 		kifu_serve_fail_(a, 500, msg);
-	} else if (kifu_analyse_load(&review, st, id, rp.nplies, &err) < 0) {
+	} else if (kifu_stats_novelty(&nov, st, id, 0, &err) < 0 ||
+		   kifu_analyse_load(&review, st, id, rp.nplies, &err) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);
 	} else {
-		/* kifu-export's json, with the stored review */
+		/* kifu-export's json: with the novelty and the stored review */
+		kifu_render_stored_novelty(&known, &nov);
 		known.review = review.n ? &review.view : NULL;
 		if (kifu_render_json(&a->body, rec, &rp, &known) < 0 ||
 		    kifu_buf_putc(&a->body, '\n') < 0)

@@ -20,6 +20,25 @@ static void page_error(struct kifu_serve_answer *a, const struct kifu_error *err
 			     code == KIFU_EILLEGAL || code == KIFU_ERANGE ? 400 : 500, err);
 }
 
+#define GAME_NAME_MAX 64
+
+/* GAME/VARIANT, the rest of an address, into game and variant; else a 404 saying what. */
+static int game_variant(char *game, char *variant, struct kifu_serve_answer *a, const char *rest,
+			const char *what)
+{
+	const char *slash = strchr(rest, '/');
+
+	if (!slash || strchr(slash + 1, '/') || (size_t)(slash - rest) >= GAME_NAME_MAX ||
+	    strlen(slash + 1) >= GAME_NAME_MAX) {
+		kifu_serve_fail_(a, 404, what);
+		return -1;
+	}
+	memcpy(game, rest, (size_t)(slash - rest));
+	game[slash - rest] = '\0';
+	strcpy(variant, slash + 1);
+	return 0;
+}
+
 static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const char *rest,
 		    const struct kifu_serve_req_ *r)
 {
@@ -28,19 +47,13 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	struct kifu_site_position p;
 	struct kifu_filter f;
 	struct kifu_error err;
-	char game[64], variant[64];
-	const char *slash = strchr(rest, '/');
+	char game[GAME_NAME_MAX], variant[GAME_NAME_MAX];
 	long page = 0;
 
 	kifu_error_clear(&err);
-	if (!slash || strchr(slash + 1, '/') || (size_t)(slash - rest) >= sizeof(game) ||
-	    strlen(slash + 1) >= sizeof(variant)) {
-		kifu_serve_fail_(a, 404, "the explorer's address is /explore/GAME/VARIANT");
+	if (game_variant(game, variant, a, rest,
+			 "the explorer's address is /explore/GAME/VARIANT") < 0)
 		return;
-	}
-	memcpy(game, rest, (size_t)(slash - rest));
-	game[slash - rest] = '\0';
-	strcpy(variant, slash + 1);
 	memset(&p, 0, sizeof(p));
 	if (kifu_serve_params_check_(a, r, params) < 0 ||
 	    kifu_serve_flag_(&p.symmetric, a, r, "symmetric") < 0 ||
@@ -54,6 +67,36 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	p.page = page > 100000 ? 100000 : page;
 	if (kifu_site_explore(&a->body, st, &p, &err) < 0)
 		page_error(a, &err);
+}
+
+/* /pattern/GAME/VARIANT?pattern=P[&symmetric=1][&page=N]. */
+static void pattern(struct kifu_serve_answer *a, struct kifu_store *st, const char *rest,
+		    const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { "pattern", "symmetric", "page", NULL };
+	struct kifu_site_pattern_query q;
+	struct kifu_error err;
+	char game[GAME_NAME_MAX], variant[GAME_NAME_MAX];
+	int rejected = 0;
+
+	kifu_error_clear(&err);
+	if (game_variant(game, variant, a, rest,
+			 "the pattern search's address is /pattern/GAME/VARIANT") < 0)
+		return;
+	memset(&q, 0, sizeof(q));
+	if (kifu_serve_params_check_(a, r, params) < 0 ||
+	    kifu_serve_flag_(&q.symmetric, a, r, "symmetric") < 0 ||
+	    kifu_serve_count_(&q.page, a, r, "page", "page", 0) < 0)
+		return;
+	q.game = game;
+	q.variant = variant;
+	q.pattern = kifu_serve_param_(r, "pattern");
+	if (q.page > 100000)
+		q.page = 100000;
+	if (kifu_site_pattern(&a->body, &rejected, st, &q, &err) < 0)
+		page_error(a, &err);
+	else if (rejected)
+		a->status = 400;
 }
 
 void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const char *path,
@@ -79,6 +122,8 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 			kifu_buf_add(&a->body, asset, len);
 	} else if (!strncmp(path, "/explore/", 9)) {
 		explore(a, st, path + 9, r);
+	} else if (!strncmp(path, "/pattern/", 9)) {
+		pattern(a, st, path + 9, r);
 	} else if (!strncmp(path, "/game/", 6)) {
 		if (kifu_serve_params_check_(a, r, none) < 0)
 			return;

@@ -25,6 +25,7 @@
 #include "util/hash.h"
 
 #define DATE_LEN 11 /* YYYY-MM-DD and its NUL */
+#define CACHE_MAX 65536 /* positions a novelty finder keeps */
 
 /* What the games reaching one position played there, and when. */
 struct reach {
@@ -36,6 +37,8 @@ struct reach {
 		char date[DATE_LEN]; /* the earliest game that played it from here */
 	} *plays;
 	size_t nplays;
+	int dates_read; /* dates holds every dated game, plays every move */
+	int tracked;    /* plays came from tree_moves, which tracks the position */
 };
 
 /* The positions read so far, found by hash through an open-addressing table. */
@@ -108,24 +111,11 @@ static void cache_release(struct cache *c)
 	free(c->slot);
 }
 
-/* Records that a game of date played move (NULL: it ended there) from r's position. */
-static int reach_add(struct reach *r, size_t *cap_dates, size_t *cap_plays, const char *date,
-		     const char *move)
+/* Records that a game of date played move from r's position (the earliest date kept). */
+static int reach_play(struct reach *r, size_t *cap_plays, const char *date, const char *move)
 {
 	size_t i;
 
-	if (r->ndates == *cap_dates) {
-		size_t cap = *cap_dates ? 2 * *cap_dates : 16;
-		char (*d)[DATE_LEN] = realloc(r->dates, cap * sizeof(*d));
-
-		if (!d)
-			return KIFU_ENOMEM;
-		r->dates = d;
-		*cap_dates = cap;
-	}
-	snprintf(r->dates[r->ndates++], DATE_LEN, "%s", date);
-	if (!move)
-		return 0;
 	for (i = 0; i < r->nplays; i++) {
 		if (!strcmp(r->plays[i].move, move)) {
 			if (strcmp(date, r->plays[i].date) < 0)
@@ -149,11 +139,51 @@ static int reach_add(struct reach *r, size_t *cap_dates, size_t *cap_plays, cons
 	return 0;
 }
 
-/* The statement reading every dated game of the variant that reached ?1. */
-static int reach_prepare(struct kifu_stmt **out, struct kifu_store *st, struct kifu_error *err)
+/* Records that a game of date reached r's position and played move (NULL: it ended there). */
+static int reach_add(struct reach *r, size_t *cap_dates, size_t *cap_plays, const char *date,
+		     const char *move)
 {
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	int ret;
+	if (r->ndates == *cap_dates) {
+		size_t cap = *cap_dates ? 2 * *cap_dates : 16;
+		char (*d)[DATE_LEN] = realloc(r->dates, cap * sizeof(*d));
+
+		if (!d)
+			return KIFU_ENOMEM;
+		r->dates = d;
+		*cap_dates = cap;
+	}
+	snprintf(r->dates[r->ndates++], DATE_LEN, "%s", date);
+	return move ? reach_play(r, cap_plays, date, move) : 0;
+}
+
+/*
+ * Where the earlier games' moves come from, with what was read so far: the
+ * position index (every dated game of the variant reaching a position,
+ * with its move from there), and for one game's novelty the tree counts
+ * first, whose rows for a position they track hold each move's earliest
+ * first day among the very games the index would give (tree_moves'
+ * first_seen), so that the popular positions of the first plies are read
+ * as a few rows; past them the index is asked whether an earlier game
+ * played the move (the first such game ends the read, where the report
+ * reads every game reaching the position). The number of earlier games is
+ * then counted by the index at the novelty alone.
+ */
+struct source {
+	struct kifu_store *st;
+	struct kifu_stmt *reach; /* the index: ?1's dated games of the variant (?2, ?3) */
+	struct kifu_stmt *tree;  /* tree_moves' rows of ?1 (NULL: the index alone) */
+	struct kifu_stmt *count; /* ?1's dated games before ?4 (with tree) */
+	struct kifu_stmt *played; /* one game before ?4 that played ?5 from ?1 (with tree) */
+	struct cache cache;
+};
+
+/* The statements of src for game g's variant, tree_moves' with tree. */
+static int source_prepare(struct source *src, const struct kifu_game *g, int variant, int tree,
+			  struct kifu_error *err)
+{
+	struct kifu_store *st = src->st;
+	struct kifu_buf sql = KIFU_BUF_INIT, played = KIFU_BUF_INIT;
+	int ret = 0;
 
 	kifu_buf_printf(&sql, "SELECT g.date_first, ");
 	kifu_db_json_at_(&sql, st, "m.moves", "h.ply");
@@ -161,28 +191,132 @@ static int reach_prepare(struct kifu_stmt **out, struct kifu_store *st, struct k
 			"WHERE h.hash = ?1 AND g.id = h.game_id AND m.game_id = h.game_id AND "
 			"g.game = ?2 AND g.variant = ?3 AND g.date_first IS NOT NULL",
 			kifu_db_game_data_(st));
-	if (sql.failed)
+	if (sql.failed) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	else if (kifu_db_prepare_(out, st, sql.data, err) < 0)
+		goto out;
+	}
+	if (tree) {
+		kifu_buf_printf(&played, "SELECT 1 FROM positions_hash h CROSS JOIN games g CROSS "
+				"JOIN %s m WHERE h.hash = ?1 AND g.id = h.game_id AND m.game_id = "
+				"h.game_id AND g.game = ?2 AND g.variant = ?3 AND g.date_first < ?4 "
+				"AND ", kifu_db_game_data_(st));
+		kifu_db_json_at_(&played, st, "m.moves", "h.ply");
+		kifu_buf_puts(&played, " = ?5 LIMIT 1");
+		if (played.failed) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (kifu_db_prepare_(&src->reach, st, sql.data, err) < 0 ||
+	    (tree && kifu_db_prepare_(&src->tree, st, "SELECT move, first_seen FROM tree_moves "
+				      "WHERE \"symmetric\" = 0 AND hash = ?1 AND game = ?2 AND "
+				      "variant = ?3", err) < 0) ||
+	    (tree && kifu_db_prepare_(&src->count, st, "SELECT count(*) FROM positions_hash h "
+				      "CROSS JOIN games g WHERE h.hash = ?1 AND g.id = h.game_id AND "
+				      "g.game = ?2 AND g.variant = ?3 AND g.date_first < ?4", err) < 0) ||
+	    (tree && kifu_db_prepare_(&src->played, st, played.data, err) < 0)) {
 		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
-	else
-		ret = 0;
+		goto out;
+	}
+	kifu_db_bind_text_static_(src->reach, 2, g->name, -1);
+	kifu_db_bind_text_static_(src->reach, 3, g->variants[variant], -1);
+	if (tree) {
+		kifu_db_bind_text_static_(src->tree, 2, g->name, -1);
+		kifu_db_bind_text_static_(src->tree, 3, g->variants[variant], -1);
+		kifu_db_bind_text_static_(src->count, 2, g->name, -1);
+		kifu_db_bind_text_static_(src->count, 3, g->variants[variant], -1);
+		kifu_db_bind_text_static_(src->played, 2, g->name, -1);
+		kifu_db_bind_text_static_(src->played, 3, g->variants[variant], -1);
+	}
+out:
 	kifu_buf_release(&sql);
+	kifu_buf_release(&played);
 	return ret;
 }
 
-/* The position's entry, read from the index the first time it is asked for. */
-static struct reach *reach_get(struct cache *c, struct kifu_stmt *s, struct kifu_store *st,
-			       uint64_t hash, struct kifu_error *err)
+static void source_release(struct source *src)
 {
-	struct reach *r;
-	size_t k, cap_dates = 0, cap_plays = 0;
+	kifu_db_finalize_(src->reach);
+	kifu_db_finalize_(src->tree);
+	kifu_db_finalize_(src->count);
+	kifu_db_finalize_(src->played);
+	cache_release(&src->cache);
+}
+
+/* Every dated game reaching r's position, from the index, into r. */
+static int read_index(struct source *src, struct reach *r, struct kifu_error *err)
+{
+	struct kifu_stmt *s = src->reach;
+	size_t cap_dates = r->ndates, cap_plays = r->nplays;
 	int rc;
+
+	kifu_db_bind_int64_(s, 1, (int64_t)r->hash);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		const char *date = kifu_db_column_text_(s, 0);
+
+		if (date && reach_add(r, &cap_dates, &cap_plays, date,
+				      kifu_db_column_text_(s, 1)) < 0) {
+			kifu_db_reset_(s);
+			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		}
+	}
+	kifu_db_reset_(s);
+	if (rc != KIFU_DB_DONE)
+		return kifu_search_fail_db_(src->st, "cannot find novelties", err);
+	qsort(r->dates, r->ndates, sizeof(*r->dates), cmp_date);
+	r->dates_read = 1;
+	return 0;
+}
+
+/*
+ * r's moves from tree_moves when it tracks r's position (*found), each
+ * with the first day of its first_seen ("2020-01-01 2020").
+ */
+static int read_tree(int *found, struct source *src, struct reach *r, struct kifu_error *err)
+{
+	struct kifu_stmt *s = src->tree;
+	size_t cap_plays = 0;
+	int rc;
+
+	*found = 0;
+	kifu_db_bind_int64_(s, 1, (int64_t)r->hash);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		const char *seen = kifu_db_column_text_(s, 1);
+		char date[DATE_LEN];
+
+		*found = 1;
+		/* the row of move "" counts the games that ended there */
+		if (kifu_db_column_bytes_(s, 0) == 0 || !seen)
+			continue;
+		snprintf(date, sizeof(date), "%.*s", (int)strcspn(seen, " "), seen);
+		if (reach_play(r, &cap_plays, date, kifu_db_column_text_(s, 0)) < 0) {
+			kifu_db_reset_(s);
+			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		}
+	}
+	kifu_db_reset_(s);
+	if (rc != KIFU_DB_DONE)
+		return kifu_search_fail_db_(src->st, "cannot find novelties", err);
+	return 0;
+}
+
+/* The position's entry, read the first time it is asked for. */
+static struct reach *reach_get(struct source *src, uint64_t hash, struct kifu_error *err)
+{
+	struct cache *c = &src->cache;
+	struct reach *r;
+	size_t k;
+	int found = 0;
 
 	for (k = c->nslots ? slot_of(hash, c->nslots) : 0; c->nslots && c->slot[k];
 	     k = (k + 1) & (c->nslots - 1))
 		if (c->v[c->slot[k] - 1].hash == hash)
 			return &c->v[c->slot[k] - 1];
+	/* one game after another (a finder): the positions kept stay bounded */
+	if (src->tree && c->n >= CACHE_MAX) {
+		cache_release(c);
+		memset(c, 0, sizeof(*c));
+	}
 	if (cache_grow(c) < 0) {
 		kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		return NULL;
@@ -193,31 +327,37 @@ static struct reach *reach_get(struct cache *c, struct kifu_stmt *s, struct kifu
 	r = &c->v[c->n++];
 	memset(r, 0, sizeof(*r));
 	r->hash = hash;
-	kifu_db_bind_int64_(s, 1, (int64_t)hash);
-	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
-		const char *date = kifu_db_column_text_(s, 0);
-
-		if (date && reach_add(r, &cap_dates, &cap_plays, date,
-				      kifu_db_column_text_(s, 1)) < 0) {
-			kifu_db_reset_(s);
-			kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-			return NULL;
-		}
-	}
-	kifu_db_reset_(s);
-	if (rc != KIFU_DB_DONE) {
-		kifu_search_fail_db_(st, "cannot find novelties", err);
+	if (src->tree && read_tree(&found, src, r, err) < 0)
 		return NULL;
-	}
-	qsort(r->dates, r->ndates, sizeof(*r->dates), cmp_date);
+	r->tracked = found;
+	/* past the tree, one game's novelty asks the index move by move (played_before) */
+	if (!found && !src->played && read_index(src, r, err) < 0)
+		return NULL;
 	return r;
 }
 
-/* Earlier games: the dates of r before date. */
-static long earlier_than(const struct reach *r, const char *date)
+/* Earlier games: the dated games reaching r's position before date. */
+static int earlier_than(long *n, struct source *src, struct reach *r, const char *date,
+			struct kifu_error *err)
 {
 	size_t lo = 0, hi = r->ndates;
+	long long count = 0;
+	int rc;
 
+	if (!r->dates_read && src->count) {
+		kifu_db_bind_int64_(src->count, 1, (int64_t)r->hash);
+		kifu_db_bind_text_static_(src->count, 4, date, -1);
+		rc = kifu_db_step_(src->count);
+		if (rc == KIFU_DB_ROW)
+			count = kifu_db_column_int64_(src->count, 0);
+		kifu_db_reset_(src->count);
+		if (rc != KIFU_DB_ROW)
+			return kifu_search_fail_db_(src->st, "cannot find novelties", err);
+		*n = (long)count;
+		return 0;
+	}
+	if (!r->dates_read && read_index(src, r, err) < 0)
+		return err ? err->code : KIFU_EDB;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -226,7 +366,8 @@ static long earlier_than(const struct reach *r, const char *date)
 		else
 			hi = mid;
 	}
-	return (long)lo;
+	*n = (long)lo;
+	return 0;
 }
 
 /* Whether an earlier game played move from r's position. */
@@ -238,6 +379,72 @@ static int known(const struct reach *r, const char *move, const char *date)
 		if (!strcmp(r->plays[i].move, move))
 			return strcmp(r->plays[i].date, date) < 0;
 	return 0;
+}
+
+/* Whether a game dated before date played move from r's position. */
+static int played_before(int *yes, struct source *src, struct reach *r, const char *move,
+			 const char *date, struct kifu_error *err)
+{
+	struct kifu_stmt *s = src->played;
+	int rc;
+
+	if (r->tracked || r->dates_read || !s) {
+		*yes = known(r, move, date);
+		return 0;
+	}
+	kifu_db_bind_int64_(s, 1, (int64_t)r->hash);
+	kifu_db_bind_text_static_(s, 4, date, -1);
+	kifu_db_bind_text_static_(s, 5, move, -1);
+	rc = kifu_db_step_(s);
+	kifu_db_reset_(s);
+	if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
+		return kifu_search_fail_db_(src->st, "cannot find novelties", err);
+	*yes = rc == KIFU_DB_ROW;
+	return 0;
+}
+
+/*
+ * The novelty of a game of date date_first with moves (a JSON array of
+ * texts) and hashes (nhashes, ply 0 on): out->has_novelty and the rest,
+ * earlier counted when asked (else -1). The one walk behind the report
+ * and kifu_stats_novelty.
+ */
+static int novelty_walk(struct kifu_novelty *out, struct source *src, const char *moves_text,
+			const uint64_t *hashes, size_t nhashes, const char *date_first,
+			int want_earlier, struct kifu_error *err)
+{
+	json_t *moves = moves_text ? json_loads(moves_text, 0, NULL) : NULL;
+	size_t p;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->earlier = -1;
+	for (p = 1; p <= json_array_size(moves) && p < nhashes; p++) {
+		const char *move = json_string_value(json_array_get(moves, p - 1));
+		struct reach *at;
+		int yes = 0;
+
+		if (!move)
+			break;
+		at = reach_get(src, hashes[p - 1], err);
+		if (!at) {
+			ret = err ? err->code : KIFU_ENOMEM;
+			break;
+		}
+		ret = played_before(&yes, src, at, move, date_first, err);
+		if (ret < 0)
+			break;
+		if (yes)
+			continue;
+		out->has_novelty = 1;
+		out->ply = (long)p;
+		snprintf(out->move, sizeof(out->move), "%s", move);
+		if (want_earlier)
+			ret = earlier_than(&out->earlier, src, at, date_first, err);
+		break;
+	}
+	json_decref(moves);
+	return ret;
 }
 
 /* "name - name" in turn order, ? for a side without a player (as kifu-search lists them). */
@@ -270,51 +477,37 @@ static const char *const novelties_columns[] = { "id", "date", "players", "ply",
 						 "earlier", NULL };
 
 /* One listed game's row: its novelty, found along its own moves and hashes. */
-static int novelty_row(struct kifu_report *rep, const long *col, struct cache *cache,
-		       struct kifu_stmt *reach, struct kifu_store *st, struct kifu_stmt *row,
-		       const char *players, struct kifu_error *err)
+static int novelty_row(struct kifu_report *rep, const long *col, struct source *src,
+		       struct kifu_stmt *row, const char *players, struct kifu_error *err)
 {
-	const char *date_first = kifu_db_column_text_(row, 2);
-	const char *moves_text = kifu_db_column_text_(row, 3);
+	struct kifu_novelty nov;
 	uint64_t *hashes = NULL;
-	size_t nhashes = 0, cap = 0, p;
-	json_t *moves = moves_text ? json_loads(moves_text, 0, NULL) : NULL;
+	size_t nhashes = 0, cap = 0;
 	long r = kifu_report_add_row_(rep);
-	int ret = 0, found = 0;
+	int ret;
 
 	kifu_report_set_int_(rep, r, col[0], kifu_db_column_int64_(row, 0));
 	kifu_report_set_text_(rep, r, col[1], kifu_db_column_text_(row, 1));
 	kifu_report_set_text_(rep, r, col[2], players);
 	if (kifu_store_column_hashes_(&hashes, &nhashes, &cap, row, 4) < 0) {
-		ret = kifu_db_damaged_(st, err, "game %lld has unreadable position hashes",
+		ret = kifu_db_damaged_(src->st, err, "game %lld has unreadable position hashes",
 				       (long long)kifu_db_column_int64_(row, 0));
 		goto out;
 	}
-	for (p = 1; p <= json_array_size(moves) && p < nhashes && !found; p++) {
-		const char *move = json_string_value(json_array_get(moves, p - 1));
-		struct reach *at;
-
-		if (!move)
-			break;
-		at = reach_get(cache, reach, st, hashes[p - 1], err);
-		if (!at) {
-			ret = err ? err->code : KIFU_ENOMEM;
-			goto out;
-		}
-		if (known(at, move, date_first))
-			continue;
-		found = 1;
-		kifu_report_set_int_(rep, r, col[3], (long long)p);
-		kifu_report_set_text_(rep, r, col[4], move);
-		kifu_report_set_int_(rep, r, col[5], earlier_than(at, date_first));
-	}
-	if (!found) {
+	ret = novelty_walk(&nov, src, kifu_db_column_text_(row, 3), hashes, nhashes,
+			   kifu_db_column_text_(row, 2), 1, err);
+	if (ret < 0)
+		goto out;
+	if (nov.has_novelty) {
+		kifu_report_set_int_(rep, r, col[3], (long long)nov.ply);
+		kifu_report_set_text_(rep, r, col[4], nov.move);
+		kifu_report_set_int_(rep, r, col[5], nov.earlier);
+	} else {
 		kifu_report_set_null_(rep, r, col[3]);
 		kifu_report_set_null_(rep, r, col[4]);
 		kifu_report_set_null_(rep, r, col[5]);
 	}
 out:
-	json_decref(moves);
 	free(hashes);
 	return ret;
 }
@@ -324,14 +517,16 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 {
 	struct kifu_error *err = c->err;
 	struct kifu_store *st = c->st;
-	struct kifu_stmt *list = NULL, *reach = NULL, *sides = NULL;
+	struct kifu_stmt *list = NULL, *sides = NULL;
 	struct kifu_buf sql = KIFU_BUF_INIT, players = KIFU_BUF_INIT;
-	struct cache cache = { NULL, 0, 0, NULL, 0 };
+	struct source src;
 	const struct kifu_game *g;
 	long col[6];
 	int ret, rc, variant, i;
 
 	(void)opt;
+	memset(&src, 0, sizeof(src));
+	src.st = st;
 	ret = kifu_stats_game_of_(&g, &variant, f, "novelties", err);
 	if (ret < 0)
 		return ret;
@@ -356,11 +551,10 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
 		goto out;
 	}
-	ret = reach_prepare(&reach, st, err);
+	/* The index alone: the report reads most positions' games anyway, for earlier. */
+	ret = source_prepare(&src, g, variant, 0, err);
 	if (ret < 0)
 		goto out;
-	kifu_db_bind_text_static_(reach, 2, g->name, -1);
-	kifu_db_bind_text_static_(reach, 3, g->variants[variant], -1);
 	ret = kifu_filter_bind_(list, 1, f, err);
 	if (ret < 0)
 		goto out;
@@ -374,7 +568,7 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			goto out;
 		}
-		ret = novelty_row(rep, col, &cache, reach, st, list, players.data, err);
+		ret = novelty_row(rep, col, &src, list, players.data, err);
 		if (ret < 0)
 			goto out;
 	}
@@ -384,11 +578,10 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 out:
 	kifu_db_finalize_(list);
-	kifu_db_finalize_(reach);
 	kifu_db_finalize_(sides);
 	kifu_buf_release(&sql);
 	kifu_buf_release(&players);
-	cache_release(&cache);
+	source_release(&src);
 	return ret;
 }
 
@@ -397,3 +590,121 @@ const struct kifu_stats_kind_ kifu_stats_novelties_ = {
 	.kind = KIFU_STATS_NOVELTIES,
 	.report = novelties_report,
 };
+
+/* Statements and positions kept from one game's novelty to the next. */
+struct kifu_novelty_finder {
+	struct kifu_store *st;
+	struct kifu_stmt *row;      /* the game: date_first, moves, hashes, game, variant */
+	int indexed;                /* the database has the position index */
+	int ready;                  /* tree_moves counts every game, with dates */
+	const struct kifu_game *g;  /* whose statements src holds (NULL: none yet) */
+	int variant;
+	struct source src;
+	uint64_t *hashes;
+	size_t cap;
+};
+
+void kifu_stats_novelty_close(struct kifu_novelty_finder *nf)
+{
+	if (!nf)
+		return;
+	kifu_db_finalize_(nf->row);
+	source_release(&nf->src);
+	free(nf->hashes);
+	free(nf);
+}
+
+int kifu_stats_novelty_open(struct kifu_novelty_finder **out, struct kifu_store *st,
+			    struct kifu_error *err)
+{
+	struct kifu_novelty_finder *nf = calloc(1, sizeof(*nf));
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	int ret = 0;
+
+	*out = NULL;
+	if (!nf)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	nf->st = st;
+	nf->src.st = st;
+	nf->indexed = kifu_search_position_index_(st);
+	/* The tree counts when they count every game and keep dates (schema 8). */
+	if (kifu_store_version(st) >= 8)
+		ret = kifu_store_tree_update(&nf->ready, st, err);
+	kifu_buf_printf(&sql, "SELECT g.date_first, m.moves, m.hashes, g.game, g.variant FROM games g "
+			"CROSS JOIN %s m WHERE m.game_id = g.id AND g.id = ?1",
+			kifu_db_game_data_(st));
+	if (ret == 0 && sql.failed)
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	if (ret == 0 && kifu_db_prepare_(&nf->row, st, sql.data, err) < 0)
+		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
+	kifu_buf_release(&sql);
+	if (ret < 0)
+		kifu_stats_novelty_close(nf);
+	else
+		*out = nf;
+	return ret;
+}
+
+int kifu_stats_novelty_find(struct kifu_novelty *out, struct kifu_novelty_finder *nf,
+			    int64_t id, unsigned flags, struct kifu_error *err)
+{
+	struct kifu_stmt *row = nf->row;
+	const struct kifu_game *g;
+	size_t nhashes = 0;
+	int ret = 0, rc, variant;
+
+	memset(out, 0, sizeof(*out));
+	out->earlier = -1;
+	kifu_db_bind_int64_(row, 1, id);
+	rc = kifu_db_step_(row);
+	if (rc == KIFU_DB_DONE) {
+		ret = kifu_error_set(err, KIFU_ENOTFOUND, "no game with id %lld", (long long)id);
+		goto out;
+	}
+	if (rc != KIFU_DB_ROW) {
+		ret = kifu_search_fail_db_(nf->st, "cannot find novelties", err);
+		goto out;
+	}
+	/* No date, no index, a game kifu does not know: no novelty, as the report lists none. */
+	g = kifu_game_find(kifu_db_column_text_(row, 3));
+	variant = g ? kifu_game_variant_index(g, kifu_db_column_text_(row, 4)) : -1;
+	if (!kifu_db_column_text_(row, 0) || variant < 0 || !nf->indexed)
+		goto out;
+	if (kifu_store_column_hashes_(&nf->hashes, &nhashes, &nf->cap, row, 2) < 0) {
+		ret = kifu_db_damaged_(nf->st, err, "game %lld has unreadable position hashes",
+				       (long long)id);
+		goto out;
+	}
+	if (g != nf->g || variant != nf->variant) {
+		source_release(&nf->src);
+		memset(&nf->src, 0, sizeof(nf->src));
+		nf->src.st = nf->st;
+		nf->g = NULL;
+		ret = source_prepare(&nf->src, g, variant, nf->ready, err);
+		if (ret < 0)
+			goto out;
+		nf->g = g;
+		nf->variant = variant;
+	}
+	ret = novelty_walk(out, &nf->src, kifu_db_column_text_(row, 1), nf->hashes, nhashes,
+			   kifu_db_column_text_(row, 0), flags & KIFU_NOVELTY_EARLIER, err);
+out:
+	kifu_db_reset_(row);
+	return ret;
+}
+
+int kifu_stats_novelty(struct kifu_novelty *out, struct kifu_store *st, int64_t id,
+		       unsigned flags, struct kifu_error *err)
+{
+	struct kifu_novelty_finder *nf;
+	int ret = kifu_stats_novelty_open(&nf, st, err);
+
+	if (ret < 0) {
+		memset(out, 0, sizeof(*out));
+		out->earlier = -1;
+		return ret;
+	}
+	ret = kifu_stats_novelty_find(out, nf, id, flags, err);
+	kifu_stats_novelty_close(nf);
+	return ret;
+}

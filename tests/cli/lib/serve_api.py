@@ -170,6 +170,7 @@ for p in ({"depth": "3"}, {"depth": "2", "min_games": "3"}, {"by_position": "1"}
     same("/api/stats/openings", p, ["kifu-stats"] + filter_args(p) + ["openings", "--format", "json"])
 
 # Games by id: the first ones, some in the middle, the last.
+# Games with a novelty and without (novelty_ply: a number or null, the report's ply).
 ids = sorted(h["id"] for h in json.loads(tool(["kifu-search", "--json"])[1]))
 # --reviewed=ID:FILE: game ID has a stored review, whose `review` member must
 # be FILE (kifu-analyse --to json of the run expected to be picked); the
@@ -180,14 +181,26 @@ for arg in sys.argv[4:]:
         rid, path = arg[len("--reviewed="):].split(":", 1)
         with open(path, encoding="utf-8") as f:
             reviewed[int(rid)] = json.load(f)
-for i in sorted(set(ids[:3] + ids[len(ids) // 2: len(ids) // 2 + 2] + ids[-2:]) | set(reviewed)):
+novelty = {}
+for game, variant in pairs:
+    rows = json.loads(tool(["kifu-stats", "--game", game, "--variant", variant, "novelties",
+                            "--format", "json"])[1])["rows"]
+    novelty.update((r["id"], r["ply"]) for r in rows)
+with_novelty = sorted(i for i, p in novelty.items() if p is not None)
+for i in sorted(set(ids[:3] + ids[len(ids) // 2: len(ids) // 2 + 2] + ids[-2:] + with_novelty[:3] +
+                    with_novelty[-3:]) | set(reviewed)):
     got = same("/api/game/%d" % i, {}, ["kifu-export", "--id", str(i), "--to", "json"])
     if got is None:
         continue
+    if got.get("novelty_ply", "absent") != novelty.get(i):
+        differ("/api/game/%d" % i, "novelty_ply %r, the report's ply %r" %
+               (got.get("novelty_ply", "absent"), novelty.get(i)))
     if i in reviewed and got.get("review") != reviewed[i]:
         differ("/api/game/%d" % i, "its review is not kifu-analyse --to json's")
     elif i not in reviewed and "review" in got:
         differ("/api/game/%d" % i, "a review where none is stored")
+if not with_novelty:
+    differ("/api/game", "no game with a novelty to compare")
 
 # Mistakes: the tool's message, did-you-mean included.
 g, v = pairs[0] if pairs else ("glaisher", "standard")

@@ -15,6 +15,13 @@ under the server's policy: the last-ply button shows the last ply), and a
 reviewed game (kifu-analyse --store): the chart has a column per position
 and clicking one opens that ply, and the move list has the review's marks;
 player whose name is a script tag: shown as text on every page, no dialog.
+At each explorer position also: the move table's first and last years are
+kifu-stats tree's first_date and last_date (the table's years), and the
+games list's novelty column is kifu-stats novelties' ply and move for each
+game listed, linked to the game's page at that ply. The pattern box: a
+pattern entered on the explorer's page lists kifu-search --pattern's games
+and plies (page one), each ply a link opening the game's page at that ply;
+a bad pattern shows the tool's message (a 400), as text.
 Screenshots of each page go to OUTDIR. Prints one line per failure, then
 "checked N".
 """
@@ -23,6 +30,7 @@ import json
 import os
 import subprocess
 import sys
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -86,11 +94,41 @@ def tree(game, variant, after, extra=()):
     return json.loads(tool(argv))
 
 
+YEARS = ("[...document.querySelectorAll('#moves tr')].slice(1).map(tr => "
+         "[tr.querySelector('.first_date').textContent, tr.querySelector('.last_date').textContent])")
+NOVELTY = ("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => [+tr.cells[0].textContent, "
+           "tr.cells[7].textContent, tr.cells[7].querySelector('a') ? "
+           "tr.cells[7].querySelector('a').getAttribute('href') : null])")
+novelties = {}
+
+
+def novelty_cells(game, variant, ids):
+    """What the novelty column must show for ids: kifu-stats novelties' rows."""
+    if (game, variant) not in novelties:
+        rows = json.loads(tool(["kifu-stats", "--game", game, "--variant", variant, "novelties",
+                                "--format", "json"]))["rows"]
+        novelties[game, variant] = {r["id"]: r for r in rows}
+    want = []
+    for i in ids:
+        r = novelties[game, variant].get(i)
+        if r and r["ply"] is not None:
+            want.append([i, "%d %s" % (r["ply"], r["move"]), "/game/%d#ply=%d" % (i, r["ply"])])
+        else:
+            want.append([i, "-", None])
+    return want
+
+
 def check_position(b, game, variant, after, what, extra=()):
     t = tree(game, variant, after, extra)
     rows = b.js(ROWS) or []
     check(rows == [[r["move"], r["games"]] for r in t["rows"]],
           "%s: the move table is not kifu-stats tree's (%s)" % (what, rows[:3]))
+    years = b.js(YEARS) or []
+    check(years == [[(r["first_date"] or "-")[:4], (r["last_date"] or "-")[:4]] for r in t["rows"]],
+          "%s: the years are not kifu-stats tree's first_date and last_date (%s)" % (what, years[:3]))
+    nov = b.js(NOVELTY) or []
+    check(nov and nov == novelty_cells(game, variant, [n[0] for n in nov]),
+          "%s: the novelty column is not kifu-stats novelties' (%s)" % (what, nov[:3]))
     check(b.js("+document.getElementById('reached').textContent") == t["games"],
           "%s: the games that reached it are not the tree's %d" % (what, t["games"]))
     plies = len(after.split(",")) if after else 0
@@ -158,6 +196,75 @@ with Browser(CHROMIUM, PROFILE) as b:
     check(b.js("location.search").find("player=") >= 0, "the filter is not in the address")
     check_position(b, game, variant, "", "player filter", ["--player", player])
     b.screenshot(os.path.join(OUT, "serve-filter.png"))
+
+    # The pattern box: the games and plies of kifu-search --pattern, each ply a link to it.
+    candidates = [("splay-schmidt", "standard", "g4=w+,h4=+"), ("splay-schmidt", "standard", "g4=+"),
+                  ("splinter", "knockout", "c4=B+,d4=."), ("glaisher", "standard", "a2=r+,e5=.")]
+    chosen = None
+    for pg, pv, pat in candidates:
+        if (pg, pv) in pairs:
+            found = json.loads(tool(["kifu-search", "--game", pg, "--variant", pv, "--pattern", pat,
+                                     "--json"]))
+            if found:
+                chosen = (pg, pv, pat, found)
+                break
+    check(chosen is not None, "no pattern of the list finds a game")
+    if chosen:
+        pg, pv, pat, found = chosen
+        b.go("%s/explore/%s/%s" % (URL, pg, pv))
+        b.screenshot(os.path.join(OUT, "serve-explore-start.png"))
+        b.js("document.querySelector('table.games').scrollIntoView()")
+        b.screenshot(os.path.join(OUT, "serve-explore-novelty.png"))
+        # A game's page marks its novelty: N at the report's ply, the earlier games in its tooltip.
+        nov = [r for r in novelties.get((pg, pv), {}).values() if r["ply"] is not None]
+        check(nov, "no novelty to show in %s %s" % (pg, pv))
+        if nov:
+            r = max(nov, key=lambda r: (r["earlier"], r["ply"], r["id"]))
+            b.go("%s/game/%d#ply=%d" % (URL, r["id"], r["ply"]))
+            marks = b.js("[...document.querySelectorAll('#moves .nov')].map(e => "
+                         "[e.closest('button').getAttribute('data-ply'), e.textContent, e.title])")
+            check(marks == [[str(r["ply"]), "N", "novelty: no earlier game played %s here; %d earlier "
+                             "game%s reached this position" % (r["move"], r["earlier"],
+                                                               "" if r["earlier"] == 1 else "s")]],
+                  "game %d: the novelty's mark %s is not the report's" % (r["id"], marks))
+            check(b.js("document.getElementById('board').getAttribute('data-ply')") == str(r["ply"]),
+                  "game %d: #ply=%d does not open the novelty" % (r["id"], r["ply"]))
+            b.screenshot(os.path.join(OUT, "serve-game-novelty.png"))
+            b.go("%s/explore/%s/%s" % (URL, pg, pv))
+        b.js("document.getElementById('p-pattern').value = %s" % json.dumps(pat))
+        b.click("#p-find")
+        check(b.js("location.pathname") == "/pattern/%s/%s" % (pg, pv),
+              "the pattern box does not open /pattern/%s/%s" % (pg, pv))
+        listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => "
+                      "[+tr.cells[0].textContent, +tr.cells[6].textContent, "
+                      "tr.cells[6].querySelector('a').getAttribute('href')])") or []
+        check(listed == [[h["id"], h["ply"], "/game/%d#ply=%d" % (h["id"], h["ply"])] for h in found[:25]],
+              "pattern %s: the list is not kifu-search --pattern's (%s)" % (pat, listed[:3]))
+        check(b.js("+document.querySelector('#pattern-count b').textContent") == len(found),
+              "pattern %s: the count is not kifu-search's %d" % (pat, len(found)))
+        b.screenshot(os.path.join(OUT, "serve-pattern.png"))
+        b.click("table.games td.ply a")
+        check(b.js("document.getElementById('board').getAttribute('data-ply')") == str(found[0]["ply"]),
+              "pattern %s: the ply's link does not open game %d at ply %d" % (pat, found[0]["id"], found[0]["ply"]))
+        # A pattern the tool refuses: its message, as text, with a 400.
+        bad = "e5=<img src=x onerror=alert(2)>"
+        p = subprocess.run([BIN + "/kifu-search", "--db", DB, "--game", pg, "--variant", pv, "--pattern", bad],
+                           capture_output=True)
+        msg = p.stderr.decode().splitlines()[0].split(": error: ", 1)[1]
+        b.go("%s/explore/%s/%s" % (URL, pg, pv))
+        b.js("document.getElementById('p-pattern').value = %s" % json.dumps(bad))
+        b.click("#p-find")
+        check(b.js("document.getElementById('pattern-error').textContent") == msg,
+              "a bad pattern: the page does not show the tool's message %r" % msg)
+        check(b.js("document.getElementById('p-pattern').value") == bad, "a bad pattern: the box lost it")
+        check(b.js("document.querySelectorAll('#pattern-error img').length") == 0,
+              "a bad pattern: written raw")
+        b.screenshot(os.path.join(OUT, "serve-pattern-error.png"))
+        try:
+            urllib.request.urlopen(URL + "/pattern/%s/%s?pattern=%s" % (pg, pv, urllib.parse.quote(bad)))
+            fail("a bad pattern: not a 400")
+        except urllib.error.HTTPError as e:
+            check(e.code == 400, "a bad pattern: HTTP %d, not 400" % e.code)
 
     # A game's replay: its script runs under the policy.
     hits = json.loads(tool(["kifu-search", "--json"]))
