@@ -7,7 +7,9 @@
  * picture (kifu_game_render_svg, last move marked); the charts are
  * kifu-stats --svg's; a game is kifu-export's replay page. Every text
  * from the database or the request is escaped for HTML (html.c) and, in
- * an address, percent-encoded first.
+ * an address, percent-encoded first. Here: the pieces every page shares
+ * (render/site_impl.h), the home, game and player pages; the explorer is
+ * site_explore.c, the pattern page site_pattern.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -73,13 +75,13 @@ const char *kifu_site_asset(const char *name, size_t *len, const char **type)
 	return style;
 }
 
-static void text(struct kifu_buf *b, const char *s)
+void kifu_site_text_(struct kifu_buf *b, const char *s)
 {
 	kifu_render_html_text_(b, s ? s : "");
 }
 
 /* s percent-encoded for an address (all but A-Z a-z 0-9 - . _ ~): safe in an attribute too. */
-static void url_part(struct kifu_buf *b, const char *s)
+void kifu_site_url_part_(struct kifu_buf *b, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -97,18 +99,18 @@ static void head(struct kifu_buf *b, const char *title, const char *db)
 	kifu_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<title>");
-	text(b, title);
+	kifu_site_text_(b, title);
 	kifu_buf_puts(b, " - kifu</title>\n<link rel=\"stylesheet\" href=\"/assets/kifu.css\">\n"
 		      "</head>\n<body>\n<header><a class=\"home\" href=\"/\">kifu</a>");
 	if (db) {
 		kifu_buf_puts(b, "<span class=\"db\">");
-		text(b, db);
+		kifu_site_text_(b, db);
 		kifu_buf_puts(b, "</span>");
 	}
 	kifu_buf_puts(b, "</header>\n<main>\n");
 }
 
-static int foot(struct kifu_buf *b)
+int kifu_site_foot_(struct kifu_buf *b)
 {
 	kifu_buf_puts(b, "</main>\n</body>\n</html>\n");
 	return b->failed ? KIFU_ENOMEM : 0;
@@ -122,11 +124,11 @@ void kifu_site_error(struct kifu_buf *b, int status, const char *message)
 	snprintf(title, sizeof(title), "error %d", status);
 	head(b, title, NULL);
 	kifu_buf_puts(b, "<h1>");
-	text(b, title);
+	kifu_site_text_(b, title);
 	kifu_buf_puts(b, "</h1>\n<p id=\"error\">");
-	text(b, message);
+	kifu_site_text_(b, message);
 	kifu_buf_puts(b, "</p>\n");
-	foot(b);
+	kifu_site_foot_(b);
 }
 
 /* The text of a report's cell as kifu-stats' table shows it (mean plies 1 decimal, scores 3). */
@@ -138,7 +140,7 @@ static void cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row, 
 	switch (x->type) {
 	case KIFU_CELL_INT: kifu_buf_printf(b, "%lld", x->i); break;
 	case KIFU_CELL_REAL: kifu_report_real_text_(b, x->r, rep->cols[c].prec); break;
-	case KIFU_CELL_TEXT: text(b, x->text); break;
+	case KIFU_CELL_TEXT: kifu_site_text_(b, x->text); break;
 	default: kifu_buf_puts(b, "-"); break;
 	}
 }
@@ -147,8 +149,8 @@ static void cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row, 
  * Cells of row r, each "<td>TEXT</td>" (text columns: class text); "ci"
  * is the interval ci_low-ci_high. cols ends with NULL.
  */
-static void cells(struct kifu_buf *b, const struct kifu_report *rep, size_t r,
-		  const char *const *cols)
+void kifu_site_cells_(struct kifu_buf *b, const struct kifu_report *rep, size_t r,
+		      const char *const *cols)
 {
 	for (; *cols; cols++) {
 		int is_text = !strcmp(*cols, "game") || !strcmp(*cols, "variant");
@@ -165,7 +167,7 @@ static void cells(struct kifu_buf *b, const struct kifu_report *rep, size_t r,
 	}
 }
 
-static long long cell_int(const struct kifu_report *rep, size_t row, const char *col)
+long long kifu_site_cell_int_(const struct kifu_report *rep, size_t row, const char *col)
 {
 	long c = kifu_report_find_col(rep, col);
 	const struct kifu_cell *x = kifu_report_cell(rep, row, c < 0 ? (size_t)-1 : (size_t)c);
@@ -173,7 +175,7 @@ static long long cell_int(const struct kifu_report *rep, size_t row, const char 
 	return x->type == KIFU_CELL_INT ? x->i : 0;
 }
 
-static const char *cell_text(const struct kifu_report *rep, size_t row, const char *col)
+const char *kifu_site_cell_text_(const struct kifu_report *rep, size_t row, const char *col)
 {
 	long c = kifu_report_find_col(rep, col);
 	const struct kifu_cell *x = kifu_report_cell(rep, row, c < 0 ? (size_t)-1 : (size_t)c);
@@ -181,7 +183,7 @@ static const char *cell_text(const struct kifu_report *rep, size_t row, const ch
 	return x->type == KIFU_CELL_TEXT ? x->text : "";
 }
 
-static long long head_int(const struct kifu_report *rep, const char *name)
+long long kifu_site_head_int_(const struct kifu_report *rep, const char *name)
 {
 	size_t i;
 
@@ -192,7 +194,7 @@ static long long head_int(const struct kifu_report *rep, const char *name)
 }
 
 /* A win/draw/loss bar of games (w, d, l, unfinished u): percentages of the whole. */
-static void bar(struct kifu_buf *b, long long w, long long d, long long l, long long u)
+void kifu_site_bar_(struct kifu_buf *b, long long w, long long d, long long l, long long u)
 {
 	long long n = w + d + l + u;
 	const char *cls[] = { "w", "d", "l", "u" };
@@ -225,15 +227,15 @@ static void chart(struct kifu_buf *b, const struct kifu_report *rep)
 }
 
 /* A link to the explorer of game/variant at after, with the filter's values. */
-static void explore_link(struct kifu_buf *b, const char *game, const char *variant,
-			 const char *after, int symmetric, const struct kifu_filter *f)
+void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *variant,
+			     const char *after, int symmetric, const struct kifu_filter *f)
 {
 	kifu_buf_puts(b, "/explore/");
-	url_part(b, game);
+	kifu_site_url_part_(b, game);
 	kifu_buf_putc(b, '/');
-	url_part(b, variant);
+	kifu_site_url_part_(b, variant);
 	kifu_buf_puts(b, "?after=");
-	url_part(b, after);
+	kifu_site_url_part_(b, after);
 	if (symmetric)
 		kifu_buf_puts(b, "&amp;symmetric=1");
 	if (f) {
@@ -244,7 +246,7 @@ static void explore_link(struct kifu_buf *b, const char *game, const char *varia
 		for (k = 0; k < 5; k++)
 			if (vals[k]) {
 				kifu_buf_printf(b, "&amp;%s=", names[k]);
-				url_part(b, vals[k]);
+				kifu_site_url_part_(b, vals[k]);
 			}
 	}
 }
@@ -254,13 +256,13 @@ static void explore_link(struct kifu_buf *b, const char *game, const char *varia
 static void game_at(struct kifu_buf *b, int64_t id, long ply, const char *label)
 {
 	kifu_buf_printf(b, "<a href=\"/game/%" PRId64 "#ply=%ld\">", id, ply);
-	text(b, label);
+	kifu_site_text_(b, label);
 	kifu_buf_puts(b, "</a>");
 }
 
 /* A list of found games: date, players (links), result, plies, and what flags add. */
-static int games_rows(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
-		      size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err)
+int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
+		     size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err)
 {
 	struct kifu_novelty_finder *nf = NULL;
 	size_t i, k;
@@ -276,22 +278,22 @@ static int games_rows(struct kifu_buf *b, const struct kifu_search_result *res, 
 
 		kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "\">%" PRId64 "</a></td>"
 				"<td class=\"text\">", h->id, h->id);
-		text(b, h->date ? h->date : "-");
+		kifu_site_text_(b, h->date ? h->date : "-");
 		kifu_buf_puts(b, "</td><td class=\"text\">");
-		text(b, h->game);
+		kifu_site_text_(b, h->game);
 		kifu_buf_puts(b, " ");
-		text(b, h->variant);
+		kifu_site_text_(b, h->variant);
 		kifu_buf_puts(b, "</td><td class=\"text\">");
 		for (k = 0; k < h->nplayers; k++) {
 			kifu_buf_puts(b, k ? " - " : "");
 			kifu_buf_puts(b, "<a href=\"/player/");
-			url_part(b, h->players[k].name);
+			kifu_site_url_part_(b, h->players[k].name);
 			kifu_buf_puts(b, "\">");
-			text(b, h->players[k].name);
+			kifu_site_text_(b, h->players[k].name);
 			kifu_buf_puts(b, "</a>");
 		}
 		kifu_buf_puts(b, "</td><td class=\"text\">");
-		text(b, h->result);
+		kifu_site_text_(b, h->result);
 		kifu_buf_printf(b, "</td><td>%ld</td>", h->plies);
 		if (flags & GAMES_PLY) {
 			char num[32];
@@ -332,7 +334,7 @@ static int games_rows(struct kifu_buf *b, const struct kifu_search_result *res, 
 static void games_table(struct kifu_buf *b, const struct kifu_search_result *res, size_t n,
 			int with_ply)
 {
-	games_rows(b, res, 0, n, with_ply ? GAMES_PLY : 0, NULL, NULL);
+	kifu_site_games_(b, res, 0, n, with_ply ? GAMES_PLY : 0, NULL, NULL);
 }
 
 /* ---- / ---- */
@@ -359,15 +361,16 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		      "<th>draws</th><th>draw rate</th><th>first mover</th><th>95% ci</th>"
 		      "<th>mean plies</th><th class=\"text\">explore</th></tr>\n");
 	for (r = 0; r < kifu_report_nrows(sum); r++) {
-		const char *g = cell_text(sum, r, "game"), *v = cell_text(sum, r, "variant");
+		const char *g = kifu_site_cell_text_(sum, r, "game");
+		const char *v = kifu_site_cell_text_(sum, r, "variant");
 
 		static const char *const cols[] = { "game", "variant", "games", "draws", "draw_rate",
 						    "first_mover_score", "ci", "mean_plies", NULL };
 
 		kifu_buf_puts(b, "<tr>");
-		cells(b, sum, r, cols);
+		kifu_site_cells_(b, sum, r, cols);
 		kifu_buf_puts(b, "<td class=\"text\"><a href=\"");
-		explore_link(b, g, v, "", 0, NULL);
+		kifu_site_explore_link_(b, g, v, "", 0, NULL);
 		kifu_buf_puts(b, "\">explorer</a></td></tr>\n");
 	}
 	kifu_buf_puts(b, "</table>\n<p class=\"note\">first mover: the score of the side that "
@@ -384,16 +387,16 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 						     "rating", NULL };
 
 		kifu_buf_puts(b, "<tr><td class=\"text\"><a href=\"/player/");
-		url_part(b, cell_text(pl, r, "player"));
+		kifu_site_url_part_(b, kifu_site_cell_text_(pl, r, "player"));
 		kifu_buf_puts(b, "\">");
-		text(b, cell_text(pl, r, "player"));
+		kifu_site_text_(b, kifu_site_cell_text_(pl, r, "player"));
 		kifu_buf_puts(b, "</a></td>");
-		cells(b, pl, r, pcols);
+		kifu_site_cells_(b, pl, r, pcols);
 		kifu_buf_puts(b, "</tr>\n");
 	}
 	kifu_buf_printf(b, "</table>\n<p class=\"note\">%zu players; the 30 best rated shown</p>\n",
 			kifu_report_nrows(pl));
-	ret = foot(b);
+	ret = kifu_site_foot_(b);
 out:
 	kifu_report_free(sum);
 	kifu_report_free(len);
@@ -401,227 +404,8 @@ out:
 	return ret;
 }
 
-/* ---- /explore/GAME/VARIANT ---- */
-
-/* The position after the moves of list: its state, last move, and the moves in canonical text. */
-struct walked {
-	struct kifu_pos *pos;
-	kifu_move last;
-	int plies;
-	struct kifu_buf moves;  /* canonical moves, each NUL-terminated */
-};
-
-static int walk(struct walked *w, const struct kifu_game *g, int variant, const char *list,
-		struct kifu_error *err)
-{
-	char move[KIFU_MOVE_TEXT_MAX * 2], canon[KIFU_MOVE_TEXT_MAX];
-	int ret = kifu_pos_new(&w->pos, g, variant, 0, err);
-
-	while (ret == 0 && list && *list) {
-		const char *end = strchr(list, ',');
-		size_t n = end ? (size_t)(end - list) : strlen(list);
-
-		if (n >= sizeof(move))
-			return kifu_error_set(err, KIFU_EPARSE, "--after: a move is too long");
-		memcpy(move, list, n);
-		move[n] = '\0';
-		ret = g->parse_move(w->pos->state, move, &w->last, err);
-		if (ret < 0)
-			return ret;
-		g->format_move(w->pos->state, w->last, canon);
-		g->apply(w->pos->state, w->last);
-		kifu_buf_add(&w->moves, canon, strlen(canon) + 1);
-		w->plies++;
-		list = end ? end + 1 : NULL;
-	}
-	return ret;
-}
-
-/* The canonical moves of w up to ply k, comma-separated. */
-static void moves_upto(struct kifu_buf *out, const struct walked *w, int k)
-{
-	const char *s = w->moves.data;
-	int i;
-
-	kifu_buf_reset(out);
-	for (i = 0; i < k; i++) {
-		kifu_buf_puts(out, i ? "," : "");
-		kifu_buf_puts(out, s);
-		s += strlen(s) + 1;
-	}
-	kifu_buf_puts(out, "");
-}
-
-static void path_nav(struct kifu_buf *b, const struct kifu_site_position *p,
-		     const struct walked *w)
-{
-	struct kifu_buf upto = KIFU_BUF_INIT;
-	const char *s = w->moves.data;
-	int k;
-
-	kifu_buf_puts(b, "<nav class=\"path\" id=\"path\">");
-	for (k = 0; k <= w->plies; k++) {
-		const char *label = k ? s : "start";
-
-		moves_upto(&upto, w, k);
-		if (k == w->plies) {
-			kifu_buf_puts(b, "<span class=\"here\">");
-			text(b, label);
-			kifu_buf_puts(b, "</span>");
-		} else {
-			kifu_buf_puts(b, "<a href=\"");
-			explore_link(b, p->game, p->variant, upto.data, p->symmetric, p->filter);
-			kifu_buf_puts(b, "\">");
-			text(b, label);
-			kifu_buf_puts(b, "</a>");
-		}
-		if (k)
-			s += strlen(s) + 1;
-	}
-	kifu_buf_puts(b, "</nav>\n");
-	kifu_buf_release(&upto);
-}
-
-static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, const char *after)
-{
-	const struct kifu_filter *f = p->filter;
-
-	kifu_buf_puts(b, "<form class=\"filters\" method=\"get\" action=\"/explore/");
-	url_part(b, p->game);
-	kifu_buf_putc(b, '/');
-	url_part(b, p->variant);
-	kifu_buf_puts(b, "\"><input type=\"hidden\" name=\"after\" value=\"");
-	text(b, after);
-	kifu_buf_puts(b, "\">");
-	if (p->symmetric)
-		kifu_buf_puts(b, "<input type=\"hidden\" name=\"symmetric\" value=\"1\">");
-	kifu_buf_puts(b, "<label>player <input name=\"player\" id=\"f-player\" value=\"");
-	text(b, f->player);
-	kifu_buf_puts(b, "\"></label><label>since <input name=\"since\" id=\"f-since\" "
-		      "placeholder=\"2020\" value=\"");
-	text(b, f->since);
-	kifu_buf_puts(b, "\"></label><label>until <input name=\"until\" id=\"f-until\" "
-		      "placeholder=\"2024-12\" value=\"");
-	text(b, f->until);
-	kifu_buf_puts(b, "\"></label><button type=\"submit\" id=\"f-apply\">filter</button> <a "
-		      "href=\"");
-	explore_link(b, p->game, p->variant, after, p->symmetric, NULL);
-	kifu_buf_puts(b, "\">no filter</a></form>\n");
-}
-
-/* A date column's year, as kifu-stats' table prints it ("-": no dated game). */
-static void year_cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row,
-		      const char *col)
-{
-	const char *d = cell_text(rep, row, col);
-	char year[5];
-
-	snprintf(year, sizeof(year), "%s", *d ? d : "-");
-	kifu_buf_printf(b, "<td class=\"%s\">", col);
-	text(b, year);
-	kifu_buf_puts(b, "</td>");
-}
-
-static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
-		       const struct kifu_report *rep, const char *after, const char *mover)
-{
-	static const char *const games_col[] = { "games", NULL };
-	static const char *const rest_cols[] = { "mover_score", "ci", "mean_plies", NULL };
-	struct kifu_buf next = KIFU_BUF_INIT;
-	char wins[64];
-	size_t r;
-
-	snprintf(wins, sizeof(wins), "wins_%s", mover);
-	kifu_buf_puts(b, "<table id=\"moves\">\n<tr><th class=\"text\">move</th><th>games</th>"
-		      "<th class=\"text\">win / draw / loss</th><th>score</th><th>95% ci</th>"
-		      "<th>mean plies</th><th>first</th><th>last</th></tr>\n");
-	for (r = 0; r < kifu_report_nrows(rep); r++) {
-		const char *move = cell_text(rep, r, "move");
-		long long n = cell_int(rep, r, "games"), w = cell_int(rep, r, wins),
-			  d = cell_int(rep, r, "draws"), u = cell_int(rep, r, "unfinished");
-
-		kifu_buf_reset(&next);
-		kifu_buf_printf(&next, "%s%s%s", after, *after ? "," : "", move);
-		kifu_buf_puts(b, "<tr><td class=\"text move\"><a href=\"");
-		explore_link(b, p->game, p->variant, next.data, p->symmetric, p->filter);
-		kifu_buf_puts(b, "\">");
-		text(b, move);
-		kifu_buf_puts(b, "</a></td>");
-		cells(b, rep, r, games_col);
-		kifu_buf_puts(b, "<td class=\"bar\">");
-		bar(b, w, d, n - w - d - u, u);
-		kifu_buf_puts(b, "</td>");
-		cells(b, rep, r, rest_cols);
-		year_cell(b, rep, r, "first_date");
-		year_cell(b, rep, r, "last_date");
-		kifu_buf_puts(b, "</tr>\n");
-	}
-	kifu_buf_puts(b, "</table>\n");
-	kifu_buf_release(&next);
-}
-
-/*
- * Transpositions: the move orders by which the newest games that reached
- * the position came (KIFU_SITE_ORDER_GAMES read at most: a bounded cost at
- * any position), most played first, each a link to its path; the order
- * of the address is marked.
- */
-static int move_orders(struct kifu_buf *b, struct kifu_store *st,
-		       const struct kifu_site_position *p, const struct kifu_filter *f,
-		       const uint64_t *hash, const uint64_t *orient, int norient,
-		       const char *after, long long reached, struct kifu_error *err)
-{
-	struct kifu_search_orders *o = NULL;
-	struct kifu_buf one = KIFU_BUF_INIT;
-	size_t k;
-	int ret = kifu_search_move_orders(&o, st, f, hash, p->symmetric, orient, norient,
-					  KIFU_SITE_ORDER_GAMES, err);
-
-	if (ret < 0)
-		return ret;
-	kifu_buf_puts(b, "<h2>Move orders</h2>\n<p class=\"note\" id=\"orders-note\">");
-	if (o->more)
-		kifu_buf_printf(b, "How the newest %ld of the %lld games that reached it got there "
-				"(the others are not read).", o->read, reached);
-	else
-		kifu_buf_printf(b, "How the %ld game%s that reached it got there.", o->read,
-				o->read == 1 ? "" : "s");
-	kifu_buf_puts(b, "</p>\n<table id=\"orders\">\n<tr><th class=\"text\">move order</th>"
-		      "<th>games</th></tr>\n");
-	for (k = 0; k < o->n && k < KIFU_SITE_ORDERS; k++) {
-		const char *m = o->v[k].moves, *comma;
-		int here = !strcmp(m, after);
-
-		kifu_buf_puts(b, "<tr data-moves=\"");
-		text(b, m);
-		kifu_buf_puts(b, here ? "\"><td class=\"text move\"><span class=\"here\">"
-				      : "\"><td class=\"text move\"><a href=\"");
-		if (!here) {
-			explore_link(b, p->game, p->variant, m, p->symmetric, p->filter);
-			kifu_buf_puts(b, "\">");
-		}
-		/* the moves apart: a move's text may hold spaces */
-		for (; (comma = strchr(m, ',')) != NULL; m = comma + 1) {
-			kifu_buf_reset(&one);
-			kifu_buf_add(&one, m, (size_t)(comma - m));
-			text(b, one.data);
-			kifu_buf_puts(b, " &middot; ");
-		}
-		text(b, m);
-		kifu_buf_printf(b, "%s</td><td>%ld</td></tr>\n", here ? "</span>" : "</a>",
-				o->v[k].games);
-	}
-	kifu_buf_puts(b, "</table>\n");
-	if (o->n > KIFU_SITE_ORDERS)
-		kifu_buf_printf(b, "<p class=\"note\">and %zu other orders.</p>\n",
-				o->n - KIFU_SITE_ORDERS);
-	kifu_search_orders_free(o);
-	kifu_buf_release(&one);
-	return b->failed || one.failed ? kifu_error_set(err, KIFU_ENOMEM, "out of memory") : 0;
-}
-
 /* Links to the page before and after of a list. */
-static void pager(struct kifu_buf *b, const struct kifu_buf *base, long page, int more)
+void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page, int more)
 {
 	kifu_buf_puts(b, "<p class=\"pages\">");
 	if (page > 0)
@@ -631,107 +415,6 @@ static void pager(struct kifu_buf *b, const struct kifu_buf *base, long page, in
 		kifu_buf_printf(b, "<a id=\"older\" href=\"%s&amp;page=%ld\">older</a>", base->data,
 				page + 1);
 	kifu_buf_puts(b, "</p>\n");
-}
-
-int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
-		      const struct kifu_site_position *p, struct kifu_error *err)
-{
-	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
-	struct walked w = { NULL, 0, 0, KIFU_BUF_INIT };
-	struct kifu_search_result *res = NULL;
-	struct kifu_report *rep = NULL;
-	struct kifu_buf svg = KIFU_BUF_INIT, after = KIFU_BUF_INIT, base = KIFU_BUF_INIT;
-	const struct kifu_game *g;
-	struct kifu_filter f = *p->filter;
-	const char *mover;
-	uint64_t hash, orient[KIFU_GAME_SYMMETRIES_MAX];
-	int norient = 0;
-	int ret, variant;
-
-	ret = kifu_stats_resolve_game(&g, &variant, p->game, p->variant, err);
-	if (ret < 0)
-		return ret == KIFU_EPARSE ? (err->code = KIFU_ENOTFOUND) : ret;
-	f.game = g->name;
-	f.variant = g->variants[variant];
-	ret = kifu_stats_check_filter(&f, err);
-	if (ret < 0)
-		return ret;
-	opt.after = p->after;
-	opt.symmetric = p->symmetric;
-	ret = kifu_stats_report(&rep, st, KIFU_STATS_TREE, &f, &opt, err);
-	if (ret == KIFU_EPARSE || ret == KIFU_EILLEGAL) {
-		char msg[KIFU_ERROR_MSG_MAX];
-
-		snprintf(msg, sizeof(msg), "%s", err->message);
-		kifu_error_set(err, ret, "--after: %s", msg);
-	}
-	if (ret == 0)
-		ret = walk(&w, g, variant, p->after, err);
-	if (ret == 0)
-		ret = (p->symmetric ? kifu_search_position_canonical : kifu_search_position)(
-			&hash, g, variant, p->after ? p->after : "", err);
-	/* Symmetric: the position's orientations, for a database without a canonical index. */
-	if (ret == 0 && p->symmetric)
-		ret = kifu_search_position_orientations(orient, &norient, g, variant,
-							p->after ? p->after : "", err);
-	if (ret == 0)
-		ret = kifu_search_games_page(&res, st, &f, &hash, p->symmetric,
-					     p->symmetric ? orient : NULL, norient,
-					     (size_t)p->page * KIFU_SITE_PAGE_GAMES,
-					     KIFU_SITE_PAGE_GAMES + 1, err);
-	if (ret == 0 && kifu_game_render_svg(&svg, g, w.pos->state, w.plies ? &w.last : NULL) < 0)
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	if (ret < 0)
-		goto out;
-	moves_upto(&after, &w, w.plies);
-	mover = g->sides[g->side_to_move(w.pos->state) >= 0 ? g->side_to_move(w.pos->state) : 0];
-	kifu_site_game_head_(b, st, g, variant, "explorer", "");
-	path_nav(b, p, &w);
-	kifu_buf_puts(b, "<div class=\"cols\">\n");
-	kifu_buf_printf(b, "<div id=\"board\" data-ply=\"%d\">", w.plies);
-	kifu_buf_puts(b, strstr(svg.data, "<svg") ? strstr(svg.data, "<svg") : svg.data);
-	kifu_buf_puts(b, "</div>\n<div class=\"side\">\n<p id=\"status\">");
-	kifu_buf_printf(b, "ply %d, <b>", w.plies);
-	text(b, mover);
-	kifu_buf_printf(b, "</b> to move. Reached in <b id=\"reached\">%lld</b> game%s by any move "
-			"order (transpositions included), %lld ended here.</p>\n",
-			head_int(rep, "games"), head_int(rep, "games") == 1 ? "" : "s",
-			head_int(rep, "ended"));
-	kifu_buf_puts(b, "<p class=\"note\">");
-	kifu_buf_puts(b, p->symmetric ? "Positions equal under a board symmetry count as one: <a "
-					"id=\"symmetric\" href=\""
-				      : "Positions told apart from their mirror images: <a "
-					"id=\"symmetric\" href=\"");
-	explore_link(b, p->game, p->variant, after.data, !p->symmetric, p->filter);
-	kifu_buf_puts(b, p->symmetric ? "\">tell them apart</a></p>\n"
-				      : "\">count symmetric positions as one</a></p>\n");
-	filter_form(b, p, after.data);
-	kifu_site_pattern_form_(b, p->game, p->variant, NULL, 0);
-	if (kifu_report_nrows(rep))
-		move_table(b, p, rep, after.data, mover);
-	else
-		kifu_buf_puts(b, "<p id=\"moves\">No game goes on from here.</p>\n");
-	if (w.plies > 0 && head_int(rep, "games") > 0 &&
-	    (ret = move_orders(b, st, p, &f, &hash, orient, norient, after.data,
-			       head_int(rep, "games"), err)) < 0)
-		goto out;
-	kifu_buf_puts(b, "<h2>Games that reached it</h2>\n<p class=\"note\">newest first</p>\n");
-	ret = games_rows(b, res, 0, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_NOVELTY, st, err);
-	if (ret < 0)
-		goto out;
-	explore_link(&base, p->game, p->variant, after.data, p->symmetric, p->filter);
-	pager(b, &base, p->page, kifu_search_count(res) > KIFU_SITE_PAGE_GAMES);
-	kifu_buf_puts(b, "</div>\n</div>\n");
-	ret = foot(b);
-out:
-	kifu_pos_free(w.pos);
-	kifu_buf_release(&w.moves);
-	kifu_buf_release(&svg);
-	kifu_buf_release(&after);
-	kifu_buf_release(&base);
-	kifu_search_result_free(res);
-	kifu_report_free(rep);
-	return ret;
 }
 
 /* ---- /game/ID ---- */
@@ -848,7 +531,7 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 	size_t r, k;
 
 	for (r = 0; r < kifu_report_nrows(pl); r++)
-		if (!strcmp(cell_text(pl, r, "player"), name))
+		if (!strcmp(kifu_site_cell_text_(pl, r, "player"), name))
 			break;
 	if (r == kifu_report_nrows(pl)) {
 		kifu_buf_puts(b, "<p class=\"note\">Not in the players report (it counts the games "
@@ -874,11 +557,11 @@ static void game_side(struct kifu_buf *b, const struct as_side *v, const char *a
 		      const char *c, const char *d)
 {
 	kifu_buf_puts(b, a);
-	text(b, v->game);
+	kifu_site_text_(b, v->game);
 	kifu_buf_puts(b, bb);
-	text(b, v->variant);
+	kifu_site_text_(b, v->variant);
 	kifu_buf_puts(b, c);
-	text(b, v->side);
+	kifu_site_text_(b, v->side);
 	kifu_buf_puts(b, d);
 }
 
@@ -923,15 +606,18 @@ static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *n
 			KIFU_SITE_LINE_PLIES);
 	/* The rows come most played first within each length. */
 	for (r = 0; r < kifu_report_nrows(rep) && shown < KIFU_SITE_LINES; r++) {
-		const char *line = cell_text(rep, r, "line");
-		long long n = cell_int(rep, r, "games"), w = cell_int(rep, r, wins),
-			  d = cell_int(rep, r, "draws"), u = cell_int(rep, r, "unfinished");
+		const char *line = kifu_site_cell_text_(rep, r, "line");
+		long long n = kifu_site_cell_int_(rep, r, "games");
+		long long w = kifu_site_cell_int_(rep, r, wins);
+		long long d = kifu_site_cell_int_(rep, r, "draws");
+		long long u = kifu_site_cell_int_(rep, r, "unfinished");
 		long c = kifu_report_find_col(rep, "moves");
 		const struct kifu_cell *moves = kifu_report_cell(rep, r, c < 0 ? (size_t)-1 : (size_t)c);
 		const char *m = moves->text;
 		size_t i;
 
-		if (cell_int(rep, r, "plies") != KIFU_SITE_LINE_PLIES || moves->type != KIFU_CELL_LIST)
+		if (kifu_site_cell_int_(rep, r, "plies") != KIFU_SITE_LINE_PLIES ||
+		    moves->type != KIFU_CELL_LIST)
 			continue;
 		/* the moves one by one: a move's text may hold spaces (glaisher's) */
 		kifu_buf_reset(&after);
@@ -941,11 +627,11 @@ static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *n
 			kifu_buf_puts(&after, m);
 		}
 		kifu_buf_puts(b, "<tr><td class=\"text move\"><a href=\"");
-		explore_link(b, v->game, v->variant, after.data, 0, &link);
+		kifu_site_explore_link_(b, v->game, v->variant, after.data, 0, &link);
 		kifu_buf_puts(b, "\">");
-		text(b, line);
+		kifu_site_text_(b, line);
 		kifu_buf_printf(b, "</a></td><td>%lld</td><td class=\"bar\">", n);
-		bar(b, w, d, n - w - d - u, u);
+		kifu_site_bar_(b, w, d, n - w - d - u, u);
 		if (n - u > 0)
 			kifu_buf_printf(b, "</td><td>%.3f</td></tr>\n",
 					((double)w + (double)d / v->nsides) / (double)(n - u));
@@ -995,7 +681,7 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 	}
 	head(b, name, kifu_store_path(st));
 	kifu_buf_puts(b, "<h1 id=\"player\">");
-	text(b, name);
+	kifu_site_text_(b, name);
 	kifu_buf_puts(b, "</h1>\n");
 	player_record(b, pl, name);
 	kifu_buf_puts(b, "<h2>As each side</h2>\n<table id=\"sides\">\n<tr><th class=\"text\">game"
@@ -1005,13 +691,13 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		long fin = sides[i].games - sides[i].unfinished;
 
 		kifu_buf_puts(b, "<tr><td class=\"text\">");
-		text(b, sides[i].game);
+		kifu_site_text_(b, sides[i].game);
 		kifu_buf_puts(b, " ");
-		text(b, sides[i].variant);
+		kifu_site_text_(b, sides[i].variant);
 		kifu_buf_puts(b, "</td><td class=\"text\">");
-		text(b, sides[i].side);
+		kifu_site_text_(b, sides[i].side);
 		kifu_buf_printf(b, "</td><td>%ld</td><td class=\"bar\">", sides[i].games);
-		bar(b, sides[i].wins, sides[i].draws, sides[i].losses, sides[i].unfinished);
+		kifu_site_bar_(b, sides[i].wins, sides[i].draws, sides[i].losses, sides[i].unfinished);
 		if (fin > 0)
 			kifu_buf_printf(b, "</td><td>%.3f</td></tr>\n",
 					((double)sides[i].wins +
@@ -1028,10 +714,10 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 			kifu_search_count(res));
 	games_table(b, shown, KIFU_SITE_PAGE_GAMES, 0);
 	kifu_buf_puts(&base, "/player/");
-	url_part(&base, name);
+	kifu_site_url_part_(&base, name);
 	kifu_buf_puts(&base, "?");
-	pager(b, &base, page, kifu_search_count(shown) > KIFU_SITE_PAGE_GAMES);
-	ret = foot(b);
+	kifu_site_pager_(b, &base, page, kifu_search_count(shown) > KIFU_SITE_PAGE_GAMES);
+	ret = kifu_site_foot_(b);
 out:
 	kifu_buf_release(&base);
 	kifu_search_result_free(res);
@@ -1042,11 +728,6 @@ out:
 
 /* ---- for the other pages of the site (render/site_impl.h) ---- */
 
-int kifu_site_foot_(struct kifu_buf *b)
-{
-	return foot(b);
-}
-
 void kifu_site_game_head_(struct kifu_buf *b, struct kifu_store *st, const struct kifu_game *g,
 			  int variant, const char *page, const char *heading)
 {
@@ -1055,26 +736,10 @@ void kifu_site_game_head_(struct kifu_buf *b, struct kifu_store *st, const struc
 	snprintf(title, sizeof(title), "%s %s %s", g->name, g->variants[variant], page);
 	head(b, title, kifu_store_path(st));
 	kifu_buf_puts(b, "<h1>");
-	text(b, g->title);
+	kifu_site_text_(b, g->title);
 	kifu_buf_puts(b, " <span class=\"note\">");
-	text(b, g->variants[variant]);
+	kifu_site_text_(b, g->variants[variant]);
 	kifu_buf_puts(b, "</span>");
-	text(b, heading);
+	kifu_site_text_(b, heading);
 	kifu_buf_puts(b, "</h1>\n");
-}
-
-void kifu_site_url_part_(struct kifu_buf *b, const char *s)
-{
-	url_part(b, s);
-}
-
-int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
-		     size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err)
-{
-	return games_rows(b, res, from, n, flags, st, err);
-}
-
-void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page, int more)
-{
-	pager(b, base, page, more);
 }

@@ -1,6 +1,6 @@
 /*
- * Private to kifu-serve's pages (lib/render/site.c, site_pattern.c): the
- * pieces every page shares, defined in site.c.
+ * Private to kifu-serve's pages (lib/render/site.c, site_explore.c,
+ * site_pattern.c): the pieces every page shares, defined in site.c.
  */
 #ifndef KIFU_RENDER_SITE_IMPL_H
 #define KIFU_RENDER_SITE_IMPL_H
@@ -13,6 +13,11 @@
 #include "kifu/search.h"
 #include "kifu/store.h"
 
+struct kifu_report;
+struct kifu_filter;
+
+/* s (NULL: nothing) escaped for HTML text and attributes. */
+void kifu_site_text_(struct kifu_buf *b, const char *s);
 /* The page's end: 0 or KIFU_ENOMEM. */
 int kifu_site_foot_(struct kifu_buf *b);
 /* A game's page start: "GAME VARIANT PAGE" as its title, its heading then heading. */
@@ -20,6 +25,20 @@ void kifu_site_game_head_(struct kifu_buf *b, struct kifu_store *st, const struc
 			  int variant, const char *page, const char *heading);
 /* s percent-encoded for an address (safe in an attribute too). */
 void kifu_site_url_part_(struct kifu_buf *b, const char *s);
+
+/* Row row's cells of the columns cols (NULL-terminated), as kifu-stats prints them. */
+void kifu_site_cells_(struct kifu_buf *b, const struct kifu_report *rep, size_t row,
+		      const char *const *cols);
+/* Row row's value of column col: a whole number (0 when none), or its text ("" when none). */
+long long kifu_site_cell_int_(const struct kifu_report *rep, size_t row, const char *col);
+const char *kifu_site_cell_text_(const struct kifu_report *rep, size_t row, const char *col);
+/* The report head's whole number name (0 when none). */
+long long kifu_site_head_int_(const struct kifu_report *rep, const char *name);
+/* A win/draw/loss/unfinished bar of those counts. */
+void kifu_site_bar_(struct kifu_buf *b, long long w, long long d, long long l, long long u);
+/* The explorer's address of a position (its moves after, the switch and the filters). */
+void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *variant,
+			     const char *after, int symmetric, const struct kifu_filter *f);
 
 /* Columns of a games list beside date, players, result and plies. */
 #define GAMES_PLY 0x1      /* the hit's ply */
