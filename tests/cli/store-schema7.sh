@@ -78,6 +78,10 @@ answered() { # every question asked, none refused, and answers of some length
 		[ "$(wc -l <"$tmp/after")" -gt 400 ]
 }
 check "... and answers each question" answered
+check "schema 8's cells summaries are written for every stored game" \
+	[ "$(sqlite3 "$db" 'SELECT count(*) FROM games g LEFT JOIN game_cells c ON c.game_id = g.id WHERE c.game_id IS NULL')" = 0 ]
+$bin/kifu-search --db "$db" --game splay-schmidt --pattern 'f6=+' --json >"$tmp/pattern" 2>&1
+check "... and kifu-search --pattern reads them" grep -q '"ply"' "$tmp/pattern"
 
 # The plain shell: hashes as JSON through the view, as hex through hex().
 check "the sqlite3 shell reads game_moves.hashes as JSON" \
