@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 
 #include "stats/stats_impl.h"
 #include "store/store_impl.h"
 #include "util/hash.h"
+#include "util/json_list.h"
 
 #define DATE_LEN 11 /* YYYY-MM-DD and its NUL */
 #define CACHE_MAX 65536 /* positions a novelty finder keeps */
@@ -413,18 +413,21 @@ static int novelty_walk(struct kifu_novelty *out, struct source *src, const char
 			const uint64_t *hashes, size_t nhashes, const char *date_first,
 			int want_earlier, struct kifu_error *err)
 {
-	json_t *moves = moves_text ? json_loads(moves_text, 0, NULL) : NULL;
+	struct kifu_json_list l;
+	struct kifu_json_item it;
+	char move[KIFU_MOVE_TEXT_MAX]; /* a stored move is canonical text: never longer */
 	size_t p;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->earlier = -1;
-	for (p = 1; p <= json_array_size(moves) && p < nhashes; p++) {
-		const char *move = json_string_value(json_array_get(moves, p - 1));
+	if (!moves_text || kifu_json_list_open_(&l, moves_text, strlen(moves_text)) < 0)
+		return 0;
+	for (p = 1; p < nhashes && kifu_json_list_next_(&l, &it) == 1; p++) {
 		struct reach *at;
 		int yes = 0;
 
-		if (!move)
+		if (kifu_json_item_decode_(move, sizeof(move), &it) < 0)
 			break;
 		at = reach_get(src, hashes[p - 1], err);
 		if (!at) {
@@ -438,12 +441,11 @@ static int novelty_walk(struct kifu_novelty *out, struct source *src, const char
 			continue;
 		out->has_novelty = 1;
 		out->ply = (long)p;
-		snprintf(out->move, sizeof(out->move), "%s", move);
+		memcpy(out->move, move, sizeof(out->move));
 		if (want_earlier)
 			ret = earlier_than(&out->earlier, src, at, date_first, err);
 		break;
 	}
-	json_decref(moves);
 	return ret;
 }
 

@@ -287,6 +287,13 @@ static int canon_index(struct kifu_store *st, int64_t first, int64_t last, struc
 	return ret;
 }
 
+/* A replay's stop at ply *ctx (kifu_store_replay_stored_ returns 1 there). */
+static int at_ply(void *ctx, const void *state, size_t ply)
+{
+	(void)state;
+	return ply == *(const size_t *)ctx;
+}
+
 /*
  * The canonical orientation C of NEW position k (canonical), replayed
  * from the game that first reached it, and C mapped by every symmetry:
@@ -301,8 +308,8 @@ static int canon_orientations(struct kifu_store *st, const struct kifu_store_tke
 	unsigned char *state = orient + (size_t)g->nsymmetries * g->state_size;
 	struct kifu_stmt *s = NULL;
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	json_t *moves = NULL;
-	int ret, first = -1, sym = 0, j, p;
+	size_t want = (size_t)k->origin_ply;
+	int ret, reached = 0, sym = 0, j;
 	uint64_t c;
 
 	kifu_buf_printf(&sql, "SELECT g.first, m.moves FROM games g JOIN %s m ON m.game_id = g.id "
@@ -311,38 +318,25 @@ static int canon_orientations(struct kifu_store *st, const struct kifu_store_tke
 	kifu_buf_release(&sql);
 	if (ret < 0)
 		return kifu_store_fail_(st, "cannot count the tree", err);
-	ret = KIFU_EILLEGAL;
 	kifu_db_bind_int64_(s, 1, k->origin_id);
 	if (kifu_db_step_(s) == KIFU_DB_ROW) {
 		const char *f = kifu_db_column_text_(s, 0);
 		const char *text = kifu_db_column_text_(s, 1);
+		int first = f ? kifu_game_side_index(g, f) : -1;
 
-		first = f ? kifu_game_side_index(g, f) : -1;
-		moves = text ? json_loads(text, 0, NULL) : NULL;
+		/* replayed up to the ply that first reached it, as the import replayed it */
+		if (first >= 0 && text && g->init(state, k->variant, first, err) == 0)
+			reached = kifu_store_replay_stored_(g, state, text, at_ply, &want) == 1;
 	}
 	kifu_db_finalize_(s);
-	if (first < 0 || !json_is_array(moves) || g->init(state, k->variant, first, err) < 0)
-		goto out;
-	for (p = 0; p < k->origin_ply; p++) {
-		json_t *t = json_array_get(moves, (size_t)p);
-		struct kifu_error why;
-		kifu_move m;
-
-		if (!json_is_string(t) || g->parse_move(state, json_string_value(t), &m, &why) < 0)
-			goto out;
-		g->apply(state, m);
-	}
-	if (kifu_game_canonical_hash(&c, &sym, g, state) < 0) {
-		ret = nomem(err);
-		goto out;
-	}
+	if (!reached)
+		return KIFU_EILLEGAL;
+	if (kifu_game_canonical_hash(&c, &sym, g, state) < 0)
+		return nomem(err);
 	g->map_state(orient, state, sym);
 	for (j = 1; j < g->nsymmetries; j++)
 		g->map_state(orient + (size_t)j * g->state_size, orient, j);
-	ret = (int64_t)c == k->hash ? 0 : KIFU_EILLEGAL;
-out:
-	json_decref(moves);
-	return ret;
+	return (int64_t)c == k->hash ? 0 : KIFU_EILLEGAL;
 }
 
 int kifu_store_canon_indexed_(struct kifu_store *st)
