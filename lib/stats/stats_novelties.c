@@ -632,9 +632,14 @@ int kifu_stats_novelty_open(struct kifu_novelty_finder **out, struct kifu_store 
 	/* The tree counts when they count every game and keep dates (schema 8). */
 	if (kifu_store_version(st) >= 8)
 		ret = kifu_store_tree_update(&nf->ready, st, err);
-	kifu_buf_printf(&sql, "SELECT g.date_first, m.moves, m.hashes, g.game, g.variant FROM games g "
-			"CROSS JOIN %s m WHERE m.game_id = g.id AND g.id = ?1",
-			kifu_db_game_data_(st));
+	/* Without a position index (schema 3, which has no move lists either): the game, no novelty. */
+	if (nf->indexed)
+		kifu_buf_printf(&sql, "SELECT g.date_first, m.moves, m.hashes, g.game, g.variant "
+				"FROM games g CROSS JOIN %s m WHERE m.game_id = g.id AND g.id = ?1",
+				kifu_db_game_data_(st));
+	else
+		kifu_buf_puts(&sql, "SELECT NULL, NULL, NULL, g.game, g.variant FROM games g "
+			      "WHERE g.id = ?1");
 	if (ret == 0 && sql.failed)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	if (ret == 0 && kifu_db_prepare_(&nf->row, st, sql.data, err) < 0)

@@ -137,7 +137,13 @@ check "v3: the position search finds games" [ "$(grep -c 'splay-schmidt' "$tmp/v
 "$bin/kifu-import" --quiet --db "$tmp/v3.db" examples/invalid/illegal-move.yaml >/dev/null 2>&1
 check "v3: the first write migrates" [ "$(q "$tmp/v3.db" 'PRAGMA user_version')" -ge 5 ]
 reports "$tmp/v3.db" "$tmp/v4.out"
-check "v3: the same reports after the migration" cmp -s "$tmp/v3.out" "$tmp/v4.out"
+# The same, but for the json's novelty_ply: a stored game's novelty needs the
+# position index, which schema 3 lacks (null there, as its novelties report is
+# empty) and the migration builds.
+grep -v '"novelty_ply"' "$tmp/v3.out" >"$tmp/v3.kept"
+grep -v '"novelty_ply"' "$tmp/v4.out" >"$tmp/v4.kept"
+check "v3: the same reports after the migration" cmp -s "$tmp/v3.kept" "$tmp/v4.kept"
+check "v3: the novelties are known after the migration" grep -q '"novelty_ply":[0-9]' "$tmp/v4.out"
 
 # ---- Reports on a database the user cannot write.
 mkdir "$tmp/ro"
