@@ -410,8 +410,8 @@ int kifu_store_history_migrate_(struct kifu_store *st, struct kifu_error *err);
  * state, its start position, as its import did: up to the first move that
  * does not replay. each(ctx, state, ply) sees ply 0 and the position after
  * every move replayed; a non-zero return stops the replay and is returned
- * (0 when the moves ran out). The pattern search and schema 8's migration
- * replay stored games with it.
+ * (0 when the moves ran out). store_replay.c: the tree, the pattern
+ * search and schema 8's migration replay stored games with it.
  */
 int kifu_store_replay_stored_(const struct kifu_game *g, void *state, const char *moves,
 			      int (*each)(void *ctx, const void *state, size_t ply), void *ctx);
