@@ -70,8 +70,6 @@ def serve(kind, size, out, url):
     if browser is None:
         start()
     browser.deadline = time.time() + TIMEOUT
-    if kind not in ("dump", "shot"):
-        raise ValueError("no such request: %r" % kind)
     browser.load(url, size)
     if kind == "dump":
         with open(out, "w", encoding="utf-8") as f:
@@ -90,7 +88,12 @@ def main():
         for line in requests:
             if line.strip() == "quit":
                 break
-            kind, size, out, url = line.rstrip("\n").split("\t", 3)
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 4 or fields[0] not in ("dump", "shot"):
+                answers.write("error not a request: %r\n" % line)
+                answers.flush()
+                continue
+            kind, size, out, url = fields
             for attempt in range(1, TRIES + 1):
                 try:
                     serve(kind, size, out, url)
@@ -101,8 +104,6 @@ def main():
                     print("chromium: %s (try %d)%s" % (answer[6:], attempt,
                           ", trying again" if attempt < TRIES else ""), file=log, flush=True)
                     end(False)
-                    if isinstance(e, ValueError):
-                        break
             answers.write(answer + "\n")
             answers.flush()
     except Stop:
