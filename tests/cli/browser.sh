@@ -21,13 +21,13 @@ out=tests/out
 
 mkdir -p "$out"
 . tests/cli/lib/chromium.sh
+browser_start
 
 # A screenshot for people: PAGE copied to tests/out/NAME.html, shown at #ply=PLY in a window of SIZE.
 screenshot() {
 	cp "$1" "$out/$2.html"
 	rm -f "$out/$2.png"
-	run_browser --screenshot="$out/$2.png" --window-size="$4" \
-		"file://$(pwd)/$out/$2.html#ply=$3" >/dev/null
+	browser_screenshot "file://$(pwd)/$out/$2.html#ply=$3" "$out/$2.png" "$4"
 	[ -s "$out/$2.png" ] || fail "$2: no screenshot"
 }
 
@@ -55,7 +55,7 @@ for f in $games; do
 		checks=$((checks + 1))
 		"$x" --file "$f" --to svg --ply "$n" -o "$tmp/want.svg" || { fail "$f: svg --ply $n"; continue; }
 		{ echo "ply=$n"; python3 "$tmp/cells.py" svg "$tmp/want.svg"; } >"$tmp/want"
-		run_browser --dump-dom "file://$page#ply=$n" >"$tmp/dom.html"
+		browser_dump "file://$page#ply=$n" >"$tmp/dom.html"
 		python3 "$tmp/cells.py" page "$tmp/dom.html" >"$tmp/got"
 		if ! cmp -s "$tmp/want" "$tmp/got"; then
 			fail "$name at #ply=$n: the page shows another board than the engine"
@@ -68,12 +68,12 @@ for f in $games; do
 	checks=$((checks + 2))
 	"$x" --file "$f" --to svg -o "$tmp/last.svg"
 	{ echo "ply=$plies"; python3 "$tmp/cells.py" svg "$tmp/last.svg"; } >"$tmp/want"
-	run_browser --dump-dom "file://$page#ply=99999" >"$tmp/dom.html"
+	browser_dump "file://$page#ply=99999" >"$tmp/dom.html"
 	python3 "$tmp/cells.py" page "$tmp/dom.html" >"$tmp/got"
 	cmp -s "$tmp/want" "$tmp/got" || fail "$name at #ply=99999: not the last position"
 	"$x" --file "$f" --to svg --ply 0 -o "$tmp/first.svg"
 	{ echo "ply=0"; python3 "$tmp/cells.py" svg "$tmp/first.svg"; } >"$tmp/want"
-	run_browser --dump-dom "file://$page" >"$tmp/dom.html"
+	browser_dump "file://$page" >"$tmp/dom.html"
 	python3 "$tmp/cells.py" page "$tmp/dom.html" >"$tmp/got"
 	cmp -s "$tmp/want" "$tmp/got" || fail "$name without #ply: not the start position"
 
@@ -119,7 +119,7 @@ document.getElementById("f").onload = function () {
 };
 </script></body></html>
 EOF
-run_browser --allow-file-access-from-files --dump-dom "file://$tmp/probe/probe.html" |
+browser_dump "file://$tmp/probe/probe.html" |
 	sed -n '/<pre id="log">/,/<\/pre>/p' | sed 's/<[^>]*>//g' >"$tmp/probe/log"
 plies=$("$x" --file "$f" --to text | grep -c '^ply [0-9]*:')
 plies=$((plies - 1))
@@ -194,8 +194,8 @@ document.getElementById("f").onload = function () {
 };
 </script></body></html>
 EOF
-	run_browser --allow-file-access-from-files --window-size=1300,1500 --dump-dom \
-		"file://$dir/probe.html" | sed -n '/<pre id="log">/,/<\/pre>/p' | sed 's/<[^>]*>//g' >"$dir/log"
+	browser_dump "file://$dir/probe.html" 1300,1500 |
+		sed -n '/<pre id="log">/,/<\/pre>/p' | sed 's/<[^>]*>//g' >"$dir/log"
 	sides=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))[0]['players']))" "$dir/review.json")
 	checks=$((checks + 1))
 	grep -qx "columns $((plies + 1))" "$dir/log" || fail "$name: not a chart column per ply: $(grep columns "$dir/log")"

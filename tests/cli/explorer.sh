@@ -21,6 +21,7 @@ out=tests/out
 
 mkdir -p "$out"
 . tests/cli/lib/chromium.sh
+browser_start
 
 db=$tmp/games.db
 # shellcheck disable=SC2046
@@ -293,7 +294,7 @@ for gv in splay-schmidt:standard splay-kisenwether:standard splinter:knockout sp
 		echo '		JSON.stringify(run(this.contentWindow, PATHS));'
 		echo '};</script></body></html>'
 	} >"$tmp/probe/probe.html"
-	run_browser --allow-file-access-from-files --dump-dom "file://$tmp/probe/probe.html" |
+	browser_dump "file://$tmp/probe/probe.html" |
 		python3 -c 'import sys, html, re
 m = re.search(r"<pre id=\"log\">(.*?)</pre>", sys.stdin.read(), re.S)
 print(html.unescape(m.group(1)) if m else "[]")' >"$tmp/log.json"
@@ -319,8 +320,8 @@ p = json.load(open(sys.argv[1]))[0][:2]
 print(",".join(urllib.parse.quote(m, safe="") for m in p))' "$tmp/paths.json")
 	cp "$page" "$out/explorer-$g-$v.html"
 	rm -f "$out/explorer-$g-$v.png"
-	run_browser --screenshot="$out/explorer-$g-$v.png" --window-size=1300,900 \
-		"file://$(pwd)/$out/explorer-$g-$v.html#path=$p2" >/dev/null
+	browser_screenshot "file://$(pwd)/$out/explorer-$g-$v.html#path=$p2" "$out/explorer-$g-$v.png" \
+		1300,900
 	[ -s "$out/explorer-$g-$v.png" ] || fail "$g $v: no screenshot"
 done
 
@@ -371,7 +372,7 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 # In the browser: two clicks down, the table gives way to the command that goes on.
-run_browser --dump-dom "file://$tmp/limits.html#path=$(python3 -c 'import json, re, sys, urllib.parse
+browser_dump "file://$tmp/limits.html#path=$(python3 -c 'import json, re, sys, urllib.parse
 t = open(sys.argv[1]).read()
 d = json.loads(re.search(r"\nvar DATA = (.*?);\n\(function", t, re.S).group(1))
 deep = [n["after"] for n in d["nodes"] if n["d"] == 2]
@@ -406,7 +407,7 @@ for filter in "--player" "--event"; do
 	if [ "$filter" = --player ]; then value=$hostile_name; else value="</script><b id=pwn-event>event</b>"; fi
 	"$bin/kifu-stats" --db "$db" tree --game glaisher --variant advanced "$filter" "$value" \
 		--html "$tmp/hostile.html" 2>"$tmp/err" || { fail "hostile $filter: $(cat "$tmp/err")"; continue; }
-	run_browser --dump-dom "file://$tmp/hostile.html" >"$tmp/hostile-dom.html"
+	browser_dump "file://$tmp/hostile.html" >"$tmp/hostile-dom.html"
 	python3 - "$tmp/hostile-dom.html" "$value" <<'EOF' || fail "hostile $filter: text from the database became markup"
 import html, sys
 from html.parser import HTMLParser

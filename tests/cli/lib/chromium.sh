@@ -1,35 +1,62 @@
 # Sourced by the tool tests that open pages in headless Chromium
-# (tests/cli/browser.sh, tests/cli/explorer.sh), after test-lib.sh. Sets
-# $browser, or ends the test as test_require does (skipped by hand without
-# chromium, failed under CI and in `make test`). Defines
-# run_browser ARGS... (a fresh profile, no network services, messages to
-# $tmp/browser.log) and writes $tmp/cells.py: the data-cell=data-content
-# pairs of an SVG file, or of the element with id="board" in a dumped page
-# (plus its data-ply), one per line, sorted.
+# (tests/cli/browser.sh, explorer.sh, serve-browser.sh), after
+# test-lib.sh. Sets $browser, or ends the test as test_require does (skipped
+# by hand without chromium, failed under CI and in `make test`). Defines
+#   browser_start                starts the Chromium of browser_dump and
+#                                browser_screenshot (before any background
+#                                process of the test: see below)
+#   browser_dump URL [W,H]       prints the DOM of URL after its load, as
+#                                chromium --dump-dom (a viewport of W,H,
+#                                800,600 by default)
+#   browser_screenshot URL PNG W,H  writes a PNG of URL's W,H viewport
+# and writes $tmp/cells.py: the data-cell=data-content pairs of an SVG file,
+# or of the element with id="board" in a dumped page (plus its data-ply),
+# one per line, sorted.
 test_require chromium python3
 
-# Under load, Chromium may take long to start, or die starting (out of
-# memory, a renderer killed): a run that fails is tried again, up to 3
-# times, each bounded by KIFU_BROWSER_TIMEOUT seconds (300) so that a hung
-# browser ends the test instead of the suite. The output is kept only from
-# the run that succeeded.
-run_browser() {
-	_rb_try=1
-	while :; do
-		profile=$(mktemp -d "$tmp/profile.XXXXXX")
-		timeout "${KIFU_BROWSER_TIMEOUT:-300}" "$browser" --headless --no-sandbox --disable-gpu \
-			--disable-background-networking --disable-component-update --disable-sync --no-first-run \
-			--user-data-dir="$profile" "$@" >"$tmp/browser.out" 2>>"$tmp/browser.log"
-		code=$?
-		rm -rf "$profile"
-		if [ $code -eq 0 ] || [ $_rb_try -ge 3 ]; then
-			break
-		fi
-		echo "$test_name: chromium exited $code (try $_rb_try), trying again" >>"$tmp/browser.log"
-		_rb_try=$((_rb_try + 1))
-	done
-	cat "$tmp/browser.out"
-	return $code
+# One Chromium serves the test (tests/cli/lib/browser_server.py, started by
+# browser_start, ended with the test): each page is a new document, loaded
+# afresh as by a new chromium per page, without a browser's start-up per
+# page. Under load, Chromium may take long to start, or die (out of
+# memory, a renderer killed): a page that fails is tried again in a new
+# Chromium, up to 3 times, each try bounded by KIFU_BROWSER_TIMEOUT seconds
+# (300) so that a hung browser ends the test instead of the suite. Its
+# messages go to $tmp/browser.log. The requests go through the test's fd 9,
+# the answers come on its fd 8 (what the test starts after browser_start
+# inherits them: hence "quit" at the end rather than only closing fd 9).
+# The request pipe is opened read-write by the shell, and the answer pipe by
+# the server's wrapper if the server ends: no open blocks, and a server that
+# died answers "error" instead of leaving the test waiting.
+browser_start() {
+	mkfifo "$tmp/browser.req" "$tmp/browser.ans"
+	{
+		python3 tests/cli/lib/browser_server.py "$browser" "$tmp" "$tmp/browser.req" \
+			"$tmp/browser.ans" "${KIFU_BROWSER_TIMEOUT:-300}" "$tmp/browser.log" ||
+			echo "error the browser server ended" 1<>"$tmp/browser.ans"
+	} 2>>"$tmp/browser.log" &
+	browser_server=$!
+	exec 9<>"$tmp/browser.req" 8<"$tmp/browser.ans"
+	test_at_exit 'echo quit >&9; exec 9>&- 8<&-; wait $browser_server'
+}
+
+# browser_do_ KIND W,H OUTFILE URL: a request to the server, its answer checked.
+browser_do_() {
+	printf '%s\t%s\t%s\t%s\n' "$@" >&9
+	IFS= read -r _bd_answer <&8 || _bd_answer="error the browser server is gone"
+	[ "$_bd_answer" = ok ] && return 0
+	echo "$test_name: $_bd_answer" >&2
+	return 1
+}
+
+browser_dump() { # URL [W,H]
+	rm -f "$tmp/browser.dom"
+	browser_do_ dump "${2:-800,600}" "$tmp/browser.dom" "$1" || return 1
+	cat "$tmp/browser.dom"
+}
+
+browser_screenshot() { # URL PNG W,H
+	case $2 in /*) _bs_png=$2 ;; *) _bs_png=$(pwd)/$2 ;; esac
+	browser_do_ shot "$3" "$_bs_png" "$1"
 }
 
 cat >"$tmp/cells.py" <<'PY'
