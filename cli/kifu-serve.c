@@ -29,6 +29,7 @@ static void help(void)
 	       "  /api/tree?game=G&variant=V&after=MOVES&symmetric=1&min_games=K&FILTERS\n"
 	       "                      kifu-stats tree --format json\n"
 	       "  /api/search?game=G&variant=V&after=MOVES&symmetric=1&FILTERS\n"
+	       "                      (pattern=PATTERN instead of after: --pattern)\n"
 	       "                      kifu-search --json\n"
 	       "  /api/stats/REPORT?FILTERS (summary, openings, players, lengths; openings\n"
 	       "                      also depth, min_games, by_position, symmetric)\n"
