@@ -115,16 +115,43 @@ int cli_flush_stdout(void)
 		if (e) {
 			char why[256];
 
-			snprintf(why, sizeof(why), "%s", strerror(e));
-			if (why[0] >= 'A' && why[0] <= 'Z')
-				why[0] = (char)(why[0] - 'A' + 'a');
 			fprintf(stderr, "%s: error: cannot write to standard output: %s\n", progname,
-				why);
+				cli_errno_text(why, sizeof(why), e));
 		} else {
 			fprintf(stderr, "%s: error: cannot write to standard output\n", progname);
 		}
 	}
 	return -1;
+}
+
+const char *cli_errno_text(char *buf, size_t size, int e)
+{
+	snprintf(buf, size, "%s", strerror(e ? e : EIO));
+	if (buf[0] >= 'A' && buf[0] <= 'Z')
+		buf[0] = (char)(buf[0] - 'A' + 'a');
+	return buf;
+}
+
+int cli_write_in_dir(const char *dir, const char *name, const char *ext, const struct kifu_buf *b)
+{
+	size_t n = strlen(dir);
+	char path[4096], why[256];
+	int ok;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s%s%s.%s", dir, n && dir[n - 1] == '/' ? "" : "/", name, ext);
+	errno = 0;
+	fp = fopen(path, "w");
+	if (!fp) {
+		cli_errorf("cannot write '%s': %s", path, cli_errno_text(why, sizeof(why), errno));
+		return -1;
+	}
+	ok = (!b->len || fwrite(b->data, 1, b->len, fp) == b->len) && fflush(fp) == 0 && !ferror(fp);
+	if (fclose(fp) != 0)
+		ok = 0;
+	if (!ok)
+		cli_errorf("cannot write '%s': %s", path, cli_errno_text(why, sizeof(why), errno));
+	return ok ? 0 : -1;
 }
 
 /*

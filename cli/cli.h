@@ -67,6 +67,16 @@ void cli_unknown_variant(const char *usage, const char *name, const struct kifu_
  */
 int cli_flush_stdout(void);
 
+/* strerror(e) (EIO's for 0) with a lower-case first letter, in buf: for "cannot ...: why". */
+const char *cli_errno_text(char *buf, size_t size, int e);
+
+/*
+ * b written to DIR/NAME.EXT (dir with or without its closing slash), the
+ * one file per game of -o DIR/: 0, or -1 with "cannot write 'PATH': why"
+ * said.
+ */
+int cli_write_in_dir(const char *dir, const char *name, const char *ext, const struct kifu_buf *b);
+
 /*
  * Whether text is a whole number from min to max, in decimal digits alone
  * (no sign, no spaces): 0 with *v set, else -1 (*v untouched). For options

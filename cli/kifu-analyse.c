@@ -110,7 +110,10 @@ static void write_out(struct run *r, struct kifu_buf *b)
 		if (r->out_path && strcmp(r->out_path, "-")) {
 			r->out = fopen(r->out_path, "w");
 			if (!r->out) {
-				cli_errorf("cannot create '%s': %s", r->out_path, strerror(errno));
+				char why[256];
+
+				cli_errorf("cannot write '%s': %s", r->out_path,
+					   cli_errno_text(why, sizeof(why), errno));
 				r->io_error = 1;
 				return;
 			}
@@ -120,27 +123,6 @@ static void write_out(struct run *r, struct kifu_buf *b)
 	}
 	if (b->len && fwrite(b->data, 1, b->len, r->out) != b->len)
 		r->io_error = 1;
-}
-
-/* html with -o DIR: the page of game `name` as DIR/name.html. */
-static void write_page(struct run *r, const char *name, const struct kifu_buf *b)
-{
-	size_t n = strlen(r->out_path);
-	char path[4096];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s%s.html", r->out_path,
-		 n && r->out_path[n - 1] == '/' ? "" : "/", name);
-	fp = fopen(path, "w");
-	if (!fp) {
-		cli_errorf("cannot create '%s': %s", path, strerror(errno));
-		r->io_error = 1;
-		return;
-	}
-	if ((b->len && fwrite(b->data, 1, b->len, fp) != b->len) | (fclose(fp) != 0)) {
-		cli_errorf("cannot write to '%s'", path);
-		r->io_error = 1;
-	}
 }
 
 /* ---- one game ---- */
@@ -229,9 +211,9 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 		ret = -1;
 		goto out;
 	}
-	if (r->dir_mode)
-		write_page(r, name, &b);
-	else
+	if (r->dir_mode && cli_write_in_dir(r->out_path, name, "html", &b) < 0)
+		r->io_error = 1;
+	else if (!r->dir_mode)
 		write_out(r, &b);
 	r->done++;
 out:

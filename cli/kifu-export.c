@@ -112,10 +112,7 @@ static void io_fail(struct export *ex, const char *what, const char *path)
 
 	if (ex->io_error)
 		return;
-	snprintf(why, sizeof(why), "%s", strerror(errno ? errno : EIO));
-	if (why[0] >= 'A' && why[0] <= 'Z')
-		why[0] = (char)(why[0] - 'A' + 'a');
-	cli_errorf("cannot %s '%s': %s", what, path, why);
+	cli_errorf("cannot %s '%s': %s", what, path, cli_errno_text(why, sizeof(why), errno));
 	ex->io_error = 1;
 }
 
@@ -159,24 +156,8 @@ static void write_out(struct export *ex, const struct kifu_buf *b)
 
 static void write_file(struct export *ex, const char *name, const struct kifu_buf *b)
 {
-	size_t n = strlen(ex->out_path);
-	char path[4096];
-	FILE *fp;
-
-	if (ex->io_error)
-		return;
-	snprintf(path, sizeof(path), "%s%s%s.%s", ex->out_path,
-		 n && ex->out_path[n - 1] == '/' ? "" : "/", name, ext_of(ex));
-	errno = 0;
-	fp = fopen(path, "w");
-	if (!fp) {
-		io_fail(ex, "write", path);
-		return;
-	}
-	if (fwrite(b->data, 1, b->len, fp) != b->len || fflush(fp) != 0 || ferror(fp))
-		io_fail(ex, "write", path);
-	if (fclose(fp) != 0)
-		io_fail(ex, "write", path);
+	if (!ex->io_error && cli_write_in_dir(ex->out_path, name, ext_of(ex), b) < 0)
+		ex->io_error = 1;
 }
 
 /* Makes out_path the directory of one file per game (created when missing). */
