@@ -347,10 +347,12 @@ int main(int argc, char **argv)
 	if (r.format == FMT_HTML && r.out_path && strcmp(r.out_path, "-")) {
 		struct stat st;
 		size_t n = strlen(r.out_path);
+		char why[256];
 
 		if (r.out_path[n - 1] == '/' || (stat(r.out_path, &st) == 0 && S_ISDIR(st.st_mode))) {
 			if (stat(r.out_path, &st) < 0 && mkdir(r.out_path, 0777) < 0) {
-				cli_errorf("cannot create '%s': %s", r.out_path, strerror(errno));
+				cli_errorf("cannot create '%s': %s", r.out_path,
+					   cli_errno_text(why, sizeof(why), errno));
 				return EXIT_FAILURE_IO;
 			}
 			r.dir_mode = 1;
