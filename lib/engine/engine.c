@@ -121,40 +121,17 @@ void kifu_engine_free_(struct engine *e)
 /* Room for n more nodes: 1, 0 when the cap forbids it, or KIFU_ENOMEM. */
 static int reserve(struct engine *e, size_t n)
 {
-	size_t want = (size_t)e->nnodes + n, cap = e->cap;
-	struct enode *nodes;
+	void *v = e->nodes;
+	int ret = kifu_player_pool_reserve_(&v, &e->cap, e->nnodes, n, ENGINE_MAX_NODES,
+					    sizeof(*e->nodes));
 
-	if (want > ENGINE_MAX_NODES)
-		return 0;
-	if (want <= cap)
-		return 1;
-	if (cap < 4096)
-		cap = 4096;
-	while (cap < want)
-		cap *= 2;
-	if (cap > ENGINE_MAX_NODES)
-		cap = ENGINE_MAX_NODES;
-	nodes = realloc(e->nodes, sizeof(*nodes) * cap);
-	if (!nodes)
-		return KIFU_ENOMEM;
-	e->nodes = nodes;
-	e->cap = (uint32_t)cap;
-	return 1;
+	e->nodes = v;
+	return ret;
 }
 
 static int push_path(struct engine *e, size_t depth, uint32_t idx)
 {
-	if (depth >= e->path_cap) {
-		size_t cap = e->path_cap ? e->path_cap * 2 : 256;
-		uint32_t *path = realloc(e->path, sizeof(*path) * cap);
-
-		if (!path)
-			return KIFU_ENOMEM;
-		e->path = path;
-		e->path_cap = cap;
-	}
-	e->path[depth] = idx;
-	return 0;
+	return kifu_player_path_push_(&e->path, &e->path_cap, depth, idx);
 }
 
 /* Every side's reward when `winner` wins (-1: a draw, shared). */

@@ -227,46 +227,59 @@ static void score(double *rewards, const struct kifu_outcome *oc, int nsides)
 		rewards[i] = 1.0 / nsides;
 }
 
-/*
- * Makes room for n more nodes, growing the pool up to KIFU_PLAYER_MAX_NODES.
- * Returns 1 when there is room, 0 when the cap forbids it, KIFU_ENOMEM.
- */
+int kifu_player_pool_reserve_(void **v, uint32_t *cap, size_t used, size_t n, size_t max,
+			      size_t elem)
+{
+	size_t want = used + n, c = *cap;
+	void *grown;
+
+	if (want > max)
+		return 0;
+	if (want <= c)
+		return 1;
+	if (c < 4096)
+		c = 4096;
+	while (c < want)
+		c *= 2;
+	if (c > max)
+		c = max;
+	grown = realloc(*v, elem * c);
+	if (!grown)
+		return KIFU_ENOMEM;
+	*v = grown;
+	*cap = (uint32_t)c;
+	return 1;
+}
+
+int kifu_player_path_push_(uint32_t **path, size_t *cap, size_t depth, uint32_t idx)
+{
+	if (depth >= *cap) {
+		size_t c = *cap ? *cap * 2 : 256;
+		uint32_t *grown = realloc(*path, sizeof(*grown) * c);
+
+		if (!grown)
+			return KIFU_ENOMEM;
+		*path = grown;
+		*cap = c;
+	}
+	(*path)[depth] = idx;
+	return 0;
+}
+
+/* Room for n more nodes, up to KIFU_PLAYER_MAX_NODES (kifu_player_pool_reserve_'s answers). */
 static int reserve_nodes(struct kifu_player *p, size_t n)
 {
-	size_t want = (size_t)p->nnodes + n, cap = p->cap;
-	struct node *nodes;
+	void *v = p->nodes;
+	int ret = kifu_player_pool_reserve_(&v, &p->cap, p->nnodes, n, KIFU_PLAYER_MAX_NODES,
+					    sizeof(*p->nodes));
 
-	if (want > KIFU_PLAYER_MAX_NODES)
-		return 0;
-	if (want <= cap)
-		return 1;
-	if (cap < 4096)
-		cap = 4096;
-	while (cap < want)
-		cap *= 2;
-	if (cap > KIFU_PLAYER_MAX_NODES)
-		cap = KIFU_PLAYER_MAX_NODES;
-	nodes = realloc(p->nodes, sizeof(*nodes) * cap);
-	if (!nodes)
-		return KIFU_ENOMEM;
-	p->nodes = nodes;
-	p->cap = (uint32_t)cap;
-	return 1;
+	p->nodes = v;
+	return ret;
 }
 
 static int push_path(struct kifu_player *p, size_t depth, uint32_t idx)
 {
-	if (depth >= p->path_cap) {
-		size_t cap = p->path_cap ? p->path_cap * 2 : 256;
-		uint32_t *path = realloc(p->path, sizeof(*path) * cap);
-
-		if (!path)
-			return KIFU_ENOMEM;
-		p->path = path;
-		p->path_cap = cap;
-	}
-	p->path[depth] = idx;
-	return 0;
+	return kifu_player_path_push_(&p->path, &p->path_cap, depth, idx);
 }
 
 /*

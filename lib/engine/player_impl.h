@@ -41,6 +41,17 @@ struct kifu_player {
 /* Uniform in [0, n), n >= 1, from the generator state s (xoshiro256**). */
 size_t kifu_player_rng_below_(uint64_t *s, size_t n);
 
+/*
+ * The search trees' memory, one for the player's MCTS and the engine's:
+ * room for n more elements of elem bytes in *v (used of *cap in use),
+ * grown from 4096 by doubling up to max: 1 when there is room, 0 when max
+ * forbids it, KIFU_ENOMEM. And idx at path[depth], the path grown
+ * (doubling from 256) as it deepens: 0 or KIFU_ENOMEM.
+ */
+int kifu_player_pool_reserve_(void **v, uint32_t *cap, size_t used, size_t n, size_t max,
+			      size_t elem);
+int kifu_player_path_push_(uint32_t **path, size_t *cap, size_t depth, uint32_t idx);
+
 /* The engine (engine.c): made with the player, freed with it. */
 int kifu_engine_new_(struct kifu_player *p);
 void kifu_engine_free_(struct engine *e);
