@@ -15,6 +15,8 @@
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
+# What installs (or names) the missing Debian packages; tests put a stand-in here.
+ENSURE_PACKAGES ?= sh build-aux/ensure-packages
 
 WARNINGS = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla
@@ -43,11 +45,27 @@ Q = @
 say = @printf '  %-4s %s\n'
 endif
 
+# The packages' flags are read when the first recipe needs them, not when
+# make reads this file: on a fresh machine the deps target installs the
+# packages first (an order-only prerequisite of every object), and flags
+# read before that would lack them. Each package is asked on its own, so one
+# missing package loses its own flags only (pkg-config fails a whole list
+# for one), with its usual -l as the fallback. `lazy` sets VAR once, on
+# first use, from the shell command given.
 PKGS = sqlite3 libpq yaml-0.1 libarchive jansson libmicrohttpd
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lpq -lyaml -larchive -ljansson -lmicrohttpd)
-CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
-CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+PKG_LIB_sqlite3 = -lsqlite3
+PKG_LIB_libpq = -lpq
+PKG_LIB_yaml-0.1 = -lyaml
+PKG_LIB_libarchive = -larchive
+PKG_LIB_jansson = -ljansson
+PKG_LIB_libmicrohttpd = -lmicrohttpd
+PKG_LIB_cmocka = -lcmocka
+pkg_cflags = $(foreach p,$(1),$(shell $(PKG_CONFIG) --cflags $(p) 2>/dev/null))
+pkg_libs = $(foreach p,$(1),$(or $(shell $(PKG_CONFIG) --libs $(p) 2>/dev/null),$(PKG_LIB_$(p))))
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(call pkg_cflags,$$(PKGS)))$(PKG_CFLAGS)
+PKG_LIBS = $(eval PKG_LIBS := $$(call pkg_libs,$$(PKGS)))$(PKG_LIBS)
+CMOCKA_CFLAGS = $(eval CMOCKA_CFLAGS := $$(call pkg_cflags,cmocka))$(CMOCKA_CFLAGS)
+CMOCKA_LIBS = $(eval CMOCKA_LIBS := $$(call pkg_libs,cmocka))$(CMOCKA_LIBS)
 
 ALL_CFLAGS = $(WARNINGS) $(OPT) $(SANFLAGS) -pthread -D_POSIX_C_SOURCE=200809L -Iinclude -Ilib -Iimport \
 	$(PKG_CFLAGS) -MMD -MP $(CFLAGS)
@@ -89,15 +107,17 @@ all: $(TOOLS)
 # Installs missing Debian packages when run as root with apt-get, otherwise
 # says exactly what to install. Runs once per make invocation.
 deps:
-	@sh build-aux/ensure-packages $(DEB_BUILD)
+	@$(ENSURE_PACKAGES) $(DEB_BUILD)
 
 deps-test:
-	@sh build-aux/ensure-packages $(DEB_BUILD) $(DEB_TEST)
+	@$(ENSURE_PACKAGES) $(DEB_BUILD) $(DEB_TEST)
 
 deps-fuzz:
-	@sh build-aux/ensure-packages $(DEB_BUILD) $(DEB_TEST) $(DEB_FUZZ)
+	@$(ENSURE_PACKAGES) $(DEB_BUILD) $(DEB_TEST) $(DEB_FUZZ)
 
-$(O)/%.o: %.c | $(if $(filter test,$(MAKECMDGOALS)),deps-test,deps)
+# Every compile waits for the packages (and so for their flags).
+DEPS_FIRST = $(if $(filter test,$(MAKECMDGOALS)),deps-test,deps)
+$(O)/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -107,7 +127,7 @@ $(SCHEMA_C): $(sort $(wildcard schema/*.sql)) build-aux/embed-sql
 	@mkdir -p $(dir $@)
 	$(say) GEN $@
 	$(Q)sh build-aux/embed-sql $(filter %.sql,$^) >$@.tmp && mv $@.tmp $@
-$(SCHEMA_C:.c=.o): $(SCHEMA_C)
+$(SCHEMA_C:.c=.o): $(SCHEMA_C) | $(DEPS_FIRST)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 # The PostgreSQL backend's migrations (schema/pg/NNN-*.sql, the same versions).
@@ -115,7 +135,7 @@ $(SCHEMA_PG_C): $(sort $(wildcard schema/pg/*.sql)) build-aux/embed-sql
 	@mkdir -p $(dir $@)
 	$(say) GEN $@
 	$(Q)sh build-aux/embed-sql --name kifu_pg_migrations_ $(filter %.sql,$^) >$@.tmp && mv $@.tmp $@
-$(SCHEMA_PG_C:.c=.o): $(SCHEMA_PG_C)
+$(SCHEMA_PG_C:.c=.o): $(SCHEMA_PG_C) | $(DEPS_FIRST)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
