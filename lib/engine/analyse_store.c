@@ -150,9 +150,10 @@ static const char *const select_review =
 int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, int64_t game_id,
 		      size_t nplies, struct kifu_error *err)
 {
+	static const char *const score_names[] = { "expected", "best_score", "played_score", "loss" };
 	struct kifu_stmt *s = NULL;
 	size_t n = 0;
-	int ret, rc, found = 0;
+	int ret, rc, found = 0, k;
 
 	memset(out, 0, sizeof(*out));
 	ret = kifu_db_has_(&found, st, "analysis_runs", err);
@@ -185,15 +186,21 @@ int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, in
 		p->ply = n + 1;
 		p->side = kifu_db_column_int_(s, 4);
 		snprintf(out->best + n * KIFU_MOVE_TEXT_MAX, KIFU_MOVE_TEXT_MAX, "%s", best ? best : "");
-		p->expected = kifu_db_column_double_(s, 6);
-		p->best_score = kifu_db_column_double_(s, 7);
-		p->played_score = kifu_db_column_double_(s, 8);
-		p->loss = kifu_db_column_double_(s, 9);
+		/* expected scores and their differences: from 0 to 1 */
+		for (k = 0; k < 4 && ret == 0; k++)
+			ret = kifu_db_column_real_(k == 0 ? &p->expected : k == 1 ? &p->best_score
+						   : k == 2 ? &p->played_score : &p->loss,
+						   s, 6 + k, 0, 1, err, "analysis_plies.%s of game %lld, "
+						   "ply %zu", score_names[k], (long long)game_id, n + 1);
+		if (ret < 0)
+			break;
 		p->mark = !mark ? KIFU_REVIEW_NONE : !strcmp(mark, "??") ? KIFU_REVIEW_BLUNDER
 			: !strcmp(mark, "?") ? KIFU_REVIEW_MISTAKE : KIFU_REVIEW_DUBIOUS;
 		n++;
 	}
-	if (rc < 0)
+	if (ret < 0)
+		out->n = 0;
+	else if (rc < 0)
 		ret = kifu_db_fail_(st, "cannot read the analysis", err);
 	else if (n == nplies)
 		out->n = n;

@@ -462,26 +462,46 @@ static int lines_from_table(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		int gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
 					     kifu_stats_col_text_(s, 1));
+		static const char *const names[] = { "games", "w0", "w1", "w2", "w3", "draws",
+						     "unfinished" };
 		int first;
 		const char *line = kifu_stats_col_text_(s, 3);
 		struct oline *e;
+		long long plies, repeat, v[7], sum;
 
 		if (gv < 0)
 			continue;
 		first = kifu_game_side_index(c->gv[gv].g, kifu_stats_col_text_(s, 4));
 		if (first < 0)
 			continue;
-		e = olines_push(o, gv, first, kifu_db_column_int_(s, 5), kifu_db_column_int_(s, 2),
-				line, strlen(line), (uint64_t)kifu_db_column_int64_(s, 6));
+		/* what no refresh writes is damage, not a row (a line of no games sorts nowhere) */
+		ret = kifu_db_column_whole_(&plies, s, 2, 1, depth, c->err, "stats_lines.plies of "
+					    "line '%s'", line);
+		if (ret == 0)
+			ret = kifu_db_column_whole_(&repeat, s, 5, 0, 1, c->err, "stats_lines.repeat of "
+						    "line '%s'", line);
+		for (k = 7, sum = 0; k <= 13 && ret == 0; k++)
+			ret = kifu_db_column_whole_(&v[k - 7], s, k, k == 7, KIFU_DB_COUNT_MAX, c->err,
+						    "stats_lines.%s of line '%s'", names[k - 7], line);
+		for (k = 1; k <= 6 && ret == 0; k++)
+			ret = kifu_db_sum_(&sum, v[k], c->st, c->err, "stats_lines: the counts of line "
+					   "'%s'", line);
+		if (ret == 0 && sum > v[0])
+			ret = kifu_db_damaged_(c->st, c->err, "stats_lines: the counts of line '%s' are "
+					       "impossible", line);
+		if (ret < 0)
+			break;
+		e = olines_push(o, gv, first, (int)repeat, (int)plies, line, strlen(line),
+				(uint64_t)kifu_db_column_int64_(s, 6));
 		if (!e) {
 			ret = kifu_stats_nomem_(c);
 			break;
 		}
-		e->games = kifu_db_column_int64_(s, 7);
+		e->games = v[0];
 		for (k = 0; k < MAX_SIDES; k++)
-			e->w[k] = kifu_db_column_int64_(s, 8 + k);
-		e->draws = kifu_db_column_int64_(s, 12);
-		e->unfinished = kifu_db_column_int64_(s, 13);
+			e->w[k] = v[1 + k];
+		e->draws = v[5];
+		e->unfinished = v[6];
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
@@ -556,16 +576,20 @@ static int cmp_orow(const void *x, const void *y)
 	return strcmp(a->line, b->line);
 }
 
-static void orow_add(struct orow *r, const struct oline *e)
+/* Adds e's counts to r; sums past 64 bits (of kept counts) are damage. */
+static int orow_add(struct orow *r, const struct oline *e, struct kifu_stats_ctx_ *c)
 {
-	int k;
+	long long *to[] = { &r->games, &r->w[0], &r->w[1], &r->w[2], &r->w[3], &r->draws,
+			    &r->unfinished, &r->fm_wins };
+	long long from[] = { e->games, e->w[0], e->w[1], e->w[2], e->w[3], e->draws,
+			     e->unfinished, e->w[e->first] };
+	size_t k;
+	int ret = 0;
 
-	r->games += e->games;
-	for (k = 0; k < MAX_SIDES; k++)
-		r->w[k] += e->w[k];
-	r->draws += e->draws;
-	r->unfinished += e->unfinished;
-	r->fm_wins += e->w[e->first];
+	for (k = 0; k < sizeof(to) / sizeof(to[0]) && ret == 0; k++)
+		ret = kifu_db_sum_(to[k], from[k], c->st, c->err, "stats_lines: the games of the "
+				   "lines grouped with '%s'", r->line ? r->line : "");
+	return ret;
 }
 
 /*
@@ -610,16 +634,18 @@ static int lines_canonical(struct olines *o, const struct kifu_stats_ctx_ *c)
  * position reached, each labelled with the line that most of its games
  * took (ties: fewer plies, then the first line in byte order).
  */
-static int group_lines(struct orow **rows, size_t *nrows, const struct olines *o, int by_position)
+static int group_lines(struct orow **rows, size_t *nrows, const struct olines *o, int by_position,
+		       struct kifu_stats_ctx_ *c)
 {
 	struct group_item *items = malloc((o->n ? o->n : 1) * sizeof(*items));
 	struct orow *v = calloc(o->n ? o->n : 1, sizeof(*v));
 	size_t i, j, n = 0, nv = 0;
+	int ret = 0;
 
 	if (!items || !v) {
 		free(items);
 		free(v);
-		return KIFU_ENOMEM;
+		return kifu_stats_nomem_(c);
 	}
 	for (i = 0; i < o->n; i++) {
 		if (by_position && o->v[i].repeat)
@@ -637,14 +663,22 @@ static int group_lines(struct orow **rows, size_t *nrows, const struct olines *o
 
 		r->gv = items[i].gv;
 		r->hash = items[i].hash;
+		r->line = items[i].line;
+		r->plies = items[i].e->plies;
 		for (j = i; j < n && same_group(&items[i], &items[j], by_position); j = k) {
 			long long games = 0;
 
 			/* A run of one line (of several first sides, or repeats). */
-			for (k = j; k < n && same_line(&items[j], &items[k], by_position); k++) {
-				orow_add(r, items[k].e);
-				games += items[k].e->games;
+			for (k = j; k < n && same_line(&items[j], &items[k], by_position) && ret == 0;
+			     k++) {
+				ret = orow_add(r, items[k].e, c);
+				if (ret == 0)
+					ret = kifu_db_sum_(&games, items[k].e->games, c->st, c->err,
+							   "stats_lines: the games of line '%s'",
+							   items[j].line);
 			}
+			if (ret < 0)
+				goto out;
 			if (games > best || (games == best && items[j].e->plies < r->plies)) {
 				best = games;
 				r->line = items[j].line;
@@ -652,10 +686,16 @@ static int group_lines(struct orow **rows, size_t *nrows, const struct olines *o
 			}
 		}
 	}
+out:
 	free(items);
+	if (ret < 0) {
+		free(v);
+		v = NULL;
+		nv = 0;
+	}
 	*rows = v;
 	*nrows = nv;
-	return 0;
+	return ret;
 }
 
 static int build_openings(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
@@ -666,9 +706,9 @@ static int build_openings(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	size_t nrows = 0, i, k;
 	int ret;
 
-	ret = group_lines(&rows, &nrows, o, opt->by_position);
+	ret = group_lines(&rows, &nrows, o, opt->by_position, c);
 	if (ret < 0)
-		return kifu_stats_nomem_(c);
+		return ret;
 	qsort(rows, nrows, sizeof(*rows), cmp_orow);
 	for (i = 0; i < nrows; i++) {
 		const struct orow *r = &rows[i];

@@ -24,8 +24,13 @@ struct outcome_acc {
 	size_t nh, cap;
 };
 
-static int outcome_add(struct outcome_acc *a, int first, int res, long plies, long long n)
+/* Adds n games of a length and result; sums that do not fit in 64 bits are damage. */
+static int outcome_add(struct outcome_acc *a, int first, int res, long plies, long long n,
+		       struct kifu_store *st, struct kifu_error *err)
 {
+	long long *count = res >= 0 ? &a->wins[res] : res == RES_DRAW ? &a->draws : &a->unfinished;
+	int ret;
+
 	if (a->nh == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 64;
 		struct plies_count *v = realloc(a->h, cap * sizeof(*v));
@@ -37,18 +42,13 @@ static int outcome_add(struct outcome_acc *a, int first, int res, long plies, lo
 	}
 	a->h[a->nh].plies = plies;
 	a->h[a->nh++].n = n;
-	a->games += n;
+	ret = kifu_db_sum_(&a->games, n, st, err, "the games counted");
+	if (ret == 0)
+		ret = kifu_db_sum_(count, n, st, err, "the results counted");
+	if (ret == 0 && res >= 0 && res == first)
+		ret = kifu_db_sum_(&a->fm_wins, n, st, err, "the first mover's wins counted");
 	a->sum_plies += (long double)plies * n;
-	if (res >= 0) {
-		a->wins[res] += n;
-		if (res == first)
-			a->fm_wins += n;
-	} else if (res == RES_DRAW) {
-		a->draws += n;
-	} else {
-		a->unfinished += n;
-	}
-	return 0;
+	return ret;
 }
 
 static int cmp_plies(const void *x, const void *y)
@@ -99,7 +99,8 @@ static double median_plies(const struct outcome_acc *a)
  * Reads outcome tuples (game, variant, first, result, plies, count) into
  * acc[], one accumulator per game and variant.
  */
-static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct outcome_acc *acc)
+static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct outcome_acc *acc,
+			const char *table, const char *count)
 {
 	int rc, ret = 0;
 
@@ -107,6 +108,7 @@ static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct o
 		int k = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
 					    kifu_stats_col_text_(s, 1));
 		const struct kifu_game *g;
+		long long plies, n;
 		int first, res;
 
 		if (k < 0)
@@ -116,9 +118,16 @@ static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct o
 		res = kifu_stats_classify_(g, kifu_stats_col_text_(s, 3));
 		if (res == RES_UNKNOWN)
 			continue;
-		if (outcome_add(&acc[k], first, res, (long)kifu_db_column_int64_(s, 4),
-				kifu_db_column_int64_(s, 5)) < 0)
-			return kifu_stats_nomem_(c);
+		if (kifu_db_column_whole_(&plies, s, 4, 0, KIFU_DB_PLIES_MAX, c->err,
+					  "%s.plies of %s %s", table, g->name,
+					  g->variants[c->gv[k].v]) < 0 ||
+		    kifu_db_column_whole_(&n, s, 5, 1, KIFU_DB_COUNT_MAX, c->err,
+					  "%s of %s %s games of %lld plies", count, g->name,
+					  g->variants[c->gv[k].v], plies) < 0)
+			return KIFU_EDB;
+		ret = outcome_add(&acc[k], first, res, (long)plies, n, c->st, c->err);
+		if (ret < 0)
+			return ret == KIFU_ENOMEM ? kifu_stats_nomem_(c) : ret;
 	}
 	if (rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot read games");
@@ -191,7 +200,8 @@ static int outcomes_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 		goto out;
 	if (fast)
 		kifu_stats_table_bind_(s, f, 1, 1);
-	ret = outcome_read(c, s, acc);
+	ret = outcome_read(c, s, acc, fast ? "stats_outcomes" : "games",
+			   fast ? "stats_outcomes.games" : "the number");
 out:
 	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);

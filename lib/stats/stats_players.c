@@ -285,6 +285,48 @@ static int players_write(struct kifu_stats_ctx_ *c, const struct pmap *m)
 	return ret;
 }
 
+/*
+ * A row of stats_players into p, each count checked: at least one game, as
+ * many as its wins, draws, losses and unfinished games add up to, draw
+ * points no more than its draws (a share of each), a finite rating.
+ */
+static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct pl *p)
+{
+	static const char *const names[] = { "", "games", "wins", "draws", "", "losses",
+					     "unfinished" };
+	long long v[7], sum = 0;
+	long long pid = kifu_db_column_int64_(s, 0);
+	int k, ret = 0;
+
+	for (k = 1; k <= 6 && ret == 0; k++)
+		if (k != 4)
+			ret = kifu_db_column_whole_(&v[k], s, k, k == 1, KIFU_DB_COUNT_MAX, c->err,
+						    "stats_players.%s of player %lld", names[k], pid);
+	for (k = 2; k <= 6 && ret == 0; k++)
+		if (k != 4)
+			ret = kifu_db_sum_(&sum, v[k], c->st, c->err, "stats_players: the games of "
+					   "player %lld", pid);
+	if (ret == 0 && sum != v[1])
+		ret = kifu_db_damaged_(c->st, c->err, "stats_players: the results of player %lld "
+				       "add up to %lld of its %lld games", pid, sum, v[1]);
+	if (ret == 0)
+		ret = kifu_db_column_real_(&p->draw_points, s, 4, 0, (double)v[3], c->err,
+					   "stats_players.draw_points of player %lld", pid);
+	p->rated = !kifu_db_column_is_null_(s, 7);
+	p->rating = 0;
+	if (ret == 0 && p->rated)
+		ret = kifu_db_column_real_(&p->rating, s, 7, -1e9, 1e9, c->err,
+					   "stats_players.rating of player %lld", pid);
+	if (ret < 0)
+		return ret;
+	p->games = v[1];
+	p->wins = v[2];
+	p->draws = v[3];
+	p->losses = v[5];
+	p->unfinished = v[6];
+	return 0;
+}
+
 static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 {
 	struct kifu_stmt *s = NULL;
@@ -304,14 +346,9 @@ static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 			break;
 		}
 		p = &m->v[k];
-		p->games = kifu_db_column_int64_(s, 1);
-		p->wins = kifu_db_column_int64_(s, 2);
-		p->draws = kifu_db_column_int64_(s, 3);
-		p->draw_points = kifu_db_column_double_(s, 4);
-		p->losses = kifu_db_column_int64_(s, 5);
-		p->unfinished = kifu_db_column_int64_(s, 6);
-		p->rated = !kifu_db_column_is_null_(s, 7);
-		p->rating = p->rated ? kifu_db_column_double_(s, 7) : 0;
+		ret = players_row_read(c, s, p);
+		if (ret < 0)
+			break;
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
@@ -422,17 +459,18 @@ static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 		long k = pmap_find(m, kifu_db_column_int64_(s, 0));
 		const char *mark = kifu_db_column_text_(s, 2);
 		struct pl *p;
+		double loss;
 
 		if (k < 0)
 			continue; /* a player the report does not list (see game_sides_count) */
 		p = &m->v[k];
-		if (!isfinite(kifu_db_column_double_(s, 1))) {
-			ret = kifu_db_damaged_(c->st, c->err, "analysis_plies: a loss that is not a "
-					      "finite number");
+		/* a loss of expected score: from 0 to 1, as kifu_analyse_load reads it */
+		ret = kifu_db_column_real_(&loss, s, 1, 0, 1, c->err, "analysis_plies.loss of a move "
+					   "of player %lld", (long long)kifu_db_column_int64_(s, 0));
+		if (ret < 0)
 			break;
-		}
 		p->analysed++;
-		p->loss += kifu_db_column_double_(s, 1);
+		p->loss += loss;
 		/* ? and ?? are the marks of loss >= KIFU_ANALYSE_MISTAKE */
 		if (mark && (!strcmp(mark, "?") || !strcmp(mark, "??")))
 			p->mistakes++;

@@ -93,20 +93,45 @@ static int cmp_tree_move(const void *x, const void *y)
 }
 
 /* The game and variant the tree is about; KIFU_ERANGE when f does not name them. */
-/* Adds n games of result to e. */
-static void tree_count(struct tree_move *e, const struct kifu_game *g, const char *result,
-		       long long n, long long plies)
+/*
+ * Adds b's counts to a, each sum checked (kept counts are read as they are
+ * stored: a damaged database could make them overflow).
+ */
+static int tree_move_add(struct tree_move *a, const struct tree_move *b, struct kifu_store *st,
+			 struct kifu_error *err)
 {
+	int k, ret;
+
+	ret = kifu_db_sum_(&a->games, b->games, st, err, "the games of move '%s'", a->move);
+	for (k = 0; k < TREE_MAX_SIDES && ret == 0; k++)
+		ret = kifu_db_sum_(&a->wins[k], b->wins[k], st, err, "the wins of move '%s'", a->move);
+	if (ret == 0)
+		ret = kifu_db_sum_(&a->draws, b->draws, st, err, "the draws of move '%s'", a->move);
+	if (ret == 0)
+		ret = kifu_db_sum_(&a->unfinished, b->unfinished, st, err,
+				   "the unfinished games of move '%s'", a->move);
+	a->sum_plies += b->sum_plies;
+	tree_seen(a, b->first, b->last);
+	return ret;
+}
+
+/* Adds n games of result to e (their plies adding up to plies). */
+static int tree_count(struct tree_move *e, const struct kifu_game *g, const char *result,
+		      long long n, long long plies, struct kifu_store *st, struct kifu_error *err)
+{
+	struct tree_move b;
 	int side = result ? kifu_game_side_index(g, result) : -1;
 
-	e->games += n;
-	e->sum_plies += (long double)plies;
+	memset(&b, 0, sizeof(b));
+	b.games = n;
+	b.sum_plies = (long double)plies;
 	if (side >= 0 && side < TREE_MAX_SIDES)
-		e->wins[side] += n;
+		b.wins[side] = n;
 	else if (result && !strcmp(result, "draw"))
-		e->draws += n;
+		b.draws = n;
 	else
-		e->unfinished += n;
+		b.unfinished = n;
+	return tree_move_add(e, &b, st, err);
 }
 
 /*
@@ -184,9 +209,10 @@ static int tree_read_counts(int *found, struct tree_moves *t, long long *ended,
 			    const struct kifu_game *g, const char *variant, int symmetric,
 			    uint64_t hash, struct kifu_error *err)
 {
+	static const char *const tree_count_names[] = { "", "games", "w0", "w1", "w2", "w3",
+						       "draws", "unfinished", "plies" };
 	struct kifu_stmt *s = NULL;
-	int64_t sum;
-	int ret = 0, rc, k, bad;
+	int ret = 0, rc, k;
 
 	/* The dates from schema 8 on (an older file is read as it is). */
 	if (kifu_db_prepare_(&s, st, kifu_store_version(st) >= 8
@@ -202,12 +228,20 @@ static int tree_read_counts(int *found, struct tree_moves *t, long long *ended,
 	kifu_db_bind_text_static_(s, 3, g->name, -1);
 	kifu_db_bind_text_static_(s, 4, variant, -1);
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
-		struct tree_move *e;
+		struct tree_move *e, b;
+		long long v[9], sum;
 
 		/* Schema 8's row of move "": the games that ended at the position. */
 		if (kifu_db_column_bytes_(s, 0) == 0) {
 			*found = 1;
-			*ended += kifu_db_column_int64_(s, 1);
+			ret = kifu_db_column_whole_(&v[1], s, 1, 1, KIFU_DB_COUNT_MAX, err,
+						    "tree_moves: the games that ended at %016" PRIx64,
+						    hash);
+			if (ret == 0)
+				ret = kifu_db_sum_(ended, v[1], st, err,
+						   "tree_moves: the games that ended at %016" PRIx64, hash);
+			if (ret < 0)
+				break;
 			continue;
 		}
 		e = tree_move_get(t, kifu_db_column_text_(s, 0), kifu_db_column_bytes_(s, 0));
@@ -216,25 +250,29 @@ static int tree_read_counts(int *found, struct tree_moves *t, long long *ended,
 			break;
 		}
 		*found = 1;
-		/* counts no import writes would be printed as they are */
-		for (k = 1, sum = 0, bad = 0; k <= 8; k++) {
-			int64_t v = kifu_db_column_int64_(s, k);
-
-			bad |= v < 0 || (k == 1 && v == 0);
-			if (k >= 2 && k <= 7)
-				sum += v;
-		}
-		if (bad || sum > kifu_db_column_int64_(s, 1)) {
+		/* counts no import writes are damage, not an answer */
+		for (k = 1; k <= 8 && ret == 0; k++)
+			ret = kifu_db_column_whole_(&v[k], s, k, k == 1, KIFU_DB_COUNT_MAX, err,
+						    "tree_moves: %s of move '%s'", tree_count_names[k],
+						    e->move);
+		for (k = 2, sum = 0; k <= 7 && ret == 0; k++)
+			ret = kifu_db_sum_(&sum, v[k], st, err, "tree_moves: the counts of move '%s'",
+					   e->move);
+		if (ret == 0 && sum > v[1])
 			ret = kifu_db_damaged_(st, err, "tree_moves: the counts of move '%s' are "
 					       "impossible", e->move);
+		if (ret < 0)
 			break;
-		}
-		e->games += kifu_db_column_int64_(s, 1);
+		memset(&b, 0, sizeof(b));
+		b.games = v[1];
 		for (k = 0; k < TREE_MAX_SIDES; k++)
-			e->wins[k] += kifu_db_column_int64_(s, 2 + k);
-		e->draws += kifu_db_column_int64_(s, 6);
-		e->unfinished += kifu_db_column_int64_(s, 7);
-		e->sum_plies += (long double)kifu_db_column_int64_(s, 8);
+			b.wins[k] = v[2 + k];
+		b.draws = v[6];
+		b.unfinished = v[7];
+		b.sum_plies = (long double)v[8];
+		ret = tree_move_add(e, &b, st, err);
+		if (ret < 0)
+			break;
 		tree_seen(e, kifu_db_column_text_(s, 9), kifu_db_column_text_(s, 10));
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
@@ -310,19 +348,33 @@ static int tree_collect(struct tree_moves *t, long long *ended, struct kifu_stor
 		size_t len = kifu_db_column_bytes_(s, 0);
 		struct tree_move *e;
 
+		long long n, plies;
+
 		/* No next move (schema 8 reads them): games that ended there. */
-		if (!move) {
-			*ended += kifu_db_column_int64_(s, 2);
+		ret = kifu_db_column_whole_(&n, s, 2, 1, KIFU_DB_COUNT_MAX, err, "the games at "
+					    "position %016" PRIx64, hash);
+		if (ret == 0 && !move)
+			ret = kifu_db_sum_(ended, n, st, err, "the games that ended at %016" PRIx64,
+					   hash);
+		if (ret < 0)
+			goto out;
+		if (!move)
 			continue;
-		}
+		/* plies adding up to less than a ply a game: a length of 0 or less was stored */
+		ret = kifu_db_column_whole_(&plies, s, 3, n, KIFU_DB_COUNT_MAX, err,
+					    "games.plies of the games that played '%s' at %016" PRIx64,
+					    move, hash);
+		if (ret < 0)
+			goto out;
 		e = symmetric ? tree_canon_move(t, tp, (uint64_t)kifu_db_column_int64_(s, 4), move, len)
 			: tree_move_get(t, move, len);
 		if (!e) {
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			goto out;
 		}
-		tree_count(e, tp->g, kifu_db_column_text_(s, 1),
-			   kifu_db_column_int64_(s, 2), kifu_db_column_int64_(s, 3));
+		ret = tree_count(e, tp->g, kifu_db_column_text_(s, 1), n, plies, st, err);
+		if (ret < 0)
+			goto out;
 		/* Dates only from schema 8 on, as the kept counts have them. */
 		if (kifu_store_version(st) >= 8)
 			tree_seen(e, kifu_db_column_text_(s, 5), kifu_db_column_text_(s, 6));
@@ -366,26 +418,15 @@ static int tree_reached(long long *games, long long *ended, struct kifu_store *s
 		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
 		goto out;
 	}
-	*games = kifu_db_column_int64_(s, 0);
-	*ended = kifu_db_column_int64_(s, 1);
+	ret = kifu_db_column_whole_(games, s, 0, 0, KIFU_DB_COUNT_MAX, err,
+				    "the games at %016" PRIx64, hash);
+	if (ret == 0)
+		ret = kifu_db_column_whole_(ended, s, 1, 0, *games, err,
+					    "the games that ended at %016" PRIx64, hash);
 out:
 	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	return ret;
-}
-
-/* Adds b's counts to a. */
-static void tree_move_add(struct tree_move *a, const struct tree_move *b)
-{
-	int k;
-
-	a->games += b->games;
-	for (k = 0; k < TREE_MAX_SIDES; k++)
-		a->wins[k] += b->wins[k];
-	a->draws += b->draws;
-	a->unfinished += b->unfinished;
-	a->sum_plies += b->sum_plies;
-	tree_seen(a, b->first, b->last);
 }
 
 /*
@@ -395,7 +436,8 @@ static void tree_move_add(struct tree_move *a, const struct tree_move *b)
  * other summed into one row, named by the one most games played (ties:
  * byte order). t is sorted on return.
  */
-static int tree_orient(struct tree_moves *t, struct tree_pos *tp, struct kifu_error *err)
+static int tree_orient(struct tree_moves *t, struct tree_pos *tp, struct kifu_store *st,
+		       struct kifu_error *err)
 {
 	const struct kifu_game *g = tp->g;
 	struct tree_moves u = { NULL, 0, 0 };
@@ -425,7 +467,9 @@ static int tree_orient(struct tree_moves *t, struct tree_pos *tp, struct kifu_er
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			goto out;
 		}
-		tree_move_add(to, e);
+		ret = tree_move_add(to, e, st, err);
+		if (ret < 0)
+			goto out;
 	}
 	tree_moves_release(t);
 	*t = u;
@@ -451,7 +495,9 @@ static int tree_orient(struct tree_moves *t, struct tree_pos *tp, struct kifu_er
 			map_text(g, tp->pos->state, scratch->state, m, k, out);
 			for (j = i + 1; j < t->n; j++)
 				if (t->v[j].games && !strcmp(t->v[j].move, out)) {
-					tree_move_add(e, &t->v[j]);
+					ret = tree_move_add(e, &t->v[j], st, err);
+					if (ret < 0)
+						goto out;
 					memset(&t->v[j].wins, 0, sizeof(t->v[j].wins));
 					t->v[j].games = t->v[j].draws = t->v[j].unfinished = 0;
 					t->v[j].sum_plies = 0;
@@ -607,14 +653,15 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	if (ret == 0 && !found)
 		ret = tree_collect(&t, &ended, st, &tp, f, hash, symmetric, -1, err);
 	if (ret == 0 && symmetric)
-		ret = tree_orient(&t, &tp, err);
+		ret = tree_orient(&t, &tp, st, err);
 	/*
 	 * The games that reached the position: from schema 8 those that played a
 	 * move from it and those that ended there, as read; before, counted anew.
 	 */
 	if (ret == 0 && kifu_store_version(st) >= 8) {
-		for (i = 0, games = ended; i < t.n; i++)
-			games += t.v[i].games;
+		for (i = 0, games = ended; i < t.n && ret == 0; i++)
+			ret = kifu_db_sum_(&games, t.v[i].games, st, err, "the games at %016" PRIx64,
+					   hash);
 	} else if (ret == 0) {
 		ended = 0;
 		ret = tree_reached(&games, &ended, st, f, &tp, hash, symmetric, err);

@@ -8,8 +8,12 @@
  * BEGIN of a batch that waits for its first statement (st->tx_pending: a
  * game_tx backend's batch begins only when something is written in it).
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/store_impl.h"
@@ -279,4 +283,96 @@ int kifu_db_damaged_(struct kifu_store *st, struct kifu_error *err, const char *
 	va_end(ap);
 	kifu_error_at(err, st->path, 0, 0);
 	return kifu_error_set(err, KIFU_EDB, "database '%s' is damaged: %s", st->path, why);
+}
+
+/*
+ * Fills err as damage: "WHERE is 'VALUE', not WANT" (the value clipped and
+ * its control bytes shown as '?': it is what a damaged file holds).
+ */
+static int damaged_value(struct kifu_stmt *s, int i, struct kifu_error *err, const char *want,
+			 const char *fmt, va_list ap)
+{
+	const char *v = kifu_db_column_text_(s, i);
+	char where[256], shown[48];
+	size_t k;
+
+	vsnprintf(where, sizeof(where), fmt, ap);
+	if (!v)
+		return kifu_db_damaged_(s->st, err, "%s is NULL, not %s", where, want);
+	for (k = 0; v[k] && k < 40; k++)
+		shown[k] = (unsigned char)v[k] < 0x20 || v[k] == 0x7f ? '?' : v[k];
+	shown[k] = '\0';
+	return kifu_db_damaged_(s->st, err, "%s is '%s%s', not %s", where, shown,
+				v[k] ? "..." : "", want);
+}
+
+int kifu_db_column_whole_(long long *out, struct kifu_stmt *s, int i, long long min, long long max,
+			  struct kifu_error *err, const char *fmt, ...)
+{
+	const char *v = kifu_db_column_text_(s, i);
+	char want[96], *end;
+	long long n = 0;
+	va_list ap;
+	int ret;
+
+	if (v && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9'))) {
+		errno = 0;
+		n = strtoll(v, &end, 10);
+		if (!*end && errno == 0 && end != v && n >= min && n <= max) {
+			*out = n;
+			return 0;
+		}
+	}
+	if (max == LLONG_MAX)
+		snprintf(want, sizeof(want), "a whole number of %lld or more", min);
+	else
+		snprintf(want, sizeof(want), "a whole number from %lld to %lld", min, max);
+	va_start(ap, fmt);
+	ret = damaged_value(s, i, err, want, fmt, ap);
+	va_end(ap);
+	*out = 0;
+	return ret;
+}
+
+int kifu_db_column_real_(double *out, struct kifu_stmt *s, int i, double min, double max,
+			 struct kifu_error *err, const char *fmt, ...)
+{
+	const char *v = kifu_db_column_text_(s, i);
+	char want[96], *end;
+	va_list ap;
+	double x;
+	int ret;
+
+	/* The text says what the value is (not text, NULL); the exact value is the column's. */
+	if (v && *v && !strchr(" \t\n\r\f\v", v[0])) {
+		errno = 0;
+		x = strtod(v, &end);
+		if (!*end && isfinite(x)) {
+			x = kifu_db_column_double_(s, i);
+			if (isfinite(x) && x >= min && x <= max) {
+				*out = x;
+				return 0;
+			}
+		}
+	}
+	snprintf(want, sizeof(want), "a number from %g to %g", min, max);
+	va_start(ap, fmt);
+	ret = damaged_value(s, i, err, want, fmt, ap);
+	va_end(ap);
+	*out = 0;
+	return ret;
+}
+
+int kifu_db_sum_(long long *sum, long long v, struct kifu_store *st, struct kifu_error *err,
+		 const char *fmt, ...)
+{
+	char where[256];
+	va_list ap;
+
+	if (!__builtin_add_overflow(*sum, v, sum))
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof(where), fmt, ap);
+	va_end(ap);
+	return kifu_db_damaged_(st, err, "%s add up past 2^63", where);
 }

@@ -29,6 +29,7 @@
 #ifndef KIFU_STORE_DB_H
 #define KIFU_STORE_DB_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -147,6 +148,41 @@ int kifu_db_fail_(struct kifu_store *st, const char *what, struct kifu_error *er
  */
 int kifu_db_damaged_(struct kifu_store *st, struct kifu_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The one check of a stored value a reader relies on (a count, a ply, a
+ * length, a loss), as it reads column i of the current row: a whole number
+ * from min to max (kifu_db_column_whole_; exact, from the value's text, so
+ * that a real, text or a sum past 64 bits is caught on every backend), or
+ * a finite number from min to max (kifu_db_column_real_). NULL, anything
+ * else and a value out of range fill err with kifu_db_damaged_'s "WHERE is
+ * 'VALUE', not ..." (WHERE from fmt: "tree_moves: games of move 'e4'") and
+ * return KIFU_EDB. A caller that allows NULL tests it first.
+ */
+int kifu_db_column_whole_(long long *out, struct kifu_stmt *s, int i, long long min, long long max,
+			  struct kifu_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+int kifu_db_column_real_(double *out, struct kifu_stmt *s, int i, double min, double max,
+			 struct kifu_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+/* The largest count kifu_db_column_whole_ takes (a kept sum of games). */
+#define KIFU_DB_COUNT_MAX LLONG_MAX
+
+/*
+ * The most plies a stored game can have: its hashes take 8 bytes a
+ * position in one value, and neither SQLite nor PostgreSQL stores a value
+ * past 1 GB (games.plies past it, or below 0, is damage).
+ */
+#define KIFU_DB_PLIES_MAX (1000000000LL / 8 - 1)
+
+/*
+ * *sum += v for sums of stored counts: KIFU_EDB as damage "WHERE add up
+ * past 2^63" when the sum does not fit in 64 bits (no kifu writes counts
+ * that large: they were changed), else 0.
+ */
+int kifu_db_sum_(long long *sum, long long v, struct kifu_store *st, struct kifu_error *err,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* The last error's code (as kifu_db_fail_) and the backend's message. */
 int kifu_db_errcode_(struct kifu_store *st);
