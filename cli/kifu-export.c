@@ -48,6 +48,7 @@ struct export {
 	FILE *out;                    /* the single output stream, opened on first use */
 	long exported;
 	int invalid, io_error, usage_error;
+	int damaged;                  /* the database: what is held is not written */
 	/* svg/html: one game so far, held until it is known whether more follow */
 	struct kifu_buf pending;
 	char pending_name[540];
@@ -180,7 +181,7 @@ static void finish(struct export *ex)
 	struct kifu_error err;
 
 	kifu_error_clear(&err);
-	if (ex->n && !ex->usage_error) {
+	if (ex->n && !ex->usage_error && !ex->damaged) {
 		if (ex->fmt->write(&b, (const struct kifu_record *const *)ex->recs,
 				   (const struct kifu_replay *const *)ex->rps, ex->n, &err) < 0) {
 			cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
@@ -197,7 +198,7 @@ static void finish(struct export *ex)
 		kifu_buf_puts(&b, ex->exported ? "\n]\n" : "[]\n");
 		write_out(ex, &b);
 	}
-	if (ex->has_pending && !ex->usage_error)
+	if (ex->has_pending && !ex->usage_error && !ex->damaged)
 		write_out(ex, &ex->pending);
 	kifu_buf_release(&b);
 	if (ex->out && ex->out != stdout && fclose(ex->out) != 0)
@@ -336,9 +337,13 @@ static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags 
 	int ret;
 
 	kifu_error_clear(&err);
-	if (kifu_record_validate(&ex->replay, diags, *rec, KIFU_VALIDATE_TEXT, &err) < 0) {
+	/* a stored game that is not valid is damage: exit 3, nothing more written */
+	if ((stored ? kifu_store_game_validate(&ex->replay, diags, stored->st, stored->id, *rec,
+					       &err)
+		    : kifu_record_validate(&ex->replay, diags, *rec, KIFU_VALIDATE_TEXT, &err)) < 0) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
 		ex->io_error = 1;
+		ex->damaged = stored && err.code == KIFU_EDB;
 		return -1;
 	}
 	for (i = 0; i < diags->n; i++)
@@ -476,6 +481,8 @@ int main(int argc, char **argv)
 		cli_games_store(db, id, &f, 0, export_record, &ex, &status);
 	ex.invalid |= status.invalid;
 	ex.io_error |= status.io_error;
+	/* a stored game that could not be read: the held games are not the answer */
+	ex.damaged |= !file && status.io_error;
 	ex.usage_error |= status.usage_error;
 	finish(&ex);
 	kifu_replay_release(&ex.replay);

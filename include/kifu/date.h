@@ -9,6 +9,14 @@
 #include "kifu/error.h"
 
 /*
+ * The one rule for dates, a record's and a filter's alike: YYYY, YYYY-MM or
+ * YYYY-MM-DD (*y, *m, *d; 1 for a part not written) that is a calendar date
+ * (year 0001 on). Returns 0, KIFU_EPARSE for another shape, KIFU_ERANGE for
+ * a shape that names no day ('0000', '2023-02-30').
+ */
+int kifu_date_parse(int *y, int *m, int *d, const char *date);
+
+/*
  * Normalises a date as written in a record or a filter (YYYY, YYYY-MM or
  * YYYY-MM-DD, a real calendar date) to its first day "YYYY-MM-DD" in out
  * (11 bytes). Returns 0 or KIFU_EPARSE.

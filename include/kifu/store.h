@@ -205,6 +205,17 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_t id,
 			 struct kifu_error *err);
 
+/*
+ * kifu_record_validate of stored game id's record rec (from
+ * kifu_store_game_load) into rp and diags, for the readers that show or
+ * export it: a stored game that does not replay or breaks a rule was
+ * changed after its import (none is stored so), so its first error is
+ * KIFU_EDB "database 'PATH' is damaged: game ID, ply P: ..." and no answer.
+ */
+int kifu_store_game_validate(struct kifu_replay *rp, struct kifu_diags *diags,
+			     struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			     struct kifu_error *err);
+
 /* ---- Selecting games ---- */
 
 /*

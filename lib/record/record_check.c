@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kifu/date.h"
 #include "kifu/diag.h"
 #include "kifu/record.h"
 #include "kifu/replay.h"
@@ -97,41 +98,21 @@ const char *kifu_replay_text(const struct kifu_replay *rp, size_t ply)
 	return rp->canonical + (ply - 1) * KIFU_MOVE_TEXT_MAX;
 }
 
-static int isdig(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static int days_in(int y, int m)
-{
-	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-
-	return m == 2 && leap ? 29 : days[m - 1];
-}
-
 static void check_date(struct check *c, unsigned flags)
 {
 	const struct kifu_record *rec = c->rec;
 	const char *s = rec->date;
 	struct kifu_mark at = rec->value_at[KIFU_KEY_DATE];
-	size_t n = strlen(s);
-	int y, m = 1, d = 1;
+	int y, m, d, ret;
 	char buf[CLIP + 4];
 
-	if (!((n == 4 || n == 7 || n == 10) && isdig(s[0]) && isdig(s[1]) && isdig(s[2]) &&
-	      isdig(s[3]) && (n == 4 || (s[4] == '-' && isdig(s[5]) && isdig(s[6]))) &&
-	      (n < 10 || (s[7] == '-' && isdig(s[8]) && isdig(s[9]))))) {
+	ret = kifu_date_parse(&y, &m, &d, s);
+	if (ret == KIFU_EPARSE) {
 		report(c, KIFU_DIAG_ERROR, 0, at, "'date' must be YYYY, YYYY-MM or YYYY-MM-DD, not '%s'",
 		       clip(s, buf));
 		return;
 	}
-	y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
-	if (n >= 7)
-		m = (s[5] - '0') * 10 + (s[6] - '0');
-	if (n == 10)
-		d = (s[8] - '0') * 10 + (s[9] - '0');
-	if (y < 1 || m < 1 || m > 12 || d < 1 || d > days_in(y, m)) {
+	if (ret < 0) {
 		report(c, KIFU_DIAG_ERROR, 0, at, "'date' is not a calendar date: '%s'", s);
 		return;
 	}

@@ -438,9 +438,7 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	if (ret == KIFU_ENOTFOUND)
 		kifu_error_set(err, ret, "no game with id %" PRId64, id);
 	if (ret == 0)
-		ret = kifu_record_validate(&rp, &diags, rec, KIFU_VALIDATE_TEXT, err);
-	if (ret == 0 && diags.errors)
-		ret = kifu_error_set(err, KIFU_EINVALID, "game %" PRId64 " is not valid", id);
+		ret = kifu_store_game_validate(&rp, &diags, st, id, rec, err);
 	/* With its stored review (chart and marks), as kifu-analyse --to html draws it. */
 	if (ret == 0)
 		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);

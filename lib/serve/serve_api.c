@@ -297,12 +297,8 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	if (ret == KIFU_ENOTFOUND) {
 		snprintf(msg, sizeof(msg), "no game with id %ld", id);
 		kifu_serve_fail_(a, 404, msg);
-	} else if (ret < 0 ||
-		   kifu_record_validate(&rp, &diags, rec, KIFU_VALIDATE_TEXT, &err) < 0) {
+	} else if (ret < 0 || kifu_store_game_validate(&rp, &diags, st, id, rec, &err) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);
-	} else if (diags.errors) {
-		snprintf(msg, sizeof(msg), "game %ld is not valid", id);
-		kifu_serve_fail_(a, 500, msg);
 	} else if (kifu_stats_novelty(&nov, st, id, 0, &err) < 0 ||
 		   kifu_analyse_load(&review, st, id, rp.nplies, &err) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);

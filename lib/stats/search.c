@@ -203,10 +203,28 @@ static const char *player_name(struct kifu_search_result *res, struct name_cache
 	return name;
 }
 
-static int add_hit(struct kifu_search_result *res, struct kifu_stmt *s)
+/*
+ * The game of row s as the last hit: columns 0 to 6 (id, game, variant,
+ * date, result, plies, ply or NULL), its date's first day in column
+ * i_first; what it shows is checked (a length, a ply, a date no import
+ * writes is damage, not a row).
+ */
+static int add_hit(struct kifu_search_result *res, struct kifu_stmt *s, int i_first,
+		   struct kifu_error *err)
 {
 	struct kifu_search_hit *h;
-	int failed = 0;
+	long long id = kifu_db_column_int64_(s, 0), plies, ply = -1;
+	int failed = 0, ret;
+
+	ret = kifu_db_column_whole_(&plies, s, 5, 0, KIFU_DB_PLIES_MAX, err, "games.plies of game "
+				    "%lld", id);
+	if (ret == 0 && !kifu_db_column_is_null_(s, 6))
+		ret = kifu_db_column_whole_(&ply, s, 6, 0, plies, err, "the ply at which game %lld "
+					    "reached the position", id);
+	if (ret == 0)
+		ret = kifu_db_column_date_(s, 3, i_first, err, "games.date of game %lld", id);
+	if (ret < 0)
+		return ret;
 
 	if (res->n == res->cap) {
 		size_t cap = res->cap ? res->cap * 2 : 64;
@@ -228,10 +246,10 @@ static int add_hit(struct kifu_search_result *res, struct kifu_stmt *s)
 	h->variant = keep_text(res, s, 2, &failed);
 	h->date = keep_text(res, s, 3, &failed);
 	h->result = keep_text(res, s, 4, &failed);
-	h->plies = (long)kifu_db_column_int64_(s, 5);
-	h->ply = kifu_db_column_is_null_(s, 6) ? -1 : (long)kifu_db_column_int64_(s, 6);
+	h->plies = (long)plies;
+	h->ply = (long)ply;
 	if (failed || !h->game || !h->variant || !h->result)
-		return KIFU_ENOMEM;
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	res->first_player[res->n++] = res->nplayers;
 	return 0;
 }
@@ -354,7 +372,7 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 
 	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.date, g.result, g.plies, ");
 	if (hash) {
-		kifu_buf_puts(&sql, "h.ply, g.players FROM (SELECT game_id, ply FROM ");
+		kifu_buf_puts(&sql, "h.ply, g.players, g.date_first FROM (SELECT game_id, ply FROM ");
 		/* Without the orientations, a canonical hash is looked up in the view (slowly). */
 		if (symmetric && !orient)
 			kifu_buf_puts(&sql, "positions_canon");
@@ -363,7 +381,7 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 		kifu_buf_puts(&sql, " WHERE hash = ?1) AS h CROSS JOIN game_listing g WHERE "
 			      "g.id = h.game_id AND ");
 	} else
-		kifu_buf_puts(&sql, "NULL, g.players FROM game_listing g WHERE ");
+		kifu_buf_puts(&sql, "NULL, g.players, g.date_first FROM game_listing g WHERE ");
 	ret = kifu_filter_sql_(&sql, f, "g", hash ? 2 : 1, err);
 	if (ret < 0)
 		goto out;
@@ -387,10 +405,9 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 		goto out;
 	ret = 0;
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
-		if (add_hit(res, s) < 0) {
-			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		ret = add_hit(res, s, 8, err);
+		if (ret < 0)
 			goto out;
-		}
 		ret = add_players_json(res, kifu_db_column_text_(s, 7),
 				       kifu_db_column_bytes_(s, 7), err);
 		if (ret < 0)
@@ -515,14 +532,15 @@ static int search_games(struct kifu_search_result **out, struct kifu_store *st,
 	 */
 	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.date, g.result, g.plies, ");
 	if (hash)
-		kifu_buf_printf(&sql, "h.ply, s.side, s.player_id FROM (%s) AS h CROSS JOIN games g "
+		kifu_buf_printf(&sql, "h.ply, s.side, s.player_id, g.date_first FROM (%s) AS h "
+				      "CROSS JOIN games g "
 				      "LEFT JOIN sides s ON s.game_id = g.id WHERE g.id = h.game_id AND ",
 				kifu_search_position_index_(st)
 				? "SELECT game_id, ply FROM positions_hash WHERE hash = ?1"
 				: "SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
 				  "GROUP BY game_id");
 	else
-		kifu_buf_puts(&sql, "NULL, s.side, s.player_id FROM games g "
+		kifu_buf_puts(&sql, "NULL, s.side, s.player_id, g.date_first FROM games g "
 				    "LEFT JOIN sides s ON s.game_id = g.id WHERE ");
 	ret = kifu_filter_sql_(&sql, f, "g", first, err);
 	if (ret < 0)
@@ -551,10 +569,8 @@ static int search_games(struct kifu_search_result **out, struct kifu_store *st,
 			skipping = limit && seen++ < offset;
 			if (!skipping && limit && res->n == limit)
 				break;
-			if (!skipping && add_hit(res, s) < 0) {
-				ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			if (!skipping && (ret = add_hit(res, s, 9, err)) < 0)
 				goto out;
-			}
 		}
 		if (skipping)
 			continue;

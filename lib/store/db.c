@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/date.h"
 #include "store/store_impl.h"
 
 const char *kifu_db_backend_(const struct kifu_store *st)
@@ -290,13 +291,12 @@ int kifu_db_damaged_(struct kifu_store *st, struct kifu_error *err, const char *
  * its control bytes shown as '?': it is what a damaged file holds).
  */
 static int damaged_value(struct kifu_stmt *s, int i, struct kifu_error *err, const char *want,
-			 const char *fmt, va_list ap)
+			 const char *where)
 {
 	const char *v = kifu_db_column_text_(s, i);
-	char where[256], shown[48];
+	char shown[48];
 	size_t k;
 
-	vsnprintf(where, sizeof(where), fmt, ap);
 	if (!v)
 		return kifu_db_damaged_(s->st, err, "%s is NULL, not %s", where, want);
 	for (k = 0; v[k] && k < 40; k++)
@@ -310,7 +310,7 @@ int kifu_db_column_whole_(long long *out, struct kifu_stmt *s, int i, long long 
 			  struct kifu_error *err, const char *fmt, ...)
 {
 	const char *v = kifu_db_column_text_(s, i);
-	char want[96], *end;
+	char want[96], where[256], *end;
 	long long n = 0;
 	va_list ap;
 	int ret;
@@ -328,8 +328,9 @@ int kifu_db_column_whole_(long long *out, struct kifu_stmt *s, int i, long long 
 	else
 		snprintf(want, sizeof(want), "a whole number from %lld to %lld", min, max);
 	va_start(ap, fmt);
-	ret = damaged_value(s, i, err, want, fmt, ap);
+	vsnprintf(where, sizeof(where), fmt, ap);
 	va_end(ap);
+	ret = damaged_value(s, i, err, want, where);
 	*out = 0;
 	return ret;
 }
@@ -338,7 +339,7 @@ int kifu_db_column_real_(double *out, struct kifu_stmt *s, int i, double min, do
 			 struct kifu_error *err, const char *fmt, ...)
 {
 	const char *v = kifu_db_column_text_(s, i);
-	char want[96], *end;
+	char want[96], where[256], *end;
 	va_list ap;
 	double x;
 	int ret;
@@ -357,8 +358,9 @@ int kifu_db_column_real_(double *out, struct kifu_stmt *s, int i, double min, do
 	}
 	snprintf(want, sizeof(want), "a number from %g to %g", min, max);
 	va_start(ap, fmt);
-	ret = damaged_value(s, i, err, want, fmt, ap);
+	vsnprintf(where, sizeof(where), fmt, ap);
 	va_end(ap);
+	ret = damaged_value(s, i, err, want, where);
 	*out = 0;
 	return ret;
 }
@@ -375,4 +377,31 @@ int kifu_db_sum_(long long *sum, long long v, struct kifu_store *st, struct kifu
 	vsnprintf(where, sizeof(where), fmt, ap);
 	va_end(ap);
 	return kifu_db_damaged_(st, err, "%s add up past 2^63", where);
+}
+
+int kifu_db_column_date_(struct kifu_stmt *s, int i, int i_first, struct kifu_error *err,
+			 const char *fmt, ...)
+{
+	const char *date = kifu_db_column_text_(s, i);
+	const char *first = i_first >= 0 ? kifu_db_column_text_(s, i_first) : NULL;
+	char day[11], where[256];
+	const char *why = NULL;
+	va_list ap;
+
+	if (!date && !first)
+		return 0;
+	if (!date)
+		why = "no date but a first day";
+	else if (kifu_date_first_day(day, date, NULL) < 0)
+		why = "a calendar date as records write it";
+	else if (i_first >= 0 && (!first || strcmp(first, day)))
+		why = "the date its first day (date_first) says";
+	if (!why)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof(where), fmt, ap);
+	va_end(ap);
+	if (!date)
+		return kifu_db_damaged_(s->st, err, "%s has %s", where, why);
+	return damaged_value(s, i, err, why, where);
 }

@@ -166,6 +166,15 @@ int kifu_db_column_real_(double *out, struct kifu_stmt *s, int i, double min, do
 			 struct kifu_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
+/*
+ * A stored game's date (column i: as written, or NULL) and, with i_first
+ * >= 0, its first day (column i_first, what the store sorts and filters
+ * by), checked by the records' rule (kifu_date_parse) and against each
+ * other: 0, or KIFU_EDB as damage "WHERE: date 'V' is ...".
+ */
+int kifu_db_column_date_(struct kifu_stmt *s, int i, int i_first, struct kifu_error *err,
+			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* The largest count kifu_db_column_whole_ takes (a kept sum of games). */
 #define KIFU_DB_COUNT_MAX LLONG_MAX
 

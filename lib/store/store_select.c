@@ -6,6 +6,7 @@
  * kifu_record that the record writer and validator take as they would a
  * parsed one.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,7 +214,8 @@ static int tag_type(const char *name)
 
 /* Runs cached statement k for game id, handing each row to fn. */
 static int load_rows(struct kifu_store *st, int k, int64_t id, const char *what,
-		     int (*fn)(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err),
+		     int (*fn)(struct kifu_record *rec, struct kifu_stmt *s, int64_t id,
+			       struct kifu_error *err),
 		     struct kifu_record *rec, struct kifu_error *err)
 {
 	struct kifu_stmt *s = kifu_store_stmt_(st, k, err);
@@ -223,7 +225,7 @@ static int load_rows(struct kifu_store *st, int k, int64_t id, const char *what,
 		return err ? err->code : KIFU_EDB;
 	kifu_db_bind_int64_(s, 1, id);
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
-		ret = fn(rec, s, err);
+		ret = fn(rec, s, id, err);
 		if (ret < 0)
 			break;
 	}
@@ -233,21 +235,33 @@ static int load_rows(struct kifu_store *st, int k, int64_t id, const char *what,
 	return ret;
 }
 
-static int load_side(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
+static int load_side(struct kifu_record *rec, struct kifu_stmt *s, int64_t id,
+		          struct kifu_error *err)
 {
 	int has_rating = !kifu_db_column_is_null_(s, 2);
+	long long rating = 0;
 
+	if (has_rating && kifu_db_column_whole_(&rating, s, 2, LONG_MIN, LONG_MAX, err,
+						"sides.rating of game %lld", (long long)id) < 0)
+		return KIFU_EDB;
 	return kifu_record_set_player(rec, col_text(s, 0), col_text(s, 1), has_rating,
-				      has_rating ? (long)kifu_db_column_int64_(s, 2) : 0, err);
+				      (long)rating, err);
 }
 
-static int load_move(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
+static int load_move(struct kifu_record *rec, struct kifu_stmt *s, int64_t id,
+		          struct kifu_error *err)
 {
+	/* a JSON null (or no text) is no move: exported, it would be '' */
+	if (!col_text(s, 0) || !col_text(s, 0)[0])
+		return kifu_db_damaged_(s->st, err, "game_moves.moves of game %lld has %s at ply %zu",
+					(long long)id, col_text(s, 0) ? "''" : "null", rec->nturns + 1);
 	return kifu_record_add_turn(rec, col_text(s, 0), col_text(s, 1), col_text(s, 2), err);
 }
 
-static int load_tag(struct kifu_record *rec, struct kifu_stmt *s, struct kifu_error *err)
+static int load_tag(struct kifu_record *rec, struct kifu_stmt *s, int64_t id,
+		         struct kifu_error *err)
 {
+	(void)id; /* the same signature as load_move's */
 	return kifu_record_add_tag(rec, col_text(s, 0), col_text(s, 1), tag_type(col_text(s, 2)),
 				   err);
 }
@@ -261,6 +275,7 @@ static int load_headers(struct kifu_record *rec, int64_t *plies, struct kifu_sto
 				    KIFU_KEY_ANNOTATOR, KIFU_KEY_SOURCE, KIFU_KEY_RESULT,
 				    KIFU_KEY_TERMINATION };
 	const struct kifu_game *g;
+	long long n = 0;
 	int rc, ret = 0, i;
 
 	rc = kifu_db_step_(s);
@@ -275,7 +290,11 @@ static int load_headers(struct kifu_record *rec, int64_t *plies, struct kifu_sto
 		goto out;
 	}
 	g = kifu_game_find(col_text(s, 0));
-	*plies = kifu_db_column_int64_(s, 11);
+	ret = kifu_db_column_whole_(&n, s, 11, 0, KIFU_DB_PLIES_MAX, err, "games.plies of game %lld",
+				    (long long)id);
+	if (ret == 0)
+		ret = kifu_db_column_date_(s, 6, 12, err, "games.date of game %lld", (long long)id);
+	*plies = n;
 	for (i = 0; i < (int)(sizeof(keys) / sizeof(keys[0])) && ret == 0; i++) {
 		/*
 		 * `first` is part of a record only where the players may choose
@@ -333,4 +352,30 @@ out:
 	}
 	*out = rec;
 	return 0;
+}
+
+int kifu_store_game_validate(struct kifu_replay *rp, struct kifu_diags *diags,
+			     struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+			     struct kifu_error *err)
+{
+	const char *msg;
+	size_t i;
+	int ret = kifu_record_validate(rp, diags, rec, KIFU_VALIDATE_TEXT, err);
+
+	for (i = 0; ret == 0 && i < diags->n; i++) {
+		if (diags->v[i].severity != KIFU_DIAG_ERROR)
+			continue;
+		/* "game K, ply P: ...": K counts games in a file; the database's is its id */
+		msg = diags->v[i].message ? diags->v[i].message : "";
+		if (!strncmp(msg, "game ", 5) && msg[5] >= '0' && msg[5] <= '9') {
+			msg += 5 + strspn(msg + 5, "0123456789");
+			msg += *msg == ',' || *msg == ':' ? 1 : 0;
+			msg += *msg == ' ' ? 1 : 0;
+		}
+		return kifu_db_damaged_(st, err, "game %lld does not replay as stored: %s",
+					(long long)id, msg);
+	}
+	if (ret == 0 && diags->errors)
+		ret = kifu_db_damaged_(st, err, "game %lld does not replay as stored", (long long)id);
+	return ret;
 }

@@ -58,7 +58,7 @@ static const struct kifu_db_query stmt_sql[ST_COUNT] = {
 		"INSERT INTO files(import_id, path, size) VALUES (?1, ?2, ?3) RETURNING id" },
 	[ST_LOAD_GAME] = { "load_game",
 		"SELECT game, variant, first, event, site, round, date, annotator, source, "
-		"result, termination, plies FROM games WHERE id = ?1" },
+		"result, termination, plies, date_first FROM games WHERE id = ?1" },
 	[ST_LOAD_SIDES] = { "load_sides",
 		"SELECT s.side, p.name, s.rating FROM sides s JOIN players p ON p.id = s.player_id "
 		"WHERE s.game_id = ?1 ORDER BY s.side_index" },

@@ -20,27 +20,42 @@ static int digits(const char *s, int n)
 	return v;
 }
 
-int kifu_date_first_day(char *out, const char *date, struct kifu_error *err)
+int kifu_date_parse(int *y, int *m, int *d, const char *date)
 {
 	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	size_t n = date ? strlen(date) : 0;
-	int y, m = 1, d = 1, leap;
+	int leap;
 
-	y = n >= 4 ? digits(date, 4) : -1;
+	*m = *d = 1;
+	*y = n >= 4 ? digits(date, 4) : -1;
 	if (n == 7 || n == 10) {
-		m = date[4] == '-' ? digits(date + 5, 2) : -1;
+		*m = date[4] == '-' ? digits(date + 5, 2) : -1;
 		if (n == 10)
-			d = date[7] == '-' ? digits(date + 8, 2) : -1;
+			*d = date[7] == '-' ? digits(date + 8, 2) : -1;
 	} else if (n != 4) {
-		y = -1;
+		*y = -1;
 	}
-	leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-	if (y < 0 || m < 1 || m > 12 || d < 1 ||
-	    d > mdays[m - 1] + (m == 2 && leap))
+	if (*y < 0 || *m < 0 || *d < 0)
+		return KIFU_EPARSE;
+	leap = *y % 4 == 0 && (*y % 100 != 0 || *y % 400 == 0);
+	if (*y < 1 || *m < 1 || *m > 12 || *d < 1 || *d > mdays[*m - 1] + (*m == 2 && leap))
+		return KIFU_ERANGE;
+	return 0;
+}
+
+int kifu_date_first_day(char *out, const char *date, struct kifu_error *err)
+{
+	int y, m, d, ret = kifu_date_parse(&y, &m, &d, date);
+
+	if (ret == KIFU_ERANGE)
+		return kifu_error_set(err, KIFU_EPARSE, "invalid date '%s': not a calendar date",
+				      date);
+	if (ret < 0)
 		return kifu_error_set(err, KIFU_EPARSE,
 				      "invalid date '%s': expected YYYY, YYYY-MM or YYYY-MM-DD",
 				      date ? date : "");
 	/* Four digits of year at most, but the compiler cannot see that. */
-	snprintf(out, 11, "%04d-%02d-%02d", y % 10000, m % 100, d % 100);
+	snprintf(out, 11, "%04u-%02u-%02u", (unsigned)y % 10000u, (unsigned)m % 100u,
+		 (unsigned)d % 100u);
 	return 0;
 }
