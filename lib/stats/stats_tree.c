@@ -331,7 +331,7 @@ static int tree_collect(struct tree_moves *t, long long *ended, struct kifu_stor
 	} else {
 		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies), NULL, "
 				    "min(g.date_first || ' ' || g.date), "
-				    "max(g.date_first || ' ' || g.date) FROM "
+				    "max(g.date_first || ' ' || g.date), 0 FROM "
 				    "(SELECT game_id, min(ply) AS ply FROM positions WHERE hash = ?1 "
 				    "GROUP BY game_id) AS h CROSS JOIN games g CROSS JOIN moves mv "
 				    "WHERE h.ply > ?2 AND g.id = h.game_id AND mv.game_id = g.id AND "
@@ -351,8 +351,10 @@ static int tree_collect(struct tree_moves *t, long long *ended, struct kifu_stor
 		long long n, plies;
 
 		/* No next move (schema 8 reads them): games that ended there. */
-		ret = kifu_db_column_whole_(&n, s, 2, 1, KIFU_DB_COUNT_MAX, err, "the games at "
-					    "position %016" PRIx64, hash);
+		ret = kifu_store_tree_scan_check_(s, hash, err);
+		if (ret == 0)
+			ret = kifu_db_column_whole_(&n, s, 2, 1, KIFU_DB_COUNT_MAX, err, "the games "
+						    "at position %016" PRIx64, hash);
 		if (ret == 0 && !move)
 			ret = kifu_db_sum_(ended, n, st, err, "the games that ended at %016" PRIx64,
 					   hash);

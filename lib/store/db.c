@@ -282,6 +282,7 @@ int kifu_db_damaged_(struct kifu_store *st, struct kifu_error *err, const char *
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	st->damaged++;
 	kifu_error_at(err, st->path, 0, 0);
 	return kifu_error_set(err, KIFU_EDB, "database '%s' is damaged: %s", st->path, why);
 }

@@ -252,6 +252,7 @@ struct kifu_store {
 	int bulk;            /* in bulk mode: foreign keys not enforced */
 	int version;         /* the schema version of the file (older ones only read) */
 	int readonly;        /* opened with KIFU_STORE_READ and not writable */
+	long long damaged;   /* reports of damage (kifu_db_damaged_) so far */
 	struct kifu_stmt *stmt[ST_COUNT];
 	struct kifu_buf moves, hashes, notes; /* one game's packed values, reused */
 	/* The position index waiting to be written (store_posidx.c). */
@@ -297,6 +298,14 @@ int kifu_store_bind_hashes_(struct kifu_stmt *s, int i, const struct kifu_buf *p
 /* A JSON array of decimal integers (text) into *h as above; KIFU_EDB when it is not one. */
 int kifu_store_parse_hashes_(uint64_t **h, size_t *n, size_t *cap, const char *text);
 int kifu_store_column_hashes_(uint64_t **h, size_t *n, size_t *cap, struct kifu_stmt *s, int i);
+/*
+ * kifu_store_column_hashes_ of stored game id, checked: hashes that do not
+ * read, or not one per position (plies + 1, plies from games.plies), are
+ * KIFU_EDB as damage naming the game (the position index, which follows
+ * them, would silently miss the game); else 0 or KIFU_ENOMEM.
+ */
+int kifu_store_game_hashes_(uint64_t **h, size_t *n, size_t *cap, struct kifu_stmt *s, int i,
+			    long long id, long long plies, struct kifu_error *err);
 
 /* backends/sqlite_fn.c: kifu_hash_at, kifu_hashes, kifu_pack_hashes on an sqlite3 *. */
 int kifu_store_sqlite_functions_(void *conn);

@@ -41,6 +41,12 @@ int kifu_filter_bind_(struct kifu_stmt *stmt, int first, const struct kifu_filte
  */
 void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
 			      int have_index, const char *where);
+/*
+ * Checks a row of kifu_store_tree_scan_sql_ at position hash: the games
+ * that end there are those with no next move (a move missing from
+ * game_data.moves, or one past games.plies, is KIFU_EDB as damage).
+ */
+int kifu_store_tree_scan_check_(struct kifu_stmt *s, uint64_t hash, struct kifu_error *err);
 
 /*
  * Schema 7 on SQLite keeps no canonical index (positions_canon is a view

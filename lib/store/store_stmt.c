@@ -308,3 +308,19 @@ int kifu_store_column_hashes_(uint64_t **h, size_t *n, size_t *cap, struct kifu_
 	*n = len / 8;
 	return 0;
 }
+
+int kifu_store_game_hashes_(uint64_t **h, size_t *n, size_t *cap, struct kifu_stmt *s, int i,
+			    long long id, long long plies, struct kifu_error *err)
+{
+	int ret = kifu_store_column_hashes_(h, n, cap, s, i);
+
+	if (ret == KIFU_ENOMEM)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	if (ret < 0)
+		return kifu_db_damaged_(s->st, err, "game_data.hashes of game %lld do not read as "
+					"position hashes", id);
+	if ((long long)*n != plies + 1)
+		return kifu_db_damaged_(s->st, err, "game_data.hashes of game %lld hold %zu "
+					"positions for its %lld plies", id, *n, plies);
+	return 0;
+}

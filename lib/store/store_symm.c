@@ -16,6 +16,7 @@
  * derived table, store_impl.h), at each game, commit, rollback, bulk load
  * and close.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -411,14 +412,37 @@ void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int 
 	else
 		kifu_buf_puts(sql, "NULL");
 	/* 6, 7: the earliest and latest date (first day, space, as written: see TREE_SEEN_MAX). */
-	kifu_buf_puts(sql, ", min(g.date_first || ' ' || g.date), max(g.date_first || ' ' || g.date)"
-		      " FROM ");
+	kifu_buf_puts(sql, ", min(g.date_first || ' ' || g.date), max(g.date_first || ' ' || g.date)");
+	/* 7: the games that end there, which have no next move (kifu_store_tree_scan_check_) */
+	kifu_buf_puts(sql, ", sum(CASE WHEN h.ply >= g.plies THEN 1 ELSE 0 END) FROM ");
 	kifu_store_reach_sql_(sql, st, symmetric, have_index);
 	kifu_buf_printf(sql, " h CROSS JOIN games g CROSS JOIN %s m WHERE "
 			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
 			"%s%s GROUP BY 1, 2%s",
 			kifu_db_game_data_(st), st->version >= 8 ? "" : "h.ply < g.plies AND ",
 			where, symmetric ? ", 5" : "");
+}
+
+int kifu_store_tree_scan_check_(struct kifu_stmt *s, uint64_t hash, struct kifu_error *err)
+{
+	const char *move = kifu_db_column_text_(s, 0);
+	long long n, ended;
+	int ret;
+
+	ret = kifu_db_column_whole_(&n, s, 2, 1, KIFU_DB_COUNT_MAX, err, "the games at position "
+				    "%016" PRIx64, hash);
+	if (ret == 0)
+		ret = kifu_db_column_whole_(&ended, s, 7, 0, n, err, "the games that end at "
+					    "position %016" PRIx64, hash);
+	if (ret == 0 && move && ended)
+		ret = kifu_db_damaged_(s->st, err, "game_data.moves of %lld game%s at position "
+				       "%016" PRIx64 " go%s past games.plies", ended,
+				       ended == 1 ? "" : "s", hash, ended == 1 ? "es" : "");
+	if (ret == 0 && !move && ended != n)
+		ret = kifu_db_damaged_(s->st, err, "game_data.moves of %lld game%s at position "
+				       "%016" PRIx64 " end%s before games.plies", n - ended,
+				       n - ended == 1 ? "" : "s", hash, n - ended == 1 ? "s" : "");
+	return ret;
 }
 
 /* NEW positions looked up at a time by backfill_hits (one parameter each). */
@@ -585,6 +609,9 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 			char text[KIFU_MOVE_TEXT_MAX];
 			int j;
 
+			ret = kifu_store_tree_scan_check_(q, k->hash, err);
+			if (ret < 0)
+				break;
 			/* No next move: games that ended there (schema 8's rows of move ""). */
 			if (!move)
 				move = "";
@@ -766,7 +793,8 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 	if (ret < 0)
 		return ret;
 	kifu_buf_printf(&sql, "SELECT g.id, g.game, g.variant, g.first, g.result, m.moves, "
-			"m.hashes, g.date, g.date_first FROM games g JOIN %s m ON m.game_id = g.id "
+			"m.hashes, g.date, g.date_first, g.plies FROM games g JOIN %s m "
+			"ON m.game_id = g.id "
 			"WHERE g.id > ?1 ORDER BY g.id LIMIT ?2", kifu_db_game_data_(st));
 	if (sql.failed) {
 		ret = nomem(err);
@@ -814,17 +842,35 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			e->moves = moves ? json_loads(moves, 0, NULL) : NULL;
 			kifu_store_symm_seen_(&e->seen, kifu_db_column_text_(sel, 7),
 					      kifu_db_column_text_(sel, 8));
+			/*
+			 * What the counts rest on, checked: as many moves as plies,
+			 * a hash per position, a calendar date (no import stores
+			 * other: counting them would be a wrong answer).
+			 */
 			{
 				size_t cap = 0;
+				long long plies;
 
-				/* Hashes that do not read are none: the game counts as it replays. */
-				if (kifu_store_column_hashes_(&e->hashes, &e->nhashes, &cap, sel, 6) ==
-				    KIFU_ENOMEM)
-					ret = nomem(err);
+				ret = kifu_db_column_whole_(&plies, sel, 9, 0, KIFU_DB_PLIES_MAX, err,
+							    "games.plies of game %lld",
+							    (long long)e->id);
+				if (ret == 0 && (!json_is_array(e->moves) ||
+						 (long long)json_array_size(e->moves) != plies))
+					ret = kifu_db_damaged_(st, err, "game_data.moves of game %lld "
+							       "is not a list of its %lld moves",
+							       (long long)e->id, plies);
+				if (ret == 0)
+					ret = kifu_store_game_hashes_(&e->hashes, &e->nhashes, &cap,
+								      sel, 6, e->id, plies, err);
+				if (ret == 0)
+					ret = kifu_db_column_date_(sel, 7, 8, err, "games.date of "
+								   "game %lld", (long long)e->id);
+				if (ret < 0)
+					break;
 			}
 		}
 		kifu_db_reset_(sel);
-		if (rc != KIFU_DB_DONE)
+		if (ret == 0 && rc != KIFU_DB_DONE)
 			ret = kifu_store_fail_(st, "cannot count the tree", err);
 		any = nc == FILL_CHUNK;
 		for (i = 0; i < nc && ret == 0; i++) {

@@ -10,7 +10,7 @@
 
 int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error *err)
 {
-	long long last = -1;
+	long long last = -1, damaged = st->damaged;
 	int ret, fresh = 0;
 
 	*ready = 0;
@@ -35,8 +35,8 @@ int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error 
 		ret = kifu_store_commit(st, err);
 	if (ret < 0) {
 		kifu_store_rollback(st);
-		/* Another writer, a read-only file: the report reads the games instead. */
-		return 0;
+		/* Damage is the answer; another writer, a read-only file: the report reads the games. */
+		return st->damaged > damaged ? ret : 0;
 	}
 	*ready = 1;
 	return 0;

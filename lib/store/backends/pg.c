@@ -286,8 +286,23 @@ static int pg_version_get(long long *version, int *foreign, struct kifu_store *s
 		ret = kifu_db_query_int_(&others, st, "SELECT count(*) FROM kifu_schema "
 						     "WHERE application <> 'kifu'", err);
 		*foreign = others > 0;
-		if (ret == 0)
-			ret = kifu_db_query_int_(version, st, "SELECT max(version) FROM kifu_schema", err);
+		if (ret < 0 || *foreign)
+			return ret;
+		/*
+		 * kifu's own table, which every migration leaves with its one row:
+		 * without a version, read as 0, the tables would look absent.
+		 */
+		ret = kifu_db_prepare_(&s, st, "SELECT max(version) FROM kifu_schema", err);
+		if (ret < 0)
+			return ret;
+		if (kifu_db_step_(s) != KIFU_DB_ROW)
+			ret = kifu_db_fail_(st, "cannot read the schema", err);
+		else if (kifu_db_column_is_null_(s, 0))
+			ret = kifu_db_damaged_(st, err, "kifu_schema holds no schema version");
+		else
+			ret = kifu_db_column_whole_(version, s, 0, 1, INT_MAX, err,
+						    "kifu_schema.version");
+		kifu_db_finalize_(s);
 		return ret;
 	}
 	/* No kifu_schema: an empty database, or somebody else's. */
