@@ -518,6 +518,12 @@ static int search_games(struct kifu_search_result **out, struct kifu_store *st,
 				     "version 5 (kifu-import upgrades it)", kifu_store_path(st));
 		goto out;
 	}
+	/* the index follows the hashes: one per position, or a game would be missed silently */
+	if (hash) {
+		ret = kifu_store_packed_check_(st, err);
+		if (ret < 0)
+			goto out;
+	}
 	if (listing_usable(st, f)) {
 		ret = search_listing(res, st, f, hash, symmetric, orient, norient, offset, limit,
 				     err);

@@ -49,6 +49,15 @@ void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int 
 int kifu_store_tree_scan_check_(struct kifu_stmt *s, uint64_t hash, struct kifu_error *err);
 
 /*
+ * After the games' packed rows were changed by hand (the tree counts are
+ * forgotten then, and until they are made again): checks that every
+ * game's hashes hold one value per position (games.plies + 1), which the
+ * position index follows; the first that does not is KIFU_EDB as damage.
+ * 0 at once while the counts are kept (no game was changed since).
+ */
+int kifu_store_packed_check_(struct kifu_store *st, struct kifu_error *err);
+
+/*
  * Schema 7 on SQLite keeps no canonical index (positions_canon is a view
  * there): the games reaching a canonical position are those the plain
  * index holds at any of its orientations, each once at the first ply

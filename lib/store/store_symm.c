@@ -966,6 +966,36 @@ int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct ki
 				     err);
 }
 
+int kifu_store_packed_check_(struct kifu_store *st, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	long long last = -1, id, plies, n;
+	int ret, rc;
+
+	if (st->version < 7 || !kifu_db_sql_(st, "hashes_mismatch"))
+		return 0;
+	ret = kifu_store_symm_tree_last_(&last, st, err);
+	if (ret < 0 || last >= 0)
+		return ret;
+	ret = kifu_db_prepare_named_(&s, st, "hashes_mismatch", err);
+	if (ret < 0)
+		return ret;
+	rc = kifu_db_step_(s);
+	if (rc == KIFU_DB_ROW) {
+		id = kifu_db_column_int64_(s, 0);
+		plies = kifu_db_column_int64_(s, 1);
+		n = kifu_db_column_int64_(s, 2);
+		ret = n < 0 ? kifu_db_damaged_(st, err, "game_data.hashes of game %lld do not read "
+					       "as position hashes", id)
+			    : kifu_db_damaged_(st, err, "game_data.hashes of game %lld hold %lld "
+					       "positions for its %lld plies", id, n, plies);
+	} else if (rc != KIFU_DB_DONE) {
+		ret = kifu_store_fail_(st, "cannot read the games", err);
+	}
+	kifu_db_finalize_(s);
+	return ret;
+}
+
 int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct kifu_error *err)
 {
 	int ret = 0;

@@ -896,6 +896,12 @@ static void pg_json_at(struct kifu_buf *out, const char *array, const char *inde
  */
 static const struct kifu_db_query pg_queries[] = {
 	{ "begin", "BEGIN ISOLATION LEVEL READ COMMITTED" },
+	/* kifu_store_packed_check_: a game whose hashes are not an array of one a position */
+	{ "hashes_mismatch", "SELECT g.id, g.plies, CASE WHEN jsonb_typeof(m.hashes) = 'array' "
+			     "THEN jsonb_array_length(m.hashes) ELSE -1 END FROM games g "
+			     "JOIN game_moves m ON m.game_id = g.id WHERE CASE WHEN "
+			     "jsonb_typeof(m.hashes) = 'array' THEN jsonb_array_length(m.hashes) "
+			     "<> g.plies + 1 ELSE true END LIMIT 1" },
 	{ "begin_game", "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit = off; "
 			"SELECT pg_advisory_xact_lock(" LOCK_MERGE "); "
 			"SELECT pg_advisory_xact_lock_shared(" LOCK_WRITERS ")" },

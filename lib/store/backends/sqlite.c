@@ -384,6 +384,12 @@ static const struct kifu_db_query sq_queries[] = {
 	{ "commit", "COMMIT" },
 	{ "rollback", "ROLLBACK" },
 	{ "has", "SELECT 1 FROM sqlite_master WHERE name = ?1" },
+	/* kifu_store_packed_check_: a game whose hashes are not 8 bytes a position */
+	{ "hashes_mismatch", "SELECT g.id, g.plies, CASE WHEN typeof(d.hashes) = 'blob' AND "
+			     "length(d.hashes) % 8 = 0 THEN length(d.hashes) / 8 ELSE -1 END "
+			     "FROM games g JOIN game_data d ON d.game_id = g.id WHERE "
+			     "typeof(d.hashes) <> 'blob' OR length(d.hashes) <> 8 * (g.plies + 1) "
+			     "LIMIT 1" },
 	/*
 	 * store_symm.c: the canonical hashes of games ?1..?2 into their index,
 	 * before version 7 (which keeps none: the plain index answers).
