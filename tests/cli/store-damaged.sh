@@ -1,9 +1,13 @@
 #!/bin/sh
-# A damaged database is said to be damaged (item 8), not
+# A damaged database is said to be damaged (item 8, issue 28), not
 # answered from: copies of a database corrupted with python3's sqlite3 (a
 # move that is no string of the game, impossible tree counts, a loss that is
-# not finite, a missing game_moves row) make the readers exit 3 with
-# "database 'PATH' is damaged: ...". Runs from the repo root; tools in
+# not finite, a missing game_moves row; kept sums that overflow or are
+# negative, a length of -1 or 2^31-1, a score that is text, moves or hashes
+# that are not one per ply, a null move, dates that are no calendar dates, a
+# stored game that does not replay) make the readers exit 3 with "database
+# 'PATH' is damaged: ..." and kifu-serve answer 500 and go on; --since 0000
+# is no calendar date, as a record's. Runs from the repo root; tools in
 # $KIFU_BIN.
 set -u
 . tests/cli/lib/test-lib.sh
@@ -15,6 +19,11 @@ c = sqlite3.connect(sys.argv[1])
 c.execute("PRAGMA foreign_keys = OFF")
 c.executescript(sys.argv[2])
 c.commit()' "$tmp/$1.db" "$2"
+}
+# q SQL: the first column of the first row SQL gives on the good database
+q() {
+	python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$tmp/ok.db" "$1"
 }
 # damaged NAME TOOL ARGS...: TOOL on $tmp/NAME.db exits 3 and says why
 damaged() {
@@ -31,7 +40,8 @@ damaged() {
 # the precomputed tables filled
 "$bin/kifu-stats" --db "$tmp/ok.db" --game splinter --variant knockout tree >/dev/null
 "$bin/kifu-stats" --db "$tmp/ok.db" openings >/dev/null
-for r in openings players; do
+"$bin/kifu-stats" --db "$tmp/ok.db" summary >/dev/null
+for r in openings players summary; do
 	"$bin/kifu-stats" --db "$tmp/ok.db" $r >/dev/null 2>&1
 	check "the good database: $r exits 0" [ $? -eq 0 ]
 done
@@ -51,5 +61,108 @@ damaged loss kifu-stats players
 corrupt gone "DELETE FROM game_moves WHERE game_id = 2"
 damaged gone kifu-export --id 2 --to yaml
 check "gone: the game named" grep -q "game 2 has 0 of its [0-9]* moves" "$tmp/err"
+
+# ---- issue 28 ----
+# the kept sums: overflowing (the tree summed them into a wrapped score), negative
+corrupt treewrap "UPDATE tree_moves SET w0 = 4611686018427387904, w1 = 4611686018427387904, games = 5 WHERE game = 'splinter' AND variant = 'knockout'"
+damaged treewrap kifu-stats --game splinter --variant knockout tree
+check "treewrap: nothing printed" [ ! -s "$tmp/out" ]
+corrupt lines "UPDATE stats_lines SET games = -2"
+damaged lines kifu-stats openings
+check "lines: stats_lines named" grep -q "stats_lines.games of line" "$tmp/err"
+corrupt outcomes "UPDATE stats_outcomes SET games = -3"
+damaged outcomes kifu-stats summary
+damaged outcomes kifu-stats lengths
+corrupt outmax "UPDATE stats_outcomes SET games = 9223372036854775807"
+damaged outmax kifu-stats summary
+"$bin/kifu-stats" --db "$tmp/ok.db" players >/dev/null
+corrupt splayers "UPDATE stats_players SET games = 9223372036854775807, wins = 9223372036854775807, losses = 9223372036854775807"
+damaged splayers kifu-stats players
+corrupt negplayers "UPDATE stats_players SET games = -3"
+damaged negplayers kifu-stats players
+
+# games.plies out of range, on every reader that lists it
+g1=$(q "SELECT game FROM games WHERE id = 1")
+v1=$(q "SELECT variant FROM games WHERE id = 1")
+m1=$(q "SELECT json_extract(moves, '\$[0]') FROM game_moves WHERE game_id = 1")
+for p in -1 -5 2147483647; do
+	corrupt "plies$p" "UPDATE games SET plies = $p WHERE id = 1"
+	damaged "plies$p" kifu-search
+	check "plies$p: the game named" grep -q "games.plies of game 1 is '$p'" "$tmp/err"
+	damaged "plies$p" kifu-stats lengths
+	damaged "plies$p" kifu-stats summary
+	damaged "plies$p" kifu-stats --no-cache summary
+	damaged "plies$p" kifu-export --id 1 --to yaml
+done
+
+# a stored review's loss and score
+corrupt negloss "UPDATE analysis_plies SET loss = -5 WHERE rowid IN (SELECT rowid FROM analysis_plies LIMIT 1)"
+damaged negloss kifu-stats players
+corrupt textscore "UPDATE analysis_plies SET best_score = 'x' WHERE rowid IN (SELECT rowid FROM analysis_plies LIMIT 1)"
+damaged textscore kifu-export --id 3 --to json
+check "textscore: the game and ply named" grep -q "analysis_plies.best_score of game 3, ply 1 is 'x'" "$tmp/err"
+
+# moves and hashes not one per ply, a null move
+corrupt nomoves "UPDATE game_moves SET moves = '[]' WHERE game_id = 1"
+damaged nomoves kifu-stats --game "$g1" --variant "$v1" tree
+damaged nomoves kifu-stats --no-cache --game "$g1" --variant "$v1" tree
+corrupt nohashes "UPDATE game_data SET hashes = x'' WHERE game_id = 1"
+damaged nohashes kifu-search --game "$g1" --variant "$v1" --after "$m1"
+check "nohashes: the game named" grep -q "hashes of game 1 hold 0 positions" "$tmp/err"
+damaged nohashes kifu-stats --game "$g1" --variant "$v1" tree
+corrupt twohashes "UPDATE game_data SET hashes = x'00000000000000010000000000000002' WHERE game_id = 1"
+damaged twohashes kifu-search --game "$g1" --variant "$v1" --after "$m1"
+corrupt nullmove "UPDATE game_moves SET moves = json_set(moves, '\$[0]', json('null')) WHERE game_id = 1"
+damaged nullmove kifu-export --id 1 --to yaml
+check "nullmove: nothing exported" [ ! -s "$tmp/out" ]
+check "nullmove: the ply named" grep -q "game 1 has null at ply 1" "$tmp/err"
+
+# dates that are no calendar dates: shown and sorted no more
+for d in garbage 0000-00-00; do
+	corrupt "date$d" "UPDATE games SET date = '$d', date_first = '$d' WHERE id = 1"
+	damaged "date$d" kifu-search
+	check "date$d: the date named" grep -q "games.date of game 1 is '$d'" "$tmp/err"
+	damaged "date$d" kifu-export --id 1 --to pgn
+done
+corrupt datefirst "UPDATE games SET date_first = '1900-01-01' WHERE id = 1 AND date IS NOT NULL"
+[ "$(q "SELECT count(*) FROM games WHERE id = 1 AND date IS NOT NULL")" = 1 ] &&
+	damaged datefirst kifu-search
+
+# a stored game that does not replay: the id named, nothing partial written
+corrupt illegal "UPDATE game_moves SET moves = json_set(moves, '\$[0]', json_extract(moves, '\$[1]'), '\$[1]', json_extract(moves, '\$[0]')) WHERE game_id = 1"
+for to in pgn yaml json text html; do
+	damaged illegal kifu-export --id 1 --to "$to"
+	check "illegal: --to $to: nothing on stdout" [ ! -s "$tmp/out" ]
+	check "illegal: --to $to: the game named" grep -q "is damaged: game 1 does not replay as stored: ply 1: " "$tmp/err"
+done
+
+# one rule for dates: --since 0000 is no calendar date, as a record's
+for tool in kifu-search kifu-stats kifu-export; do
+	args=""
+	[ "$tool" = kifu-stats ] && args=summary
+	[ "$tool" = kifu-export ] && args="--to yaml"
+	# shellcheck disable=SC2086
+	"$bin/$tool" --db "$tmp/ok.db" --since 0000 $args >"$tmp/out" 2>"$tmp/err"
+	check "$tool --since 0000: exit 2" [ $? -eq 2 ]
+	check "$tool --since 0000: not a calendar date" grep -q "'0000': not a calendar date" "$tmp/err"
+done
+printf 'game: splinter\ndate: "0000"\nmoves: []\n' >"$tmp/d0.yaml"
+"$bin/kifu-validate" "$tmp/d0.yaml" >/dev/null 2>"$tmp/err"
+check "a record dated 0000: not a calendar date" grep -q "not a calendar date: '0000'" "$tmp/err"
+
+# kifu-serve answers 500 on a damaged database and goes on answering
+if command -v python3 >/dev/null 2>&1; then
+	. tests/cli/lib/serve.sh
+	if serve_start "$tmp/treewrap.db" --threads 2; then
+		serve_get /explore/splinter/knockout >"$tmp/body"
+		check "kifu-serve: the damaged tree is 500" [ "$(cat "$tmp/status")" = 500 ]
+		serve_get "/api/tree?game=splinter&variant=knockout" >"$tmp/body"
+		check "kifu-serve: the damaged tree on the API is 500" [ "$(cat "$tmp/status")" = 500 ]
+		check "kifu-serve: the API says damaged" grep -q "is damaged" "$tmp/body"
+		serve_get /api/stats/summary >"$tmp/body"
+		check "kifu-serve: goes on answering" [ "$(cat "$tmp/status")" = 200 ]
+		serve_stop
+	fi
+fi
 
 test_done "$checks checks"
