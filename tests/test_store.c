@@ -373,8 +373,13 @@ static void test_filters(void **state)
 	kifu_error_clear(&err);
 	f = (struct kifu_filter){ .since = "2023-13" };
 	assert_int_equal(kifu_store_game_ids(&ids, &n, st, &f, &err), KIFU_EPARSE);
-	assert_string_equal(err.message,
-			    "invalid date '2023-13': expected YYYY, YYYY-MM or YYYY-MM-DD");
+	assert_string_equal(err.message, "invalid date '2023-13': not a calendar date");
+	f = (struct kifu_filter){ .since = "20x3" };
+	assert_int_equal(kifu_store_game_ids(&ids, &n, st, &f, &err), KIFU_EPARSE);
+	assert_string_equal(err.message, "invalid date '20x3': expected YYYY, YYYY-MM or YYYY-MM-DD");
+	/* one rule with the records': year 0 is no calendar date (issue 28) */
+	f = (struct kifu_filter){ .since = "0000" };
+	assert_int_equal(kifu_store_game_ids(&ids, &n, st, &f, &err), KIFU_EPARSE);
 	f = (struct kifu_filter){ .until = "2023-02-29" };
 	assert_int_equal(kifu_store_game_ids(&ids, &n, st, &f, &err), KIFU_EPARSE);
 	/* The expression carries parameters only, numbered from `first`. */

@@ -43,6 +43,8 @@ static void test_migrates_older(void **state)
 	exec_sql(db, "PRAGMA user_version = 1");
 	exec_sql(db, "INSERT INTO games(game, variant, first, result, plies, content_hash) "
 		     "VALUES ('glaisher', 'standard', 'red', 'draw', 0, 42)");
+	/* its one position (ply 0): without it the game would be damaged (issue 28) */
+	exec_sql(db, "INSERT INTO positions(game_id, ply, hash) VALUES (1, 0, 7)");
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 	free(v1);
 	st = th_store_open(th_dbpath);
