@@ -7,6 +7,7 @@
  * the lengths report lists the histogram.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "kifu/game.h"
@@ -26,7 +27,7 @@ struct outcome_acc {
 
 /* Adds n games of a length and result; sums that do not fit in 64 bits are damage. */
 static int outcome_add(struct outcome_acc *a, int first, int res, long plies, long long n,
-		       struct kifu_store *st, struct kifu_error *err)
+		       struct kifu_store *st, struct kifu_error *err, const char *where)
 {
 	long long *count = res >= 0 ? &a->wins[res] : res == RES_DRAW ? &a->draws : &a->unfinished;
 	int ret;
@@ -42,11 +43,11 @@ static int outcome_add(struct outcome_acc *a, int first, int res, long plies, lo
 	}
 	a->h[a->nh].plies = plies;
 	a->h[a->nh++].n = n;
-	ret = kifu_db_sum_(&a->games, n, st, err, "the games counted");
+	ret = kifu_db_sum_(&a->games, n, st, err, "%s", where);
 	if (ret == 0)
-		ret = kifu_db_sum_(count, n, st, err, "the results counted");
+		ret = kifu_db_sum_(count, n, st, err, "%s", where);
 	if (ret == 0 && res >= 0 && res == first)
-		ret = kifu_db_sum_(&a->fm_wins, n, st, err, "the first mover's wins counted");
+		ret = kifu_db_sum_(&a->fm_wins, n, st, err, "%s", where);
 	a->sum_plies += (long double)plies * n;
 	return ret;
 }
@@ -109,6 +110,7 @@ static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct o
 					    kifu_stats_col_text_(s, 1));
 		const struct kifu_game *g;
 		long long plies, n;
+		char where[160];
 		int first, res;
 
 		if (k < 0)
@@ -125,7 +127,9 @@ static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct o
 					  "%s of %s %s games of %lld plies", count, g->name,
 					  g->variants[c->gv[k].v], plies) < 0)
 			return KIFU_EDB;
-		ret = outcome_add(&acc[k], first, res, (long)plies, n, c->st, c->err);
+		snprintf(where, sizeof(where), "%s: the games of %s %s", table, g->name,
+			 g->variants[c->gv[k].v]);
+		ret = outcome_add(&acc[k], first, res, (long)plies, n, c->st, c->err, where);
 		if (ret < 0)
 			return ret == KIFU_ENOMEM ? kifu_stats_nomem_(c) : ret;
 	}

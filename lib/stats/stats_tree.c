@@ -662,8 +662,8 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	 */
 	if (ret == 0 && kifu_store_version(st) >= 8) {
 		for (i = 0, games = ended; i < t.n && ret == 0; i++)
-			ret = kifu_db_sum_(&games, t.v[i].games, st, err, "the games at %016" PRIx64,
-					   hash);
+			ret = kifu_db_sum_(&games, t.v[i].games, st, err, "the games of the moves "
+					   "at %016" PRIx64, hash);
 	} else if (ret == 0) {
 		ended = 0;
 		ret = tree_reached(&games, &ended, st, f, &tp, hash, symmetric, err);
