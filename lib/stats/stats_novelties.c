@@ -486,16 +486,21 @@ static int novelty_row(struct kifu_report *rep, const long *col, struct source *
 	uint64_t *hashes = NULL;
 	size_t nhashes = 0, cap = 0;
 	long r = kifu_report_add_row_(rep);
+	long long id = kifu_db_column_int64_(row, 0), plies;
 	int ret;
 
 	kifu_report_set_int_(rep, r, col[0], kifu_db_column_int64_(row, 0));
 	kifu_report_set_text_(rep, r, col[1], kifu_db_column_text_(row, 1));
 	kifu_report_set_text_(rep, r, col[2], players);
-	if (kifu_store_column_hashes_(&hashes, &nhashes, &cap, row, 4) < 0) {
-		ret = kifu_db_damaged_(src->st, err, "game %lld has unreadable position hashes",
-				       (long long)kifu_db_column_int64_(row, 0));
+	/* the hashes the walk follows: one a position, and the date shown a calendar date */
+	ret = kifu_db_column_whole_(&plies, row, 5, 0, KIFU_DB_PLIES_MAX, err, "games.plies of "
+				    "game %lld", id);
+	if (ret == 0)
+		ret = kifu_store_game_hashes_(&hashes, &nhashes, &cap, row, 4, id, plies, err);
+	if (ret == 0)
+		ret = kifu_db_column_date_(row, 1, 2, err, "games.date of game %lld", id);
+	if (ret < 0)
 		goto out;
-	}
 	ret = novelty_walk(&nov, src, kifu_db_column_text_(row, 3), hashes, nhashes,
 			   kifu_db_column_text_(row, 2), 1, err);
 	if (ret < 0)
@@ -536,7 +541,8 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 		col[i] = kifu_report_add_col_(rep, novelties_columns[i], 0, 0);
 	if (!kifu_search_position_index_(st))
 		goto out; /* a database without the index has no game to list either */
-	kifu_buf_printf(&sql, "SELECT g.id, g.date, g.date_first, m.moves, m.hashes FROM games g "
+	kifu_buf_printf(&sql, "SELECT g.id, g.date, g.date_first, m.moves, m.hashes, g.plies "
+			"FROM games g "
 			"CROSS JOIN %s m WHERE m.game_id = g.id AND g.date_first IS NOT NULL AND ",
 			kifu_db_game_data_(st));
 	ret = kifu_filter_sql_(&sql, f, "g", 1, err);
@@ -634,11 +640,12 @@ int kifu_stats_novelty_open(struct kifu_novelty_finder **out, struct kifu_store 
 		ret = kifu_store_tree_update(&nf->ready, st, err);
 	/* Without a position index (schema 3, which has no move lists either): the game, no novelty. */
 	if (nf->indexed)
-		kifu_buf_printf(&sql, "SELECT g.date_first, m.moves, m.hashes, g.game, g.variant "
-				"FROM games g CROSS JOIN %s m WHERE m.game_id = g.id AND g.id = ?1",
+		kifu_buf_printf(&sql, "SELECT g.date_first, m.moves, m.hashes, g.game, g.variant, "
+				"g.plies FROM games g CROSS JOIN %s m WHERE m.game_id = g.id AND "
+				"g.id = ?1",
 				kifu_db_game_data_(st));
 	else
-		kifu_buf_puts(&sql, "SELECT NULL, NULL, NULL, g.game, g.variant FROM games g "
+		kifu_buf_puts(&sql, "SELECT NULL, NULL, NULL, g.game, g.variant, g.plies FROM games g "
 			      "WHERE g.id = ?1");
 	if (ret == 0 && sql.failed)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
@@ -658,6 +665,7 @@ int kifu_stats_novelty_find(struct kifu_novelty *out, struct kifu_novelty_finder
 	struct kifu_stmt *row = nf->row;
 	const struct kifu_game *g;
 	size_t nhashes = 0;
+	long long plies;
 	int ret = 0, rc, variant;
 
 	memset(out, 0, sizeof(*out));
@@ -677,11 +685,13 @@ int kifu_stats_novelty_find(struct kifu_novelty *out, struct kifu_novelty_finder
 	variant = g ? kifu_game_variant_index(g, kifu_db_column_text_(row, 4)) : -1;
 	if (!kifu_db_column_text_(row, 0) || variant < 0 || !nf->indexed)
 		goto out;
-	if (kifu_store_column_hashes_(&nf->hashes, &nhashes, &nf->cap, row, 2) < 0) {
-		ret = kifu_db_damaged_(nf->st, err, "game %lld has unreadable position hashes",
-				       (long long)id);
+	ret = kifu_db_column_whole_(&plies, row, 5, 0, KIFU_DB_PLIES_MAX, err, "games.plies of "
+				    "game %lld", (long long)id);
+	if (ret == 0)
+		ret = kifu_store_game_hashes_(&nf->hashes, &nhashes, &nf->cap, row, 2, id, plies,
+					      err);
+	if (ret < 0)
 		goto out;
-	}
 	if (g != nf->g || variant != nf->variant) {
 		source_release(&nf->src);
 		memset(&nf->src, 0, sizeof(nf->src));

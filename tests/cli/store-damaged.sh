@@ -110,6 +110,8 @@ corrupt nohashes "UPDATE game_data SET hashes = x'' WHERE game_id = 1"
 damaged nohashes kifu-search --game "$g1" --variant "$v1" --after "$m1"
 check "nohashes: the game named" grep -q "hashes of game 1 hold 0 positions" "$tmp/err"
 damaged nohashes kifu-stats --game "$g1" --variant "$v1" tree
+damaged nohashes kifu-stats --game "$g1" --variant "$v1" novelties
+damaged nohashes kifu-export --id 1 --to json
 corrupt twohashes "UPDATE game_data SET hashes = x'00000000000000010000000000000002' WHERE game_id = 1"
 damaged twohashes kifu-search --game "$g1" --variant "$v1" --after "$m1"
 corrupt nullmove "UPDATE game_moves SET moves = json_set(moves, '\$[0]', json('null')) WHERE game_id = 1"
