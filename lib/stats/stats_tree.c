@@ -271,6 +271,9 @@ static int tree_read_counts(int *found, struct tree_moves *t, long long *ended,
 		b.unfinished = v[7];
 		b.sum_plies = (long double)v[8];
 		ret = tree_move_add(e, &b, st, err);
+		for (k = 9; k <= 10 && ret == 0; k++)
+			ret = kifu_db_column_seen_(s, k, err, "tree_moves.%s of move '%s'",
+						   k == 9 ? "first_seen" : "last_seen", e->move);
 		if (ret < 0)
 			break;
 		tree_seen(e, kifu_db_column_text_(s, 9), kifu_db_column_text_(s, 10));
@@ -378,8 +381,16 @@ static int tree_collect(struct tree_moves *t, long long *ended, struct kifu_stor
 		if (ret < 0)
 			goto out;
 		/* Dates only from schema 8 on, as the kept counts have them. */
-		if (kifu_store_version(st) >= 8)
+		if (kifu_store_version(st) >= 8) {
+			ret = kifu_db_column_seen_(s, 5, err, "games.date of a game that played '%s'",
+						   move);
+			if (ret == 0)
+				ret = kifu_db_column_seen_(s, 6, err, "games.date of a game that "
+							   "played '%s'", move);
+			if (ret < 0)
+				goto out;
 			tree_seen(e, kifu_db_column_text_(s, 5), kifu_db_column_text_(s, 6));
+		}
 	}
 	if (rc != KIFU_DB_DONE)
 		ret = kifu_search_fail_db_(st, "cannot read the tree", err);

@@ -406,3 +406,18 @@ int kifu_db_column_date_(struct kifu_stmt *s, int i, int i_first, struct kifu_er
 		return kifu_db_damaged_(s->st, err, "%s has %s", where, why);
 	return damaged_value(s, i, err, why, where);
 }
+
+int kifu_db_column_seen_(struct kifu_stmt *s, int i, struct kifu_error *err, const char *fmt, ...)
+{
+	const char *seen = kifu_db_column_text_(s, i);
+	char day[11], where[256];
+	va_list ap;
+
+	if (!seen || (strlen(seen) > 11 && seen[10] == ' ' &&
+		      kifu_date_first_day(day, seen + 11, NULL) == 0 && !memcmp(seen, day, 10)))
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof(where), fmt, ap);
+	va_end(ap);
+	return damaged_value(s, i, err, "a first day and a calendar date", where);
+}

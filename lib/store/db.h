@@ -175,6 +175,14 @@ int kifu_db_column_real_(double *out, struct kifu_stmt *s, int i, double min, do
 int kifu_db_column_date_(struct kifu_stmt *s, int i, int i_first, struct kifu_error *err,
 			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/*
+ * The same rule for a date the tree keeps with its counts (column i:
+ * NULL, or "FIRST_DAY DATE", the first day a space and the date as
+ * written; tree_moves.first_seen and last_seen).
+ */
+int kifu_db_column_seen_(struct kifu_stmt *s, int i, struct kifu_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* The largest count kifu_db_column_whole_ takes (a kept sum of games). */
 #define KIFU_DB_COUNT_MAX LLONG_MAX
 
