@@ -302,6 +302,9 @@ static int damaged_value(struct kifu_stmt *s, int i, struct kifu_error *err, con
 		return kifu_db_damaged_(s->st, err, "%s is NULL, not %s", where, want);
 	for (k = 0; v[k] && k < 40; k++)
 		shown[k] = (unsigned char)v[k] < 0x20 || v[k] == 0x7f ? '?' : v[k];
+	/* clipped between two UTF-8 characters, not inside one */
+	while (v[k] && k > 0 && ((unsigned char)v[k] & 0xc0) == 0x80)
+		k--;
 	shown[k] = '\0';
 	return kifu_db_damaged_(s->st, err, "%s is '%s%s', not %s", where, shown,
 				v[k] ? "..." : "", want);
