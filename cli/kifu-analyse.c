@@ -146,7 +146,9 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	int ret;
 
 	kifu_error_clear(&err);
-	if (kifu_record_validate(rp, diags, rec, KIFU_VALIDATE_TEXT, &err) < 0) {
+	/* a stored game that is not valid is damage (exit 3), as kifu-export says */
+	if ((stored ? kifu_store_game_validate(rp, diags, stored->st, stored->id, rec, &err)
+		    : kifu_record_validate(rp, diags, rec, KIFU_VALIDATE_TEXT, &err)) < 0) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
 		r->io_error = 1;
 		return -1;

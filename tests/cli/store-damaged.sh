@@ -138,6 +138,9 @@ for to in pgn yaml json text html; do
 	check "illegal: --to $to: the game named" grep -q "is damaged: game 1 does not replay as stored: ply 1: " "$tmp/err"
 done
 
+damaged illegal kifu-analyse --id 1 --playouts 10
+check "illegal: kifu-analyse: the game named" grep -q "is damaged: game 1 does not replay as stored" "$tmp/err"
+
 # one rule for dates: --since 0000 is no calendar date, as a record's
 for tool in kifu-search kifu-stats kifu-export; do
 	args=""
