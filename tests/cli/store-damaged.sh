@@ -168,6 +168,16 @@ if command -v python3 >/dev/null 2>&1; then
 		check "kifu-serve: goes on answering" [ "$(cat "$tmp/status")" = 200 ]
 		serve_stop
 	fi
+	if serve_start "$tmp/illegal.db" --threads 2; then
+		for p in /game/1 /api/game/1; do
+			serve_get "$p" >"$tmp/body"
+			check "kifu-serve: $p of a game that does not replay is 500" [ "$(cat "$tmp/status")" = 500 ]
+		done
+		check "kifu-serve: the game named" grep -q "game 1 does not replay as stored" "$tmp/body"
+		serve_get /game/2 >"$tmp/body"
+		check "kifu-serve: another game's page after it" [ "$(cat "$tmp/status")" = 200 ]
+		serve_stop
+	fi
 fi
 
 test_done "$checks checks"
