@@ -467,7 +467,7 @@ static int lines_from_table(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 		int first;
 		const char *line = kifu_stats_col_text_(s, 3);
 		struct oline *e;
-		long long plies, repeat, v[7], sum;
+		long long plies, repeat, v[7];
 
 		if (gv < 0)
 			continue;
@@ -480,15 +480,9 @@ static int lines_from_table(struct kifu_stats_ctx_ *c, const struct kifu_filter 
 		if (ret == 0)
 			ret = kifu_db_column_whole_(&repeat, s, 5, 0, 1, c->err, "stats_lines.repeat of "
 						    "line '%s'", line);
-		for (k = 7, sum = 0; k <= 13 && ret == 0; k++)
-			ret = kifu_db_column_whole_(&v[k - 7], s, k, k == 7, KIFU_DB_COUNT_MAX, c->err,
-						    "stats_lines.%s of line '%s'", names[k - 7], line);
-		for (k = 1; k <= 6 && ret == 0; k++)
-			ret = kifu_db_sum_(&sum, v[k], c->st, c->err, "stats_lines: the counts of line "
-					   "'%s'", line);
-		if (ret == 0 && sum > v[0])
-			ret = kifu_db_damaged_(c->st, c->err, "stats_lines: the counts of line '%s' are "
-					       "impossible", line);
+		if (ret == 0)
+			ret = kifu_db_column_counts_(v, s, 7, 7, names, 0, c->err, "stats_lines of "
+						     "line '%s'", line);
 		if (ret < 0)
 			break;
 		e = olines_push(o, gv, first, (int)repeat, (int)plies, line, strlen(line),

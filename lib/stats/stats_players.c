@@ -292,25 +292,15 @@ static int players_write(struct kifu_stats_ctx_ *c, const struct pmap *m)
  */
 static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct pl *p)
 {
-	static const char *const names[] = { "", "games", "wins", "draws", "", "losses",
-					     "unfinished" };
-	long long v[7], sum = 0;
+	static const char *const names[] = { "games", "wins", "draws", "losses", "unfinished" };
+	long long v[5];
 	long long pid = kifu_db_column_int64_(s, 0);
-	int k, ret = 0;
+	int ret;
 
-	for (k = 1; k <= 6 && ret == 0; k++)
-		if (k != 4)
-			ret = kifu_db_column_whole_(&v[k], s, k, k == 1, KIFU_DB_COUNT_MAX, c->err,
-						    "stats_players.%s of player %lld", names[k], pid);
-	for (k = 2; k <= 6 && ret == 0; k++)
-		if (k != 4)
-			ret = kifu_db_sum_(&sum, v[k], c->st, c->err, "stats_players: the games of "
-					   "player %lld", pid);
-	if (ret == 0 && sum != v[1])
-		ret = kifu_db_damaged_(c->st, c->err, "stats_players: the results of player %lld "
-				       "add up to %lld of its %lld games", pid, sum, v[1]);
+	ret = kifu_db_column_counts_(v, s, 1, 5, names, 1, c->err, "stats_players of player %lld",
+				     pid);
 	if (ret == 0)
-		ret = kifu_db_column_real_(&p->draw_points, s, 4, 0, (double)v[3], c->err,
+		ret = kifu_db_column_real_(&p->draw_points, s, 6, 0, (double)v[2], c->err,
 					   "stats_players.draw_points of player %lld", pid);
 	p->rated = !kifu_db_column_is_null_(s, 7);
 	p->rating = 0;
@@ -319,11 +309,11 @@ static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, stru
 					   "stats_players.rating of player %lld", pid);
 	if (ret < 0)
 		return ret;
-	p->games = v[1];
-	p->wins = v[2];
-	p->draws = v[3];
-	p->losses = v[5];
-	p->unfinished = v[6];
+	p->games = v[0];
+	p->wins = v[1];
+	p->draws = v[2];
+	p->losses = v[3];
+	p->unfinished = v[4];
 	return 0;
 }
 
@@ -332,8 +322,8 @@ static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
-	ret = kifu_stats_prepare_(c, &s, "SELECT player_id, games, wins, draws, draw_points, "
-					 "losses, unfinished, rating FROM stats_players",
+	ret = kifu_stats_prepare_(c, &s, "SELECT player_id, games, wins, draws, losses, "
+					 "unfinished, draw_points, rating FROM stats_players",
 				  "cannot read the statistics");
 	if (ret < 0)
 		return ret;

@@ -209,8 +209,8 @@ static int tree_read_counts(int *found, struct tree_moves *t, long long *ended,
 			    const struct kifu_game *g, const char *variant, int symmetric,
 			    uint64_t hash, struct kifu_error *err)
 {
-	static const char *const tree_count_names[] = { "", "games", "w0", "w1", "w2", "w3",
-						       "draws", "unfinished", "plies" };
+	static const char *const tree_count_names[] = { "games", "w0", "w1", "w2", "w3", "draws",
+						       "unfinished" };
 	struct kifu_stmt *s = NULL;
 	int ret = 0, rc, k;
 
@@ -229,7 +229,7 @@ static int tree_read_counts(int *found, struct tree_moves *t, long long *ended,
 	kifu_db_bind_text_static_(s, 4, variant, -1);
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		struct tree_move *e, b;
-		long long v[9], sum;
+		long long v[9];
 
 		/* Schema 8's row of move "": the games that ended at the position. */
 		if (kifu_db_column_bytes_(s, 0) == 0) {
@@ -251,16 +251,11 @@ static int tree_read_counts(int *found, struct tree_moves *t, long long *ended,
 		}
 		*found = 1;
 		/* counts no import writes are damage, not an answer */
-		for (k = 1; k <= 8 && ret == 0; k++)
-			ret = kifu_db_column_whole_(&v[k], s, k, k == 1, KIFU_DB_COUNT_MAX, err,
-						    "tree_moves: %s of move '%s'", tree_count_names[k],
-						    e->move);
-		for (k = 2, sum = 0; k <= 7 && ret == 0; k++)
-			ret = kifu_db_sum_(&sum, v[k], st, err, "tree_moves: the counts of move '%s'",
-					   e->move);
-		if (ret == 0 && sum > v[1])
-			ret = kifu_db_damaged_(st, err, "tree_moves: the counts of move '%s' are "
-					       "impossible", e->move);
+		ret = kifu_db_column_counts_(&v[1], s, 1, 7, tree_count_names, 0, err,
+					     "tree_moves of move '%s'", e->move);
+		if (ret == 0)
+			ret = kifu_db_column_whole_(&v[8], s, 8, 0, KIFU_DB_COUNT_MAX, err,
+						    "tree_moves of move '%s': plies", e->move);
 		if (ret < 0)
 			break;
 		memset(&b, 0, sizeof(b));

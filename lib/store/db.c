@@ -424,3 +424,26 @@ int kifu_db_column_seen_(struct kifu_stmt *s, int i, struct kifu_error *err, con
 	va_end(ap);
 	return damaged_value(s, i, err, "a first day and a calendar date", where);
 }
+
+int kifu_db_column_counts_(long long *v, struct kifu_stmt *s, int i, int n,
+			   const char *const *names, int exact, struct kifu_error *err,
+			   const char *fmt, ...)
+{
+	char where[256];
+	long long sum = 0;
+	va_list ap;
+	int k, ret = 0;
+
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof(where), fmt, ap);
+	va_end(ap);
+	for (k = 0; k < n && ret == 0; k++)
+		ret = kifu_db_column_whole_(&v[k], s, i + k, k == 0, KIFU_DB_COUNT_MAX, err, "%s: %s",
+					    where, names[k]);
+	for (k = 1; k < n && ret == 0; k++)
+		ret = kifu_db_sum_(&sum, v[k], s->st, err, "%s: the %s", where, names[0]);
+	if (ret == 0 && (exact ? sum != v[0] : sum > v[0]))
+		ret = kifu_db_damaged_(s->st, err, "%s: results of %lld %s for %lld %s", where, sum,
+				       names[0], v[0], names[0]);
+	return ret;
+}

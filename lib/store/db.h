@@ -183,6 +183,17 @@ int kifu_db_column_date_(struct kifu_stmt *s, int i, int i_first, struct kifu_er
 int kifu_db_column_seen_(struct kifu_stmt *s, int i, struct kifu_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/*
+ * One row of kept counts (tree_moves, stats_lines, stats_players): columns
+ * i .. i + n - 1 into v[0..n), named names[0..n) in messages: v[0] the
+ * games (1 or more), the others counts of those games by result (0 or
+ * more) adding up to no more than v[0] (exactly v[0] with exact). Damage
+ * otherwise, "WHERE: ..." (where from fmt), as kifu_db_column_whole_ says it.
+ */
+int kifu_db_column_counts_(long long *v, struct kifu_stmt *s, int i, int n,
+			   const char *const *names, int exact, struct kifu_error *err,
+			   const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
 /* The largest count kifu_db_column_whole_ takes (a kept sum of games). */
 #define KIFU_DB_COUNT_MAX LLONG_MAX
 

@@ -69,7 +69,7 @@ damaged treewrap kifu-stats --game splinter --variant knockout tree
 check "treewrap: nothing printed" [ ! -s "$tmp/out" ]
 corrupt lines "UPDATE stats_lines SET games = -2"
 damaged lines kifu-stats openings
-check "lines: stats_lines named" grep -q "stats_lines.games of line" "$tmp/err"
+check "lines: stats_lines named" grep -q "stats_lines of line .*: games is '-2'" "$tmp/err"
 corrupt outcomes "UPDATE stats_outcomes SET games = -3"
 damaged outcomes kifu-stats summary
 damaged outcomes kifu-stats lengths
