@@ -3,8 +3,8 @@
 # SQLite file is (store-damaged.sh): copies of a database of the splinter
 # examples (CREATE DATABASE ... TEMPLATE), each changed by SQL as the issue
 # changed them (kept sums negative or past 2^63, games.plies -5 and 2^31-1,
-# game_moves.hashes '[1,2]' for a game of more plies, a JSON null move, a
-# negative loss, an empty kifu_schema), make the readers exit 3 with
+# game_moves.hashes '[1,2]' for a game of more plies, moves '[]', a JSON null
+# move, a date 'garbage', a negative loss, an empty kifu_schema), make the readers exit 3 with
 # "database '...' is damaged: ..." where they crashed (openings), wrapped
 # (summary) or answered silently; kifu-import on the empty kifu_schema says
 # damaged, not 'relation "kifu_schema" already exists'.
@@ -63,6 +63,12 @@ check "hashes: the game named" grep -q "hashes of game 1 hold 2 positions" "$tmp
 corrupt nullmove "UPDATE game_moves SET moves = jsonb_set(moves, '{0}', 'null') WHERE game_id = 1"
 damaged kifu-export --id 1 --to yaml
 check "nullmove: nothing exported" [ ! -s "$tmp/out" ]
+corrupt nomoves "UPDATE game_moves SET moves = '[]' WHERE game_id = 1"
+damaged kifu-stats --game splinter --variant "$g1" tree
+corrupt date "UPDATE games SET date = 'garbage' WHERE id = 1"
+damaged kifu-search
+damaged kifu-export --id 1 --to pgn
+check "date: nothing exported" [ ! -s "$tmp/out" ]
 corrupt negloss "UPDATE analysis_plies SET loss = -5 WHERE ply = 1"
 damaged kifu-stats players
 corrupt noschema "DELETE FROM kifu_schema"
