@@ -192,4 +192,10 @@ levels = [c.get("data-level") for p in panels for c in p.iter(ns + "g")
           if c.get("data-level")]
 assert levels == ["mcts:8", "random", "players", "random"], levels
 PY
+# --help names the report and its definitions, within 80 columns.
+"$stats" --help >"$tmp/help"
+check "--help lists balance" grep -q '^  balance    per game, variant and level' "$tmp/help"
+check "--help defines its columns" grep -q 'lead_changes, the mean number' "$tmp/help"
+check "balance's help lines fit 80 columns" sh -c 'sed -n "/^  balance /,/^  tree /p;
+	/^  - balance:/,/^\$/p" "$0" | awk "length > 80 { exit 1 }"' "$tmp/help"
 test_done "$checks checks"

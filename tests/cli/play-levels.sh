@@ -102,4 +102,10 @@ expect2 "a bad level" "^kifu-play: error: --levels: " splinter --levels random,m
 expect2 "--review without --db" "--review needs --db" splinter --levels random --review -o "$tmp/x"
 expect2 "--review without --levels" "--review needs --levels" splinter --players random \
 	--review --db "$tmp/y.db"
+# --help: the new options, within 80 columns.
+"$play" --help >"$tmp/help"
+check "--help has --levels and --review" sh -c 'grep -q "^  --levels SPECS" "$0" &&
+	grep -q "^  --review" "$0"' "$tmp/help"
+check "their help lines fit 80 columns" sh -c 'sed -n "/^  --levels/,/^  --variant/p" "$0" |
+	awk "length > 80 { exit 1 }"' "$tmp/help"
 test_done "$checks checks"
