@@ -469,7 +469,8 @@ static int build_balance(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 		struct gv_levels *l = &b->gvl[k];
 		const struct kifu_game *g = c->gv[k].g;
 
-		qsort(l->v, l->n, sizeof(*l->v), cmp_levels);
+		if (l->n > 1)
+			qsort(l->v, l->n, sizeof(*l->v), cmp_levels);
 		for (i = 0; i < l->n; i++) {
 			const struct level *lv = &l->v[i];
 			long long finished = lv->games - lv->unfinished;
