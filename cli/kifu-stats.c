@@ -279,9 +279,17 @@ int main(int argc, char **argv)
 	if (optind + 1 < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind + 1]);
 	kind = kifu_stats_kind_find(argv[optind]);
-	if (kind < 0)
-		cli_usage_error(usage, "unknown report '%s' (summary, openings, players, lengths or "
-				"tree)", argv[optind]);
+	if (kind < 0) {
+		/* The reports as the library has them: "summary, ... or balance". */
+		char known[256] = "";
+		size_t len = 0;
+
+		for (k = 0; kifu_stats_kind_name(k); k++)
+			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
+						!k ? "" : kifu_stats_kind_name(k + 1) ? ", " : " or ",
+						kifu_stats_kind_name(k));
+		cli_usage_error(usage, "unknown report '%s' (%s)", argv[optind], known);
+	}
 	if (openings_only && kind != KIFU_STATS_OPENINGS)
 		cli_usage_error(usage, "--by-position applies to openings, not '%s'", argv[optind]);
 	if (depth_given && kind != KIFU_STATS_OPENINGS && !(kind == KIFU_STATS_TREE && html))
