@@ -577,8 +577,8 @@ static int chart_players(struct kifu_buf *out, const struct kifu_report *rep)
 
 /*
  * Balance: one panel per game and variant, one line per level with the
- * first mover's score and its interval on a 0..1 scale, 0.5 (a fair game)
- * dashed.
+ * first mover's score and its interval on a 0..1 scale, a fair game's
+ * score (1 / sides: 0.5, or 0.25 in a four-sided game) dashed.
  */
 static int chart_balance(struct kifu_buf *out, const struct kifu_report *rep)
 {
@@ -594,10 +594,11 @@ static int chart_balance(struct kifu_buf *out, const struct kifu_report *rep)
 	height = TOP + panels * 60 + (int)n * LEVEL_H + 20;
 	svg_begin(out, height, "Balance: the first mover's score per playing level",
 		  "dot: the first mover's score over finished games; line: its 95% Wilson "
-		  "interval; dashed: 0.5, a fair game");
+		  "interval; dashed: a fair game's (1 / sides)");
 	y = TOP;
 	for (start = 0; start < n; start = end) {
-		double top;
+		const struct kifu_game *g = kifu_game_find(text(rep, start, "game"));
+		double top, fair = g ? 1.0 / g->nsides : 0.5;
 
 		for (end = start; end < n && !strcmp(text(rep, end, "game"), text(rep, start, "game")) &&
 				  !strcmp(text(rep, end, "variant"), text(rep, start, "variant")); end++)
@@ -615,14 +616,16 @@ static int chart_balance(struct kifu_buf *out, const struct kifu_report *rep)
 			double x = BAR_X + BAR_W * k / 4.0;
 
 			kifu_buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-					     "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\"%s/>\n",
-					x, top, x, top + (double)(end - start) * LEVEL_H,
-					k == 2 ? "#888" : "#ddd",
-					k == 2 ? " stroke-dasharray=\"4 3\"" : "");
+					     "y2=\"%.1f\" stroke=\"#ddd\" stroke-width=\"1\"/>\n",
+					x, top, x, top + (double)(end - start) * LEVEL_H);
 			snprintf(label, sizeof(label), "%.2f", k / 4.0);
 			text_at(out, x, top + (double)(end - start) * LEVEL_H + 14, "middle", 10,
 				"#555", NULL, label);
 		}
+		kifu_buf_printf(out, "<line class=\"fair\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				     "y2=\"%.1f\" stroke=\"#888\" stroke-width=\"1\" "
+				     "stroke-dasharray=\"4 3\"/>\n", BAR_X + BAR_W * fair, top,
+				BAR_X + BAR_W * fair, top + (double)(end - start) * LEVEL_H);
 		for (r = start; r < end; r++) {
 			double yc = top + (double)(r - start) * LEVEL_H + LEVEL_H / 2.0;
 			double score = num(rep, r, "first_mover_score"), lo = num(rep, r, "ci_low");

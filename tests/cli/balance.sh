@@ -191,6 +191,9 @@ assert [p.get("data-game") for p in panels] == ["splay-schmidt standard",
 levels = [c.get("data-level") for p in panels for c in p.iter(ns + "g")
           if c.get("data-level")]
 assert levels == ["mcts:8", "random", "players", "random"], levels
+# A fair game's score, dashed: 1 / sides.
+fair = [float(l.get("x1")) for p in panels for l in p.iter(ns + "line") if l.get("class") == "fair"]
+assert len(fair) == 2 and abs((fair[1] - 290) * 2 - (fair[0] - 290)) < 0.2, fair
 PY
 # --help names the report and its definitions, within 80 columns.
 "$stats" --help >"$tmp/help"
