@@ -178,6 +178,11 @@ check "a filter keeps its game only" sh -c '"$0" --db "$1" --game splinter-quad 
 "$stats" --db "$db" --game glaisher --format csv balance >"$tmp/empty"
 check "an empty report still has its header" grep -q '^game,variant,level,games,first_mover_score' "$tmp/empty"
 
+# A read-only database still answers, with the same figures (the report writes nothing).
+cp "$db" "$tmp/ro.db" && chmod a-w "$tmp/ro.db"
+"$stats" --db "$tmp/ro.db" --format json balance >"$tmp/ro.json" 2>"$tmp/ro.err"
+check "a read-only database: the same report" test_cmp "$tmp/balance.json" "$tmp/ro.json"
+
 # The chart: one panel per game and variant, a score and interval per level.
 check "--svg writes the chart" sh -c '"$0" --db "$1" --svg "$2" balance >/dev/null' "$stats" "$db" \
 	"$tmp/b.svg"

@@ -23,6 +23,17 @@ for args in "balance" "--format csv balance" "--format json balance" \
 	check "$args: the same output" test_cmp "$tmp/lite.out" "$tmp/pg.out"
 	check "$args: the same chart" test_cmp "$tmp/lite.svg" "$tmp/pg.svg"
 done
+# kifu-play --levels --review into either backend: the same games, reviews and report.
+for d in "$tmp/ref.db" "$db"; do
+	check "kifu-play --levels --review into $d" "$bin/kifu-play" splinter --levels random,mcts:4 \
+		--games 2 --max-plies 6 --seed 11 --review --quiet --db "$d"
+done
+"$bin/kifu-stats" --db "$tmp/ref.db" --format csv --game splinter balance >"$tmp/lite.csv"
+"$bin/kifu-stats" --db "$db" --format csv --game splinter balance >"$tmp/pg.csv"
+check "--review: the same report" test_cmp "$tmp/lite.csv" "$tmp/pg.csv"
+check "--review: every game reviewed" test "$(cut -d, -f3,4,11 "$tmp/pg.csv" | tr -d '\r' |
+	grep -c '^[a-z:0-9]*,2,2$')" -eq 2
+
 # Ann's games: one against Bob (players), one against a SPEC player (left out).
 check "the filtered report has its row" grep -q '^splay-schmidt,standard,players,1,' "$tmp/pg.out"
 test_done "$checks checks"
