@@ -299,6 +299,12 @@ static int balance_branching(struct level *lv, struct kifu_stats_ctx_ *c, const 
 				       (long long)cg->id);
 		goto out;
 	}
+	/* The length the first pass counted is the one the moves give. */
+	if ((long)rp.nplies != cg->plies) {
+		ret = kifu_db_damaged_(c->st, c->err, "games: plies of game %lld is %ld, its "
+				       "moves %zu", (long long)cg->id, cg->plies, rp.nplies);
+		goto out;
+	}
 	ret = kifu_pos_new(&pos, g, rp.variant, rp.first, c->err);
 	if (ret < 0)
 		goto out;
@@ -383,9 +389,16 @@ static int balance_review(struct level *lv, struct kifu_stats_ctx_ *c, struct ki
 			whole = 0;
 			continue;
 		}
-		if (!isfinite(x))
-			return kifu_db_damaged_(c->st, c->err, "analysis_plies: an expected score "
-						"that is not a finite number");
+		/* A score and a side no kifu writes: a figure from them would be silently wrong. */
+		if (!(x >= 0 && x <= 1))
+			return kifu_db_damaged_(c->st, c->err, "analysis_plies: expected score of "
+						"game %lld, ply %zu is not from 0 to 1",
+						(long long)cg->id, n + 1);
+		if (kifu_db_column_int64_(s, 2) < 0 ||
+		    kifu_db_column_int64_(s, 2) >= c->gv[cg->gv].g->nsides)
+			return kifu_db_damaged_(c->st, c->err, "analysis_plies: side of game %lld, "
+						"ply %zu is not a side of '%s'", (long long)cg->id,
+						n + 1, c->gv[cg->gv].g->name);
 		e[n] = x;
 		mover[n++] = kifu_db_column_int_(s, 2);
 	}
@@ -405,19 +418,9 @@ static int balance_read_plies(struct balance *b, struct kifu_stats_ctx_ *c)
 	struct kifu_stmt *s = NULL;
 	double *e = NULL;
 	int *mover = NULL;
-	long most = 0;
-	size_t i;
+	size_t i, room = 0;
 	int ret, found = 0;
 
-	for (i = 0; i < b->ngames; i++)
-		if (b->games[i].plies > most)
-			most = b->games[i].plies;
-	e = malloc((size_t)(most + 1) * sizeof(*e));
-	mover = malloc((size_t)(most + 1) * sizeof(*mover));
-	if (!e || !mover) {
-		ret = kifu_stats_nomem_(c);
-		goto out;
-	}
 	ret = kifu_db_has_(&found, c->st, "analysis_runs", c->err);
 	if (ret == 0 && found)
 		ret = kifu_stats_prepare_(c, &s, "SELECT p.ply, p.expected, p.side_index "
@@ -429,10 +432,23 @@ static int balance_read_plies(struct balance *b, struct kifu_stats_ctx_ *c)
 		struct level *lv = &b->gvl[cg->gv].v[cg->level];
 
 		ret = balance_branching(lv, c, cg);
+		/* Room for the review of a length the replay confirmed. */
+		if (ret == 0 && s && (size_t)cg->plies + 1 > room) {
+			double *e2 = realloc(e, ((size_t)cg->plies + 1) * sizeof(*e));
+			int *m2 = e2 ? realloc(mover, ((size_t)cg->plies + 1) * sizeof(*mover)) : NULL;
+
+			if (e2)
+				e = e2;
+			if (m2)
+				mover = m2;
+			if (!e2 || !m2)
+				ret = kifu_stats_nomem_(c);
+			else
+				room = (size_t)cg->plies + 1;
+		}
 		if (ret == 0 && s)
 			ret = balance_review(lv, c, s, cg, e, mover);
 	}
-out:
 	kifu_db_finalize_(s);
 	free(e);
 	free(mover);

@@ -183,6 +183,31 @@ cp "$db" "$tmp/ro.db" && chmod a-w "$tmp/ro.db"
 "$stats" --db "$tmp/ro.db" --format json balance >"$tmp/ro.json" 2>"$tmp/ro.err"
 check "a read-only database: the same report" test_cmp "$tmp/balance.json" "$tmp/ro.json"
 
+# A damaged database (values no kifu writes) is exit 3 naming the damage, never a silent figure.
+damaged() { # DESCRIPTION PATTERN SQL
+	cp "$db" "$tmp/d.db"
+	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' \
+		"$tmp/d.db" "$3"
+	"$stats" --db "$tmp/d.db" balance >"$tmp/d.out" 2>"$tmp/d.err"
+	rc=$?
+	if [ "$rc" -ne 3 ] || ! grep -q "is damaged: .*$2" "$tmp/d.err"; then
+		fail "$1: exit $rc, $(cat "$tmp/d.err")"
+	fi
+	checks=$((checks + 1))
+}
+damaged "an expected score past 1" "expected score of game 4, ply 3 is not from 0 to 1" \
+	"UPDATE analysis_plies SET expected = 1.5 WHERE ply = 3 AND run_id = (SELECT id FROM analysis_runs WHERE game_id = 4 AND playouts = 20)"
+damaged "a side that is not one" "side of game 9, ply 2 is not a side of 'splinter-quad'" \
+	"UPDATE analysis_plies SET side_index = 4 WHERE ply = 2 AND run_id IN (SELECT id FROM analysis_runs WHERE game_id = 9)"
+damaged "games.plies not the moves'" "game 2\\b" \
+	"UPDATE games SET plies = 2147483647 WHERE id = 2"
+# Another run of a game is not its review: damage there changes nothing.
+cp "$db" "$tmp/d.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' \
+	"$tmp/d.db" "UPDATE analysis_plies SET expected = 7 WHERE run_id = (SELECT id FROM analysis_runs WHERE game_id = 4 AND playouts = 12)"
+"$stats" --db "$tmp/d.db" --format json balance >"$tmp/d.json"
+check "a run that is not the review is not read" test_cmp "$tmp/balance.json" "$tmp/d.json"
+
 # The chart: one panel per game and variant, a score and interval per level.
 check "--svg writes the chart" sh -c '"$0" --db "$1" --svg "$2" balance >/dev/null' "$stats" "$db" \
 	"$tmp/b.svg"
