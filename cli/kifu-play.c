@@ -4,7 +4,10 @@
  * YAML stream on stdout. Seats rotate from game to game, every game's
  * seeds come from --seed and the game's number alone, and each record is
  * validated before it is written, so the same command always writes the
- * same valid games.
+ * same valid games. With --levels, one series of mirror games (every side
+ * the same SPEC) per level, each exactly the series --players SPEC would
+ * play, and with --review each stored game's review kept beside it as
+ * kifu-analyse --store keeps it (kifu-stats balance reads both).
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -17,20 +20,27 @@
 
 #include "cli.h"
 #include "play_summary.h"
+#include "kifu/analyse.h"
 #include "kifu/diag.h"
 #include "kifu/game.h"
 #include "kifu/player.h"
 #include "kifu/record.h"
 #include "kifu/record_write.h"
+#include "kifu/render.h"
 #include "kifu/replay.h"
 #include "kifu/store.h"
 
 static const char usage[] =
 	"kifu-play GAME [--variant V] [--first SIDE] --players SPEC,SPEC[,...] [--games N]\n"
-	"                 [--seed S] [--max-plies N] [--quiet] [--json] [-o DIR | --db FILE]";
+	"                 [--seed S] [--max-plies N] [--quiet] [--json] [-o DIR | --db FILE]\n"
+	"       kifu-play GAME [--variant V] [--first SIDE] --levels SPEC,SPEC,...\n"
+	"                 [--games N] [--seed S] [--max-plies N] [--quiet] [--json]\n"
+	"                 [-o DIR | --db FILE [--review]]";
 
 /* Most sides a game may have here, and so most SPECs. */
 #define MAX_SPECS 16
+/* Most levels of --levels. */
+#define MAX_LEVELS 64
 
 #define DEFAULT_MAX_PLIES 1000
 
@@ -47,6 +57,10 @@ struct options {
 	const char *db;
 	int quiet;
 	int json;           /* the summary as JSON on stdout */
+	char *levels[MAX_LEVELS]; /* --levels, pointing into levels_text; nlevels 0 without */
+	char *levels_text;
+	int nlevels;
+	int review;         /* --review: each stored game's review stored too */
 };
 
 /* What the summary reports besides the match's figures. */
@@ -66,9 +80,19 @@ static void help(void)
 	       "  --players SPECS  one SPEC per side of GAME, or one for all sides, comma-\n"
 	       "                   separated. SPEC: 'random' (uniform over legal moves) or\n"
 	       "                   'mcts:N' (Monte Carlo tree search, N playouts per move)\n"
+	       "  --levels SPECS   instead of --players: for each SPEC in turn (a level),\n"
+	       "                   --games N mirror games, every side that SPEC, named as\n"
+	       "                   --players SPEC names them (kifu-stats balance reads the\n"
+	       "                   level from the names); each level's games are the ones\n"
+	       "                   --players SPEC would play with the same seed; with -o,\n"
+	       "                   files are numbered on across the levels\n"
+	       "  --review         with --db and --levels: review each game as it is stored\n"
+	       "                   and store the review, as kifu-analyse --store does with\n"
+	       "                   its defaults (the engine, 1000 playouts, seed 1); a\n"
+	       "                   duplicate game is reviewed again (the same review)\n"
 	       "  --variant V      a variant of GAME (default: its first)\n"
 	       "  --first SIDE     the side that moves first, where the game allows a choice\n"
-	       "  --games N        games to play (default 1)\n"
+	       "  --games N        games to play (default 1; with --levels, per level)\n"
 	       "  --seed S         0 to 2^64-1 (default 1): same seed, same games\n"
 	       "  --max-plies N    stop a game after N plies and write it as 'result:\n"
 	       "                   unfinished' (default %d)\n"
@@ -86,61 +110,93 @@ static void help(void)
 	       "a 1/sides share of draws, over finished games) and mean CPU time per\n"
 	       "move; with two SPECs in a two-sided game, the first one's Elo difference\n"
 	       "with its 95%% interval (as cutechess computes it); a progress bar too\n"
-	       "when stderr is a terminal.\n\n"
+	       "when stderr is a terminal (with --levels: the level, and once a game of\n"
+	       "it is played, the time left at that level from the pace of its games so\n"
+	       "far). With --levels the summary is one per level, and --json gives\n"
+	       "{\"levels\": [one object per level]}.\n\n"
 	       "Games:\n", usage, DEFAULT_MAX_PLIES);
 	cli_print_games(1);
 	exit(EXIT_OK);
 }
 
-/* Splits --players and checks every SPEC by making a player of it. */
-static void parse_players(struct options *o, const char *text)
+/*
+ * Splits the SPECs of option (--players, --levels) into out[0..*n) (at
+ * most max, pointing into *text, a copy of list) and checks every SPEC by
+ * making a player of it.
+ */
+static void split_specs(const struct options *o, const char *option, const char *list,
+			char **text, char **out, int max, int *n)
 {
 	struct kifu_error err;
 	char *p;
 	int k;
 
-	if (o->game->nsides > MAX_SPECS) {
-		cli_errorf("'%s' has %d sides; kifu-play handles up to %d", o->game->name,
-			   o->game->nsides, MAX_SPECS);
-		exit(EXIT_FAILURE_IO);
-	}
-	o->specs_text = malloc(strlen(text) + 1);
-	if (!o->specs_text) {
+	*text = malloc(strlen(list) + 1);
+	if (!*text) {
 		cli_errorf("out of memory");
 		exit(EXIT_FAILURE_IO);
 	}
-	strcpy(o->specs_text, text);
-	o->nspecs = 0;
-	p = o->specs_text;
+	strcpy(*text, list);
+	*n = 0;
+	p = *text;
 	for (;;) {
 		char *comma = strchr(p, ',');
 
-		if (o->nspecs == MAX_SPECS)
-			cli_usage_error(usage, "--players: more than %d players in '%s'", MAX_SPECS,
-					text);
-		o->specs[o->nspecs++] = p;
+		if (*n == max)
+			cli_usage_error(usage, "%s: more than %d %s in '%s'", option, max,
+					max == MAX_SPECS ? "players" : "levels", list);
+		out[(*n)++] = p;
 		if (!comma)
 			break;
 		*comma = '\0';
 		p = comma + 1;
 	}
-	if (o->nspecs != 1 && o->nspecs != o->game->nsides)
-		cli_usage_error(usage, "--players: '%s' gives %d players; %s needs %d (one per "
-				"side) or 1 (for all sides)", text, o->nspecs, o->game->name,
-				o->game->nsides);
-	for (k = 0; k < o->nspecs; k++) {
+	for (k = 0; k < *n; k++) {
 		struct kifu_player *bot = NULL;
 
 		kifu_error_clear(&err);
-		if (kifu_player_new(&bot, o->game, o->specs[k], 0, &err) < 0) {
+		if (kifu_player_new(&bot, o->game, out[k], 0, &err) < 0) {
 			if (err.code == KIFU_ENOMEM) {
 				cli_error(&err);
 				exit(EXIT_FAILURE_IO);
 			}
-			cli_usage_error(usage, "--players: %s", err.message);
+			cli_usage_error(usage, "%s: %s", option, err.message);
 		}
 		kifu_player_free(bot);
 	}
+}
+
+static void check_sides(const struct options *o)
+{
+	if (o->game->nsides > MAX_SPECS) {
+		cli_errorf("'%s' has %d sides; kifu-play handles up to %d", o->game->name,
+			   o->game->nsides, MAX_SPECS);
+		exit(EXIT_FAILURE_IO);
+	}
+}
+
+/* Splits --players and checks every SPEC by making a player of it. */
+static void parse_players(struct options *o, const char *text)
+{
+	check_sides(o);
+	split_specs(o, "--players", text, &o->specs_text, o->specs, MAX_SPECS, &o->nspecs);
+	if (o->nspecs != 1 && o->nspecs != o->game->nsides)
+		cli_usage_error(usage, "--players: '%s' gives %d players; %s needs %d (one per "
+				"side) or 1 (for all sides)", text, o->nspecs, o->game->name,
+				o->game->nsides);
+}
+
+/* Splits --levels: SPECs each given once. */
+static void parse_levels(struct options *o, const char *text)
+{
+	int k, j;
+
+	check_sides(o);
+	split_specs(o, "--levels", text, &o->levels_text, o->levels, MAX_LEVELS, &o->nlevels);
+	for (k = 0; k < o->nlevels; k++)
+		for (j = 0; j < k; j++)
+			if (!strcmp(o->levels[k], o->levels[j]))
+				cli_usage_error(usage, "--levels: '%s' is given twice", o->levels[k]);
 }
 
 /* The progress bar, redrawn at most ten times a second. */
@@ -148,10 +204,28 @@ struct progress {
 	int on;
 	double last;
 	long game, games;  /* the game being played, of how many */
+	/* With --levels: the level being played (NULL without), and when it began. */
+	const char *level;
+	int nlevel, nlevels;
+	double level_start;
 };
+
+/* A duration for a person: "45s", "3m20s", "2h05m". */
+static void duration_text(char *out, size_t size, double s)
+{
+	long t = (long)(s + 0.5);
+
+	if (t < 60)
+		snprintf(out, size, "%lds", t);
+	else if (t < 3600)
+		snprintf(out, size, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(out, size, "%ldh%02ldm", t / 3600, t % 3600 / 60);
+}
 
 static void progress_show(struct progress *pr, long game, long games, int ply, int force)
 {
+	char left[32];
 	double t;
 	int i, filled;
 
@@ -161,12 +235,30 @@ static void progress_show(struct progress *pr, long game, long games, int ply, i
 	if (!force && t - pr->last < 0.1)
 		return;
 	pr->last = t;
+	if (pr->level) {
+		/* Within 80 columns for a SPEC of up to 10 characters. */
+		filled = (int)(16 * game / games);
+		fprintf(stderr, "\r%s: [", cli_progname());
+		for (i = 0; i < 16; i++)
+			fputc(i < filled ? '#' : '.', stderr);
+		fprintf(stderr, "] %s (%d/%d), game %ld/%ld, ply %d", pr->level, pr->nlevel + 1,
+			pr->nlevels, game + 1 > games ? games : game + 1, games, ply);
+		/* The level's games so far tell its pace; other levels play at other strengths. */
+		if (game > 0) {
+			duration_text(left, sizeof(left),
+				      (t - pr->level_start) / (double)game * (double)(games - game));
+			fprintf(stderr, ", %s left", left);
+		}
+		fprintf(stderr, "\033[K");
+		fflush(stderr);
+		return;
+	}
 	filled = (int)(30 * game / games);
 	fprintf(stderr, "\r%s: [", cli_progname());
 	for (i = 0; i < 30; i++)
 		fputc(i < filled ? '#' : '.', stderr);
-	fprintf(stderr, "] game %ld of %ld, ply %d   ", game + 1 > games ? games : game + 1,
-		games, ply);
+	fprintf(stderr, "] game %ld of %ld, ply %d", game + 1 > games ? games : game + 1, games, ply);
+	fprintf(stderr, "   ");
 	fflush(stderr);
 }
 
@@ -245,13 +337,49 @@ out:
 }
 
 /*
+ * Reviews stored game id (its replay rp, with texts) with kifu-analyse's
+ * defaults and stores the review, outside the batch's write transaction
+ * (committed first, begun again after): the review takes long, and other
+ * writers should not wait for it.
+ */
+static int review(struct kifu_store *st, int64_t id, const struct kifu_replay *rp, long i)
+{
+	struct kifu_analyse_opts opts = { NULL, KIFU_ANALYSE_PLAYOUTS, 0, 0, 1 };
+	struct kifu_ply_review *rv = NULL;
+	struct kifu_error err;
+	char *best = NULL;
+	int ret;
+
+	kifu_error_clear(&err);
+	ret = kifu_store_commit(st, &err);
+	if (ret == 0)
+		ret = kifu_analyse_game(&rv, rp->game, rp->variant, rp->first, rp->moves, rp->nplies,
+					&opts, &err);
+	if (ret == 0 && rp->nplies)
+		ret = kifu_render_review_moves(&best, rp, rv);
+	if (ret == 0 && rp->nplies)
+		ret = kifu_analyse_store(st, id, rv, rp->nplies, rp->canonical, best, &opts, &err);
+	if (ret == 0)
+		ret = kifu_store_begin(st, &err);
+	if (ret < 0) {
+		cli_errorf("game %ld: cannot review: %s", i + 1,
+			   err.message[0] ? err.message : kifu_strerror(ret));
+		ret = EXIT_FAILURE_IO;
+	}
+	kifu_analyse_game_free(rv);
+	free(best);
+	return ret;
+}
+
+/*
  * Checks rec (game i) and writes it into doc (with canonical moves from its
- * replay) or, with st, stores it; a game st already holds is counted as a
- * duplicate.
+ * replay) or, with st, stores it (and with o->review, its review); a game
+ * st already holds is counted as a duplicate.
  */
 static int keep(struct kifu_buf *doc, struct kifu_store *st, const struct kifu_record *rec,
-		long i, struct tally *t)
+		long i, struct tally *t, const struct options *o)
 {
+	int64_t id = 0;
 	struct kifu_replay replay = KIFU_REPLAY_INIT;
 	struct kifu_error err;
 	int ret = check(&replay, rec, i);
@@ -268,7 +396,7 @@ static int keep(struct kifu_buf *doc, struct kifu_store *st, const struct kifu_r
 		}
 		goto out;
 	}
-	ret = kifu_store_game_add(NULL, st, rec, &replay, NULL, &err);
+	ret = kifu_store_game_add(&id, st, rec, &replay, NULL, &err);
 	if (ret < 0) {
 		cli_error(&err);
 		ret = EXIT_FAILURE_IO;
@@ -278,7 +406,7 @@ static int keep(struct kifu_buf *doc, struct kifu_store *st, const struct kifu_r
 		t->stored++;
 	else
 		t->duplicates++;
-	ret = 0;
+	ret = o->review ? review(st, id, &replay, i) : 0;
 out:
 	kifu_replay_release(&replay);
 	return ret;
@@ -299,6 +427,53 @@ static int write_file(const char *path, const struct kifu_buf *doc)
 	return EXIT_FAILURE_IO;
 }
 
+/*
+ * Plays the series of o->specs into doc, st, or files of o->dir named by
+ * file numbers from *file on; 0 or an exit code.
+ */
+static int play_series(const struct options *o, struct tally *t, struct kifu_store *st,
+		       struct kifu_buf *doc, char *path, long *file, struct progress *pr)
+{
+	struct kifu_error err;
+	long i;
+	int ret = 0;
+
+	kifu_match_init(&t->match, o->game, (const char *const *)o->specs, o->nspecs);
+	for (i = 0; i < o->games; i++) {
+		struct kifu_record *rec = NULL;
+
+		ret = play_game(&rec, o, i, t, pr);
+		if (!ret)
+			ret = keep(doc, st, rec, i, t, o);
+		kifu_record_free(rec);
+		if (ret)
+			break;
+		if (st) {
+			/* commit in batches: an interrupted run keeps what it stored */
+			kifu_error_clear(&err);
+			if ((i + 1) % 100 == 0 && (kifu_store_commit(st, &err) < 0 ||
+						   kifu_store_begin(st, &err) < 0)) {
+				cli_error(&err);
+				ret = EXIT_FAILURE_IO;
+				break;
+			}
+		} else if (o->dir) {
+			sprintf(path, "%s/%s-%s-%05ld.yaml", o->dir, o->game->name,
+				o->game->variants[o->variant], ++*file);
+			ret = write_file(path, doc);
+			if (ret)
+				break;
+		} else if (!o->json &&
+			   (fwrite(doc->data, 1, doc->len, stdout) != doc->len || fflush(stdout))) {
+			cli_errorf("cannot write the games: %s", strerror(errno));
+			ret = EXIT_FAILURE_IO;
+			break;
+		}
+		progress_show(pr, i + 1, o->games, 0, 1);
+	}
+	return ret;
+}
+
 static void summary(const struct options *o, const struct tally *t, struct kifu_store *st)
 {
 	if (o->json)
@@ -306,8 +481,12 @@ static void summary(const struct options *o, const struct tally *t, struct kifu_
 				  &t->match);
 	if (o->quiet)
 		return;
-	fprintf(stderr, "%s: %ld game%s: %ld decided, %ld drawn, %ld unfinished\n",
-		cli_progname(), o->games, o->games == 1 ? "" : "s", t->match.decided,
+	if (o->nlevels)
+		fprintf(stderr, "%s: level %s: ", cli_progname(), o->specs[0]);
+	else
+		fprintf(stderr, "%s: ", cli_progname());
+	fprintf(stderr, "%ld game%s: %ld decided, %ld drawn, %ld unfinished\n",
+		o->games, o->games == 1 ? "" : "s", t->match.decided,
 		t->match.draws, t->match.unfinished);
 	if (o->db)
 		cli_line(stderr, "%s: stored %ld in '%s', duplicates %ld", cli_progname(),
@@ -328,25 +507,28 @@ int main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "levels", required_argument, NULL, 'l' },
+		{ "review", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *variant = NULL, *first = NULL, *players = NULL;
+	const char *variant = NULL, *first = NULL, *players = NULL, *levels = NULL;
 	const char *games = NULL, *seed = NULL, *max_plies = NULL;
 	struct options o;
-	struct tally tally;
-	struct progress pr = { 0, 0, 0, 0 };
+	struct tally tally, *tallies = NULL;
+	struct progress pr;
 	struct kifu_buf doc = KIFU_BUF_INIT;
 	struct kifu_store *st = NULL;
 	struct kifu_error err;
 	char *path = NULL;
-	long i;
-	int opt, ret = EXIT_OK;
+	long file = 0;
+	int opt, ret = EXIT_OK, k, played = 0;
 
 	cli_init(argv[0]);
 	memset(&o, 0, sizeof(o));
 	memset(&tally, 0, sizeof(tally));
+	memset(&pr, 0, sizeof(pr));
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:", options, NULL)) != -1) {
 		switch (opt) {
@@ -360,6 +542,8 @@ int main(int argc, char **argv)
 		case 'd': o.db = optarg; break;
 		case 'q': o.quiet = 1; break;
 		case 'j': o.json = 1; break;
+		case 'l': levels = optarg; break;
+		case 'r': o.review = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -369,10 +553,14 @@ int main(int argc, char **argv)
 	if (argc - optind != 1)
 		cli_usage_error(usage, "%s", argc - optind ? "expected one GAME" : "expected GAME");
 	cli_resolve_game(usage, argv[optind], variant, first, &o.game, &o.variant, &o.first);
-	if (!players)
-		cli_usage_error(usage, "--players is required");
-	parse_players(&o, players);
-	kifu_match_init(&tally.match, o.game, (const char *const *)o.specs, o.nspecs);
+	if (players && levels)
+		cli_usage_error(usage, "--players and --levels exclude each other");
+	if (!players && !levels)
+		cli_usage_error(usage, "--players or --levels is required");
+	if (players)
+		parse_players(&o, players);
+	else
+		parse_levels(&o, levels);
 	o.games = games ? cli_parse_long(usage, "--games", games, 1, 100000000L) : 1;
 	o.seed = seed ? cli_parse_seed(usage, seed) : 1;
 	o.max_plies = max_plies ? cli_parse_long(usage, "--max-plies", max_plies, 1,
@@ -381,6 +569,10 @@ int main(int argc, char **argv)
 		cli_usage_error(usage, "-o and --db exclude each other");
 	if (o.db || (!o.dir && getenv("KIFU_DB")))
 		o.db = cli_db_path(o.db);
+	if (o.review && !o.nlevels)
+		cli_usage_error(usage, "--review needs --levels");
+	if (o.review && !o.db)
+		cli_usage_error(usage, "--review needs --db (the reviews are stored)");
 	kifu_error_clear(&err);
 	if (o.db && (kifu_store_open(&st, o.db, 0, &err) < 0 || kifu_store_begin(st, &err) < 0)) {
 		cli_error(&err);
@@ -403,50 +595,55 @@ int main(int argc, char **argv)
 	}
 	pr.on = !o.quiet && isatty(STDERR_FILENO);
 
-	for (i = 0; i < o.games; i++) {
-		struct kifu_record *rec = NULL;
-
-		ret = play_game(&rec, &o, i, &tally, &pr);
-		if (!ret)
-			ret = keep(&doc, st, rec, i, &tally);
-		kifu_record_free(rec);
-		if (ret)
-			break;
-		if (st) {
-			/* commit in batches: an interrupted run keeps what it stored */
-			if ((i + 1) % 100 == 0 && (kifu_store_commit(st, &err) < 0 ||
-						   kifu_store_begin(st, &err) < 0)) {
-				cli_error(&err);
-				ret = EXIT_FAILURE_IO;
-				break;
-			}
-		} else if (o.dir) {
-			sprintf(path, "%s/%s-%s-%05ld.yaml", o.dir, o.game->name,
-				o.game->variants[o.variant], i + 1);
-			ret = write_file(path, &doc);
-			if (ret)
-				break;
-		} else if (!o.json &&
-			   (fwrite(doc.data, 1, doc.len, stdout) != doc.len || fflush(stdout))) {
-			cli_errorf("cannot write the games: %s", strerror(errno));
+	if (!o.nlevels) {
+		ret = play_series(&o, &tally, st, &doc, path, &file, &pr);
+	} else {
+		tallies = calloc((size_t)o.nlevels, sizeof(*tallies));
+		if (!tallies) {
+			cli_errorf("out of memory");
 			ret = EXIT_FAILURE_IO;
-			break;
+			goto out;
 		}
-		progress_show(&pr, i + 1, o.games, 0, 1);
+		/* One series of mirror games per level: the SPEC alone, for every side. */
+		o.nspecs = 1;
+		pr.nlevels = o.nlevels;
+		for (k = 0; k < o.nlevels && !ret; k++) {
+			o.specs[0] = o.levels[k];
+			pr.level = o.levels[k];
+			pr.nlevel = k;
+			pr.level_start = cli_now();
+			ret = play_series(&o, &tallies[k], st, &doc, path, &file, &pr);
+			played = k + 1;
+		}
 	}
 	progress_end(&pr);
+	kifu_error_clear(&err);
 	if (st && !ret && kifu_store_commit(st, &err) < 0) {
 		cli_error(&err);
 		ret = EXIT_FAILURE_IO;
 	}
-	if (!ret)
+	if (!ret && !o.nlevels)
 		summary(&o, &tally, st);
+	if (!ret && o.nlevels) {
+		if (o.json)
+			fputs("{\"levels\": [\n", stdout);
+		for (k = 0; k < played; k++) {
+			o.specs[0] = o.levels[k];
+			if (o.json && k)
+				fputs(",\n", stdout);
+			summary(&o, &tallies[k], st);
+		}
+		if (o.json)
+			fputs("]}\n", stdout);
+	}
 out:
 	if (st && kifu_store_in_transaction(st))
 		kifu_store_rollback(st);
 	kifu_store_free(st);
 	free(path);
+	free(tallies);
 	free(o.specs_text);
+	free(o.levels_text);
 	kifu_buf_release(&doc);
 	return ret;
 }

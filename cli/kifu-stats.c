@@ -1,7 +1,8 @@
 /*
  * kifu-stats: reports over the stored games (summary, openings, players,
- * lengths, tree) as an aligned table, CSV or JSON on stdout, optionally as
- * an SVG chart, and the tree as an explorer page (include/kifu/explorer.h).
+ * lengths, tree, novelties, balance) as an aligned table, CSV or JSON on
+ * stdout, optionally as an SVG chart, and the tree as an explorer page
+ * (include/kifu/explorer.h).
  * Everything is computed by libkifu (include/kifu/stats.h); this file
  * reads the options, checks them (unknown games, variants,
  * terminations and malformed dates are usage errors, exit 2) and writes
@@ -44,7 +45,12 @@ static void help(void)
 	       "             line most of its games took to reach it first), and a game counts\n"
 	       "             once per row\n"
 	       "  players    per player: games, wins, draws, losses, unfinished, score, rating\n"
-	       "  lengths    per game and variant: the number of games of each length (plies)\n",
+	       "  lengths    per game and variant: the number of games of each length (plies)\n"
+	       "  balance    per game, variant and level (for game designers: is the game\n"
+	       "             fair, does it stay interesting as play gets stronger?): game,\n"
+	       "             variant, level, games, first_mover_score, ci_low, ci_high,\n"
+	       "             draw_rate, mean_plies, branching, reviewed, lead_changes, drama,\n"
+	       "             decided_at (see below)\n",
 	       usage);
 	fputs("  tree [--after MOVES] [--min-games K] [--html FILE [--depth N]]\n"
 	      "             (needs --game, and --variant where the game has several) the moves\n"
@@ -105,7 +111,23 @@ static void help(void)
 	       "    draw against an opponent rated at the mean, the mean set to 1500; a\n"
 	       "    four-player game counts as its winner beating each other player, a drawn\n"
 	       "    one as a draw between every pair; players without a finished game have no\n"
-	       "    rating.\n\n", stdout);
+	       "    rating.\n", stdout);
+	fputs("  - balance: a player named like kifu-play's, SPEC #k (SPEC random, mcts:N,\n"
+	      "    engine or engine:N; compared as text), is a SPEC player; a game is at\n"
+	      "    level SPEC when every side is a SPEC player of that SPEC, at level\n"
+	      "    players when no side is one, and left out otherwise (levels in byte\n"
+	      "    order, players last); branching = the legal moves before each move of\n"
+	      "    the level's games (a forced pass: 1) / those positions; over the games\n"
+	      "    with a stored review (kifu-analyse --store; the run with the most\n"
+	      "    playouts, the last stored among equals), reviewed counts them and:\n"
+	      "    lead_changes, the mean number of times the first mover's expected score\n"
+	      "    (values of exactly 0.5 left out) crosses 0.5; drama, over the games a\n"
+	      "    side won, the mean of 0.5 minus the winner's lowest expected score (0\n"
+	      "    when it never fell below 0.5); decided_at, the mean of the first ply from\n"
+	      "    which the winner's expected score stays at 0.9 or more, over the game's\n"
+	      "    plies (1 when none); a side's expected score before a ply is the review's\n"
+	      "    when it moves there, else 1 minus it; null without such games, and for\n"
+	      "    four-sided games.\n\n", stdout);
 	fputs("Options:\n"
 	       "  FILTERS           --game G, --variant V, --player NAME (any side),\n"
 	       "                    --event TEXT, --since DATE, --until DATE, --termination T\n"
@@ -133,7 +155,9 @@ static void help(void)
 	       "                    mover's win/draw/loss bars per line with the Wilson interval\n"
 	       "                    of its score; tree, the same for the side to move per next\n"
 	       "                    move; lengths, a histogram per game and variant;\n"
-	       "                    players, rating bars (long reports: their largest rows)\n"
+	       "                    players, rating bars; balance, the first mover's score\n"
+	       "                    with its interval per level, a panel per game and\n"
+	       "                    variant (long reports: their largest rows)\n"
 	       "  --no-cache        compute from the stored games, without the precomputed\n"
 	       "                    tables (slower; the figures are the same)\n"
 	       "  --db FILE         the database (default $KIFU_DB, else kifu.db): a SQLite\n"
@@ -255,9 +279,17 @@ int main(int argc, char **argv)
 	if (optind + 1 < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind + 1]);
 	kind = kifu_stats_kind_find(argv[optind]);
-	if (kind < 0)
-		cli_usage_error(usage, "unknown report '%s' (summary, openings, players, lengths or "
-				"tree)", argv[optind]);
+	if (kind < 0) {
+		/* The reports as the library has them: "summary, ... or balance". */
+		char known[256] = "";
+		size_t len = 0;
+
+		for (k = 0; kifu_stats_kind_name(k); k++)
+			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
+						!k ? "" : kifu_stats_kind_name(k + 1) ? ", " : " or ",
+						kifu_stats_kind_name(k));
+		cli_usage_error(usage, "unknown report '%s' (%s)", argv[optind], known);
+	}
 	if (openings_only && kind != KIFU_STATS_OPENINGS)
 		cli_usage_error(usage, "--by-position applies to openings, not '%s'", argv[optind]);
 	if (depth_given && kind != KIFU_STATS_OPENINGS && !(kind == KIFU_STATS_TREE && html))

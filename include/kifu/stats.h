@@ -133,10 +133,11 @@ enum kifu_stats_kind {
 	KIFU_STATS_LENGTHS,
 	KIFU_STATS_TREE,
 	KIFU_STATS_NOVELTIES,
+	KIFU_STATS_BALANCE,
 	KIFU_STATS_KINDS
 };
 
-/* "summary", "openings", "players", "lengths", "tree"; NULL out of range. */
+/* "summary", "openings", "players", "lengths", "tree", "novelties", "balance"; NULL out of range. */
 const char *kifu_stats_kind_name(int kind);
 /* The kind named name, or -1. */
 int kifu_stats_kind_find(const char *name);

@@ -144,8 +144,7 @@ out:
 static const char *const select_review =
 	"SELECT r.playouts, r.seed, r.engine, p.ply, p.side_index, p.best, p.expected, p.best_score, "
 	"p.played_score, p.loss, p.mark FROM analysis_plies p JOIN analysis_runs r "
-	"ON r.id = p.run_id WHERE p.run_id = (SELECT id FROM analysis_runs WHERE game_id = ?1 "
-	"ORDER BY playouts DESC, id DESC LIMIT 1) ORDER BY p.ply";
+	"ON r.id = p.run_id WHERE p.run_id = " KIFU_DB_REVIEW_RUN_("?1") " ORDER BY p.ply";
 
 int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, int64_t game_id,
 		      size_t nplies, struct kifu_error *err)

@@ -34,6 +34,7 @@ static const struct kifu_stats_kind_ *const kinds[] = {
 	&kifu_stats_lengths_,
 	&kifu_stats_tree_,
 	&kifu_stats_novelties_,
+	&kifu_stats_balance_,
 	NULL
 };
 

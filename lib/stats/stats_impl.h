@@ -262,6 +262,8 @@ extern const struct kifu_stats_kind_ kifu_stats_players_;
 extern const struct kifu_stats_kind_ kifu_stats_tree_;
 /* stats_novelties.c: each game's first move no earlier game played (the position index). */
 extern const struct kifu_stats_kind_ kifu_stats_novelties_;
+/* stats_balance.c: per game, variant and playing level: fairness, length, width, tension. */
+extern const struct kifu_stats_kind_ kifu_stats_balance_;
 
 /*
  * The game and variant a report of one game reads (the tree, novelties):

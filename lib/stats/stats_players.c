@@ -439,9 +439,8 @@ static int players_reviews(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 	ret = kifu_stats_source_sql_(&sql, &src, &n, c);
 	if (ret < 0)
 		goto out;
-	kifu_buf_puts(&sql, " AND r.id = (SELECT r2.id FROM analysis_runs r2 WHERE r2.game_id = g.id "
-			    "ORDER BY r2.playouts DESC, r2.id DESC LIMIT 1) "
-			    "ORDER BY s.player_id, g.id, p.ply");
+	kifu_buf_puts(&sql, " AND r.id = " KIFU_DB_REVIEW_RUN_("g.id")
+			    " ORDER BY s.player_id, g.id, p.ply");
 	ret = kifu_stats_prepare_built_(c, &s, &sql, &src, "cannot read the analyses");
 	if (ret < 0)
 		goto out;

@@ -5,9 +5,10 @@
  * outcomes per game and variant; openings, the first mover's wins, draws
  * and losses per line with the 95% Wilson interval of its score drawn
  * over them; lengths, one histogram per game and variant with the median
- * marked; players, rating bars around the 1500 mean. Reports longer than
- * a chart can show are drawn by their largest rows, and the subtitle says
- * so.
+ * marked; players, rating bars around the 1500 mean; balance, the first
+ * mover's score with its interval per level, a panel per game and
+ * variant. Reports longer than a chart can show are drawn by their largest
+ * rows, and the subtitle says so.
  */
 #include <math.h>
 #include <stdio.h>
@@ -570,6 +571,103 @@ static int chart_players(struct kifu_buf *out, const struct kifu_report *rep)
 	return 0;
 }
 
+/* ---- balance ---- */
+
+#define LEVEL_H 30
+
+/*
+ * Balance: one panel per game and variant, one line per level with the
+ * first mover's score and its interval on a 0..1 scale, a fair game's
+ * score (1 / sides: 0.5, or 0.25 in a four-sided game) dashed.
+ */
+static int chart_balance(struct kifu_buf *out, const struct kifu_report *rep)
+{
+	size_t n = kifu_report_nrows(rep), start, end, r;
+	int panels = 0, height, k;
+	double y;
+	char label[200];
+
+	for (r = 0; r < n; r++)
+		if (r == 0 || strcmp(text(rep, r, "game"), text(rep, r - 1, "game")) ||
+		    strcmp(text(rep, r, "variant"), text(rep, r - 1, "variant")))
+			panels++;
+	height = TOP + panels * 60 + (int)n * LEVEL_H + 20;
+	svg_begin(out, height, "Balance: the first mover's score per playing level",
+		  "dot: the first mover's score over finished games; line: its 95% Wilson "
+		  "interval; dashed: a fair game's (1 / sides)");
+	y = TOP;
+	for (start = 0; start < n; start = end) {
+		const struct kifu_game *g = kifu_game_find(text(rep, start, "game"));
+		double top, fair = g ? 1.0 / g->nsides : 0.5;
+
+		for (end = start; end < n && !strcmp(text(rep, end, "game"), text(rep, start, "game")) &&
+				  !strcmp(text(rep, end, "variant"), text(rep, start, "variant")); end++)
+			;
+		kifu_buf_puts(out, "<g class=\"panel\" data-game=\"");
+		xml_text(out, text(rep, start, "game"));
+		kifu_buf_putc(out, ' ');
+		xml_text(out, text(rep, start, "variant"));
+		kifu_buf_puts(out, "\">\n");
+		snprintf(label, sizeof(label), "%s %s", text(rep, start, "game"),
+			 text(rep, start, "variant"));
+		text_at(out, 20, y + 14, "start", 14, "#222", "bold", label);
+		top = y + 24;
+		for (k = 0; k <= 4; k++) {
+			double x = BAR_X + BAR_W * k / 4.0;
+
+			kifu_buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+					     "y2=\"%.1f\" stroke=\"#ddd\" stroke-width=\"1\"/>\n",
+					x, top, x, top + (double)(end - start) * LEVEL_H);
+			snprintf(label, sizeof(label), "%.2f", k / 4.0);
+			text_at(out, x, top + (double)(end - start) * LEVEL_H + 14, "middle", 10,
+				"#555", NULL, label);
+		}
+		kifu_buf_printf(out, "<line class=\"fair\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				     "y2=\"%.1f\" stroke=\"#888\" stroke-width=\"1\" "
+				     "stroke-dasharray=\"4 3\"/>\n", BAR_X + BAR_W * fair, top,
+				BAR_X + BAR_W * fair, top + (double)(end - start) * LEVEL_H);
+		for (r = start; r < end; r++) {
+			double yc = top + (double)(r - start) * LEVEL_H + LEVEL_H / 2.0;
+			double score = num(rep, r, "first_mover_score"), lo = num(rep, r, "ci_low");
+			double hi = num(rep, r, "ci_high"), games = num(rep, r, "games");
+
+			kifu_buf_puts(out, "<g data-level=\"");
+			xml_text(out, text(rep, r, "level"));
+			kifu_buf_puts(out, "\">\n");
+			kifu_text_clip_chars_(label, sizeof(label), text(rep, r, "level"), 36);
+			text_at(out, LABEL_W, yc + 4, "end", 12, "#222", NULL, label);
+			if (!isfinite(score)) {
+				text_at(out, BAR_X + 6, yc + 4, "start", 11, "#888", NULL,
+					"no finished game");
+				kifu_buf_puts(out, "</g>\n");
+				continue;
+			}
+			if (isfinite(lo) && isfinite(hi))
+				kifu_buf_printf(out, "<g stroke=\"#111\" stroke-width=\"1.5\">"
+						     "<title>score %.3f, 95%% interval %.3f to %.3f"
+						     "</title><line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+						     "y2=\"%.1f\"/><line x1=\"%.2f\" y1=\"%.1f\" "
+						     "x2=\"%.2f\" y2=\"%.1f\"/><line x1=\"%.2f\" "
+						     "y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/></g>\n",
+						score, lo, hi, BAR_X + BAR_W * lo, yc, BAR_X + BAR_W * hi,
+						yc, BAR_X + BAR_W * lo, yc - 6, BAR_X + BAR_W * lo,
+						yc + 6, BAR_X + BAR_W * hi, yc - 6, BAR_X + BAR_W * hi,
+						yc + 6);
+			kifu_buf_printf(out, "<circle cx=\"%.2f\" cy=\"%.1f\" r=\"5\" "
+					     "fill=\"#4e79a7\" stroke=\"#111\" stroke-width=\"1.5\"/>\n",
+					BAR_X + BAR_W * score, yc);
+			snprintf(label, sizeof(label), "%.3f [%.3f, %.3f], %.0f game%s", score, lo,
+				 hi, games, games == 1 ? "" : "s");
+			text_at(out, BAR_X + BAR_W + 8, yc + 4, "start", 11, "#333", NULL, label);
+			kifu_buf_puts(out, "</g>\n");
+		}
+		kifu_buf_puts(out, "</g>\n");
+		y = top + (double)(end - start) * LEVEL_H + 36;
+	}
+	kifu_buf_puts(out, "</svg>\n");
+	return 0;
+}
+
 /* A report without rows: its title and a line saying so. */
 static int chart_empty(struct kifu_buf *out, const char *title)
 {
@@ -590,6 +688,7 @@ int kifu_report_svg(struct kifu_buf *out, const struct kifu_report *rep, struct 
 		{ "tree", "Next moves", chart_openings },
 		{ "lengths", "Game lengths", chart_lengths },
 		{ "players", "Player ratings", chart_players },
+		{ "balance", "Balance: the first mover's score per playing level", chart_balance },
 	};
 	const char *name = kifu_report_name(rep);
 	size_t i;

@@ -131,6 +131,16 @@ long long kifu_db_changes_(struct kifu_store *st);
 int kifu_db_query_int_(long long *out, struct kifu_store *st, const char *sql,
 		      struct kifu_error *err);
 
+/*
+ * The stored review of a game (kifu-analyse --store, schema 6), as every
+ * reader picks it: the id of its run with the most playouts, the last
+ * stored among equals; GAME_ID is an SQL expression for the game's id
+ * ("?1", "g.id").
+ */
+#define KIFU_DB_REVIEW_RUN_(GAME_ID)                                                   \
+	"(SELECT rr_.id FROM analysis_runs rr_ WHERE rr_.game_id = " GAME_ID            \
+	" ORDER BY rr_.playouts DESC, rr_.id DESC LIMIT 1)"
+
 /* Whether the database has a table, view or index of that name. */
 int kifu_db_has_(int *found, struct kifu_store *st, const char *name, struct kifu_error *err);
 

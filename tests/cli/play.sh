@@ -99,7 +99,7 @@ expect_usage() {
 expect_usage "unknown player 'foo'" splay-schmidt --players foo
 expect_usage "mcts needs a playout count: 'mcts:'" splay-schmidt --players random,mcts:
 expect_usage "'random,random,random' gives 3 players" splay-schmidt --players random,random,random
-expect_usage "--players is required" splay-schmidt
+expect_usage "--players or --levels is required" splay-schmidt
 expect_usage "unknown game 'chess'" chess --players random
 expect_usage "unknown variant 'blitz'" glaisher --variant blitz --players random
 expect_usage "--games must be a whole number" glaisher --players random --games 0

@@ -110,6 +110,8 @@ expect 2 "unknown variant 'quick' of 'glaisher' \\(standard or advanced\\)" "--v
 	"$bin/kifu-perft" glaisher --variant quick 2
 expect 2 "unknown variant 'survivl' \\(did you mean 'survival'\\?\\)" "kifu-stats --variant survivl" -- \
 	"$bin/kifu-stats" --db "$tmp/k.db" --variant survivl summary
+expect 2 "unknown report 'balanse' \\(summary, openings, players, lengths, tree, novelties or balance\\)" \
+	"kifu-stats lists every report" -- "$bin/kifu-stats" --db "$tmp/k.db" balanse
 
 # One game, not "1 games".
 "$bin/kifu-validate" "$rec" >"$tmp/out" 2>&1
@@ -118,6 +120,8 @@ check "kifu-validate: '1 game, 1 valid, 0 invalid'" [ "$(cat "$tmp/out")" = "1 g
 check "kifu-validate: '2 games, 2 valid, 0 invalid'" [ "$(cat "$tmp/out")" = "2 games, 2 valid, 0 invalid" ]
 "$bin/kifu-play" splinter --players random >/dev/null 2>"$tmp/err"
 check "kifu-play: '1 game:'" grep -q "^kifu-play: 1 game: " "$tmp/err"
+"$bin/kifu-play" splinter --levels random >/dev/null 2>"$tmp/err"
+check "kifu-play --levels: 'level random: 1 game:'" grep -q "^kifu-play: level random: 1 game: " "$tmp/err"
 printf 'game: splinter\nmoves: [e7-d8]\n' >"$tmp/one.yaml"
 "$bin/kifu-export" --file "$tmp/one.yaml" --to text >"$tmp/out"
 check "kifu-export --to text: '1 ply'" grep -q "^result: unfinished, 1 ply$" "$tmp/out"
