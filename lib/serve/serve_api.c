@@ -132,6 +132,10 @@ int kifu_serve_count_(long *v, struct kifu_serve_answer *a, const struct kifu_se
 	return 0;
 }
 
+/* The deepest openings report the API makes (CLI.md); the tool has no bound. */
+#define API_DEPTH_MAX 10
+#define API_DEPTH_MAX_TEXT "10"
+
 /* A report as json: kifu-stats REPORT --format json. */
 static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		   const struct kifu_serve_req_ *r)
@@ -157,9 +161,17 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	    kifu_serve_flag_(&opt.by_position, a, r, "by_position") < 0 ||
 	    kifu_serve_flag_(&opt.symmetric, a, r, "symmetric") < 0)
 		return;
-	if (depth > 10000) {
-		kifu_error_set(&err, KIFU_ERANGE, "--depth %s is too deep (10000 at most)",
+	/* The bound of CLI.md: the lines grow with the depth, and so would the answer. */
+	if (depth > API_DEPTH_MAX) {
+		kifu_error_set(&err, KIFU_ERANGE, "--depth %s is too deep (" API_DEPTH_MAX_TEXT " at most)",
 			       kifu_serve_param_(r, "depth"));
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
+	/* (the tool's 0 is its 1: a line is played in one game at least) */
+	if (opt.min_games < 1) {
+		kifu_error_set(&err, KIFU_ERANGE, "--min-games expects a whole number of 1 or more here, "
+			       "not '%s'", kifu_serve_param_(r, "min_games"));
 		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
