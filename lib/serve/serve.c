@@ -1,17 +1,25 @@
 /*
  * kifu-serve's HTTP server on GNU libmicrohttpd (include/kifu/serve.h):
- * its thread pool, one database connection per worker thread (opened
- * read-only on the thread's first request, closed when the thread ends:
- * SQLite connections are not shared between threads), and what a request
- * must be before any answer reads it. Requests are GET or HEAD (else 405);
- * the path and every parameter, once decoded, must be UTF-8 without
- * control characters (a %00 included) and the path have no "." or ".."
- * step (else 400); the request line and headers are bounded by the
- * connection's memory (libmicrohttpd answers 414 or 431 past it); the
- * number of connections and their idle time are bounded, so slow or
- * half-open clients cannot take every connection for long. Every answer
- * carries a Content-Security-Policy that lets a page load nothing but
- * what this server sends.
+ * one thread reads and writes every connection and never waits for the
+ * database; the answers are made by worker threads, each with its own
+ * database connection (opened read-only on its first request, closed when
+ * it ends: SQLite connections are not shared between threads), while the
+ * request's connection is suspended. So a long answer delays no other
+ * connection, and a connection's idle time counts only while it could make
+ * progress. What a request must be before any answer reads it: its Host the
+ * address served or a loopback name with the port (else 421; none 400:
+ * another site's page cannot read this one through a browser, DNS
+ * rebinding); GET or HEAD (else 405); the path and every parameter, once
+ * decoded, UTF-8 without control characters (a %00 included) and the path
+ * without a "." or ".." step (else 400). The request line and headers are
+ * bounded by the connection's memory (libmicrohttpd answers 414 or 431 past
+ * it) and must arrive within HEADER_SECONDS; one client address holds at
+ * most PER_ADDRESS connections, and all at most the options' number, each
+ * closed when idle past the options' timeout: slow or half-open clients
+ * cannot take every connection. Every answer this file makes carries a
+ * Content-Security-Policy that lets a page load nothing but what this
+ * server sends, and nosniff; the log line of a request is written once its
+ * answer was sent whole, or says why it was not.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -20,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -32,15 +41,61 @@
 #define MEMORY_LIMIT (32 * 1024)
 /* At most this many parameters in a request. */
 #define MAX_PARAMS 32
+/* Connections at once from one client address (a browser opens 6 per site). */
+#define PER_ADDRESS 64
+/* A request's line and headers arrive within this many seconds of the connection's start or its previous answer. */
+#define HEADER_SECONDS 10
+
+struct request;
+
+/* One connection, for the deadline of its requests' headers. */
+struct conn {
+	int fd;
+	double deadline;   /* ms (now_ms); 0 while a request of it is answered */
+	int cut;           /* shut down past its deadline */
+	struct conn *prev, *next;
+};
 
 struct kifu_server {
 	struct MHD_Daemon *d;
 	char *db;
-	pthread_key_t store_key;
-	int key_made;
 	int port;
+	struct sockaddr_storage sa;  /* the address listened on */
+	int any_address;             /* 0.0.0.0 or ::: any host name, with the port */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
+	/* the requests waiting for a worker, oldest first */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct request *queue, *queue_tail;
+	int stopping;
+	pthread_t *workers;
+	int nworkers;
+	/* the connections, for the headers' deadline (watch) */
+	pthread_mutex_t conns_lock;
+	pthread_cond_t conns_wake;
+	struct conn *conns;
+	int watch_stop, watching;
+	pthread_t watcher;
+};
+
+enum { REQ_NEW, REQ_QUEUED, REQ_DONE };
+
+/* One request, from its headers to its log line. */
+struct request {
+	struct kifu_server *srv;
+	struct MHD_Connection *c;
+	struct conn *conn;
+	char method[16];
+	char *url;
+	struct kifu_serve_param params[MAX_PARAMS];
+	size_t nparams;
+	struct kifu_serve_answer a;
+	int state;
+	int sent_status;    /* 0 until an answer is queued */
+	size_t sent_size;
+	double start;
+	struct request *next;
 };
 
 /* The policy of every answer: nothing from elsewhere; scripts only the page's own (its nonce). */
@@ -48,11 +103,6 @@ static const char csp_fmt[] = "default-src 'none'; script-src 'nonce-%s'; "
 			      "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
 			      "connect-src 'self'; base-uri 'none'; form-action 'self'; "
 			      "frame-ancestors 'none'";
-
-static void store_release(void *p)
-{
-	kifu_store_free(p);
-}
 
 /* Whether s (n bytes) is UTF-8 without control characters (NUL, C0, DEL). */
 static int clean_text(const char *s, size_t n)
@@ -174,19 +224,179 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Sends a and logs the request. */
-static enum MHD_Result send_answer(struct kifu_server *srv, struct MHD_Connection *c,
-				   const char *method, const char *url,
-				   struct kifu_serve_answer *a, double start)
+/* ---- the headers' deadline ---- */
+
+/*
+ * Every second, shuts down the connections whose request line and headers
+ * have not all come by their deadline (a client sending a byte now and then
+ * keeps a connection from idling out, not from this). The socket is only
+ * shut down, never closed, here: libmicrohttpd sees the end of it and closes
+ * it, after connection_event has taken it off the list (under conns_lock),
+ * so its number is never another connection's.
+ */
+static void *watch(void *p)
 {
+	struct kifu_server *srv = p;
+	struct timespec ts;
+	struct conn *k;
+	double now;
+
+	pthread_mutex_lock(&srv->conns_lock);
+	while (!srv->watch_stop) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&srv->conns_wake, &srv->conns_lock, &ts);
+		now = now_ms();
+		for (k = srv->conns; k; k = k->next)
+			if (!k->cut && k->deadline > 0 && now > k->deadline) {
+				shutdown(k->fd, SHUT_RDWR);
+				k->cut = 1;
+			}
+	}
+	pthread_mutex_unlock(&srv->conns_lock);
+	return NULL;
+}
+
+/* A connection starts (its deadline with it) or ends. */
+static void connection_event(void *cls, struct MHD_Connection *c, void **socket_context,
+			     enum MHD_ConnectionNotificationCode code)
+{
+	struct kifu_server *srv = cls;
+	struct conn *k = *socket_context;
+	const union MHD_ConnectionInfo *info;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (!info || !(k = calloc(1, sizeof(*k))))
+			return;
+		k->fd = info->connect_fd;
+		k->deadline = now_ms() + HEADER_SECONDS * 1e3;
+		pthread_mutex_lock(&srv->conns_lock);
+		k->next = srv->conns;
+		if (srv->conns)
+			srv->conns->prev = k;
+		srv->conns = k;
+		pthread_mutex_unlock(&srv->conns_lock);
+		*socket_context = k;
+	} else if (k) {
+		pthread_mutex_lock(&srv->conns_lock);
+		if (k->prev)
+			k->prev->next = k->next;
+		else
+			srv->conns = k->next;
+		if (k->next)
+			k->next->prev = k->prev;
+		pthread_mutex_unlock(&srv->conns_lock);
+		free(k);
+		*socket_context = NULL;
+	}
+}
+
+/* The connection's request has all its headers (0), or its answer was sent (a new deadline). */
+static void conn_deadline(struct kifu_server *srv, struct conn *k, double deadline)
+{
+	if (!k)
+		return;
+	pthread_mutex_lock(&srv->conns_lock);
+	k->deadline = deadline;
+	pthread_mutex_unlock(&srv->conns_lock);
+}
+
+/* ---- the Host header ---- */
+
+static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char *key,
+				  const char *value)
+{
+	(void)kind;
+	(void)value;
+	if (!strcasecmp(key, "Host"))
+		++*(int *)cls;
+	return MHD_YES;
+}
+
+/* Whether the name of a Host header (an IPv6 address in brackets) is one this server answers to. */
+static int host_name_ok(const struct kifu_server *srv, const char *name, size_t n)
+{
+	char text[64];
+	unsigned char addr[16];
+	static const unsigned char loop6[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
+
+	if (srv->any_address || (n == 9 && !strncasecmp(name, "localhost", 9)))
+		return 1;
+	if (n >= sizeof(text) || n < 2)
+		return 0;
+	if (name[0] == '[' && name[n - 1] == ']') {
+		memcpy(text, name + 1, n - 2);
+		text[n - 2] = '\0';
+		if (inet_pton(AF_INET6, text, addr) != 1)
+			return 0;
+		return !memcmp(addr, loop6, 16) ||
+		       (srv->sa.ss_family == AF_INET6 &&
+			!memcmp(addr, &((const struct sockaddr_in6 *)&srv->sa)->sin6_addr, 16));
+	}
+	memcpy(text, name, n);
+	text[n] = '\0';
+	if (inet_pton(AF_INET, text, addr) != 1)
+		return 0;
+	return !memcmp(addr, "\x7f\0\0\x01", 4) ||
+	       (srv->sa.ss_family == AF_INET &&
+		!memcmp(addr, &((const struct sockaddr_in *)&srv->sa)->sin_addr, 4));
+}
+
+/*
+ * 0 when the request's Host is this server: the address listened on, or
+ * localhost, 127.0.0.1 or [::1], with the port (left out only for 80), any
+ * name on a wildcard address (CLI.md); else 400 (none, or more than one)
+ * or 421 (another name: a page of another site that had its name point
+ * here) with *a filled, -1.
+ */
+static int host_check(struct kifu_serve_answer *a, const struct kifu_server *srv,
+		      struct MHD_Connection *c)
+{
+	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+	const char *colon, *end;
+	char port[16];
+	int n = 0;
+	size_t len;
+
+	MHD_get_connection_values(c, MHD_HEADER_KIND, count_host, &n);
+	if (!host || n != 1)
+		return kifu_serve_fail_(a, 400, n ? "more than one Host header" : "no Host header");
+	len = strlen(host);
+	end = host[0] == '[' ? strchr(host, ']') : host;
+	colon = end ? strchr(end, ':') : NULL;
+	snprintf(port, sizeof(port), "%d", srv->port);
+	if (end && (colon ? !strcmp(colon + 1, port) : srv->port == 80) &&
+	    host_name_ok(srv, host, colon ? (size_t)(colon - host) : len))
+		return 0;
+	return kifu_serve_fail_(a, 421, "this server answers to its own address and localhost "
+				"only, with its port, not to that Host");
+}
+
+/* ---- requests ---- */
+
+static void free_body(void *p)
+{
+	kifu_buf_detached_free(p);
+}
+
+/* Queues the answer of q (its body handed over) on its connection. */
+static enum MHD_Result send_answer(struct request *q)
+{
+	struct kifu_serve_answer *a = &q->a;
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
 	char csp[sizeof(csp_fmt) + 40];
+	size_t len = a->body.len;
+	char *body = kifu_buf_detach(&a->body);
 
-	resp = MHD_create_response_from_buffer(a->body.len, a->body.data ? a->body.data : (char *)"",
-					       MHD_RESPMEM_MUST_COPY);
-	if (!resp)
+	if (!body)
 		return MHD_NO;
+	resp = MHD_create_response_from_buffer_with_free_callback(len, body, free_body);
+	if (!resp) {
+		kifu_buf_detached_free(body);
+		return MHD_NO;
+	}
 	MHD_add_response_header(resp, "Content-Type", a->type ? a->type : "text/plain");
 	snprintf(csp, sizeof(csp), csp_fmt, a->nonce);
 	MHD_add_response_header(resp, "Content-Security-Policy", csp);
@@ -195,39 +405,129 @@ static enum MHD_Result send_answer(struct kifu_server *srv, struct MHD_Connectio
 	MHD_add_response_header(resp, "Cache-Control", "no-store");
 	if (a->status == 405)
 		MHD_add_response_header(resp, "Allow", "GET, HEAD");
-	ret = MHD_queue_response(c, (unsigned)a->status, resp);
+	ret = MHD_queue_response(q->c, (unsigned)a->status, resp);
 	MHD_destroy_response(resp);
-	if (srv->log) {
-		struct kifu_buf line = KIFU_BUF_INIT;
-
-		kifu_buf_printf(&line, "%s %.200s%s %d %zu %.1f ms", method, url,
-				strlen(url) > 200 ? "..." : "", a->status, a->body.len,
-				now_ms() - start);
-		if (!line.failed)
-			srv->log(srv->log_ctx, line.data);
-		kifu_buf_release(&line);
+	if (ret == MHD_YES) {
+		q->sent_status = a->status;
+		q->sent_size = len;
 	}
 	return ret;
 }
 
+static void request_free(struct request *q)
+{
+	size_t i;
+
+	if (!q)
+		return;
+	for (i = 0; i < q->nparams; i++) {
+		free((char *)q->params[i].name);
+		free((char *)q->params[i].value);
+	}
+	free(q->url);
+	kifu_buf_release(&q->a.body);
+	free(q);
+}
+
+/*
+ * The checks that need no database, in their order: Host, method, path,
+ * parameters (copied into q). Returns 0 when the request goes on to a
+ * worker, else -1 with q->a filled.
+ */
+static int request_check(struct request *q, const char *url, const char *method)
+{
+	struct kifu_serve_answer *a = &q->a;
+	struct params p;
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	if (host_check(a, q->srv, q->c) < 0)
+		return -1;
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return kifu_serve_fail_(a, 405, "only GET and HEAD are answered");
+	if (!clean_text(url, strlen(url)) || url[0] != '/')
+		return kifu_serve_fail_(a, 400, "the path is not UTF-8 text");
+	if (dot_steps(url))
+		return kifu_serve_fail_(a, 400, "no '.' or '..' in a path");
+	if (MHD_get_connection_values_n(q->c, MHD_GET_ARGUMENT_KIND, param_each, &p) < 0 || p.bad)
+		return kifu_serve_fail_(a, 400, p.n == MAX_PARAMS ? "too many parameters"
+							   : "a parameter is not UTF-8 text");
+	/* (the connection's texts, kept while a worker reads them) */
+	for (i = 0; i < p.n; i++) {
+		q->params[i].name = strdup(p.v[i].name);
+		q->params[i].value = strdup(p.v[i].value);
+		q->nparams++;
+		if (!q->params[i].name || !q->params[i].value)
+			return kifu_serve_fail_(a, 500, "out of memory");
+	}
+	return 0;
+}
+
+/* A worker: answers the queued requests over its own database connection. */
+static void *work(void *p)
+{
+	struct kifu_server *srv = p;
+	struct kifu_store *st = NULL;
+	struct kifu_error err;
+	struct request *q;
+
+	for (;;) {
+		pthread_mutex_lock(&srv->lock);
+		while (!srv->queue && !srv->stopping)
+			pthread_cond_wait(&srv->wake, &srv->lock);
+		q = srv->queue;
+		if (q && !(srv->queue = q->next))
+			srv->queue_tail = NULL;
+		pthread_mutex_unlock(&srv->lock);
+		if (!q)
+			break;
+		kifu_error_clear(&err);
+		if (srv->stopping)
+			kifu_serve_fail_(&q->a, 503, "the server is stopping");
+		else if (!st && kifu_store_open(&st, srv->db, KIFU_STORE_READ_ONLY, &err) < 0)
+			kifu_serve_fail_(&q->a, 503,
+					 err.message[0] ? err.message : "cannot open the database");
+		else if (kifu_serve_answer(&q->a, st, q->url, q->params, q->nparams) < 0)
+			kifu_serve_fail_(&q->a, 500, "out of memory");
+		q->state = REQ_DONE;
+		MHD_resume_connection(q->c);
+	}
+	kifu_store_free(st);
+	return NULL;
+}
+
+/*
+ * Called once the headers are in (*con_cls NULL), for each part of a body
+ * (dropped), then with none: the request is checked and, when it needs the
+ * database, queued for a worker with its connection suspended; the worker
+ * resumes it, and the next call queues the answer.
+ */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **con_cls)
 {
-	static int first_call;
 	struct kifu_server *srv = cls;
-	struct kifu_serve_answer a = { 200, NULL, KIFU_BUF_INIT, 0, "" };
-	struct params p;
-	struct kifu_store *st;
-	struct kifu_error err;
-	enum MHD_Result ret;
-	double start = now_ms();
+	struct request *q = *con_cls;
+	const union MHD_ConnectionInfo *info;
 
 	(void)version;
 	(void)upload;
-	/* The first call only has the headers: answer on the second. */
-	if (!*con_cls) {
-		*con_cls = &first_call;
+	if (!q) {
+		if (!(q = calloc(1, sizeof(*q))) || !(q->url = strdup(url))) {
+			free(q);
+			return MHD_NO;
+		}
+		q->srv = srv;
+		q->c = c;
+		q->start = now_ms();
+		snprintf(q->method, sizeof(q->method), "%s", method);
+		q->a.status = 200;
+		q->a.page = strncmp(url, "/api/", 5) != 0;
+		make_nonce(q->a.nonce);
+		info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		q->conn = info ? info->socket_context : NULL;
+		conn_deadline(srv, q->conn, 0);
+		*con_cls = q;
 		return MHD_YES;
 	}
 	/* A body (of a method that has none here) is read and dropped. */
@@ -235,31 +535,79 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	memset(&p, 0, sizeof(p));
-	kifu_error_clear(&err);
-	make_nonce(a.nonce);
-	a.page = strncmp(url, "/api/", 5) != 0;
-	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
-		kifu_serve_fail_(&a, 405, "only GET and HEAD are answered");
-	} else if (!clean_text(url, strlen(url)) || url[0] != '/') {
-		kifu_serve_fail_(&a, 400, "the path is not UTF-8 text");
-	} else if (dot_steps(url)) {
-		kifu_serve_fail_(&a, 400, "no '.' or '..' in a path");
-	} else if (MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, param_each, &p) < 0 ||
-		   p.bad) {
-		kifu_serve_fail_(&a, 400, p.n == MAX_PARAMS ? "too many parameters"
-							     : "a parameter is not UTF-8 text");
-	} else if (!(st = pthread_getspecific(srv->store_key)) &&
-		   (kifu_store_open(&st, srv->db, KIFU_STORE_READ_ONLY, &err) < 0 ||
-		    pthread_setspecific(srv->store_key, st) != 0)) {
-		kifu_store_free(st);
-		kifu_serve_fail_(&a, 503, err.message[0] ? err.message : "cannot open the database");
-	} else if (kifu_serve_answer(&a, st, url, p.v, p.n) < 0) {
-		kifu_serve_fail_(&a, 500, "out of memory");
+	if (q->state == REQ_NEW) {
+		q->state = REQ_DONE;
+		if (request_check(q, url, method) == 0) {
+			pthread_mutex_lock(&srv->lock);
+			if (srv->stopping) {
+				kifu_serve_fail_(&q->a, 503, "the server is stopping");
+			} else {
+				/* suspended before a worker can resume it */
+				q->state = REQ_QUEUED;
+				MHD_suspend_connection(c);
+				if (srv->queue_tail)
+					srv->queue_tail->next = q;
+				else
+					srv->queue = q;
+				srv->queue_tail = q;
+				pthread_cond_signal(&srv->wake);
+			}
+			pthread_mutex_unlock(&srv->lock);
+			if (q->state == REQ_QUEUED)
+				return MHD_YES;
+		}
 	}
-	ret = send_answer(srv, c, method, url, &a, start);
-	kifu_buf_release(&a.body);
-	return ret;
+	if (q->state != REQ_DONE)
+		return MHD_YES;
+	return send_answer(q);
+}
+
+/* Why an answer was not sent whole, for the log. */
+static const char *not_sent(enum MHD_RequestTerminationCode code)
+{
+	switch (code) {
+	case MHD_REQUEST_TERMINATED_COMPLETED_OK: return NULL;
+	case MHD_REQUEST_TERMINATED_TIMEOUT_REACHED: return "the client was idle too long";
+	case MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN: return "the server stopped";
+	case MHD_REQUEST_TERMINATED_CLIENT_ABORT: return "the client closed the connection";
+	case MHD_REQUEST_TERMINATED_READ_ERROR: return "the request was cut short";
+	default: return "the connection failed";
+	}
+}
+
+/*
+ * The end of a request: its log line says the answer was sent whole (status,
+ * size, time from the headers to the last byte written) or why it was not.
+ */
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
+		      enum MHD_RequestTerminationCode code)
+{
+	struct kifu_server *srv = cls;
+	struct request *q = *con_cls;
+	const char *why = not_sent(code);
+
+	(void)c;
+	if (!q)
+		return;
+	if (srv->log) {
+		struct kifu_buf line = KIFU_BUF_INIT;
+		size_t n = strlen(q->url);
+
+		kifu_buf_printf(&line, "%s %.200s%s ", q->method, q->url, n > 200 ? "..." : "");
+		if (q->sent_status)
+			kifu_buf_printf(&line, "%d %zu %.1f ms", q->sent_status, q->sent_size,
+					now_ms() - q->start);
+		else
+			kifu_buf_printf(&line, "- %.1f ms", now_ms() - q->start);
+		if (why)
+			kifu_buf_printf(&line, " not sent: %s", why);
+		if (!line.failed)
+			srv->log(srv->log_ctx, line.data);
+		kifu_buf_release(&line);
+	}
+	conn_deadline(srv, q->conn, now_ms() + HEADER_SECONDS * 1e3);
+	request_free(q);
+	*con_cls = NULL;
 }
 
 int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *o,
@@ -270,8 +618,8 @@ int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *
 	struct sockaddr_storage sa;
 	const union MHD_DaemonInfo *info;
 	const char *address = o->address ? o->address : "127.0.0.1";
-	unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD;
-	int ret;
+	unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME;
+	int ret, i;
 
 	*out = NULL;
 	memset(&sa, 0, sizeof(sa));
@@ -294,24 +642,42 @@ int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *
 	if (ret < 0)
 		return ret;
 	srv = calloc(1, sizeof(*srv));
-	if (!srv || !(srv->db = strdup(o->db))) {
+	if (!srv || !(srv->db = strdup(o->db)) ||
+	    !(srv->workers = calloc((size_t)o->threads, sizeof(*srv->workers)))) {
+		if (srv)
+			free(srv->db);
 		free(srv);
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	}
 	srv->log = o->log;
 	srv->log_ctx = o->log_ctx;
-	if (pthread_key_create(&srv->store_key, store_release) != 0) {
-		kifu_serve_stop(srv);
-		return kifu_error_set(err, KIFU_ENOMEM, "cannot make the threads' keys");
+	srv->sa = sa;
+	srv->any_address = !strcmp(address, "0.0.0.0") || !strcmp(address, "::");
+	pthread_mutex_init(&srv->lock, NULL);
+	pthread_cond_init(&srv->wake, NULL);
+	pthread_mutex_init(&srv->conns_lock, NULL);
+	pthread_cond_init(&srv->conns_wake, NULL);
+	for (i = 0; i < o->threads; i++) {
+		if (pthread_create(&srv->workers[i], NULL, work, srv) != 0) {
+			kifu_serve_stop(srv);
+			return kifu_error_set(err, KIFU_ENOMEM, "cannot start the worker threads");
+		}
+		srv->nworkers++;
 	}
-	srv->key_made = 1;
+	if (pthread_create(&srv->watcher, NULL, watch, srv) != 0) {
+		kifu_serve_stop(srv);
+		return kifu_error_set(err, KIFU_ENOMEM, "cannot start the worker threads");
+	}
+	srv->watching = 1;
 	srv->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, handle, srv,
 				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-				  MHD_OPTION_THREAD_POOL_SIZE, (unsigned)o->threads,
 				  MHD_OPTION_CONNECTION_LIMIT, o->connections,
+				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_ADDRESS,
 				  MHD_OPTION_CONNECTION_TIMEOUT, o->timeout,
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
 				  MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+				  MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
+				  MHD_OPTION_NOTIFY_CONNECTION, connection_event, srv,
 				  MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
 				  MHD_OPTION_END);
 	if (!srv->d) {
@@ -331,13 +697,36 @@ int kifu_serve_port(const struct kifu_server *srv)
 
 void kifu_serve_stop(struct kifu_server *srv)
 {
+	int i;
+
 	if (!srv)
 		return;
-	/* Joins the worker threads: their connections are closed by then. */
+	/*
+	 * The workers first: each answers what is queued with 503 and resumes
+	 * its connection, and the handler queues nothing more, so no connection
+	 * is left suspended when libmicrohttpd stops (it joins its thread and
+	 * closes the connections).
+	 */
+	pthread_mutex_lock(&srv->lock);
+	srv->stopping = 1;
+	pthread_cond_broadcast(&srv->wake);
+	pthread_mutex_unlock(&srv->lock);
+	for (i = 0; i < srv->nworkers; i++)
+		pthread_join(srv->workers[i], NULL);
 	if (srv->d)
 		MHD_stop_daemon(srv->d);
-	if (srv->key_made)
-		pthread_key_delete(srv->store_key);
+	if (srv->watching) {
+		pthread_mutex_lock(&srv->conns_lock);
+		srv->watch_stop = 1;
+		pthread_cond_signal(&srv->conns_wake);
+		pthread_mutex_unlock(&srv->conns_lock);
+		pthread_join(srv->watcher, NULL);
+	}
+	pthread_mutex_destroy(&srv->lock);
+	pthread_cond_destroy(&srv->wake);
+	pthread_mutex_destroy(&srv->conns_lock);
+	pthread_cond_destroy(&srv->conns_wake);
+	free(srv->workers);
 	free(srv->db);
 	free(srv);
 }
