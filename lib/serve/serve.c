@@ -405,6 +405,8 @@ static enum MHD_Result send_answer(struct request *q)
 	MHD_add_response_header(resp, "Cache-Control", "no-store");
 	if (a->status == 405)
 		MHD_add_response_header(resp, "Allow", "GET, HEAD");
+	if (a->status == 200 && a->link.len)
+		MHD_add_response_header(resp, "Link", a->link.data);
 	ret = MHD_queue_response(q->c, (unsigned)a->status, resp);
 	MHD_destroy_response(resp);
 	if (ret == MHD_YES) {
@@ -426,6 +428,7 @@ static void request_free(struct request *q)
 	}
 	free(q->url);
 	kifu_buf_release(&q->a.body);
+	kifu_buf_release(&q->a.link);
 	free(q);
 }
 
