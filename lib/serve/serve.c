@@ -1,25 +1,24 @@
 /*
- * kifu-serve's HTTP server on GNU libmicrohttpd (include/kifu/serve.h):
- * one thread reads and writes every connection and never waits for the
- * database; the answers are made by worker threads, each with its own
- * database connection (opened read-only on its first request, closed when
- * it ends: SQLite connections are not shared between threads), while the
- * request's connection is suspended. So a long answer delays no other
- * connection, and a connection's idle time counts only while it could make
- * progress. What a request must be before any answer reads it: its Host the
- * address served or a loopback name with the port (else 421; none 400:
- * another site's page cannot read this one through a browser, DNS
- * rebinding); GET or HEAD (else 405); the path and every parameter, once
- * decoded, UTF-8 without control characters (a %00 included) and the path
- * without a "." or ".." step (else 400). The request line and headers are
- * bounded by the connection's memory (libmicrohttpd answers 414 or 431 past
- * it) and must arrive within HEADER_SECONDS; one client address holds at
- * most PER_ADDRESS connections, and all at most the options' number, each
- * closed when idle past the options' timeout: slow or half-open clients
- * cannot take every connection. Every answer this file makes carries a
- * Content-Security-Policy that lets a page load nothing but what this
- * server sends, and nosniff; the log line of a request is written once its
- * answer was sent whole, or says why it was not.
+ * kifu-serve's HTTP server on GNU libmicrohttpd (include/kifu/serve.h).
+ * The front door (serve_gate.c) accepts each connection and checks its
+ * request's line and headers (their size, form, deadline, Host, method),
+ * then hands the connection to libmicrohttpd, whose one thread reads and
+ * writes every connection and never waits for the database: the answers
+ * are made by worker threads, each with its own database connection
+ * (opened read-only on its first request, closed when it ends: SQLite
+ * connections are not shared between threads), while the request's
+ * connection is suspended. So a long answer delays no other connection,
+ * and a connection's idle time counts only while it could make progress.
+ * What a request must also be before any answer reads it (checked again
+ * here): its Host the address served or a loopback name with the port
+ * (else 421; none 400: another site's page cannot read this one through a
+ * browser, DNS rebinding); GET or HEAD (else 405); the path and every
+ * parameter, once decoded, UTF-8 without control characters (a %00
+ * included) and the path without a "." or ".." step (else 400). Every
+ * answer carries a Content-Security-Policy that lets a page load nothing
+ * but what this server sends, and nosniff (kifu_serve_headers_); the log
+ * line of a request is written once its answer was sent whole, or says
+ * why it was not.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -37,31 +36,26 @@
 
 #include "serve/serve_impl.h"
 
-/* The request line and headers of one connection fit in this (else 414 or 431). */
-#define MEMORY_LIMIT (32 * 1024)
+/*
+ * The memory of one connection in libmicrohttpd: the request's line and
+ * headers (32 KB at most, serve_gate.c's bound) and the answer's headers.
+ */
+#define MEMORY_LIMIT (128 * 1024)
 /* At most this many parameters in a request. */
 #define MAX_PARAMS 32
 /* Connections at once from one client address (a browser opens 6 per site). */
 #define PER_ADDRESS 64
-/* A request's line and headers arrive within this many seconds of the connection's start or its previous answer. */
+/* A request's line and headers arrive within this many seconds of the connection's start. */
 #define HEADER_SECONDS 10
 
 struct request;
 
-/* One connection, for the deadline of its requests' headers. */
-struct conn {
-	int fd;
-	double deadline;   /* ms (now_ms); 0 while a request of it is answered */
-	int cut;           /* shut down past its deadline */
-	struct conn *prev, *next;
-};
-
 struct kifu_server {
 	struct MHD_Daemon *d;
 	char *db;
-	int port;
-	struct sockaddr_storage sa;  /* the address listened on */
-	int any_address;             /* 0.0.0.0 or ::: any host name, with the port */
+	struct kifu_serve_where_ where;  /* the address and port listened on */
+	struct kifu_serve_gate_ *gate;
+	struct kifu_serve_gate_conf_ gate_conf;
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
 	/* the requests waiting for a worker, oldest first */
@@ -71,12 +65,6 @@ struct kifu_server {
 	int stopping;
 	pthread_t *workers;
 	int nworkers;
-	/* the connections, for the headers' deadline (watch) */
-	pthread_mutex_t conns_lock;
-	pthread_cond_t conns_wake;
-	struct conn *conns;
-	int watch_stop, watching;
-	pthread_t watcher;
 };
 
 enum { REQ_NEW, REQ_QUEUED, REQ_DONE };
@@ -85,7 +73,6 @@ enum { REQ_NEW, REQ_QUEUED, REQ_DONE };
 struct request {
 	struct kifu_server *srv;
 	struct MHD_Connection *c;
-	struct conn *conn;
 	char method[16];
 	char *url;
 	struct kifu_serve_param params[MAX_PARAMS];
@@ -200,7 +187,7 @@ static int dot_steps(const char *path)
 }
 
 /* 32 hex digits from the kernel's random source (a clock's when it has none). */
-static void make_nonce(char out[33])
+void kifu_serve_nonce_(char out[33])
 {
 	unsigned char r[16];
 	size_t i;
@@ -216,90 +203,12 @@ static void make_nonce(char out[33])
 		snprintf(out + 2 * i, 3, "%02x", r[i]);
 }
 
-static double now_ms(void)
+double kifu_serve_now_ms_(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* ---- the headers' deadline ---- */
-
-/*
- * Every second, shuts down the connections whose request line and headers
- * have not all come by their deadline (a client sending a byte now and then
- * keeps a connection from idling out, not from this). The socket is only
- * shut down, never closed, here: libmicrohttpd sees the end of it and closes
- * it, after connection_event has taken it off the list (under conns_lock),
- * so its number is never another connection's.
- */
-static void *watch(void *p)
-{
-	struct kifu_server *srv = p;
-	struct timespec ts;
-	struct conn *k;
-	double now;
-
-	pthread_mutex_lock(&srv->conns_lock);
-	while (!srv->watch_stop) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += 1;
-		pthread_cond_timedwait(&srv->conns_wake, &srv->conns_lock, &ts);
-		now = now_ms();
-		for (k = srv->conns; k; k = k->next)
-			if (!k->cut && k->deadline > 0 && now > k->deadline) {
-				shutdown(k->fd, SHUT_RDWR);
-				k->cut = 1;
-			}
-	}
-	pthread_mutex_unlock(&srv->conns_lock);
-	return NULL;
-}
-
-/* A connection starts (its deadline with it) or ends. */
-static void connection_event(void *cls, struct MHD_Connection *c, void **socket_context,
-			     enum MHD_ConnectionNotificationCode code)
-{
-	struct kifu_server *srv = cls;
-	struct conn *k = *socket_context;
-	const union MHD_ConnectionInfo *info;
-
-	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-		info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-		if (!info || !(k = calloc(1, sizeof(*k))))
-			return;
-		k->fd = info->connect_fd;
-		k->deadline = now_ms() + HEADER_SECONDS * 1e3;
-		pthread_mutex_lock(&srv->conns_lock);
-		k->next = srv->conns;
-		if (srv->conns)
-			srv->conns->prev = k;
-		srv->conns = k;
-		pthread_mutex_unlock(&srv->conns_lock);
-		*socket_context = k;
-	} else if (k) {
-		pthread_mutex_lock(&srv->conns_lock);
-		if (k->prev)
-			k->prev->next = k->next;
-		else
-			srv->conns = k->next;
-		if (k->next)
-			k->next->prev = k->prev;
-		pthread_mutex_unlock(&srv->conns_lock);
-		free(k);
-		*socket_context = NULL;
-	}
-}
-
-/* The connection's request has all its headers (0), or its answer was sent (a new deadline). */
-static void conn_deadline(struct kifu_server *srv, struct conn *k, double deadline)
-{
-	if (!k)
-		return;
-	pthread_mutex_lock(&srv->conns_lock);
-	k->deadline = deadline;
-	pthread_mutex_unlock(&srv->conns_lock);
 }
 
 /* ---- the Host header ---- */
@@ -314,63 +223,16 @@ static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char
 	return MHD_YES;
 }
 
-/* Whether the name of a Host header (an IPv6 address in brackets) is one this server answers to. */
-static int host_name_ok(const struct kifu_server *srv, const char *name, size_t n)
-{
-	char text[64];
-	unsigned char addr[16];
-	static const unsigned char loop6[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
-
-	if (srv->any_address || (n == 9 && !strncasecmp(name, "localhost", 9)))
-		return 1;
-	if (n >= sizeof(text) || n < 2)
-		return 0;
-	if (name[0] == '[' && name[n - 1] == ']') {
-		memcpy(text, name + 1, n - 2);
-		text[n - 2] = '\0';
-		if (inet_pton(AF_INET6, text, addr) != 1)
-			return 0;
-		return !memcmp(addr, loop6, 16) ||
-		       (srv->sa.ss_family == AF_INET6 &&
-			!memcmp(addr, &((const struct sockaddr_in6 *)&srv->sa)->sin6_addr, 16));
-	}
-	memcpy(text, name, n);
-	text[n] = '\0';
-	if (inet_pton(AF_INET, text, addr) != 1)
-		return 0;
-	return !memcmp(addr, "\x7f\0\0\x01", 4) ||
-	       (srv->sa.ss_family == AF_INET &&
-		!memcmp(addr, &((const struct sockaddr_in *)&srv->sa)->sin_addr, 4));
-}
-
-/*
- * 0 when the request's Host is this server: the address listened on, or
- * localhost, 127.0.0.1 or [::1], with the port (left out only for 80), any
- * name on a wildcard address (CLI.md); else 400 (none, or more than one)
- * or 421 (another name: a page of another site that had its name point
- * here) with *a filled, -1.
- */
+/* kifu_serve_host_check_ on the request's Host headers: 0, else -1 with *a filled. */
 static int host_check(struct kifu_serve_answer *a, const struct kifu_server *srv,
 		      struct MHD_Connection *c)
 {
-	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-	const char *colon, *end;
-	char port[16];
-	int n = 0;
-	size_t len;
+	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"), *why;
+	int n = 0, status;
 
 	MHD_get_connection_values(c, MHD_HEADER_KIND, count_host, &n);
-	if (!host || n != 1)
-		return kifu_serve_fail_(a, 400, n ? "more than one Host header" : "no Host header");
-	len = strlen(host);
-	end = host[0] == '[' ? strchr(host, ']') : host;
-	colon = end ? strchr(end, ':') : NULL;
-	snprintf(port, sizeof(port), "%d", srv->port);
-	if (end && (colon ? !strcmp(colon + 1, port) : srv->port == 80) &&
-	    host_name_ok(srv, host, colon ? (size_t)(colon - host) : len))
-		return 0;
-	return kifu_serve_fail_(a, 421, "this server answers to its own address and localhost "
-				"only, with its port, not to that Host");
+	status = kifu_serve_host_check_(&why, &srv->where, host, host ? strlen(host) : 0, n);
+	return status ? kifu_serve_fail_(a, status, why) : 0;
 }
 
 /* ---- requests ---- */
@@ -380,13 +242,36 @@ static void free_body(void *p)
 	kifu_buf_detached_free(p);
 }
 
+void kifu_serve_headers_(const struct kifu_serve_answer *a,
+			 void (*add)(void *ctx, const char *name, const char *value), void *ctx)
+{
+	char csp[sizeof(csp_fmt) + 40];
+
+	add(ctx, "Content-Type", a->type ? a->type : "text/plain");
+	snprintf(csp, sizeof(csp), csp_fmt, a->nonce);
+	add(ctx, "Content-Security-Policy", csp);
+	add(ctx, "X-Content-Type-Options", "nosniff");
+	add(ctx, "Referrer-Policy", "no-referrer");
+	add(ctx, "Cache-Control", "no-store");
+	/* one request a connection: each comes through the front door (serve_gate.c) */
+	add(ctx, "Connection", "close");
+	if (a->status == 405)
+		add(ctx, "Allow", "GET, HEAD");
+	if (a->status == 200 && a->link.len)
+		add(ctx, "Link", a->link.data);
+}
+
+static void add_header(void *ctx, const char *name, const char *value)
+{
+	MHD_add_response_header(ctx, name, value);
+}
+
 /* Queues the answer of q (its body handed over) on its connection. */
 static enum MHD_Result send_answer(struct request *q)
 {
 	struct kifu_serve_answer *a = &q->a;
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
-	char csp[sizeof(csp_fmt) + 40];
 	size_t len = a->body.len;
 	char *body = kifu_buf_detach(&a->body);
 
@@ -397,16 +282,7 @@ static enum MHD_Result send_answer(struct request *q)
 		kifu_buf_detached_free(body);
 		return MHD_NO;
 	}
-	MHD_add_response_header(resp, "Content-Type", a->type ? a->type : "text/plain");
-	snprintf(csp, sizeof(csp), csp_fmt, a->nonce);
-	MHD_add_response_header(resp, "Content-Security-Policy", csp);
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(resp, "Cache-Control", "no-store");
-	if (a->status == 405)
-		MHD_add_response_header(resp, "Allow", "GET, HEAD");
-	if (a->status == 200 && a->link.len)
-		MHD_add_response_header(resp, "Link", a->link.data);
+	kifu_serve_headers_(a, add_header, resp);
 	ret = MHD_queue_response(q->c, (unsigned)a->status, resp);
 	MHD_destroy_response(resp);
 	if (ret == MHD_YES) {
@@ -511,7 +387,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
 	struct kifu_server *srv = cls;
 	struct request *q = *con_cls;
-	const union MHD_ConnectionInfo *info;
 
 	(void)version;
 	(void)upload;
@@ -522,14 +397,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		}
 		q->srv = srv;
 		q->c = c;
-		q->start = now_ms();
+		q->start = kifu_serve_now_ms_();
 		snprintf(q->method, sizeof(q->method), "%s", method);
 		q->a.status = 200;
 		q->a.page = strncmp(url, "/api/", 5) != 0;
-		make_nonce(q->a.nonce);
-		info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-		q->conn = info ? info->socket_context : NULL;
-		conn_deadline(srv, q->conn, 0);
+		kifu_serve_nonce_(q->a.nonce);
 		*con_cls = q;
 		return MHD_YES;
 	}
@@ -592,25 +464,38 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	(void)c;
 	if (!q)
 		return;
-	if (srv->log) {
-		struct kifu_buf line = KIFU_BUF_INIT;
-		size_t n = strlen(q->url);
-
-		kifu_buf_printf(&line, "%s %.200s%s ", q->method, q->url, n > 200 ? "..." : "");
-		if (q->sent_status)
-			kifu_buf_printf(&line, "%d %zu %.1f ms", q->sent_status, q->sent_size,
-					now_ms() - q->start);
-		else
-			kifu_buf_printf(&line, "- %.1f ms", now_ms() - q->start);
-		if (why)
-			kifu_buf_printf(&line, " not sent: %s", why);
-		if (!line.failed)
-			srv->log(srv->log_ctx, line.data);
-		kifu_buf_release(&line);
-	}
-	conn_deadline(srv, q->conn, now_ms() + HEADER_SECONDS * 1e3);
+	if (srv->log)
+		kifu_serve_log_(srv->log, srv->log_ctx, q->method, q->url, q->sent_status, q->sent_size,
+				kifu_serve_now_ms_() - q->start, why);
 	request_free(q);
 	*con_cls = NULL;
+}
+
+void kifu_serve_log_(void (*log)(void *ctx, const char *line), void *ctx, const char *method,
+		     const char *path, int status, size_t size, double ms, const char *why)
+{
+	struct kifu_buf line = KIFU_BUF_INIT;
+	size_t n = strlen(path);
+
+	kifu_buf_printf(&line, "%s %.200s%s ", method, path, n > 200 ? "..." : "");
+	if (status)
+		kifu_buf_printf(&line, "%d %zu %.1f ms", status, size, ms);
+	else
+		kifu_buf_printf(&line, "- %.1f ms", ms);
+	if (why)
+		kifu_buf_printf(&line, " not sent: %s", why);
+	if (!line.failed)
+		log(ctx, line.data);
+	kifu_buf_release(&line);
+}
+
+/* The front door hands over a connection whose request it let through. */
+static void pass(void *ctx, int fd, const struct sockaddr *addr, socklen_t len)
+{
+	struct kifu_server *srv = ctx;
+
+	/* (it closes the socket when it cannot take it: past its bounds) */
+	MHD_add_connection(srv->d, fd, addr, len);
 }
 
 int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *o,
@@ -619,9 +504,9 @@ int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *
 	struct kifu_server *srv;
 	struct kifu_store *st = NULL;
 	struct sockaddr_storage sa;
-	const union MHD_DaemonInfo *info;
 	const char *address = o->address ? o->address : "127.0.0.1";
-	unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME;
+	unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME |
+			 MHD_USE_NO_LISTEN_SOCKET;
 	int ret, i;
 
 	*out = NULL;
@@ -654,12 +539,10 @@ int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *
 	}
 	srv->log = o->log;
 	srv->log_ctx = o->log_ctx;
-	srv->sa = sa;
-	srv->any_address = !strcmp(address, "0.0.0.0") || !strcmp(address, "::");
+	srv->where.sa = sa;
+	srv->where.any_address = !strcmp(address, "0.0.0.0") || !strcmp(address, "::");
 	pthread_mutex_init(&srv->lock, NULL);
 	pthread_cond_init(&srv->wake, NULL);
-	pthread_mutex_init(&srv->conns_lock, NULL);
-	pthread_cond_init(&srv->conns_wake, NULL);
 	for (i = 0; i < o->threads; i++) {
 		if (pthread_create(&srv->workers[i], NULL, work, srv) != 0) {
 			kifu_serve_stop(srv);
@@ -667,35 +550,46 @@ int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *
 		}
 		srv->nworkers++;
 	}
-	if (pthread_create(&srv->watcher, NULL, watch, srv) != 0) {
+	srv->gate_conf.where = &srv->where;
+	srv->gate_conf.connections = o->connections;
+	srv->gate_conf.per_address = PER_ADDRESS;
+	srv->gate_conf.header_seconds = HEADER_SECONDS;
+	srv->gate_conf.pass = pass;
+	srv->gate_conf.ctx = srv;
+	srv->gate_conf.log = o->log;
+	srv->gate_conf.log_ctx = o->log_ctx;
+	if (kifu_serve_gate_open_(&srv->gate, &srv->gate_conf, err) < 0) {
+		char why[KIFU_ERROR_MSG_MAX];
+
+		snprintf(why, sizeof(why), "%s", err->message);
 		kifu_serve_stop(srv);
-		return kifu_error_set(err, KIFU_ENOMEM, "cannot start the worker threads");
+		return kifu_error_set(err, KIFU_EIO, "cannot listen on %s port %d: %s", address, o->port,
+				      why);
 	}
-	srv->watching = 1;
-	srv->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, handle, srv,
-				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+	/* (the front door checked the headers' size: the memory holds them and the answer's) */
+	srv->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, srv,
 				  MHD_OPTION_CONNECTION_LIMIT, o->connections,
 				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_ADDRESS,
 				  MHD_OPTION_CONNECTION_TIMEOUT, o->timeout,
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
 				  MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				  MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
-				  MHD_OPTION_NOTIFY_CONNECTION, connection_event, srv,
-				  MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
 				  MHD_OPTION_END);
 	if (!srv->d) {
 		kifu_serve_stop(srv);
-		return kifu_error_set(err, KIFU_EIO, "cannot listen on %s port %d", address, o->port);
+		return kifu_error_set(err, KIFU_EIO, "cannot start the HTTP server");
 	}
-	info = MHD_get_daemon_info(srv->d, MHD_DAEMON_INFO_BIND_PORT);
-	srv->port = info ? info->port : o->port;
+	if (kifu_serve_gate_run_(srv->gate, err) < 0) {
+		kifu_serve_stop(srv);
+		return err->code;
+	}
 	*out = srv;
 	return 0;
 }
 
 int kifu_serve_port(const struct kifu_server *srv)
 {
-	return srv->port;
+	return srv->where.port;
 }
 
 void kifu_serve_stop(struct kifu_server *srv)
@@ -704,12 +598,10 @@ void kifu_serve_stop(struct kifu_server *srv)
 
 	if (!srv)
 		return;
-	/*
-	 * The workers first: each answers what is queued with 503 and resumes
-	 * its connection, and the handler queues nothing more, so no connection
-	 * is left suspended when libmicrohttpd stops (it joins its thread and
-	 * closes the connections).
-	 */
+	/* No new connection, then the workers: each answers what is queued with 503 and resumes
+	 * its connection, and the handler queues nothing more, so no connection is left suspended
+	 * when libmicrohttpd stops (it joins its thread and closes the connections). */
+	kifu_serve_gate_stop_(srv->gate);
 	pthread_mutex_lock(&srv->lock);
 	srv->stopping = 1;
 	pthread_cond_broadcast(&srv->wake);
@@ -718,17 +610,8 @@ void kifu_serve_stop(struct kifu_server *srv)
 		pthread_join(srv->workers[i], NULL);
 	if (srv->d)
 		MHD_stop_daemon(srv->d);
-	if (srv->watching) {
-		pthread_mutex_lock(&srv->conns_lock);
-		srv->watch_stop = 1;
-		pthread_cond_signal(&srv->conns_wake);
-		pthread_mutex_unlock(&srv->conns_lock);
-		pthread_join(srv->watcher, NULL);
-	}
 	pthread_mutex_destroy(&srv->lock);
 	pthread_cond_destroy(&srv->wake);
-	pthread_mutex_destroy(&srv->conns_lock);
-	pthread_cond_destroy(&srv->conns_wake);
 	free(srv->workers);
 	free(srv->db);
 	free(srv);
@@ -742,7 +625,7 @@ int kifu_serve_answer(struct kifu_serve_answer *a, struct kifu_store *st, const 
 	a->status = 200;
 	a->type = "text/html; charset=utf-8";
 	if (!a->nonce[0])
-		make_nonce(a->nonce);
+		kifu_serve_nonce_(a->nonce);
 	a->page = strncmp(path, "/api/", 5) != 0;
 	if (!a->page)
 		kifu_serve_api_(a, st, path + 5, &r);

@@ -3,8 +3,8 @@
 # loopback only, bounded in number and time): 300 connections from one
 # address (127.0.0.2) each sending a header line every 3 s and never ending
 # their headers: the server holds at most 64 of them (connections per
-# client address), closes each within its headers' deadline (10 s) though
-# it keeps sending, and answers a plain request from 127.0.0.1 within 3 s
+# client address waiting for their headers), answers each 408 and closes
+# it at its headers' deadline (10 s) though it keeps sending, and answers a plain request from 127.0.0.1 within 3 s
 # all along. (Once 1,100 such connections locked every request out for as
 # long as they went on.)
 set -u
