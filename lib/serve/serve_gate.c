@@ -436,8 +436,12 @@ static void accept_all(struct kifu_serve_gate_ *g)
 	for (;;) {
 		len = sizeof(addr);
 		fd = accept4(g->listen_fd, (struct sockaddr *)&addr, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0)
+		if (fd < 0) {
+			/* out of descriptors: the listening socket stays ready, so wait a little */
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+				nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
 			return;
+		}
 		for (same = 0, k = g->list; k; k = k->next)
 			same += same_address(&k->addr, &addr);
 		if (g->n >= g->conf->connections || same >= g->conf->per_address ||
@@ -473,6 +477,7 @@ static void sweep(struct kifu_serve_gate_ *g)
 	struct pending *k, *next;
 	struct head h;
 	double now = kifu_serve_now_ms_();
+	char c;
 
 	if (now - g->swept < 250)
 		return;
@@ -481,7 +486,8 @@ static void sweep(struct kifu_serve_gate_ *g)
 		next = k->next;
 		if (now <= k->deadline)
 			continue;
-		if (k->closing) {
+		/* (a connection that sent nothing, a browser's spare one, is closed unanswered) */
+		if (k->closing || recv(k->fd, &c, 1, MSG_PEEK) <= 0) {
 			pending_close(g, k);
 		} else {
 			memset(&h, 0, sizeof(h));
