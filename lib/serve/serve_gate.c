@@ -348,8 +348,11 @@ static void answer(struct kifu_serve_gate_ *g, struct pending *k, int status, co
 	kifu_buf_release(&out);
 }
 
-/* k has something to read: its headers, whole (checked, then handed over), or not yet. */
-static void ready(struct kifu_serve_gate_ *g, struct pending *k)
+/*
+ * k has something to read: its headers, whole (checked, then handed over),
+ * or not yet (ended: the client sends nothing more, 400).
+ */
+static void ready(struct kifu_serve_gate_ *g, struct pending *k, int ended)
 {
 	struct head h;
 	const char *why = NULL, *end, *lf;
@@ -378,6 +381,10 @@ static void ready(struct kifu_serve_gate_ *g, struct pending *k)
 	if (lf && (!end || lf < end))
 		end = lf, len = (size_t)(lf - g->buf) + 2;
 	if (!end) {
+		if (ended && r <= HEAD_MAX) {
+			answer(g, k, 400, "the request ended before its headers did", &h);
+			return;
+		}
 		if (r > HEAD_MAX) {
 			/* (what the request line was, when it ended) */
 			if (memchr(g->buf, '\n', (size_t)r))
@@ -510,7 +517,7 @@ static void *run(void *p)
 			else if (ev[i].data.ptr == &g->wake_fd)
 				stop = 1;
 			else
-				ready(g, ev[i].data.ptr);
+				ready(g, ev[i].data.ptr, !!(ev[i].events & (EPOLLRDHUP | EPOLLHUP)));
 		}
 		sweep(g);
 	}

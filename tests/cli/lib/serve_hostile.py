@@ -43,6 +43,21 @@ def raw(data, timeout=30):
     return got
 
 
+def cut(data):
+    """data, then the end of what the client sends (a half-close), and the answer."""
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=30)
+    s.sendall(data)
+    s.shutdown(socket.SHUT_WR)
+    got = b""
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        got += b
+    s.close()
+    return got
+
+
 def status(resp):
     try:
         return int(resp.split(b" ", 2)[1])
@@ -114,6 +129,13 @@ expect("a chunked GET", b"GET / HTTP/1.1\r\n" + HOST + b"\r\nTransfer-Encoding: 
 expect("a GET with a body", b"GET / HTTP/1.1\r\n" + HOST + b"\r\nContent-Length: 3\r\n\r\nabc", (400,))
 expect("1,000 header lines", b"GET / HTTP/1.1\r\n" + HOST + b"\r\n" + b"X: y\r\n" * 1000 + b"\r\n", (431,))
 expect("1,000 parameters", get(b"/api/search?" + b"&".join(b"a%d=1" % i for i in range(1000))), (400,))
+count += 2
+if status(cut(b"GET /api/stats/summary HTTP/1.1\r\n" + HOST + b"\r\n")) != 400:
+    failures += 1
+    print("FAIL a request that ends before its headers do: not 400")
+if status(cut(b"GET /api/stats/summary HTTP/1.1\r\n" + HOST + b"\r\n\r\n")) != 200:
+    failures += 1
+    print("FAIL a whole request, then a half-close: not 200")
 expect("an absolute URL", b"GET http://127.0.0.1/ HTTP/1.1\r\n" + HOST + b"\r\n\r\n", (400,))
 expect("unknown page", get(b"/nothing-here"), (404,))
 
