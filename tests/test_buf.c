@@ -88,12 +88,33 @@ static void test_escaped(void **unused)
 	kifu_buf_release(&b);
 }
 
+/* A bound on the size: an append past it fails, marked KIFU_BUF_FULL; reset keeps the bound. */
+static void test_max(void **unused)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+
+	(void)unused;
+	b.max = 8;
+	assert_int_equal(kifu_buf_puts(&b, "12345678"), 0);
+	assert_int_equal(kifu_buf_putc(&b, '9'), KIFU_ENOMEM);
+	assert_int_equal(b.failed, KIFU_BUF_FULL);
+	kifu_buf_reset(&b);
+	assert_int_equal(b.max, 8);
+	assert_int_equal(kifu_buf_printf(&b, "%d", 123456789), KIFU_ENOMEM);
+	assert_int_equal(b.failed, KIFU_BUF_FULL);
+	kifu_buf_release(&b);
+	assert_int_equal(kifu_buf_printf(&b, "%s", "x"), 0);
+	assert_string_equal(b.data, "x");
+	kifu_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_escaped),
+		cmocka_unit_test(test_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,6 +41,8 @@
  * headers (32 KB at most, serve_gate.c's bound) and the answer's headers.
  */
 #define MEMORY_LIMIT (128 * 1024)
+/* The largest answer (CLI.md: "nothing else is bounded but the answer's size"); past it, 500. */
+#define ANSWER_MAX ((size_t)64 << 20)
 /* At most this many parameters in a request. */
 #define MAX_PARAMS 32
 /* Connections at once from one client address (a browser opens 6 per site). */
@@ -624,6 +626,7 @@ int kifu_serve_answer(struct kifu_serve_answer *a, struct kifu_store *st, const 
 
 	a->status = 200;
 	a->type = "text/html; charset=utf-8";
+	a->body.max = ANSWER_MAX;
 	if (!a->nonce[0])
 		kifu_serve_nonce_(a->nonce);
 	a->page = strncmp(path, "/api/", 5) != 0;

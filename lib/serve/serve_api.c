@@ -38,6 +38,15 @@ const char *kifu_serve_param_(const struct kifu_serve_req_ *r, const char *name)
 
 int kifu_serve_fail_(struct kifu_serve_answer *a, int status, const char *message)
 {
+	char full[160];
+
+	/* (whatever failed, it failed because the answer reached its bound: say so) */
+	if (a->body.failed == KIFU_BUF_FULL) {
+		snprintf(full, sizeof(full), "the answer would pass %zu MB: narrow the question "
+			 "(filters, limit), or ask the tool", a->body.max >> 20);
+		status = 500;
+		message = full;
+	}
 	a->status = status;
 	if (a->page) {
 		a->type = "text/html; charset=utf-8";

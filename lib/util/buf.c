@@ -22,6 +22,10 @@ static int buf_grow(struct kifu_buf *b, size_t extra)
 	if (extra > SIZE_MAX - b->len - 1)
 		goto fail;
 	want = b->len + extra + 1;
+	if (b->max && want > b->max + 1) {
+		b->failed = KIFU_BUF_FULL;
+		return KIFU_ENOMEM;
+	}
 	if (want <= b->cap)
 		return 0;
 	cap = b->cap ? b->cap : 64;
@@ -69,7 +73,8 @@ int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0 || buf_grow(b, (size_t)n) < 0) {
-		b->failed = 1;
+		if (!b->failed)
+			b->failed = 1;
 		return KIFU_ENOMEM;
 	}
 	va_start(ap, fmt);
