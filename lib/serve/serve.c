@@ -351,6 +351,7 @@ static void *work(void *p)
 	struct kifu_store *st = NULL;
 	struct kifu_error err;
 	struct request *q;
+	int stopping;
 
 	for (;;) {
 		pthread_mutex_lock(&srv->lock);
@@ -359,17 +360,21 @@ static void *work(void *p)
 		q = srv->queue;
 		if (q && !(srv->queue = q->next))
 			srv->queue_tail = NULL;
+		stopping = srv->stopping;
 		pthread_mutex_unlock(&srv->lock);
 		if (!q)
 			break;
 		kifu_error_clear(&err);
-		if (srv->stopping)
+		if (stopping) {
 			kifu_serve_fail_(&q->a, 503, "the server is stopping");
-		else if (!st && kifu_store_open(&st, srv->db, KIFU_STORE_READ_ONLY, &err) < 0)
+		} else if (!st && kifu_store_open(&st, srv->db, KIFU_STORE_READ_ONLY, &err) < 0) {
+			kifu_store_free(st);
+			st = NULL;
 			kifu_serve_fail_(&q->a, 503,
 					 err.message[0] ? err.message : "cannot open the database");
-		else if (kifu_serve_answer(&q->a, st, q->url, q->params, q->nparams) < 0)
+		} else if (kifu_serve_answer(&q->a, st, q->url, q->params, q->nparams) < 0) {
 			kifu_serve_fail_(&q->a, 500, "out of memory");
+		}
 		q->state = REQ_DONE;
 		MHD_resume_connection(q->c);
 	}
