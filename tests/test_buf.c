@@ -77,6 +77,34 @@ static void test_escaped(void **unused)
 					      "\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa"), 0);
 	assert_string_equal(b.data, "\\u202a\\u202e\\u2066\\u2069"
 				    "\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+	kifu_buf_reset(&b);
+	/* the marks (U+200E, U+200F, U+061C); U+200D and U+061B beside them kept */
+	assert_int_equal(kifu_buf_escaped(&b, "\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c\xe2\x80\x8d\xd8\x9b"), 0);
+	assert_string_equal(b.data, "\\u200e\\u200f\\u061c\xe2\x80\x8d\xd8\x9b");
+	kifu_buf_reset(&b);
+	/* json: the same characters as escapes (the same string once parsed) */
+	assert_int_equal(kifu_buf_json_string(&b, "a\xe2\x80\xae" "b\xd8\x9c\xc2\x85\xc3\xa9"), 0);
+	assert_string_equal(b.data, "\"a\\u202eb\\u061c\\u0085" "\xc3\xa9\"");
+	kifu_buf_release(&b);
+}
+
+/* A bound on the size: an append past it fails, marked KIFU_BUF_FULL; reset keeps the bound. */
+static void test_max(void **unused)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+
+	(void)unused;
+	b.max = 8;
+	assert_int_equal(kifu_buf_puts(&b, "12345678"), 0);
+	assert_int_equal(kifu_buf_putc(&b, '9'), KIFU_ENOMEM);
+	assert_int_equal(b.failed, KIFU_BUF_FULL);
+	kifu_buf_reset(&b);
+	assert_int_equal(b.max, 8);
+	assert_int_equal(kifu_buf_printf(&b, "%d", 123456789), KIFU_ENOMEM);
+	assert_int_equal(b.failed, KIFU_BUF_FULL);
+	kifu_buf_release(&b);
+	assert_int_equal(kifu_buf_printf(&b, "%s", "x"), 0);
+	assert_string_equal(b.data, "x");
 	kifu_buf_release(&b);
 }
 
@@ -86,6 +114,7 @@ int main(void)
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_escaped),
+		cmocka_unit_test(test_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

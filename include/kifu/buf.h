@@ -11,10 +11,13 @@ struct kifu_buf {
 	char *data;  /* NUL-terminated; NULL until the first append */
 	size_t len;
 	size_t cap;
-	int failed;  /* set when an allocation failed; later appends are no-ops */
+	int failed;  /* set when an allocation failed (KIFU_BUF_FULL: max would be passed); later appends are no-ops */
+	size_t max;  /* the most bytes it may hold (0: no bound), kept by reset and release */
 };
 
-#define KIFU_BUF_INIT { NULL, 0, 0, 0 }
+#define KIFU_BUF_INIT { NULL, 0, 0, 0, 0 }
+/* b.failed when an append would have passed b.max. */
+#define KIFU_BUF_FULL 2
 
 /* Appends; return 0 or KIFU_ENOMEM (and then every later append fails too). */
 int kifu_buf_add(struct kifu_buf *b, const char *s, size_t n);

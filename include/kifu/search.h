@@ -38,6 +38,8 @@ void kifu_search_result_free(struct kifu_search_result *res);
 size_t kifu_search_count(const struct kifu_search_result *res);
 /* Borrowed; i < kifu_search_count(res). */
 const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *res, size_t i);
+/* Keeps the hits offset .. offset + limit - 1 of res (fewer at its end; limit 0: all from offset). */
+void kifu_search_result_window(struct kifu_search_result *res, size_t offset, size_t limit);
 
 /*
  * The position hash after moves (a comma-separated list, as kifu-perft

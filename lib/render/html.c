@@ -12,6 +12,7 @@
 #include "kifu/error.h"
 #include "render/html.h"
 #include "util/hash.h"
+#include "util/text_impl.h"
 
 /*
  * Appends s as a single-quoted JavaScript string literal for a <script>
@@ -39,10 +40,22 @@ void kifu_render_js_string_(struct kifu_buf *b, const char *s)
 	kifu_buf_putc(b, '\'');
 }
 
-/* Appends s escaped for HTML text and attribute values. */
-void kifu_render_html_text_(struct kifu_buf *b, const char *s)
+/*
+ * s escaped for HTML; with unseen, the characters that would reorder or hide
+ * text (bidirectional controls, C1 controls: kifu_text_unseen_) shown as
+ * \uNNNN, as a terminal shows them (kifu_buf_escaped).
+ */
+static void html_escape(struct kifu_buf *b, const char *s, int unseen)
 {
+	unsigned cp;
+	size_t n;
+
 	for (; *s; s++) {
+		if (unseen && (n = kifu_text_unseen_(s, &cp)) > 0) {
+			kifu_buf_printf(b, "\\u%04x", cp);
+			s += n - 1;
+			continue;
+		}
 		switch (*s) {
 		case '&': kifu_buf_puts(b, "&amp;"); break;
 		case '<': kifu_buf_puts(b, "&lt;"); break;
@@ -52,6 +65,17 @@ void kifu_render_html_text_(struct kifu_buf *b, const char *s)
 		default: kifu_buf_putc(b, *s); break;
 		}
 	}
+}
+
+void kifu_render_html_text_(struct kifu_buf *b, const char *s)
+{
+	html_escape(b, s, 1);
+}
+
+/* A form sends its fields back: their characters as they are (in a field they reorder nothing else). */
+void kifu_render_html_value_(struct kifu_buf *b, const char *s)
+{
+	html_escape(b, s, 0);
 }
 
 /* ---- many pictures in a page ---- */

@@ -11,8 +11,14 @@
 
 #include "kifu/buf.h"
 
-/* Appends s escaped for HTML text and attribute values. */
+/*
+ * Appends s escaped for HTML text and attribute values, the characters that
+ * would reorder or hide text shown as \uNNNN (as on a terminal).
+ */
 void kifu_render_html_text_(struct kifu_buf *b, const char *s);
+
+/* Appends s escaped for an attribute a form sends back: its characters as they are. */
+void kifu_render_html_value_(struct kifu_buf *b, const char *s);
 
 /* Appends s as a single-quoted JavaScript string literal safe inside a <script> element. */
 void kifu_render_js_string_(struct kifu_buf *b, const char *s);

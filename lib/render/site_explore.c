@@ -107,18 +107,18 @@ static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, 
 	kifu_buf_putc(b, '/');
 	kifu_site_url_part_(b, p->variant);
 	kifu_buf_puts(b, "\"><input type=\"hidden\" name=\"after\" value=\"");
-	kifu_site_text_(b, after);
+	kifu_render_html_value_(b, after ? after : "");
 	kifu_buf_puts(b, "\">");
 	if (p->symmetric)
 		kifu_buf_puts(b, "<input type=\"hidden\" name=\"symmetric\" value=\"1\">");
 	kifu_buf_puts(b, "<label>player <input name=\"player\" id=\"f-player\" value=\"");
-	kifu_site_text_(b, f->player);
+	kifu_render_html_value_(b, f->player ? f->player : "");
 	kifu_buf_puts(b, "\"></label><label>since <input name=\"since\" id=\"f-since\" "
 		      "placeholder=\"2020\" value=\"");
-	kifu_site_text_(b, f->since);
+	kifu_render_html_value_(b, f->since ? f->since : "");
 	kifu_buf_puts(b, "\"></label><label>until <input name=\"until\" id=\"f-until\" "
 		      "placeholder=\"2024-12\" value=\"");
-	kifu_site_text_(b, f->until);
+	kifu_render_html_value_(b, f->until ? f->until : "");
 	kifu_buf_puts(b, "\"></label><button type=\"submit\" id=\"f-apply\">filter</button> <a "
 		      "href=\"");
 	kifu_site_explore_link_(b, p->game, p->variant, after, p->symmetric, NULL);

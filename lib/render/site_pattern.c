@@ -28,7 +28,7 @@ void kifu_site_pattern_form_(struct kifu_buf *b, const char *game, const char *v
 	kifu_site_url_part_(b, variant);
 	kifu_buf_puts(b, "\"><label>pattern <input name=\"pattern\" id=\"p-pattern\" "
 		      "placeholder=\"CELL=TOKEN,...\" value=\"");
-	kifu_render_html_text_(b, pattern ? pattern : "");
+	kifu_render_html_value_(b, pattern ? pattern : "");
 	kifu_buf_printf(b, "\"></label><label><input type=\"checkbox\" name=\"symmetric\" "
 			"value=\"1\" id=\"p-symmetric\"%s> symmetric</label>"
 			"<button type=\"submit\" id=\"p-find\">find games</button></form>\n",

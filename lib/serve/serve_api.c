@@ -38,6 +38,15 @@ const char *kifu_serve_param_(const struct kifu_serve_req_ *r, const char *name)
 
 int kifu_serve_fail_(struct kifu_serve_answer *a, int status, const char *message)
 {
+	char full[160];
+
+	/* (whatever failed, it failed because the answer reached its bound: say so) */
+	if (a->body.failed == KIFU_BUF_FULL) {
+		snprintf(full, sizeof(full), "the answer would pass %zu MB: narrow the question "
+			 "(filters, limit), or ask the tool", a->body.max >> 20);
+		status = 500;
+		message = full;
+	}
 	a->status = status;
 	if (a->page) {
 		a->type = "text/html; charset=utf-8";
@@ -132,6 +141,10 @@ int kifu_serve_count_(long *v, struct kifu_serve_answer *a, const struct kifu_se
 	return 0;
 }
 
+/* The deepest openings report the API makes (CLI.md); the tool has no bound. */
+#define API_DEPTH_MAX 10
+#define API_DEPTH_MAX_TEXT "10"
+
 /* A report as json: kifu-stats REPORT --format json. */
 static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		   const struct kifu_serve_req_ *r)
@@ -157,9 +170,17 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	    kifu_serve_flag_(&opt.by_position, a, r, "by_position") < 0 ||
 	    kifu_serve_flag_(&opt.symmetric, a, r, "symmetric") < 0)
 		return;
-	if (depth > 10000) {
-		kifu_error_set(&err, KIFU_ERANGE, "--depth %s is too deep (10000 at most)",
+	/* The bound of CLI.md: the lines grow with the depth, and so would the answer. */
+	if (depth > API_DEPTH_MAX) {
+		kifu_error_set(&err, KIFU_ERANGE, "--depth %s is too deep (" API_DEPTH_MAX_TEXT " at most)",
 			       kifu_serve_param_(r, "depth"));
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
+	/* (the tool's 0 is its 1: a line is played in one game at least) */
+	if (opt.min_games < 1) {
+		kifu_error_set(&err, KIFU_ERANGE, "--min-games expects a whole number of 1 or more here, "
+			       "not '%s'", kifu_serve_param_(r, "min_games"));
 		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
@@ -196,11 +217,53 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	kifu_report_free(rep);
 }
 
-/* kifu-search --json, with its checks in its order. */
+/* The most games /api/search lists at once, and how many when not asked (CLI.md). */
+#define SEARCH_LIMIT_MAX 10000
+#define SEARCH_LIMIT_MAX_TEXT "10000"
+#define SEARCH_LIMIT_DEFAULT 100
+
+/* s percent-encoded for a query (all but A-Z a-z 0-9 - . _ ~). */
+static void query_part(struct kifu_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~')
+			kifu_buf_putc(b, (char)c);
+		else
+			kifu_buf_printf(b, "%%%02X", c);
+	}
+}
+
+/* The Link to the next page: </api/search?the request's parameters&offset=next>; rel="next". */
+static void next_link(struct kifu_buf *b, const struct kifu_serve_req_ *r, long next)
+{
+	size_t i;
+
+	kifu_buf_puts(b, "</api/search?");
+	for (i = 0; i < r->n; i++) {
+		if (!strcmp(r->p[i].name, "offset"))
+			continue;
+		query_part(b, r->p[i].name);
+		kifu_buf_putc(b, '=');
+		query_part(b, r->p[i].value);
+		kifu_buf_putc(b, '&');
+	}
+	kifu_buf_printf(b, "offset=%ld>; rel=\"next\"", next);
+}
+
+/*
+ * kifu-search --json --limit N --offset K, with its checks in its order;
+ * N 100 when not given, at most 10,000 (CLI.md), so that no answer grows
+ * with the database; a Link to the next page when more games follow.
+ */
 static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 		   const struct kifu_serve_req_ *r)
 {
-	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", "pattern", NULL };
+	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", "pattern",
+					      "limit", "offset", NULL };
+	long limit = SEARCH_LIMIT_DEFAULT, offset = 0;
 	struct kifu_search_result *res = NULL;
 	struct kifu_pattern *pattern = NULL;
 	const char *pattern_text;
@@ -213,8 +276,16 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	int symmetric, variant;
 
 	kifu_error_clear(&err);
-	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&symmetric, a, r, "symmetric") < 0)
+	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&symmetric, a, r, "symmetric") < 0 ||
+	    kifu_serve_count_(&limit, a, r, "limit", "--limit", 1) < 0 ||
+	    kifu_serve_count_(&offset, a, r, "offset", "--offset", 0) < 0)
 		return;
+	if (limit > SEARCH_LIMIT_MAX) {
+		kifu_error_set(&err, KIFU_ERANGE, "--limit %s is too many (" SEARCH_LIMIT_MAX_TEXT
+			       " at most)", kifu_serve_param_(r, "limit"));
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
 	after = kifu_serve_param_(r, "after");
 	pattern_text = kifu_serve_param_(r, "pattern");
 	kifu_serve_filter_(&f, r);
@@ -257,12 +328,22 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 			return;
 		}
 	}
-	if ((symmetric && after
-	     ? kifu_search_games_oriented(&res, st, &f, &hash, orient, norient, &err)
-	     : pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
-	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0 ||
-	    kifu_search_json(&a->body, res, after || pattern) < 0)
+	/* one game past the page: whether more follow */
+	if ((pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
+	     : kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
+				      symmetric && after ? orient : NULL, norient, (size_t)offset,
+				      (size_t)limit + 1, &err)) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);
+	} else {
+		if (pattern)
+			kifu_search_result_window(res, (size_t)offset, (size_t)limit + 1);
+		if (kifu_search_count(res) > (size_t)limit) {
+			kifu_search_result_window(res, 0, (size_t)limit);
+			next_link(&a->link, r, offset + limit);
+		}
+		if (kifu_search_json(&a->body, res, after || pattern) < 0 || a->link.failed)
+			kifu_serve_fail_(a, 500, "out of memory");
+	}
 	kifu_search_result_free(res);
 	kifu_pattern_free(pattern);
 }

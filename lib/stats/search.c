@@ -608,6 +608,24 @@ out:
 	return 0;
 }
 
+void kifu_search_result_window(struct kifu_search_result *res, size_t offset, size_t limit)
+{
+	size_t n;
+
+	if (!res)
+		return;
+	if (offset >= res->n) {
+		res->n = 0;
+		return;
+	}
+	n = res->n - offset;
+	if (limit && n > limit)
+		n = limit;
+	/* (a hit's players point into res->players, which stays) */
+	memmove(res->v, res->v + offset, n * sizeof(*res->v));
+	res->n = n;
+}
+
 int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply)
 {
 	size_t i, k, n = kifu_search_count(res);

@@ -10,6 +10,7 @@
 
 #include "kifu/buf.h"
 #include "kifu/error.h"
+#include "util/text_impl.h"
 
 static int buf_grow(struct kifu_buf *b, size_t extra)
 {
@@ -21,6 +22,10 @@ static int buf_grow(struct kifu_buf *b, size_t extra)
 	if (extra > SIZE_MAX - b->len - 1)
 		goto fail;
 	want = b->len + extra + 1;
+	if (b->max && want > b->max + 1) {
+		b->failed = KIFU_BUF_FULL;
+		return KIFU_ENOMEM;
+	}
 	if (want <= b->cap)
 		return 0;
 	cap = b->cap ? b->cap : 64;
@@ -68,7 +73,8 @@ int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0 || buf_grow(b, (size_t)n) < 0) {
-		b->failed = 1;
+		if (!b->failed)
+			b->failed = 1;
 		return KIFU_ENOMEM;
 	}
 	va_start(ap, fmt);
@@ -81,6 +87,8 @@ int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
 int kifu_buf_escaped(struct kifu_buf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	unsigned cp;
+	size_t n;
 
 	for (; *p; p++) {
 		if (*p == '\n')
@@ -91,14 +99,10 @@ int kifu_buf_escaped(struct kifu_buf *b, const char *s)
 			kifu_buf_puts(b, "\\r");
 		else if (*p < 0x20 || *p == 0x7f)
 			kifu_buf_printf(b, "\\x%02x", *p);
-		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-			kifu_buf_printf(b, "\\u%04x", p[1]);
-			p++;
-		} else if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae) ||
-					    (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
-			/* also the bidirectional overrides, which reorder what follows */
-			kifu_buf_printf(b, "\\u%04x", 0x2000 + ((p[1] & 0x3f) << 6) + (p[2] & 0x3f));
-			p += 2;
+		else if ((n = kifu_text_unseen_((const char *)p, &cp)) > 0) {
+			/* also the bidirectional controls, which reorder what follows */
+			kifu_buf_printf(b, "\\u%04x", cp);
+			p += n - 1;
 		} else
 			kifu_buf_putc(b, (char)*p);
 	}
@@ -114,6 +118,8 @@ int kifu_buf_json_string(struct kifu_buf *b, const char *s)
 		unsigned char c = *p;
 		int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
 			: (c & 0xf8) == 0xf0 ? 4 : 0;
+		unsigned unseen;
+		size_t k;
 		int i;
 
 		if (c == '"' || c == '\\') {
@@ -127,6 +133,11 @@ int kifu_buf_json_string(struct kifu_buf *b, const char *s)
 			kifu_buf_puts(b, "\\r");
 		} else if (c < 0x20 || c == 0x7f) {
 			kifu_buf_printf(b, "\\u%04x", c);
+		} else if ((k = kifu_text_unseen_((const char *)p, &unseen)) > 0) {
+			/* the same text, seen as escapes where a raw view shows it (a browser's) */
+			kifu_buf_printf(b, "\\u%04x", unseen);
+			p += k;
+			continue;
 		} else if (n == 1) {
 			kifu_buf_putc(b, (char)c);
 		} else {

@@ -128,3 +128,24 @@ void kifu_text_clip_chars_(char *dst, size_t size, const char *s, size_t max)
 	memcpy(dst, s, n);
 	dst[n] = '\0';
 }
+
+size_t kifu_text_unseen_(const char *s, unsigned *cp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+		*cp = p[1];
+		return 2;
+	}
+	if (p[0] == 0xd8 && p[1] == 0x9c) {
+		*cp = 0x061c;
+		return 2;
+	}
+	if (p[0] == 0xe2 && ((p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) ||
+					     (p[2] >= 0xa8 && p[2] <= 0xae))) ||
+			     (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+		*cp = 0x2000u + ((p[1] & 0x3fu) << 6) + (p[2] & 0x3fu);
+		return 3;
+	}
+	return 0;
+}

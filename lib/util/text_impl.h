@@ -29,4 +29,16 @@ const char *kifu_text_clip_(char buf[KIFU_TEXT_CLIP + 1], const char *s, size_t 
  */
 void kifu_text_clip_chars_(char *dst, size_t size, const char *s, size_t max);
 
+/*
+ * When s starts with a character that is invisible or changes how the text
+ * around it is shown, the length of its UTF-8 form (2 or 3), its code point
+ * in *cp; else 0. Those are the C1 controls (U+0080..U+009F), the line and
+ * paragraph separators (U+2028, U+2029) and the bidirectional controls: the
+ * marks (U+200E, U+200F, U+061C), embeddings and overrides (U+202A..U+202E)
+ * and isolates (U+2066..U+2069), which reorder what follows them. The one
+ * list of what a terminal (kifu_buf_escaped), a page and a json string
+ * show as \uNNNN, so a name cannot show its text in another order.
+ */
+size_t kifu_text_unseen_(const char *s, unsigned *cp);
+
 #endif

@@ -12,6 +12,7 @@ line after "PROG: error: "). Each answer and the tool's output are compared
 as parsed JSON. Prints one line per difference and, last, "compared N".
 """
 import json
+import re
 import subprocess
 import sys
 import urllib.error
@@ -112,7 +113,8 @@ def tree(params):
 
 
 def search(params):
-    return same("/api/search", params, ["kifu-search"] + filter_args(params) + ["--json"])
+    # (the whole list: the API's pages are checked below)
+    return same("/api/search", dict(params, limit="10000"), ["kifu-search"] + filter_args(params) + ["--json"])
 
 
 summary = same("/api/stats/summary", {}, ["kifu-stats", "summary", "--format", "json"])
@@ -201,6 +203,36 @@ for i in sorted(set(ids[:3] + ids[len(ids) // 2: len(ids) // 2 + 2] + ids[-2:] +
         differ("/api/game/%d" % i, "a review where none is stored")
 if not with_novelty:
     differ("/api/game", "no game with a novelty to compare")
+
+# /api/search pages its list: 100 games unless limit=N (1 to 10,000), from offset=K, a Link to the
+# next page while more follow; the pages end to end are the tool's list.
+whole = json.loads(tool(["kifu-search", "--json"])[1])
+for first in ({}, {"limit": "7", "game": "glaisher"}, {"limit": "250", "offset": "3"}):
+    path, pages, link = "/api/search?" + urllib.parse.urlencode(first), [], None
+    want = [h for h in whole if h["game"] == first["game"]] if "game" in first else whole
+    want = want[int(first.get("offset", "0")):]
+    while path and len(pages) < 200:
+        r = urllib.request.urlopen(URL + path, timeout=120)
+        page = json.loads(r.read())
+        pages.append(page)
+        link = r.headers.get("Link")
+        m = re.match(r'^<(/api/search\?[^>]*)>; rel="next"$', link) if link else None
+        if link and not m:
+            differ(path, "a Link that is not the next page's: %r" % link)
+        path = m.group(1) if m else None
+    got = [h for p in pages for h in p]
+    compared += 1
+    if got != want:
+        differ("/api/search pages from %r" % first, "%d games, the tool's %d" % (len(got), len(want)))
+    elif any(len(p) != int(first.get("limit", "100")) for p in pages[:-1]) or len(pages[-1]) == 0 or \
+            len(pages[0]) != min(int(first.get("limit", "100")), len(want)):
+        differ("/api/search pages from %r" % first, "sizes %r" % [len(p) for p in pages])
+for bad, msg in (("0", "--limit expects a whole number of 1 or more, not '0'"),
+                 ("10001", "--limit 10001 is too many (10000 at most)")):
+    code, body = get("/api/search", {"limit": bad})
+    compared += 1
+    if code != 400 or json.loads(body) != {"error": msg}:
+        differ("/api/search?limit=" + bad, "%d %r" % (code, body[:200]))
 
 # Mistakes: the tool's message, did-you-mean included.
 g, v = pairs[0] if pairs else ("glaisher", "standard")
