@@ -353,9 +353,14 @@ int kifu_db_column_real_(double *out, struct kifu_stmt *s, int i, double min, do
 		errno = 0;
 		x = strtod(v, &end);
 		if (!*end && isfinite(x)) {
+			/*
+			 * A rounding's worth past a bound is the writer's arithmetic
+			 * (a won position's score summed to 1.0000000000000002, which
+			 * SQLite's text shows as 1.0), not damage: clamped.
+			 */
 			x = kifu_db_column_double_(s, i);
-			if (isfinite(x) && x >= min && x <= max) {
-				*out = x;
+			if (isfinite(x) && x >= min - 1e-9 && x <= max + 1e-9) {
+				*out = x < min ? min : x > max ? max : x;
 				return 0;
 			}
 		}
