@@ -15,11 +15,13 @@
  * not be committed is reported as not imported. A large import drops the
  * search indexes and rebuilds them once at the end.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -304,6 +306,18 @@ static void run_import(struct run *run, char **paths, int npaths,
 	progress_clear(run);
 }
 
+/* Removes the database file this run created, and SQLite's files beside it. */
+static void remove_created(const char *db)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal", NULL };
+	char path[4096];
+	int k;
+
+	for (k = 0; ext[k]; k++)
+		if (snprintf(path, sizeof(path), "%s%s", db, ext[k]) < (int)sizeof(path))
+			unlink(path);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -319,7 +333,8 @@ int main(int argc, char **argv)
 	const char *db = NULL;
 	struct run run;
 	struct kifu_error err;
-	int o, status;
+	struct stat sb;
+	int o, status, created;
 
 	cli_init(argv[0]);
 	memset(&run, 0, sizeof(run));
@@ -344,14 +359,21 @@ int main(int argc, char **argv)
 		run.total_bytes = kifu_pipeline_size((const char *const *)argv + optind,
 						     (size_t)(argc - optind));
 	kifu_error_clear(&err);
+	created = kifu_store_is_file(db) && stat(db, &sb) < 0 && errno == ENOENT;
 	if (kifu_store_open(&run.st, db, 0, &err) < 0) {
 		cli_errorf("%s", err.message);
+		if (created)
+			remove_created(db);
 		return EXIT_FAILURE_IO;
 	}
 	opt.flags = KIFU_PIPELINE_REPLAY | KIFU_PIPELINE_REPLAY_EARLY | KIFU_PIPELINE_RAW;
 	opt.validate_flags = KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK;
 	run_import(&run, argv + optind, argc - optind, &opt);
 	kifu_store_free(run.st);
+	/* A failed run that stored nothing leaves no database of its own behind (as sqlite3 would). */
+	if (created && (run.db_error || run.status == EXIT_FAILURE_IO) && !run.counts[IMPORTED] &&
+	    !run.counts[DUPLICATES] && !run.counts[REJECTED] && !run.lost)
+		remove_created(db);
 	if (run.lost)
 		cli_errorf("%ld record%s read but not imported: %s rolled back", run.lost,
 			   run.lost == 1 ? "" : "s", run.lost == 1 ? "its transaction was" :

@@ -58,6 +58,13 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		    struct kifu_error *err);
 
 /*
+ * 1 when path names a database file (SQLite's backend, which takes any path
+ * the other backends leave), 0 for a server's URI: what a tool that created
+ * a file it then does not use may remove.
+ */
+int kifu_store_is_file(const char *path);
+
+/*
  * For tools that only read: the database must exist (KIFU_ENOTFOUND "no
  * database at 'PATH'" otherwise) and is never created, migrated or changed
  * in its schema; an older schema is read as it is. It is opened read-write
