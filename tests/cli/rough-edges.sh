@@ -1,0 +1,98 @@
+#!/bin/sh
+# What a new user met on a first afternoon (issue 28, section 5), each as it
+# was tried: kifu-stats --help printing `95%%` and leaving out novelties, an
+# unknown report without its did-you-mean, kifu-import leaving an empty
+# database behind when its file is missing, kifu-play with one SPEC for
+# every side naming both sides `random #1` (its summary and kifu-stats
+# players then say nothing), kifu-play --help without `engine`, and
+# "1 plies". Runs from the repo root; tools in $KIFU_BIN.
+set -u
+. tests/cli/lib/test-lib.sh
+here=$(pwd)
+
+# kifu-stats --help: a percent sign once, every report listed.
+"$bin/kifu-stats" --help >"$tmp/help" || fail "kifu-stats --help exited $?"
+check "kifu-stats --help prints '%%'" sh -c "! grep -q '%%' '$tmp/help'"
+check "kifu-stats --help: 95% ci" grep -q '95% ci =' "$tmp/help"
+check "kifu-stats --help lists novelties" grep -q '^  novelties  ' "$tmp/help"
+
+# An unknown report: did-you-mean when one is close, else every report's name.
+"$bin/kifu-import" --quiet --db "$tmp/k.db" examples/splinter/splinter-knockout-01.yaml ||
+	fail "import"
+"$bin/kifu-stats" --db "$tmp/k.db" sumary >"$tmp/out" 2>"$tmp/err"
+check "kifu-stats sumary: exit 2" [ $? -eq 2 ]
+check "kifu-stats sumary: did you mean" \
+	grep -q "^kifu-stats: error: unknown report 'sumary' (did you mean 'summary'?)\$" "$tmp/err"
+"$bin/kifu-stats" --db "$tmp/k.db" novelites --game splinter >"$tmp/out" 2>"$tmp/err"
+check "kifu-stats novelites: did you mean" grep -q "(did you mean 'novelties'?)" "$tmp/err"
+"$bin/kifu-stats" --db "$tmp/k.db" xyzzyq >"$tmp/out" 2>"$tmp/err"
+check "kifu-stats xyzzyq: the reports, novelties included" grep -q \
+	"unknown report 'xyzzyq' (summary, openings, players, lengths, tree or novelties)\$" "$tmp/err"
+"$bin/kifu-stats" --db "$tmp/k.db" >"$tmp/out" 2>"$tmp/err"
+check "kifu-stats without a report names novelties" grep -q "expected a REPORT (.* or novelties)" \
+	"$tmp/err"
+
+# kifu-import of a missing file into a new database: exit 3, and no database left.
+cd "$tmp" || exit 1
+"$bin/kifu-import" --db new.db missing.yaml >out 2>err
+check "import of a missing file: exit 3" [ $? -eq 3 ]
+check "import of a missing file: the file named" grep -q "'missing.yaml'" err
+check "import of a missing file left new.db behind" sh -c '! ls new.db* 2>/dev/null'
+# ... but a database that was there stays, as it was.
+cp k.db old.db
+"$bin/kifu-import" --db old.db missing.yaml >out 2>err
+check "import of a missing file into a database: exit 3" [ $? -eq 3 ]
+check "import of a missing file removed the database it had" \
+	sh -c "'$bin/kifu-search' --db old.db | grep -q splinter"
+# ... and a run that stored something keeps the database it created.
+"$bin/kifu-import" --quiet --db two.db "$here/examples/splinter/splinter-knockout-01.yaml" \
+	missing.yaml >out 2>err
+check "import of one file and a missing one: exit 3" [ $? -eq 3 ]
+check "import of one file and a missing one: the game kept" \
+	sh -c "'$bin/kifu-search' --db two.db | grep -q splinter"
+cd "$here" || exit 1
+
+# kifu-play --players random: each side a player of its own, by its index.
+"$bin/kifu-play" splinter --players random --games 6 --seed 4 --db "$tmp/p.db" >"$tmp/out" \
+	2>"$tmp/err" || fail "kifu-play --players random exited $?"
+check "kifu-play: summary per side" grep -q '^kifu-play:   random #1 ' "$tmp/err"
+check "kifu-play: summary per side (2)" grep -q '^kifu-play:   random #2 ' "$tmp/err"
+# the two seats' wins add up to the decided games, each seat played all 6
+decided=$(sed -n 's/^kifu-play: 6 games: \([0-9]*\) decided.*/\1/p' "$tmp/err")
+wins=$(awk '/^kifu-play:   random #[12] /{ if ($4 != 6) bad = 1; w += $5 } END { print bad ? -1 : w }' \
+	"$tmp/err")
+check "kifu-play: seat wins ($wins) are not the decided games ($decided)" [ "$wins" = "$decided" ]
+"$bin/kifu-stats" --db "$tmp/p.db" --format csv players >"$tmp/players" ||
+	fail "kifu-stats players exited $?"
+check "kifu-stats players: two players of 6 games" \
+	test "$(cut -d, -f1,2 "$tmp/players" | sed 1d | sort | tr '\n' ' ')" = "random #1,6 random #2,6 "
+"$bin/kifu-play" splinter --players random --games 2 --max-plies 2 --quiet >"$tmp/two.yaml" ||
+	fail "kifu-play to stdout"
+check "kifu-play: blue is random #1 in both games" test "$(grep -c "blue: 'random #1'" "$tmp/two.yaml")" = 2
+check "kifu-play: white is random #2 in both games" \
+	test "$(grep -c "white: 'random #2'" "$tmp/two.yaml")" = 2
+"$bin/kifu-play" splinter --players random --games 2 --json >"$tmp/play.json" 2>/dev/null ||
+	fail "kifu-play --json"
+check "kifu-play --json: a player per side" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [p["player"] for p in d["players"]] == ["random #1", "random #2"], d
+assert all(p["spec"] == "random" and p["games"] == 2 for p in d["players"]), d
+assert sum(p["wins"] for p in d["players"]) == d["decided"], d
+' "$tmp/play.json"
+"$bin/kifu-play" --help >"$tmp/help" || fail "kifu-play --help"
+check "kifu-play --help lists engine" grep -q "'engine\[:N\]'" "$tmp/help"
+
+# Singular: "loses by force in 1 ply" (the move lets another side win at once).
+"$bin/kifu-analyse" --file tests/data/analyse/blunders/splinter-quad-standard.yaml --to text \
+	--playouts 300 --threads 1 --seed 3 >"$tmp/a.text" || fail "kifu-analyse exited $?"
+check "kifu-analyse: '1 plies'" sh -c "! grep -q ' 1 plies' '$tmp/a.text'"
+check "kifu-analyse: 'in 1 ply'" grep -q '?? loses by force in 1 ply$' "$tmp/a.text"
+"$bin/kifu-analyse" --file tests/data/analyse/blunders/splinter-quad-standard.yaml --to yaml \
+	--playouts 300 --threads 1 --seed 3 >"$tmp/a.yaml" || fail "kifu-analyse exited $?"
+check "kifu-analyse yaml: 'in 1 ply'" grep -q "loses by force in 1 ply'}\$" "$tmp/a.yaml"
+"$bin/kifu-play" splinter --players random --games 1 --max-plies 1 --quiet >"$tmp/one.yaml"
+"$bin/kifu-export" --file "$tmp/one.yaml" --to text --ply 3 >/dev/null 2>"$tmp/err"
+check "kifu-export: '(1 ply)'" grep -q 'past the end of the game (1 ply)$' "$tmp/err"
+
+test_done
