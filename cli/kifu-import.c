@@ -143,6 +143,36 @@ static int end_batch(struct run *run, struct kifu_error *err)
 	return 0;
 }
 
+/*
+ * A valid record the database could not hold (err says why; nothing of it
+ * was written): quarantined with that reason as its error, so that the
+ * rest of the input goes in, and said as FILE:LINE:COL: error: game K: ...
+ */
+static int quarantine_unstored(struct run *run, const struct kifu_item *it,
+			       const struct kifu_origin *from, struct kifu_error *err)
+{
+	const struct kifu_record *rec = *it->rec;
+	struct kifu_diags d = KIFU_DIAGS_INIT;
+	int ret;
+
+	if (kifu_diags_add(&d, KIFU_DIAG_ERROR, rec->number, 0, rec->at, "cannot be stored: %s",
+			   err->message[0] ? err->message : kifu_strerror(err->code)) < 0) {
+		kifu_diags_release(&d);
+		kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		return db_fail(run, err);
+	}
+	progress_clear(run);
+	cli_print_diag(stderr, it->input, &d.v[0]);
+	kifu_error_clear(err);
+	ret = kifu_store_quarantine_add(NULL, run->st, it->raw ? it->raw : "",
+					it->raw ? it->raw_len : 0, it->raw_truncated, rec, &d, from, err);
+	kifu_diags_release(&d);
+	if (ret < 0)
+		return db_fail(run, err);
+	run->pending[REJECTED]++;
+	return 0;
+}
+
 static int write_record(struct run *run, const struct kifu_item *it, struct kifu_error *err)
 {
 	const struct kifu_record *rec = *it->rec;
@@ -159,9 +189,14 @@ static int write_record(struct run *run, const struct kifu_item *it, struct kifu
 	from.number = rec->number;
 	if (it->valid) {
 		ret = kifu_store_game_add(NULL, run->st, rec, it->replay, &from, err);
-		if (ret < 0)
+		if (ret == KIFU_EINVALID)
+			ret = quarantine_unstored(run, it, &from, err);
+		else if (ret < 0)
 			return db_fail(run, err);
-		run->pending[ret > 0 ? IMPORTED : DUPLICATES]++;
+		else
+			run->pending[ret > 0 ? IMPORTED : DUPLICATES]++;
+		if (ret < 0)
+			return -1;
 	} else {
 		if (!run->quiet) {
 			progress_clear(run);

@@ -181,7 +181,10 @@ uint64_t kifu_store_game_key(const struct kifu_record *rec, const struct kifu_re
  * origin (may be NULL). Returns 1 when stored (*id = the new id), 0 when
  * the database already holds the game (same kifu_store_game_key; *id = the
  * stored game's id, nothing is written), or a negative KIFU_E* code.
- * id may be NULL.
+ * id may be NULL. KIFU_EINVALID: the database cannot hold this game's
+ * values (PostgreSQL: a value out of a type's range, say); nothing of it
+ * was written and the open batch goes on (quarantine the record, with
+ * err's message as its reason).
  */
 int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_record *rec,
 			const struct kifu_replay *rp, const struct kifu_origin *origin,

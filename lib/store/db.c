@@ -257,6 +257,11 @@ int kifu_db_retryable_(struct kifu_store *st)
 	return st->conn && st->be->retryable(st);
 }
 
+int kifu_db_record_error_(struct kifu_store *st)
+{
+	return st->conn && st->be->record_error && st->be->record_error(st);
+}
+
 int kifu_db_cannot_write_(struct kifu_store *st)
 {
 	return st->conn && st->be->cannot_write(st);

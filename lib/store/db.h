@@ -159,6 +159,13 @@ const char *kifu_db_errmsg_(struct kifu_store *st);
 int kifu_db_retryable_(struct kifu_store *st);
 
 /*
+ * Whether the last error is about the values written (too long for an
+ * index, out of a type's range, a constraint), not about the database or
+ * the connection: the record cannot be stored, others may.
+ */
+int kifu_db_record_error_(struct kifu_store *st);
+
+/*
  * Whether the last error means the database cannot be written now (read
  * only, locked by another writer, permissions, disk full): readers then
  * compute from the games instead of keeping precomputed tables.

@@ -116,6 +116,8 @@ struct kifu_store_backend {
 	const char *(*errmsg)(struct kifu_store *st);
 	int (*retryable)(struct kifu_store *st);
 	int (*cannot_write)(struct kifu_store *st);
+	/* Optional: the last error is the values' (kifu_db_record_error_). */
+	int (*record_error)(struct kifu_store *st);
 
 	/*
 	 * Each game and quarantined record is its own transaction, run again

@@ -847,6 +847,17 @@ static int pg_retryable(struct kifu_store *st)
 	return !strcmp(s, "40001") || !strcmp(s, "40P01");
 }
 
+/*
+ * Classes 22 (data exception: a value out of range, bad text), 23 (integrity
+ * constraint) and 54 (program limit exceeded: an index entry too large).
+ */
+static int pg_record_error(struct kifu_store *st)
+{
+	const char *s = CONN(st)->state;
+
+	return !strncmp(s, "22", 2) || !strncmp(s, "23", 2) || !strncmp(s, "54", 2);
+}
+
 /* A read-only transaction or role, missing privileges, a full disk, a lock wait given up. */
 static int pg_cannot_write(struct kifu_store *st)
 {
@@ -903,10 +914,20 @@ static const struct kifu_db_query pg_queries[] = {
 	  "?12::integer, ?13::text, ?14::integer, ?15::bigint, ?16::bigint, ?17::integer, "
 	  "?18::integer WHERE NOT EXISTS (SELECT 1 FROM games WHERE content_hash = ?15::bigint) "
 	  "ON CONFLICT (content_hash) DO NOTHING RETURNING id" },
+	/*
+	 * Names are keyed by their MD5 (schema/pg/009: a btree entry cannot
+	 * hold a long name) and compared whole: a name whose MD5 another name
+	 * holds is not found, and its insert stores nothing.
+	 */
+	{ "player_find", "SELECT id FROM players WHERE md5(name) = md5(?1::text) AND name = ?1::text" },
 	{ "player_insert",
 	  "INSERT INTO players(id, name) SELECT nextval('players_id_seq'), ?1::text "
-	  "WHERE NOT EXISTS (SELECT 1 FROM players WHERE name = ?1::text) "
-	  "ON CONFLICT (name) DO NOTHING RETURNING id" },
+	  "WHERE NOT EXISTS (SELECT 1 FROM players WHERE md5(name) = md5(?1::text)) "
+	  "ON CONFLICT DO NOTHING RETURNING id" },
+	{ "quar_insert",
+	  "INSERT INTO quarantine(import_id, file, file_line, file_game, game, raw, raw_truncated, "
+	  "raw_hash, errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+	  "ON CONFLICT DO NOTHING RETURNING id" },
 	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
 	{ "canon_index",
 	  "INSERT INTO positions_canon(hash, game_id, ply) SELECT h.value::bigint, c.game_id, "
@@ -953,6 +974,7 @@ const struct kifu_store_backend kifu_store_pg_ = {
 	.errmsg = pg_errmsg,
 	.retryable = pg_retryable,
 	.cannot_write = pg_cannot_write,
+	.record_error = pg_record_error,
 	/*
 	 * No bulk mode: dropping indexes would lock the tables against every
 	 * other writer; games written back to back are grouped per
