@@ -136,6 +136,14 @@ int kifu_store_tx_kind(const struct kifu_store *st);
 int kifu_store_commit(struct kifu_store *st, struct kifu_error *err);
 void kifu_store_rollback(struct kifu_store *st);
 int kifu_store_in_transaction(const struct kifu_store *st);
+/*
+ * Games and quarantined records (kifu_store_game_add, _quarantine_add)
+ * committed since st was opened. Inside a batch PostgreSQL commits as it
+ * goes (groups, games on their own), SQLite at kifu_store_commit: after a
+ * failure, the writes of the batch up to this count stay, later ones are
+ * gone, in the order they were made.
+ */
+long long kifu_store_writes_committed(const struct kifu_store *st);
 
 /* ---- Import provenance ---- */
 

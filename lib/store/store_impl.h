@@ -251,6 +251,12 @@ struct kifu_store {
 	int in_tx;
 	int tx_kind;         /* KIFU_TX_* of the open transaction */
 	int tx_pending;      /* a game_tx backend's batch: BEGIN waits for its first statement */
+	/*
+	 * Games and quarantined records written (kifu_store_run_write_): in the
+	 * open transaction, and committed since the store was opened (a
+	 * PostgreSQL batch commits on its own as it goes: kifu_store_writes_committed).
+	 */
+	long long writes_open, writes_committed;
 	int bulk;            /* in bulk mode: foreign keys not enforced */
 	int version;         /* the schema version of the file (older ones only read) */
 	int readonly;        /* opened with KIFU_STORE_READ and not writable */

@@ -77,6 +77,8 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 		if (!batch || !sql) {
 			st->tx_pending = 0;
 			st->in_tx = 0;
+			st->writes_committed += st->writes_open;
+			st->writes_open = 0;
 			return 0;
 		}
 		if (kifu_db_begin_pending_(st) < 0)
@@ -88,8 +90,11 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 			ret = (*d)->commit(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, sql ? sql : kifu_db_sql_(st, "commit"), "cannot commit", err);
-	if (ret == 0)
+	if (ret == 0) {
 		st->in_tx = 0;
+		st->writes_committed += st->writes_open;
+		st->writes_open = 0;
+	}
 	return ret;
 }
 
@@ -109,9 +114,15 @@ void kifu_store_rollback(struct kifu_store *st)
 		if ((*d)->rollback)
 			(*d)->rollback(st);
 	st->tx_pending = 0;
+	st->writes_open = 0;
 	if (st->conn && st->be->in_transaction(st))
 		kifu_db_exec_(st, kifu_db_sql_(st, "rollback"));
 	st->in_tx = 0;
+}
+
+long long kifu_store_writes_committed(const struct kifu_store *st)
+{
+	return st->writes_committed;
 }
 
 int kifu_store_in_transaction(const struct kifu_store *st)
@@ -248,6 +259,9 @@ int kifu_store_run_write_(struct kifu_store *st,
 		ret = fn(st, arg, err);
 		if (sp)
 			ret = savepoint_end(st, ret, err);
+		/* Committed with the transaction it is in (its own, or the batch's), lost with it. */
+		if (ret >= 0)
+			st->writes_open++;
 		again = ret < 0 && own && kifu_db_retryable_(st);
 		invalid = ret == KIFU_EINVALID || (ret < 0 && own && kifu_db_record_error_(st));
 		ret = kifu_store_own_end_(own, ret, st, err);
