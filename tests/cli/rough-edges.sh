@@ -95,4 +95,34 @@ check "kifu-analyse yaml: 'in 1 ply'" grep -q "loses by force in 1 ply'}\$" "$tm
 "$bin/kifu-export" --file "$tmp/one.yaml" --to text --ply 3 >/dev/null 2>"$tmp/err"
 check "kifu-export: '(1 ply)'" grep -q 'past the end of the game (1 ply)$' "$tmp/err"
 
+# kifu-analyse --store says what it stored (stderr; stdout keeps the review).
+"$bin/kifu-analyse" --db "$tmp/k.db" --id 1 --playouts 20 --store --to json >"$tmp/rv.json" \
+	2>"$tmp/err" || fail "kifu-analyse --store exited $?"
+check "kifu-analyse --store: what was stored ($(cat "$tmp/err"))" \
+	grep -q "^kifu-analyse: stored 1 review (engine:20, seed 1) in '$tmp/k.db': game 1\$" "$tmp/err"
+check "kifu-analyse --store: stdout is the review" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' \
+	"$tmp/rv.json"
+
+# kifu-import --progress: progress lines in a log (stderr not a terminal), also with --quiet.
+"$bin/kifu-import" --progress --db "$tmp/pr.db" examples/splinter/*.yaml >"$tmp/out" 2>"$tmp/err" ||
+	fail "kifu-import --progress exited $?"
+check "kifu-import --progress: a line" grep -q '^kifu-import: [0-9]* games\?, [0-9]* games/s' "$tmp/err"
+check "kifu-import --progress: no terminal codes" sh -c "! grep -q \"\$(printf '\\r')\" '$tmp/err'"
+check "kifu-import --progress: the summary" grep -q '^imported [0-9]*, duplicates 0, rejected 0$' "$tmp/out"
+"$bin/kifu-import" --quiet --progress --db "$tmp/pr.db" examples/splinter/*.yaml >"$tmp/out" 2>"$tmp/err"
+check "kifu-import --quiet --progress: a line" grep -q '^kifu-import: [0-9]* games\?, ' "$tmp/err"
+"$bin/kifu-import" --db "$tmp/pr2.db" examples/splinter/*.yaml >"$tmp/out" 2>"$tmp/err"
+check "kifu-import without --progress off a terminal: none" sh -c "! grep -q 'games/s' '$tmp/err'"
+"$bin/kifu-import" --help >"$tmp/help"
+check "kifu-import --help: --progress" grep -q '^  --progress ' "$tmp/help"
+
+# The help these items touched stays within 80 columns (after the usage lines).
+for t in kifu-stats kifu-play; do
+	"$bin/$t" --help | sed '1,/^$/d' >"$tmp/help"
+	check "$t --help: a line over 80 columns" sh -c "! awk 'length > 80' '$tmp/help' | grep -q ."
+done
+"$bin/kifu-import" --help | grep -- '--progress\|--quiet\|(--progress\|(nohup' >"$tmp/help"
+check "kifu-import --help: a line over 80 columns" sh -c "! awk 'length > 80' '$tmp/help' | grep -q ."
+check "kifu-import --help: usage within 80 columns" sh -c "'$bin/kifu-import' --help | head -2 | awk 'length > 80 { exit 1 }'"
+
 test_done
