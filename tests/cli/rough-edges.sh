@@ -116,13 +116,84 @@ check "kifu-import without --progress off a terminal: none" sh -c "! grep -q 'ga
 "$bin/kifu-import" --help >"$tmp/help"
 check "kifu-import --help: --progress" grep -q '^  --progress ' "$tmp/help"
 
+# kifu-search: a table of every game of examples/ (five games, four-player ones
+# among them) fits 100 columns, names shortened in the table only; --limit and
+# --offset page the list (the same rows as the whole list's).
+"$bin/kifu-import" --quiet --db "$tmp/ex.db" examples/ 2>/dev/null
+"$bin/kifu-search" --db "$tmp/ex.db" >"$tmp/all.txt" || fail "kifu-search exited $?"
+"$bin/kifu-search" --db "$tmp/ex.db" --json >"$tmp/all.json" || fail "kifu-search --json exited $?"
+check "kifu-search: a table wider than 100 columns" python3 -c '
+import sys
+w = max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8"))
+assert w <= 100, w' "$tmp/all.txt"
+check "kifu-search: shortened names" python3 - "$tmp/all.txt" "$tmp/all.json" <<'PY'
+import json, re, sys
+rows = json.load(open(sys.argv[2], encoding="utf-8"))
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()[1:]
+assert len(lines) == len(rows), (len(lines), len(rows))
+cut = 0
+for line, r in zip(lines, rows):
+    assert line.split()[0] == str(r["id"]), (line, r)
+    names = list(r["players"].values())
+    if "\u2026" in line:
+        cut += 1
+        # every name whole, or a prefix of it and the ellipsis
+        parts = re.split(r"\s{2,}", line.strip())[3].split(" - ")
+        assert len(parts) == len(names), (parts, names)
+        for part, name in zip(parts, names):
+            assert part == name or (part.endswith("\u2026") and name.startswith(part[:-1])), (part, name)
+    else:
+        assert " - ".join(names) in line, (line, names)
+assert cut > 0, "nothing was shortened"
+# json keeps every name whole
+assert any(len(r["players"]) == 4 and "Marta Sousa" in r["players"].values() for r in rows)
+PY
+"$bin/kifu-search" --db "$tmp/ex.db" --json --limit 3 --offset 2 >"$tmp/page.json" ||
+	fail "kifu-search --limit --offset exited $?"
+check "kifu-search --limit 3 --offset 2: rows 3 to 5" python3 -c '
+import json, sys
+a, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert p == a[2:5], (p, a[2:5])' "$tmp/all.json" "$tmp/page.json"
+"$bin/kifu-search" --db "$tmp/ex.db" --limit 2 >"$tmp/page.txt" || fail "kifu-search --limit exited $?"
+check "kifu-search --limit 2: a header and 2 rows" [ "$(wc -l <"$tmp/page.txt")" = 3 ]
+n=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/all.json")
+"$bin/kifu-search" --db "$tmp/ex.db" --json --offset $((n - 1)) >"$tmp/last.json" || fail "--offset exited $?"
+check "kifu-search --offset n-1: the last game" python3 -c '
+import json, sys
+a, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert p == a[-1:], p' "$tmp/all.json" "$tmp/last.json"
+"$bin/kifu-search" --db "$tmp/ex.db" --offset $((n + 5)) --json >"$tmp/none.json"
+check "kifu-search --offset past the end: exit 0, nothing" [ $? -eq 0 ] && check "... []" grep -qx '\[\]' "$tmp/none.json"
+for bad in "--limit 0" "--limit -1" "--offset -1" "--limit x"; do
+	# shellcheck disable=SC2086
+	"$bin/kifu-search" --db "$tmp/ex.db" $bad >/dev/null 2>"$tmp/err"
+	check "kifu-search $bad: exit 2" [ $? -eq 2 ]
+done
+"$bin/kifu-search" --db "$tmp/ex.db" --game splay-schmidt --pattern 'e4=w+' --json >"$tmp/pat.json" ||
+	fail "--pattern exited $?"
+"$bin/kifu-search" --db "$tmp/ex.db" --game splay-schmidt --pattern 'e4=w+' --json --limit 2 --offset 1 \
+	>"$tmp/patp.json" || fail "--pattern --limit exited $?"
+check "kifu-search --pattern --limit 2 --offset 1" python3 -c '
+import json, sys
+a, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert len(a) >= 3 and p == a[1:3], (p, a)' "$tmp/pat.json" "$tmp/patp.json"
+"$bin/kifu-search" --db "$tmp/ex.db" --game splinter --after d4-e4 --json >"$tmp/aft.json" ||
+	fail "--after exited $?"
+"$bin/kifu-search" --db "$tmp/ex.db" --game splinter --after d4-e4 --json --limit 1 --offset 1 \
+	>"$tmp/aftp.json" || fail "--after --limit exited $?"
+check "kifu-search --after --limit 1 --offset 1" python3 -c '
+import json, sys
+a, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert len(a) >= 2 and p == a[1:2], (p, a)' "$tmp/aft.json" "$tmp/aftp.json"
+
 # The help these items touched stays within 80 columns (after the usage lines).
-for t in kifu-stats kifu-play; do
+for t in kifu-stats kifu-play kifu-search; do
 	"$bin/$t" --help | sed '1,/^$/d' >"$tmp/help"
 	check "$t --help: a line over 80 columns" sh -c "! awk 'length > 80' '$tmp/help' | grep -q ."
 done
 "$bin/kifu-import" --help | grep -- '--progress\|--quiet\|(--progress\|(nohup' >"$tmp/help"
 check "kifu-import --help: a line over 80 columns" sh -c "! awk 'length > 80' '$tmp/help' | grep -q ."
+check "kifu-search --help: usage within 80 columns" sh -c "'$bin/kifu-search' --help | sed '/^\$/q' | awk 'length > 80 { exit 1 }'"
 check "kifu-import --help: usage within 80 columns" sh -c "'$bin/kifu-import' --help | head -2 | awk 'length > 80 { exit 1 }'"
 
 test_done
