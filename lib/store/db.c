@@ -200,6 +200,13 @@ int kifu_db_exec_(struct kifu_store *st, const char *sql)
 	return st->be->exec(st, sql);
 }
 
+int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql)
+{
+	if (st->tx_pending || !st->be->exec_nowait)
+		return kifu_db_exec_(st, sql);
+	return st->be->exec_nowait(st, sql);
+}
+
 long long kifu_db_changes_(struct kifu_store *st)
 {
 	return st->be->changes(st);

@@ -159,6 +159,13 @@ const char *kifu_db_errmsg_(struct kifu_store *st);
 int kifu_db_retryable_(struct kifu_store *st);
 
 /*
+ * kifu_db_exec_ of a statement without rows whose failure may be said by
+ * the next statement (PostgreSQL sends it without waiting, inside a
+ * transaction): 0 or a negative KIFU_E* code.
+ */
+int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql);
+
+/*
  * Whether the last error is about the values written (too long for an
  * index, out of a type's range, a constraint), not about the database or
  * the connection: the record cannot be stored, others may.

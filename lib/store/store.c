@@ -466,6 +466,8 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	 */
 	if (ret == 0)
 		ret = insert_figures_tags(st, w->gid, w->rec, w->rp, err);
+	if (ret == 0)
+		st->write_kept = 1;
 	/* Before the derived tables: SQLite's canonical hashes go into the same row (schema 7). */
 	if (ret == 0)
 		ret = insert_game_moves(st, w->gid, w->rec, w->rp, err);

@@ -110,6 +110,8 @@ struct kifu_store_backend {
 	const void *(*column_blob)(struct kifu_stmt *s, int i);
 	size_t (*column_bytes)(struct kifu_stmt *s, int i);
 	int (*exec)(struct kifu_store *st, const char *sql);
+	/* Optional: exec whose answer may wait for the next statement's (PostgreSQL's pipeline). */
+	int (*exec_nowait)(struct kifu_store *st, const char *sql);
 	long long (*changes)(struct kifu_store *st);
 	int (*in_transaction)(struct kifu_store *st);
 	int (*errcode)(struct kifu_store *st);
@@ -257,6 +259,12 @@ struct kifu_store {
 	 * PostgreSQL batch commits on its own as it goes: kifu_store_writes_committed).
 	 */
 	long long writes_open, writes_committed;
+	/*
+	 * The write under way has kept something in memory for the commit (the
+	 * rows staged for COPY, the position index, the tree counts): a
+	 * failure now cannot be undone by its savepoint alone (store_tx.c).
+	 */
+	int write_kept;
 	int bulk;            /* in bulk mode: foreign keys not enforced */
 	int version;         /* the schema version of the file (older ones only read) */
 	int readonly;        /* opened with KIFU_STORE_READ and not writable */

@@ -223,6 +223,9 @@ static int savepoint_end(struct kifu_store *st, int ret, struct kifu_error *err)
 	}
 	if (ret != KIFU_EINVALID && !kifu_db_record_error_(st))
 		return ret;
+	/* Too late: rows kept in memory for the commit would outlive the write. */
+	if (st->write_kept)
+		return ret == KIFU_EINVALID ? KIFU_EDB : ret;
 	if (kifu_db_exec_(st, "ROLLBACK TO SAVEPOINT kifu_write") < 0 ||
 	    kifu_db_exec_(st, "RELEASE SAVEPOINT kifu_write") < 0)
 		return ret == KIFU_EINVALID ? KIFU_EDB : ret;
@@ -253,9 +256,9 @@ int kifu_store_run_write_(struct kifu_store *st,
 		if (ret < 0)
 			return ret;
 		sp = !own && st->in_tx;
-		if (sp && (ret = kifu_store_exec_(st, "SAVEPOINT kifu_write", "cannot start a write",
-						  err)) < 0)
-			return ret;
+		st->write_kept = 0;
+		if (sp && kifu_db_exec_nowait_(st, "SAVEPOINT kifu_write") < 0)
+			return kifu_store_fail_(st, "cannot start a write", err);
 		ret = fn(st, arg, err);
 		if (sp)
 			ret = savepoint_end(st, ret, err);

@@ -127,5 +127,9 @@ sqlite3 "$tmp/ref.db" "CREATE TRIGGER refuse BEFORE INSERT ON players
 	WHEN length(NEW.name) > 2000 BEGIN SELECT RAISE(ABORT, 'a name too long'); END" ||
 	fail "SQLite trigger"
 refused "$tmp/ref.db" "SQLite, refused" "a name too long"
+# every game of the batch whole (its moves, sent by COPY at the commit, kept past the rollback)
+games_digest "$ref" "$tmp/ref.pg.digest" && games_digest "$tmp/ref.db" "$tmp/ref.sq.digest" ||
+	fail "kifu-export of the refused databases"
+check "refused: PostgreSQL's games differ from SQLite's" cmp -s "$tmp/ref.sq.digest" "$tmp/ref.pg.digest"
 
 test_done

@@ -792,7 +792,11 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 	/* A rollback ends whatever went wrong before it. */
 	if (ret < 0 && strncmp(sql, "ROLLBACK", 8) != 0)
 		return ret;
-	if (!strncmp(sql, "ROLLBACK", 8))
+	/*
+	 * The rows staged for COPY go with the transaction; a rollback to a
+	 * savepoint (store_tx.c) keeps them: the write it undoes staged none.
+	 */
+	if (!strncmp(sql, "ROLLBACK", 8) && strncmp(sql, "ROLLBACK TO", 11) != 0)
 		kifu_pg_staged_clear_(c);
 	else if (c->nstaged && kifu_pg_reads_staged_(sql) && (ret = kifu_pg_staged_send_(c)) < 0)
 		return ret;
@@ -810,6 +814,27 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 		c->grouped = 0;
 	c->last_io = kifu_pg_now_ms_();
 	return ret;
+}
+
+/*
+ * pg_exec without waiting for the answer inside a transaction: sent in
+ * pipeline mode, its result read by the next drain (a SAVEPOINT before a
+ * game's writes costs no round trip of its own).
+ */
+static int pg_exec_nowait(struct kifu_store *st, const char *sql)
+{
+	struct pg_conn *c = CONN(st);
+
+	if (c->sticky || (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF &&
+			  PQtransactionStatus(c->pg) != PQTRANS_INTRANS))
+		return pg_exec(st, sql);
+	if ((PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF && PQenterPipelineMode(c->pg) != 1) ||
+	    PQsendQueryParams(c->pg, sql, 0, NULL, NULL, NULL, NULL, 0) != 1) {
+		conn_fail(c, "08006", PQerrorMessage(c->pg));
+		return KIFU_EDB;
+	}
+	c->queued++;
+	return 0;
 }
 
 static long long pg_changes(struct kifu_store *st)
@@ -968,6 +993,7 @@ const struct kifu_store_backend kifu_store_pg_ = {
 	.column_blob = pg_column_blob,
 	.column_bytes = pg_column_bytes,
 	.exec = pg_exec,
+	.exec_nowait = pg_exec_nowait,
 	.changes = pg_changes,
 	.in_transaction = pg_in_transaction,
 	.errcode = pg_errcode,
