@@ -200,11 +200,11 @@ int kifu_db_exec_(struct kifu_store *st, const char *sql)
 	return st->be->exec(st, sql);
 }
 
-int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql)
+int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql, int wait)
 {
 	if (st->tx_pending || !st->be->exec_nowait)
 		return kifu_db_exec_(st, sql);
-	return st->be->exec_nowait(st, sql);
+	return st->be->exec_nowait(st, sql, wait);
 }
 
 long long kifu_db_changes_(struct kifu_store *st)

@@ -161,9 +161,11 @@ int kifu_db_retryable_(struct kifu_store *st);
 /*
  * kifu_db_exec_ of a statement without rows whose failure may be said by
  * the next statement (PostgreSQL sends it without waiting, inside a
- * transaction): 0 or a negative KIFU_E* code.
+ * transaction); with wait, answered now together with the writes in
+ * flight (one round trip), their first failure returned: 0 or a negative
+ * KIFU_E* code.
  */
-int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql);
+int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql, int wait);
 
 /*
  * Whether the last error is about the values written (too long for an

@@ -110,8 +110,11 @@ struct kifu_store_backend {
 	const void *(*column_blob)(struct kifu_stmt *s, int i);
 	size_t (*column_bytes)(struct kifu_stmt *s, int i);
 	int (*exec)(struct kifu_store *st, const char *sql);
-	/* Optional: exec whose answer may wait for the next statement's (PostgreSQL's pipeline). */
-	int (*exec_nowait)(struct kifu_store *st, const char *sql);
+	/*
+	 * Optional: exec whose answer may come with the next statement's
+	 * (PostgreSQL's pipeline), or with the writes in flight (wait).
+	 */
+	int (*exec_nowait)(struct kifu_store *st, const char *sql, int wait);
 	long long (*changes)(struct kifu_store *st);
 	int (*in_transaction)(struct kifu_store *st);
 	int (*errcode)(struct kifu_store *st);

@@ -217,7 +217,7 @@ static void retry_pause(unsigned attempt)
 static int savepoint_end(struct kifu_store *st, int ret, struct kifu_error *err)
 {
 	if (ret >= 0) {
-		if (kifu_db_exec_(st, "RELEASE SAVEPOINT kifu_write") == 0)
+		if (kifu_db_exec_nowait_(st, "RELEASE SAVEPOINT kifu_write", 1) == 0)
 			return ret;
 		ret = kifu_store_fail_(st, "cannot store a game", err);
 	}
@@ -257,7 +257,7 @@ int kifu_store_run_write_(struct kifu_store *st,
 			return ret;
 		sp = !own && st->in_tx;
 		st->write_kept = 0;
-		if (sp && kifu_db_exec_nowait_(st, "SAVEPOINT kifu_write") < 0)
+		if (sp && kifu_db_exec_nowait_(st, "SAVEPOINT kifu_write", 0) < 0)
 			return kifu_store_fail_(st, "cannot start a write", err);
 		ret = fn(st, arg, err);
 		if (sp)

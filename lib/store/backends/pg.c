@@ -817,13 +817,15 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 }
 
 /*
- * pg_exec without waiting for the answer inside a transaction: sent in
- * pipeline mode, its result read by the next drain (a SAVEPOINT before a
- * game's writes costs no round trip of its own).
+ * pg_exec without a round trip of its own inside a transaction: sent in
+ * pipeline mode behind the writes in flight, its result read by the next
+ * drain (a SAVEPOINT before a game's writes), or at once with theirs when
+ * wait (a RELEASE after them: one round trip for all).
  */
-static int pg_exec_nowait(struct kifu_store *st, const char *sql)
+static int pg_exec_nowait(struct kifu_store *st, const char *sql, int wait)
 {
 	struct pg_conn *c = CONN(st);
+	int ret;
 
 	if (c->sticky || (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF &&
 			  PQtransactionStatus(c->pg) != PQTRANS_INTRANS))
@@ -834,7 +836,11 @@ static int pg_exec_nowait(struct kifu_store *st, const char *sql)
 		return KIFU_EDB;
 	}
 	c->queued++;
-	return 0;
+	if (!wait)
+		return 0;
+	ret = kifu_pg_drain_(c);
+	c->last_io = kifu_pg_now_ms_();
+	return ret;
 }
 
 static long long pg_changes(struct kifu_store *st)
