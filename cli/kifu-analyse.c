@@ -35,6 +35,9 @@ static const char usage[] =
 
 enum format { FMT_YAML, FMT_JSON, FMT_TEXT, FMT_HTML };
 
+/* Games a --store run names in its closing line; more are "...". */
+#define STORED_NAMED 10
+
 struct run {
 	int format;
 	struct kifu_analyse_opts opts;
@@ -46,6 +49,9 @@ struct run {
 	int invalid, io_error, usage_error;
 	int store;             /* --store: keep each review in the database */
 	struct kifu_replay replay;
+	long stored;           /* reviews kept */
+	struct kifu_buf stored_ids; /* "12, 13, 14": the games of the first ones */
+	char *stored_in;       /* the database they went into (as messages quote it) */
 };
 
 static void help(void)
@@ -166,6 +172,14 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	if (ret == 0 && r->store)
 		ret = kifu_analyse_store(stored->st, stored->id, rv, rp->nplies, rp->canonical, best,
 					 &r->opts, &err);
+	if (ret == 0 && r->store) {
+		if (r->stored < STORED_NAMED)
+			kifu_buf_printf(&r->stored_ids, "%s%lld", r->stored ? ", " : "",
+					(long long)stored->id);
+		if (!r->stored_in)
+			r->stored_in = strdup(kifu_store_path(stored->st));
+		r->stored++;
+	}
 	if (ret < 0) {
 		cli_errorf("%s: %s", label, err.message[0] ? err.message : kifu_strerror(ret));
 		r->io_error = 1;
@@ -242,6 +256,25 @@ static void check_engine(const struct kifu_analyse_opts *o)
 		cli_usage_error(usage, "--engine: %s", err.message);
 	}
 	kifu_player_free(p);
+}
+
+/*
+ * Says what --store kept, on stderr: "stored 2 reviews (engine, seed 1) in
+ * 'kifu.db': games 12, 13" (the first STORED_NAMED games named).
+ */
+static void say_stored(struct run *r)
+{
+	char spec[KIFU_ANALYSE_SPEC_MAX];
+	struct kifu_error err;
+
+	if (!r->stored)
+		return;
+	kifu_error_clear(&err);
+	kifu_analyse_spec(spec, &r->opts, &err);
+	cli_line(stderr, "%s: stored %ld review%s (%s, seed %llu) in '%s': game%s %s%s", cli_progname(),
+		 r->stored, r->stored == 1 ? "" : "s", spec, (unsigned long long)r->opts.seed,
+		 r->stored_in ? r->stored_in : "", r->stored == 1 ? "" : "s",
+		 r->stored_ids.data ? r->stored_ids.data : "", r->stored > STORED_NAMED ? ", ..." : "");
 }
 
 static void finish(struct run *r)
@@ -367,6 +400,9 @@ int main(int argc, char **argv)
 		cli_games_store(db, id, &f, store ? CLI_GAMES_WRITE : CLI_GAMES_MUST_EXIST,
 				analyse_record, &r, &status);
 	finish(&r);
+	say_stored(&r);
+	kifu_buf_release(&r.stored_ids);
+	free(r.stored_in);
 	kifu_replay_release(&r.replay);
 	if (status.usage_error || r.usage_error)
 		return EXIT_USAGE;

@@ -223,8 +223,8 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 
 	kifu_error_clear(&err);
 	if (ex->ply >= 0 && (size_t)ex->ply > rp->nplies) {
-		cli_errorf("%s: ply %ld is past the end of the game (%zu plies)", label, ex->ply,
-			   rp->nplies);
+		cli_errorf("%s: ply %ld is past the end of the game (%zu pl%s)", label, ex->ply,
+			   rp->nplies, rp->nplies == 1 ? "y" : "ies");
 		ex->invalid = 1;
 		return 0;
 	}

@@ -15,11 +15,13 @@
  * not be committed is reported as not imported. A large import drops the
  * search indexes and rebuilds them once at the end.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -28,18 +30,24 @@
 #include "kifu/replay.h"
 #include "kifu/store.h"
 
-static const char usage[] = "kifu-import [--db FILE] [--from FORMAT] [--json] [--quiet] PATH...";
+static const char usage[] =
+	"kifu-import [--db FILE] [--from FORMAT] [--json] [--quiet] [--progress]\n"
+	"                   PATH...";
 
 #define BATCH_GAMES 1000        /* records per transaction at most... */
 #define BATCH_SECONDS 1.0       /* ...and seconds per transaction at most */
 #define BULK_MIN_GAMES 1000     /* games stored by this run before the indexes are dropped */
+#define PROGRESS_LINE_SECONDS 5 /* --progress off a terminal: a line this often at most */
 
 struct run {
 	int json, quiet, progress;
+	int progress_lines;         /* --progress off a terminal: whole lines, for a log */
 	struct kifu_store *st;
 	int64_t import_id, file_id;
 	long counts[3];             /* committed: imported, duplicates, rejected */
 	long pending[3];            /* in the open transaction */
+	unsigned char kinds[BATCH_GAMES]; /* ...each write's, in order */
+	long long committed_before; /* kifu_store_writes_committed at the batch's start */
 	long lost;                  /* records read whose transaction failed */
 	int db_error, status;       /* status: the worst of the inputs (cli_print_item) */
 	int bulk;                   /* in bulk mode, or indexes left deferred */
@@ -70,7 +78,7 @@ static void progress(struct run *run)
 		    run->pending[1] + run->pending[2];
 	char eta[64] = "";
 
-	if (!run->progress || t - run->shown < 0.25)
+	if (!run->progress || t - run->shown < (run->progress_lines ? PROGRESS_LINE_SECONDS : 0.25))
 		return;
 	run->shown = t;
 	if (run->total_bytes > 0 && run->bytes > 0 && el > 0.5) {
@@ -83,19 +91,31 @@ static void progress(struct run *run)
 		snprintf(eta, sizeof(eta), ", %.0f%%, ETA %ld:%02ld", frac * 100, (long)left / 60,
 			 (long)left % 60);
 	}
-	fprintf(stderr, "\rkifu-import: %ld game%s, %.0f games/s%s\033[K", done,
-		done == 1 ? "" : "s", el > 0 ? (double)done / el : 0.0, eta);
-	run->shown_any = 1;
+	/* A log (nohup, a pipe, CI) gets lines; a terminal one line redrawn. */
+	fprintf(stderr, "%skifu-import: %ld game%s, %.0f games/s%s%s", run->progress_lines ? "" : "\r",
+		done, done == 1 ? "" : "s", el > 0 ? (double)done / el : 0.0, eta,
+		run->progress_lines ? "\n" : "\033[K");
+	run->shown_any = !run->progress_lines;
 }
 
-/* The open transaction is lost: what it held is not imported. */
+/*
+ * The open transaction is lost: what it held is not imported. Writes of the
+ * batch that the store committed on its own before (PostgreSQL's groups)
+ * stay, and count as what they were.
+ */
 static int db_fail(struct run *run, const struct kifu_error *err)
 {
+	long long stayed = kifu_store_writes_committed(run->st) - run->committed_before;
+	long n = run->pending[0] + run->pending[1] + run->pending[2], i;
 	int k;
 
 	progress_clear(run);
 	cli_errorf("%s", err->message[0] ? err->message : kifu_strerror(err->code));
 	run->db_error = 1;
+	for (i = 0; i < n && i < stayed && i < BATCH_GAMES; i++) {
+		run->counts[run->kinds[i]]++;
+		run->pending[run->kinds[i]]--;
+	}
 	for (k = 0; k < 3; k++) {
 		run->lost += run->pending[k];
 		run->pending[k] = 0;
@@ -103,11 +123,22 @@ static int db_fail(struct run *run, const struct kifu_error *err)
 	return -1;
 }
 
+/* A write made in the open batch, of kind k (IMPORTED, DUPLICATES, REJECTED). */
+static void pending_add(struct run *run, int k)
+{
+	long n = run->pending[0] + run->pending[1] + run->pending[2];
+
+	if (n < BATCH_GAMES)
+		run->kinds[n] = (unsigned char)k;
+	run->pending[k]++;
+}
+
 static int ensure_tx(struct run *run, struct kifu_error *err)
 {
 	if (kifu_store_in_transaction(run->st))
 		return 0;
 	run->batch_started = cli_now();
+	run->committed_before = kifu_store_writes_committed(run->st);
 	return kifu_store_begin(run->st, err) < 0 ? db_fail(run, err) : 0;
 }
 
@@ -127,6 +158,7 @@ static int end_batch(struct run *run, struct kifu_error *err)
 
 	if (kifu_store_in_transaction(run->st) && kifu_store_commit(run->st, err) < 0)
 		return db_fail(run, err);
+	run->committed_before = kifu_store_writes_committed(run->st);
 	for (k = 0; k < 3; k++) {
 		run->counts[k] += run->pending[k];
 		run->pending[k] = 0;
@@ -138,6 +170,36 @@ static int end_batch(struct run *run, struct kifu_error *err)
 			return db_fail(run, err);
 		run->bulk = 1;
 	}
+	return 0;
+}
+
+/*
+ * A valid record the database could not hold (err says why; nothing of it
+ * was written): quarantined with that reason as its error, so that the
+ * rest of the input goes in, and said as FILE:LINE:COL: error: game K: ...
+ */
+static int quarantine_unstored(struct run *run, const struct kifu_item *it,
+			       const struct kifu_origin *from, struct kifu_error *err)
+{
+	const struct kifu_record *rec = *it->rec;
+	struct kifu_diags d = KIFU_DIAGS_INIT;
+	int ret;
+
+	if (kifu_diags_add(&d, KIFU_DIAG_ERROR, rec->number, 0, rec->at, "cannot be stored: %s",
+			   err->message[0] ? err->message : kifu_strerror(err->code)) < 0) {
+		kifu_diags_release(&d);
+		kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		return db_fail(run, err);
+	}
+	progress_clear(run);
+	cli_print_diag(stderr, it->input, &d.v[0]);
+	kifu_error_clear(err);
+	ret = kifu_store_quarantine_add(NULL, run->st, it->raw ? it->raw : "",
+					it->raw ? it->raw_len : 0, it->raw_truncated, rec, &d, from, err);
+	kifu_diags_release(&d);
+	if (ret < 0)
+		return db_fail(run, err);
+	pending_add(run, REJECTED);
 	return 0;
 }
 
@@ -157,9 +219,14 @@ static int write_record(struct run *run, const struct kifu_item *it, struct kifu
 	from.number = rec->number;
 	if (it->valid) {
 		ret = kifu_store_game_add(NULL, run->st, rec, it->replay, &from, err);
-		if (ret < 0)
+		if (ret == KIFU_EINVALID)
+			ret = quarantine_unstored(run, it, &from, err);
+		else if (ret < 0)
 			return db_fail(run, err);
-		run->pending[ret > 0 ? IMPORTED : DUPLICATES]++;
+		else
+			pending_add(run, ret > 0 ? IMPORTED : DUPLICATES);
+		if (ret < 0)
+			return -1;
 	} else {
 		if (!run->quiet) {
 			progress_clear(run);
@@ -171,7 +238,7 @@ static int write_record(struct run *run, const struct kifu_item *it, struct kifu
 						it->diags, &from, err);
 		if (ret < 0)
 			return db_fail(run, err);
-		run->pending[REJECTED]++;
+		pending_add(run, REJECTED);
 	}
 	if (run->pending[0] + run->pending[1] + run->pending[2] >= BATCH_GAMES ||
 	    cli_now() - run->batch_started >= BATCH_SECONDS)
@@ -222,6 +289,9 @@ static void help(void)
 	       "                 (printed even with --quiet), with \"not_imported\":X when a\n"
 	       "                 batch could not be committed\n"
 	       "  --quiet        no progress bar, no diagnostics, no summary line\n"
+	       "  --progress     show progress on stderr even when it is not a terminal\n"
+	       "                 (nohup, a pipe, a CI log: a line every 5 seconds at most;\n"
+	       "                 also with --quiet)\n"
 	       "  --help, --version\n\n"
 	       "Valid games are stored with every position; a game already in the\n"
 	       "database (same game, variant, players, date and positions, however the\n"
@@ -231,7 +301,8 @@ static void help(void)
 	       "archive). Games are written in batches, so an interrupted import can simply\n"
 	       "be run again. The summary line 'imported N, duplicates D, rejected R' counts\n"
 	       "what was committed; records whose batch failed (a full disk) are reported\n"
-	       "as not imported. A progress bar goes to stderr when it is a terminal.\n\n"
+	       "as not imported. A progress bar goes to stderr when it is a terminal\n"
+	       "(--progress: always).\n\n"
 	       "Exit status: 0 nothing rejected, 1 some records rejected (the others are\n"
 	       "stored), 2 usage error, 3 I/O or database error (3 wins over 1).\n",
 	       usage, kifu_pipeline_patterns());
@@ -289,8 +360,9 @@ static void run_import(struct run *run, char **paths, int npaths,
 	if (!run->db_error && run->bulk) {
 		if (run->progress) {
 			progress_clear(run);
-			fputs("kifu-import: building the search indexes...", stderr);
-			run->shown_any = 1;
+			fputs(run->progress_lines ? "kifu-import: building the search indexes...\n"
+						  : "kifu-import: building the search indexes...", stderr);
+			run->shown_any = !run->progress_lines;
 		}
 		if (kifu_store_bulk_end(run->st, &err) < 0)
 			db_fail(run, &err);
@@ -304,6 +376,18 @@ static void run_import(struct run *run, char **paths, int npaths,
 	progress_clear(run);
 }
 
+/* Removes the database file this run created, and SQLite's files beside it. */
+static void remove_created(const char *db)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal", NULL };
+	char path[4096];
+	int k;
+
+	for (k = 0; ext[k]; k++)
+		if (snprintf(path, sizeof(path), "%s%s", db, ext[k]) < (int)sizeof(path))
+			unlink(path);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -311,6 +395,7 @@ int main(int argc, char **argv)
 		{ "from", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "progress", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -319,7 +404,8 @@ int main(int argc, char **argv)
 	const char *db = NULL;
 	struct run run;
 	struct kifu_error err;
-	int o, status;
+	struct stat sb;
+	int o, status, created, force_progress = 0;
 
 	cli_init(argv[0]);
 	memset(&run, 0, sizeof(run));
@@ -330,6 +416,7 @@ int main(int argc, char **argv)
 		case 'f': opt.from = cli_format_option(usage, optarg); break;
 		case 'j': run.json = 1; break;
 		case 'q': run.quiet = 1; break;
+		case 'p': force_progress = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -339,19 +426,27 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		cli_usage_error(usage, "expected at least one PATH");
 	db = cli_db_path(db);
-	run.progress = !run.quiet && isatty(2);
+	run.progress = force_progress || (!run.quiet && isatty(2));
+	run.progress_lines = run.progress && !isatty(2);
 	if (run.progress)
 		run.total_bytes = kifu_pipeline_size((const char *const *)argv + optind,
 						     (size_t)(argc - optind));
 	kifu_error_clear(&err);
+	created = kifu_store_is_file(db) && stat(db, &sb) < 0 && errno == ENOENT;
 	if (kifu_store_open(&run.st, db, 0, &err) < 0) {
 		cli_errorf("%s", err.message);
+		if (created)
+			remove_created(db);
 		return EXIT_FAILURE_IO;
 	}
 	opt.flags = KIFU_PIPELINE_REPLAY | KIFU_PIPELINE_REPLAY_EARLY | KIFU_PIPELINE_RAW;
 	opt.validate_flags = KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK;
 	run_import(&run, argv + optind, argc - optind, &opt);
 	kifu_store_free(run.st);
+	/* A failed run that stored nothing leaves no database of its own behind (as sqlite3 would). */
+	if (created && (run.db_error || run.status == EXIT_FAILURE_IO) && !run.counts[IMPORTED] &&
+	    !run.counts[DUPLICATES] && !run.counts[REJECTED] && !run.lost)
+		remove_created(db);
 	if (run.lost)
 		cli_errorf("%ld record%s read but not imported: %s rolled back", run.lost,
 			   run.lost == 1 ? "" : "s", run.lost == 1 ? "its transaction was" :

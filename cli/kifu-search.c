@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,9 @@
 #include "kifu/store.h"
 
 static const char usage[] =
-	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V] [--symmetric]]\n"
-	"       [--pattern PATTERN --game G [--variant V] [--symmetric]] [--json]";
+	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V]\n"
+	"       [--symmetric]] [--pattern PATTERN --game G [--variant V] [--symmetric]]\n"
+	"       [--limit N] [--offset K] [--json]";
 
 static void help(void)
 {
@@ -44,6 +46,9 @@ static void help(void)
 	       "                 position one of the game's board symmetries maps onto it (or\n"
 	       "                 show an image of the pattern; its page in the spec says\n"
 	       "                 which symmetries); ply is the first reaching any of them\n"
+	       "  --limit N      at most N games (N >= 1; default: all)\n"
+	       "  --offset K     skip the first K games of the list (K >= 0): with --limit,\n"
+	       "                 a page of a long list; past the end, nothing\n"
 	       "  --json         a JSON array of objects {id, game, variant, players (an object\n"
 	       "                 side -> name), date (null when unknown), result, plies, and ply\n"
 	       "                 with --after or --pattern}\n"
@@ -56,30 +61,13 @@ static void help(void)
 	       "  --db FILE      the database (default $KIFU_DB, else kifu.db): a SQLite file\n"
 	       "                 or a PostgreSQL URI (postgresql://...)\n"
 	       "  --help, --version\n\n"
-	       "No match prints an empty table (or []) and exits 0.\n"
+	       "The table fits 100 columns: when it would not, each name of a long\n"
+	       "players cell is shortened to its share, ending in an ellipsis (--json keeps\n"
+	       "every name whole). No match prints an empty table (or []) and exits 0.\n"
 	       "Exit status: 0 success, 1 an illegal move in MOVES, 2 usage error, 3 I/O or\n"
 	       "database error.\n",
 	       usage);
 	exit(EXIT_OK);
-}
-
-/* "name - name" in turn order, ? for a side without a player, appended to b. */
-static void players_text(struct kifu_buf *b, const struct kifu_game *g,
-			 const struct kifu_search_hit *h)
-{
-	size_t i;
-	int s;
-
-	for (s = 0; g && s < g->nsides; s++) {
-		const char *name = "?";
-
-		for (i = 0; i < h->nplayers; i++)
-			if (!strcmp(h->players[i].side, g->sides[s]))
-				name = h->players[i].name;
-		/* A name is a stranger's text: escaped for the terminal. */
-		kifu_buf_puts(b, s ? " - " : "");
-		kifu_buf_escaped(b, name);
-	}
 }
 
 /* Display width: code points of UTF-8 text. */
@@ -90,6 +78,78 @@ static size_t width_of(const char *s, size_t n)
 	for (i = 0; i < n; i++)
 		w += ((unsigned char)s[i] & 0xc0) != 0x80;
 	return w;
+}
+
+/* The table's width when it holds games of several games (kifu-stats' tables fit as much). */
+#define TABLE_COLUMNS 100
+/* A shortened players cell keeps at least this much. */
+#define PLAYERS_MIN 24
+#define MAX_SIDES 16
+
+/*
+ * "name - name" in turn order, ? for a side without a player, appended to
+ * b; within budget columns (0: no limit), each name shortened to a fair
+ * share of them (the short ones keep all of theirs) and ending in an
+ * ellipsis (U+2026).
+ */
+static void players_text(struct kifu_buf *b, const struct kifu_game *g,
+			 const struct kifu_search_hit *h, size_t budget)
+{
+	struct kifu_buf esc = KIFU_BUF_INIT;
+	size_t i, start[MAX_SIDES + 1], w[MAX_SIDES], cap = 0, total, seps;
+	int s, n = g ? (g->nsides < MAX_SIDES ? g->nsides : MAX_SIDES) : 0;
+
+	/* A name is a stranger's text: escaped for the terminal. */
+	for (s = 0; s < n; s++) {
+		const char *name = "?";
+
+		for (i = 0; i < h->nplayers; i++)
+			if (!strcmp(h->players[i].side, g->sides[s]))
+				name = h->players[i].name;
+		start[s] = esc.len;
+		kifu_buf_escaped(&esc, name);
+		w[s] = width_of(esc.data + start[s], esc.len - start[s]);
+	}
+	start[n] = esc.len;
+	seps = n > 1 ? 3 * (size_t)(n - 1) : 0;
+	for (total = seps, s = 0; s < n; s++)
+		total += w[s];
+	if (budget && total > budget) {
+		/* The largest share every name may have, the shorter ones keeping theirs. */
+		for (;;) {
+			size_t sum = seps;
+
+			for (s = 0; s < n; s++)
+				sum += w[s] < cap + 1 ? w[s] : cap + 1;
+			if (sum > budget)
+				break;
+			cap++;
+		}
+		if (cap < 2)
+			cap = 2;
+	} else {
+		cap = (size_t)-1;
+	}
+	for (s = 0; s < n; s++) {
+		const char *p = esc.data + start[s];
+		size_t len = start[s + 1] - start[s], k, cut;
+
+		kifu_buf_puts(b, s ? " - " : "");
+		if (w[s] <= cap) {
+			kifu_buf_add(b, p, len);
+			continue;
+		}
+		/* cap - 1 code points, then the mark */
+		for (cut = 0, k = 0; cut < len; cut++)
+			if ((((unsigned char)p[cut] & 0xc0) != 0x80) && k++ == cap - 1)
+				break;
+		/* "Chen…", not "Chen …" */
+		while (cut > 0 && p[cut - 1] == ' ')
+			cut--;
+		kifu_buf_add(b, p, cut);
+		kifu_buf_puts(b, "\u2026");
+	}
+	kifu_buf_release(&esc);
 }
 
 #define NCOLS 8
@@ -115,14 +175,16 @@ static void pad(struct kifu_buf *line, size_t n)
 
 /*
  * The table: every cell written once into one buffer (its end in ends[]),
- * the widths taken on the way, then printed padded.
+ * the widths taken on the way, then printed padded. Returns 1, printing
+ * nothing, when it is wider than TABLE_COLUMNS with its players whole
+ * (*budget is then the players' columns for the next pass), else 0.
  */
-static void print_table(const struct kifu_search_result *res, int with_ply)
+static int table_pass(const struct kifu_search_result *res, int with_ply, size_t *budget)
 {
 	static const char *const heads[NCOLS] = { "id", "game", "variant", "players", "date",
 						  "result", "plies", "ply" };
 	static const int right[NCOLS] = { 1, 0, 0, 0, 0, 0, 1, 1 };
-	size_t width[NCOLS], i, n = kifu_search_count(res), *ends;
+	size_t width[NCOLS], i, n = kifu_search_count(res), *ends, total;
 	struct kifu_buf text = KIFU_BUF_INIT, line = KIFU_BUF_INIT;
 	const struct kifu_game *g = NULL;
 	int c, ncols = with_ply ? NCOLS : NCOLS - 1;
@@ -148,7 +210,7 @@ static void print_table(const struct kifu_search_result *res, int with_ply)
 			case 0: kifu_buf_printf(&text, "%" PRId64, h->id); break;
 			case 1: cell_text(&text, h->game, 0); break;
 			case 2: cell_text(&text, h->variant, 0); break;
-			case 3: players_text(&text, g, h); break;
+			case 3: players_text(&text, g, h, *budget); break;
 			case 4: cell_text(&text, h->date ? h->date : "-", 0); break;
 			case 5: cell_text(&text, h->result, 0); break;
 			case 6: kifu_buf_printf(&text, "%ld", h->plies); break;
@@ -163,6 +225,16 @@ static void print_table(const struct kifu_search_result *res, int with_ply)
 	if (text.failed) {
 		cli_errorf("out of memory");
 		exit(EXIT_FAILURE_IO);
+	}
+	for (total = 0, c = 0; c < ncols; c++)
+		total += width[c] + (c ? 2 : 0);
+	if (!*budget && total > TABLE_COLUMNS && width[3] > PLAYERS_MIN) {
+		*budget = width[3] - (total - TABLE_COLUMNS);
+		if (*budget < PLAYERS_MIN)
+			*budget = PLAYERS_MIN;
+		free(ends);
+		kifu_buf_release(&text);
+		return 1;
 	}
 	for (i = 0; i <= n; i++) {
 		size_t from = i ? ends[i * NCOLS - 1] : 0;
@@ -190,6 +262,18 @@ static void print_table(const struct kifu_search_result *res, int with_ply)
 	free(ends);
 	kifu_buf_release(&line);
 	kifu_buf_release(&text);
+	return 0;
+}
+
+/* The table, its players shortened when it would be wider than TABLE_COLUMNS. */
+static void print_table(const struct kifu_search_result *res, int with_ply)
+{
+	size_t budget = 0;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		if (table_pass(res, with_ply, &budget) == 0)
+			break;
 }
 
 /*
@@ -215,7 +299,7 @@ static struct kifu_pattern *parse_pattern(struct kifu_filter *f, const char *tex
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM, O_PATTERN };
+	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM, O_PATTERN, O_LIMIT, O_OFFSET };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
@@ -223,6 +307,8 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "symmetric", no_argument, NULL, O_SYMM },
 		{ "pattern", required_argument, NULL, O_PATTERN },
+		{ "limit", required_argument, NULL, O_LIMIT },
+		{ "offset", required_argument, NULL, O_OFFSET },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -236,6 +322,7 @@ int main(int argc, char **argv)
 	uint64_t hash, orient[KIFU_GAME_SYMMETRIES_MAX];
 	int norient = 0;
 	int opt, json = 0, status = EXIT_OK, symmetric = 0;
+	size_t limit = 0, offset = 0;
 
 	cli_init(argv[0]);
 	memset(&f, 0, sizeof(f));
@@ -250,6 +337,10 @@ int main(int argc, char **argv)
 		case O_JSON: json = 1; break;
 		case O_SYMM: symmetric = 1; break;
 		case O_PATTERN: pattern_text = optarg; break;
+		case O_LIMIT: limit = (size_t)cli_parse_long(usage, "--limit", optarg, 1, LONG_MAX); break;
+		case O_OFFSET:
+			offset = (size_t)cli_parse_long(usage, "--offset", optarg, 0, LONG_MAX);
+			break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -284,15 +375,24 @@ int main(int argc, char **argv)
 	}
 
 	db = cli_db_path(db);
+	/*
+	 * A page is read alone where the listing answers (the library pages
+	 * only with a limit: an offset alone is one without end); a pattern's
+	 * matches are cut after.
+	 */
+	if (offset && !limit && !pattern)
+		limit = (size_t)LLONG_MAX;
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
-	    (symmetric && after
-	     ? kifu_search_games_oriented(&res, st, &f, &hash, orient, norient, &err)
-	     : pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
-	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0) {
+	    (pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
+	     : kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
+				      symmetric && after ? orient : NULL,
+				      symmetric && after ? norient : 0, offset, limit, &err)) < 0) {
 		cli_error(&err);
 		status = EXIT_FAILURE_IO;
 		goto out;
 	}
+	if (pattern)
+		kifu_search_result_page(res, offset, limit);
 	if (json) {
 		struct kifu_buf b = KIFU_BUF_INIT;
 

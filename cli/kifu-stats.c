@@ -53,15 +53,16 @@ static void help(void)
 	       "             decided_at (see below)\n",
 	       usage);
 	fputs("  tree [--after MOVES] [--min-games K] [--html FILE [--depth N]]\n"
-	      "             (needs --game, and --variant where the game has several) the moves\n"
-	      "             played from the position after MOVES (comma-separated, as kifu-perft\n"
-	      "             --after takes them; default: the start) in the stored games that\n"
-	      "             reach it, at any ply and by any move order (the stored position\n"
-	      "             hashes): one row per next move with at least K games (default 1),\n"
-	      "             most games first (ties: move text in byte order): move, games,\n"
-	      "             wins_<side>, draws, unfinished, mover_score (the score of the side to\n"
-	      "             move there, as a side's score below) with ci_low, ci_high,\n"
-	      "             mean_plies (the whole games, unfinished included); json also gives\n"
+	      "             (needs --game, and --variant where the game has several) the\n"
+	      "             moves played from the position after MOVES (comma-separated, as\n"
+	      "             kifu-perft --after takes them; default: the start) in the stored\n"
+	      "             games that reach it, at any ply and by any move order (the stored\n"
+	      "             position hashes): one row per next move with at least K games\n"
+	      "             (default 1), most games first (ties: move text in byte order):\n"
+	      "             move, games, wins_<side>, draws, unfinished, mover_score (the\n"
+	      "             score of the side to move there, as a side's score below) with\n"
+	      "             ci_low, ci_high, mean_plies (the whole games, unfinished\n"
+	      "             included); json also gives\n"
 	      "             the position's hash (16 hex digits) and to_move in every row, and\n"
 	      "             at the top level hash, to_move, games (the games that reached the\n"
 	      "             position) and ended (those of them that ended there); csv has the\n"
@@ -89,7 +90,15 @@ static void help(void)
 	      "             json's hash is the canonical one (the smallest over the\n"
 	      "             symmetries). Where the position asked for is symmetric itself,\n"
 	      "             moves one of its symmetries maps onto each other are one row,\n"
-	      "             named by the one most games played (ties: byte order).\n\n",
+	      "             named by the one most games played (ties: byte order).\n",
+	      stdout);
+	fputs("  novelties  (needs --game, and --variant where the game has several) one row\n"
+	      "             per dated game FILTERS select, oldest first (date, then id): id,\n"
+	      "             date, players, ply and move of the game's novelty (the first ply\n"
+	      "             at which no game of an earlier date had reached the position\n"
+	      "             before that ply and played the same move there; null when the\n"
+	      "             game never left known moves), earlier (the earlier games that\n"
+	      "             reached that position)\n\n",
 	      stdout);
 	/* In parts: ISO C compilers need not take string literals past 4095 bytes. */
 	fputs("Definitions:\n"
@@ -97,7 +106,7 @@ static void help(void)
 	       "  - a side's score = (wins + draws / number of sides) / finished games;\n"
 	       "  - the first mover is the side to move at the start of the game (the\n"
 	       "    record's `first`, or the game's default); first_mover_score is the first\n"
-	       "    mover's score over finished games, and the Wilson 95%% interval is\n"
+	       "    mover's score over finished games, and the Wilson 95% interval is\n"
 	       "    computed on it;\n"
 	       "  - draw_rate = draws / finished games; scores, intervals and draw_rate are\n"
 	       "    null (empty in csv, - in a table) when no game is finished;\n"
@@ -140,16 +149,16 @@ static void help(void)
 	       "                    columns for one game: the game (and variant) said once\n"
 	       "                    above it when every row shares it; each side's wins\n"
 	       "                    right after games, headed by the side; unf = unfinished,\n"
-	       "                    drawn = draw_rate, fm_score = first_mover_score, 95%% ci =\n"
+	       "                    drawn = draw_rate, fm_score = first_mover_score, 95% ci =\n"
 	       "                    ci_low-ci_high, mean and median = the plies; in openings\n"
 	       "                    ply = plies; text from records shown escaped), csv (a\n"
 	       "                    header row, RFC 4180 quoting, CRLF line ends) or json (one\n"
 	       "                    object whose `rows` array holds one object per row, keys\n"
 	       "                    the csv header names, numbers as JSON numbers, null where\n"
-	       "                    there is no value). When rows of several games mix, the csv header is\n"
-	       "                    the union of the rows' columns in order of first\n"
-	       "                    appearance, empty where a column does not apply; json\n"
-	       "                    leaves such keys out.\n"
+	       "                    there is no value). When rows of several games mix, the\n"
+	       "                    csv header is the union of the rows' columns in order of\n"
+	       "                    first appearance, empty where a column does not apply;\n"
+	       "                    json leaves such keys out.\n"
 	       "  --svg FILE        also draw the report as an SVG chart in FILE: summary,\n"
 	       "                    outcome bars per game and variant; openings, the first\n"
 	       "                    mover's win/draw/loss bars per line with the Wilson interval\n"
@@ -167,6 +176,22 @@ static void help(void)
 	       "new games (players: with every game), which takes a moment on a large import.\n\n"
 	       "Exit status: 0 success, 2 usage error, 3 I/O or database error.\n", stdout);
 	exit(EXIT_OK);
+}
+
+/* The names of the reports, for a usage message. */
+static const char *report_names(char *out, size_t size)
+{
+	kifu_stats_report_names(out, size);
+	return out;
+}
+
+static void unknown_report(const char *name)
+{
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	kifu_stats_unknown_report(&err, name);
+	cli_usage_error(usage, "%s", err.message);
 }
 
 static long parse_number(const char *opt, const char *text, long min)
@@ -229,6 +254,7 @@ int main(int argc, char **argv)
 	struct kifu_filter f;
 	struct kifu_store *st = NULL;
 	struct kifu_report *rep = NULL;
+	char names[128];
 	struct kifu_buf out = KIFU_BUF_INIT, svg = KIFU_BUF_INIT;
 	struct kifu_error err;
 	const char *db = NULL, *svg_path = NULL, *format = "table";
@@ -275,21 +301,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		cli_usage_error(usage, "expected a REPORT (summary, openings, players, lengths or tree)");
+		cli_usage_error(usage, "expected a REPORT (%s)", report_names(names, sizeof(names)));
 	if (optind + 1 < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind + 1]);
 	kind = kifu_stats_kind_find(argv[optind]);
-	if (kind < 0) {
-		/* The reports as the library has them: "summary, ... or balance". */
-		char known[256] = "";
-		size_t len = 0;
-
-		for (k = 0; kifu_stats_kind_name(k); k++)
-			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
-						!k ? "" : kifu_stats_kind_name(k + 1) ? ", " : " or ",
-						kifu_stats_kind_name(k));
-		cli_usage_error(usage, "unknown report '%s' (%s)", argv[optind], known);
-	}
+	if (kind < 0)
+		unknown_report(argv[optind]);
 	if (openings_only && kind != KIFU_STATS_OPENINGS)
 		cli_usage_error(usage, "--by-position applies to openings, not '%s'", argv[optind]);
 	if (depth_given && kind != KIFU_STATS_OPENINGS && !(kind == KIFU_STATS_TREE && html))

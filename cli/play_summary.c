@@ -11,9 +11,20 @@
 #include "cli.h"
 #include "play_summary.h"
 
+/* Player k's name: its SPEC, or 'SPEC #k' for a seat of one SPEC on every side. */
+static const char *player_name(char *buf, size_t size, const char *const *specs,
+			       const struct kifu_match *m, int k)
+{
+	if (!m->by_seat)
+		return specs[k];
+	snprintf(buf, size, "%s #%d", specs[0], k + 1);
+	return buf;
+}
+
 void play_summary_text(FILE *fp, const char *const *specs, const struct kifu_match *m)
 {
 	double diff, margin;
+	char na[256], nb[256];
 	int k, a, b;
 
 	fprintf(fp, "%s:   %-16s %6s %6s %6s %6s %10s %6s %12s\n", cli_progname(), "player",
@@ -24,7 +35,8 @@ void play_summary_text(FILE *fp, const char *const *specs, const struct kifu_mat
 
 		if (m->group[k] != k)
 			continue;
-		fprintf(fp, "%s:   %-16s %6ld %6ld %6ld %6ld %10ld ", cli_progname(), specs[k],
+		fprintf(fp, "%s:   %-16s %6ld %6ld %6ld %6ld %10ld ", cli_progname(),
+			player_name(na, sizeof(na), specs, m, k),
 			s->games, s->wins, s->draws, s->losses, s->unfinished);
 		if (isfinite(score))
 			fprintf(fp, "%6.3f", score);
@@ -36,11 +48,16 @@ void play_summary_text(FILE *fp, const char *const *specs, const struct kifu_mat
 		return;
 	if (kifu_match_elo(&diff, &margin, m->spec[a].wins, m->spec[a].draws, m->spec[a].losses))
 		fprintf(fp, "%s:   Elo difference of %s against %s: %.1f +/- %.1f (95%%)\n",
-			cli_progname(), specs[a], specs[b], diff, margin);
+			cli_progname(), player_name(na, sizeof(na), specs, m, a),
+			player_name(nb, sizeof(nb), specs, m, b), diff, margin);
+	else if (m->spec[a].wins + m->spec[a].draws + m->spec[a].losses && isfinite(diff))
+		fprintf(fp, "%s:   Elo difference of %s against %s: %.1f (no interval)\n",
+			cli_progname(), player_name(na, sizeof(na), specs, m, a),
+			player_name(nb, sizeof(nb), specs, m, b), diff);
 	else if (m->spec[a].wins + m->spec[a].draws + m->spec[a].losses)
 		fprintf(fp, "%s:   Elo difference of %s against %s: %s (no interval)\n",
-			cli_progname(), specs[a], specs[b],
-			diff > 0 ? "+inf" : diff < 0 ? "-inf" : "0.0");
+			cli_progname(), player_name(na, sizeof(na), specs, m, a),
+			player_name(nb, sizeof(nb), specs, m, b), diff > 0 ? "+inf" : "-inf");
 }
 
 /* A number, or null where there is none (NaN, infinite). */
@@ -70,6 +87,7 @@ void play_summary_json(FILE *fp, const struct kifu_game *g, int variant, const c
 		       long games, const struct kifu_match *m)
 {
 	double diff, margin;
+	char name[256];
 	int k, a, b, first = 1, have;
 
 	fprintf(fp, "{\"game\": ");
@@ -92,7 +110,11 @@ void play_summary_json(FILE *fp, const struct kifu_game *g, int variant, const c
 			continue;
 		fprintf(fp, "%s\n  {\"spec\": ", first ? "" : ",");
 		first = 0;
-		json_string(fp, specs[k]);
+		json_string(fp, m->by_seat ? specs[0] : specs[k]);
+		if (m->by_seat) {
+			fprintf(fp, ", \"player\": ");
+			json_string(fp, player_name(name, sizeof(name), specs, m, k));
+		}
 		fprintf(fp, ", \"games\": %ld, \"wins\": %ld, \"draws\": %ld, \"losses\": %ld, "
 			"\"unfinished\": %ld, ", s->games, s->wins, s->draws, s->losses, s->unfinished);
 		json_number(fp, "score", kifu_match_score(s, m->nsides), ", ");
@@ -105,9 +127,9 @@ void play_summary_json(FILE *fp, const struct kifu_game *g, int variant, const c
 
 		have = kifu_match_elo(&diff, &margin, s->wins, s->draws, s->losses);
 		fprintf(fp, ",\n \"elo\": {\"spec\": ");
-		json_string(fp, specs[a]);
+		json_string(fp, player_name(name, sizeof(name), specs, m, a));
 		fprintf(fp, ", \"against\": ");
-		json_string(fp, specs[b]);
+		json_string(fp, player_name(name, sizeof(name), specs, m, b));
 		fprintf(fp, ", ");
 		json_number(fp, "difference", diff, ", ");
 		json_number(fp, "margin95", have ? margin : NAN, "}");

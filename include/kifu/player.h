@@ -167,7 +167,8 @@ long kifu_player_playouts(const struct kifu_player *p);
 /*
  * Plays game i (from 0) of a series between the players specs[0..nspecs)
  * and writes it as a record into *out (the caller frees it): game i gives
- * side j the SPEC at position (i + j) mod nspecs, named "SPEC #k"; every
+ * side j the SPEC at position (i + j) mod nspecs, named "SPEC #k" (k its
+ * 1-based position; with one SPEC, j + 1: each side its own player); every
  * player's seed comes from seed, i and j alone, so the same arguments give
  * the same game. At most max_plies moves are played (a game cut short is
  * unfinished). *outcome gets the final position's outcome. progress (may
@@ -196,13 +197,22 @@ struct kifu_match_spec {
 
 struct kifu_match {
 	int nsides, nspecs;
+	/*
+	 * One SPEC for every side: each seat is a player of its own (kifu-play
+	 * names it 'SPEC #k', k the side's 1-based index), nspecs the sides.
+	 */
+	int by_seat;
 	int group[KIFU_MATCH_MAX];  /* SPEC position -> first position with the same text */
 	struct kifu_match_spec spec[KIFU_MATCH_MAX]; /* at each group's first position */
 	long side_wins[KIFU_MATCH_MAX];
 	long decided, draws, unfinished;
 };
 
-/* Starts the figures of a series of g between specs[0..nspecs) (as kifu_play_game seats them). */
+/*
+ * Starts the figures of a series of g between specs[0..nspecs) (as
+ * kifu_play_game seats them); a single SPEC for a game of several sides
+ * counts each side as a player (by_seat), as kifu_play_game names them.
+ */
 void kifu_match_init(struct kifu_match *m, const struct kifu_game *g, const char *const *specs,
 		     int nspecs);
 
@@ -210,7 +220,7 @@ void kifu_match_init(struct kifu_match *m, const struct kifu_game *g, const char
  * Adds game i (from 0) of the series, its outcome and (each may be NULL)
  * the CPU seconds and moves per side of kifu_play_game. A SPEC seated on
  * several sides counts the game once: won when one of its sides won, lost
- * when another SPEC's side did.
+ * when another SPEC's side did (by_seat: each side is its own player).
  */
 void kifu_match_add(struct kifu_match *m, long i, const struct kifu_outcome *oc,
 		    const double *cpu, const long *nmoves);

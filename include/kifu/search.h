@@ -36,6 +36,8 @@ struct kifu_search_result;
 
 void kifu_search_result_free(struct kifu_search_result *res);
 size_t kifu_search_count(const struct kifu_search_result *res);
+/* Keeps the hits from the offset-th (0-based) on, at most limit of them (0: all). */
+void kifu_search_result_page(struct kifu_search_result *res, size_t offset, size_t limit);
 /* Borrowed; i < kifu_search_count(res). */
 const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *res, size_t i);
 /* Keeps the hits offset .. offset + limit - 1 of res (fewer at its end; limit 0: all from offset). */

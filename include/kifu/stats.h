@@ -235,6 +235,10 @@ int kifu_stats_unknown_game(struct kifu_error *err, const char *name);
 /* "unknown variant 'NAME' of 'G' (...)": of g, or of any game when g is NULL. */
 int kifu_stats_unknown_variant(struct kifu_error *err, const char *name,
 			       const struct kifu_game *g);
+/* "summary, openings, ... or novelties": the reports' names, in out (cut at size). */
+void kifu_stats_report_names(char *out, size_t size);
+/* "unknown report 'NAME' (did you mean 'R'?)", else with the list of the reports. */
+int kifu_stats_unknown_report(struct kifu_error *err, const char *name);
 /* The game called name and the index of its variant (NULL: the default one). */
 int kifu_stats_resolve_game(const struct kifu_game **game, int *variant_index, const char *name,
 			    const char *variant, struct kifu_error *err);

@@ -58,6 +58,13 @@ int kifu_store_open(struct kifu_store **out, const char *path, unsigned flags,
 		    struct kifu_error *err);
 
 /*
+ * 1 when path names a database file (SQLite's backend, which takes any path
+ * the other backends leave), 0 for a server's URI: what a tool that created
+ * a file it then does not use may remove.
+ */
+int kifu_store_is_file(const char *path);
+
+/*
  * For tools that only read: the database must exist (KIFU_ENOTFOUND "no
  * database at 'PATH'" otherwise) and is never created, migrated or changed
  * in its schema; an older schema is read as it is. It is opened read-write
@@ -129,6 +136,14 @@ int kifu_store_tx_kind(const struct kifu_store *st);
 int kifu_store_commit(struct kifu_store *st, struct kifu_error *err);
 void kifu_store_rollback(struct kifu_store *st);
 int kifu_store_in_transaction(const struct kifu_store *st);
+/*
+ * Games and quarantined records (kifu_store_game_add, _quarantine_add)
+ * committed since st was opened. Inside a batch PostgreSQL commits as it
+ * goes (groups, games on their own), SQLite at kifu_store_commit: after a
+ * failure, the writes of the batch up to this count stay, later ones are
+ * gone, in the order they were made.
+ */
+long long kifu_store_writes_committed(const struct kifu_store *st);
 
 /* ---- Import provenance ---- */
 
@@ -174,7 +189,10 @@ uint64_t kifu_store_game_key(const struct kifu_record *rec, const struct kifu_re
  * origin (may be NULL). Returns 1 when stored (*id = the new id), 0 when
  * the database already holds the game (same kifu_store_game_key; *id = the
  * stored game's id, nothing is written), or a negative KIFU_E* code.
- * id may be NULL.
+ * id may be NULL. KIFU_EINVALID: the database cannot hold this game's
+ * values (PostgreSQL: a value out of a type's range, say); nothing of it
+ * was written and the open batch goes on (quarantine the record, with
+ * err's message as its reason).
  */
 int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_record *rec,
 			const struct kifu_replay *rp, const struct kifu_origin *origin,

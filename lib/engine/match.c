@@ -20,12 +20,26 @@ void kifu_match_init(struct kifu_match *m, const struct kifu_game *g, const char
 
 	memset(m, 0, sizeof(*m));
 	m->nsides = g->nsides;
+	/* One SPEC against itself says nothing: its seats are the players (random #1, random #2). */
+	if (nspecs == 1 && g->nsides > 1) {
+		m->by_seat = 1;
+		m->nspecs = g->nsides > KIFU_MATCH_MAX ? KIFU_MATCH_MAX : g->nsides;
+		for (k = 0; k < m->nspecs; k++)
+			m->group[k] = k;
+		return;
+	}
 	m->nspecs = nspecs > KIFU_MATCH_MAX ? KIFU_MATCH_MAX : nspecs;
 	for (k = 0; k < m->nspecs; k++) {
 		for (j = 0; strcmp(specs[j], specs[k]); j++)
 			;
 		m->group[k] = j;
 	}
+}
+
+/* The player (its group) that held side j in game i. */
+static int seat_player(const struct kifu_match *m, long i, int j)
+{
+	return m->by_seat ? j : m->group[(i + j) % m->nspecs];
 }
 
 void kifu_match_add(struct kifu_match *m, long i, const struct kifu_outcome *oc,
@@ -43,7 +57,7 @@ void kifu_match_add(struct kifu_match *m, long i, const struct kifu_outcome *oc,
 	}
 	/* side j played SPEC position (i + j) mod n; a SPEC on several sides counts once a game */
 	for (j = 0; j < m->nsides && j < KIFU_MATCH_MAX; j++) {
-		int k = m->group[(i + j) % m->nspecs];
+		int k = seat_player(m, i, j);
 		struct kifu_match_spec *s = &m->spec[k];
 
 		if (cpu)
@@ -55,12 +69,12 @@ void kifu_match_add(struct kifu_match *m, long i, const struct kifu_outcome *oc,
 		seen[k] = 1;
 		s->games++;
 		if (oc->status == KIFU_WIN)
-			s->wins += m->group[(i + oc->winner) % m->nspecs] == k;
+			s->wins += seat_player(m, i, oc->winner) == k;
 		else if (oc->status == KIFU_DRAW)
 			s->draws++;
 		else
 			s->unfinished++;
-		if (oc->status == KIFU_WIN && m->group[(i + oc->winner) % m->nspecs] != k)
+		if (oc->status == KIFU_WIN && seat_player(m, i, oc->winner) != k)
 			s->losses++;
 	}
 }

@@ -77,7 +77,8 @@ int kifu_play_game(struct kifu_record **out, struct kifu_outcome *outcome,
 	for (j = 0; j < g->nsides; j++) {
 		int k = (int)((i + j) % nspecs);
 
-		snprintf(name, sizeof(name), "%s #%d", specs[k], k + 1);
+		/* one SPEC for every side: each side its own player, by its index (random #2) */
+		snprintf(name, sizeof(name), "%s #%d", specs[k], nspecs == 1 ? j + 1 : k + 1);
 		if ((ret = kifu_record_set_player(rec, g->sides[j], name, 0, 0, err)) < 0 ||
 		    (ret = kifu_player_new(&bots[j], g, specs[k], mix(game_seed, (uint64_t)j),
 					   err)) < 0)

@@ -61,7 +61,8 @@ int kifu_render_review_yaml(struct kifu_buf *b, struct kifu_record *rec,
 		kifu_buf_printf(&c, "%s best %s %.2f, played %.2f", kifu_analyse_mark_text(rv[i].mark),
 				best + i * KIFU_MOVE_TEXT_MAX, rv[i].best_score, rv[i].played_score);
 		if (rv[i].played_proof == KIFU_PROOF_LOSS)
-			kifu_buf_printf(&c, ", loses by force in %d plies", rv[i].played_plies);
+			kifu_buf_printf(&c, ", loses by force in %d pl%s", rv[i].played_plies,
+						rv[i].played_plies == 1 ? "y" : "ies");
 		if (t->comment)
 			kifu_buf_printf(&c, "; %s", t->comment);
 		if (c.failed) {
@@ -159,7 +160,8 @@ int kifu_render_review_text(struct kifu_buf *b, const struct kifu_replay *rp,
 				best + i * KIFU_MOVE_TEXT_MAX, p->best_score, p->played_score, p->loss,
 				mark ? mark : "");
 		if (p->played_proof == KIFU_PROOF_LOSS)
-			kifu_buf_printf(b, " loses by force in %d plies", p->played_plies);
+			kifu_buf_printf(b, " loses by force in %d pl%s", p->played_plies,
+					p->played_plies == 1 ? "y" : "ies");
 		kifu_buf_putc(b, '\n');
 		if (g->nsides == 2) {
 			loss[p->side] += p->loss;
@@ -169,7 +171,7 @@ int kifu_render_review_text(struct kifu_buf *b, const struct kifu_replay *rp,
 	if (g->nsides == 2)
 		for (i = 0; i < 2; i++)
 			if (n[i])
-				kifu_buf_printf(b, "mean loss %s: %.3f over %zu moves\n", g->sides[i],
-						loss[i] / (double)n[i], n[i]);
+				kifu_buf_printf(b, "mean loss %s: %.3f over %zu move%s\n", g->sides[i],
+						loss[i] / (double)n[i], n[i], n[i] == 1 ? "" : "s");
 	return b->failed ? KIFU_ENOMEM : 0;
 }

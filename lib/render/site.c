@@ -394,8 +394,8 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		kifu_site_cells_(b, pl, r, pcols);
 		kifu_buf_puts(b, "</tr>\n");
 	}
-	kifu_buf_printf(b, "</table>\n<p class=\"note\">%zu players; the 30 best rated shown</p>\n",
-			kifu_report_nrows(pl));
+	kifu_buf_printf(b, "</table>\n<p class=\"note\">%zu player%s; the 30 best rated shown</p>\n",
+			kifu_report_nrows(pl), kifu_report_nrows(pl) == 1 ? "" : "s");
 	ret = kifu_site_foot_(b);
 out:
 	kifu_report_free(sum);

@@ -412,8 +412,7 @@ void kifu_serve_api_(struct kifu_serve_answer *a, struct kifu_store *st, const c
 
 		if (kind < 0) {
 			kifu_error_clear(&err);
-			kifu_error_set(&err, KIFU_EPARSE, "unknown report '%s' (summary, openings, "
-				       "players, lengths or tree)", rest + 6);
+			kifu_stats_unknown_report(&err, rest + 6);
 			kifu_serve_fail_err_(a, 404, &err);
 			return;
 		}

@@ -49,6 +49,34 @@ int kifu_stats_unknown_game(struct kifu_error *err, const char *name)
 	return kifu_error_set(err, KIFU_EPARSE, "unknown game '%s' (%s)", name, known);
 }
 
+void kifu_stats_report_names(char *out, size_t size)
+{
+	struct kifu_buf list = KIFU_BUF_INIT;
+	int k;
+
+	for (k = 0; k < KIFU_STATS_KINDS; k++)
+		kifu_buf_printf(&list, "%s%s", k ? (k + 1 < KIFU_STATS_KINDS ? ", " : " or ") : "",
+				kifu_stats_kind_name(k));
+	snprintf(out, size, "%s", list.data ? list.data : "");
+	kifu_buf_release(&list);
+}
+
+int kifu_stats_unknown_report(struct kifu_error *err, const char *name)
+{
+	struct kifu_near near;
+	char known[256];
+	int k;
+
+	kifu_near_init(&near, name);
+	for (k = 0; k < KIFU_STATS_KINDS; k++)
+		kifu_near_add(&near, kifu_stats_kind_name(k));
+	if (kifu_near_best(&near))
+		return kifu_error_set(err, KIFU_EPARSE, "unknown report '%s' (did you mean '%s'?)",
+				      name, kifu_near_best(&near));
+	kifu_stats_report_names(known, sizeof(known));
+	return kifu_error_set(err, KIFU_EPARSE, "unknown report '%s' (%s)", name, known);
+}
+
 int kifu_stats_unknown_variant(struct kifu_error *err, const char *name, const struct kifu_game *g)
 {
 	struct kifu_near near;

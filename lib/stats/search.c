@@ -42,6 +42,18 @@ size_t kifu_search_count(const struct kifu_search_result *res)
 	return res->n;
 }
 
+void kifu_search_result_page(struct kifu_search_result *res, size_t offset, size_t limit)
+{
+	size_t n = offset < res->n ? res->n - offset : 0;
+
+	if (limit && n > limit)
+		n = limit;
+	/* The hits point into the players and strings, which stay. */
+	if (n && offset)
+		memmove(res->v, res->v + offset, n * sizeof(*res->v));
+	res->n = n;
+}
+
 const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *res, size_t i)
 {
 	return i < res->n ? &res->v[i] : NULL;

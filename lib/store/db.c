@@ -205,6 +205,13 @@ int kifu_db_exec_(struct kifu_store *st, const char *sql)
 	return st->be->exec(st, sql);
 }
 
+int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql, int wait)
+{
+	if (st->tx_pending || !st->be->exec_nowait)
+		return kifu_db_exec_(st, sql);
+	return st->be->exec_nowait(st, sql, wait);
+}
+
 long long kifu_db_changes_(struct kifu_store *st)
 {
 	return st->be->changes(st);
@@ -260,6 +267,11 @@ const char *kifu_db_errmsg_(struct kifu_store *st)
 int kifu_db_retryable_(struct kifu_store *st)
 {
 	return st->conn && st->be->retryable(st);
+}
+
+int kifu_db_record_error_(struct kifu_store *st)
+{
+	return st->conn && st->be->record_error && st->be->record_error(st);
 }
 
 int kifu_db_cannot_write_(struct kifu_store *st)

@@ -233,6 +233,22 @@ const char *kifu_db_errmsg_(struct kifu_store *st);
 int kifu_db_retryable_(struct kifu_store *st);
 
 /*
+ * kifu_db_exec_ of a statement without rows whose failure may be said by
+ * the next statement (PostgreSQL sends it without waiting, inside a
+ * transaction); with wait, answered now together with the writes in
+ * flight (one round trip), their first failure returned: 0 or a negative
+ * KIFU_E* code.
+ */
+int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql, int wait);
+
+/*
+ * Whether the last error is about the values written (too long for an
+ * index, out of a type's range, a constraint), not about the database or
+ * the connection: the record cannot be stored, others may.
+ */
+int kifu_db_record_error_(struct kifu_store *st);
+
+/*
  * Whether the last error means the database cannot be written now (read
  * only, locked by another writer, permissions, disk full): readers then
  * compute from the games instead of keeping precomputed tables.

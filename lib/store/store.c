@@ -136,7 +136,13 @@ static size_t name_slot(const char *name)
 			(PLAYER_CACHE_SIZE - 1));
 }
 
-static int player_id(int64_t *id, struct kifu_store *st, const char *name, struct kifu_error *err)
+/*
+ * The id of the player called name, stored when new. again: the look-up
+ * after an insert that stored nothing (another writer's name, or a key
+ * another name holds: PostgreSQL keys names by their MD5).
+ */
+static int player_id_(int64_t *id, struct kifu_store *st, const char *name, int again,
+		      struct kifu_error *err)
 {
 	size_t k = name_slot(name);
 	struct kifu_stmt *s;
@@ -157,6 +163,12 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 	if (rc == KIFU_DB_ROW) {
 		*id = kifu_db_column_int64_(s, 0);
 		kifu_db_reset_(s);
+	} else if (rc == KIFU_DB_DONE && again) {
+		kifu_db_reset_(s);
+		kifu_error_at(err, st->path, 0, 0);
+		return kifu_error_set(err, KIFU_EINVALID, "database '%s': cannot store the player '%.60s%s': "
+				      "its key is another name's", st->path, name,
+				      strlen(name) > 60 ? "..." : "");
 	} else if (rc == KIFU_DB_DONE) {
 		kifu_db_reset_(s);
 		s = kifu_store_stmt_(st, ST_PLAYER_INSERT, err);
@@ -168,7 +180,7 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 			return ret;
 		/* Another writer stored the name first (a unique key decides): its id. */
 		if (*id == 0)
-			return player_id(id, st, name, err);
+			return player_id_(id, st, name, 1, err);
 	} else {
 		ret = kifu_store_fail_(st, "cannot look a player up", err);
 		kifu_db_reset_(s);
@@ -185,6 +197,11 @@ static int player_id(int64_t *id, struct kifu_store *st, const char *name, struc
 		st->nplayers++;
 	}
 	return 0;
+}
+
+static int player_id(int64_t *id, struct kifu_store *st, const char *name, struct kifu_error *err)
+{
+	return player_id_(id, st, name, 0, err);
 }
 
 /* ---- Games ---- */
@@ -442,6 +459,15 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	if (w->gid == 0)
 		return find_by_key(&w->gid, st, w->key, err);
 	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
+	/*
+	 * The rows a record's values may fail first, before anything is kept
+	 * in memory for the commit: a write rolled back to its savepoint
+	 * (store_tx.c) leaves nothing behind.
+	 */
+	if (ret == 0)
+		ret = insert_figures_tags(st, w->gid, w->rec, w->rp, err);
+	if (ret == 0)
+		st->write_kept = 1;
 	/* Before the derived tables: SQLite's canonical hashes go into the same row (schema 7). */
 	if (ret == 0)
 		ret = insert_game_moves(st, w->gid, w->rec, w->rp, err);
@@ -450,8 +476,6 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 			ret = (*d)->game(st, w->gid, w->rec, w->rp, err);
 	if (ret == 0)
 		ret = st->be->posidx_queue(st, w->gid, w->rp, err);
-	if (ret == 0)
-		ret = insert_figures_tags(st, w->gid, w->rec, w->rp, err);
 	return ret < 0 ? ret : 1;
 }
 

@@ -110,12 +110,19 @@ struct kifu_store_backend {
 	const void *(*column_blob)(struct kifu_stmt *s, int i);
 	size_t (*column_bytes)(struct kifu_stmt *s, int i);
 	int (*exec)(struct kifu_store *st, const char *sql);
+	/*
+	 * Optional: exec whose answer may come with the next statement's
+	 * (PostgreSQL's pipeline), or with the writes in flight (wait).
+	 */
+	int (*exec_nowait)(struct kifu_store *st, const char *sql, int wait);
 	long long (*changes)(struct kifu_store *st);
 	int (*in_transaction)(struct kifu_store *st);
 	int (*errcode)(struct kifu_store *st);
 	const char *(*errmsg)(struct kifu_store *st);
 	int (*retryable)(struct kifu_store *st);
 	int (*cannot_write)(struct kifu_store *st);
+	/* Optional: the last error is the values' (kifu_db_record_error_). */
+	int (*record_error)(struct kifu_store *st);
 
 	/*
 	 * Each game and quarantined record is its own transaction, run again
@@ -249,6 +256,18 @@ struct kifu_store {
 	int in_tx;
 	int tx_kind;         /* KIFU_TX_* of the open transaction */
 	int tx_pending;      /* a game_tx backend's batch: BEGIN waits for its first statement */
+	/*
+	 * Games and quarantined records written (kifu_store_run_write_): in the
+	 * open transaction, and committed since the store was opened (a
+	 * PostgreSQL batch commits on its own as it goes: kifu_store_writes_committed).
+	 */
+	long long writes_open, writes_committed;
+	/*
+	 * The write under way has kept something in memory for the commit (the
+	 * rows staged for COPY, the position index, the tree counts): a
+	 * failure now cannot be undone by its savepoint alone (store_tx.c).
+	 */
+	int write_kept;
 	int bulk;            /* in bulk mode: foreign keys not enforced */
 	int version;         /* the schema version of the file (older ones only read) */
 	int readonly;        /* opened with KIFU_STORE_READ and not writable */

@@ -184,6 +184,15 @@ out:
 	return 0;
 }
 
+int kifu_store_is_file(const char *path)
+{
+	const struct kifu_store_backend *const *be;
+
+	for (be = kifu_store_backends_; be[1] && !(*be)->accepts(path); be++)
+		;
+	return !be[1];
+}
+
 int kifu_store_version(const struct kifu_store *st)
 {
 	return st->version;

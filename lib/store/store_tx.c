@@ -77,6 +77,8 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 		if (!batch || !sql) {
 			st->tx_pending = 0;
 			st->in_tx = 0;
+			st->writes_committed += st->writes_open;
+			st->writes_open = 0;
 			return 0;
 		}
 		if (kifu_db_begin_pending_(st) < 0)
@@ -88,8 +90,11 @@ static int tx_commit(struct kifu_store *st, int batch, struct kifu_error *err)
 			ret = (*d)->commit(st, err);
 	if (ret == 0)
 		ret = kifu_store_exec_(st, sql ? sql : kifu_db_sql_(st, "commit"), "cannot commit", err);
-	if (ret == 0)
+	if (ret == 0) {
 		st->in_tx = 0;
+		st->writes_committed += st->writes_open;
+		st->writes_open = 0;
+	}
 	return ret;
 }
 
@@ -109,9 +114,15 @@ void kifu_store_rollback(struct kifu_store *st)
 		if ((*d)->rollback)
 			(*d)->rollback(st);
 	st->tx_pending = 0;
+	st->writes_open = 0;
 	if (st->conn && st->be->in_transaction(st))
 		kifu_db_exec_(st, kifu_db_sql_(st, "rollback"));
 	st->in_tx = 0;
+}
+
+long long kifu_store_writes_committed(const struct kifu_store *st)
+{
+	return st->writes_committed;
 }
 
 int kifu_store_in_transaction(const struct kifu_store *st)
@@ -198,24 +209,71 @@ static void retry_pause(unsigned attempt)
 }
 
 /*
+ * Ends the savepoint of a write inside a caller's batch: released when the
+ * write (and, on PostgreSQL, the rows it sent without waiting) succeeded;
+ * rolled back to when it failed on its values (kifu_db_record_error_), so
+ * that the batch goes on without it (KIFU_EINVALID, err saying why).
+ */
+static int savepoint_end(struct kifu_store *st, int ret, struct kifu_error *err)
+{
+	if (ret >= 0) {
+		if (kifu_db_exec_nowait_(st, "RELEASE SAVEPOINT kifu_write", 1) == 0)
+			return ret;
+		ret = kifu_store_fail_(st, "cannot store a game", err);
+	}
+	if (ret != KIFU_EINVALID && !kifu_db_record_error_(st))
+		return ret;
+	/* Too late: rows kept in memory for the commit would outlive the write. */
+	if (st->write_kept)
+		return ret == KIFU_EINVALID ? KIFU_EDB : ret;
+	if (kifu_db_exec_(st, "ROLLBACK TO SAVEPOINT kifu_write") < 0 ||
+	    kifu_db_exec_(st, "RELEASE SAVEPOINT kifu_write") < 0)
+		return ret == KIFU_EINVALID ? KIFU_EDB : ret;
+	/* Ids cached by the write may be gone with it. */
+	kifu_store_players_clear_(st);
+	if (err)
+		err->code = KIFU_EINVALID;
+	return KIFU_EINVALID;
+}
+
+/*
  * Runs fn(st, arg, err) in a transaction of its own (own_begin), again
  * after a failure the backend calls retryable (PostgreSQL's serialization
- * failures and deadlocks: nothing of the attempt stays).
+ * failures and deadlocks: nothing of the attempt stays). Inside a caller's
+ * batch, under a savepoint. A write that fails on its values (too long for
+ * an index, say) leaves nothing, and the caller's batch goes on: it
+ * returns KIFU_EINVALID then.
  */
 int kifu_store_run_write_(struct kifu_store *st,
 			  int (*fn)(struct kifu_store *, void *, struct kifu_error *), void *arg,
 			  struct kifu_error *err)
 {
 	unsigned attempt;
-	int own, ret, again;
+	int own, ret, again, sp, invalid;
 
 	for (attempt = 1;; attempt++) {
 		ret = kifu_store_own_begin_(&own, st, err);
 		if (ret < 0)
 			return ret;
+		sp = !own && st->in_tx;
+		st->write_kept = 0;
+		if (sp && kifu_db_exec_nowait_(st, "SAVEPOINT kifu_write", 0) < 0)
+			return kifu_store_fail_(st, "cannot start a write", err);
 		ret = fn(st, arg, err);
+		if (sp)
+			ret = savepoint_end(st, ret, err);
+		/* Committed with the transaction it is in (its own, or the batch's), lost with it. */
+		if (ret >= 0)
+			st->writes_open++;
 		again = ret < 0 && own && kifu_db_retryable_(st);
+		invalid = ret == KIFU_EINVALID || (ret < 0 && own && kifu_db_record_error_(st));
 		ret = kifu_store_own_end_(own, ret, st, err);
+		/* Rolled back alone: the record's values failed, not the database. */
+		if (ret < 0 && invalid && !(own == 2 && !st->in_tx)) {
+			if (err)
+				err->code = KIFU_EINVALID;
+			return KIFU_EINVALID;
+		}
 		if (ret >= 0 || !(again || (own && kifu_db_retryable_(st))) || attempt >= WRITE_ATTEMPTS)
 			return ret;
 		kifu_error_clear(err);

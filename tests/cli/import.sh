@@ -27,7 +27,7 @@ PY
 # --help, --version, usage errors
 "$imp" --help >"$tmp/out" 2>"$tmp/err"
 check "--help exits 0" [ $? -eq 0 ]
-check "--help prints the usage on stdout" grep -q '^usage: kifu-import \[--db FILE\] \[--from FORMAT\] \[--json\] \[--quiet\] PATH\.\.\.' "$tmp/out"
+check "--help prints the usage on stdout" grep -q '^usage: kifu-import \[--db FILE\] \[--from FORMAT\] \[--json\] \[--quiet\] \[--progress\]$' "$tmp/out"
 check "--help prints nothing on stderr" [ ! -s "$tmp/err" ]
 "$imp" --version >"$tmp/out"
 check "--version names the tool" grep -q '^kifu-import (kifu) [0-9]' "$tmp/out"

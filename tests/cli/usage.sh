@@ -110,8 +110,8 @@ expect 2 "unknown variant 'quick' of 'glaisher' \\(standard or advanced\\)" "--v
 	"$bin/kifu-perft" glaisher --variant quick 2
 expect 2 "unknown variant 'survivl' \\(did you mean 'survival'\\?\\)" "kifu-stats --variant survivl" -- \
 	"$bin/kifu-stats" --db "$tmp/k.db" --variant survivl summary
-expect 2 "unknown report 'balanse' \\(summary, openings, players, lengths, tree, novelties or balance\\)" \
-	"kifu-stats lists every report" -- "$bin/kifu-stats" --db "$tmp/k.db" balanse
+expect 2 "unknown report 'xyzzyq' \\(summary, openings, players, lengths, tree, novelties or balance\\)" \
+	"kifu-stats lists every report" -- "$bin/kifu-stats" --db "$tmp/k.db" xyzzyq
 
 # One game, not "1 games".
 "$bin/kifu-validate" "$rec" >"$tmp/out" 2>&1

@@ -807,7 +807,11 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 	/* A rollback ends whatever went wrong before it. */
 	if (ret < 0 && strncmp(sql, "ROLLBACK", 8) != 0)
 		return ret;
-	if (!strncmp(sql, "ROLLBACK", 8))
+	/*
+	 * The rows staged for COPY go with the transaction; a rollback to a
+	 * savepoint (store_tx.c) keeps them: the write it undoes staged none.
+	 */
+	if (!strncmp(sql, "ROLLBACK", 8) && strncmp(sql, "ROLLBACK TO", 11) != 0)
 		kifu_pg_staged_clear_(c);
 	else if (c->nstaged && kifu_pg_reads_staged_(sql) && (ret = kifu_pg_staged_send_(c)) < 0)
 		return ret;
@@ -823,6 +827,33 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 	/* A transaction ended (or was never begun): its group with it. */
 	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE)
 		c->grouped = 0;
+	c->last_io = kifu_pg_now_ms_();
+	return ret;
+}
+
+/*
+ * pg_exec without a round trip of its own inside a transaction: sent in
+ * pipeline mode behind the writes in flight, its result read by the next
+ * drain (a SAVEPOINT before a game's writes), or at once with theirs when
+ * wait (a RELEASE after them: one round trip for all).
+ */
+static int pg_exec_nowait(struct kifu_store *st, const char *sql, int wait)
+{
+	struct pg_conn *c = CONN(st);
+	int ret;
+
+	if (c->sticky || (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF &&
+			  PQtransactionStatus(c->pg) != PQTRANS_INTRANS))
+		return pg_exec(st, sql);
+	if ((PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF && PQenterPipelineMode(c->pg) != 1) ||
+	    PQsendQueryParams(c->pg, sql, 0, NULL, NULL, NULL, NULL, 0) != 1) {
+		conn_fail(c, "08006", PQerrorMessage(c->pg));
+		return KIFU_EDB;
+	}
+	c->queued++;
+	if (!wait)
+		return 0;
+	ret = kifu_pg_drain_(c);
 	c->last_io = kifu_pg_now_ms_();
 	return ret;
 }
@@ -860,6 +891,17 @@ static int pg_retryable(struct kifu_store *st)
 	const char *s = CONN(st)->state;
 
 	return !strcmp(s, "40001") || !strcmp(s, "40P01");
+}
+
+/*
+ * Classes 22 (data exception: a value out of range, bad text), 23 (integrity
+ * constraint) and 54 (program limit exceeded: an index entry too large).
+ */
+static int pg_record_error(struct kifu_store *st)
+{
+	const char *s = CONN(st)->state;
+
+	return !strncmp(s, "22", 2) || !strncmp(s, "23", 2) || !strncmp(s, "54", 2);
 }
 
 /* A read-only transaction or role, missing privileges, a full disk, a lock wait given up. */
@@ -924,10 +966,20 @@ static const struct kifu_db_query pg_queries[] = {
 	  "?12::integer, ?13::text, ?14::integer, ?15::bigint, ?16::bigint, ?17::integer, "
 	  "?18::integer WHERE NOT EXISTS (SELECT 1 FROM games WHERE content_hash = ?15::bigint) "
 	  "ON CONFLICT (content_hash) DO NOTHING RETURNING id" },
+	/*
+	 * Names are keyed by their MD5 (schema/pg/009: a btree entry cannot
+	 * hold a long name) and compared whole: a name whose MD5 another name
+	 * holds is not found, and its insert stores nothing.
+	 */
+	{ "player_find", "SELECT id FROM players WHERE md5(name) = md5(?1::text) AND name = ?1::text" },
 	{ "player_insert",
 	  "INSERT INTO players(id, name) SELECT nextval('players_id_seq'), ?1::text "
-	  "WHERE NOT EXISTS (SELECT 1 FROM players WHERE name = ?1::text) "
-	  "ON CONFLICT (name) DO NOTHING RETURNING id" },
+	  "WHERE NOT EXISTS (SELECT 1 FROM players WHERE md5(name) = md5(?1::text)) "
+	  "ON CONFLICT DO NOTHING RETURNING id" },
+	{ "quar_insert",
+	  "INSERT INTO quarantine(import_id, file, file_line, file_game, game, raw, raw_truncated, "
+	  "raw_hash, errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+	  "ON CONFLICT DO NOTHING RETURNING id" },
 	/* store_symm.c: the canonical hashes of games ?1..?2 into their index. */
 	{ "canon_index",
 	  "INSERT INTO positions_canon(hash, game_id, ply) SELECT h.value::bigint, c.game_id, "
@@ -968,12 +1020,14 @@ const struct kifu_store_backend kifu_store_pg_ = {
 	.column_blob = pg_column_blob,
 	.column_bytes = pg_column_bytes,
 	.exec = pg_exec,
+	.exec_nowait = pg_exec_nowait,
 	.changes = pg_changes,
 	.in_transaction = pg_in_transaction,
 	.errcode = pg_errcode,
 	.errmsg = pg_errmsg,
 	.retryable = pg_retryable,
 	.cannot_write = pg_cannot_write,
+	.record_error = pg_record_error,
 	/*
 	 * No bulk mode: dropping indexes would lock the tables against every
 	 * other writer; games written back to back are grouped per

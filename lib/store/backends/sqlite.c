@@ -332,6 +332,14 @@ static int sq_retryable(struct kifu_store *st)
 	return 0;
 }
 
+static int sq_record_error(struct kifu_store *st)
+{
+	int rc = sqlite3_errcode(DB(st));
+
+	return rc == SQLITE_TOOBIG || rc == SQLITE_CONSTRAINT || rc == SQLITE_MISMATCH ||
+	       rc == SQLITE_RANGE;
+}
+
 static int sq_cannot_write(struct kifu_store *st)
 {
 	int rc = sqlite3_errcode(DB(st));
@@ -435,6 +443,7 @@ const struct kifu_store_backend kifu_store_sqlite_ = {
 	.errmsg = sq_errmsg,
 	.retryable = sq_retryable,
 	.cannot_write = sq_cannot_write,
+	.record_error = sq_record_error,
 	.bulk_begin = sq_bulk_begin,
 	.bulk_end = sq_bulk_end,
 	.posidx_queue = kifu_store_posidx_queue_,
