@@ -696,6 +696,169 @@ static void test_builder(void **state)
 	kifu_record_free(rec);
 }
 
+/* ---- Format 2 ---- */
+
+static void test_format2_read(void **state)
+{
+	struct doc_result res;
+	const struct kifu_turn *t;
+
+	(void)state;
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - F6\n"
+		       "  - move: f3\n"
+		       "    nag: '?!'\n"
+		       "    eval: {engine: 'mcts:200', expected: 1, best: ' D4'}\n"
+		       "    variations:\n"
+		       "      - [D4, {move: c2, variations: [[C3, e5]]}, d3]\n"
+		       "      - [b2]\n"
+		       "  - b2\n");
+	assert_int_equal(res.diags.errors, 0);
+	assert_true(res.replay.complete);
+	assert_int_equal(res.first->format, 2);
+	assert_int_equal(res.first->nturns, 3);
+	assert_int_equal(res.first->line_turns, 6);
+	t = &res.first->turns[1];
+	assert_string_equal(t->nag, "?!");
+	assert_string_equal(t->eval->engine, "mcts:200");
+	assert_string_equal(t->eval->expected, "1");
+	assert_true(t->eval->expected_value == 1.0);
+	assert_int_equal(t->nlines, 2);
+	assert_int_equal(t->lines[0].nturns, 3);
+	assert_int_equal(t->lines[0].turns[1].nlines, 1);
+	assert_string_equal(t->lines[0].turns[1].lines[0].turns[0].text, "C3");
+	assert_true(kifu_record_uses_format2(res.first));
+	/* the walk order: best, line 1 (d4, c2, its line c3 e5, d3), line 2 (b2) */
+	assert_int_equal(res.replay.nx, 7);
+	assert_string_equal(kifu_replay_xtext(&res.replay, 0), "d4");
+	assert_string_equal(kifu_replay_xtext(&res.replay, 1), "d4");
+	assert_string_equal(kifu_replay_xtext(&res.replay, 3), "c3");
+	assert_string_equal(kifu_replay_xtext(&res.replay, 6), "b2");
+	assert_null(kifu_replay_xtext(&res.replay, 7));
+	/* the main line is the game: its canonical moves and hashes only */
+	assert_int_equal(res.replay.nplies, 3);
+	assert_string_equal(kifu_replay_text(&res.replay, 3), "b2");
+	done(&res);
+}
+
+static void test_format2_errors(void **state)
+{
+	struct doc_result res;
+	int i;
+
+	(void)state;
+	/* a bad line ends its own replay only: the main line, other lines, the result are checked */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - f6\n"
+		       "  - move: f3\n"
+		       "    variations: [[d4, d4, zz], [d4, {move: c2, variations: [[c3, c3]]}]]\n"
+		       "  - f3\n"
+		       "result: white\n");
+	expect_diag(&res, "game 1, ply 2, line 1, ply 3: illegal move 'd4'");
+	expect_diag(&res, "game 1, ply 2, line 2, ply 3, line 1, ply 4: illegal move 'c3'");
+	expect_diag(&res, "game 1, ply 3: illegal move 'f3'");
+	assert_int_equal(res.diags.errors, 3);
+	i = find_diag(&res, "line 2, ply 3, line 1");
+	assert_int_equal(res.diags.v[i].ply, 2); /* the main-line ply */
+	assert_int_equal(res.diags.v[i].line, 6);
+	assert_int_equal(res.diags.v[i].col, 66);
+	assert_false(res.replay.complete);
+	assert_null(kifu_replay_xtext(&res.replay, 0));
+	done(&res);
+
+	/* lines and eval of a main-line move that fails, or comes after one, are not checked */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - f6\n"
+		       "  - {move: f6, variations: [[zz]], eval: {engine: x, expected: 0, best: zz}}\n"
+		       "  - {move: d4, variations: [[zz]]}\n");
+	assert_int_equal(res.diags.errors, 1);
+	expect_diag(&res, "game 1, ply 2: illegal move 'f6'");
+	done(&res);
+
+	/* nothing after the rules ended the game, in a line as in the main line; no result checked */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves: [{move: f6, variations: [[d4]]}]\n"
+		       "result: black\ntermination: resignation\n");
+	assert_int_equal(res.diags.errors, 0);
+	done(&res);
+}
+
+/* A record of a million lines, nested or side by side, is refused with a diagnostic, quickly. */
+static void test_format2_limits(void **state)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct doc_result res;
+	size_t i;
+
+	(void)state;
+	/* a million levels: past the reader's nesting limits, the file is not read on */
+	kifu_buf_puts(&b, "format: 2\ngame: splay-schmidt\nmoves:\n  - ");
+	for (i = 0; i < 1000000; i++)
+		kifu_buf_puts(&b, "{move: d4, variations: [[");
+	kifu_buf_puts(&b, "d4");
+	for (i = 0; i < 1000000; i++)
+		kifu_buf_puts(&b, "]]}");
+	kifu_buf_puts(&b, "\n");
+	assert_false(b.failed);
+	read_all(&res, b.data, b.len);
+	assert_true(res.diags.errors >= 1);
+	expect_diag(&res, "game 1: nesting deeper than");
+	done(&res);
+	kifu_buf_release(&b);
+
+	/* 17 levels: within YAML's limits, past format 2's */
+	kifu_buf_puts(&b, "format: 2\ngame: splay-schmidt\nmoves:\n  - ");
+	for (i = 0; i < 17; i++)
+		kifu_buf_puts(&b, "{move: d4, variations: [[");
+	kifu_buf_puts(&b, "d4");
+	for (i = 0; i < 17; i++)
+		kifu_buf_puts(&b, "]]}");
+	kifu_buf_puts(&b, "\n");
+	read_all(&res, b.data, b.len);
+	assert_int_equal(res.diags.errors, 1);
+	expect_diag(&res, "variations nested deeper than 16 levels");
+	assert_int_equal(res.first->line_turns, 16);
+	done(&res);
+	kifu_buf_release(&b);
+
+	/* a million lines side by side: the turns of lines count against the game's limit */
+	kifu_buf_puts(&b, "format: 2\ngame: splay-schmidt\nmoves:\n  - {move: d4, variations: [");
+	for (i = 0; i < 1000000; i++)
+		kifu_buf_puts(&b, i ? ", [d4]" : "[d4]");
+	kifu_buf_puts(&b, "]}\n  - f6\n");
+	read_all(&res, b.data, b.len);
+	expect_diag(&res, "game 1, ply 1, line 100000, ply 1: the game has more than 100000 turns, "
+			  "its lines included");
+	assert_true(res.first->flags & KIFU_RECORD_TRUNCATED);
+	assert_int_equal(res.first->line_turns, KIFU_RECORD_MAX_TURNS - 1);
+	assert_false(res.replay.complete);
+	done(&res);
+	kifu_buf_release(&b);
+}
+
+static void test_format2_builder(void **state)
+{
+	struct kifu_record *rec;
+	struct kifu_turn *t;
+	struct kifu_error err;
+
+	(void)state;
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_record_new(&rec, &err), 0);
+	assert_int_equal(kifu_record_add_turn(rec, "f6", NULL, NULL, &err), 0);
+	assert_false(kifu_record_uses_format2(rec));
+	assert_int_equal(kifu_record_turn_lines(rec, &rec->turns[0], 2, &err), 0);
+	t = kifu_record_line_add_turn(rec, &rec->turns[0].lines[1], "d4", "why not", "3");
+	assert_non_null(t);
+	assert_int_equal(kifu_record_turn_nag(rec, t, "!?", &err), 0);
+	assert_int_equal(kifu_record_turn_eval(rec, t, "mcts:9", "0.25", "d5", &err), 0);
+	assert_true(t->eval->expected_value == 0.25);
+	assert_true(kifu_record_uses_format2(rec));
+	assert_int_equal(rec->line_turns, 1);
+	assert_int_equal(kifu_nag_index("?!"), 6);
+	assert_int_equal(kifu_nag_index("!!!"), 0);
+	kifu_record_free(rec);
+}
+
 static void test_diag_escapes(void **state)
 {
 	struct kifu_diags d = KIFU_DIAGS_INIT;
@@ -904,6 +1067,10 @@ int main(void)
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_builder),
+		cmocka_unit_test(test_format2_read),
+		cmocka_unit_test(test_format2_errors),
+		cmocka_unit_test(test_format2_limits),
+		cmocka_unit_test(test_format2_builder),
 		cmocka_unit_test(test_diag_escapes),
 		cmocka_unit_test(test_alias_never_expanded),
 		cmocka_unit_test(test_deep_nesting),
