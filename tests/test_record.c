@@ -348,14 +348,45 @@ static const struct kifu_record_player *player_of(const struct kifu_record *r, c
 	return NULL;
 }
 
+/*
+ * Format 2: turn a (of the record replayed as ra, its texts taken from *xa
+ * on in the replay's walk order) and b (read back) carry the same nag,
+ * eval and lines, the lines' moves canonical.
+ */
+static void assert_same_extras(const struct kifu_turn *a, const struct kifu_replay *ra, size_t *xa,
+			       const struct kifu_turn *b)
+{
+	size_t j, k;
+
+	assert_true(eq(a->nag, b->nag));
+	assert_true(!a->eval == !b->eval);
+	if (a->eval) {
+		assert_string_equal(a->eval->engine, b->eval->engine);
+		assert_true(a->eval->expected_value == b->eval->expected_value);
+		assert_string_equal(kifu_replay_xtext(ra, (*xa)++), b->eval->best);
+	}
+	assert_int_equal(a->nlines, b->nlines);
+	for (j = 0; j < a->nlines; j++) {
+		assert_int_equal(a->lines[j].nturns, b->lines[j].nturns);
+		for (k = 0; k < a->lines[j].nturns; k++) {
+			const struct kifu_turn *p = &a->lines[j].turns[k], *q = &b->lines[j].turns[k];
+
+			assert_string_equal(kifu_replay_xtext(ra, (*xa)++), q->text);
+			assert_true(eq(p->comment, q->comment));
+			assert_true(p->clock_seconds == q->clock_seconds);
+			assert_same_extras(p, ra, xa, q);
+		}
+	}
+}
+
 /* a (read and replayed as ra) and b (read from a's canonical output) hold the same game. */
 static void assert_same_record(const struct kifu_record *a, const struct kifu_replay *ra,
 			       const struct kifu_record *b, const struct kifu_replay *rb)
 {
-	size_t i;
+	size_t i, xa = 0;
 	int k;
 
-	assert_int_equal(a->format, b->format);
+	assert_int_equal(kifu_record_uses_format2(a) ? 2 : 1, b->format);
 	assert_true(eq(a->game, b->game));
 	assert_non_null(ra->game);
 	assert_int_equal(ra->variant, rb->variant);
@@ -387,7 +418,9 @@ static void assert_same_record(const struct kifu_record *a, const struct kifu_re
 		assert_true(eq(a->turns[i].clock, b->turns[i].clock) ||
 			    (a->turns[i].clock && b->turns[i].clock &&
 			     a->turns[i].clock_seconds == b->turns[i].clock_seconds));
+		assert_same_extras(&a->turns[i], ra, &xa, &b->turns[i]);
 	}
+	assert_int_equal(xa, ra->nx);
 	for (i = 0; i <= a->nturns; i++)
 		assert_true(ra->hashes[i] == rb->hashes[i]);
 	assert_string_equal(result_of(a), result_of(b));
@@ -741,6 +774,50 @@ static void test_format2_read(void **state)
 	done(&res);
 }
 
+static void test_format2_write(void **state)
+{
+	struct doc_result res;
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct kifu_error err;
+
+	(void)state;
+	kifu_error_clear(&err);
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - {comment: x, nag: '!', move: F6}\n"
+		       "  - variations: [[D4, {move: c2, variations: [[C3, e5]], clock: 3}], [b2]]\n"
+		       "    eval: {best: ' D4', expected: 0x1, engine: 'mcts:200'}\n"
+		       "    move: f3\n");
+	assert_int_equal(res.diags.errors, 0);
+	assert_int_equal(kifu_record_write(&b, res.first, &res.replay, &err), 0);
+	assert_string_equal(b.data, "---\n"
+				    "format: 2\n"
+				    "game: splay-schmidt\n"
+				    "variant: standard\n"
+				    "moves:\n"
+				    "  - {move: f6, nag: '!', comment: x}\n"
+				    "  - move: f3\n"
+				    "    eval: {engine: 'mcts:200', expected: 1.0, best: d4}\n"
+				    "    variations:\n"
+				    "      - - d4\n"
+				    "        - move: c2\n"
+				    "          clock: 3\n"
+				    "          variations:\n"
+				    "            - - c3\n"
+				    "              - e5\n"
+				    "      - - b2\n"
+				    "result: unfinished\n");
+	done(&res);
+	kifu_buf_release(&b);
+
+	/* format 2 without its keys is written as format 1 */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves: [f6]\n");
+	assert_int_equal(res.diags.errors, 0);
+	assert_int_equal(kifu_record_write(&b, res.first, &res.replay, &err), 0);
+	assert_non_null(strstr(b.data, "\nformat: 1\n"));
+	done(&res);
+	kifu_buf_release(&b);
+}
+
 static void test_format2_errors(void **state)
 {
 	struct doc_result res;
@@ -1068,6 +1145,7 @@ int main(void)
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_builder),
 		cmocka_unit_test(test_format2_read),
+		cmocka_unit_test(test_format2_write),
 		cmocka_unit_test(test_format2_errors),
 		cmocka_unit_test(test_format2_limits),
 		cmocka_unit_test(test_format2_builder),

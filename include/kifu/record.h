@@ -215,6 +215,13 @@ int kifu_record_turn_nag(struct kifu_record *rec, struct kifu_turn *t, const cha
 int kifu_record_turn_eval(struct kifu_record *rec, struct kifu_turn *t, const char *engine,
 			  const char *expected, const char *best, struct kifu_error *err);
 
+/*
+ * How many canonical texts turn t's eval and lines take in a replay's walk
+ * (kifu_replay_xtext): the eval's best, then every move of its lines with
+ * their own. The texts of main-line ply p start after those of plies 1..p-1.
+ */
+size_t kifu_turn_texts(const struct kifu_turn *t);
+
 /* Whether some turn at any depth has a nag, an eval or lines (so that the record needs format 2). */
 int kifu_record_uses_format2(const struct kifu_record *rec);
 

@@ -344,6 +344,16 @@ int kifu_record_turn_eval(struct kifu_record *rec, struct kifu_turn *t, const ch
 	return failed ? nomem(err) : 0;
 }
 
+size_t kifu_turn_texts(const struct kifu_turn *t)
+{
+	size_t n = t->eval ? 1 : 0, j, k;
+
+	for (j = 0; j < t->nlines; j++)
+		for (k = 0; k < t->lines[j].nturns; k++)
+			n += 1 + kifu_turn_texts(&t->lines[j].turns[k]);
+	return n;
+}
+
 static int turns_use_format2(const struct kifu_turn *turns, size_t n)
 {
 	size_t i;

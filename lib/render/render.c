@@ -152,7 +152,50 @@ int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
 struct text_ctx {
 	struct kifu_buf *b;
 	int *movers;
+	const struct kifu_record *rec;
+	size_t next_ply, xi; /* the first text of ply next_ply's lines in the replay's walk */
 };
+
+/*
+ * The lines of turn t (played at ply), each on a line of its own indented
+ * under its move, two more spaces for each level: "line 1: 2. d4! 3. c2";
+ * a line's own lines follow it, naming the move they replace.
+ */
+static void text_lines(struct kifu_buf *b, const struct kifu_turn *t, size_t ply,
+		       const struct kifu_replay *rp, size_t *xi, int depth)
+{
+	size_t j, k;
+
+	if (t->eval)
+		(*xi)++;
+	for (j = 0; j < t->nlines; j++) {
+		const struct kifu_line *l = &t->lines[j];
+		size_t x0 = *xi;
+
+		kifu_buf_printf(b, "%*sline %zu: ", 2 * depth, "", j + 1);
+		for (k = 0; k < l->nturns; k++) {
+			const struct kifu_turn *lt = &l->turns[k];
+			const char *text = kifu_replay_xtext(rp, (*xi)++);
+
+			kifu_buf_printf(b, "%s%zu. ", k ? " " : "", ply + k);
+			kifu_buf_escaped(b, text ? text : lt->text ? lt->text : "");
+			kifu_buf_puts(b, lt->nag ? lt->nag : "");
+			if (lt->comment) {
+				kifu_buf_puts(b, " {");
+				kifu_buf_escaped(b, lt->comment);
+				kifu_buf_putc(b, '}');
+			}
+			*xi += kifu_turn_texts(lt);
+		}
+		kifu_buf_putc(b, '\n');
+		/* again, for the lines of the line's moves, now that the line is written */
+		*xi = x0;
+		for (k = 0; k < l->nturns; k++) {
+			(*xi)++;
+			text_lines(b, &l->turns[k], ply + k, rp, xi, depth + 1);
+		}
+	}
+}
 
 /*
  * The hash printed is the one of the position replayed here, not the
@@ -163,10 +206,24 @@ static int text_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	struct text_ctx *t = ctx;
 	unsigned long long h = rp->game->hash(state);
 
-	if (ply)
-		kifu_buf_printf(t->b, "\nply %zu: %s (%s), hash %016llx\n", ply,
-				kifu_replay_text(rp, ply), rp->game->sides[t->movers[ply]], h);
-	else
+	if (ply) {
+		const struct kifu_turn *turn = ply <= t->rec->nturns ? &t->rec->turns[ply - 1] : NULL;
+		size_t i;
+
+		if (ply != t->next_ply)
+			for (t->xi = 0, i = 1; i < ply && i <= t->rec->nturns; i++)
+				t->xi += kifu_turn_texts(&t->rec->turns[i - 1]);
+		kifu_buf_printf(t->b, "\nply %zu: %s%s (%s), hash %016llx\n", ply,
+				kifu_replay_text(rp, ply), turn && turn->nag ? turn->nag : "",
+				rp->game->sides[t->movers[ply]], h);
+		if (turn) {
+			size_t x0 = t->xi;
+
+			text_lines(t->b, turn, ply, rp, &t->xi, 1);
+			t->xi = x0 + kifu_turn_texts(turn);
+		}
+		t->next_ply = ply + 1;
+	} else
 		kifu_buf_printf(t->b, "\nply 0: start, hash %016llx\n", h);
 	return rp->game->render_text(t->b, state);
 }
@@ -175,7 +232,7 @@ static int put_text(struct kifu_buf *b, const struct kifu_record *rec,
 		    const struct kifu_replay *rp, const char *label, long ply, int *movers)
 {
 	const struct kifu_game *g = rp->game;
-	struct text_ctx t = { b, movers };
+	struct text_ctx t = { b, movers, rec, 1, 0 };
 	const char *result, *term;
 	int s;
 
