@@ -406,7 +406,8 @@ static void round_trip_all(const struct kifu_format *f, unsigned loss)
 	static const char *const dirs[] = { "examples/archive", "examples/glaisher",
 					    "examples/splay-kisenwether", "examples/splay-schmidt",
 					    "examples/splinter", "examples/splinter-quad",
-					    "tests/data/records/valid", "tests/data/interop", NULL };
+					    "tests/data/records/valid", "tests/data/interop",
+					    "examples/format2", NULL };
 	int i, records = 0;
 
 	for (i = 0; dirs[i]; i++) {

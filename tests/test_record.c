@@ -509,6 +509,7 @@ static void test_round_trip(void **state)
 	static const char *const dirs[] = {
 		"examples/splay-schmidt", "examples/splay-kisenwether", "examples/splinter",
 		"examples/splinter-quad", "examples/glaisher", "tests/data/records/valid",
+		"examples/format2",
 	};
 	size_t i;
 	int files = 0;
