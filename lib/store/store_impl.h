@@ -216,6 +216,8 @@ enum kifu_store_stmt_ {
 	ST_CANON_INSERT,
 	ST_LISTING_INSERT,
 	ST_CELLS_INSERT,
+	ST_LINES_INSERT,
+	ST_LOAD_LINES,
 	ST_COUNT
 };
 
@@ -384,6 +386,18 @@ struct kifu_store_derived_ {
 };
 
 extern const struct kifu_store_derived_ *const kifu_store_derived_[];
+
+/*
+ * Format 2's lines, nags and evals (store_lines.c, schema 9's game_lines):
+ * written beside a game that has any (kifu_store_lines_derived_), and put
+ * back into a loaded record; kifu_store_lines_pack_ appends the JSON text
+ * kept for rec (nothing when it has none).
+ */
+extern const struct kifu_store_derived_ kifu_store_lines_derived_;
+int kifu_store_lines_pack_(struct kifu_buf *b, const struct kifu_record *rec,
+			   const struct kifu_replay *rp);
+int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64_t id,
+			   struct kifu_error *err);
 
 /*
  * Board symmetries and the tree (store_symm.c): a stored game's canonical
