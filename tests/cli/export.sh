@@ -44,9 +44,10 @@ usage_error "unknown option" --file "$one" --to svg --bogus
 
 : >"$tmp/seen-variants"
 n=0
-# One game per file here; the 100-game streams of examples/archive/ are checked below.
+# One game per file here; the 100-game streams of examples/archive/ and the
+# 70 annotated games of examples/format2/ are checked below.
 for f in examples/*/*.yaml; do
-	case $f in examples/invalid/* | examples/archive/*) continue ;; esac
+	case $f in examples/invalid/* | examples/archive/* | examples/format2/*) continue ;; esac
 	n=$((n + 1))
 	name=$(basename "$f" .yaml)
 	d="$tmp/$name"
@@ -129,6 +130,41 @@ assert n == plies == $(grep -c '^ply [0-9]*:' "$d/out.txt"), (n, plies)
 "
 done
 check "examples were found" [ "$n" -ge 7 ]
+
+# Format 2: the annotated stream exports as format 2 and is a fixed point;
+# its html pages hold a position for every move of every line.
+f=examples/format2/annotated.yaml
+"$x" --file "$f" --to yaml >"$tmp/f2.yaml" 2>"$tmp/err"
+check "$f: yaml exits 0" [ $? -eq 0 ]
+check "$f: yaml is format 2" [ "$(grep -c '^format: 2$' "$tmp/f2.yaml")" = 70 ]
+"$validate" "$tmp/f2.yaml" >"$tmp/v" 2>&1
+check "$f: yaml re-validates" [ "$(cat "$tmp/v")" = "70 games, 70 valid, 0 invalid" ]
+"$x" --file "$tmp/f2.yaml" --to yaml >"$tmp/f2-again.yaml" 2>/dev/null
+check "$f: yaml is a fixed point" cmp -s "$tmp/f2.yaml" "$tmp/f2-again.yaml"
+mkdir -p "$tmp/f2html"
+"$x" --file "$f" --to html -o "$tmp/f2html/" 2>"$tmp/err"
+check "$f: html exits 0" [ $? -eq 0 ]
+check "$f: a page per game" [ "$(ls "$tmp/f2html" | wc -l)" = 70 ]
+cat >"$tmp/f2count.py" <<'EOF'
+import os, re, sys, yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1])))
+def count(turns):
+    n = 0
+    for t in turns:
+        n += 1
+        if isinstance(t, dict):
+            n += sum(count(l) for l in t.get("variations", []))
+    return n
+want = sorted(count(d["moves"]) + 1 for d in docs)
+got = []
+for name in os.listdir(sys.argv[2]):
+    s = open(os.path.join(sys.argv[2], name)).read()
+    got.append(s[s.index("var PLY = ["):s.index("var LINES")].count("[") - 1)
+    assert len(re.findall(r"<button data-ply=", s)) == got[-1], name
+assert sorted(got) == want, (sorted(got)[:5], want[:5])
+EOF
+check "$f: every move of every line is a position of its page" \
+	python3 "$tmp/f2count.py" "$tmp/f2.yaml" "$tmp/f2html"
 
 # A whole archive stream exports as one YAML stream that re-validates game for game.
 for f in examples/archive/*.yaml; do
