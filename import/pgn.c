@@ -401,7 +401,7 @@ static void flush_note(struct pgn *p)
 		if (both.failed || kifu_import_turn_comment_(p->rec, p->last, both.s))
 			p->failed = 1;
 		kifu_import_text_release_(&both);
-	} else if (p->last && p->has_note && !p->note.failed &&
+	} else if (p->last && p->has_note && !p->note.failed && !p->last->comment &&
 		   kifu_import_turn_comment_(p->rec, p->last, p->note.s ? p->note.s : "")) {
 		p->failed = 1;
 	}
