@@ -15,6 +15,8 @@
  *   store_symm_sets.c,  the derived tables of board symmetries and the
  *   store_symm_replay.c,  tree counts (store_symm_impl.h), reached by the
  *   store_symm.c          store only through their hooks
+ *   store_lines.c       format 2's lines, nags and evals (game_lines), a
+ *                       derived table's hooks and the loader's reader
  *   backends/pg_text.c, the backends (one const struct each)
  *   backends/pg.c,
  *   backends/sqlite.c

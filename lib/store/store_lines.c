@@ -183,7 +183,7 @@ int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64
 	const char *key;
 	int rc, ret = 0;
 
-	if (kifu_store_version(st) < 9)
+	if (st->version < 9)
 		return 0; /* a database of an older schema holds none */
 	s = kifu_store_stmt_(st, ST_LOAD_LINES, err);
 	if (!s)
