@@ -166,6 +166,32 @@ EOF
 check "$f: every move of every line is a position of its page" \
 	python3 "$tmp/f2count.py" "$tmp/f2.yaml" "$tmp/f2html"
 
+# Format 2 in the other exports: text shows the lines under their move,
+# json gives nag, eval and variations per move, apgr warns once per game
+# that has lines, csv leaves everything out silently.
+f=tests/data/records/valid/format2-lines.yaml
+"$x" --file "$f" --to text >"$tmp/f2.txt" 2>"$tmp/err"
+check "$f: text: the nag after the move" grep -q '^ply 2: f3?! (black), hash ' "$tmp/f2.txt"
+check "$f: text: a line under its move" grep -qx '  line 1: 2. d4! {the centre} 3. c2 4. d3' "$tmp/f2.txt"
+check "$f: text: a nested line below it" grep -qx '    line 1: 3. c3 4. e5' "$tmp/f2.txt"
+check "$f: text: the second line" grep -qx '  line 2: 2. b2 3. c2' "$tmp/f2.txt"
+"$x" --file "$f" --to json >"$tmp/f2.json" 2>"$tmp/err"
+check "$f: json of format 2" python3 - "$tmp/f2.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))[0]["moves"]
+assert m[1]["nag"] == "?!" and m[2]["nag"] == "??" and "nag" not in m[0], m
+assert m[1]["eval"] == {"engine": "mcts:200", "expected": 0.41, "best": "d4"}, m[1]
+v = m[1]["variations"]
+assert [[t["move"] for t in l] for l in v] == [["d4", "c2", "d3"], ["b2", "c2"]], v
+assert [t["ply"] for t in v[0]] == [2, 3, 4] and v[0][0]["nag"] == "!", v
+assert v[0][1]["variations"] == [[{"ply": 3, "move": "c3"}, {"ply": 4, "move": "e5"}]], v
+EOF
+cat "$f" examples/format2/annotated.yaml | "$x" --file - --to apgr >"$tmp/f2.apgr" 2>"$tmp/err"
+check "apgr: one warning per game with lines" \
+	[ "$(grep -c ': warning: game [0-9]*: variations are left out (apgr has none)$' "$tmp/err")" = 71 ]
+"$x" --file "$f" --to csv >"$tmp/f2.csv" 2>"$tmp/err"
+check "csv: format 2 left out silently" [ ! -s "$tmp/err" ]
+
 # A whole archive stream exports as one YAML stream that re-validates game for game.
 for f in examples/archive/*.yaml; do
 	games=$("$validate" --quiet --json "$f" | wc -l)
