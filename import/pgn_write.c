@@ -235,13 +235,6 @@ static const char *as_written(char *mv, const struct kifu_turn *t)
 	return mv;
 }
 
-/* A glyph glued to the word just written. */
-static void word_glue(struct line *l, const char *s)
-{
-	kifu_buf_puts(l->out, s);
-	l->col += strlen(s);
-}
-
 /* ')' glued to what stands before it, where the line has room. */
 static void close_paren(struct line *l)
 {
@@ -283,25 +276,14 @@ static int put_moves(struct line *l, const struct kifu_game *g, const struct kif
 		name[0] = '\0';
 		if (g->nsides == 2 && (ply % 2 == 1 || after_note))
 			snprintf(name, sizeof(name), "%zu.%s", (ply + 1) / 2, ply % 2 ? "" : "..");
-		if (level && i == 0) {
-			/* "(" glued to the line's first word */
-			snprintf(tok, sizeof(tok), "(%s", name[0] ? name : text);
-			word(l, tok, strlen(tok));
-			if (name[0])
-				name[0] = '\0', snprintf(tok, sizeof(tok), "%s%s", text,
-							  t->nag ? t->nag : "");
-			else
-				tok[0] = '\0';
-			if (t->nag && !tok[0])
-				word_glue(l, t->nag);
-			else if (tok[0])
-				word(l, tok, strlen(tok));
-		} else {
-			if (name[0])
-				word(l, name, strlen(name));
-			snprintf(tok, sizeof(tok), "%s%s", text, t->nag ? t->nag : "");
+		/* a line's "(" is glued to its first word: its number, else its move */
+		if (name[0]) {
+			snprintf(tok, sizeof(tok), "%s%s", level && i == 0 ? "(" : "", name);
 			word(l, tok, strlen(tok));
 		}
+		snprintf(tok, sizeof(tok), "%s%s%s", level && i == 0 && !name[0] ? "(" : "", text,
+			 t->nag ? t->nag : "");
+		word(l, tok, strlen(tok));
 		after_note = t->comment || t->clock || t->nlines;
 		if (t->comment || t->clock)
 			put_comment(l, t);
