@@ -57,6 +57,9 @@ for m, t in zip(got["moves"], want["moves"]):
     assert len(m.get("variations", [])) == len(t.get("variations", [])), (m, t)
 assert any("variations" in m for m in got["moves"])
 PY
+	"$bin/kifu-export" --db "$a" --id 1 --to html -o "$tmp/one.html" || fail "export html"
+	check "the page of a stored game shows its lines" grep -q '<div class="lines"><div class="line">' \
+		"$tmp/one.html"
 	"$bin/kifu-export" --db "$a" --event "kifu-play, annotated" --to pgn >"$tmp/a.pgn" || fail "export pgn"
 	check "pgn of the stored games has lines and glyphs" grep -q '(.*[!?]' "$tmp/a.pgn"
 
