@@ -844,6 +844,18 @@ static void test_format2_errors(void **state)
 	assert_null(kifu_replay_xtext(&res.replay, 0));
 	done(&res);
 
+	/* a bad line or eval leaves the main line valid: the result is still checked */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - {move: f6, variations: [[d4, d4]], eval: {engine: x, expected: 0, best: zz}}\n"
+		       "  - f3\n"
+		       "result: white\n");
+	expect_diag(&res, "game 1, ply 1, line 1, ply 2: illegal move 'd4'");
+	expect_diag(&res, "game 1, ply 1: 'best' of 'eval': unparsable move 'zz'");
+	expect_diag(&res, "game 1: result 'white' does not agree with the replay");
+	assert_int_equal(res.diags.errors, 3);
+	assert_false(res.replay.complete);
+	done(&res);
+
 	/* lines and eval of a main-line move that fails, or comes after one, are not checked */
 	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
 		       "  - f6\n"

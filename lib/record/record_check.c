@@ -44,6 +44,7 @@ struct check {
 	int failed;
 	struct kifu_replay *rp;
 	unsigned flags;
+	int line_errors;      /* errors in lines and evals (they leave the main line's checks) */
 };
 
 static void report(struct check *c, int severity, int ply, struct kifu_mark at, const char *fmt,
@@ -82,6 +83,7 @@ static void report_path(struct check *c, int main_ply, const char *path, int ply
 				 ap) < 0)
 		c->failed = 1;
 	va_end(ap);
+	c->line_errors++;
 }
 
 static const char *clip(const char *s, char *buf)
@@ -595,6 +597,7 @@ int kifu_record_validate(struct kifu_replay *rp, struct kifu_diags *diags,
 	c.failed = 0;
 	c.rp = rp;
 	c.flags = flags;
+	c.line_errors = 0;
 	if (rec->flags & (KIFU_RECORD_SYNTAX_ERROR | KIFU_RECORD_NOT_A_GAME))
 		goto out;
 
@@ -720,15 +723,23 @@ int kifu_record_validate(struct kifu_replay *rp, struct kifu_diags *diags,
 	else if (g && vi >= 0 && fi >= 0) {
 		rp->variant = vi;
 		rp->first = fi;
+		int main_ok;
+
 		errors0 = diags->errors;
-		rp->complete = replay_moves(&c, rp, g, flags, err) &&
-			       !(rec->flags & KIFU_RECORD_TRUNCATED) && diags->errors == errors0;
+		c.line_errors = 0;
+		main_ok = replay_moves(&c, rp, g, flags, err) &&
+			  !(rec->flags & KIFU_RECORD_TRUNCATED) &&
+			  diags->errors == errors0 + c.line_errors;
+		rp->complete = main_ok && diags->errors == errors0;
 		if (rp->game) {
 			g->outcome(rp->state, &rp->outcome);
 			rp->nfigures = g->figures ? g->figures(rp->state, rp->figures) : 0;
 		}
-		/* A record whose moves are all legal is checked against its result. */
-		if (rp->complete && result != R_BAD && term != T_BAD && paired_ok)
+		/*
+		 * A record whose main-line moves are all legal is checked against
+		 * its result, also when one of its lines is not (RECORDS.md).
+		 */
+		if (main_ok && result != R_BAD && term != T_BAD && paired_ok)
 			check_result(&c, g, rp, result, term);
 	}
 out:
