@@ -477,7 +477,7 @@ static void add_nag(struct pgn *p, const char *s, struct kifu_mark at)
 	} else {
 		k = kifu_nag_index(s);
 	}
-	if (k && p->last && p->nag_open && !p->last->nag && !p->has_note) {
+	if (k && p->last && p->nag_open && !p->last->nag) {
 		if (kifu_record_turn_nag(p->rec, p->last, kifu_nags[k], NULL) < 0)
 			p->failed = 1;
 		p->last->nag_at = at;
