@@ -319,6 +319,16 @@ static int export_game(struct export *ex, struct kifu_record **rec, struct kifu_
 	return ret < 0 || ex->io_error ? -1 : 0;
 }
 
+static int has_lines(const struct kifu_record *rec)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nturns; i++)
+		if (rec->turns[i].nlines)
+			return 1;
+	return 0;
+}
+
 /*
  * Validates a record read from a file or the database (a cli_game_fn),
  * prints its diagnostics and exports it when valid; a stored game's json
@@ -344,6 +354,15 @@ static int export_record(void *ctx, struct kifu_record **rec, struct kifu_diags 
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
 		ex->io_error = 1;
 		ex->damaged = stored && err.code == KIFU_EDB;
+		return -1;
+	}
+	/* a format that cannot hold format 2's lines says so once per game that has any */
+	if (!diags->errors && ex->kind == K_RECORD && ex->fmt->flags & KIFU_FORMAT_NO_LINES &&
+	    has_lines(*rec) &&
+	    kifu_diags_add(diags, KIFU_DIAG_WARNING, (*rec)->number, 0, (*rec)->at,
+			   "variations are left out (%s has none)", ex->fmt->name) < 0) {
+		cli_errorf("out of memory");
+		ex->io_error = 1;
 		return -1;
 	}
 	for (i = 0; i < diags->n; i++)

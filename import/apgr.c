@@ -325,4 +325,5 @@ const struct kifu_format kifu_format_apgr_ = {
 	.next = apgr_next,
 	.close = apgr_close,
 	.write = kifu_apgr_write_,
+	.flags = KIFU_FORMAT_NO_LINES,
 };

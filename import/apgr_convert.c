@@ -193,6 +193,60 @@ static void conv_tags(struct conv *c, const json_t *tags)
 }
 
 /* header.kifu.turns: {"7": {"comment": ..., "clock": ...}} onto the turns read. */
+/* Format 2's nag and eval of a turn note (apgr carries no lines). */
+static void conv_turn_format2(struct conv *c, struct kifu_turn *t, const json_t *v, int ply)
+{
+	const json_t *nag = json_object_get(v, "nag"), *ev = json_object_get(v, "eval");
+	char buf[KIFU_TEXT_CLIP + 1], num[64];
+
+	if (nag) {
+		if (!json_is_string(nag) || !kifu_nag_index(json_string_value(nag)))
+			diag(c, ply, val_at(c, nag), "unknown nag '%s' (one of !, ?, !!, ??, !?, ?!)",
+			     json_is_string(nag) ? kifu_text_clip_(buf, json_string_value(nag),
+								   SIZE_MAX)
+						 : kind(nag));
+		else if (kifu_record_turn_nag(c->rec, t, json_string_value(nag), NULL) < 0)
+			c->failed = 1;
+		else
+			c->rec->format = 2;
+	}
+	if (ev) {
+		const json_t *e = json_object_get(ev, "engine"), *x = json_object_get(ev, "expected");
+		const json_t *b = json_object_get(ev, "best");
+		const char *key;
+		json_t *m;
+		double f;
+
+		if (!json_is_object(ev)) {
+			diag(c, ply, val_at(c, ev),
+			     "'eval' must be an object {engine, expected, best}, not %s", kind(ev));
+			return;
+		}
+		json_object_foreach((json_t *)ev, key, m) if (strcmp(key, "engine") &&
+							     strcmp(key, "expected") &&
+							     strcmp(key, "best"))
+			diag(c, ply, key_at(c, m), "unknown key '%s' in 'eval'",
+			     kifu_text_clip_(buf, key, SIZE_MAX));
+		if (!json_is_string(e) || !json_string_length(e) || !json_is_string(b) ||
+		    !json_is_number(x)) {
+			diag(c, ply, val_at(c, ev),
+			     "'eval' must hold 'engine' and 'best' strings and an 'expected' number");
+			return;
+		}
+		kifu_apgr_number_text_(x, num, sizeof(num));
+		if (kifu_record_expected_(num, strlen(num), &f) < 0) {
+			diag(c, ply, val_at(c, x),
+			     "'expected' of 'eval' must be a number from 0 to 1, not '%s'", num);
+			return;
+		}
+		if (kifu_record_turn_eval(c->rec, t, json_string_value(e), num, json_string_value(b),
+					  NULL) < 0)
+			c->failed = 1;
+		else
+			c->rec->format = 2;
+	}
+}
+
 static void conv_turn_notes(struct conv *c, const json_t *turns)
 {
 	const char *key;
@@ -220,14 +274,16 @@ static void conv_turn_notes(struct conv *c, const json_t *turns)
 		}
 		t = &c->rec->turns[ply - 1];
 		if (!json_is_object(v)) {
-			diag(c, (int)ply, val_at(c, v), "a turn note must be an object {comment, clock}, not %s",
+			diag(c, (int)ply, val_at(c, v), "a turn note must be an object {comment, clock, nag, eval}, not %s",
 			     kind(v));
 			continue;
 		}
 		json_object_foreach((json_t *)v, k2,
-				    x) if (strcmp(k2, "comment") && strcmp(k2, "clock"))
+				    x) if (strcmp(k2, "comment") && strcmp(k2, "clock") &&
+					   strcmp(k2, "nag") && strcmp(k2, "eval"))
 			diag(c, (int)ply, key_at(c, x), "unknown key '%s' in the turn",
 			     kifu_text_clip_(buf, k2, SIZE_MAX));
+		conv_turn_format2(c, t, v, (int)ply);
 		cm = json_object_get(v, "comment");
 		ck = json_object_get(v, "clock");
 		if (cm && !json_is_string(cm))

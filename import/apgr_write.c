@@ -88,11 +88,12 @@ static void put_member(struct kifu_buf *out, const char *indent, const char *key
 	*first = 0;
 }
 
-static void put_kifu(struct kifu_buf *out, const struct kifu_record *rec)
+static void put_kifu(struct kifu_buf *out, const struct kifu_record *rec,
+		     const struct kifu_replay *rp)
 {
 	const char *term = kifu_record_termination(rec);
 	int first = 1;
-	size_t i;
+	size_t i, xi;
 
 	kifu_buf_puts(out, ",\n    \"kifu\": {");
 	put_member(out, "      ", "result", kifu_record_result(rec), &first);
@@ -112,10 +113,11 @@ static void put_kifu(struct kifu_buf *out, const struct kifu_record *rec)
 		kifu_buf_putc(out, '}');
 	}
 	first = 1;
-	for (i = 0; i < rec->nturns; i++) {
+	for (i = 0, xi = 0; i < rec->nturns; xi += kifu_turn_texts(&rec->turns[i]), i++) {
 		const struct kifu_turn *t = &rec->turns[i];
+		int any = 0;
 
-		if (!t->comment && !t->clock)
+		if (!t->comment && !t->clock && !t->nag && !t->eval)
 			continue;
 		kifu_buf_printf(out, "%s\n        \"%zu\": {", first ? ",\n      \"turns\": {" : ",",
 				i + 1);
@@ -123,13 +125,35 @@ static void put_kifu(struct kifu_buf *out, const struct kifu_record *rec)
 		if (t->comment) {
 			kifu_buf_puts(out, "\"comment\": ");
 			kifu_buf_json_string(out, t->comment);
+			any = 1;
 		}
 		if (t->clock) {
-			kifu_buf_puts(out, t->comment ? ", \"clock\": " : "\"clock\": ");
+			kifu_buf_puts(out, any ? ", \"clock\": " : "\"clock\": ");
 			if (json_number_ok(t->clock, strpbrk(t->clock, ".eE") != NULL))
 				kifu_buf_puts(out, t->clock);
 			else
 				kifu_buf_json_string(out, t->clock);
+			any = 1;
+		}
+		if (t->nag) {
+			kifu_buf_puts(out, any ? ", \"nag\": " : "\"nag\": ");
+			kifu_buf_json_string(out, t->nag);
+			any = 1;
+		}
+		if (t->eval) {
+			const char *best = kifu_replay_xtext(rp, xi);
+			const char *x = t->eval->expected ? t->eval->expected : "0";
+
+			kifu_buf_puts(out, any ? ", \"eval\": {\"engine\": " : "\"eval\": {\"engine\": ");
+			kifu_buf_json_string(out, t->eval->engine ? t->eval->engine : "");
+			kifu_buf_puts(out, ", \"expected\": ");
+			if (json_number_ok(x, strpbrk(x, ".eE") != NULL))
+				kifu_buf_puts(out, x);
+			else
+				kifu_buf_printf(out, "%.17g", t->eval->expected_value);
+			kifu_buf_puts(out, ", \"best\": ");
+			kifu_buf_json_string(out, best ? best : t->eval->best ? t->eval->best : "");
+			kifu_buf_putc(out, '}');
 		}
 		kifu_buf_putc(out, '}');
 	}
@@ -218,7 +242,7 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 		kifu_buf_putc(out, '}');
 	}
 	kifu_buf_puts(out, "\n    ]");
-	put_kifu(out, rec);
+	put_kifu(out, rec, rp);
 	kifu_buf_puts(out, "\n  },\n  \"moves\": [");
 	if (rec->nturns) {
 		sides = malloc(rec->nturns * sizeof(*sides));

@@ -4,12 +4,14 @@
  * file of games through a small tokenizer: tag pairs with PGN's escapes,
  * then movetext with move numbers, `{}` and `;` comments (lichess's
  * `[%clk H:MM:SS]` inside them is the turn's clock), NAGs and suffix glyphs
- * (kept at the front of the turn's comment), recursive variations (skipped,
- * one warning per game) and the closing result token. Glaisher's moves hold
+ * (the first after a move is its format-2 nag, others stay at the front of
+ * its comment), recursive variations (format 2's lines, read into the turn
+ * they replace, 16 levels deep at most) and the closing result token. Glaisher's moves hold
  * spaces, so there the reader replays the game as it goes and takes the
- * longest run of up to three tokens that is a legal move. The writer gives
- * every tag the record has, move numbers for two-sided games and lines of
- * at most 80 characters.
+ * longest run of up to three tokens that is a legal move (in a line, from
+ * the position before the move the line replaces). The writer gives every
+ * tag the record has, move numbers for two-sided games, nags glued to their
+ * moves, lines in ( ), and lines of at most 80 characters.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +57,20 @@ struct pgn {
 	struct kifu_turn *last; /* the turn comments attach to */
 	struct kifu_import_text_ note; /* the last turn's comment being gathered */
 	int has_note;
+	int nag_open;           /* the last turn may still take its nag (no comment or line yet) */
 	char clock[64];
-	int warned_variation, warned_lost, failed;
+	int warned_lost, failed;
+	/*
+	 * The lines being read: level 0 is the main line; at level d > 0,
+	 * line[d] is line li[d] of turn ti[d] of level d - 1. Turns are found
+	 * again from these indices, since the arrays holding them grow.
+	 */
+	int depth;
+	size_t ti[KIFU_RECORD_MAX_LEVELS + 1], li[KIFU_RECORD_MAX_LEVELS + 1];
+	/* glaisher: the position before the last move of each level, and the one it was left at */
+	void *before[KIFU_RECORD_MAX_LEVELS + 2], *saved[KIFU_RECORD_MAX_LEVELS + 2];
+	int stopped[KIFU_RECORD_MAX_LEVELS + 2]; /* the replay of that level stopped */
+	struct kifu_mark open_at[KIFU_RECORD_MAX_LEVELS + 2]; /* each level's '(' */
 	struct kifu_import_text_ tok, val;
 };
 
@@ -90,6 +104,8 @@ static int skip_blank(struct pgn *p, int keep_semicolon)
 		}
 	}
 }
+
+static int keep_state(struct pgn *p, void **slot, const void *state);
 
 /* ---- Tags ---- */
 
@@ -332,7 +348,10 @@ static void apply_tags(struct pgn *p)
 		struct kifu_error err;
 
 		kifu_error_clear(&err);
-		if (vi >= 0 && fi >= 0 && kifu_pos_new(&p->pos, p->g, vi, fi, &err) < 0) {
+		if (vi >= 0 && fi >= 0 && kifu_pos_new(&p->pos, p->g, vi, fi, &err) == 0 &&
+		    keep_state(p, &p->before[0], p->pos->state) < 0)
+			p->failed = 1;
+		else if (vi >= 0 && fi >= 0 && !p->pos) {
 			p->pos = NULL;
 			if (err.code == KIFU_ENOMEM)
 				p->failed = 1;
@@ -342,12 +361,50 @@ static void apply_tags(struct pgn *p)
 
 /* ---- Movetext ---- */
 
+/* The line being read at level d: its turns and their count (the main line at 0). */
+static struct kifu_line *line_at(struct pgn *p, int d, struct kifu_turn **parent)
+{
+	struct kifu_turn *turns = p->rec->turns, *t = NULL;
+	struct kifu_line *l = NULL;
+	int k;
+
+	for (k = 1; k <= d; k++) {
+		t = &turns[p->ti[k]];
+		l = &t->lines[p->li[k]];
+		turns = l->turns;
+	}
+	if (parent)
+		*parent = t;
+	return l;
+}
+
+static size_t turns_at(struct pgn *p, int d)
+{
+	return d ? line_at(p, d, NULL)->nturns : p->rec->nturns;
+}
+
+static int all_turns(struct pgn *p)
+{
+	return p->rec->nturns + p->rec->line_turns >= KIFU_RECORD_MAX_TURNS;
+}
+
 /* Hands the gathered comment and clock to the last turn. */
 static void flush_note(struct pgn *p)
 {
-	if (p->last && p->has_note && !p->note.failed &&
-	    kifu_import_turn_comment_(p->rec, p->last, p->note.s ? p->note.s : ""))
+	if (p->last && p->has_note && !p->note.failed && p->last->comment && p->note.n) {
+		/* a comment after the move's lines: the one comment goes on */
+		struct kifu_import_text_ both = {0};
+
+		kifu_import_text_add_(&both, p->last->comment, strlen(p->last->comment));
+		kifu_import_text_addc_(&both, ' ');
+		kifu_import_text_add_(&both, p->note.s, p->note.n);
+		if (both.failed || kifu_import_turn_comment_(p->rec, p->last, both.s))
+			p->failed = 1;
+		kifu_import_text_release_(&both);
+	} else if (p->last && p->has_note && !p->note.failed && !p->last->comment &&
+		   kifu_import_turn_comment_(p->rec, p->last, p->note.s ? p->note.s : "")) {
 		p->failed = 1;
+	}
 	if (p->last && p->clock[0] && kifu_import_turn_clock_(p->rec, p->last, p->clock))
 		p->failed = 1;
 	p->has_note = 0;
@@ -357,7 +414,8 @@ static void flush_note(struct pgn *p)
 
 static void add_note(struct pgn *p, const char *s, size_t n, struct kifu_mark at)
 {
-	if (!p->last) {
+	/* before a line's first move: that move's comment */
+	if (!p->last && !p->depth) {
 		if (!p->warned_lost++)
 			diag(p, KIFU_DIAG_WARNING, 0, at,
 			     "a comment before the first move is not kept (records have none)");
@@ -372,21 +430,61 @@ static void add_note(struct pgn *p, const char *s, size_t n, struct kifu_mark at
 static void add_turn(struct pgn *p, const char *text, struct kifu_mark at)
 {
 	struct kifu_turn *t;
+	int first_of_line = p->depth && !p->last;
 
-	flush_note(p);
+	if (!first_of_line)
+		flush_note(p);
 	p->last = NULL;
-	if (p->rec->nturns >= KIFU_RECORD_MAX_TURNS) {
+	p->nag_open = 0;
+	if (all_turns(p)) {
 		if (!(p->rec->flags & KIFU_RECORD_TRUNCATED))
 			diag(p, KIFU_DIAG_ERROR, (int)p->rec->nturns + 1, at,
-			     "'moves' has more than %d turns", KIFU_RECORD_MAX_TURNS);
+			     p->rec->line_turns ? "the game has more than %d turns, its lines included"
+						: "'moves' has more than %d turns",
+			     KIFU_RECORD_MAX_TURNS);
 		p->rec->flags |= KIFU_RECORD_TRUNCATED;
-		p->rec->plies_written++;
+		if (!p->depth)
+			p->rec->plies_written++;
 		return;
 	}
-	t = kifu_import_turn_(p->rec, text, (size_t)-1, at);
+	if (p->depth) {
+		t = kifu_record_line_add_turn(p->rec, line_at(p, p->depth, NULL), text, NULL, NULL);
+		if (t)
+			t->at = at;
+	} else {
+		t = kifu_import_turn_(p->rec, text, (size_t)-1, at);
+	}
 	if (!t)
 		p->failed = 1;
 	p->last = t;
+	p->nag_open = t != NULL;
+	if (first_of_line)
+		flush_note(p);
+}
+
+/*
+ * A NAG ($1-$6) or glyph: the first one standing after its move, before its
+ * comment or lines, is the move's nag; any other goes at the front of the
+ * comment, as it did before format 2.
+ */
+static void add_nag(struct pgn *p, const char *s, struct kifu_mark at)
+{
+	int k = 0;
+
+	if (s[0] == '$') {
+		if (s[1] >= '1' && s[1] <= '6' && !s[2])
+			k = s[1] - '0';
+	} else {
+		k = kifu_nag_index(s);
+	}
+	if (k && p->last && p->nag_open && !p->last->nag) {
+		if (kifu_record_turn_nag(p->rec, p->last, kifu_nags[k], NULL) < 0)
+			p->failed = 1;
+		p->last->nag_at = at;
+		p->rec->format = 2;
+		return;
+	}
+	add_note(p, s, strlen(s), at);
 }
 
 /* Glaisher: the number of queued tokens that make the next move. */
@@ -397,7 +495,7 @@ static int glaisher_run(struct pgn *p)
 	kifu_move m;
 	int k, i;
 
-	for (k = p->nq; p->pos && k >= 1; k--) {
+	for (k = p->nq; p->pos && !p->stopped[p->depth] && k >= 1; k--) {
 		text[0] = '\0';
 		for (i = 0; i < k; i++) {
 			if (i)
@@ -405,6 +503,8 @@ static int glaisher_run(struct pgn *p)
 			strcat(text, p->q[i].text);
 		}
 		if (p->pos->game->parse_move(p->pos->state, text, &m, &err) == 0) {
+			if (p->before[p->depth])
+				memcpy(p->before[p->depth], p->pos->state, p->pos->game->state_size);
 			p->pos->game->apply(p->pos->state, m);
 			return k;
 		}
@@ -414,8 +514,7 @@ static int glaisher_run(struct pgn *p)
 	 * move) and moves are grouped by their shape from now on: a move
 	 * starts with a token holding '>'.
 	 */
-	kifu_pos_free(p->pos);
-	p->pos = NULL;
+	p->stopped[p->depth] = 1;
 	for (k = 1; k < p->nq && !strchr(p->q[k].text, '>'); k++)
 		;
 	return k;
@@ -469,7 +568,7 @@ static void move_token(struct pgn *p, char *s, struct kifu_mark at)
 		add_turn(p, s, at);
 	}
 	if (glyph[0])
-		add_note(p, glyph, strlen(glyph), at);
+		add_nag(p, glyph, at);
 }
 
 /*
@@ -576,17 +675,18 @@ static void comment_text(struct pgn *p, struct kifu_import_text_ *c, struct kifu
 	/* "{}" is an empty comment; "{[%clk ...]}" a clock alone */
 	if (c->n || (braces && !had_clock))
 		add_note(p, c->s ? c->s : "", c->n, at);
+	p->nag_open = 0;
 }
 
-/* Skips a variation (the '(' is next); returns -1 when it is not closed. */
+/* Skips a variation (the '(' is next) nested too deep; returns -1 when it is not closed. */
 static int skip_variation(struct pgn *p)
 {
 	struct kifu_mark at = kifu_import_at_(&p->in);
 	long depth = 0;
 	int c;
 
-	if (!p->warned_variation++)
-		diag(p, KIFU_DIAG_WARNING, 0, at, "variations are skipped (records have none)");
+	diag(p, KIFU_DIAG_ERROR, 0, at, "variations nested deeper than %d levels",
+	     KIFU_RECORD_MAX_LEVELS);
 	do {
 		c = kifu_import_getc_(&p->in);
 		if (c < 0) {
@@ -607,6 +707,120 @@ static int skip_variation(struct pgn *p)
 		}
 	} while (depth > 0);
 	return 0;
+}
+
+/* Skips the rest of a variation whose '(' was read; returns -1 when it is not closed. */
+static int skip_variation_quiet(struct pgn *p)
+{
+	long depth = 1;
+	int c;
+
+	while (depth > 0) {
+		c = kifu_import_getc_(&p->in);
+		if (c < 0)
+			return c == IMP_EOF ? 0 : -1;
+		if (c == '(')
+			depth++;
+		else if (c == ')')
+			depth--;
+		else if (c == '{')
+			while ((c = kifu_import_getc_(&p->in)) >= 0 && c != '}')
+				;
+		else if (c == ';')
+			while ((c = kifu_import_peek_(&p->in)) >= 0 && c != '\n')
+				kifu_import_getc_(&p->in);
+	}
+	return 0;
+}
+
+/* Glaisher: keeps (or gives back) a copy of a position; 0, or -1 when out of memory. */
+static int keep_state(struct pgn *p, void **slot, const void *state)
+{
+	size_t size = p->g->state_size;
+
+	if (!*slot && !(*slot = malloc(size)))
+		return -1;
+	memcpy(*slot, state, size);
+	return 0;
+}
+
+/*
+ * '(' (next): a line of the last move of the line being read, which is
+ * replayed (glaisher) from the position before that move; returns -1 when
+ * the input ended inside a variation too deep.
+ */
+static int open_variation(struct pgn *p)
+{
+	struct kifu_mark at = kifu_import_at_(&p->in);
+	struct kifu_turn *parent;
+	struct kifu_line *v;
+	size_t n = turns_at(p, p->depth);
+
+	if (!p->last || n == 0) {
+		kifu_import_getc_(&p->in);
+		diag(p, KIFU_DIAG_ERROR, 0, at, "variation before the first move");
+		/* read on as a line of nothing: its moves are not kept */
+		return skip_variation_quiet(p);
+	}
+	if (p->depth >= KIFU_RECORD_MAX_LEVELS)
+		return skip_variation(p);
+	kifu_import_getc_(&p->in);
+	flush_note(p);
+	parent = p->depth ? &line_at(p, p->depth, NULL)->turns[n - 1] : &p->rec->turns[n - 1];
+	v = realloc(parent->lines, (parent->nlines + 1) * sizeof(*v));
+	if (!v) {
+		p->failed = 1;
+		return -1;
+	}
+	parent->lines = v;
+	memset(&v[parent->nlines], 0, sizeof(*v));
+	v[parent->nlines].at = at;
+	if (!parent->nlines)
+		parent->lines_at = at;
+	parent->nlines++;
+	p->rec->format = 2;
+	p->depth++;
+	p->open_at[p->depth] = at;
+	p->ti[p->depth] = n - 1;
+	p->li[p->depth] = parent->nlines - 1;
+	p->last = NULL;
+	p->nag_open = 0;
+	p->stopped[p->depth] = p->stopped[p->depth - 1];
+	if (p->pos && !p->stopped[p->depth]) {
+		/* the line starts from the position before its parent move */
+		if (keep_state(p, &p->saved[p->depth], p->pos->state) < 0 ||
+		    keep_state(p, &p->before[p->depth], p->before[p->depth - 1]) < 0) {
+			p->failed = 1;
+			return -1;
+		}
+		memcpy(p->pos->state, p->before[p->depth - 1], p->g->state_size);
+	}
+	return 0;
+}
+
+/* ')' (next): the line ends; the move it belongs to is the last one again. */
+static void close_variation(struct pgn *p)
+{
+	struct kifu_mark at = kifu_import_at_(&p->in);
+	struct kifu_turn *parent;
+	struct kifu_line *l;
+
+	kifu_import_getc_(&p->in);
+	if (!p->depth) {
+		diag(p, KIFU_DIAG_ERROR, 0, at, "unexpected ')' in the movetext");
+		return;
+	}
+	flush_note(p);
+	l = line_at(p, p->depth, &parent);
+	if (l->nturns == 0) {
+		diag(p, KIFU_DIAG_ERROR, 0, at, "empty variation");
+		parent->nlines--;
+	}
+	if (p->pos && !p->stopped[p->depth - 1])
+		memcpy(p->pos->state, p->saved[p->depth], p->g->state_size);
+	p->depth--;
+	p->last = parent;
+	p->nag_open = 0;
 }
 
 /* A result token ends the game: checks it against the Result tag. */
@@ -648,6 +862,15 @@ static int read_movetext(struct pgn *p)
 
 		c = skip_blank(p, 1);
 		at = kifu_import_at_(&p->in);
+		if ((c < 0 || c == '[') && p->depth) {
+			resolve_queue(p, 1);
+			flush_note(p);
+			if (c != IMP_BAD && c != IMP_ERR)
+				diag(p, KIFU_DIAG_ERROR, 0, p->open_at[p->depth],
+				     "unterminated variation: no closing ')'");
+			ret = -1;
+			break;
+		}
 		if (c < 0 || c == '[') {
 			resolve_queue(p, 1);
 			if (c != IMP_BAD && c != IMP_ERR)
@@ -673,13 +896,18 @@ static int read_movetext(struct pgn *p)
 		}
 		if (c == '(') {
 			resolve_queue(p, 1);
-			if (skip_variation(p) < 0) {
+			if (open_variation(p) < 0) {
 				ret = -1;
 				break;
 			}
 			continue;
 		}
-		if (c == ')' || c == '}' || c == '"' || c == ']') {
+		if (c == ')') {
+			resolve_queue(p, 1);
+			close_variation(p);
+			continue;
+		}
+		if (c == '}' || c == '"' || c == ']') {
 			kifu_import_getc_(&p->in);
 			diag(p, KIFU_DIAG_ERROR, 0, at, "unexpected '%c' in the movetext", c);
 			continue;
@@ -690,7 +918,7 @@ static int read_movetext(struct pgn *p)
 			while ((c = kifu_import_peek_(&p->in)) >= '0' && c <= '9' && p->tok.n < 6)
 				kifu_import_text_addc_(&p->tok, kifu_import_getc_(&p->in));
 			resolve_queue(p, 1);
-			add_note(p, p->tok.s, p->tok.n, at);
+			add_nag(p, p->tok.s, at);
 			continue;
 		}
 		while (!kifu_import_pgn_delim_(kifu_import_peek_(&p->in)) && p->tok.n < MAX_TOKEN)
@@ -705,6 +933,12 @@ static int read_movetext(struct pgn *p)
 		if (kifu_import_pgn_result_token_(p->g, s)) {
 			resolve_queue(p, 1);
 			flush_note(p);
+			if (p->depth) {
+				diag(p, KIFU_DIAG_ERROR, 0, p->open_at[p->depth],
+				     "unterminated variation: no closing ')' before '%s'", s);
+				ret = -1;
+				break;
+			}
 			closing_token(p, s, at);
 			break;
 		}
@@ -726,7 +960,7 @@ static int read_movetext(struct pgn *p)
 			continue;
 		if (is_glyph(s)) {
 			resolve_queue(p, 1);
-			add_note(p, s, strlen(s), at);
+			add_nag(p, s, at);
 			continue;
 		}
 		move_token(p, s, at);
@@ -738,6 +972,8 @@ static int read_movetext(struct pgn *p)
 
 static void reset_game(struct pgn *p)
 {
+	int i;
+
 	kifu_pos_free(p->pos);
 	p->pos = NULL;
 	p->g = NULL;
@@ -745,8 +981,17 @@ static void reset_game(struct pgn *p)
 	p->nq = 0;
 	p->last = NULL;
 	p->has_note = 0;
+	p->nag_open = 0;
+	p->depth = 0;
+	memset(p->stopped, 0, sizeof(p->stopped));
+	for (i = 0; i < KIFU_RECORD_MAX_LEVELS + 2; i++) {
+		/* a position's size is the game's */
+		free(p->before[i]);
+		free(p->saved[i]);
+		p->before[i] = p->saved[i] = NULL;
+	}
 	p->clock[0] = '\0';
-	p->warned_variation = p->warned_lost = 0;
+	p->warned_lost = 0;
 	kifu_import_text_reset_(&p->note);
 }
 
@@ -766,10 +1011,15 @@ static int pgn_open(void **state, const struct kifu_source *src, struct kifu_err
 static void pgn_close(void *state)
 {
 	struct pgn *p = state;
+	int i;
 
 	if (!p)
 		return;
 	kifu_pos_free(p->pos);
+	for (i = 0; i < KIFU_RECORD_MAX_LEVELS + 2; i++) {
+		free(p->before[i]);
+		free(p->saved[i]);
+	}
 	kifu_import_text_release_(&p->note);
 	kifu_import_text_release_(&p->tok);
 	kifu_import_text_release_(&p->val);

@@ -218,6 +218,89 @@ static int move_ok(const struct kifu_game *g, const char *s)
 	return !(q > s && *q == '.') && s[0] != '.';
 }
 
+/* The move as written: trimmed, runs of spaces as one. */
+static const char *as_written(char *mv, const struct kifu_turn *t)
+{
+	const char *q = t->text ? t->text : "";
+	size_t j = 0;
+
+	while (*q == ' ' || *q == '\t')
+		q++;
+	for (; *q && j < MAX_TOKEN; q++)
+		if (!((*q == ' ' || *q == '\t') && (j == 0 || mv[j - 1] == ' ')))
+			mv[j++] = *q == '\t' ? ' ' : *q;
+	while (j && mv[j - 1] == ' ')
+		j--;
+	mv[j] = '\0';
+	return mv;
+}
+
+/* ')' glued to what stands before it, where the line has room. */
+static void close_paren(struct line *l)
+{
+	if (l->col && l->col + 1 <= LINE_MAX_COLS) {
+		kifu_buf_putc(l->out, ')');
+		l->col++;
+	} else {
+		word(l, ")", 1);
+	}
+}
+
+/*
+ * The turns of a line (level > 0) or of the main line from ply on: each
+ * move with its glyph glued (e5?!), its comment and clock, then each of
+ * its lines in ( ); in two-sided games a line's first move is numbered,
+ * and so is the move after a comment or a line (7... e5). The moves of
+ * lines come from the replay's walk (*xi); an eval is not carried.
+ */
+static int put_moves(struct line *l, const struct kifu_game *g, const struct kifu_record *rec,
+		     const struct kifu_turn *turns, size_t n, size_t ply,
+		     const struct kifu_replay *rp, size_t *xi, int level, struct kifu_error *err)
+{
+	char name[80], buf[KIFU_TEXT_CLIP + 1], mv[MAX_TOKEN + 1], tok[MAX_TOKEN + 8];
+	size_t i, j;
+	int after_note = level > 0, ret;
+
+	for (i = 0; i < n; i++, ply++) {
+		const struct kifu_turn *t = &turns[i];
+		const char *text = !rp ? NULL : level ? kifu_replay_xtext(rp, (*xi)++)
+						      : kifu_replay_text(rp, ply);
+
+		if (!text)
+			text = as_written(mv, t);
+		if (!move_ok(g, text))
+			return kifu_error_set(
+				err, KIFU_EINVALID,
+				"game %d, ply %zu: move '%s' cannot be written in pgn", rec->number,
+				ply, kifu_text_clip_(buf, text, SIZE_MAX));
+		name[0] = '\0';
+		if (g->nsides == 2 && (ply % 2 == 1 || after_note))
+			snprintf(name, sizeof(name), "%zu.%s", (ply + 1) / 2, ply % 2 ? "" : "..");
+		/* a line's "(" is glued to its first word: its number, else its move */
+		if (name[0]) {
+			snprintf(tok, sizeof(tok), "%s%s", level && i == 0 ? "(" : "", name);
+			word(l, tok, strlen(tok));
+		}
+		snprintf(tok, sizeof(tok), "%s%s%s", level && i == 0 && !name[0] ? "(" : "", text,
+			 t->nag ? t->nag : "");
+		word(l, tok, strlen(tok));
+		after_note = t->comment || t->clock || t->nlines;
+		if (t->comment || t->clock)
+			put_comment(l, t);
+		if (t->eval)
+			(*xi)++;
+		for (j = 0; j < t->nlines; j++) {
+			ret = put_moves(l, g, rec, t->lines[j].turns, t->lines[j].nturns, ply, rp, xi,
+					level + 1, err);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	if (level)
+		close_paren(l);
+	return 0;
+}
+
 static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 		     const struct kifu_replay *rp, struct kifu_error *err)
 {
@@ -225,8 +308,8 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 	const char *result = kifu_record_result(rec), *term = kifu_record_termination(rec);
 	struct line l = { out, 0 };
 	char name[80], buf[KIFU_TEXT_CLIP + 1], date[16];
-	size_t i, j;
-	int s, after_note = 0;
+	size_t i;
+	int s;
 
 	if (!g)
 		return kifu_error_set(err, KIFU_EINVALID, "game %d: unknown game '%s'", rec->number,
@@ -281,39 +364,12 @@ static int write_one(struct kifu_buf *out, const struct kifu_record *rec,
 		put_tag(out, rec->tags[i].key, rec->tags[i].value);
 	}
 	kifu_buf_putc(out, '\n');
-	for (i = 0; i < rec->nturns; i++) {
-		const struct kifu_turn *t = &rec->turns[i];
-		const char *text = rp ? kifu_replay_text(rp, i + 1) : NULL;
-		char mv[MAX_TOKEN + 1];
+	{
+		size_t xi = 0;
+		int ret = put_moves(&l, g, rec, rec->turns, rec->nturns, 1, rp, &xi, 0, err);
 
-		if (!text) {
-			/* as written: trimmed, runs of spaces as one */
-			const char *q = t->text ? t->text : "";
-
-			j = 0;
-			while (*q == ' ' || *q == '\t')
-				q++;
-			for (; *q && j < MAX_TOKEN; q++)
-				if (!((*q == ' ' || *q == '\t') && (j == 0 || mv[j - 1] == ' ')))
-					mv[j++] = *q == '\t' ? ' ' : *q;
-			while (j && mv[j - 1] == ' ')
-				j--;
-			mv[j] = '\0';
-			text = mv;
-		}
-		if (!move_ok(g, text))
-			return kifu_error_set(
-				err, KIFU_EINVALID,
-				"game %d, ply %zu: move '%s' cannot be written in pgn", rec->number,
-				i + 1, kifu_text_clip_(buf, text, SIZE_MAX));
-		if (g->nsides == 2 && (i % 2 == 0 || after_note || i == 0)) {
-			snprintf(name, sizeof(name), "%zu.%s", i / 2 + 1, i % 2 ? ".." : "");
-			word(&l, name, strlen(name));
-		}
-		word(&l, text, strlen(text));
-		after_note = t->comment || t->clock;
-		if (after_note)
-			put_comment(&l, t);
+		if (ret < 0)
+			return ret;
 	}
 	word(&l, strcmp(result, "unfinished") ? result : "*", strlen(strcmp(result, "unfinished")
 								  ? result : "*"));

@@ -348,14 +348,45 @@ static const struct kifu_record_player *player_of(const struct kifu_record *r, c
 	return NULL;
 }
 
+/*
+ * Format 2: turn a (of the record replayed as ra, its texts taken from *xa
+ * on in the replay's walk order) and b (read back) carry the same nag,
+ * eval and lines, the lines' moves canonical.
+ */
+static void assert_same_extras(const struct kifu_turn *a, const struct kifu_replay *ra, size_t *xa,
+			       const struct kifu_turn *b)
+{
+	size_t j, k;
+
+	assert_true(eq(a->nag, b->nag));
+	assert_true(!a->eval == !b->eval);
+	if (a->eval) {
+		assert_string_equal(a->eval->engine, b->eval->engine);
+		assert_true(a->eval->expected_value == b->eval->expected_value);
+		assert_string_equal(kifu_replay_xtext(ra, (*xa)++), b->eval->best);
+	}
+	assert_int_equal(a->nlines, b->nlines);
+	for (j = 0; j < a->nlines; j++) {
+		assert_int_equal(a->lines[j].nturns, b->lines[j].nturns);
+		for (k = 0; k < a->lines[j].nturns; k++) {
+			const struct kifu_turn *p = &a->lines[j].turns[k], *q = &b->lines[j].turns[k];
+
+			assert_string_equal(kifu_replay_xtext(ra, (*xa)++), q->text);
+			assert_true(eq(p->comment, q->comment));
+			assert_true(p->clock_seconds == q->clock_seconds);
+			assert_same_extras(p, ra, xa, q);
+		}
+	}
+}
+
 /* a (read and replayed as ra) and b (read from a's canonical output) hold the same game. */
 static void assert_same_record(const struct kifu_record *a, const struct kifu_replay *ra,
 			       const struct kifu_record *b, const struct kifu_replay *rb)
 {
-	size_t i;
+	size_t i, xa = 0;
 	int k;
 
-	assert_int_equal(a->format, b->format);
+	assert_int_equal(kifu_record_uses_format2(a) ? 2 : 1, b->format);
 	assert_true(eq(a->game, b->game));
 	assert_non_null(ra->game);
 	assert_int_equal(ra->variant, rb->variant);
@@ -387,7 +418,9 @@ static void assert_same_record(const struct kifu_record *a, const struct kifu_re
 		assert_true(eq(a->turns[i].clock, b->turns[i].clock) ||
 			    (a->turns[i].clock && b->turns[i].clock &&
 			     a->turns[i].clock_seconds == b->turns[i].clock_seconds));
+		assert_same_extras(&a->turns[i], ra, &xa, &b->turns[i]);
 	}
+	assert_int_equal(xa, ra->nx);
 	for (i = 0; i <= a->nturns; i++)
 		assert_true(ra->hashes[i] == rb->hashes[i]);
 	assert_string_equal(result_of(a), result_of(b));
@@ -476,6 +509,7 @@ static void test_round_trip(void **state)
 	static const char *const dirs[] = {
 		"examples/splay-schmidt", "examples/splay-kisenwether", "examples/splinter",
 		"examples/splinter-quad", "examples/glaisher", "tests/data/records/valid",
+		"examples/format2",
 	};
 	size_t i;
 	int files = 0;
@@ -696,6 +730,225 @@ static void test_builder(void **state)
 	kifu_record_free(rec);
 }
 
+/* ---- Format 2 ---- */
+
+static void test_format2_read(void **state)
+{
+	struct doc_result res;
+	const struct kifu_turn *t;
+
+	(void)state;
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - F6\n"
+		       "  - move: f3\n"
+		       "    nag: '?!'\n"
+		       "    eval: {engine: 'mcts:200', expected: 1, best: ' D4'}\n"
+		       "    variations:\n"
+		       "      - [D4, {move: c2, variations: [[C3, e5]]}, d3]\n"
+		       "      - [b2]\n"
+		       "  - b2\n");
+	assert_int_equal(res.diags.errors, 0);
+	assert_true(res.replay.complete);
+	assert_int_equal(res.first->format, 2);
+	assert_int_equal(res.first->nturns, 3);
+	assert_int_equal(res.first->line_turns, 6);
+	t = &res.first->turns[1];
+	assert_string_equal(t->nag, "?!");
+	assert_string_equal(t->eval->engine, "mcts:200");
+	assert_string_equal(t->eval->expected, "1");
+	assert_true(t->eval->expected_value == 1.0);
+	assert_int_equal(t->nlines, 2);
+	assert_int_equal(t->lines[0].nturns, 3);
+	assert_int_equal(t->lines[0].turns[1].nlines, 1);
+	assert_string_equal(t->lines[0].turns[1].lines[0].turns[0].text, "C3");
+	assert_true(kifu_record_uses_format2(res.first));
+	/* the walk order: best, line 1 (d4, c2, its line c3 e5, d3), line 2 (b2) */
+	assert_int_equal(res.replay.nx, 7);
+	assert_string_equal(kifu_replay_xtext(&res.replay, 0), "d4");
+	assert_string_equal(kifu_replay_xtext(&res.replay, 1), "d4");
+	assert_string_equal(kifu_replay_xtext(&res.replay, 3), "c3");
+	assert_string_equal(kifu_replay_xtext(&res.replay, 6), "b2");
+	assert_null(kifu_replay_xtext(&res.replay, 7));
+	/* the main line is the game: its canonical moves and hashes only */
+	assert_int_equal(res.replay.nplies, 3);
+	assert_string_equal(kifu_replay_text(&res.replay, 3), "b2");
+	done(&res);
+}
+
+static void test_format2_write(void **state)
+{
+	struct doc_result res;
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct kifu_error err;
+
+	(void)state;
+	kifu_error_clear(&err);
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - {comment: x, nag: '!', move: F6}\n"
+		       "  - variations: [[D4, {move: c2, variations: [[C3, e5]], clock: 3}], [b2]]\n"
+		       "    eval: {best: ' D4', expected: 0x1, engine: 'mcts:200'}\n"
+		       "    move: f3\n");
+	assert_int_equal(res.diags.errors, 0);
+	assert_int_equal(kifu_record_write(&b, res.first, &res.replay, &err), 0);
+	assert_string_equal(b.data, "---\n"
+				    "format: 2\n"
+				    "game: splay-schmidt\n"
+				    "variant: standard\n"
+				    "moves:\n"
+				    "  - {move: f6, nag: '!', comment: x}\n"
+				    "  - move: f3\n"
+				    "    eval: {engine: 'mcts:200', expected: 1.0, best: d4}\n"
+				    "    variations:\n"
+				    "      - - d4\n"
+				    "        - move: c2\n"
+				    "          clock: 3\n"
+				    "          variations:\n"
+				    "            - - c3\n"
+				    "              - e5\n"
+				    "      - - b2\n"
+				    "result: unfinished\n");
+	done(&res);
+	kifu_buf_release(&b);
+
+	/* format 2 without its keys is written as format 1 */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves: [f6]\n");
+	assert_int_equal(res.diags.errors, 0);
+	assert_int_equal(kifu_record_write(&b, res.first, &res.replay, &err), 0);
+	assert_non_null(strstr(b.data, "\nformat: 1\n"));
+	done(&res);
+	kifu_buf_release(&b);
+}
+
+static void test_format2_errors(void **state)
+{
+	struct doc_result res;
+	int i;
+
+	(void)state;
+	/* a bad line ends its own replay only: the main line, other lines, the result are checked */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - f6\n"
+		       "  - move: f3\n"
+		       "    variations: [[d4, d4, zz], [d4, {move: c2, variations: [[c3, c3]]}]]\n"
+		       "  - f3\n"
+		       "result: white\n");
+	expect_diag(&res, "game 1, ply 2, line 1, ply 3: illegal move 'd4'");
+	expect_diag(&res, "game 1, ply 2, line 2, ply 3, line 1, ply 4: illegal move 'c3'");
+	expect_diag(&res, "game 1, ply 3: illegal move 'f3'");
+	assert_int_equal(res.diags.errors, 3);
+	i = find_diag(&res, "line 2, ply 3, line 1");
+	assert_int_equal(res.diags.v[i].ply, 2); /* the main-line ply */
+	assert_int_equal(res.diags.v[i].line, 6);
+	assert_int_equal(res.diags.v[i].col, 66);
+	assert_false(res.replay.complete);
+	assert_null(kifu_replay_xtext(&res.replay, 0));
+	done(&res);
+
+	/* a bad line or eval leaves the main line valid: the result is still checked */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - {move: f6, variations: [[d4, d4]], eval: {engine: x, expected: 0, best: zz}}\n"
+		       "  - f3\n"
+		       "result: white\n");
+	expect_diag(&res, "game 1, ply 1, line 1, ply 2: illegal move 'd4'");
+	expect_diag(&res, "game 1, ply 1: 'best' of 'eval': unparsable move 'zz'");
+	expect_diag(&res, "game 1: result 'white' does not agree with the replay");
+	assert_int_equal(res.diags.errors, 3);
+	assert_false(res.replay.complete);
+	done(&res);
+
+	/* lines and eval of a main-line move that fails, or comes after one, are not checked */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves:\n"
+		       "  - f6\n"
+		       "  - {move: f6, variations: [[zz]], eval: {engine: x, expected: 0, best: zz}}\n"
+		       "  - {move: d4, variations: [[zz]]}\n");
+	assert_int_equal(res.diags.errors, 1);
+	expect_diag(&res, "game 1, ply 2: illegal move 'f6'");
+	done(&res);
+
+	/* nothing after the rules ended the game, in a line as in the main line; no result checked */
+	read_str(&res, "format: 2\ngame: splay-schmidt\nmoves: [{move: f6, variations: [[d4]]}]\n"
+		       "result: black\ntermination: resignation\n");
+	assert_int_equal(res.diags.errors, 0);
+	done(&res);
+}
+
+/* A record of a million lines, nested or side by side, is refused with a diagnostic, quickly. */
+static void test_format2_limits(void **state)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct doc_result res;
+	size_t i;
+
+	(void)state;
+	/* a million levels: past the reader's nesting limits, the file is not read on */
+	kifu_buf_puts(&b, "format: 2\ngame: splay-schmidt\nmoves:\n  - ");
+	for (i = 0; i < 1000000; i++)
+		kifu_buf_puts(&b, "{move: d4, variations: [[");
+	kifu_buf_puts(&b, "d4");
+	for (i = 0; i < 1000000; i++)
+		kifu_buf_puts(&b, "]]}");
+	kifu_buf_puts(&b, "\n");
+	assert_false(b.failed);
+	read_all(&res, b.data, b.len);
+	assert_true(res.diags.errors >= 1);
+	expect_diag(&res, "game 1: nesting deeper than");
+	done(&res);
+	kifu_buf_release(&b);
+
+	/* 17 levels: within YAML's limits, past format 2's */
+	kifu_buf_puts(&b, "format: 2\ngame: splay-schmidt\nmoves:\n  - ");
+	for (i = 0; i < 17; i++)
+		kifu_buf_puts(&b, "{move: d4, variations: [[");
+	kifu_buf_puts(&b, "d4");
+	for (i = 0; i < 17; i++)
+		kifu_buf_puts(&b, "]]}");
+	kifu_buf_puts(&b, "\n");
+	read_all(&res, b.data, b.len);
+	assert_int_equal(res.diags.errors, 1);
+	expect_diag(&res, "variations nested deeper than 16 levels");
+	assert_int_equal(res.first->line_turns, 16);
+	done(&res);
+	kifu_buf_release(&b);
+
+	/* a million lines side by side: the turns of lines count against the game's limit */
+	kifu_buf_puts(&b, "format: 2\ngame: splay-schmidt\nmoves:\n  - {move: d4, variations: [");
+	for (i = 0; i < 1000000; i++)
+		kifu_buf_puts(&b, i ? ", [d4]" : "[d4]");
+	kifu_buf_puts(&b, "]}\n  - f6\n");
+	read_all(&res, b.data, b.len);
+	expect_diag(&res, "game 1, ply 1, line 100000, ply 1: the game has more than 100000 turns, "
+			  "its lines included");
+	assert_true(res.first->flags & KIFU_RECORD_TRUNCATED);
+	assert_int_equal(res.first->line_turns, KIFU_RECORD_MAX_TURNS - 1);
+	assert_false(res.replay.complete);
+	done(&res);
+	kifu_buf_release(&b);
+}
+
+static void test_format2_builder(void **state)
+{
+	struct kifu_record *rec;
+	struct kifu_turn *t;
+	struct kifu_error err;
+
+	(void)state;
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_record_new(&rec, &err), 0);
+	assert_int_equal(kifu_record_add_turn(rec, "f6", NULL, NULL, &err), 0);
+	assert_false(kifu_record_uses_format2(rec));
+	assert_int_equal(kifu_record_turn_lines(rec, &rec->turns[0], 2, &err), 0);
+	t = kifu_record_line_add_turn(rec, &rec->turns[0].lines[1], "d4", "why not", "3");
+	assert_non_null(t);
+	assert_int_equal(kifu_record_turn_nag(rec, t, "!?", &err), 0);
+	assert_int_equal(kifu_record_turn_eval(rec, t, "mcts:9", "0.25", "d5", &err), 0);
+	assert_true(t->eval->expected_value == 0.25);
+	assert_true(kifu_record_uses_format2(rec));
+	assert_int_equal(rec->line_turns, 1);
+	assert_int_equal(kifu_nag_index("?!"), 6);
+	assert_int_equal(kifu_nag_index("!!!"), 0);
+	kifu_record_free(rec);
+}
+
 static void test_diag_escapes(void **state)
 {
 	struct kifu_diags d = KIFU_DIAGS_INIT;
@@ -904,6 +1157,11 @@ int main(void)
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_builder),
+		cmocka_unit_test(test_format2_read),
+		cmocka_unit_test(test_format2_write),
+		cmocka_unit_test(test_format2_errors),
+		cmocka_unit_test(test_format2_limits),
+		cmocka_unit_test(test_format2_builder),
 		cmocka_unit_test(test_diag_escapes),
 		cmocka_unit_test(test_alias_never_expanded),
 		cmocka_unit_test(test_deep_nesting),

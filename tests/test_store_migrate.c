@@ -67,6 +67,83 @@ static void test_migrates_older(void **state)
 	kifu_store_free(st);
 }
 
+static void write_all_games(struct kifu_buf *out, struct kifu_store *st);
+
+/*
+ * Schema 10: a database of schema 9 (no game_lines) is read as it is, its
+ * games without lines, and migrates keeping its games; a format-2 game
+ * stored then comes back with its lines, nags and evals.
+ */
+static void test_migrate_lines(void **state)
+{
+	static const char plain[] = "game: splay-schmidt\nmoves: [f6, f3, b2]\n";
+	static const char annotated[] =
+		"format: 2\ngame: splay-schmidt\nmoves:\n  - f6\n"
+		"  - move: f3\n    nag: '?!'\n"
+		"    eval: {engine: 'mcts:9', expected: 0.5, best: d4}\n"
+		"    variations: [[d4, {move: c2, comment: c, variations: [[c3]]}], [b2]]\n"
+		"  - d4\n";
+	struct kifu_buf before = KIFU_BUF_INIT, after = KIFU_BUF_INIT, want = KIFU_BUF_INIT;
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_record *rec;
+	struct kifu_store *st;
+	struct kifu_error err;
+	sqlite3 *db;
+
+	(void)state;
+	kifu_error_clear(&err);
+	st = th_store_open(th_dbpath);
+	th_add_games(st, plain);
+	kifu_store_free(st);
+	/* what schema 9 was: the same without game_lines */
+	assert_int_equal(sqlite3_open(th_dbpath, &db), SQLITE_OK);
+	exec_sql(db, "DROP TABLE game_lines; PRAGMA user_version = 9");
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	assert_int_equal(kifu_store_open(&st, th_dbpath, KIFU_STORE_READ, &err), 0);
+	assert_int_equal(kifu_store_version(st), 9);
+	write_all_games(&before, st);
+	kifu_store_free(st);
+
+	st = th_store_open(th_dbpath);
+	assert_int_equal(kifu_store_version(st), 10);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_lines"), 0);
+	write_all_games(&after, st);
+	assert_string_equal(after.data, before.data);
+	th_add_games(st, annotated);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_lines"), 1);
+	/* kept with the game; the main line alone in game_data and the position index */
+	assert_int_equal(th_q_int(st, "SELECT plies FROM games WHERE id = 2"), 3);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 2"), 4);
+	assert_int_equal(kifu_store_game_load(&rec, st, 2, &err), 0);
+	th_revalidate(rec, &rp);
+	assert_int_equal(kifu_record_write(&after, rec, &rp, &err), 0);
+	kifu_record_free(rec);
+	kifu_replay_release(&rp);
+	rec = th_parse(annotated, &rp);
+	assert_int_equal(kifu_record_write(&want, rec, &rp, &err), 0);
+	assert_non_null(strstr(after.data, want.data));
+	assert_non_null(strstr(want.data, "      - - d4\n"));
+	kifu_record_free(rec);
+	kifu_replay_release(&rp);
+	/* a game that differs only in its lines is a duplicate: the stored copy stays */
+	rec = th_parse("format: 2\ngame: splay-schmidt\nmoves: [f6, {move: f3, nag: '!'}, d4]\n", &rp);
+	{
+		int64_t id = 0;
+
+		assert_int_equal(kifu_store_game_add(&id, st, rec, &rp, NULL, &err), 0);
+		assert_int_equal(id, 2);
+	}
+	kifu_record_free(rec);
+	kifu_replay_release(&rp);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM games"), 2);
+	assert_non_null(strstr(th_q_text(st, "SELECT lines FROM game_lines"), "\"?!\""));
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_lines"), 1);
+	kifu_store_free(st);
+	kifu_buf_release(&before);
+	kifu_buf_release(&after);
+	kifu_buf_release(&want);
+}
+
 static void test_refuses_newer_and_foreign(void **state)
 {
 	struct kifu_store *st = NULL;
@@ -409,6 +486,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_migrates_older, th_tmpdb_setup,
+						th_tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_lines, th_tmpdb_setup,
 						th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_refuses_newer_and_foreign, th_tmpdb_setup,
 						th_tmpdb_teardown),

@@ -48,6 +48,14 @@ int kifu_diags_add(struct kifu_diags *d, int severity, int game, int ply, struct
 /* The same with a va_list, for readers' own diagnostic wrappers. */
 int kifu_diags_addv(struct kifu_diags *d, int severity, int game, int ply, struct kifu_mark at,
 		    const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+/*
+ * The same for a problem inside format 2's lines: path ("line 1, ply 8",
+ * NULL or "" for none) follows "game K, ply P, " where P is the main-line
+ * ply whose lines hold the problem (the diagnostic's ply).
+ */
+int kifu_diags_add_pathv(struct kifu_diags *d, int severity, int game, int ply, const char *path,
+			 struct kifu_mark at, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
 /* Stable sort into document order (line, then column). */
 void kifu_diags_sort(struct kifu_diags *d, size_t from);
 void kifu_diags_reset(struct kifu_diags *d);

@@ -82,6 +82,11 @@ struct kifu_format {
  * not hold them (a csv header or a JSON array needs them all).
  */
 #define KIFU_FORMAT_STREAM 0x1
+/*
+ * The format cannot hold format 2's lines (RECORDS.md): its writer leaves
+ * them out, and kifu-export warns once per game that has any.
+ */
+#define KIFU_FORMAT_NO_LINES 0x2
 
 /* The registry: every format, NULL-terminated. */
 extern const struct kifu_format *const kifu_formats[];

@@ -1,6 +1,7 @@
 /*
- * Game records in the YAML notation of format 1 (spec/RECORDS.md): the
- * record as data, with builders for records made in memory and the YAML
+ * Game records in the YAML notation of formats 1 and 2 (spec/RECORDS.md):
+ * the record as data (format 2's lines, nags and evals hang from its
+ * turns), with builders for records made in memory and the YAML
  * typing of scalars and clocks that reading and writing share.
  *
  * Strings in a record are NUL-terminated UTF-8 owned by the record.
@@ -26,7 +27,8 @@
 /* Limits on hostile input (each exceeded limit is a diagnostic, never a crash). */
 #define KIFU_RECORD_MAX_DEPTH 64        /* nesting of mappings and sequences */
 #define KIFU_RECORD_MAX_SCALAR (1 << 20) /* bytes in one scalar */
-#define KIFU_RECORD_MAX_TURNS 100000    /* items of `moves` */
+#define KIFU_RECORD_MAX_TURNS 100000    /* turns of a game, those of its lines included */
+#define KIFU_RECORD_MAX_LEVELS 16       /* nesting of format 2's lines (the main line is level 0) */
 #define KIFU_RECORD_MAX_MOVE 256        /* bytes of one move's text, white space trimmed */
 #define KIFU_RECORD_MAX_NODES (1 << 21) /* YAML nodes in one document */
 #define KIFU_RECORD_MAX_TEXT (64 << 20) /* bytes of scalar text in one document */
@@ -103,13 +105,46 @@ struct kifu_tag {
 	struct kifu_mark at;   /* the key */
 };
 
-/* One item of `moves`. */
+struct kifu_line;
+struct kifu_eval;
+
+/* The judgements a format-2 turn's `nag` may give (PGN's $1-$6), in that order. */
+extern const char *const kifu_nags[7];
+
+/* The index (1-6) of a nag's text in kifu_nags, 0 when it is none of them. */
+int kifu_nag_index(const char *s);
+
+/* One item of `moves` (or of a line). */
 struct kifu_turn {
 	char *text;            /* the move as written; NULL when the item is broken */
 	char *comment;         /* NULL when absent */
 	char *clock;           /* the clock as written (a YAML number), NULL when absent */
 	double clock_seconds;
 	struct kifu_mark at;   /* the move's own scalar (or the item) */
+	/* Format 2 (NULL, 0 when absent). */
+	char *nag;             /* one of kifu_nags (as read: checked by the reader) */
+	struct kifu_eval *eval;
+	struct kifu_line *lines; /* `variations`: what could have been played instead */
+	size_t nlines;
+	struct kifu_mark nag_at, eval_at, lines_at; /* each key, for "needs format 2" */
+	/* The lines and the eval are the record's (freed with it): never copy a turn that has them. */
+};
+
+/* A line of `variations`: turns from the position before the move it replaces. */
+struct kifu_line {
+	struct kifu_turn *turns;
+	size_t nturns;
+	struct kifu_mark at;   /* the line's sequence */
+	size_t cap_;           /* private */
+};
+
+/* A format-2 `eval`: an engine's figures for the position before its move. */
+struct kifu_eval {
+	char *engine;          /* the engine's SPEC */
+	char *expected;        /* the mover's expected score as written (a YAML number in [0, 1]) */
+	double expected_value;
+	char *best;            /* the engine's move as written */
+	struct kifu_mark at, best_at;
 };
 
 /* The record comes from a YAML document that libyaml could not parse. */
@@ -141,6 +176,7 @@ struct kifu_record {
 	size_t plies_written;  /* items in `moves` as written (more than nturns if truncated) */
 	struct kifu_tag *tags;
 	size_t ntags;
+	size_t line_turns;     /* format 2: the turns of every line, at every depth */
 
 	/* Private: storage of the strings and arrays above. */
 	struct kifu_arena_block *arena_;
@@ -163,6 +199,32 @@ int kifu_record_set_player(struct kifu_record *rec, const char *side, const char
 			   int has_rating, long rating, struct kifu_error *err);
 int kifu_record_add_turn(struct kifu_record *rec, const char *move, const char *comment,
 			 const char *clock, struct kifu_error *err);
+/*
+ * Format 2 builders. kifu_record_turn_lines gives turn t room for n lines
+ * (zeroed, replacing any it had); kifu_record_line_add_turn appends a turn
+ * to a line (as kifu_record_add_turn does to the main line) and returns it,
+ * NULL when out of memory; kifu_record_turn_nag and kifu_record_turn_eval
+ * set a turn's nag (NULL removes it) and eval (engine NULL removes it).
+ */
+int kifu_record_turn_lines(struct kifu_record *rec, struct kifu_turn *t, size_t n,
+			   struct kifu_error *err);
+struct kifu_turn *kifu_record_line_add_turn(struct kifu_record *rec, struct kifu_line *line,
+					    const char *move, const char *comment, const char *clock);
+int kifu_record_turn_nag(struct kifu_record *rec, struct kifu_turn *t, const char *nag,
+			 struct kifu_error *err);
+int kifu_record_turn_eval(struct kifu_record *rec, struct kifu_turn *t, const char *engine,
+			  const char *expected, const char *best, struct kifu_error *err);
+
+/*
+ * How many canonical texts turn t's eval and lines take in a replay's walk
+ * (kifu_replay_xtext): the eval's best, then every move of its lines with
+ * their own. The texts of main-line ply p start after those of plies 1..p-1.
+ */
+size_t kifu_turn_texts(const struct kifu_turn *t);
+
+/* Whether some turn at any depth has a nag, an eval or lines (so that the record needs format 2). */
+int kifu_record_uses_format2(const struct kifu_record *rec);
+
 int kifu_record_add_tag(struct kifu_record *rec, const char *key, const char *value, int type,
 			struct kifu_error *err);
 

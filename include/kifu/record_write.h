@@ -13,9 +13,11 @@
 struct kifu_replay; /* kifu/replay.h */
 
 /*
- * Appends rec as one canonical format-1 YAML document (starting "---") to
- * out. With a replay of rec that kept texts (KIFU_VALIDATE_TEXT), moves are
- * written in canonical notation; otherwise as they are in the record.
+ * Appends rec as one canonical YAML document (starting "---") to out:
+ * format 1, or format 2 when rec uses its keys (RECORDS.md). With a replay
+ * of rec that kept texts (KIFU_VALIDATE_TEXT), moves are written in
+ * canonical notation (those of lines and evals' bests when the replay is
+ * complete); otherwise as they are in the record.
  * Strings that YAML would type or mangle are quoted. Returns 0 or
  * KIFU_ENOMEM.
  */

@@ -34,9 +34,18 @@ struct kifu_replay {
 	int nfigures;
 	struct kifu_figure figures[KIFU_FIGURES_MAX];
 	void *state;                  /* the last position replayed (game->state_size bytes) */
+	/*
+	 * With KIFU_VALIDATE_TEXT, format 2's canonical texts (read them with
+	 * kifu_replay_xtext): every move of a line and every eval's best, in
+	 * the order of a walk of the main line where each turn gives its own
+	 * move (in a line), then its eval's best, then its lines in order.
+	 */
+	char *xtext;
+	size_t nx;
 	/* Private. */
 	size_t cap_;
 	size_t state_cap_;
+	size_t capx_;
 };
 
 #define KIFU_REPLAY_INIT { .variant = -1, .first = -1, .outcome = { KIFU_ONGOING, -1 } }
@@ -45,6 +54,13 @@ void kifu_replay_release(struct kifu_replay *rp);
 
 /* Canonical text of ply p (1-based) when the replay kept texts, else NULL. */
 const char *kifu_replay_text(const struct kifu_replay *rp, size_t ply);
+
+/*
+ * The canonical text of the i-th (0-based) move of format 2's lines and
+ * evals in the walk order above, or NULL (no texts kept, the replay is not
+ * complete, or past the end): writers then use the text as written.
+ */
+const char *kifu_replay_xtext(const struct kifu_replay *rp, size_t i);
 
 /* Keep the canonical text of every move in the replay. */
 #define KIFU_VALIDATE_TEXT 0x1

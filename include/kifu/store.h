@@ -215,7 +215,8 @@ int kifu_store_quarantine_add(int64_t *id, struct kifu_store *st, const char *ra
 
 /*
  * Rebuilds the record of stored game id (headers, players, moves in
- * canonical notation with comments and clocks as given, result,
+ * canonical notation with comments and clocks as given, format 2's nags,
+ * evals and lines (schema 10), result,
  * termination, tags), such that kifu_record_write gives its canonical
  * YAML and kifu_record_validate replays it. *out belongs to the caller
  * (kifu_record_free). KIFU_ENOTFOUND when there is no such game.

@@ -118,12 +118,28 @@ int kifu_record_new(struct kifu_record **out, struct kifu_error *err)
 	return 0;
 }
 
+/* Frees what format 2 hangs from turns (lines nest at most KIFU_RECORD_MAX_LEVELS + 1 deep). */
+static void free_format2(struct kifu_turn *turns, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < turns[i].nlines; j++) {
+			free_format2(turns[i].lines[j].turns, turns[i].lines[j].nturns);
+			free(turns[i].lines[j].turns);
+		}
+		free(turns[i].lines);
+		free(turns[i].eval);
+	}
+}
+
 void kifu_record_free(struct kifu_record *rec)
 {
 	if (!rec)
 		return;
 	kifu_arena_release_(&rec->arena_);
 	free(rec->players);
+	free_format2(rec->turns, rec->nturns);
 	free(rec->turns);
 	free(rec->tags);
 	free(rec);
@@ -224,6 +240,136 @@ int kifu_record_add_turn(struct kifu_record *rec, const char *move, const char *
 	return failed ? nomem(err) : 0;
 }
 
+int kifu_record_expected_(const char *s, size_t n, double *out)
+{
+	long l = 0;
+	double f = 0;
+	int over = 0, type = kifu_yaml_resolve(s, n, &l, &f, &over);
+
+	if (type == KIFU_SCALAR_INT && !over)
+		f = (double)l;
+	else if (type != KIFU_SCALAR_FLOAT)
+		return KIFU_EPARSE;
+	if (!(f >= 0 && f <= 1))
+		return KIFU_ERANGE;
+	*out = f;
+	return 0;
+}
+
+const char *const kifu_nags[7] = { "", "!", "?", "!!", "??", "!?", "?!" };
+
+int kifu_nag_index(const char *s)
+{
+	int i;
+
+	for (i = 1; s && i < 7; i++)
+		if (!strcmp(s, kifu_nags[i]))
+			return i;
+	return 0;
+}
+
+int kifu_record_turn_lines(struct kifu_record *rec, struct kifu_turn *t, size_t n,
+			   struct kifu_error *err)
+{
+	struct kifu_line *v = n ? calloc(n, sizeof(*v)) : NULL;
+	size_t j;
+
+	if (n && !v)
+		return nomem(err);
+	for (j = 0; j < t->nlines; j++) {
+		free_format2(t->lines[j].turns, t->lines[j].nturns);
+		free(t->lines[j].turns);
+	}
+	free(t->lines);
+	t->lines = v;
+	t->nlines = n;
+	(void)rec;
+	return 0;
+}
+
+struct kifu_turn *kifu_record_line_add_turn(struct kifu_record *rec, struct kifu_line *line,
+					    const char *move, const char *comment, const char *clock)
+{
+	struct kifu_turn *t;
+	int failed = 0;
+
+	if (line->nturns == line->cap_) {
+		size_t cap = line->cap_ ? line->cap_ * 2 : 4;
+		struct kifu_turn *v = realloc(line->turns, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		line->turns = v;
+		line->cap_ = cap;
+	}
+	t = &line->turns[line->nturns++];
+	memset(t, 0, sizeof(*t));
+	t->text = dup_or_null(rec, move, &failed);
+	t->comment = dup_or_null(rec, comment, &failed);
+	t->clock = dup_or_null(rec, clock, &failed);
+	if (clock)
+		kifu_clock_seconds(clock, strlen(clock), &t->clock_seconds);
+	rec->line_turns++;
+	return failed ? NULL : t;
+}
+
+int kifu_record_turn_nag(struct kifu_record *rec, struct kifu_turn *t, const char *nag,
+			 struct kifu_error *err)
+{
+	int failed = 0;
+
+	t->nag = dup_or_null(rec, nag, &failed);
+	return failed ? nomem(err) : 0;
+}
+
+int kifu_record_turn_eval(struct kifu_record *rec, struct kifu_turn *t, const char *engine,
+			  const char *expected, const char *best, struct kifu_error *err)
+{
+	struct kifu_eval *e;
+	int failed = 0;
+
+	free(t->eval);
+	t->eval = NULL;
+	if (!engine)
+		return 0;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return nomem(err);
+	e->engine = dup_or_null(rec, engine, &failed);
+	e->expected = dup_or_null(rec, expected ? expected : "0", &failed);
+	e->best = dup_or_null(rec, best ? best : "", &failed);
+	if (e->expected)
+		kifu_record_expected_(e->expected, strlen(e->expected), &e->expected_value);
+	t->eval = e;
+	return failed ? nomem(err) : 0;
+}
+
+size_t kifu_turn_texts(const struct kifu_turn *t)
+{
+	size_t n = t->eval ? 1 : 0, j, k;
+
+	for (j = 0; j < t->nlines; j++)
+		for (k = 0; k < t->lines[j].nturns; k++)
+			n += 1 + kifu_turn_texts(&t->lines[j].turns[k]);
+	return n;
+}
+
+static int turns_use_format2(const struct kifu_turn *turns, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (turns[i].nag || turns[i].eval || turns[i].nlines)
+			return 1;
+	return 0;
+}
+
+int kifu_record_uses_format2(const struct kifu_record *rec)
+{
+	/* A line is a non-empty `variations`, so a turn with lines already says yes. */
+	return turns_use_format2(rec->turns, rec->nturns);
+}
+
 int kifu_record_add_tag(struct kifu_record *rec, const char *key, const char *value, int type,
 			struct kifu_error *err)
 {
@@ -256,12 +402,20 @@ int kifu_diags_add(struct kifu_diags *d, int severity, int game, int ply, struct
 int kifu_diags_addv(struct kifu_diags *d, int severity, int game, int ply, struct kifu_mark at,
 		    const char *fmt, va_list ap)
 {
+	return kifu_diags_add_pathv(d, severity, game, ply, NULL, at, fmt, ap);
+}
+
+int kifu_diags_add_pathv(struct kifu_diags *d, int severity, int game, int ply, const char *path,
+			 struct kifu_mark at, const char *fmt, va_list ap)
+{
 	struct kifu_buf b = KIFU_BUF_INIT;
 	struct kifu_diag *dg;
 	char msg[KIFU_ERROR_MSG_MAX];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (ply > 0)
+	if (ply > 0 && path && path[0])
+		kifu_buf_printf(&b, "game %d, ply %d, %s: ", game, ply, path);
+	else if (ply > 0)
 		kifu_buf_printf(&b, "game %d, ply %d: ", game, ply);
 	else
 		kifu_buf_printf(&b, "game %d: ", game);

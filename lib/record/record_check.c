@@ -43,6 +43,9 @@ struct check {
 	const struct kifu_record *rec;
 	struct kifu_diags *diags;
 	int failed;
+	struct kifu_replay *rp;
+	unsigned flags;
+	int line_errors;      /* errors in lines and evals (they leave the main line's checks) */
 };
 
 static void report(struct check *c, int severity, int ply, struct kifu_mark at, const char *fmt,
@@ -57,6 +60,31 @@ static void report(struct check *c, int severity, int ply, struct kifu_mark at, 
 	if (kifu_diags_addv(c->diags, severity, c->rec->number, ply, at, fmt, ap) < 0)
 		c->failed = 1;
 	va_end(ap);
+}
+
+/*
+ * A problem in format 2's lines: "game K, ply MAIN, PATH, ply P: ..." (P 0:
+ * the path alone), its ply the main line's.
+ */
+static void report_path(struct check *c, int main_ply, const char *path, int ply,
+			struct kifu_mark at, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void report_path(struct check *c, int main_ply, const char *path, int ply,
+			struct kifu_mark at, const char *fmt, ...)
+{
+	char full[KIFU_RECORD_MAX_LEVELS * 32 + 32];
+	va_list ap;
+
+	if (ply > 0)
+		snprintf(full, sizeof(full), "%s%sply %d", path, path[0] ? ", " : "", ply);
+	else
+		snprintf(full, sizeof(full), "%s", path);
+	va_start(ap, fmt);
+	if (kifu_diags_add_pathv(c->diags, KIFU_DIAG_ERROR, c->rec->number, main_ply, full, at, fmt,
+				 ap) < 0)
+		c->failed = 1;
+	va_end(ap);
+	c->line_errors++;
 }
 
 static const char *clip(const char *s, char *buf)
@@ -77,6 +105,73 @@ static void join(char *out, size_t size, const char *const *names, const char *m
 		snprintf(out + n, size - n, "%s%s", n ? ", " : "", more);
 }
 
+/* The first use of a format-2 key: where, and the path to it. */
+struct first_use {
+	struct kifu_mark at;
+	int main_ply, ply;
+	char path[KIFU_RECORD_MAX_LEVELS * 32];
+};
+
+static int before(struct kifu_mark a, struct kifu_mark b)
+{
+	return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+static void note_use(struct first_use *u, struct kifu_mark at, int main_ply, const char *path,
+		     int ply)
+{
+	if (u->main_ply && !before(at, u->at))
+		return;
+	u->at = at;
+	u->main_ply = main_ply;
+	u->ply = path[0] ? ply : 0;
+	snprintf(u->path, sizeof(u->path), "%s", path);
+}
+
+static void find_uses(struct first_use *uses, const struct kifu_turn *turns, size_t n,
+		      int main_ply, int ply, char *path)
+{
+	size_t i, j, plen = strlen(path), size = KIFU_RECORD_MAX_LEVELS * 32;
+
+	for (i = 0; i < n; i++, ply++) {
+		const struct kifu_turn *t = &turns[i];
+		int mp = main_ply ? main_ply : ply;
+
+		if (t->nag)
+			note_use(&uses[0], t->nag_at, mp, path, ply);
+		if (t->eval)
+			note_use(&uses[1], t->eval_at, mp, path, ply);
+		if (t->nlines)
+			note_use(&uses[2], t->lines_at, mp, path, ply);
+		for (j = 0; j < t->nlines; j++) {
+			if (plen == 0)
+				snprintf(path, size, "line %zu", j + 1);
+			else
+				snprintf(path + plen, size - plen, ", ply %d, line %zu", ply, j + 1);
+			find_uses(uses, t->lines[j].turns, t->lines[j].nturns, mp, ply, path);
+			path[plen] = '\0';
+		}
+	}
+}
+
+/* A format-1 record using format 2's keys: one error per key, at its first use. */
+static void check_format2_keys(struct check *c)
+{
+	static const char *const names[3] = { "nag", "eval", "variations" };
+	struct first_use uses[3];
+	char path[KIFU_RECORD_MAX_LEVELS * 32] = "";
+	int k;
+
+	if (!kifu_record_uses_format2(c->rec))
+		return;
+	memset(uses, 0, sizeof(uses));
+	find_uses(uses, c->rec->turns, c->rec->nturns, 0, 1, path);
+	for (k = 0; k < 3; k++)
+		if (uses[k].main_ply)
+			report_path(c, uses[k].main_ply, uses[k].path, uses[k].ply, uses[k].at,
+				    "'%s' needs format 2 (say 'format: 2')", names[k]);
+}
+
 void kifu_replay_release(struct kifu_replay *rp)
 {
 	if (!rp)
@@ -85,6 +180,7 @@ void kifu_replay_release(struct kifu_replay *rp)
 	free(rp->hashes);
 	free(rp->canonical);
 	free(rp->state);
+	free(rp->xtext);
 	memset(rp, 0, sizeof(*rp));
 	rp->variant = -1;
 	rp->first = -1;
@@ -96,6 +192,132 @@ const char *kifu_replay_text(const struct kifu_replay *rp, size_t ply)
 	if (!rp->canonical || ply < 1 || ply > rp->nplies)
 		return NULL;
 	return rp->canonical + (ply - 1) * KIFU_MOVE_TEXT_MAX;
+}
+
+const char *kifu_replay_xtext(const struct kifu_replay *rp, size_t i)
+{
+	if (!rp || !rp->complete || !rp->xtext || i >= rp->nx)
+		return NULL;
+	return rp->xtext + i * KIFU_MOVE_TEXT_MAX;
+}
+
+/* Keeps the canonical text of m (in state) as the next of the replay's lines and evals. */
+static void keep_xtext(struct check *c, const struct kifu_game *g, const void *state, kifu_move m)
+{
+	struct kifu_replay *rp = c->rp;
+
+	if (!(c->flags & KIFU_VALIDATE_TEXT))
+		return;
+	if (rp->nx == rp->capx_) {
+		size_t cap = rp->capx_ ? rp->capx_ * 2 : 16;
+		char *p = realloc(rp->xtext, cap * KIFU_MOVE_TEXT_MAX);
+
+		if (!p) {
+			c->failed = 1;
+			return;
+		}
+		rp->xtext = p;
+		rp->capx_ = cap;
+	}
+	g->format_move(state, m, rp->xtext + rp->nx++ * KIFU_MOVE_TEXT_MAX);
+}
+
+/* A move's text past KIFU_RECORD_MAX_MOVE once trimmed: *s is where it starts. */
+static int too_long(const char *text, const char **start)
+{
+	const char *s, *e;
+
+	if (strnlen(text, KIFU_RECORD_MAX_MOVE + 1) <= KIFU_RECORD_MAX_MOVE)
+		return 0;
+	for (s = text; *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'; s++)
+		;
+	for (e = s + strlen(s);
+	     e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'); e--)
+		;
+	*start = s;
+	return (size_t)(e - s) > KIFU_RECORD_MAX_MOVE;
+}
+
+static void check_extras(struct check *c, const struct kifu_game *g, const void *state,
+			 const struct kifu_turn *t, int main_ply, int ply, char *path, size_t plen);
+
+/*
+ * Replays a line from before (the position before the move it replaces,
+ * whose ply is ply) with the main line's checks; a problem ends this
+ * line's replay only.
+ */
+static void check_line(struct check *c, const struct kifu_game *g, const void *before,
+		       const struct kifu_line *line, int main_ply, int ply, char *path, size_t plen)
+{
+	void *state = malloc(g->state_size);
+	struct kifu_error merr;
+	size_t k;
+
+	if (!state) {
+		c->failed = 1;
+		return;
+	}
+	memcpy(state, before, g->state_size);
+	kifu_error_clear(&merr);
+	for (k = 0; k < line->nturns; k++, ply++) {
+		const struct kifu_turn *t = &line->turns[k];
+		struct kifu_outcome oc;
+		const char *s;
+		kifu_move m;
+
+		if (!t->text)
+			break; /* a broken turn, reported by the reader */
+		if (too_long(t->text, &s)) {
+			report_path(c, main_ply, path, ply, t->at, "unparsable move '%.40s...': too long",
+				    s);
+			break;
+		}
+		if (g->parse_move(state, t->text, &m, &merr) < 0) {
+			g->outcome(state, &oc);
+			if (oc.status != KIFU_ONGOING)
+				report_path(c, main_ply, path, ply, t->at,
+					    "move after the end of the game");
+			else
+				report_path(c, main_ply, path, ply, t->at, "%s", merr.message);
+			break;
+		}
+		keep_xtext(c, g, state, m);
+		if (t->eval || t->nlines)
+			check_extras(c, g, state, t, main_ply, ply, path, plen);
+		g->apply(state, m);
+	}
+	free(state);
+}
+
+/*
+ * The eval and the lines of turn t, played at ply from state (the position
+ * before it); path (plen bytes, room for KIFU_RECORD_MAX_LEVELS levels)
+ * names the line t is in, "" on the main line.
+ */
+static void check_extras(struct check *c, const struct kifu_game *g, const void *state,
+			 const struct kifu_turn *t, int main_ply, int ply, char *path, size_t plen)
+{
+	size_t j, size = KIFU_RECORD_MAX_LEVELS * 32;
+
+	if (t->eval && t->eval->best) {
+		struct kifu_error merr;
+		kifu_move m;
+
+		kifu_error_clear(&merr);
+		if (g->parse_move(state, t->eval->best, &m, &merr) < 0)
+			report_path(c, main_ply, path, path[0] ? ply : 0, t->eval->best_at,
+				    "'best' of 'eval': %s", merr.message);
+		else
+			keep_xtext(c, g, state, m);
+	}
+	for (j = 0; j < t->nlines; j++) {
+		if (plen == 0)
+			snprintf(path, size, "line %zu", j + 1);
+		else
+			snprintf(path + plen, size - plen, ", ply %d, line %zu", ply, j + 1);
+		check_line(c, g, state, &t->lines[j], main_ply, ply, path, strlen(path));
+		path[plen] = '\0';
+	}
 }
 
 static void check_date(struct check *c, unsigned flags)
@@ -220,21 +442,13 @@ static int replay_moves(struct check *c, struct kifu_replay *rp, const struct ki
 		int ply = (int)i + 1;
 		struct kifu_outcome oc;
 		kifu_move m;
-		const char *s, *e;
+		const char *s;
 
 		if (!t->text)
 			return 0; /* a broken turn, reported by the reader */
-		if (strnlen(t->text, KIFU_RECORD_MAX_MOVE + 1) > KIFU_RECORD_MAX_MOVE) {
-			for (s = t->text; *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'; s++)
-				;
-			for (e = s + strlen(s); e > s && (e[-1] == ' ' || e[-1] == '\t' ||
-							  e[-1] == '\n' || e[-1] == '\r'); e--)
-				;
-			if ((size_t)(e - s) > KIFU_RECORD_MAX_MOVE) {
-				report(c, KIFU_DIAG_ERROR, ply, t->at,
-				       "unparsable move '%.40s...': too long", s);
-				return 0;
-			}
+		if (too_long(t->text, &s)) {
+			report(c, KIFU_DIAG_ERROR, ply, t->at, "unparsable move '%.40s...': too long", s);
+			return 0;
 		}
 		/*
 		 * No move is legal where the rules ended the game, so the position
@@ -247,6 +461,11 @@ static int replay_moves(struct check *c, struct kifu_replay *rp, const struct ki
 			else
 				report(c, KIFU_DIAG_ERROR, ply, t->at, "%s", merr.message);
 			return 0;
+		}
+		if (t->eval || t->nlines) {
+			char path[KIFU_RECORD_MAX_LEVELS * 32] = "";
+
+			check_extras(c, g, rp->state, t, ply, ply, path, 0);
 		}
 		if (rp->canonical)
 			g->format_move(rp->state, m, rp->canonical + i * KIFU_MOVE_TEXT_MAX);
@@ -353,15 +572,21 @@ int kifu_record_validate(struct kifu_replay *rp, struct kifu_diags *diags,
 	rp->outcome.status = KIFU_ONGOING;
 	rp->outcome.winner = -1;
 	rp->nfigures = 0;
+	rp->nx = 0;
 	c.rec = rec;
 	c.diags = diags;
 	c.failed = 0;
+	c.rp = rp;
+	c.flags = flags;
+	c.line_errors = 0;
 	if (rec->flags & (KIFU_RECORD_SYNTAX_ERROR | KIFU_RECORD_NOT_A_GAME))
 		goto out;
 
-	if (present & (1u << KIFU_KEY_FORMAT) && rec->format != 1)
+	if (present & (1u << KIFU_KEY_FORMAT) && rec->format != 1 && rec->format != 2)
 		report(&c, KIFU_DIAG_ERROR, 0, rec->value_at[KIFU_KEY_FORMAT],
-		       "unsupported record format '%ld' (this is format 1)", rec->format);
+		       "unsupported record format '%ld' (kifu reads formats 1 and 2)", rec->format);
+	else if (rec->format == 1)
+		check_format2_keys(&c);
 
 	if (!(present & (1u << KIFU_KEY_GAME))) {
 		report(&c, KIFU_DIAG_ERROR, 0, rec->at, "missing key 'game'");
@@ -479,15 +704,23 @@ int kifu_record_validate(struct kifu_replay *rp, struct kifu_diags *diags,
 	else if (g && vi >= 0 && fi >= 0) {
 		rp->variant = vi;
 		rp->first = fi;
+		int main_ok;
+
 		errors0 = diags->errors;
-		rp->complete = replay_moves(&c, rp, g, flags, err) &&
-			       !(rec->flags & KIFU_RECORD_TRUNCATED) && diags->errors == errors0;
+		c.line_errors = 0;
+		main_ok = replay_moves(&c, rp, g, flags, err) &&
+			  !(rec->flags & KIFU_RECORD_TRUNCATED) &&
+			  diags->errors == errors0 + c.line_errors;
+		rp->complete = main_ok && diags->errors == errors0;
 		if (rp->game) {
 			g->outcome(rp->state, &rp->outcome);
 			rp->nfigures = g->figures ? g->figures(rp->state, rp->figures) : 0;
 		}
-		/* A record whose moves are all legal is checked against its result. */
-		if (rp->complete && result != R_BAD && term != T_BAD && paired_ok)
+		/*
+		 * A record whose main-line moves are all legal is checked against
+		 * its result, also when one of its lines is not (RECORDS.md).
+		 */
+		if (main_ok && result != R_BAD && term != T_BAD && paired_ok)
 			check_result(&c, g, rp, result, term);
 	}
 out:

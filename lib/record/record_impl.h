@@ -21,4 +21,11 @@ struct kifu_tag *kifu_record_push_tag_(struct kifu_record *rec);
 /* The address of the string field of key, or NULL for keys that are not strings. */
 char **kifu_record_field_(struct kifu_record *rec, int key);
 
+/*
+ * An eval's `expected` as written (s, n bytes): a YAML integer or float in
+ * [0, 1]. Returns 0 with *out set, KIFU_EPARSE for no number, KIFU_ERANGE
+ * outside [0, 1].
+ */
+int kifu_record_expected_(const char *s, size_t n, double *out);
+
 #endif

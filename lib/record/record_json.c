@@ -2,7 +2,8 @@
  * A record as the members of one JSON object (kifu-export --to json and
  * kifu-analyse --to json share it): the game, variant and first side of the
  * replay, the headers, players, the moves in canonical notation with their
- * comments and clocks, result, termination and tags. Tools add their own
+ * comments, clocks and format 2's nags, evals and lines, result,
+ * termination and tags. Tools add their own
  * members after these and close the object.
  */
 #include <math.h>
@@ -45,12 +46,76 @@ static int json_number(const char *s)
 	return *p == '\0';
 }
 
+static void json_clock(struct kifu_buf *b, const struct kifu_turn *t)
+{
+	kifu_buf_puts(b, ",\"clock\":");
+	if (json_number(t->clock))
+		kifu_buf_puts(b, t->clock);
+	else if (isfinite(t->clock_seconds))
+		kifu_buf_printf(b, "%.17g", t->clock_seconds);
+	else
+		kifu_buf_puts(b, "null");
+}
+
+/*
+ * Format 2's members of turn t at ply: nag, eval ({engine, expected, best})
+ * and variations (arrays of turn objects with their ply), the canonical
+ * texts taken from the replay in its walk order from *xi on.
+ */
+static void json_extras(struct kifu_buf *b, const struct kifu_turn *t, size_t ply,
+			const struct kifu_replay *rp, size_t *xi)
+{
+	size_t j, k;
+
+	if (t->nag) {
+		kifu_buf_puts(b, ",\"nag\":");
+		kifu_buf_json_string(b, t->nag);
+	}
+	if (t->eval) {
+		const char *best = kifu_replay_xtext(rp, (*xi)++);
+
+		kifu_buf_puts(b, ",\"eval\":{\"engine\":");
+		kifu_buf_json_string(b, t->eval->engine ? t->eval->engine : "");
+		kifu_buf_puts(b, ",\"expected\":");
+		if (t->eval->expected && json_number(t->eval->expected))
+			kifu_buf_puts(b, t->eval->expected);
+		else
+			kifu_buf_printf(b, "%.17g", t->eval->expected_value);
+		kifu_buf_puts(b, ",\"best\":");
+		kifu_buf_json_string(b, best ? best : t->eval->best ? t->eval->best : "");
+		kifu_buf_putc(b, '}');
+	}
+	if (!t->nlines)
+		return;
+	kifu_buf_puts(b, ",\"variations\":[");
+	for (j = 0; j < t->nlines; j++) {
+		kifu_buf_puts(b, j ? ",[" : "[");
+		for (k = 0; k < t->lines[j].nturns; k++) {
+			const struct kifu_turn *lt = &t->lines[j].turns[k];
+			const char *text = kifu_replay_xtext(rp, (*xi)++);
+
+			kifu_buf_printf(b, "%s{\"ply\":%zu,\"move\":", k ? "," : "", ply + k);
+			kifu_buf_json_string(b, text ? text : lt->text ? lt->text : "");
+			if (lt->comment) {
+				kifu_buf_puts(b, ",\"comment\":");
+				kifu_buf_json_string(b, lt->comment);
+			}
+			if (lt->clock)
+				json_clock(b, lt);
+			json_extras(b, lt, ply + k, rp, xi);
+			kifu_buf_putc(b, '}');
+		}
+		kifu_buf_putc(b, ']');
+	}
+	kifu_buf_putc(b, ']');
+}
+
 int kifu_record_write_json_head(struct kifu_buf *b, const struct kifu_record *rec,
 				const struct kifu_replay *rp)
 {
 	const struct kifu_game *g = rp->game;
 	const char *result, *term;
-	size_t i;
+	size_t i, xi = 0;
 	int k, first;
 
 	result = kifu_record_result(rec);
@@ -98,15 +163,9 @@ int kifu_record_write_json_head(struct kifu_buf *b, const struct kifu_record *re
 			kifu_buf_puts(b, ",\"comment\":");
 			kifu_buf_json_string(b, t->comment);
 		}
-		if (t->clock) {
-			kifu_buf_puts(b, ",\"clock\":");
-			if (json_number(t->clock))
-				kifu_buf_puts(b, t->clock);
-			else if (isfinite(t->clock_seconds))
-				kifu_buf_printf(b, "%.17g", t->clock_seconds);
-			else
-				kifu_buf_puts(b, "null");
-		}
+		if (t->clock)
+			json_clock(b, t);
+		json_extras(b, t, i + 1, rp, &xi);
 		kifu_buf_putc(b, '}');
 	}
 	kifu_buf_puts(b, rp->nplies ? "\n  ],\n  \"result\":" : "],\n  \"result\":");

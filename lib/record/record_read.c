@@ -3,7 +3,9 @@
  * gathers it): the tree becomes a struct kifu_record while every structural
  * rule of RECORDS.md is checked: known keys (with a hint for a misspelt
  * one), no duplicates, value types, players, moves with their comments and
- * clocks, and tags.
+ * clocks, format 2's nags, evals and lines (read recursively, at most
+ * KIFU_RECORD_MAX_LEVELS deep, their turns counted with the main line's
+ * against KIFU_RECORD_MAX_TURNS), and tags.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +40,9 @@ static const char *key_hint(char *out, size_t n, const char *name, const char *c
 }
 
 static const char *const player_keys[] = { "name", "rating", NULL };
-static const char *const turn_keys[] = { "move", "comment", "clock", NULL };
+static const char *const turn_keys[] = { "move", "nag", "comment", "clock", "eval",
+					 "variations", NULL };
+static const char *const eval_keys[] = { "engine", "expected", "best", NULL };
 
 
 /* ---- Turning the tree into a record ---- */
@@ -263,16 +267,168 @@ static void convert_clock(struct kifu_record_doc_ *d, struct kifu_turn *t,
 	t->clock_seconds = f;
 }
 
-static void convert_turn(struct kifu_record_doc_ *d, const struct kifu_record_node_ *item, int ply)
+static void convert_turn(struct kifu_record_doc_ *d, struct kifu_turn *t,
+			 const struct kifu_record_node_ *item, int ply, int level);
+
+/* A format-2 `eval`: exactly {engine, expected, best}. */
+static void convert_eval(struct kifu_record_doc_ *d, struct kifu_turn *t,
+			 const struct kifu_record_node_ *v, int ply)
 {
-	struct kifu_turn *t = kifu_record_push_turn_(d->rec);
-	int seen_move = 0, seen_comment = 0, seen_clock = 0;
+	static const char *const names[] = { "engine", "expected", "best" };
+	struct kifu_eval *e;
+	char buf[CLIP + 1], hint[64];
+	int seen[3] = { 0, 0, 0 }, k;
 	uint32_t c;
 
-	if (!t) {
+	if (v->type == KIFU_NODE_BAD_)
+		return;
+	if (v->type != KIFU_NODE_MAP_) {
+		kifu_record_diag_(d, ply, kifu_record_node_at_(v),
+				  "'eval' must be a mapping {engine, expected, best}, not %s", kind(v));
+		return;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
 		d->failed = 1;
 		return;
 	}
+	t->eval = e;
+	e->at = kifu_record_node_at_(v);
+	for (c = v->first; c; c = N(d, c)->next) {
+		const struct kifu_record_node_ *kk = N(d, c), *vv;
+
+		c = kk->next;
+		if (!c)
+			break;
+		vv = N(d, c);
+		if (!key_ok(d, kk, ply))
+			continue;
+		for (k = 0; k < 3 && strcmp(kk->text, names[k]); k++)
+			;
+		if (k == 3) {
+			kifu_record_diag_(d, ply, kifu_record_node_at_(kk),
+					  "unknown key '%s' in 'eval'%s",
+					  kifu_text_clip_(buf, kk->text, kk->len),
+					  key_hint(hint, sizeof(hint), kk->text, eval_keys));
+			continue;
+		}
+		if (seen[k]++) {
+			kifu_record_diag_(d, ply, kifu_record_node_at_(kk),
+					  "duplicate key '%s' in 'eval'", names[k]);
+			continue;
+		}
+		if (k == 0) {
+			e->engine = string_of(d, vv, ply, "'engine' of 'eval'");
+			if (e->engine && !e->engine[0])
+				kifu_record_diag_(d, ply, kifu_record_node_at_(vv),
+						  "'engine' of 'eval' must not be empty");
+		} else if (k == 2) {
+			e->best = string_of(d, vv, ply, "'best' of 'eval'");
+			e->best_at = kifu_record_node_at_(vv);
+		} else if (vv->type != KIFU_NODE_SCALAR_) {
+			if (vv->type != KIFU_NODE_BAD_)
+				kifu_record_diag_(d, ply, kifu_record_node_at_(vv),
+						  "'expected' of 'eval' must be a plain number from 0 "
+						  "to 1, not %s", kind(vv));
+		} else if (!vv->plain ||
+			   kifu_record_expected_(vv->text, vv->len, &e->expected_value) < 0) {
+			kifu_record_diag_(d, ply, kifu_record_node_at_(vv),
+					  "'expected' of 'eval' must be a plain number from 0 to 1, "
+					  "not %s'%s'", vv->plain ? "" : "the quoted string ",
+					  kifu_text_clip_(buf, vv->text, vv->len));
+		} else {
+			e->expected = vv->text;
+		}
+	}
+	for (k = 0; k < 3; k++)
+		if (!seen[k])
+			kifu_record_diag_(d, ply, kifu_record_node_at_(v), "'eval' has no '%s'",
+					  names[k]);
+}
+
+/*
+ * A format-2 `variations` of the turn at ply (of level: 0 for the main
+ * line): each line is read with its turns numbered from ply on, and the
+ * path of the diagnostics grows by the line.
+ */
+static void convert_lines(struct kifu_record_doc_ *d, struct kifu_turn *t,
+			  const struct kifu_record_node_ *v, int ply, int level)
+{
+	size_t saved = d->path_len, j = 0;
+	uint32_t c;
+
+	if (v->type == KIFU_NODE_BAD_)
+		return;
+	if (v->type != KIFU_NODE_SEQ_ || v->nkids == 0) {
+		kifu_record_diag_(d, ply, kifu_record_node_at_(v),
+				  "'variations' must be a non-empty sequence of lines, not %s",
+				  v->type == KIFU_NODE_SEQ_ ? "an empty sequence" : kind(v));
+		return;
+	}
+	if (level + 1 > KIFU_RECORD_MAX_LEVELS) {
+		kifu_record_diag_(d, ply, kifu_record_node_at_(v),
+				  "variations nested deeper than %d levels", KIFU_RECORD_MAX_LEVELS);
+		return;
+	}
+	t->lines = calloc(v->nkids, sizeof(*t->lines));
+	if (!t->lines) {
+		d->failed = 1;
+		return;
+	}
+	if (level == 0)
+		d->main_ply = ply;
+	for (c = v->first; c && !(d->rec->flags & KIFU_RECORD_TRUNCATED); c = N(d, c)->next) {
+		const struct kifu_record_node_ *ln = N(d, c);
+		struct kifu_line *line = &t->lines[j++];
+		uint32_t k;
+		int lply = ply;
+
+		t->nlines = j;
+		line->at = kifu_record_node_at_(ln);
+		if (level == 0)
+			d->path_len = (size_t)snprintf(d->path, sizeof(d->path), ", line %zu", j);
+		else
+			d->path_len = saved + (size_t)snprintf(d->path + saved, sizeof(d->path) - saved,
+							       ", ply %d, line %zu", ply, j);
+		if (ln->type == KIFU_NODE_BAD_)
+			continue;
+		if (ln->type != KIFU_NODE_SEQ_ || ln->nkids == 0) {
+			kifu_record_diag_(d, 0, kifu_record_node_at_(ln),
+					  "a line must be a non-empty sequence of turns, not %s",
+					  ln->type == KIFU_NODE_SEQ_ ? "an empty sequence" : kind(ln));
+			continue;
+		}
+		line->turns = calloc(ln->nkids, sizeof(*line->turns));
+		if (!line->turns) {
+			d->failed = 1;
+			break;
+		}
+		line->cap_ = ln->nkids;
+		for (k = ln->first; k; k = N(d, k)->next) {
+			if (++d->turns > KIFU_RECORD_MAX_TURNS) {
+				kifu_record_diag_(d, lply, kifu_record_node_at_(N(d, k)),
+						  "the game has more than %d turns, its lines "
+						  "included", KIFU_RECORD_MAX_TURNS);
+				d->rec->flags |= KIFU_RECORD_TRUNCATED;
+				break;
+			}
+			line->nturns++;
+			d->rec->line_turns++;
+			convert_turn(d, &line->turns[line->nturns - 1], N(d, k), lply++, level + 1);
+		}
+	}
+	d->path_len = saved;
+	d->path[saved] = '\0';
+}
+
+static void convert_turn(struct kifu_record_doc_ *d, struct kifu_turn *t,
+			 const struct kifu_record_node_ *item, int ply, int level)
+{
+	int seen_move = 0, seen_comment = 0, seen_clock = 0, seen_nag = 0, seen_eval = 0;
+	int seen_lines = 0;
+	const struct kifu_record_node_ *lines = NULL;
+	uint32_t c;
+
 	t->at = kifu_record_node_at_(item);
 	if (item->type == KIFU_NODE_SCALAR_) {
 		t->text = item->text;
@@ -321,6 +477,38 @@ static void convert_turn(struct kifu_record_doc_ *d, const struct kifu_record_no
 				continue;
 			}
 			convert_clock(d, t, v, ply);
+		} else if (!strcmp(k->text, "nag")) {
+			char *nag;
+
+			if (seen_nag++) {
+				kifu_record_diag_(d, ply, kifu_record_node_at_(k),
+						  "duplicate key 'nag' in the turn");
+				continue;
+			}
+			t->nag_at = kifu_record_node_at_(k);
+			nag = string_of(d, v, ply, "'nag'");
+			if (nag && !kifu_nag_index(nag))
+				kifu_record_diag_(d, ply, kifu_record_node_at_(v),
+						  "unknown nag '%s' (one of !, ?, !!, ??, !?, ?!)",
+						  kifu_text_clip_(buf, v->text, v->len));
+			else
+				t->nag = nag;
+		} else if (!strcmp(k->text, "eval")) {
+			if (seen_eval++) {
+				kifu_record_diag_(d, ply, kifu_record_node_at_(k),
+						  "duplicate key 'eval' in the turn");
+				continue;
+			}
+			t->eval_at = kifu_record_node_at_(k);
+			convert_eval(d, t, v, ply);
+		} else if (!strcmp(k->text, "variations")) {
+			if (seen_lines++) {
+				kifu_record_diag_(d, ply, kifu_record_node_at_(k),
+						  "duplicate key 'variations' in the turn");
+				continue;
+			}
+			t->lines_at = kifu_record_node_at_(k);
+			lines = v;
 		} else {
 			char hint[64];
 
@@ -332,6 +520,9 @@ static void convert_turn(struct kifu_record_doc_ *d, const struct kifu_record_no
 	}
 	if (!seen_move)
 		kifu_record_diag_(d, ply, kifu_record_node_at_(item), "the turn has no 'move'");
+	/* Last, so that the turn's own diagnostics come before those of its lines. */
+	if (lines)
+		convert_lines(d, t, lines, ply, level);
 }
 
 static void convert_moves(struct kifu_record_doc_ *d, const struct kifu_record_node_ *v)
@@ -357,14 +548,28 @@ static void convert_moves(struct kifu_record_doc_ *d, const struct kifu_record_n
 			d->rec->cap_turns_ = want;
 		}
 	}
-	for (c = v->first; c; c = N(d, c)->next) {
-		if (++ply > KIFU_RECORD_MAX_TURNS) {
-			kifu_record_diag_(d, ply, kifu_record_node_at_(N(d, c)),
-					  "'moves' has more than %d turns", KIFU_RECORD_MAX_TURNS);
+	for (c = v->first; c && !(d->rec->flags & KIFU_RECORD_TRUNCATED); c = N(d, c)->next) {
+		struct kifu_turn *t;
+
+		ply++;
+		if (++d->turns > KIFU_RECORD_MAX_TURNS) {
+			if (d->rec->line_turns)
+				kifu_record_diag_(d, ply, kifu_record_node_at_(N(d, c)),
+						  "the game has more than %d turns, its lines "
+						  "included", KIFU_RECORD_MAX_TURNS);
+			else
+				kifu_record_diag_(d, ply, kifu_record_node_at_(N(d, c)),
+						  "'moves' has more than %d turns",
+						  KIFU_RECORD_MAX_TURNS);
 			d->rec->flags |= KIFU_RECORD_TRUNCATED;
 			return;
 		}
-		convert_turn(d, N(d, c), ply);
+		t = kifu_record_push_turn_(d->rec);
+		if (!t) {
+			d->failed = 1;
+			return;
+		}
+		convert_turn(d, t, N(d, c), ply, 0);
 	}
 }
 
@@ -450,6 +655,9 @@ void kifu_record_from_tree_(struct kifu_record_doc_ *d)
 	char buf[CLIP + 1];
 	uint32_t c;
 
+	d->turns = 0;
+	d->path_len = 0;
+	d->path[0] = '\0';
 	if (d->r->nnodes == 0 || d->r->overflow || N(d, 0)->type != KIFU_NODE_MAP_)
 		rec->flags |= KIFU_RECORD_NOT_A_GAME;
 	if (d->r->nnodes == 0 || d->r->overflow)

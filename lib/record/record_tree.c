@@ -24,8 +24,22 @@ void kifu_record_diag_(struct kifu_record_doc_ *d, int ply, struct kifu_mark at,
 {
 	va_list ap;
 
+	char path[sizeof(d->path) + 32];
+	int ret;
+
 	va_start(ap, fmt);
-	if (kifu_diags_addv(d->diags, KIFU_DIAG_ERROR, d->rec->number, ply, at, fmt, ap) < 0)
+	if (d->path_len) {
+		/* d->path starts ", line L": the main-line ply goes in front, this level's ply after */
+		snprintf(path, sizeof(path), "%s", d->path + 2);
+		if (ply > 0)
+			snprintf(path + d->path_len - 2, sizeof(path) - (d->path_len - 2), ", ply %d",
+				 ply);
+		ret = kifu_diags_add_pathv(d->diags, KIFU_DIAG_ERROR, d->rec->number, d->main_ply,
+					   path, at, fmt, ap);
+	} else {
+		ret = kifu_diags_addv(d->diags, KIFU_DIAG_ERROR, d->rec->number, ply, at, fmt, ap);
+	}
+	if (ret < 0)
 		d->failed = 1;
 	va_end(ap);
 }

@@ -1,6 +1,9 @@
 /*
- * The record writer: canonical format-1 YAML with the keys in the order of
- * RECORDS.md, `format`, `game`, `variant` and `result` always, `termination`
+ * The record writer: canonical YAML with the keys in the order of
+ * RECORDS.md (`format: 2` exactly when some turn at any depth has a nag,
+ * an eval or lines, a format-1 record byte for byte as before; a turn's
+ * keys in the order move, nag, comment, clock, eval, variations, a turn
+ * with an eval or lines as a block mapping), `format`, `game`, `variant` and `result` always, `termination`
  * whenever stated or implied, moves in canonical notation when a replay is
  * given, comments and clocks kept. A string is written plain only when it
  * plainly reads back as the same string (not a number, bool, null or date
@@ -318,6 +321,116 @@ static void put_clock(struct kifu_buf *out, const struct kifu_turn *t)
 	kifu_buf_puts(out, text);
 }
 
+/* An eval's expected score: as written when every reader reads it alike, else its value. */
+static void put_expected(struct kifu_buf *out, const struct kifu_eval *e)
+{
+	const char *s = e->expected ? e->expected : "0";
+	int type = kifu_yaml_resolve(s, strlen(s), NULL, NULL, NULL);
+	char text[64];
+	int prec;
+
+	if ((type == KIFU_SCALAR_INT || type == KIFU_SCALAR_FLOAT) && portable(s, type)) {
+		kifu_buf_puts(out, s);
+		return;
+	}
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(text, sizeof(text), "%.*f", prec, e->expected_value);
+		if (strtod(text, NULL) == e->expected_value)
+			break;
+	}
+	kifu_buf_puts(out, text);
+}
+
+static void indent(struct kifu_buf *out, int col)
+{
+	kifu_buf_printf(out, "%*s", col, "");
+}
+
+/*
+ * One turn, the cursor at column col after its "- ": a plain move, a flow
+ * mapping {move, nag, comment, clock}, or (with an eval or lines) a block
+ * mapping whose keys stand at col. Format 2's moves and bests are the
+ * replay's canonical texts, taken in its walk order from *xi on.
+ */
+static void put_turn(struct kifu_buf *out, const struct kifu_turn *t, const char *text, int col,
+		     const struct kifu_replay *rp, size_t *xi)
+{
+	size_t j, k;
+
+	if (!t->comment && !t->clock && !t->nag && !t->eval && !t->nlines) {
+		kifu_yaml_put_string(out, text, 0);
+		kifu_buf_putc(out, '\n');
+		return;
+	}
+	if (!t->eval && !t->nlines) {
+		kifu_buf_puts(out, "{move: ");
+		kifu_yaml_put_string(out, text, 1);
+		if (t->nag)
+			kifu_buf_printf(out, ", nag: '%s'", t->nag);
+		if (t->comment) {
+			kifu_buf_puts(out, ", comment: ");
+			kifu_yaml_put_string(out, t->comment, 1);
+		}
+		if (t->clock) {
+			kifu_buf_puts(out, ", clock: ");
+			put_clock(out, t);
+		}
+		kifu_buf_puts(out, "}\n");
+		return;
+	}
+	kifu_buf_puts(out, "move: ");
+	kifu_yaml_put_string(out, text, 0);
+	kifu_buf_putc(out, '\n');
+	if (t->nag) {
+		indent(out, col);
+		kifu_buf_printf(out, "nag: '%s'\n", t->nag);
+	}
+	if (t->comment) {
+		indent(out, col);
+		kifu_buf_puts(out, "comment: ");
+		kifu_yaml_put_string(out, t->comment, 0);
+		kifu_buf_putc(out, '\n');
+	}
+	if (t->clock) {
+		indent(out, col);
+		kifu_buf_puts(out, "clock: ");
+		put_clock(out, t);
+		kifu_buf_putc(out, '\n');
+	}
+	if (t->eval) {
+		const char *best = kifu_replay_xtext(rp, (*xi)++);
+
+		if (!best)
+			best = t->eval->best ? t->eval->best : "";
+		indent(out, col);
+		kifu_buf_puts(out, "eval: {engine: ");
+		kifu_yaml_put_string(out, t->eval->engine ? t->eval->engine : "", 1);
+		kifu_buf_puts(out, ", expected: ");
+		put_expected(out, t->eval);
+		kifu_buf_puts(out, ", best: ");
+		kifu_yaml_put_string(out, best, 1);
+		kifu_buf_puts(out, "}\n");
+	}
+	if (!t->nlines)
+		return;
+	indent(out, col);
+	kifu_buf_puts(out, "variations:\n");
+	for (j = 0; j < t->nlines; j++) {
+		const struct kifu_line *l = &t->lines[j];
+
+		for (k = 0; k < l->nturns; k++) {
+			const struct kifu_turn *lt = &l->turns[k];
+			const char *lt_text = kifu_replay_xtext(rp, (*xi)++);
+
+			if (!lt_text)
+				lt_text = lt->text ? lt->text : "";
+			indent(out, k ? col + 4 : col + 2);
+			kifu_buf_puts(out, k ? "- " : "- - ");
+			put_turn(out, lt, lt_text, col + 6, rp, xi);
+		}
+	}
+}
+
 int kifu_record_write(struct kifu_buf *out, const struct kifu_record *rec,
 		      const struct kifu_replay *rp, struct kifu_error *err)
 {
@@ -330,7 +443,7 @@ int kifu_record_write(struct kifu_buf *out, const struct kifu_record *rec,
 	if (!variant && g && !(rec->present & (1u << KIFU_KEY_VARIANT)))
 		variant = g->variants[0];
 
-	kifu_buf_puts(out, "---\nformat: 1\n");
+	kifu_buf_puts(out, kifu_record_uses_format2(rec) ? "---\nformat: 2\n" : "---\nformat: 1\n");
 	put_field(out, "game", rec->game);
 	put_field(out, "variant", variant);
 	for (k = KIFU_KEY_EVENT; k <= KIFU_KEY_DATE; k++)
@@ -354,6 +467,8 @@ int kifu_record_write(struct kifu_buf *out, const struct kifu_record *rec,
 	if (rec->nturns == 0) {
 		kifu_buf_puts(out, "moves: []\n");
 	} else {
+		size_t xi = 0;
+
 		kifu_buf_puts(out, "moves:\n");
 		for (i = 0; i < rec->nturns; i++) {
 			const struct kifu_turn *t = &rec->turns[i];
@@ -362,22 +477,7 @@ int kifu_record_write(struct kifu_buf *out, const struct kifu_record *rec,
 			if (!text)
 				text = t->text ? t->text : "";
 			kifu_buf_puts(out, "  - ");
-			if (!t->comment && !t->clock) {
-				kifu_yaml_put_string(out, text, 0);
-				kifu_buf_putc(out, '\n');
-				continue;
-			}
-			kifu_buf_puts(out, "{move: ");
-			kifu_yaml_put_string(out, text, 1);
-			if (t->comment) {
-				kifu_buf_puts(out, ", comment: ");
-				kifu_yaml_put_string(out, t->comment, 1);
-			}
-			if (t->clock) {
-				kifu_buf_puts(out, ", clock: ");
-				put_clock(out, t);
-			}
-			kifu_buf_puts(out, "}\n");
+			put_turn(out, t, text, 4, rp, &xi);
 		}
 	}
 	put_field(out, "result", result);

@@ -80,6 +80,16 @@ struct kifu_record_doc_ {
 	struct kifu_record *rec;
 	struct kifu_diags *diags;
 	int failed;           /* out of memory */
+	/*
+	 * Inside format 2's lines: the main-line ply whose lines are being read
+	 * and the path below it (", line 1, ply 8, line 2" for the second line
+	 * of that line's ply-8 move); diagnostics then name the path, with the
+	 * ply they are given as the last level's ply.
+	 */
+	int main_ply;
+	size_t path_len;
+	char path[KIFU_RECORD_MAX_LEVELS * 32 + 32];
+	size_t turns;         /* turns read so far, lines included */
 };
 
 static inline struct kifu_mark kifu_record_mark_of_(const yaml_mark_t *m)

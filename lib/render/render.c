@@ -152,7 +152,50 @@ int kifu_render_json(struct kifu_buf *b, const struct kifu_record *rec,
 struct text_ctx {
 	struct kifu_buf *b;
 	int *movers;
+	const struct kifu_record *rec;
+	size_t next_ply, xi; /* the first text of ply next_ply's lines in the replay's walk */
 };
+
+/*
+ * The lines of turn t (played at ply), each on a line of its own indented
+ * under its move, two more spaces for each level: "line 1: 2. d4! 3. c2";
+ * a line's own lines follow it, naming the move they replace.
+ */
+static void text_lines(struct kifu_buf *b, const struct kifu_turn *t, size_t ply,
+		       const struct kifu_replay *rp, size_t *xi, int depth)
+{
+	size_t j, k;
+
+	if (t->eval)
+		(*xi)++;
+	for (j = 0; j < t->nlines; j++) {
+		const struct kifu_line *l = &t->lines[j];
+		size_t x0 = *xi;
+
+		kifu_buf_printf(b, "%*sline %zu: ", 2 * depth, "", j + 1);
+		for (k = 0; k < l->nturns; k++) {
+			const struct kifu_turn *lt = &l->turns[k];
+			const char *text = kifu_replay_xtext(rp, (*xi)++);
+
+			kifu_buf_printf(b, "%s%zu. ", k ? " " : "", ply + k);
+			kifu_buf_escaped(b, text ? text : lt->text ? lt->text : "");
+			kifu_buf_puts(b, lt->nag ? lt->nag : "");
+			if (lt->comment) {
+				kifu_buf_puts(b, " {");
+				kifu_buf_escaped(b, lt->comment);
+				kifu_buf_putc(b, '}');
+			}
+			*xi += kifu_turn_texts(lt);
+		}
+		kifu_buf_putc(b, '\n');
+		/* again, for the lines of the line's moves, now that the line is written */
+		*xi = x0;
+		for (k = 0; k < l->nturns; k++) {
+			(*xi)++;
+			text_lines(b, &l->turns[k], ply + k, rp, xi, depth + 1);
+		}
+	}
+}
 
 /*
  * The hash printed is the one of the position replayed here, not the
@@ -163,10 +206,24 @@ static int text_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	struct text_ctx *t = ctx;
 	unsigned long long h = rp->game->hash(state);
 
-	if (ply)
-		kifu_buf_printf(t->b, "\nply %zu: %s (%s), hash %016llx\n", ply,
-				kifu_replay_text(rp, ply), rp->game->sides[t->movers[ply]], h);
-	else
+	if (ply) {
+		const struct kifu_turn *turn = ply <= t->rec->nturns ? &t->rec->turns[ply - 1] : NULL;
+		size_t i;
+
+		if (ply != t->next_ply)
+			for (t->xi = 0, i = 1; i < ply && i <= t->rec->nturns; i++)
+				t->xi += kifu_turn_texts(&t->rec->turns[i - 1]);
+		kifu_buf_printf(t->b, "\nply %zu: %s%s (%s), hash %016llx\n", ply,
+				kifu_replay_text(rp, ply), turn && turn->nag ? turn->nag : "",
+				rp->game->sides[t->movers[ply]], h);
+		if (turn) {
+			size_t x0 = t->xi;
+
+			text_lines(t->b, turn, ply, rp, &t->xi, 1);
+			t->xi = x0 + kifu_turn_texts(turn);
+		}
+		t->next_ply = ply + 1;
+	} else
 		kifu_buf_printf(t->b, "\nply 0: start, hash %016llx\n", h);
 	return rp->game->render_text(t->b, state);
 }
@@ -175,7 +232,7 @@ static int put_text(struct kifu_buf *b, const struct kifu_record *rec,
 		    const struct kifu_replay *rp, const char *label, long ply, int *movers)
 {
 	const struct kifu_game *g = rp->game;
-	struct text_ctx t = { b, movers };
+	struct text_ctx t = { b, movers, rec, 1, 0 };
 	const char *result, *term;
 	int s;
 
@@ -231,6 +288,8 @@ struct html_ctx {
 	char **svg;         /* one picture per ply */
 	struct kifu_figure (*fig)[KIFU_FIGURES_MAX];
 	int *nfig;
+	const struct kifu_record *rec;
+	struct kifu_render_lines_ *rl; /* the positions of format 2's lines */
 };
 
 static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const void *state)
@@ -245,7 +304,10 @@ static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	}
 	h->svg[ply] = kifu_buf_detach(&b);
 	h->nfig[ply] = rp->game->figures(state, h->fig[ply]);
-	return h->svg[ply] ? 0 : KIFU_ENOMEM;
+	if (!h->svg[ply])
+		return KIFU_ENOMEM;
+	/* the lines of the next ply start from this position */
+	return ply < rp->nplies ? kifu_render_lines_add_(h->rl, h->rec, rp, ply + 1, state) : 0;
 }
 
 static const char html_style[] =
@@ -283,7 +345,17 @@ static const char html_style[] =
 	"vertical-align:top}\n"
 	"th{font-weight:normal;color:#6b5f4a}\n"
 	".result{font-weight:bold}\n"
-	".keys{color:#6b5f4a;font-size:13px}\n";
+	".keys{color:#6b5f4a;font-size:13px}\n"
+	".nag{font-weight:bold;color:#9a3412;margin-left:1px}\n"
+	"#moves .lines{padding:0 8px 3px 3.4em;border-bottom:1px solid #f0e9d8;font-size:13px}\n"
+	"#moves .lines .lines{padding:0 0 0 1.2em;border:0}\n"
+	"#moves .line{margin:1px 0}\n"
+	"#moves .line::before{content:\"(\";color:#6b5f4a}#moves .line::after{content:\")\";"
+	"color:#6b5f4a}\n"
+	"#moves .line button{display:inline;width:auto;border:0;padding:0 3px;border-radius:3px}\n"
+	"#moves .line .n{min-width:0;margin-right:2px}\n"
+	"#game{font:inherit;font-size:13px;padding:3px 8px;cursor:pointer;border:1px solid #b9aa88;"
+	"border-radius:4px;background:#ffe08a}\n";
 
 /* Only on the page of a game with a novelty (a record from a file has none). */
 static const char html_novelty_style[] =
@@ -297,7 +369,9 @@ static const char html_script[] =
 	"var where = document.getElementById(\"where\");\n"
 	"var figs = document.getElementById(\"figures\");\n"
 	"var items = document.querySelectorAll(\"#moves button\");\n"
-	"var last = PLY.length - 1, cur = -1;\n"
+	"var last = MAIN, cur = -1, game = document.getElementById(\"game\");\n"
+	"function prevOf(p) { return NODE[p] ? NODE[p][0] : Math.max(0, p - 1); }\n"
+	"function nextOf(p) { return NODE[p] ? NODE[p][1] : Math.min(last, p + 1); }\n"
 	"var chart = document.getElementById(\"chart\");\n"
 	"var cols = chart ? chart.querySelectorAll(\".col\") : [];\n"
 	"var cursor = document.getElementById(\"chart-cursor\");\n"
@@ -311,13 +385,16 @@ static const char html_script[] =
 	"\ttry { history.replaceState(null, \"\", h); } catch (e) { location.hash = h; }\n"
 	"}\n"
 	"function show(p, keepHash) {\n"
-	"\tp = Math.max(0, Math.min(last, p | 0));\n"
+	"\tif (p < 0) return;\n"
+	"\tif (!NODE[p]) p = Math.max(0, Math.min(last, p | 0));\n"
 	"\tif (p !== cur) {\n"
 	"\t\tcur = p;\n"
 	"\t\tboard.innerHTML = picture(p);\n"
 	"\t\tboard.setAttribute(\"data-ply\", String(p));\n"
-	"\t\twhere.textContent = p ? \"ply \" + p + \" of \" + last + \": \" + MOVES[p]\n"
+	"\t\twhere.textContent = NODE[p] ? \"line of ply \" + NODE[p][2] + \", ply \" + NODE[p][3]\n"
+	"\t\t\t+ \": \" + MOVES[p] : p ? \"ply \" + p + \" of \" + last + \": \" + MOVES[p]\n"
 	"\t\t\t: \"start (\" + last + \" plies)\";\n"
+	"\t\tif (game) game.hidden = !NODE[p];\n"
 	"\t\twhile (figs.firstChild) figs.removeChild(figs.firstChild);\n"
 	"\t\tFIG[p].forEach(function (f) {\n"
 	"\t\t\tvar tr = document.createElement(\"tr\"), th = document.createElement(\"th\"),\n"
@@ -340,18 +417,20 @@ static const char html_script[] =
 	"\t\t}\n"
 	"\t\tdocument.getElementById(\"first\").disabled = p === 0;\n"
 	"\t\tdocument.getElementById(\"back\").disabled = p === 0;\n"
-	"\t\tdocument.getElementById(\"forward\").disabled = p === last;\n"
+	"\t\tdocument.getElementById(\"forward\").disabled = NODE[p] ? NODE[p][1] < 0\n"
+	"\t\t\t: p === last;\n"
 	"\t\tdocument.getElementById(\"end\").disabled = p === last;\n"
 	"\t}\n"
-	"\tif (!keepHash) setHash(p);\n"
+	"\tif (!keepHash && !NODE[p]) setHash(p);\n"
 	"}\n"
 	"function fromHash() {\n"
 	"\tvar m = /^#ply=(\\d+)$/.exec(location.hash);\n"
 	"\treturn m ? parseInt(m[1], 10) : null;\n"
 	"}\n"
 	"document.getElementById(\"first\").onclick = function () { show(0); };\n"
-	"document.getElementById(\"back\").onclick = function () { show(cur - 1); };\n"
-	"document.getElementById(\"forward\").onclick = function () { show(cur + 1); };\n"
+	"document.getElementById(\"back\").onclick = function () { show(prevOf(cur)); };\n"
+	"document.getElementById(\"forward\").onclick = function () { show(nextOf(cur)); };\n"
+	"if (game) game.onclick = function () { if (NODE[cur]) show(NODE[cur][2]); };\n"
 	"document.getElementById(\"end\").onclick = function () { show(last); };\n"
 	"for (var i = 0; i < items.length; i++)\n"
 	"\titems[i].onclick = function () { show(+this.getAttribute(\"data-ply\")); };\n"
@@ -359,9 +438,9 @@ static const char html_script[] =
 	"\tcols[i].onclick = function () { show(+this.getAttribute(\"data-ply\")); };\n"
 	"document.addEventListener(\"keydown\", function (e) {\n"
 	"\tif (e.altKey || e.ctrlKey || e.metaKey) return;\n"
-	"\tvar k = e.key, to = k === \"ArrowLeft\" ? cur - 1 : k === \"ArrowRight\" ? cur + 1\n"
+	"\tvar k = e.key, to = k === \"ArrowLeft\" ? prevOf(cur) : k === \"ArrowRight\" ? nextOf(cur)\n"
 	"\t\t: k === \"Home\" ? 0 : k === \"End\" ? last : null;\n"
-	"\tif (to === null) return;\n"
+	"\tif (to === null || to < 0) return;\n"
 	"\te.preventDefault();\n"
 	"\tshow(to);\n"
 	"});\n"
@@ -417,8 +496,10 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		    const struct kifu_render_review *review, const struct kifu_render_stored *stored)
 {
 	const struct kifu_game *g = rp->game;
-	size_t n = rp->nplies + 1, i;
-	struct html_ctx h = { NULL, NULL, NULL };
+	size_t n = rp->nplies + 1, i, node = 0;
+	struct kifu_render_lines_ rl = { NULL, 0, 0, n, 1, 0, 0, 0 };
+	struct html_ctx h = { NULL, NULL, NULL, rec, &rl };
+	char **all = NULL;
 	int ret = KIFU_ENOMEM, k, s, names = 0;
 
 	h.svg = calloc(n, sizeof(*h.svg));
@@ -429,6 +510,14 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 	ret = walk_plies(rp, 0, rp->nplies, html_ply, &h);
 	if (ret < 0)
 		goto out;
+	ret = KIFU_ENOMEM;
+	/* every picture: the main line's positions, then those of the lines */
+	all = calloc(n + rl.n, sizeof(*all));
+	if (!all)
+		goto out;
+	memcpy(all, h.svg, n * sizeof(*all));
+	for (i = 0; i < rl.n; i++)
+		all[n + i] = rl.v[i].svg;
 	if (start < 0 || (size_t)start > rp->nplies)
 		start = 0;
 
@@ -473,8 +562,11 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		      "<button id=\"back\" title=\"back (left arrow)\">&#x25C0;</button>"
 		      "<span id=\"where\"></span>"
 		      "<button id=\"forward\" title=\"forward (right arrow)\">&#x25B6;</button>"
-		      "<button id=\"end\" title=\"last position (End)\">&#x25B6;|</button></div>\n"
-		      "<p class=\"keys\">keys: &larr; &rarr; Home End; the address ends in "
+		      "<button id=\"end\" title=\"last position (End)\">&#x25B6;|</button></div>\n");
+	if (rl.n)
+		kifu_buf_puts(b, "<p><button id=\"game\" hidden title=\"back to the move this line "
+			      "replaces\">back to the game</button></p>\n");
+	kifu_buf_puts(b, "<p class=\"keys\">keys: &larr; &rarr; Home End; the address ends in "
 		      "#ply=N</p>\n"
 		      "<noscript><p>This page needs JavaScript to step through the moves; "
 		      "the board above shows one position.</p></noscript>\n");
@@ -491,6 +583,7 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 				g->sides[movers[i]], g->sides[movers[i]]);
 		kifu_render_html_text_(b, kifu_replay_text(rp, i));
 		kifu_buf_puts(b, "</span>");
+		kifu_render_nag_(b, rec->turns[i - 1].nag);
 		if (review)
 			kifu_render_review_mark_(b, review, i);
 		if (stored && stored->has_novelty && (size_t)stored->novelty_ply == i)
@@ -500,7 +593,9 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 			kifu_render_html_text_(b, comment);
 			kifu_buf_puts(b, "</span>");
 		}
-		kifu_buf_puts(b, "</button></li>\n");
+		kifu_buf_puts(b, "</button>");
+		kifu_render_lines_list_(b, &rl, g, &rec->turns[i - 1], &node);
+		kifu_buf_puts(b, "</li>\n");
 	}
 	kifu_buf_puts(b, "</ol>\n<h2>Figures</h2>\n<table id=\"figures\"></table>\n"
 		      "<h2>Game</h2>\n<table id=\"headers\">\n");
@@ -525,20 +620,28 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 	for (i = 0; i < rec->ntags; i++)
 		html_header_row(b, rec->tags[i].key, rec->tags[i].value);
 	kifu_buf_puts(b, "</table>\n</aside>\n</main>\n<script>\n");
-	ret = kifu_render_pictures_(b, h.svg, n);
+	ret = kifu_render_pictures_(b, all, n + rl.n);
 	if (ret < 0)
 		goto out;
 	kifu_buf_puts(b, "var MOVES = [''");
-	for (i = 1; i <= rp->nplies; i++) {
+	for (i = 1; i < n + rl.n; i++) {
+		const char *nag = i < n ? rec->turns[i - 1].nag : rl.v[i - n].turn->nag;
+		char text[KIFU_MOVE_TEXT_MAX + 8];
+
+		snprintf(text, sizeof(text), "%s%s", i < n ? kifu_replay_text(rp, i) : rl.v[i - n].text,
+			 nag ? nag : "");
 		kifu_buf_putc(b, ',');
-		kifu_render_js_string_(b, kifu_replay_text(rp, i));
+		kifu_render_js_string_(b, text);
 	}
 	kifu_buf_puts(b, "];\nvar FIG = [");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n + rl.n; i++) {
+		const struct kifu_figure *fig = i < n ? h.fig[i] : rl.v[i - n].fig;
+		int nfig = i < n ? h.nfig[i] : rl.v[i - n].nfig;
+
 		kifu_buf_puts(b, i ? ",\n[" : "\n[");
-		for (k = 0; k < h.nfig[i]; k++) {
+		for (k = 0; k < nfig; k++) {
 			char num[32];
-			const struct kifu_figure *f = &h.fig[i][k];
+			const struct kifu_figure *f = &fig[k];
 
 			kifu_buf_puts(b, k ? ",[" : "[");
 			kifu_render_js_string_(b, f->key);
@@ -549,7 +652,9 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 		}
 		kifu_buf_putc(b, ']');
 	}
-	kifu_buf_printf(b, "];\nvar START = %ld;\n%s</script>\n</body>\n</html>\n", start,
+	kifu_buf_puts(b, "];\n");
+	kifu_render_lines_script_(b, &rl);
+	kifu_buf_printf(b, "var START = %ld;\n%s</script>\n</body>\n</html>\n", start,
 			html_script);
 	ret = b->failed ? KIFU_ENOMEM : 0;
 out:
@@ -559,6 +664,8 @@ out:
 	free(h.svg);
 	free(h.fig);
 	free(h.nfig);
+	free(all);
+	kifu_render_lines_release_(&rl);
 	return ret;
 }
 

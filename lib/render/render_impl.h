@@ -25,4 +25,46 @@ void kifu_render_review_chart_(struct kifu_buf *b, const struct kifu_record *rec
 /* The mark of ply (1-based) in the move list, with the engine's move and both scores; nothing when unmarked. */
 void kifu_render_review_mark_(struct kifu_buf *b, const struct kifu_render_review *rv, size_t ply);
 
+/*
+ * Format 2's lines on the replay page (render_lines.c): one node per move
+ * of a line, a position of the page numbered base + its index.
+ */
+struct kifu_render_node_ {
+	const struct kifu_turn *turn;
+	char text[KIFU_MOVE_TEXT_MAX]; /* canonical */
+	char *svg;                     /* the position after it */
+	struct kifu_figure fig[KIFU_FIGURES_MAX];
+	int nfig;
+	int mover;                     /* the side that played it */
+	int first;                     /* the first move of its line */
+	size_t ply;                    /* counted from the game's start, as PGN numbers it */
+	size_t main;                   /* the main-line ply whose lines hold it */
+	long prev, next;               /* positions before and after it in its line (-1: none) */
+};
+
+struct kifu_render_lines_ {
+	struct kifu_render_node_ *v;
+	size_t n, cap;
+	size_t base;                   /* nplies + 1: the first node's position number */
+	/* Private to render_lines.c: where the walk stands. */
+	size_t next_ply, xi, last_of_line;
+	long prev_of_line;
+};
+
+/*
+ * Adds the nodes of main-line ply's lines, before being the position
+ * before that ply; call it for every ply in order (1 to nplies). Returns
+ * 0, KIFU_ENOMEM, or KIFU_EINVALID for a replay that is not complete.
+ */
+int kifu_render_lines_add_(struct kifu_render_lines_ *rl, const struct kifu_record *rec,
+			   const struct kifu_replay *rp, size_t ply, const void *before);
+void kifu_render_lines_release_(struct kifu_render_lines_ *rl);
+/* A nag beside its move. */
+void kifu_render_nag_(struct kifu_buf *b, const char *nag);
+/* The lines of main-line turn t in the move list, its nodes from *k on. */
+void kifu_render_lines_list_(struct kifu_buf *b, const struct kifu_render_lines_ *rl,
+			     const struct kifu_game *g, const struct kifu_turn *t, size_t *k);
+/* MAIN (the last main-line ply) and NODE (each node's prev, next, main ply and ply) for the script. */
+void kifu_render_lines_script_(struct kifu_buf *b, const struct kifu_render_lines_ *rl);
+
 #endif

@@ -15,6 +15,8 @@
  *   store_symm_sets.c,  the derived tables of board symmetries and the
  *   store_symm_replay.c,  tree counts (store_symm_impl.h), reached by the
  *   store_symm.c          store only through their hooks
+ *   store_lines.c       format 2's lines, nags and evals (game_lines), a
+ *                       derived table's hooks and the loader's reader
  *   backends/pg_text.c, the backends (one const struct each)
  *   backends/pg.c,
  *   backends/sqlite.c
@@ -223,6 +225,8 @@ enum kifu_store_stmt_ {
 	ST_CANON_INSERT,
 	ST_LISTING_INSERT,
 	ST_CELLS_INSERT,
+	ST_LINES_INSERT,
+	ST_LOAD_LINES,
 	ST_COUNT
 };
 
@@ -412,6 +416,18 @@ struct kifu_store_derived_ {
 };
 
 extern const struct kifu_store_derived_ *const kifu_store_derived_[];
+
+/*
+ * Format 2's lines, nags and evals (store_lines.c, schema 10's game_lines):
+ * written beside a game that has any (kifu_store_lines_derived_), and put
+ * back into a loaded record; kifu_store_lines_pack_ appends the JSON text
+ * kept for rec (nothing when it has none).
+ */
+extern const struct kifu_store_derived_ kifu_store_lines_derived_;
+int kifu_store_lines_pack_(struct kifu_buf *b, const struct kifu_record *rec,
+			   const struct kifu_replay *rp);
+int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64_t id,
+			   struct kifu_error *err);
 
 /*
  * Board symmetries and the tree (store_symm.c): a stored game's canonical

@@ -344,6 +344,8 @@ int kifu_store_game_load(struct kifu_record **out, struct kifu_store *st, int64_
 	/* An empty move list is still a `moves` key. */
 	rec->present |= 1u << KIFU_KEY_MOVES;
 	if (ret == 0)
+		ret = kifu_store_lines_load_(rec, st, id, err);
+	if (ret == 0)
 		ret = load_rows(st, ST_LOAD_TAGS, id, "cannot load a game's tags", load_tag, rec, err);
 out:
 	if (ret < 0) {

@@ -70,6 +70,9 @@ static const struct kifu_db_query stmt_sql[ST_COUNT] = {
 		"INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2)" },
 	[ST_CELLS_INSERT] = { "cells_insert",
 		"INSERT INTO game_cells(game_id, cells) VALUES (?1, ?2)" },
+	[ST_LINES_INSERT] = { "lines_insert",
+		"INSERT INTO game_lines(game_id, lines) VALUES (?1, ?2)" },
+	[ST_LOAD_LINES] = { "load_lines", "SELECT lines FROM game_lines WHERE game_id = ?1" },
 	[ST_LISTING_INSERT] = { "listing_insert",
 		"INSERT INTO game_listing(id, game, variant, date, date_first, result, plies, "
 		"players) SELECT id, game, variant, date, date_first, result, plies, ?2 FROM games "

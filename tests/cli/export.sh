@@ -44,9 +44,10 @@ usage_error "unknown option" --file "$one" --to svg --bogus
 
 : >"$tmp/seen-variants"
 n=0
-# One game per file here; the 100-game streams of examples/archive/ are checked below.
+# One game per file here; the 100-game streams of examples/archive/ and the
+# 70 annotated games of examples/format2/ are checked below.
 for f in examples/*/*.yaml; do
-	case $f in examples/invalid/* | examples/archive/*) continue ;; esac
+	case $f in examples/invalid/* | examples/archive/* | examples/format2/*) continue ;; esac
 	n=$((n + 1))
 	name=$(basename "$f" .yaml)
 	d="$tmp/$name"
@@ -129,6 +130,67 @@ assert n == plies == $(grep -c '^ply [0-9]*:' "$d/out.txt"), (n, plies)
 "
 done
 check "examples were found" [ "$n" -ge 7 ]
+
+# Format 2: the annotated stream exports as format 2 and is a fixed point;
+# its html pages hold a position for every move of every line.
+f=examples/format2/annotated.yaml
+"$x" --file "$f" --to yaml >"$tmp/f2.yaml" 2>"$tmp/err"
+check "$f: yaml exits 0" [ $? -eq 0 ]
+check "$f: yaml is format 2" [ "$(grep -c '^format: 2$' "$tmp/f2.yaml")" = 70 ]
+"$validate" "$tmp/f2.yaml" >"$tmp/v" 2>&1
+check "$f: yaml re-validates" [ "$(cat "$tmp/v")" = "70 games, 70 valid, 0 invalid" ]
+"$x" --file "$tmp/f2.yaml" --to yaml >"$tmp/f2-again.yaml" 2>/dev/null
+check "$f: yaml is a fixed point" cmp -s "$tmp/f2.yaml" "$tmp/f2-again.yaml"
+mkdir -p "$tmp/f2html"
+"$x" --file "$f" --to html -o "$tmp/f2html/" 2>"$tmp/err"
+check "$f: html exits 0" [ $? -eq 0 ]
+check "$f: a page per game" [ "$(ls "$tmp/f2html" | wc -l)" = 70 ]
+cat >"$tmp/f2count.py" <<'EOF'
+import os, re, sys, yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1])))
+def count(turns):
+    n = 0
+    for t in turns:
+        n += 1
+        if isinstance(t, dict):
+            n += sum(count(l) for l in t.get("variations", []))
+    return n
+want = sorted(count(d["moves"]) + 1 for d in docs)
+got = []
+for name in os.listdir(sys.argv[2]):
+    s = open(os.path.join(sys.argv[2], name)).read()
+    got.append(s[s.index("var PLY = ["):s.index("var LINES")].count("[") - 1)
+    assert len(re.findall(r"<button data-ply=", s)) == got[-1], name
+assert sorted(got) == want, (sorted(got)[:5], want[:5])
+EOF
+check "$f: every move of every line is a position of its page" \
+	python3 "$tmp/f2count.py" "$tmp/f2.yaml" "$tmp/f2html"
+
+# Format 2 in the other exports: text shows the lines under their move,
+# json gives nag, eval and variations per move, apgr warns once per game
+# that has lines, csv leaves everything out silently.
+f=tests/data/records/valid/format2-lines.yaml
+"$x" --file "$f" --to text >"$tmp/f2.txt" 2>"$tmp/err"
+check "$f: text: the nag after the move" grep -q '^ply 2: f3?! (black), hash ' "$tmp/f2.txt"
+check "$f: text: a line under its move" grep -qx '  line 1: 2. d4! {the centre} 3. c2 4. d3' "$tmp/f2.txt"
+check "$f: text: a nested line below it" grep -qx '    line 1: 3. c3 4. e5' "$tmp/f2.txt"
+check "$f: text: the second line" grep -qx '  line 2: 2. b2 3. c2' "$tmp/f2.txt"
+"$x" --file "$f" --to json >"$tmp/f2.json" 2>"$tmp/err"
+check "$f: json of format 2" python3 - "$tmp/f2.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))[0]["moves"]
+assert m[1]["nag"] == "?!" and m[2]["nag"] == "??" and "nag" not in m[0], m
+assert m[1]["eval"] == {"engine": "mcts:200", "expected": 0.41, "best": "d4"}, m[1]
+v = m[1]["variations"]
+assert [[t["move"] for t in l] for l in v] == [["d4", "c2", "d3"], ["b2", "c2"]], v
+assert [t["ply"] for t in v[0]] == [2, 3, 4] and v[0][0]["nag"] == "!", v
+assert v[0][1]["variations"] == [[{"ply": 3, "move": "c3"}, {"ply": 4, "move": "e5"}]], v
+EOF
+cat "$f" examples/format2/annotated.yaml | "$x" --file - --to apgr >"$tmp/f2.apgr" 2>"$tmp/err"
+check "apgr: one warning per game with lines" \
+	[ "$(grep -c ': warning: game [0-9]*: variations are left out (apgr has none)$' "$tmp/err")" = 71 ]
+"$x" --file "$f" --to csv >"$tmp/f2.csv" 2>"$tmp/err"
+check "csv: format 2 left out silently" [ ! -s "$tmp/err" ]
 
 # A whole archive stream exports as one YAML stream that re-validates game for game.
 for f in examples/archive/*.yaml; do

@@ -182,12 +182,12 @@ check "an unknown token names the valid ones" grep -q "r1, r2, ... and y1, y2, .
 "$bin/kifu-search" --db "$db" --game splinter --pattern 'e4=Wp' >/dev/null 2>"$tmp/err"
 check "a game with several variants needs --variant" grep -q "needs --variant V: splinter has several" "$tmp/err"
 
-# An older database (schema 8's additions taken away again) gets its
-# summaries and its tree dates from the migration, equal to an import's.
+# An older database (the additions of schemas 8, 9 and 10 taken away again) gets
+# its summaries and its tree dates from the migration, equal to an import's.
 sqlite3 "$db" "SELECT game_id, hex(cells) FROM game_cells ORDER BY game_id" >"$tmp/imported"
 sqlite3 "$db" "SELECT * FROM tree_moves ORDER BY 1, 2, 3, 4, 5" >"$tmp/tree-imported"
 cp "$db" "$tmp/old.db"
-sqlite3 "$tmp/old.db" "DROP TABLE game_cells; ALTER TABLE tree_moves DROP COLUMN first_seen;
+sqlite3 "$tmp/old.db" "DROP TABLE game_lines; DROP TABLE game_cells; ALTER TABLE tree_moves DROP COLUMN first_seen;
 	ALTER TABLE tree_moves DROP COLUMN last_seen; PRAGMA user_version = 7;"
 "$bin/kifu-search" --db "$tmp/old.db" --game splay-schmidt --pattern 'f6=+' >/dev/null 2>"$tmp/err"
 check "a version-7 database is refused for --pattern until written" \

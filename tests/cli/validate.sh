@@ -144,4 +144,21 @@ else
 	check "/usr/bin/time (Debian package time) for the memory check" false
 fi
 
+# Format 2: an error in a line names its path; --json gives it the main-line
+# ply whose lines hold it, and counts the main line's plies only.
+f2=tests/data/records/invalid/format2-line-illegal.yaml
+"$v" --json "$f2" >"$tmp/f2.json" 2>/dev/null
+check "format 2: an invalid line exits 1" [ $? -eq 1 ]
+check "format 2: --json of errors in lines" python3 - "$tmp/f2.json" <<'EOF'
+import json, sys
+g = [json.loads(l) for l in open(sys.argv[1])]
+assert [x["valid"] for x in g] == [True, False, False, True], g
+assert [x["plies"] for x in g] == [3, 3, 4, 2], g
+e2, e3 = g[1]["errors"], g[2]["errors"]
+assert len(e2) == 1 and e2[0]["ply"] == 2 and (e2[0]["line"], e2[0]["col"]) == (18, 18), e2
+assert e2[0]["message"].startswith("game 2, ply 2, line 2, ply 4: illegal move 'f6'"), e2
+assert len(e3) == 1 and e3[0]["ply"] == 2 and (e3[0]["line"], e3[0]["col"]) == (30, 20), e3
+assert e3[0]["message"].startswith("game 3, ply 2, line 1, ply 3, line 1, ply 4: illegal move"), e3
+EOF
+
 test_done "$checks checks"

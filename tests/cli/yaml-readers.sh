@@ -108,10 +108,28 @@ for line in open(sys.argv[1]):
         names = {s: (p["name"] if isinstance(p, dict) else p) for s, p in (d.get("players") or {}).items()}
         wnames = {s: p["name"] for s, p in w["players"].items()}
         comments = [m.get("comment") for m in d.get("moves", []) if isinstance(m, dict)]
-        wcomments = [m.get("comment") for m in w["moves"] if "comment" in m or "clock" in m]
+        # a turn is a mapping when it has any of these (format 2's three too)
+        keyed = ("comment", "clock", "nag", "eval", "variations")
+        wcomments = [m.get("comment") for m in w["moves"] if any(k in m for k in keyed)]
+        # format 2: the nags, evals and lines (their moves, at every depth) as kifu means them
+        def lines(ms):
+            return [[[lines_turn(t) for t in l] for l in m.get("variations", [])]
+                    for m in ms if isinstance(m, dict)]
+        def lines_turn(t):
+            return [str(t), []] if not isinstance(t, dict) else [t["move"], t.get("nag"), lines([t])[0]]
+        def wlines(ms):
+            return [[[[t["move"], t.get("nag"), wlines([t])[0]] if any(k in t for k in keyed[1:]) or
+                      "comment" in t else [t["move"], []] for t in l] for l in m.get("variations", [])]
+                    for m in ms if any(k in m for k in keyed)]
+        dm = [m for m in d.get("moves", []) if isinstance(m, dict)]
         for what, a, b in (("moves", [str(m) for m in moves], wmoves), ("players", names, wnames),
                            ("result", d.get("result"), w["result"]),
-                           ("comments", comments, wcomments)):
+                           ("comments", comments, wcomments),
+                           ("nags", [m.get("nag") for m in dm],
+                            [m.get("nag") for m in w["moves"] if any(k in m for k in keyed)]),
+                           ("evals", [m.get("eval") for m in dm],
+                            [m.get("eval") for m in w["moves"] if any(k in m for k in keyed)]),
+                           ("lines", lines(dm), wlines(w["moves"]))):
             if a != b:
                 print("FAIL: %s: game %d: %s read %r, kifu means %r" % (src, i + 1, what, a, b))
                 bad += 1

@@ -1,0 +1,221 @@
+/*
+ * What the store keeps of format 2 (schema 10, game_lines): each stored
+ * game's lines, nags and engine figures, as one JSON text per game that has
+ * any, written beside the game through the derived-table hooks and read
+ * back by kifu_store_game_load, so that every export gives them back as
+ * they came in. Nothing else reads them: statistics, the position index,
+ * the tree, search, novelties and reviews read the main line (game_data).
+ * Moves and bests are kept canonical (the replay's texts), clocks and
+ * expected scores as written.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/record.h"
+#include "kifu/replay.h"
+#include "store/store_impl.h"
+
+static void put_eval(struct kifu_buf *b, const struct kifu_eval *e, const struct kifu_replay *rp,
+		     size_t *xi)
+{
+	const char *best = kifu_replay_xtext(rp, (*xi)++);
+
+	kifu_buf_puts(b, ",\"eval\":{\"engine\":");
+	kifu_buf_json_string(b, e->engine ? e->engine : "");
+	kifu_buf_puts(b, ",\"expected\":");
+	kifu_buf_json_string(b, e->expected ? e->expected : "0");
+	kifu_buf_puts(b, ",\"best\":");
+	kifu_buf_json_string(b, best ? best : e->best ? e->best : "");
+	kifu_buf_putc(b, '}');
+}
+
+/* The nag, eval and variations of t as members (each after a comma). */
+static void put_extras(struct kifu_buf *b, const struct kifu_turn *t, const struct kifu_replay *rp,
+		       size_t *xi)
+{
+	size_t j, k;
+
+	if (t->nag) {
+		kifu_buf_puts(b, ",\"nag\":");
+		kifu_buf_json_string(b, t->nag);
+	}
+	if (t->eval)
+		put_eval(b, t->eval, rp, xi);
+	if (!t->nlines)
+		return;
+	kifu_buf_puts(b, ",\"variations\":[");
+	for (j = 0; j < t->nlines; j++) {
+		kifu_buf_puts(b, j ? ",[" : "[");
+		for (k = 0; k < t->lines[j].nturns; k++) {
+			const struct kifu_turn *lt = &t->lines[j].turns[k];
+			const char *text = kifu_replay_xtext(rp, (*xi)++);
+
+			kifu_buf_puts(b, k ? ",{\"move\":" : "{\"move\":");
+			kifu_buf_json_string(b, text ? text : lt->text ? lt->text : "");
+			if (lt->comment) {
+				kifu_buf_puts(b, ",\"comment\":");
+				kifu_buf_json_string(b, lt->comment);
+			}
+			if (lt->clock) {
+				kifu_buf_puts(b, ",\"clock\":");
+				kifu_buf_json_string(b, lt->clock);
+			}
+			put_extras(b, lt, rp, xi);
+			kifu_buf_putc(b, '}');
+		}
+		kifu_buf_putc(b, ']');
+	}
+	kifu_buf_putc(b, ']');
+}
+
+int kifu_store_lines_pack_(struct kifu_buf *b, const struct kifu_record *rec,
+			   const struct kifu_replay *rp)
+{
+	size_t i, xi = 0;
+	int any = 0;
+
+	for (i = 0; i < rec->nturns; i++) {
+		const struct kifu_turn *t = &rec->turns[i];
+
+		if (!t->nag && !t->eval && !t->nlines)
+			continue;
+		kifu_buf_printf(b, "%c\"%zu\":{\"ply\":%zu", any ? ',' : '{', i + 1, i + 1);
+		put_extras(b, t, rp, &xi);
+		kifu_buf_putc(b, '}');
+		any = 1;
+	}
+	if (any)
+		kifu_buf_putc(b, '}');
+	return b->failed ? KIFU_ENOMEM : 0;
+}
+
+static int lines_game(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+		      const struct kifu_replay *rp, struct kifu_error *err)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct kifu_stmt *s;
+	int ret;
+
+	if (!kifu_record_uses_format2(rec))
+		return 0;
+	if (kifu_store_lines_pack_(&b, rec, rp) < 0) {
+		kifu_buf_release(&b);
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	}
+	s = kifu_store_stmt_(st, ST_LINES_INSERT, err);
+	if (!s) {
+		kifu_buf_release(&b);
+		return err ? err->code : KIFU_EDB;
+	}
+	kifu_db_bind_int64_(s, 1, id);
+	kifu_db_bind_text_(s, 2, b.data, (long)b.len);
+	ret = kifu_store_step_(st, s, "cannot store a game's lines", err);
+	kifu_buf_release(&b);
+	return ret;
+}
+
+const struct kifu_store_derived_ kifu_store_lines_derived_ = {
+	.name = "lines",
+	.game = lines_game,
+};
+
+/* ---- Reading them back ---- */
+
+static const char *str(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* A turn's nag and eval from o; -1 when they are not what kifu writes. */
+static int load_marks(struct kifu_record *rec, struct kifu_turn *t, const json_t *o)
+{
+	const json_t *e = json_object_get(o, "eval"), *n = json_object_get(o, "nag");
+
+	if (n && (!json_is_string(n) || !kifu_nag_index(json_string_value(n)) ||
+		  kifu_record_turn_nag(rec, t, json_string_value(n), NULL) < 0))
+		return -1;
+	if (e && (!str(e, "engine") || !str(e, "expected") || !str(e, "best") ||
+		  kifu_record_turn_eval(rec, t, str(e, "engine"), str(e, "expected"),
+					str(e, "best"), NULL) < 0))
+		return -1;
+	return 0;
+}
+
+static int load_lines(struct kifu_record *rec, struct kifu_turn *t, const json_t *v, int level)
+{
+	size_t j, k;
+
+	if (!v)
+		return 0;
+	if (!json_is_array(v) || !json_array_size(v) || level >= KIFU_RECORD_MAX_LEVELS ||
+	    kifu_record_turn_lines(rec, t, json_array_size(v), NULL) < 0)
+		return -1;
+	for (j = 0; j < json_array_size(v); j++) {
+		const json_t *line = json_array_get(v, j);
+
+		if (!json_is_array(line) || !json_array_size(line))
+			return -1;
+		for (k = 0; k < json_array_size(line); k++) {
+			const json_t *o = json_array_get(line, k);
+			struct kifu_turn *lt;
+
+			if (!json_is_object(o) || !str(o, "move") ||
+			    rec->nturns + rec->line_turns >= KIFU_RECORD_MAX_TURNS)
+				return -1;
+			lt = kifu_record_line_add_turn(rec, &t->lines[j], str(o, "move"),
+						       str(o, "comment"), str(o, "clock"));
+			if (!lt || load_marks(rec, lt, o) < 0 ||
+			    load_lines(rec, lt, json_object_get(o, "variations"), level + 1) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64_t id,
+			   struct kifu_error *err)
+{
+	struct kifu_stmt *s;
+	json_t *root = NULL, *v;
+	const char *key;
+	int rc, ret = 0;
+
+	if (st->version < 10)
+		return 0; /* a database of an older schema holds none */
+	s = kifu_store_stmt_(st, ST_LOAD_LINES, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64_(s, 1, id);
+	rc = kifu_db_step_(s);
+	if (rc == KIFU_DB_ROW)
+		root = json_loads(kifu_db_column_text_(s, 0) ? kifu_db_column_text_(s, 0) : "",
+				  JSON_REJECT_DUPLICATES, NULL);
+	else if (rc != KIFU_DB_DONE)
+		ret = kifu_store_fail_(st, "cannot load a game's lines", err);
+	kifu_db_reset_(s);
+	if (ret < 0 || rc == KIFU_DB_DONE)
+		return ret;
+	if (!json_is_object(root))
+		goto damaged;
+	json_object_foreach(root, key, v) {
+		char *end;
+		unsigned long ply = strtoul(key, &end, 10);
+		struct kifu_turn *t;
+
+		if (*end || ply < 1 || ply > rec->nturns || !json_is_object(v))
+			goto damaged;
+		t = &rec->turns[ply - 1];
+		if (load_marks(rec, t, v) < 0 ||
+		    load_lines(rec, t, json_object_get(v, "variations"), 0) < 0)
+			goto damaged;
+	}
+	rec->format = 2;
+	json_decref(root);
+	return 0;
+damaged:
+	json_decref(root);
+	return kifu_db_damaged_(st, err, "game %lld has lines that no kifu writes", (long long)id);
+}
