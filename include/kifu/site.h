@@ -25,7 +25,12 @@ struct kifu_site_position {
 	int symmetric;
 	const struct kifu_filter *filter; /* player, event, since, until, termination (game and variant unused) */
 	long page;                   /* of the games that reached it, 0-based */
+	long min_games;              /* moves played in fewer games are left out (0: as 1) */
+	int all;                     /* every move in the table, not the KIFU_SITE_MOVES most played */
 };
+
+/* The explorer's move table: the most played moves shown, the rest folded. */
+#define KIFU_SITE_MOVES 30
 
 /* The games listed per page (explorer, player). */
 #define KIFU_SITE_PAGE_GAMES 25
@@ -47,11 +52,12 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		      const struct kifu_site_position *p, struct kifu_error *err);
 /*
- * /game/ID: kifu-export's replay page; its scripts carry nonce (the
- * server's Content-Security-Policy lets those run and no other).
+ * /game/ID[?ply=K]: kifu-export's replay page opened at ply (-1: the end;
+ * past the end KIFU_ERANGE); its scripts carry nonce (the server's
+ * Content-Security-Policy lets those run and no other).
  */
-int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const char *nonce,
-		   struct kifu_error *err);
+int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, long ply,
+		   const char *nonce, struct kifu_error *err);
 /* What a pattern page shows. */
 struct kifu_site_pattern_query {
 	const char *game, *variant; /* from the address */

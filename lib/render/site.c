@@ -64,7 +64,18 @@ static const char style[] =
 	".chart svg{max-width:100%;height:auto;background:#fff;border:1px solid #d8ccb0}\n"
 	".pages a{margin-right:10px}\n"
 	"#p-pattern{width:18em}form.filters input[type=checkbox]{width:auto}\n"
-	".error{color:#a0302a;font-weight:bold}\n";
+	".error{color:#a0302a;font-weight:bold}\n"
+	"#moves tr.rest{display:none}#moves:has(#more-moves[open]) tr.rest{display:table-row}\n"
+	"#moves tr.more td{background:#fffaf0}#moves summary{cursor:pointer;color:#1d4f91}\n"
+	"td.share{color:#6b5f4a}form.filters input.short{width:5em}\n"
+	"#board a .hit{fill:#1d4f91;fill-opacity:0;stroke:none;pointer-events:all}\n"
+	"#board a line.hit{stroke:#1d4f91;stroke-opacity:0}\n"
+	"#board a .spot{fill:#1d4f91;fill-opacity:.55;stroke:#fff;stroke-width:1.5;"
+	"pointer-events:none}\n"
+	"#board a line.arrow{stroke:#1d4f91;stroke-opacity:.45;stroke-linecap:round;"
+	"pointer-events:none}\n"
+	"#board a:hover .hit{fill-opacity:.25}#board a:hover .spot,#board a:hover line.arrow{"
+	"fill:#c0504d;stroke:#c0504d;stroke-opacity:.9}\n";
 
 const char *kifu_site_asset(const char *name, size_t *len, const char **type)
 {
@@ -78,6 +89,33 @@ const char *kifu_site_asset(const char *name, size_t *len, const char **type)
 void kifu_site_text_(struct kifu_buf *b, const char *s)
 {
 	kifu_render_html_text_(b, s ? s : "");
+}
+
+/* n with a comma between each group of three digits, as people write counts. */
+void kifu_site_count_(struct kifu_buf *b, long long n)
+{
+	char digits[32];
+	int len, k;
+
+	len = snprintf(digits, sizeof(digits), "%lld", n < 0 ? -n : n);
+	if (n < 0)
+		kifu_buf_putc(b, '-');
+	for (k = 0; k < len; k++) {
+		if (k && (len - k) % 3 == 0)
+			kifu_buf_putc(b, ',');
+		kifu_buf_putc(b, digits[k]);
+	}
+}
+
+/* n of `of` as a whole percent ("&lt;1%" for a share above 0 that rounds to 0). */
+void kifu_site_percent_(struct kifu_buf *b, long long n, long long of)
+{
+	double pc = of > 0 ? 100.0 * (double)n / (double)of : 0;
+
+	if (n > 0 && pc < 0.5)
+		kifu_buf_puts(b, "&lt;1%");
+	else
+		kifu_buf_printf(b, "%.0f%%", pc);
 }
 
 /* s percent-encoded for an address (all but A-Z a-z 0-9 - . _ ~): safe in an attribute too. */
@@ -252,10 +290,10 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 }
 
 
-/* A game page's address at ply: the replay page opens at #ply=N. */
+/* A game page's address at ply: the replay page opens at ?ply=N. */
 static void game_at(struct kifu_buf *b, int64_t id, long ply, const char *label)
 {
-	kifu_buf_printf(b, "<a href=\"/game/%" PRId64 "#ply=%ld\">", id, ply);
+	kifu_buf_printf(b, "<a href=\"/game/%" PRId64 "?ply=%ld\">", id, ply);
 	kifu_site_text_(b, label);
 	kifu_buf_puts(b, "</a>");
 }
@@ -276,8 +314,13 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 	for (i = from; i < from + n && i < kifu_search_count(res); i++) {
 		const struct kifu_search_hit *h = kifu_search_hit(res, i);
 
-		kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "\">%" PRId64 "</a></td>"
-				"<td class=\"text\">", h->id, h->id);
+		/* a hit at a ply (the explorer's, a pattern's) opens there */
+		if (flags & GAMES_PLY)
+			kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "?ply=%ld\">%" PRId64
+					"</a></td><td class=\"text\">", h->id, h->ply, h->id);
+		else
+			kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "\">%" PRId64 "</a></td>"
+					"<td class=\"text\">", h->id, h->id);
 		kifu_site_text_(b, h->date ? h->date : "-");
 		kifu_buf_puts(b, "</td><td class=\"text\">");
 		kifu_site_text_(b, h->game);
@@ -419,8 +462,8 @@ void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page
 
 /* ---- /game/ID ---- */
 
-int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const char *nonce,
-		   struct kifu_error *err)
+int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, long ply,
+		   const char *nonce, struct kifu_error *err)
 {
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
@@ -441,6 +484,9 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 		ret = kifu_record_validate(&rp, &diags, rec, KIFU_VALIDATE_TEXT, err);
 	if (ret == 0 && diags.errors)
 		ret = kifu_error_set(err, KIFU_EINVALID, "game %" PRId64 " is not valid", id);
+	if (ret == 0 && ply > (long)rp.nplies)
+		ret = kifu_error_set(err, KIFU_ERANGE, "game %" PRId64 " has %zu plies: there is no "
+				     "ply %ld", id, rp.nplies, ply);
 	/* With its stored review (chart and marks), as kifu-analyse --to html draws it. */
 	if (ret == 0)
 		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);
@@ -449,7 +495,7 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	if (ret == 0) {
 		kifu_render_stored_novelty(&known, &nov);
 		known.review = review.n ? &review.view : NULL;
-		ret = kifu_render_html(&page, rec, &rp, -1, &known);
+		ret = kifu_render_html(&page, rec, &rp, ply, &known);
 	}
 	if (ret == 0 && page.failed)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");

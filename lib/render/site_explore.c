@@ -68,6 +68,15 @@ static void moves_upto(struct kifu_buf *out, const struct walked *w, int k)
 	kifu_buf_puts(out, "");
 }
 
+/* The explorer's address of after, keeping the page's filters and its min_games. */
+static void link_to(struct kifu_buf *b, const struct kifu_site_position *p, const char *after,
+		    int symmetric, const struct kifu_filter *f)
+{
+	kifu_site_explore_link_(b, p->game, p->variant, after, symmetric, f);
+	if (p->min_games > 1)
+		kifu_buf_printf(b, "&amp;min_games=%ld", p->min_games);
+}
+
 static void path_nav(struct kifu_buf *b, const struct kifu_site_position *p,
 		     const struct walked *w)
 {
@@ -86,7 +95,7 @@ static void path_nav(struct kifu_buf *b, const struct kifu_site_position *p,
 			kifu_buf_puts(b, "</span>");
 		} else {
 			kifu_buf_puts(b, "<a href=\"");
-			kifu_site_explore_link_(b, p->game, p->variant, upto.data, p->symmetric, p->filter);
+			link_to(b, p, upto.data, p->symmetric, p->filter);
 			kifu_buf_puts(b, "\">");
 			kifu_site_text_(b, label);
 			kifu_buf_puts(b, "</a>");
@@ -119,6 +128,10 @@ static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, 
 	kifu_buf_puts(b, "\"></label><label>until <input name=\"until\" id=\"f-until\" "
 		      "placeholder=\"2024-12\" value=\"");
 	kifu_site_text_(b, f->until);
+	kifu_buf_puts(b, "\"></label><label>min. games <input name=\"min_games\" id=\"f-min-games\" "
+		      "type=\"number\" min=\"1\" class=\"short\" value=\"");
+	if (p->min_games > 1)
+		kifu_buf_printf(b, "%ld", p->min_games);
 	kifu_buf_puts(b, "\"></label><button type=\"submit\" id=\"f-apply\">filter</button> <a "
 		      "href=\"");
 	kifu_site_explore_link_(b, p->game, p->variant, after, p->symmetric, NULL);
@@ -138,44 +151,104 @@ static void year_cell(struct kifu_buf *b, const struct kifu_report *rep, size_t 
 	kifu_buf_puts(b, "</td>");
 }
 
-static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
-		       const struct kifu_report *rep, const char *after, const char *mover)
+/*
+ * The moves played from the position, most played first: each with its
+ * share of the games that reached it (reached) beside its bar, at most
+ * KIFU_SITE_MOVES rows unless p->all, the rest folded under one
+ * "N other moves" row (a <details>; the style sheet shows the rows after it
+ * when it is open). Each row shown is also a link on the board: its
+ * picture goes to board (drawn least played first, so the most played is
+ * on top).
+ */
+static int move_table(struct kifu_buf *b, struct kifu_buf *board,
+		      const struct kifu_site_position *p, const struct kifu_report *rep,
+		      const char *after, const char *mover, const struct kifu_game *g,
+		      const void *state, long long reached)
 {
-	static const char *const games_col[] = { "games", NULL };
 	static const char *const rest_cols[] = { "mover_score", "ci", "mean_plies", NULL };
-	struct kifu_buf next = KIFU_BUF_INIT;
+	struct kifu_buf next = KIFU_BUF_INIT, href = KIFU_BUF_INIT;
+	struct kifu_buf *links = NULL;
+	size_t r, nrows = kifu_report_nrows(rep);
+	size_t shown = p->all || nrows <= KIFU_SITE_MOVES ? nrows : KIFU_SITE_MOVES;
+	long long top = nrows ? kifu_site_cell_int_(rep, 0, "games") : 0;
 	char wins[64];
-	size_t r;
+	int ret = 0;
 
+	links = calloc(shown ? shown : 1, sizeof(*links));
+	if (!links)
+		return KIFU_ENOMEM;
 	snprintf(wins, sizeof(wins), "wins_%s", mover);
 	kifu_buf_puts(b, "<table id=\"moves\">\n<tr><th class=\"text\">move</th><th>games</th>"
-		      "<th class=\"text\">win / draw / loss</th><th>score</th><th>95% ci</th>"
-		      "<th>mean plies</th><th>first</th><th>last</th></tr>\n");
-	for (r = 0; r < kifu_report_nrows(rep); r++) {
+		      "<th>share</th><th class=\"text\">win / draw / loss</th><th>score</th>"
+		      "<th>95% interval</th><th>mean plies</th><th>first</th><th>last</th></tr>\n");
+	for (r = 0; r < nrows; r++) {
 		const char *move = kifu_site_cell_text_(rep, r, "move");
 		long long n = kifu_site_cell_int_(rep, r, "games");
 		long long w = kifu_site_cell_int_(rep, r, wins);
 		long long d = kifu_site_cell_int_(rep, r, "draws");
 		long long u = kifu_site_cell_int_(rep, r, "unfinished");
 
+		if (r == shown)
+			kifu_buf_printf(b, "<tr class=\"more\"><td class=\"text\" colspan=\"9\">"
+					"<details id=\"more-moves\"><summary>%zu other move%s"
+					"</summary></details></td></tr>\n", nrows - shown,
+					nrows - shown == 1 ? "" : "s");
 		kifu_buf_reset(&next);
 		kifu_buf_printf(&next, "%s%s%s", after, *after ? "," : "", move);
-		kifu_buf_puts(b, "<tr><td class=\"text move\"><a href=\"");
-		kifu_site_explore_link_(b, p->game, p->variant, next.data, p->symmetric, p->filter);
+		kifu_buf_reset(&href);
+		link_to(&href, p, next.data, p->symmetric, p->filter);
+		kifu_buf_puts(b, r < shown ? "<tr" : "<tr class=\"rest\"");
+		kifu_buf_puts(b, "><td class=\"text move\"><a href=\"");
+		kifu_buf_puts(b, href.data);
 		kifu_buf_puts(b, "\">");
 		kifu_site_text_(b, move);
-		kifu_buf_puts(b, "</a></td>");
-		kifu_site_cells_(b, rep, r, games_col);
-		kifu_buf_puts(b, "<td class=\"bar\">");
+		kifu_buf_puts(b, "</a></td><td class=\"games\">");
+		kifu_site_count_(b, n);
+		kifu_buf_puts(b, "</td><td class=\"share\">");
+		kifu_site_percent_(b, n, reached);
+		kifu_buf_puts(b, "</td><td class=\"bar\">");
 		kifu_site_bar_(b, w, d, n - w - d - u, u);
 		kifu_buf_puts(b, "</td>");
 		kifu_site_cells_(b, rep, r, rest_cols);
 		year_cell(b, rep, r, "first_date");
 		year_cell(b, rep, r, "last_date");
 		kifu_buf_puts(b, "</tr>\n");
+		if (r < shown) {
+			struct kifu_site_move_geo geo;
+			struct kifu_error err;
+			char title[KIFU_MOVE_TEXT_MAX + 64];
+			kifu_move m;
+
+			kifu_error_clear(&err);
+			if (g->parse_move(state, move, &m, &err) < 0)
+				continue;
+			if ((ret = kifu_site_move_geo_(&geo, g, state, m)) < 0)
+				break;
+			snprintf(title, sizeof(title), "%s: %lld game%s", move, n, n == 1 ? "" : "s");
+			kifu_site_board_move_(&links[r], &geo, href.data, title, "mv",
+					      top > 0 ? (double)n / (double)top : 0);
+		}
 	}
 	kifu_buf_puts(b, "</table>\n");
+	if (nrows > KIFU_SITE_MOVES) {
+		kifu_buf_puts(b, "<p class=\"note\" id=\"all-moves\">");
+		kifu_buf_puts(b, "<a href=\"");
+		link_to(b, p, after, p->symmetric, p->filter);
+		kifu_buf_puts(b, p->all ? "\">the most played moves first, the rest folded</a></p>\n"
+				       : "&amp;all=1\">every move unfolded</a></p>\n");
+	}
+	kifu_site_board_defs_(board);
+	for (r = shown; r-- > 0;) {
+		if (links[r].data)
+			kifu_buf_add(board, links[r].data, links[r].len);
+		kifu_buf_release(&links[r]);
+	}
+	free(links);
 	kifu_buf_release(&next);
+	kifu_buf_release(&href);
+	if (ret == 0 && (b->failed || board->failed || next.failed || href.failed))
+		ret = KIFU_ENOMEM;
+	return ret;
 }
 
 /*
@@ -215,7 +288,7 @@ static int move_orders(struct kifu_buf *b, struct kifu_store *st,
 		kifu_buf_puts(b, here ? "\"><td class=\"text move\"><span class=\"here\">"
 				      : "\"><td class=\"text move\"><a href=\"");
 		if (!here) {
-			kifu_site_explore_link_(b, p->game, p->variant, m, p->symmetric, p->filter);
+			link_to(b, p, m, p->symmetric, p->filter);
 			kifu_buf_puts(b, "\">");
 		}
 		/* the moves apart: a move's text may hold spaces */
@@ -246,6 +319,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	struct kifu_search_result *res = NULL;
 	struct kifu_report *rep = NULL;
 	struct kifu_buf svg = KIFU_BUF_INIT, after = KIFU_BUF_INIT, base = KIFU_BUF_INIT;
+	struct kifu_buf table = KIFU_BUF_INIT, links = KIFU_BUF_INIT;
 	const struct kifu_game *g;
 	struct kifu_filter f = *p->filter;
 	const char *mover;
@@ -264,6 +338,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		return ret;
 	opt.after = p->after;
 	opt.symmetric = p->symmetric;
+	opt.min_games = p->min_games > 1 ? p->min_games : 1;
 	ret = kifu_stats_report(&rep, st, KIFU_STATS_TREE, &f, &opt, err);
 	if (ret == KIFU_EPARSE || ret == KIFU_EILLEGAL) {
 		char msg[KIFU_ERROR_MSG_MAX];
@@ -291,30 +366,41 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		goto out;
 	moves_upto(&after, &w, w.plies);
 	mover = g->sides[g->side_to_move(w.pos->state) >= 0 ? g->side_to_move(w.pos->state) : 0];
+	reached = kifu_site_head_int_(rep, "games");
+	/* The table first: its moves are drawn on the board too. */
+	if (kifu_report_nrows(rep) &&
+	    ((ret = move_table(&table, &links, p, rep, after.data, mover, g, w.pos->state,
+			       reached)) < 0 ||
+	     (ret = kifu_site_svg_append_(&svg, &links)) < 0)) {
+		kifu_error_set(err, ret, "out of memory");
+		goto out;
+	}
 	kifu_site_game_head_(b, st, g, variant, "explorer", "");
 	path_nav(b, p, &w);
 	kifu_buf_puts(b, "<div class=\"cols\">\n");
 	kifu_buf_printf(b, "<div id=\"board\" data-ply=\"%d\">", w.plies);
 	kifu_buf_puts(b, strstr(svg.data, "<svg") ? strstr(svg.data, "<svg") : svg.data);
-	reached = kifu_site_head_int_(rep, "games");
 	kifu_buf_puts(b, "</div>\n<div class=\"side\">\n<p id=\"status\">");
 	kifu_buf_printf(b, "ply %d, <b>", w.plies);
 	kifu_site_text_(b, mover);
-	kifu_buf_printf(b, "</b> to move. Reached in <b id=\"reached\">%lld</b> game%s by any move "
-			"order (transpositions included), %lld ended here.</p>\n",
-			reached, reached == 1 ? "" : "s", kifu_site_head_int_(rep, "ended"));
+	kifu_buf_puts(b, "</b> to move. Reached in <b id=\"reached\">");
+	kifu_site_count_(b, reached);
+	kifu_buf_printf(b, "</b> game%s by any move order (transpositions included), ",
+			reached == 1 ? "" : "s");
+	kifu_site_count_(b, kifu_site_head_int_(rep, "ended"));
+	kifu_buf_puts(b, " ended here.</p>\n");
 	kifu_buf_puts(b, "<p class=\"note\">");
 	kifu_buf_puts(b, p->symmetric ? "Positions equal under a board symmetry count as one: <a "
 					"id=\"symmetric\" href=\""
 				      : "Positions told apart from their mirror images: <a "
 					"id=\"symmetric\" href=\"");
-	kifu_site_explore_link_(b, p->game, p->variant, after.data, !p->symmetric, p->filter);
+	link_to(b, p, after.data, !p->symmetric, p->filter);
 	kifu_buf_puts(b, p->symmetric ? "\">tell them apart</a></p>\n"
 				      : "\">count symmetric positions as one</a></p>\n");
 	filter_form(b, p, after.data);
 	kifu_site_pattern_form_(b, p->game, p->variant, NULL, 0);
 	if (kifu_report_nrows(rep))
-		move_table(b, p, rep, after.data, mover);
+		kifu_buf_add(b, table.data, table.len);
 	else
 		kifu_buf_puts(b, "<p id=\"moves\">No game goes on from here.</p>\n");
 	if (w.plies > 0 && reached > 0 &&
@@ -325,7 +411,9 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	ret = kifu_site_games_(b, res, 0, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_NOVELTY, st, err);
 	if (ret < 0)
 		goto out;
-	kifu_site_explore_link_(&base, p->game, p->variant, after.data, p->symmetric, p->filter);
+	link_to(&base, p, after.data, p->symmetric, p->filter);
+	if (p->all)
+		kifu_buf_puts(&base, "&amp;all=1");
 	kifu_site_pager_(b, &base, p->page, kifu_search_count(res) > KIFU_SITE_PAGE_GAMES);
 	kifu_buf_puts(b, "</div>\n</div>\n");
 	ret = kifu_site_foot_(b);
@@ -335,6 +423,8 @@ out:
 	kifu_buf_release(&svg);
 	kifu_buf_release(&after);
 	kifu_buf_release(&base);
+	kifu_buf_release(&table);
+	kifu_buf_release(&links);
 	kifu_search_result_free(res);
 	kifu_report_free(rep);
 	return ret;

@@ -43,7 +43,7 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 		    const struct kifu_serve_req_ *r)
 {
 	static const char *const params[] = { "player", "event", "since", "until", "termination",
-					      "after", "symmetric", "page", NULL };
+					      "after", "symmetric", "page", "min_games", "all", NULL };
 	struct kifu_site_position p;
 	struct kifu_filter f;
 	struct kifu_error err;
@@ -57,7 +57,9 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	memset(&p, 0, sizeof(p));
 	if (kifu_serve_params_check_(a, r, params) < 0 ||
 	    kifu_serve_flag_(&p.symmetric, a, r, "symmetric") < 0 ||
-	    kifu_serve_count_(&page, a, r, "page", "page", 0) < 0)
+	    kifu_serve_count_(&page, a, r, "page", "page", 0) < 0 ||
+	    kifu_serve_count_(&p.min_games, a, r, "min_games", "--min-games", 1) < 0 ||
+	    kifu_serve_flag_(&p.all, a, r, "all") < 0)
 		return;
 	kifu_serve_filter_(&f, r);
 	p.game = game;
@@ -104,6 +106,7 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 {
 	static const char *const none[] = { NULL };
 	static const char *const paged[] = { "page", NULL };
+	static const char *const at_ply[] = { "ply", NULL };
 	struct kifu_error err;
 	const char *asset;
 	size_t len;
@@ -125,13 +128,16 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 	} else if (!strncmp(path, "/pattern/", 9)) {
 		pattern(a, st, path + 9, r);
 	} else if (!strncmp(path, "/game/", 6)) {
-		if (kifu_serve_params_check_(a, r, none) < 0)
+		long ply = -1;
+
+		if (kifu_serve_params_check_(a, r, at_ply) < 0 ||
+		    kifu_serve_count_(&ply, a, r, "ply", "--ply", 0) < 0)
 			return;
 		if (kifu_stats_whole_number(&n, path + 6, 0, LONG_MAX) < 0) {
 			kifu_error_set(&err, KIFU_EPARSE, "--id expects a number of 0 or more, not '%s'",
 				       path + 6);
 			kifu_serve_fail_err_(a, 400, &err);
-		} else if (kifu_site_game(&a->body, st, n, a->nonce, &err) < 0) {
+		} else if (kifu_site_game(&a->body, st, n, ply, a->nonce, &err) < 0) {
 			page_error(a, &err);
 		}
 	} else if (!strncmp(path, "/player/", 8) && path[8]) {

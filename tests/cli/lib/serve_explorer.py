@@ -1,0 +1,189 @@
+"""kifu-serve's pages of issue 29 in headless Chromium (tests/cli/lib/cdp.py).
+
+usage: serve_explorer.py BIN DB URL CHROMIUM PROFILE OUTDIR
+
+The explorer (glaisher standard from the start: more than 30 moves; and
+splay-schmidt, a placement game): the move table's rows are kifu-stats
+tree's, in its order, every one of them in the page; the first 30 shown,
+the rest hidden behind one "N other moves" row that opens them (clicked);
+each row's share is its games over the position's, in whole percent; each
+shown row is one link in the board's <svg> to the row's own address (the
+most played drawn last, on top), on the cell the move places on in
+splay-schmidt; a mouse click on the board's most played cell plays it (the
+next page is the explorer after that move). min_games=K is kifu-stats
+tree --min-games K; all=1 shows every row and no fold; a bad min_games is
+a 400. The games listed link /game/ID?ply=K, K the ply at which they
+reached the position, and that page opens at ply K; a ply past the end
+of the game is a 400. Prints one line per failure, then "checked N".
+"""
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Browser  # noqa: E402
+
+BIN, DB, URL, CHROMIUM, PROFILE, OUT = sys.argv[1:7]
+URL = URL.rstrip("/")
+checked = 0
+failures = 0
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    print("FAIL " + msg)
+
+
+def check(cond, msg):
+    global checked
+    checked += 1
+    if not cond:
+        fail(msg)
+
+
+def tool(argv):
+    p = subprocess.run([BIN + "/" + argv[0], "--db", DB] + argv[1:], capture_output=True)
+    if p.returncode != 0:
+        fail("%s: %s" % (" ".join(argv), p.stderr.decode()))
+    return p.stdout
+
+
+def tree(game, variant, after="", extra=()):
+    argv = ["kifu-stats", "--game", game, "--variant", variant, "tree", "--format", "json"] + list(extra)
+    if after:
+        argv[1:1] = ["--after", after]
+    return json.loads(tool(argv))
+
+
+def status(path):
+    try:
+        return urllib.request.urlopen(URL + path).status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def explore_url(game, variant, after="", extra=""):
+    return "%s/explore/%s/%s?after=%s%s" % (URL, game, variant, urllib.parse.quote(after, safe=""), extra)
+
+
+def share(n, of):
+    pc = 100.0 * n / of
+    return "<1%" if n > 0 and pc < 0.5 else "%.0f%%" % pc
+
+
+ROWS = ("[...document.querySelectorAll('#moves tr')].slice(1).filter(tr => !tr.classList.contains('more'))"
+        ".map(tr => [tr.cells[0].textContent, +tr.cells[1].textContent.replace(/,/g, ''), "
+        "tr.cells[2].textContent, getComputedStyle(tr).display !== 'none', "
+        "tr.cells[0].querySelector('a').getAttribute('href')])")
+LINKS = ("[...document.querySelectorAll('#board svg a.mv')].map(a => [a.getAttribute('href'), "
+         "a.getAttribute('data-to'), a.querySelector('.hit') !== null])")
+
+
+def check_table(b, game, variant, after, what, extra=(), shown_max=30):
+    t = tree(game, variant, after, extra)
+    rows = b.js(ROWS) or []
+    want = t["rows"]
+    check([r[:2] for r in rows] == [[r["move"], r["games"]] for r in want],
+          "%s: the move table is not kifu-stats tree's (%s)" % (what, rows[:3]))
+    check([r[2] for r in rows] == [share(r["games"], t["games"]) for r in want],
+          "%s: the shares are not games / %d in whole percent (%s)" % (what, t["games"], [r[2] for r in rows[:5]]))
+    shown = min(len(want), shown_max)
+    check([r[3] for r in rows] == [True] * shown + [False] * (len(want) - shown),
+          "%s: not the first %d rows shown and the rest hidden" % (what, shown))
+    more = b.js("(function () { var s = document.querySelector('#more-moves summary'); "
+                "return s ? s.textContent : null; })()")
+    if len(want) > shown:
+        n = len(want) - shown
+        check(more == "%d other move%s" % (n, "" if n == 1 else "s"),
+              "%s: the fold says %r, not %d other moves" % (what, more, n))
+    else:
+        check(more is None, "%s: a fold with nothing in it" % what)
+    links = b.js(LINKS) or []
+    # one link per row shown, the most played last (drawn on top), each to its row's address
+    check(sorted(l[0] for l in links) == sorted(r[4] for r in rows[:shown]),
+          "%s: the board's links are not the %d rows shown" % (what, shown))
+    check(links and links[-1][0] == rows[0][4],
+          "%s: the most played move is not drawn on top" % what)
+    return t, rows, links
+
+
+with Browser(CHROMIUM, PROFILE) as b:
+    # ---- glaisher: more than 30 moves from the start ----
+    b.go(explore_url("glaisher", "standard"))
+    t, rows, links = check_table(b, "glaisher", "standard", "", "glaisher start")
+    check(len(t["rows"]) > 30, "glaisher start: only %d moves, the fold is not tested" % len(t["rows"]))
+    check(all(l[1] and l[1] in l[0].split("%20")[-1] or l[1] in urllib.parse.unquote(l[0]) for l in links),
+          "glaisher start: a link's cell is not one its move names")
+    b.screenshot(os.path.join(OUT, "explorer-capped.png"))
+    b.js("document.querySelector('#more-moves summary').click()")
+    hidden = b.js("[...document.querySelectorAll('#moves tr.rest')].filter(tr => "
+                  "getComputedStyle(tr).display === 'none').length")
+    check(hidden == 0, "glaisher start: %s rows still hidden after opening the fold" % hidden)
+    # all=1: every row shown, no fold; min_games=2: the tool's --min-games 2
+    b.go(explore_url("glaisher", "standard", "", "&all=1"))
+    check_table(b, "glaisher", "standard", "", "glaisher all=1", shown_max=10 ** 6)
+    b.go(explore_url("glaisher", "standard", "", "&min_games=2"))
+    check_table(b, "glaisher", "standard", "", "glaisher min_games=2", ["--min-games", "2"])
+    check(b.js("document.querySelector('#moves td.move a').getAttribute('href')").find("min_games=2") >= 0,
+          "min_games=2: the moves' links do not keep it")
+    for bad in ("&min_games=0", "&min_games=x", "&all=2"):
+        check(status("/explore/glaisher/standard?after=" + bad) == 400, "%s is not a 400" % bad)
+
+    # ---- splay-schmidt: each move a link on the cell it places on; the board clicked ----
+    b.go(explore_url("splay-schmidt", "standard"))
+    t, rows, links = check_table(b, "splay-schmidt", "standard", "", "splay-schmidt start")
+    check(all(l[2] for l in links) and sorted(l[1] for l in links) == sorted(r[0] for r in rows[:30]),
+          "splay-schmidt: the links are not on the cells the moves place on (%s)" % links[:3])
+    b.screenshot(os.path.join(OUT, "explorer-board-links.png"))
+    path = []
+    for depth in range(3):
+        t = tree("splay-schmidt", "standard", ",".join(path))
+        if not t["rows"]:
+            break
+        top = t["rows"][0]["move"]
+        # where a mouse would press: the centre of the top move's cell, checked to be its link
+        at = b.js("""(function () {
+            var a = [...document.querySelectorAll('#board svg a.mv')].pop();
+            a.scrollIntoView();
+            var r = a.querySelector('.hit').getBoundingClientRect();
+            var x = r.left + r.width / 2, y = r.top + r.height / 2;
+            var e = document.elementFromPoint(x, y);
+            return [x, y, e && e.closest('a') ? e.closest('a').getAttribute('data-to') : null]; })()""")
+        check(at[2] == top, "splay-schmidt after %s: the point pressed is on %s, not %s" % (path, at[2], top))
+        old = b.js("location.href")
+        for kind in ("mousePressed", "mouseReleased"):
+            b.cmd("Input.dispatchMouseEvent", {"type": kind, "x": at[0], "y": at[1], "button": "left",
+                                               "clickCount": 1}, session=True)
+        b._settle(old)
+        path.append(top)
+        q = urllib.parse.parse_qs(urllib.parse.urlparse(b.js("location.href")).query)
+        check(q.get("after", [""])[0] == ",".join(path),
+              "clicking the board's %s did not play it (%s)" % (top, b.js("location.href")))
+        check_table(b, "splay-schmidt", "standard", ",".join(path), "splay-schmidt after %s" % path)
+
+    # ---- the games listed open at the explored ply ----
+    after = ",".join(path)
+    b.go(explore_url("splay-schmidt", "standard", after))
+    listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => "
+                  "[+tr.cells[0].textContent, tr.cells[0].querySelector('a').getAttribute('href'), "
+                  "+tr.cells[6].textContent])") or []
+    check(listed, "splay-schmidt after %s: no game listed" % after)
+    check(all(h == "/game/%d?ply=%d" % (i, k) for i, h, k in listed),
+          "the games listed do not link /game/ID?ply=K (%s)" % listed[:2])
+    if listed:
+        b.click("table.games td a")
+        check(b.js("document.getElementById('board').getAttribute('data-ply')") == str(listed[0][2]),
+              "game %d does not open at ply %d" % (listed[0][0], listed[0][2]))
+        plies = json.loads(tool(["kifu-export", "--id", str(listed[0][0]), "--to", "json"]))
+        n = len(plies.get("moves", plies.get("plies", [])))
+        check(status("/game/%d?ply=%d" % (listed[0][0], 10 ** 6)) == 400, "a ply past the end is not a 400")
+        check(status("/game/%d?ply=-1" % listed[0][0]) == 400, "ply=-1 is not a 400")
+        check(n == 0 or status("/game/%d?ply=%d" % (listed[0][0], n)) == 200, "the last ply is not a 200")
+
+print("checked %d" % checked)
+sys.exit(1 if failures else 0)

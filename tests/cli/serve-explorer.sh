@@ -1,0 +1,26 @@
+#!/bin/sh
+# kifu-serve's pages as users of the lichess explorer, SCID and Datasette
+# expect them (issue 29), in headless Chromium over a real kifu-serve
+# (tests/cli/lib/serve_explorer.py says what is checked): the explorer's
+# move table capped at 30 rows with shares and the rest folded, every move
+# shown also a link on the board (clicked), min_games and all on the page,
+# the games listed opening at the explored ply. A database of random games
+# of glaisher (more than 30 first moves) and splay-schmidt (a placement
+# game: each move's link on the cell it places on). Screenshots go to
+# tests/out/explorer-*.png.
+set -u
+. tests/cli/lib/test-lib.sh
+. tests/cli/lib/chromium.sh
+. tests/cli/lib/serve.sh
+out=tests/out
+mkdir -p "$out"
+db=$tmp/r.db
+"$bin/kifu-play" glaisher --players random --games 150 --seed 7 --db "$db" --quiet \
+	>/dev/null 2>"$tmp/err" || fail "kifu-play glaisher: $(cat "$tmp/err")"
+"$bin/kifu-play" splay-schmidt --players random --games 60 --seed 8 --db "$db" --quiet \
+	>/dev/null 2>"$tmp/err" || fail "kifu-play splay-schmidt: $(cat "$tmp/err")"
+serve_start "$db" || test_done
+check "the pages in Chromium" python3 tests/cli/lib/serve_explorer.py "$bin" "$db" "$serve_url" \
+	"$browser" "$tmp/profile" "$out"
+serve_stop
+test_done "$checks checks; screenshots in $out/explorer-*.png"
