@@ -52,7 +52,7 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		      const struct kifu_site_position *p, struct kifu_error *err);
 /*
- * /game/ID[?ply=K]: kifu-export's replay page opened at ply (-1: the end;
+ * /game/ID[?ply=K]: kifu-export's replay page opened at ply (-1: the start, or #ply=N;
  * past the end KIFU_ERANGE); its scripts carry nonce (the server's
  * Content-Security-Policy lets those run and no other).
  */

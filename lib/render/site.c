@@ -462,13 +462,81 @@ void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page
 
 /* ---- /game/ID ---- */
 
+static const char game_nav_style[] =
+	"nav.site{display:flex;flex-wrap:wrap;gap:6px 16px;align-items:baseline;padding:8px 20px;"
+	"background:#2b2418;color:#e8dfc8;font-size:14px}\n"
+	"nav.site a{color:#ffe08a}nav.site a.home{font-weight:bold;font-size:17px;color:#fffaf0;"
+	"text-decoration:none;margin-right:6px}\n"
+	"nav.site .data{margin-left:auto}nav.site .data a{margin-left:8px}\n";
+
+/*
+ * The site's bar above a game's replay: home, each player's page, the
+ * explorer at the ply shown (its script follows the replay's board), the
+ * data as JSON and CSV.
+ */
+static void game_nav(struct kifu_buf *b, const struct kifu_record *rec,
+		     const struct kifu_replay *rp, int64_t id, long ply, const char *nonce)
+{
+	const struct kifu_game *g = rp->game;
+	long i;
+	size_t k;
+
+	kifu_buf_printf(b, "<style>%s</style>\n<nav class=\"site\"><a class=\"home\" href=\"/\">"
+			"kifu</a><span>game %" PRId64 "</span>", game_nav_style, id);
+	for (k = 0; k < rec->nplayers; k++) {
+		if (!rec->players[k].name || !rec->players[k].side)
+			continue;
+		kifu_buf_puts(b, "<span class=\"player\">");
+		kifu_site_text_(b, rec->players[k].side);
+		kifu_buf_puts(b, ": <a href=\"/player/");
+		kifu_site_url_part_(b, rec->players[k].name);
+		kifu_buf_puts(b, "\">");
+		kifu_site_text_(b, rec->players[k].name);
+		kifu_buf_puts(b, "</a></span>");
+	}
+	kifu_buf_puts(b, "<a id=\"to-explorer\" data-base=\"/explore/");
+	kifu_site_url_part_(b, g->name);
+	kifu_buf_putc(b, '/');
+	kifu_site_url_part_(b, g->variants[rp->variant]);
+	kifu_buf_puts(b, "?after=\" href=\"/explore/");
+	kifu_site_url_part_(b, g->name);
+	kifu_buf_putc(b, '/');
+	kifu_site_url_part_(b, g->variants[rp->variant]);
+	kifu_buf_puts(b, "?after=");
+	for (i = 1; i <= ply && (size_t)i <= rp->nplies; i++) {
+		if (i > 1)
+			kifu_buf_puts(b, "%2C");
+		kifu_site_url_part_(b, kifu_replay_text(rp, (size_t)i));
+	}
+	kifu_buf_printf(b, "\">this position in the explorer</a><span class=\"data\">data:"
+			"<a id=\"data-json\" href=\"/api/game/%" PRId64 "\">JSON</a></span></nav>\n",
+			id);
+	/* the replay moves its board without a new page: the link follows its data-ply */
+	kifu_buf_printf(b, "<script nonce=\"%s\">\n", nonce);
+	kifu_buf_puts(b, "(function () {\n"
+		      "var a = document.getElementById(\"to-explorer\");\n"
+		      "function follow() {\n"
+		      "\tvar board = document.getElementById(\"board\");\n"
+		      "\tif (!board || typeof MOVES === \"undefined\") return;\n"
+		      "\tvar p = +board.getAttribute(\"data-ply\");\n"
+		      "\ta.href = a.getAttribute(\"data-base\") + MOVES.slice(1, p + 1)"
+		      ".map(encodeURIComponent).join(\"%2C\");\n"
+		      "}\n"
+		      "document.addEventListener(\"DOMContentLoaded\", function () {\n"
+		      "\tfollow();\n"
+		      "\tnew MutationObserver(follow).observe(document.getElementById(\"board\"), "
+		      "{ attributes: true, attributeFilter: [\"data-ply\"] });\n"
+		      "});\n"
+		      "})();\n</script>\n");
+}
+
 int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, long ply,
 		   const char *nonce, struct kifu_error *err)
 {
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
-	struct kifu_buf page = KIFU_BUF_INIT;
+	struct kifu_buf page = KIFU_BUF_INIT, nav = KIFU_BUF_INIT;
 	struct kifu_analyse_stored review;
 	struct kifu_render_stored known = { NULL };
 	struct kifu_novelty nov;
@@ -511,18 +579,19 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, long p
 	}
 	kifu_buf_puts(b, s);
 	if ((at = strstr(b->data, "<body>\n")) != NULL) {
-		static const char nav[] = "<nav class=\"site\"><a href=\"/\">kifu</a></nav>\n";
-		size_t pos = (size_t)(at - b->data) + 7, n = sizeof(nav) - 1;
+		size_t pos = (size_t)(at - b->data) + 7;
 
-		if (kifu_buf_add(b, nav, n) == 0) {
-			memmove(b->data + pos + n, b->data + pos, b->len - n - pos);
-			memcpy(b->data + pos, nav, n);
+		game_nav(&nav, rec, &rp, id, ply < 0 ? 0 : ply, nonce);
+		if (!nav.failed && kifu_buf_add(b, nav.data, nav.len) == 0) {
+			memmove(b->data + pos + nav.len, b->data + pos, b->len - nav.len - pos);
+			memcpy(b->data + pos, nav.data, nav.len);
 		}
 	}
 	ret = b->failed ? KIFU_ENOMEM : 0;
 out:
 	kifu_analyse_stored_release(&review);
 	kifu_buf_release(&page);
+	kifu_buf_release(&nav);
 	kifu_replay_release(&rp);
 	kifu_diags_release(&diags);
 	kifu_record_free(rec);

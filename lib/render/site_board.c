@@ -16,7 +16,7 @@
 
 #include "kifu/game.h"
 #include "render/html.h"
-#include "render/site_impl.h"
+#include "render/render_impl.h"
 
 /* One marked cell of a picture: its name, centre and outline (as SVG attributes). */
 struct mark {
@@ -223,19 +223,25 @@ void kifu_site_board_move_(struct kifu_buf *b, const struct kifu_site_move_geo *
 	kifu_buf_puts(b, "</title>");
 	if (geo->cells == 1) {
 		/* the whole cell is the link; a disc shows the move, its size the share */
-		kifu_buf_printf(b, "%s class=\"hit\"/>", geo->shape);
-		kifu_buf_printf(b, "<circle class=\"spot\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>",
-				geo->x1, geo->y1, 5 + 9 * weight);
+		kifu_buf_printf(b, "%s class=\"hit\"%s/>", geo->shape, href ? "" : " fill=\"none\" "
+				"stroke=\"#1f7a3a\" stroke-width=\"3\" stroke-dasharray=\"5 3\"");
+		kifu_buf_printf(b, "<circle class=\"spot\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"%s/>",
+				geo->x1, geo->y1, 5 + 9 * weight, href ? "" : " fill=\"#1f7a3a\" "
+				"fill-opacity=\"0.75\" stroke=\"#fff\" stroke-width=\"1.5\"");
 	} else {
 		double dx = geo->x1 - geo->x0, dy = geo->y1 - geo->y0;
 		double len = hypot(dx, dy), cut = len > 30 ? 12 / len : 0;
 
-		kifu_buf_printf(b, "<line class=\"hit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				"stroke-width=\"22\"/>", geo->x0, geo->y0, geo->x1, geo->y1);
+		if (href)
+			kifu_buf_printf(b, "<line class=\"hit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+					"y2=\"%.1f\" stroke-width=\"22\"/>", geo->x0, geo->y0, geo->x1,
+					geo->y1);
 		kifu_buf_printf(b, "<line class=\"arrow\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-				"y2=\"%.1f\" stroke-width=\"%.1f\" marker-end=\"url(#%s)\"/>",
+				"y2=\"%.1f\" stroke-width=\"%.1f\" marker-end=\"url(#%s)\"%s/>",
 				geo->x0 + dx * cut, geo->y0 + dy * cut, geo->x1 - dx * cut,
-				geo->y1 - dy * cut, w, strstr(cls, "best") ? "best-head" : "mv-head");
+				geo->y1 - dy * cut, w, href ? "mv-head" : "best-head",
+				href ? "" : " stroke=\"#1f7a3a\" stroke-opacity=\"0.8\" "
+				"stroke-linecap=\"round\"");
 	}
 	kifu_buf_puts(b, href ? "</a>\n" : "</g>\n");
 }

@@ -12,6 +12,7 @@
 #include "kifu/game.h"
 #include "kifu/search.h"
 #include "kifu/store.h"
+#include "render/render_impl.h"
 
 struct kifu_report;
 struct kifu_filter;
@@ -58,28 +59,5 @@ void kifu_site_pattern_form_(struct kifu_buf *b, const char *game, const char *v
 /* site.c: a count with thousands separators (12,000), for people; a whole percent of n in of. */
 void kifu_site_count_(struct kifu_buf *b, long long n);
 void kifu_site_percent_(struct kifu_buf *b, long long n, long long of);
-
-/* site_board.c: where a move goes on its board's picture (kifu_site_move_geo_). */
-struct kifu_site_move_geo {
-	int cells;                   /* 0: none (pass), 1: a cell it places on, 2: from -> to */
-	char from[KIFU_CELL_NAME_MAX], to[KIFU_CELL_NAME_MAX];
-	double x0, y0, x1, y1;       /* the centres of from and to, in picture units */
-	char shape[240];             /* the to cell's outline, an unclosed "<polygon ..." or "<rect ..." */
-};
-
-/* The cells of move m from state (game g), from its picture's last-move marks. 0 or KIFU_ENOMEM. */
-int kifu_site_move_geo_(struct kifu_site_move_geo *out, const struct kifu_game *g,
-			const void *state, kifu_move m);
-/* The arrow heads the moves use, once per picture (an SVG <defs>). */
-void kifu_site_board_defs_(struct kifu_buf *b);
-/*
- * A move on the picture: a disc on its cell or an arrow, weight 0..1 its
- * size, of class cls ("mv", "best"), with title as its tooltip; a link to
- * href (already escaped for an attribute; NULL: no link).
- */
-void kifu_site_board_move_(struct kifu_buf *b, const struct kifu_site_move_geo *geo,
-			   const char *href, const char *title, const char *cls, double weight);
-/* more inserted before the end of the picture svg (its "</svg>"). 0 or KIFU_ENOMEM. */
-int kifu_site_svg_append_(struct kifu_buf *svg, const struct kifu_buf *more);
 
 #endif

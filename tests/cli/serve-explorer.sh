@@ -4,7 +4,10 @@
 # (tests/cli/lib/serve_explorer.py says what is checked): the explorer's
 # move table capped at 30 rows with shares and the rest folded, every move
 # shown also a link on the board (clicked), min_games and all on the page,
-# the games listed opening at the explored ply. A database of random games
+# the games listed opening at the explored ply; a game's page linking its
+# players and the explorer at the ply shown, and a reviewed game's marks
+# with the engine's move as text and on the board, and each side's counts
+# and mean loss. A database of random games
 # of glaisher (more than 30 first moves) and splay-schmidt (a placement
 # game: each move's link on the cell it places on). Screenshots go to
 # tests/out/explorer-*.png.
@@ -19,8 +22,13 @@ db=$tmp/r.db
 	>/dev/null 2>"$tmp/err" || fail "kifu-play glaisher: $(cat "$tmp/err")"
 "$bin/kifu-play" splay-schmidt --players random --games 60 --seed 8 --db "$db" --quiet \
 	>/dev/null 2>"$tmp/err" || fail "kifu-play splay-schmidt: $(cat "$tmp/err")"
+# A stored review (few playouts: the page is under test) of the longest splay-schmidt game.
+rid=$("$bin/kifu-search" --db "$db" --game splay-schmidt --json |
+	python3 -c 'import json, sys; print(max(json.load(sys.stdin), key=lambda g: (g["plies"], -g["id"]))["id"])')
+"$bin/kifu-analyse" --db "$db" --id "$rid" --playouts 60 --threads 1 --store --to json \
+	-o "$tmp/review.json" 2>"$tmp/err" || fail "kifu-analyse --store: $(cat "$tmp/err")"
 serve_start "$db" || test_done
 check "the pages in Chromium" python3 tests/cli/lib/serve_explorer.py "$bin" "$db" "$serve_url" \
-	"$browser" "$tmp/profile" "$out"
+	"$browser" "$tmp/profile" "$out" "$rid" "$tmp/review.json"
 serve_stop
 test_done "$checks checks; screenshots in $out/explorer-*.png"

@@ -95,7 +95,7 @@ def tree(game, variant, after, extra=()):
     return json.loads(tool(argv))
 
 
-YEARS = ("[...document.querySelectorAll('#moves tr')].slice(1).map(tr => "
+YEARS = ("[...document.querySelectorAll('#moves tr')].slice(1).filter(tr => !tr.classList.contains('more')).map(tr => "
          "[tr.querySelector('.first_date').textContent, tr.querySelector('.last_date').textContent])")
 NOVELTY = ("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => [+tr.cells[0].textContent, "
            "tr.cells[7].textContent, tr.cells[7].querySelector('a') ? "

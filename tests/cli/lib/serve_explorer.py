@@ -1,6 +1,6 @@
 """kifu-serve's pages of issue 29 in headless Chromium (tests/cli/lib/cdp.py).
 
-usage: serve_explorer.py BIN DB URL CHROMIUM PROFILE OUTDIR
+usage: serve_explorer.py BIN DB URL CHROMIUM PROFILE OUTDIR REVIEWED_ID REVIEW_JSON
 
 The explorer (glaisher standard from the start: more than 30 moves; and
 splay-schmidt, a placement game): the move table's rows are kifu-stats
@@ -14,7 +14,14 @@ next page is the explorer after that move). min_games=K is kifu-stats
 tree --min-games K; all=1 shows every row and no fold; a bad min_games is
 a 400. The games listed link /game/ID?ply=K, K the ply at which they
 reached the position, and that page opens at ply K; a ply past the end
-of the game is a 400. Prints one line per failure, then "checked N".
+of the game is a 400. A game's page: its bar links each player's page
+(/player/NAME, NAME one percent-encoded segment) and the explorer at the
+ply shown, following the replay as it steps (the link opens the explorer
+at that position: the same board); the reviewed game (kifu-analyse
+--store): each marked move says "best MOVE, loss L" as the review's json
+does, the board before it draws the engine's move (on the move's cell),
+and a table gives per side its ?!, ? and ?? and its mean loss. Prints one
+line per failure, then "checked N".
 """
 import json
 import os
@@ -27,7 +34,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser  # noqa: E402
 
-BIN, DB, URL, CHROMIUM, PROFILE, OUT = sys.argv[1:7]
+BIN, DB, URL, CHROMIUM, PROFILE, OUT, RID, REVIEW = sys.argv[1:9]
 URL = URL.rstrip("/")
 checked = 0
 failures = 0
@@ -184,6 +191,63 @@ with Browser(CHROMIUM, PROFILE) as b:
         check(status("/game/%d?ply=%d" % (listed[0][0], 10 ** 6)) == 400, "a ply past the end is not a 400")
         check(status("/game/%d?ply=-1" % listed[0][0]) == 400, "ply=-1 is not a 400")
         check(n == 0 or status("/game/%d?ply=%d" % (listed[0][0], n)) == 200, "the last ply is not a 200")
+
+    # ---- a game's page: its players, the explorer at the ply shown ----
+    review = json.load(open(REVIEW))
+    moves = [p["move"] for p in review["plies"]]
+    players = review["players"]
+    b.go("%s/game/%s?ply=3" % (URL, RID))
+    names = b.js("[...document.querySelectorAll('nav.site .player a')].map(a => [a.textContent, "
+                 "a.getAttribute('href')])")
+    want = [[n if isinstance(n, str) else n["name"], "/player/" + urllib.parse.quote(n if isinstance(n, str) else n["name"], safe="")]
+            for n in players.values()]
+    check(sorted(map(tuple, names or [])) == sorted(map(tuple, want)),
+          "game %s: the players' links %s are not %s" % (RID, names, want))
+
+    def explorer_href(k):
+        return "/explore/splay-schmidt/standard?after=" + "%2C".join(urllib.parse.quote(m, safe="") for m in moves[:k])
+    check(b.js("document.getElementById('to-explorer').getAttribute('href')") == explorer_href(3),
+          "game %s at ply 3: the explorer link is not at ply 3" % RID)
+    b.js("document.getElementById('forward').click()")
+    check(b.wait("document.getElementById('to-explorer').getAttribute('href') === %s" % json.dumps(explorer_href(4)), 10),
+          "game %s: the explorer link does not follow the replay to ply 4" % RID)
+    board = sorted(b.js("[...document.querySelectorAll('#board [data-cell]')].map(e => e.getAttribute('data-cell') + '=' + e.getAttribute('data-content'))"))
+    b.click("#to-explorer")
+    check(b.js("document.getElementById('board').getAttribute('data-ply')") == "4",
+          "the game's explorer link does not open the explorer at ply 4")
+    check(sorted(b.js("[...document.querySelectorAll('#board [data-cell]')].map(e => e.getAttribute('data-cell') + '=' + e.getAttribute('data-content'))")) == board,
+          "the explorer's board at ply 4 is not the game's")
+
+    # ---- the reviewed game: best move and loss as text, on the board, per side ----
+    marked = [p for p in review["plies"] if p["mark"]]
+    check(marked, "game %s: the review marks no move: nothing to test" % RID)
+    b.go("%s/game/%s" % (URL, RID))
+    shown = b.js("[...document.querySelectorAll('#moves .bm')].map(e => [+e.closest('button').getAttribute('data-ply'), e.textContent])")
+    check(shown == [[p["ply"], "best %s, loss %.2f" % (p["best"], p["loss"])] for p in marked],
+          "game %s: the marked moves' text %s is not the review's" % (RID, (shown or [])[:3]))
+    for p in marked[:4]:
+        b.js("document.querySelector('#moves button[data-ply=\"%d\"]').click()" % (p["ply"] - 1))
+        best = b.js("(function () { var g = document.querySelector('#board svg g.best'); "
+                    "return g ? [g.getAttribute('data-move'), g.getAttribute('data-to')] : null; })()")
+        check(best == ["best " + p["best"], p["best"]],
+              "game %s at ply %d: the board does not show the engine's %s (%s)" % (RID, p["ply"] - 1, p["best"], best))
+        if p is marked[0]:
+            b.screenshot(os.path.join(OUT, "explorer-review.png"))
+    unmarked = [p for p in review["plies"] if not p["mark"]]
+    if unmarked:
+        b.js("document.querySelector('#moves button[data-ply=\"%d\"]').click()" % (unmarked[0]["ply"] - 1))
+        check(b.js("document.querySelectorAll('#board svg g.best').length") == 0,
+              "game %s: an engine move drawn before an unmarked move" % RID)
+    rows = b.js("[...document.querySelectorAll('#review-sides tr[data-side]')].map(tr => [tr.getAttribute('data-side'), "
+                "+tr.querySelector('.n1').textContent, +tr.querySelector('.n2').textContent, "
+                "+tr.querySelector('.n3').textContent, +tr.querySelector('.loss').textContent])") or []
+    for side, n1, n2, n3, loss in rows:
+        mine = [p for p in review["plies"] if p["side"] == side]
+        want = [sum(1 for p in mine if p["mark"] == m) for m in ("?!", "?", "??")]
+        check([n1, n2, n3] == want, "game %s: %s's marks %s are not the review's %s" % (RID, side, [n1, n2, n3], want))
+        mean = sum(p["loss"] for p in mine) / len(mine)
+        check(abs(loss - mean) < 0.0015, "game %s: %s's mean loss %s is not %.4f" % (RID, side, loss, mean))
+    check(len(rows) == 2, "game %s: not one summary row per side (%s)" % (RID, rows))
 
 print("checked %d" % checked)
 sys.exit(1 if failures else 0)
