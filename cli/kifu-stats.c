@@ -107,7 +107,8 @@ static void help(void)
 	       "    one as a draw between every pair; players without a finished game have no\n"
 	       "    rating.\n\n", stdout);
 	fputs("Options:\n"
-	       "  FILTERS           --game G, --variant V, --player NAME (any side),\n"
+	       "  FILTERS           --game G, --variant V, --player NAME (any side; with --as\n"
+	       "                    SIDE: only the games where NAME played SIDE),\n"
 	       "                    --event TEXT, --since DATE, --until DATE, --termination T\n"
 	       "                    (rules, resignation, timeout, agreement or abandoned; the\n"
 	       "                    stated or implied one). Exact matches. --since and --until\n"

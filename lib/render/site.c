@@ -67,6 +67,7 @@ static const char style[] =
 	".error{color:#a0302a;font-weight:bold}\n"
 	"#moves tr.rest{display:none}#moves:has(#more-moves[open]) tr.rest{display:table-row}\n"
 	"#moves tr.more td{background:#fffaf0}#moves summary{cursor:pointer;color:#1d4f91}\n"
+	".r-w{color:#2f7a3f;font-weight:bold}.r-l{color:#a0302a;font-weight:bold}.r-d{color:#6b5f4a}\n"
 	"td.share{color:#6b5f4a}form.filters input.short{width:5em}\n"
 	"#board a .hit{fill:#1d4f91;fill-opacity:0;stroke:none;pointer-events:all}\n"
 	"#board a line.hit{stroke:#1d4f91;stroke-opacity:0}\n"
@@ -277,11 +278,12 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 	if (symmetric)
 		kifu_buf_puts(b, "&amp;symmetric=1");
 	if (f) {
-		const char *names[] = { "player", "event", "since", "until", "termination" };
-		const char *vals[] = { f->player, f->event, f->since, f->until, f->termination };
+		const char *names[] = { "player", "as", "event", "since", "until", "termination" };
+		const char *vals[] = { f->player, f->player_side, f->event, f->since, f->until,
+				       f->termination };
 		int k;
 
-		for (k = 0; k < 5; k++)
+		for (k = 0; k < 6; k++)
 			if (vals[k]) {
 				kifu_buf_printf(b, "&amp;%s=", names[k]);
 				kifu_site_url_part_(b, vals[k]);
@@ -298,9 +300,34 @@ static void game_at(struct kifu_buf *b, int64_t id, long ply, const char *label)
 	kifu_buf_puts(b, "</a>");
 }
 
+/* A game's result for player: win, draw, loss (or unfinished), and as which side. */
+static void player_result(struct kifu_buf *b, const struct kifu_search_hit *h, const char *player)
+{
+	const char *side = NULL;
+	size_t k;
+	int won = 0;
+
+	for (k = 0; k < h->nplayers; k++)
+		if (!strcmp(h->players[k].name, player)) {
+			side = side ? side : h->players[k].side;
+			won |= !strcmp(h->result, h->players[k].side);
+		}
+	kifu_buf_printf(b, "<span class=\"r-%s\">%s</span>",
+			!strcmp(h->result, "unfinished") ? "u" : !strcmp(h->result, "draw") ? "d"
+			: won ? "w" : "l",
+			!strcmp(h->result, "unfinished") ? "unfinished" : !strcmp(h->result, "draw")
+			? "draw" : won ? "win" : "loss");
+	if (side) {
+		kifu_buf_puts(b, " <span class=\"note\">as ");
+		kifu_site_text_(b, side);
+		kifu_buf_puts(b, "</span>");
+	}
+}
+
 /* A list of found games: date, players (links), result, plies, and what flags add. */
 int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
-		     size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err)
+		     size_t n, unsigned flags, const char *player, struct kifu_store *st,
+		     struct kifu_error *err)
 {
 	struct kifu_novelty_finder *nf = NULL;
 	size_t i, k;
@@ -335,8 +362,11 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 			kifu_site_text_(b, h->players[k].name);
 			kifu_buf_puts(b, "</a>");
 		}
-		kifu_buf_puts(b, "</td><td class=\"text\">");
-		kifu_site_text_(b, h->result);
+		kifu_buf_puts(b, "</td><td class=\"text result\">");
+		if (player)
+			player_result(b, h, player);
+		else
+			kifu_site_text_(b, h->result);
 		kifu_buf_printf(b, "</td><td>%ld</td>", h->plies);
 		if (flags & GAMES_PLY) {
 			char num[32];
@@ -375,9 +405,9 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 }
 
 static void games_table(struct kifu_buf *b, const struct kifu_search_result *res, size_t n,
-			int with_ply)
+			const char *player)
 {
-	kifu_site_games_(b, res, 0, n, with_ply ? GAMES_PLY : 0, NULL, NULL);
+	kifu_site_games_(b, res, 0, n, 0, player, NULL, NULL);
 }
 
 /* ---- / ---- */
@@ -684,7 +714,7 @@ static void game_side(struct kifu_buf *b, const struct as_side *v, const char *a
  * The player's most played lines as one side of one game and variant (v):
  * the openings report of the player's newest KIFU_SITE_LINE_GAMES games
  * on that side, with games and the player's score, each line a link to
- * the explorer filtered to the player (it has no side filter).
+ * the explorer's view of the player as that side (player and as).
  */
 static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *name,
 			const struct as_side *v, struct kifu_error *err)
@@ -704,6 +734,7 @@ static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *n
 	f.player_side = v->side;
 	memset(&link, 0, sizeof(link));
 	link.player = name;
+	link.player_side = v->side;
 	opt.depth = KIFU_SITE_LINE_PLIES;
 	opt.newest = KIFU_SITE_LINE_GAMES;
 	ret = kifu_stats_report(&rep, st, KIFU_STATS_OPENINGS, &f, &opt, err);
@@ -768,7 +799,7 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 	struct kifu_report *pl = NULL;
 	struct as_side sides[64];
 	struct kifu_buf base = KIFU_BUF_INIT;
-	struct kifu_filter f, none;
+	struct kifu_filter f, none, view;
 	size_t i, k, n = 0;
 	int ret;
 
@@ -809,9 +840,16 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		kifu_site_text_(b, sides[i].game);
 		kifu_buf_puts(b, " ");
 		kifu_site_text_(b, sides[i].variant);
-		kifu_buf_puts(b, "</td><td class=\"text\">");
+		kifu_buf_puts(b, "</td><td class=\"text\"><a class=\"view\" href=\"");
+		memset(&view, 0, sizeof(view));
+		view.player = name;
+		view.player_side = sides[i].side;
+		kifu_site_explore_link_(b, sides[i].game, sides[i].variant, "", 0, &view);
+		kifu_buf_puts(b, "\">");
 		kifu_site_text_(b, sides[i].side);
-		kifu_buf_printf(b, "</td><td>%ld</td><td class=\"bar\">", sides[i].games);
+		kifu_buf_puts(b, "</a></td><td>");
+		kifu_site_count_(b, sides[i].games);
+		kifu_buf_puts(b, "</td><td class=\"bar\">");
 		kifu_site_bar_(b, sides[i].wins, sides[i].draws, sides[i].losses, sides[i].unfinished);
 		if (fin > 0)
 			kifu_buf_printf(b, "</td><td>%.3f</td></tr>\n",
@@ -827,7 +865,7 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		goto out;
 	kifu_buf_printf(b, "<h2>Games</h2>\n<p class=\"note\">%zu, newest first</p>\n",
 			kifu_search_count(res));
-	games_table(b, shown, KIFU_SITE_PAGE_GAMES, 0);
+	games_table(b, shown, KIFU_SITE_PAGE_GAMES, name);
 	kifu_buf_puts(&base, "/player/");
 	kifu_site_url_part_(&base, name);
 	kifu_buf_puts(&base, "?");

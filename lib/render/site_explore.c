@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/estimate.h"
 #include "kifu/game.h"
 #include "kifu/search.h"
 #include "kifu/site.h"
@@ -107,9 +108,11 @@ static void path_nav(struct kifu_buf *b, const struct kifu_site_position *p,
 	kifu_buf_release(&upto);
 }
 
-static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, const char *after)
+static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, const char *after,
+			const struct kifu_game *g)
 {
 	const struct kifu_filter *f = p->filter;
+	int k;
 
 	kifu_buf_puts(b, "<form class=\"filters\" method=\"get\" action=\"/explore/");
 	kifu_site_url_part_(b, p->game);
@@ -122,7 +125,15 @@ static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, 
 		kifu_buf_puts(b, "<input type=\"hidden\" name=\"symmetric\" value=\"1\">");
 	kifu_buf_puts(b, "<label>player <input name=\"player\" id=\"f-player\" value=\"");
 	kifu_site_text_(b, f->player);
-	kifu_buf_puts(b, "\"></label><label>since <input name=\"since\" id=\"f-since\" "
+	kifu_buf_puts(b, "\"></label><label>as <select name=\"as\" id=\"f-as\"><option value=\"\">"
+		      "any side</option>");
+	for (k = 0; g->sides[k]; k++) {
+		kifu_buf_printf(b, "<option%s>", f->player_side && !strcmp(f->player_side, g->sides[k])
+						 ? " selected" : "");
+		kifu_site_text_(b, g->sides[k]);
+		kifu_buf_puts(b, "</option>");
+	}
+	kifu_buf_puts(b, "</select></label><label>since <input name=\"since\" id=\"f-since\" "
 		      "placeholder=\"2020\" value=\"");
 	kifu_site_text_(b, f->since);
 	kifu_buf_puts(b, "\"></label><label>until <input name=\"until\" id=\"f-until\" "
@@ -171,13 +182,23 @@ static int move_table(struct kifu_buf *b, struct kifu_buf *board,
 	size_t r, nrows = kifu_report_nrows(rep);
 	size_t shown = p->all || nrows <= KIFU_SITE_MOVES ? nrows : KIFU_SITE_MOVES;
 	long long top = nrows ? kifu_site_cell_int_(rep, 0, "games") : 0;
+	const char *as;
 	char wins[64];
 	int ret = 0;
 
 	links = calloc(shown ? shown : 1, sizeof(*links));
 	if (!links)
 		return KIFU_ENOMEM;
-	snprintf(wins, sizeof(wins), "wins_%s", mover);
+	/* a player's view (player and as): the bars and scores are that player's results */
+	as = p->filter->player && p->filter->player_side ? p->filter->player_side : NULL;
+	snprintf(wins, sizeof(wins), "wins_%s", as ? as : mover);
+	if (as) {
+		kifu_buf_puts(b, "<p class=\"note\" id=\"view\">Bars and scores: ");
+		kifu_site_text_(b, p->filter->player);
+		kifu_buf_puts(b, "'s results as ");
+		kifu_site_text_(b, as);
+		kifu_buf_puts(b, ", whoever is to move.</p>\n");
+	}
 	kifu_buf_puts(b, "<table id=\"moves\">\n<tr><th class=\"text\">move</th><th>games</th>"
 		      "<th>share</th><th class=\"text\">win / draw / loss</th><th>score</th>"
 		      "<th>95% interval</th><th>mean plies</th><th>first</th><th>last</th></tr>\n");
@@ -209,7 +230,16 @@ static int move_table(struct kifu_buf *b, struct kifu_buf *board,
 		kifu_buf_puts(b, "</td><td class=\"bar\">");
 		kifu_site_bar_(b, w, d, n - w - d - u, u);
 		kifu_buf_puts(b, "</td>");
-		kifu_site_cells_(b, rep, r, rest_cols);
+		if (as && n - u > 0) {
+			/* the player's score and its 95% Wilson interval, as the tree's for the mover */
+			double sc = ((double)w + (double)d / g->nsides) / (double)(n - u), lo, hi;
+
+			kifu_estimate_wilson(&lo, &hi, sc * (double)(n - u), (double)(n - u));
+			kifu_buf_printf(b, "<td class=\"score\">%.3f</td><td>%.3f-%.3f</td>", sc, lo, hi);
+		} else if (as) {
+			kifu_buf_puts(b, "<td class=\"score\">-</td><td>-</td>");
+		}
+		kifu_site_cells_(b, rep, r, as ? rest_cols + 2 : rest_cols);
 		year_cell(b, rep, r, "first_date");
 		year_cell(b, rep, r, "last_date");
 		kifu_buf_puts(b, "</tr>\n");
@@ -397,7 +427,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	link_to(b, p, after.data, !p->symmetric, p->filter);
 	kifu_buf_puts(b, p->symmetric ? "\">tell them apart</a></p>\n"
 				      : "\">count symmetric positions as one</a></p>\n");
-	filter_form(b, p, after.data);
+	filter_form(b, p, after.data, g);
 	kifu_site_pattern_form_(b, p->game, p->variant, NULL, 0);
 	if (kifu_report_nrows(rep))
 		kifu_buf_add(b, table.data, table.len);
@@ -408,7 +438,8 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 			       err)) < 0)
 		goto out;
 	kifu_buf_puts(b, "<h2>Games that reached it</h2>\n<p class=\"note\">newest first</p>\n");
-	ret = kifu_site_games_(b, res, 0, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_NOVELTY, st, err);
+	ret = kifu_site_games_(b, res, 0, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_NOVELTY, NULL, st,
+			       err);
 	if (ret < 0)
 		goto out;
 	link_to(&base, p, after.data, p->symmetric, p->filter);

@@ -46,9 +46,14 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 #define GAMES_PLY_LINK 0x2 /* ... as a link to the game page at that ply (#ply=N) */
 #define GAMES_NOVELTY 0x4  /* each game's novelty (kifu_stats_novelty, from st), linked likewise */
 
-/* The hits from .. from + n - 1 of res as a table. Returns 0 or the novelty's error. */
+/*
+ * The hits from .. from + n - 1 of res as a table; player (NULL: none):
+ * each result as that player's win, draw or loss. Returns 0 or the
+ * novelty's error.
+ */
 int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
-		     size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err);
+		     size_t n, unsigned flags, const char *player, struct kifu_store *st,
+		     struct kifu_error *err);
 /* Links to the newer and older page of a list whose address (with a query) is base. */
 void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page, int more);
 

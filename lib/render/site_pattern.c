@@ -97,7 +97,7 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 	kifu_buf_printf(b, "<p id=\"pattern-count\"><b>%zu</b> game%s show%s it%s; newest first, "
 			"each with the first ply at which it does.</p>\n", n, n == 1 ? "" : "s",
 			n == 1 ? "s" : "", q->symmetric ? " or one of its images" : "");
-	ret = kifu_site_games_(b, res, from, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_PLY_LINK,
+	ret = kifu_site_games_(b, res, from, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_PLY_LINK, NULL,
 			       NULL, err);
 	if (ret < 0)
 		goto out;

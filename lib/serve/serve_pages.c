@@ -42,8 +42,9 @@ static int game_variant(char *game, char *variant, struct kifu_serve_answer *a, 
 static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const char *rest,
 		    const struct kifu_serve_req_ *r)
 {
-	static const char *const params[] = { "player", "event", "since", "until", "termination",
-					      "after", "symmetric", "page", "min_games", "all", NULL };
+	static const char *const params[] = { "player", "as", "event", "since", "until",
+					      "termination", "after", "symmetric", "page", "min_games",
+					      "all", NULL };
 	struct kifu_site_position p;
 	struct kifu_filter f;
 	struct kifu_error err;
@@ -58,7 +59,9 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	if (kifu_serve_params_check_(a, r, params) < 0 ||
 	    kifu_serve_flag_(&p.symmetric, a, r, "symmetric") < 0 ||
 	    kifu_serve_count_(&page, a, r, "page", "page", 0) < 0 ||
-	    kifu_serve_count_(&p.min_games, a, r, "min_games", "--min-games", 1) < 0 ||
+	    /* the form's empty field is no minimum */
+	    (kifu_serve_param_(r, "min_games") && *kifu_serve_param_(r, "min_games") &&
+	     kifu_serve_count_(&p.min_games, a, r, "min_games", "--min-games", 1) < 0) ||
 	    kifu_serve_flag_(&p.all, a, r, "all") < 0)
 		return;
 	kifu_serve_filter_(&f, r);

@@ -7,7 +7,9 @@
 # the games listed opening at the explored ply; a game's page linking its
 # players and the explorer at the ply shown, and a reviewed game's marks
 # with the engine's move as text and on the board, and each side's counts
-# and mean loss. A database of random games
+# and mean loss; a player's view (as=SIDE, kifu-stats/kifu-search --as) with
+# the bars as that player's results, the player page's games as win, draw
+# or loss. A database of random games
 # of glaisher (more than 30 first moves) and splay-schmidt (a placement
 # game: each move's link on the cell it places on). Screenshots go to
 # tests/out/explorer-*.png.
@@ -22,6 +24,9 @@ db=$tmp/r.db
 	>/dev/null 2>"$tmp/err" || fail "kifu-play glaisher: $(cat "$tmp/err")"
 "$bin/kifu-play" splay-schmidt --players random --games 60 --seed 8 --db "$db" --quiet \
 	>/dev/null 2>"$tmp/err" || fail "kifu-play splay-schmidt: $(cat "$tmp/err")"
+# Two players who change sides each game, for a player's view (--as).
+"$bin/kifu-play" splay-schmidt --players random,mcts:2 --games 40 --seed 9 --db "$db" --quiet \
+	>/dev/null 2>"$tmp/err" || fail "kifu-play random,mcts:2: $(cat "$tmp/err")"
 # A stored review (few playouts: the page is under test) of the longest splay-schmidt game.
 rid=$("$bin/kifu-search" --db "$db" --game splay-schmidt --json |
 	python3 -c 'import json, sys; print(max(json.load(sys.stdin), key=lambda g: (g["plies"], -g["id"]))["id"])')

@@ -22,6 +22,14 @@ at that position: the same board); the reviewed game (kifu-analyse
 does, the board before it draws the engine's move (on the move's cell),
 and a table gives per side its ?!, ? and ?? and its mean loss. Prints one
 line per failure, then "checked N".
+
+A player's view: kifu-search and kifu-stats --player NAME --as SIDE list
+only NAME's games as SIDE (the two sides' lists part the player's games);
+/api/tree and /api/search with as=SIDE answer the tools' bytes, and a bad
+as= the tool's message (400); the explorer with player and as (chosen in
+the page's form) shows kifu-stats tree --player --as's rows with each bar's
+win part NAME's wins as SIDE; the player page's games say win, draw or
+loss as search's result and NAME's side say.
 """
 import json
 import os
@@ -248,6 +256,70 @@ with Browser(CHROMIUM, PROFILE) as b:
         mean = sum(p["loss"] for p in mine) / len(mine)
         check(abs(loss - mean) < 0.0015, "game %s: %s's mean loss %s is not %.4f" % (RID, side, loss, mean))
     check(len(rows) == 2, "game %s: not one summary row per side (%s)" % (RID, rows))
+
+    # ---- a player's view: --as, as=SIDE ----
+    who = "mcts:2 #2"
+    mine = json.loads(tool(["kifu-search", "--game", "splay-schmidt", "--player", who, "--json"]))
+    by_side = {}
+    for side in ("white", "black"):
+        by_side[side] = json.loads(tool(["kifu-search", "--game", "splay-schmidt", "--player", who, "--as", side, "--json"]))
+        check(by_side[side] and all(h["players"].get(side) == who for h in by_side[side]),
+              "kifu-search --as %s: a game where %s is not %s" % (side, who, side))
+    check(sorted(h["id"] for s_ in by_side.values() for h in s_) == sorted(h["id"] for h in mine),
+          "kifu-search --as white and --as black do not part %s's games" % who)
+    q = "game=splay-schmidt&variant=standard&player=%s&as=black" % urllib.parse.quote(who)
+    for api, argv in (("/api/tree?" + q, ["kifu-stats", "--game", "splay-schmidt", "--variant", "standard", "--player", who,
+                                           "--as", "black", "tree", "--format", "json"]),
+                      ("/api/search?" + q, ["kifu-search", "--game", "splay-schmidt", "--variant", "standard", "--player", who,
+                                             "--as", "black", "--json"])):
+        body = urllib.request.urlopen(URL + api).read()
+        check(body == tool(argv), "%s is not %s's answer" % (api, argv[0]))
+    for bad, argv in (("game=splay-schmidt&as=black", ["--game", "splay-schmidt", "--as", "black"]),
+                      ("game=splay-schmidt&player=x&as=red", ["--game", "splay-schmidt", "--player", "x", "--as", "red"])):
+        p_ = subprocess.run([BIN + "/kifu-search", "--db", DB] + argv, capture_output=True)
+        check(p_.returncode == 2, "kifu-search %s: exit %d, not 2" % (argv, p_.returncode))
+        msg = p_.stderr.decode().splitlines()[0].split(": error: ", 1)[-1]
+        try:
+            urllib.request.urlopen(URL + "/api/search?" + bad)
+            fail("/api/search?%s is not a 400" % bad)
+        except urllib.error.HTTPError as e:
+            check(e.code == 400 and json.loads(e.read())["error"] == msg,
+                  "/api/search?%s: not a 400 with the tool's %r" % (bad, msg))
+    b.go("%s/explore/splay-schmidt/standard" % URL)
+    b.js("document.getElementById('f-player').value = %s; document.getElementById('f-as').value = 'black'" % json.dumps(who))
+    b.click("#f-apply")
+    qs = urllib.parse.parse_qs(urllib.parse.urlparse(b.js("location.href")).query)
+    check(qs.get("as") == ["black"] and qs.get("player") == [who], "the form's as is not in the address (%s)" % qs)
+    t = tree("splay-schmidt", "standard", "", ["--player", who, "--as", "black"])
+    rows = b.js(ROWS) or []
+    check([r[:2] for r in rows] == [[r["move"], r["games"]] for r in t["rows"]],
+          "as=black: the move table is not kifu-stats tree --player --as black's")
+    wins = b.js("[...document.querySelectorAll('#moves tr')].slice(1).filter(tr => !tr.classList.contains('more'))"
+                ".map(tr => { var w = tr.querySelector('.wdl .w'); return w ? parseFloat(w.style.width) : 0; })") or []
+    check(len(wins) == len(t["rows"]) and
+          all(abs(w - 100.0 * r["wins_black"] / r["games"]) < 0.06 for w, r in zip(wins, t["rows"])),
+          "as=black: the bars' wins are not %s's wins as black (%s)" % (who, wins[:4]))
+    check(b.js("document.getElementById('view') !== null"), "as=black: the page does not say whose results the bars are")
+    scores = b.js("[...document.querySelectorAll('#moves tr')].slice(1).filter(tr => !tr.classList.contains('more'))"
+                  ".map(tr => tr.cells[4].textContent)") or []
+    want = ["%.3f" % ((r["wins_black"] + r["draws"] / 2) / (r["games"] - r["unfinished"])) if r["games"] > r["unfinished"] else "-"
+            for r in t["rows"]]
+    check(scores == want, "as=black: the scores are not %s's as black (%s, not %s)" % (who, scores[:4], want[:4]))
+    b.screenshot(os.path.join(OUT, "explorer-player-view.png"))
+    b.go("%s/player/%s" % (URL, urllib.parse.quote(who, safe="")))
+    listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => "
+                  "[+tr.cells[0].textContent, tr.querySelector('.result').textContent])") or []
+    res = {h["id"]: h for h in mine}
+    def word(h):
+        if h["result"] in ("draw", "unfinished"):
+            return h["result"]
+        return "win" if h["players"].get(h["result"]) == who else "loss"
+    check(listed and all(r == "%s as %s" % (word(res[i]), [s_ for s_, n in res[i]["players"].items() if n == who][0])
+                         for i, r in listed),
+          "the player page's results are not %s's win, draw or loss (%s)" % (who, listed[:3]))
+    views = b.js("[...document.querySelectorAll('#sides a.view')].map(a => a.getAttribute('href'))") or []
+    check(any("as=black" in v and "player=" in v for v in views), "the player page does not link their view as each side")
+    b.screenshot(os.path.join(OUT, "explorer-player.png"))
 
 print("checked %d" % checked)
 sys.exit(1 if failures else 0)
