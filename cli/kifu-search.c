@@ -17,11 +17,13 @@
 #include "cli.h"
 #include "kifu/pattern.h"
 #include "kifu/search.h"
+#include "kifu/stats.h"
 #include "kifu/store.h"
 
 static const char usage[] =
 	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V] [--symmetric]]\n"
-	"       [--pattern PATTERN --game G [--variant V] [--symmetric]] [--json]";
+	"       [--pattern PATTERN --game G [--variant V] [--symmetric]] [--limit N] [--offset K]\n"
+	"       [--json]";
 
 static void help(void)
 {
@@ -44,6 +46,9 @@ static void help(void)
 	       "                 position one of the game's board symmetries maps onto it (or\n"
 	       "                 show an image of the pattern; its page in the spec says\n"
 	       "                 which symmetries); ply is the first reaching any of them\n"
+	       "  --limit N      at most N games (N >= 1; default: all)\n"
+	       "  --offset K     skip the first K games (K >= 0): --limit 100 --offset 100 is\n"
+	       "                 the second page of 100; past the end lists nothing\n"
 	       "  --json         a JSON array of objects {id, game, variant, players (an object\n"
 	       "                 side -> name), date (null when unknown), result, plies, and ply\n"
 	       "                 with --after or --pattern}\n"
@@ -216,7 +221,7 @@ static struct kifu_pattern *parse_pattern(struct kifu_filter *f, const char *tex
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM, O_PATTERN };
+	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM, O_PATTERN, O_LIMIT, O_OFFSET };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
@@ -224,6 +229,8 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "symmetric", no_argument, NULL, O_SYMM },
 		{ "pattern", required_argument, NULL, O_PATTERN },
+		{ "limit", required_argument, NULL, O_LIMIT },
+		{ "offset", required_argument, NULL, O_OFFSET },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -236,7 +243,8 @@ int main(int argc, char **argv)
 	struct kifu_pattern *pattern = NULL;
 	uint64_t hash, orient[KIFU_GAME_SYMMETRIES_MAX];
 	int norient = 0;
-	int opt, json = 0, status = EXIT_OK, symmetric = 0;
+	int opt, json = 0, status = EXIT_OK, symmetric = 0, paged = 0;
+	long limit = 0, offset = 0;
 
 	cli_init(argv[0]);
 	memset(&f, 0, sizeof(f));
@@ -251,6 +259,14 @@ int main(int argc, char **argv)
 		case O_JSON: json = 1; break;
 		case O_SYMM: symmetric = 1; break;
 		case O_PATTERN: pattern_text = optarg; break;
+		case O_LIMIT:
+		case O_OFFSET:
+			if (kifu_stats_parse_count(opt == O_LIMIT ? &limit : &offset,
+						   opt == O_LIMIT ? "--limit" : "--offset", optarg,
+						   opt == O_LIMIT ? 1 : 0, &err) < 0)
+				cli_usage_error(usage, "%s", err.message);
+			paged = 1;
+			break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -285,8 +301,13 @@ int main(int argc, char **argv)
 	}
 
 	db = cli_db_path(db);
+	/* A page (--limit, --offset) is read alone where the store can; a pattern's is cut. */
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
-	    (symmetric && after
+	    (paged && !pattern
+	     ? kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
+				      symmetric && after ? orient : NULL, norient, (size_t)offset,
+				      (size_t)limit, &err)
+	     : symmetric && after
 	     ? kifu_search_games_oriented(&res, st, &f, &hash, orient, norient, &err)
 	     : pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
 	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0) {
@@ -294,6 +315,8 @@ int main(int argc, char **argv)
 		status = EXIT_FAILURE_IO;
 		goto out;
 	}
+	if (paged && pattern)
+		kifu_search_result_window(res, (size_t)offset, (size_t)limit);
 	if (json) {
 		struct kifu_buf b = KIFU_BUF_INIT;
 

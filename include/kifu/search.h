@@ -38,6 +38,14 @@ void kifu_search_result_free(struct kifu_search_result *res);
 size_t kifu_search_count(const struct kifu_search_result *res);
 /* Borrowed; i < kifu_search_count(res). */
 const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *res, size_t i);
+/*
+ * Sorts the hits by key: "date" (the search's order reversed unless desc:
+ * it is newest first), "id", "plies" or "game" (game, variant), ties by
+ * id; desc reverses. KIFU_EPARSE for another key.
+ */
+int kifu_search_result_sort(struct kifu_search_result *res, const char *key, int desc);
+/* Keeps the hits from the offset-th (0-based) on, at most limit of them (0: all): a page. */
+void kifu_search_result_window(struct kifu_search_result *res, size_t offset, size_t limit);
 
 /*
  * The position hash after moves (a comma-separated list, as kifu-perft

@@ -77,6 +77,23 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 /* /player/NAME: the player's record, score per side, lines, games (page: 0-based). */
 int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name, long page,
 		     struct kifu_error *err);
+/* What /games shows: the filters, the order, the page. */
+struct kifu_site_games_query {
+	const struct kifu_filter *filter; /* game, variant, player (as), event, dates, termination */
+	const char *sort;                 /* "date", "id", "game" or "plies" */
+	int desc;                         /* the other way: newest, highest first */
+	long page;                        /* from 1 */
+};
+
+/* The games of /games a page. */
+#define KIFU_SITE_LIST_GAMES 50
+
+/*
+ * /games: every game the filters select, sortable, KIFU_SITE_LIST_GAMES a
+ * page; a page past the last (page 1 always exists) KIFU_ENOTFOUND.
+ */
+int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
+		    const struct kifu_site_games_query *q, struct kifu_error *err);
 /* An error page: status's title and message, escaped. */
 void kifu_site_error(struct kifu_buf *b, int status, const char *message);
 /* The embedded asset called name ("kifu.css"): its text, length and type; NULL when none. */

@@ -68,6 +68,7 @@ static const char style[] =
 	"#moves tr.rest{display:none}#moves:has(#more-moves[open]) tr.rest{display:table-row}\n"
 	"#moves tr.more td{background:#fffaf0}#moves summary{cursor:pointer;color:#1d4f91}\n"
 	".r-w{color:#2f7a3f;font-weight:bold}.r-l{color:#a0302a;font-weight:bold}.r-d{color:#6b5f4a}\n"
+	"p.data{font-size:13px;color:#6b5f4a;margin:4px 0}p.data a{margin:0 3px}\n"
 	"td.share{color:#6b5f4a}form.filters input.short{width:5em}\n"
 	"#board a .hit{fill:#1d4f91;fill-opacity:0;stroke:none;pointer-events:all}\n"
 	"#board a line.hit{stroke:#1d4f91;stroke-opacity:0}\n"
@@ -140,13 +141,19 @@ static void head(struct kifu_buf *b, const char *title, const char *db)
 		      "<title>");
 	kifu_site_text_(b, title);
 	kifu_buf_puts(b, " - kifu</title>\n<link rel=\"stylesheet\" href=\"/assets/kifu.css\">\n"
-		      "</head>\n<body>\n<header><a class=\"home\" href=\"/\">kifu</a>");
+		      "</head>\n<body>\n<header><a class=\"home\" href=\"/\">kifu</a>"
+		      "<a href=\"/games\" id=\"all-games\">games</a>");
 	if (db) {
 		kifu_buf_puts(b, "<span class=\"db\">");
 		kifu_site_text_(b, db);
 		kifu_buf_puts(b, "</span>");
 	}
 	kifu_buf_puts(b, "</header>\n<main>\n");
+}
+
+void kifu_site_page_head_(struct kifu_buf *b, struct kifu_store *st, const char *title)
+{
+	head(b, title, kifu_store_path(st));
 }
 
 int kifu_site_foot_(struct kifu_buf *b)
@@ -277,18 +284,34 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 	kifu_site_url_part_(b, after);
 	if (symmetric)
 		kifu_buf_puts(b, "&amp;symmetric=1");
-	if (f) {
-		const char *names[] = { "player", "as", "event", "since", "until", "termination" };
-		const char *vals[] = { f->player, f->player_side, f->event, f->since, f->until,
-				       f->termination };
-		int k;
+	kifu_site_filter_query_(b, f);
+}
 
-		for (k = 0; k < 6; k++)
-			if (vals[k]) {
-				kifu_buf_printf(b, "&amp;%s=", names[k]);
-				kifu_site_url_part_(b, vals[k]);
-			}
+void kifu_site_filter_query_(struct kifu_buf *b, const struct kifu_filter *f)
+{
+	const char *names[] = { "player", "as", "event", "since", "until", "termination" };
+	int k;
+
+	for (k = 0; f && k < 6; k++) {
+		const char *v = k == 0 ? f->player : k == 1 ? f->player_side : k == 2 ? f->event
+			      : k == 3 ? f->since : k == 4 ? f->until : f->termination;
+
+		if (v) {
+			kifu_buf_printf(b, "&amp;%s=", names[k]);
+			kifu_site_url_part_(b, v);
+		}
 	}
+}
+
+void kifu_site_data_links_(struct kifu_buf *b, const char *id, const char *what,
+			   const struct kifu_buf *api, int csv)
+{
+	kifu_buf_printf(b, "<p class=\"data\" id=\"%s\">%s as <a class=\"json\" href=\"%s\">JSON"
+			"</a>", id, what, api->data);
+	if (csv)
+		kifu_buf_printf(b, " <a class=\"csv\" href=\"%s%sformat=csv\">CSV</a>", api->data,
+				strchr(api->data, '?') ? "&amp;" : "?");
+	kifu_buf_puts(b, "</p>\n");
 }
 
 
@@ -416,6 +439,7 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 {
 	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
 	struct kifu_report *sum = NULL, *len = NULL, *pl = NULL;
+	struct kifu_buf api = KIFU_BUF_INIT;
 	struct kifu_filter f;
 	size_t r;
 	int ret;
@@ -447,11 +471,17 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		kifu_buf_puts(b, "\">explorer</a></td></tr>\n");
 	}
 	kifu_buf_puts(b, "</table>\n<p class=\"note\">first mover: the score of the side that "
-		      "moves first over the finished games, with its 95% Wilson interval</p>\n"
-		      "<h2>Outcomes</h2>\n");
+		      "moves first over the finished games, with its 95% Wilson interval</p>\n");
+	kifu_buf_reset(&api);
+	kifu_buf_puts(&api, "/api/stats/summary");
+	kifu_site_data_links_(b, "data-summary", "The summary", &api, 1);
+	kifu_buf_puts(b, "<h2>Outcomes</h2>\n");
 	chart(b, sum);
 	kifu_buf_puts(b, "<h2>Lengths</h2>\n");
 	chart(b, len);
+	kifu_buf_reset(&api);
+	kifu_buf_puts(&api, "/api/stats/lengths");
+	kifu_site_data_links_(b, "data-lengths", "The lengths", &api, 1);
 	kifu_buf_puts(b, "<h2>Players</h2>\n<table id=\"players\">\n<tr><th class=\"text\">player"
 		      "</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>score</th>"
 		      "<th>rating</th></tr>\n");
@@ -467,10 +497,17 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		kifu_site_cells_(b, pl, r, pcols);
 		kifu_buf_puts(b, "</tr>\n");
 	}
-	kifu_buf_printf(b, "</table>\n<p class=\"note\">%zu players; the 30 best rated shown</p>\n",
-			kifu_report_nrows(pl));
+	kifu_buf_puts(b, "</table>\n<p class=\"note\">");
+	kifu_site_count_(b, (long long)kifu_report_nrows(pl));
+	kifu_buf_puts(b, " players; the 30 best rated shown</p>\n");
+	kifu_buf_reset(&api);
+	kifu_buf_puts(&api, "/api/stats/players");
+	kifu_site_data_links_(b, "data-players", "Every player", &api, 1);
 	ret = kifu_site_foot_(b);
+	if (ret == 0 && api.failed)
+		ret = KIFU_ENOMEM;
 out:
+	kifu_buf_release(&api);
 	kifu_report_free(sum);
 	kifu_report_free(len);
 	kifu_report_free(pl);
@@ -539,8 +576,8 @@ static void game_nav(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_site_url_part_(b, kifu_replay_text(rp, (size_t)i));
 	}
 	kifu_buf_printf(b, "\">this position in the explorer</a><span class=\"data\">data:"
-			"<a id=\"data-json\" href=\"/api/game/%" PRId64 "\">JSON</a></span></nav>\n",
-			id);
+			"<a id=\"data-json\" href=\"/api/game/%" PRId64 "\">JSON</a><a id=\"data-csv\" "
+			"href=\"/api/game/%" PRId64 "?format=csv\">CSV</a></span></nav>\n", id, id);
 	/* the replay moves its board without a new page: the link follows its data-ply */
 	kifu_buf_printf(b, "<script nonce=\"%s\">\n", nonce);
 	kifu_buf_puts(b, "(function () {\n"
@@ -866,6 +903,11 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 	kifu_buf_printf(b, "<h2>Games</h2>\n<p class=\"note\">%zu, newest first</p>\n",
 			kifu_search_count(res));
 	games_table(b, shown, KIFU_SITE_PAGE_GAMES, name);
+	kifu_buf_reset(&base);
+	kifu_buf_puts(&base, "/api/search?player=");
+	kifu_site_url_part_(&base, name);
+	kifu_site_data_links_(b, "data-games", "These games", &base, 0);
+	kifu_buf_reset(&base);
 	kifu_buf_puts(&base, "/player/");
 	kifu_site_url_part_(&base, name);
 	kifu_buf_puts(&base, "?");

@@ -429,6 +429,18 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 				      : "\">count symmetric positions as one</a></p>\n");
 	filter_form(b, p, after.data, g);
 	kifu_site_pattern_form_(b, p->game, p->variant, NULL, 0);
+	kifu_buf_puts(&base, "/api/tree?game=");
+	kifu_site_url_part_(&base, g->name);
+	kifu_buf_puts(&base, "&amp;variant=");
+	kifu_site_url_part_(&base, g->variants[variant]);
+	kifu_buf_puts(&base, "&amp;after=");
+	kifu_site_url_part_(&base, after.data);
+	if (p->symmetric)
+		kifu_buf_puts(&base, "&amp;symmetric=1");
+	if (p->min_games > 1)
+		kifu_buf_printf(&base, "&amp;min_games=%ld", p->min_games);
+	kifu_site_filter_query_(&base, p->filter);
+	kifu_site_data_links_(b, "data-moves", "These moves", &base, 1);
 	if (kifu_report_nrows(rep))
 		kifu_buf_add(b, table.data, table.len);
 	else
@@ -442,6 +454,20 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 			       err);
 	if (ret < 0)
 		goto out;
+	kifu_buf_reset(&base);
+	kifu_buf_puts(&base, "/api/search?game=");
+	kifu_site_url_part_(&base, g->name);
+	kifu_buf_puts(&base, "&amp;variant=");
+	kifu_site_url_part_(&base, g->variants[variant]);
+	kifu_buf_puts(&base, "&amp;after=");
+	kifu_site_url_part_(&base, after.data);
+	if (p->symmetric)
+		kifu_buf_puts(&base, "&amp;symmetric=1");
+	kifu_site_filter_query_(&base, p->filter);
+	kifu_buf_printf(&base, "&amp;offset=%ld&amp;limit=%d", p->page * KIFU_SITE_PAGE_GAMES,
+			KIFU_SITE_PAGE_GAMES);
+	kifu_site_data_links_(b, "data-games", "These games", &base, 0);
+	kifu_buf_reset(&base);
 	link_to(&base, p, after.data, p->symmetric, p->filter);
 	if (p->all)
 		kifu_buf_puts(&base, "&amp;all=1");

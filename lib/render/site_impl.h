@@ -24,6 +24,8 @@ int kifu_site_foot_(struct kifu_buf *b);
 /* A game's page start: "GAME VARIANT PAGE" as its title, its heading then heading. */
 void kifu_site_game_head_(struct kifu_buf *b, struct kifu_store *st, const struct kifu_game *g,
 			  int variant, const char *page, const char *heading);
+/* A page's start without a game: "TITLE - kifu" and the site's header. */
+void kifu_site_page_head_(struct kifu_buf *b, struct kifu_store *st, const char *title);
 /* s percent-encoded for an address (safe in an attribute too). */
 void kifu_site_url_part_(struct kifu_buf *b, const char *s);
 
@@ -40,6 +42,15 @@ void kifu_site_bar_(struct kifu_buf *b, long long w, long long d, long long l, l
 /* The explorer's address of a position (its moves after, the switch and the filters). */
 void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *variant,
 			     const char *after, int symmetric, const struct kifu_filter *f);
+
+/* The filters of f as an address's "&amp;name=value" parameters (player, as, event, dates, termination). */
+void kifu_site_filter_query_(struct kifu_buf *b, const struct kifu_filter *f);
+/*
+ * The line "WHAT as JSON CSV" (id its element's id) linking the API
+ * address api (escaped for an attribute), and with csv its format=csv.
+ */
+void kifu_site_data_links_(struct kifu_buf *b, const char *id, const char *what,
+			   const struct kifu_buf *api, int csv);
 
 /* Columns of a games list beside date, players, result and plies. */
 #define GAMES_PLY 0x1      /* the hit's ply */

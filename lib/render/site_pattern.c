@@ -101,6 +101,17 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 			       NULL, err);
 	if (ret < 0)
 		goto out;
+	kifu_buf_puts(&base, "/api/search?game=");
+	kifu_site_url_part_(&base, g->name);
+	kifu_buf_puts(&base, "&amp;variant=");
+	kifu_site_url_part_(&base, g->variants[variant]);
+	kifu_buf_puts(&base, "&amp;pattern=");
+	kifu_site_url_part_(&base, q->pattern);
+	if (q->symmetric)
+		kifu_buf_puts(&base, "&amp;symmetric=1");
+	kifu_buf_printf(&base, "&amp;offset=%zu&amp;limit=%d", from, KIFU_SITE_PAGE_GAMES);
+	kifu_site_data_links_(b, "data-games", "These games", &base, 0);
+	kifu_buf_reset(&base);
 	list_base(&base, g, variant, q->pattern, q->symmetric);
 	kifu_site_pager_(b, &base, q->page, n > from + KIFU_SITE_PAGE_GAMES);
 	ret = kifu_site_foot_(b);

@@ -195,6 +195,8 @@ static enum MHD_Result send_answer(struct kifu_server *srv, struct MHD_Connectio
 	MHD_add_response_header(resp, "Cache-Control", "no-store");
 	if (a->status == 405)
 		MHD_add_response_header(resp, "Allow", "GET, HEAD");
+	if (a->header && a->header_value.data && !a->header_value.failed)
+		MHD_add_response_header(resp, a->header, a->header_value.data);
 	ret = MHD_queue_response(c, (unsigned)a->status, resp);
 	MHD_destroy_response(resp);
 	if (srv->log) {
@@ -216,7 +218,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
 	static int first_call;
 	struct kifu_server *srv = cls;
-	struct kifu_serve_answer a = { 200, NULL, KIFU_BUF_INIT, 0, "" };
+	struct kifu_serve_answer a = { 200, NULL, KIFU_BUF_INIT, 0, "", NULL, KIFU_BUF_INIT };
 	struct params p;
 	struct kifu_store *st;
 	struct kifu_error err;
@@ -259,6 +261,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	ret = send_answer(srv, c, method, url, &a, start);
 	kifu_buf_release(&a.body);
+	kifu_buf_release(&a.header_value);
 	return ret;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kifu/analyse.h"
+#include "kifu/format.h"
 #include "kifu/game.h"
 #include "kifu/pattern.h"
 #include "kifu/render.h"
@@ -137,10 +138,12 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		   const struct kifu_serve_req_ *r)
 {
 	static const char *const tree_params[] = { FILTER_PARAMS, "after", "symmetric", "min_games",
-						   NULL };
+						   "format", NULL };
 	static const char *const openings_params[] = { FILTER_PARAMS, "depth", "min_games",
-						       "by_position", "symmetric", NULL };
-	static const char *const plain_params[] = { FILTER_PARAMS, NULL };
+						       "by_position", "symmetric", "format", NULL };
+	static const char *const plain_params[] = { FILTER_PARAMS, "format", NULL };
+	const char *format;
+	int csv;
 	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
 	struct kifu_report *rep = NULL;
 	struct kifu_filter f;
@@ -163,6 +166,14 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
+	/* format=csv: the tool's --format csv, as text/csv */
+	format = kifu_serve_param_(r, "format");
+	csv = format && !strcmp(format, "csv");
+	if (format && !csv && strcmp(format, "json") != 0) {
+		kifu_error_set(&err, KIFU_EPARSE, "format expects json or csv, not '%s'", format);
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
 	opt.depth = (int)depth;
 	opt.after = kifu_serve_param_(r, "after");
 	kifu_serve_filter_(&f, r);
@@ -181,7 +192,9 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	}
 	ret = kifu_stats_report(&rep, st, kind, &f, &opt, &err);
 	if (ret == 0)
-		ret = kifu_report_write(&a->body, rep, KIFU_REPORT_JSON, &err);
+		ret = kifu_report_write(&a->body, rep, csv ? KIFU_REPORT_CSV : KIFU_REPORT_JSON, &err);
+	if (ret == 0 && csv)
+		a->type = "text/csv; charset=utf-8";
 	if (ret < 0 && kind == KIFU_STATS_TREE && (ret == KIFU_EPARSE || ret == KIFU_EILLEGAL)) {
 		char msg[KIFU_ERROR_MSG_MAX + 16];
 
@@ -196,11 +209,48 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	kifu_report_free(rep);
 }
 
+/* /api/search's page: limit by default, at most SEARCH_LIMIT_MAX. */
+#define SEARCH_LIMIT 100
+#define SEARCH_LIMIT_MAX 10000
+
+/* s percent-encoded for a query (all but A-Z a-z 0-9 - . _ ~). */
+static void query_part(struct kifu_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~')
+			kifu_buf_putc(b, (char)c);
+		else
+			kifu_buf_printf(b, "%%%02X", c);
+	}
+}
+
+/* A Link header to the next page: the request's parameters with offset moved on. */
+static void next_link(struct kifu_serve_answer *a, const struct kifu_serve_req_ *r, long offset)
+{
+	size_t i;
+
+	a->header = "Link";
+	kifu_buf_puts(&a->header_value, "</api/search?");
+	for (i = 0; i < r->n; i++) {
+		if (!strcmp(r->p[i].name, "offset"))
+			continue;
+		query_part(&a->header_value, r->p[i].name);
+		kifu_buf_putc(&a->header_value, '=');
+		query_part(&a->header_value, r->p[i].value);
+		kifu_buf_putc(&a->header_value, '&');
+	}
+	kifu_buf_printf(&a->header_value, "offset=%ld>; rel=\"next\"", offset);
+}
+
 /* kifu-search --json, with its checks in its order. */
 static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 		   const struct kifu_serve_req_ *r)
 {
-	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", "pattern", NULL };
+	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", "pattern", "limit",
+					      "offset", NULL };
 	struct kifu_search_result *res = NULL;
 	struct kifu_pattern *pattern = NULL;
 	const char *pattern_text;
@@ -211,10 +261,20 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	uint64_t hash = 0, orient[KIFU_GAME_SYMMETRIES_MAX];
 	int norient = 0;
 	int symmetric, variant;
+	long limit = SEARCH_LIMIT, offset = 0;
+	size_t count;
 
 	kifu_error_clear(&err);
-	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&symmetric, a, r, "symmetric") < 0)
+	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&symmetric, a, r, "symmetric") < 0 ||
+	    kifu_serve_count_(&limit, a, r, "limit", "--limit", 1) < 0 ||
+	    kifu_serve_count_(&offset, a, r, "offset", "--offset", 0) < 0)
 		return;
+	if (limit > SEARCH_LIMIT_MAX) {
+		kifu_error_set(&err, KIFU_ERANGE, "--limit %ld is too many (%d at most a request)",
+			       limit, SEARCH_LIMIT_MAX);
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
 	after = kifu_serve_param_(r, "after");
 	pattern_text = kifu_serve_param_(r, "pattern");
 	kifu_serve_filter_(&f, r);
@@ -257,12 +317,25 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 			return;
 		}
 	}
-	if ((symmetric && after
-	     ? kifu_search_games_oriented(&res, st, &f, &hash, orient, norient, &err)
-	     : pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
-	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0 ||
-	    kifu_search_json(&a->body, res, after || pattern) < 0)
+	/* kifu-search --limit --offset: one more game read says whether more follow */
+	if ((pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
+	     : kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
+				      symmetric && after ? orient : NULL, norient, (size_t)offset,
+				      (size_t)limit + 1, &err)) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);
+		goto out;
+	}
+	if (pattern)
+		kifu_search_result_window(res, (size_t)offset, (size_t)limit + 1);
+	count = kifu_search_count(res);
+	kifu_search_result_window(res, 0, (size_t)limit);
+	if (kifu_search_json(&a->body, res, after || pattern) < 0) {
+		kifu_serve_fail_(a, 500, "out of memory");
+		goto out;
+	}
+	if (count > (size_t)limit)
+		next_link(a, r, offset + limit);
+out:
 	kifu_search_result_free(res);
 	kifu_pattern_free(pattern);
 }
@@ -271,7 +344,8 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char *id_text,
 		 const struct kifu_serve_req_ *r)
 {
-	static const char *const params[] = { NULL };
+	static const char *const params[] = { "format", NULL };
+	const char *format;
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
@@ -287,6 +361,12 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	memset(&review, 0, sizeof(review));
 	if (kifu_serve_params_check_(a, r, params) < 0)
 		return;
+	format = kifu_serve_param_(r, "format");
+	if (format && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
+		snprintf(msg, sizeof(msg), "format expects json or csv");
+		kifu_serve_fail_(a, 400, msg);
+		return;
+	}
 	if (kifu_stats_whole_number(&id, id_text, 0, LONG_MAX) < 0) {
 		kifu_error_set(&err, KIFU_EPARSE, "--id expects a number of 0 or more, not '%s'",
 			       id_text);
@@ -303,6 +383,15 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	} else if (diags.errors) {
 		snprintf(msg, sizeof(msg), "game %ld is not valid", id);
 		kifu_serve_fail_(a, 500, msg);
+	} else if (format && !strcmp(format, "csv")) {
+		/* kifu-export --id ID --to csv */
+		const struct kifu_record *one = rec;
+		const struct kifu_replay *one_rp = &rp;
+
+		if (kifu_format_find("csv")->write(&a->body, &one, &one_rp, 1, &err) < 0)
+			kifu_serve_fail_err_(a, 500, &err);
+		else
+			a->type = "text/csv; charset=utf-8";
 	} else if (kifu_stats_novelty(&nov, st, id, 0, &err) < 0 ||
 		   kifu_analyse_load(&review, st, id, rp.nplies, &err) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);

@@ -104,6 +104,31 @@ static void pattern(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 		a->status = 400;
 }
 
+/* /games?FILTERS&sort=KEY&desc=1&page=N (from 1). */
+static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
+		       const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { FILTER_PARAMS, "sort", "desc", "page", NULL };
+	struct kifu_site_games_query q;
+	struct kifu_filter f;
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	memset(&q, 0, sizeof(q));
+	q.page = 1;
+	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&q.desc, a, r, "desc") < 0 ||
+	    kifu_serve_count_(&q.page, a, r, "page", "page", 1) < 0)
+		return;
+	kifu_serve_filter_(&f, r);
+	q.filter = &f;
+	q.sort = kifu_serve_param_(r, "sort") && *kifu_serve_param_(r, "sort")
+		 ? kifu_serve_param_(r, "sort") : "date";
+	if (!kifu_serve_param_(r, "sort") && !kifu_serve_param_(r, "desc"))
+		q.desc = 1;
+	if (kifu_site_games(&a->body, st, &q, &err) < 0)
+		page_error(a, &err);
+}
+
 void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const char *path,
 		      const struct kifu_serve_req_ *r)
 {
@@ -130,6 +155,20 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 		explore(a, st, path + 9, r);
 	} else if (!strncmp(path, "/pattern/", 9)) {
 		pattern(a, st, path + 9, r);
+	} else if (!strncmp(path, "/game/", 6) && path[6] && path[strlen(path) - 1] == '/' &&
+		   !strchr(path + 6, '/')[1]) {
+		/* /game/ID/ is /game/ID, as a browser or a hand-typed address may ask */
+		a->status = 308;
+		a->header = "Location";
+		kifu_buf_add(&a->header_value, path, strlen(path) - 1);
+		/* the ply kept (digits only: nothing else of the request reaches the header) */
+		if (kifu_serve_param_(r, "ply") && *kifu_serve_param_(r, "ply") &&
+		    strspn(kifu_serve_param_(r, "ply"), "0123456789") ==
+			    strlen(kifu_serve_param_(r, "ply")))
+			kifu_buf_printf(&a->header_value, "?ply=%s", kifu_serve_param_(r, "ply"));
+		kifu_buf_puts(&a->body, "moved to ");
+		kifu_buf_add(&a->body, path, strlen(path) - 1);
+		a->type = "text/plain; charset=utf-8";
 	} else if (!strncmp(path, "/game/", 6)) {
 		long ply = -1;
 
@@ -143,6 +182,8 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 		} else if (kifu_site_game(&a->body, st, n, ply, a->nonce, &err) < 0) {
 			page_error(a, &err);
 		}
+	} else if (!strcmp(path, "/games")) {
+		list_games(a, st, r);
 	} else if (!strncmp(path, "/player/", 8) && path[8]) {
 		if (kifu_serve_params_check_(a, r, paged) < 0 ||
 		    kifu_serve_count_(&n, a, r, "page", "page", 0) < 0)

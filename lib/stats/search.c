@@ -47,6 +47,74 @@ const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *r
 	return i < res->n ? &res->v[i] : NULL;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	const struct kifu_search_hit *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int by_plies(const void *a, const void *b)
+{
+	const struct kifu_search_hit *x = a, *y = b;
+
+	return x->plies != y->plies ? (x->plies > y->plies) - (x->plies < y->plies) : by_id(a, b);
+}
+
+static int by_game(const void *a, const void *b)
+{
+	const struct kifu_search_hit *x = a, *y = b;
+	int c = strcmp(x->game, y->game);
+
+	return c ? c : (c = strcmp(x->variant, y->variant)) ? c : by_id(a, b);
+}
+
+int kifu_search_result_sort(struct kifu_search_result *res, const char *key, int desc)
+{
+	int (*cmp)(const void *, const void *) = !strcmp(key, "id") ? by_id
+		: !strcmp(key, "plies") ? by_plies : !strcmp(key, "game") ? by_game : NULL;
+	size_t i;
+
+	if (!strcmp(key, "date")) {
+		/* the search's own order is newest first */
+		if (!desc)
+			for (i = 0; i < res->n / 2; i++) {
+				struct kifu_search_hit t = res->v[i];
+
+				res->v[i] = res->v[res->n - 1 - i];
+				res->v[res->n - 1 - i] = t;
+			}
+		return 0;
+	}
+	if (!cmp)
+		return KIFU_EPARSE;
+	qsort(res->v, res->n, sizeof(*res->v), cmp);
+	if (desc)
+		for (i = 0; i < res->n / 2; i++) {
+			struct kifu_search_hit t = res->v[i];
+
+			res->v[i] = res->v[res->n - 1 - i];
+			res->v[res->n - 1 - i] = t;
+		}
+	return 0;
+}
+
+void kifu_search_result_window(struct kifu_search_result *res, size_t offset, size_t limit)
+{
+	size_t keep;
+
+	if (offset >= res->n) {
+		res->n = 0;
+		return;
+	}
+	keep = res->n - offset;
+	if (limit && keep > limit)
+		keep = limit;
+	/* the hits point into the result's players and strings, which stay */
+	memmove(res->v, res->v + offset, keep * sizeof(*res->v));
+	res->n = keep;
+}
+
 /*
  * The position after moves: its hash (canonical 1: the canonical one; 2:
  * those of its orientations, hash[k] by symmetry k, *n of them) and side

@@ -30,7 +30,18 @@ as= the tool's message (400); the explorer with player and as (chosen in
 the page's form) shows kifu-stats tree --player --as's rows with each bar's
 win part NAME's wins as SIDE; the player page's games say win, draw or
 loss as search's result and NAME's side say.
+
+Data out: /api/search pages as kifu-search --limit --offset (limit 100 by
+default, over 10,000 a 400), with a Link rel="next" header to the next
+page while more games follow (none on the last); format=csv on the
+reports and the tree is kifu-stats --format csv (text/csv), on a game
+kifu-export --to csv; every data link of the pages (home, explorer,
+player, game) answers 200 with JSON or CSV. /games lists kifu-search's
+games 50 a page with the count, sorts by plies when its head is clicked,
+404 past the last page, 400 for page=0; /game/ID/ redirects (308) to
+/game/ID.
 """
+import http.client
 import json
 import os
 import subprocess
@@ -320,6 +331,80 @@ with Browser(CHROMIUM, PROFILE) as b:
     views = b.js("[...document.querySelectorAll('#sides a.view')].map(a => a.getAttribute('href'))") or []
     check(any("as=black" in v and "player=" in v for v in views), "the player page does not link their view as each side")
     b.screenshot(os.path.join(OUT, "explorer-player.png"))
+
+    # ---- data out ----
+    def get(path):
+        try:
+            r = urllib.request.urlopen(URL + path)
+            return r.status, r.headers, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read()
+    everything = tool(["kifu-search", "--json"])
+    total = len(json.loads(everything))
+    check(total > 100, "only %d games: the default limit is not tested" % total)
+    code, hdr, body = get("/api/search")
+    check(code == 200 and body == tool(["kifu-search", "--limit", "100", "--json"]),
+          "/api/search is not kifu-search --limit 100")
+    link = hdr.get("Link") or ""
+    check(link == '</api/search?offset=100>; rel="next"', "/api/search: the Link header is %r" % link)
+    offset = total - 7
+    code, hdr, body = get("/api/search?limit=5&offset=%d" % offset)
+    check(body == tool(["kifu-search", "--limit", "5", "--offset", str(offset), "--json"]),
+          "/api/search?limit=5&offset=%d is not kifu-search's" % offset)
+    nxt = (hdr.get("Link") or "")[1:].split(">")[0]
+    check(nxt == "/api/search?limit=5&offset=%d" % (offset + 5), "the next page's link is %r" % nxt)
+    code, hdr, body = get(nxt)
+    check(len(json.loads(body)) == 2 and hdr.get("Link") is None, "the last page: not 2 games, or a Link")
+    q = "game=splay-schmidt&variant=standard&pattern=%s&limit=3&offset=1" % urllib.parse.quote("g4=+")
+    check(get("/api/search?" + q)[2] == tool(["kifu-search", "--game", "splay-schmidt", "--variant", "standard",
+                                                "--pattern", "g4=+", "--limit", "3", "--offset", "1", "--json"]),
+          "a pattern's page is not kifu-search --pattern --limit --offset's")
+    check(get("/api/search?limit=10001")[0] == 400, "limit=10001 is not a 400")
+    check(get("/api/search?limit=0")[0] == 400, "limit=0 is not a 400")
+    for api, argv in (("/api/stats/summary?format=csv", ["kifu-stats", "summary", "--format", "csv"]),
+                      ("/api/tree?game=glaisher&variant=standard&format=csv",
+                       ["kifu-stats", "--game", "glaisher", "--variant", "standard", "tree", "--format", "csv"]),
+                      ("/api/game/%s?format=csv" % RID, ["kifu-export", "--id", RID, "--to", "csv"])):
+        code, hdr, body = get(api)
+        check(code == 200 and body == tool(argv) and hdr.get("Content-Type", "").startswith("text/csv"),
+              "%s is not %s as text/csv" % (api, " ".join(argv)))
+    for page in ("/", "/explore/glaisher/standard?after=", "/player/" + urllib.parse.quote(who, safe=""), "/game/" + RID):
+        b.go(URL + page)
+        links = b.js("[...document.querySelectorAll('p.data a, nav.site .data a')].map(a => a.getAttribute('href'))") or []
+        check(any("format=csv" in l for l in links) or page.startswith("/player"),
+              "%s: no CSV link (%s)" % (page, links))
+        check(links, "%s: no data link" % page)
+        for l in links:
+            code, hdr, body = get(l)
+            ok = code == 200 and (json.loads(body) is not None if "format=csv" not in l
+                                  else hdr.get("Content-Type", "").startswith("text/csv"))
+            check(ok, "%s: its data link %s answers %d" % (page, l, code))
+    conn = http.client.HTTPConnection(urllib.parse.urlparse(URL).netloc)
+    conn.request("GET", "/game/%s/?ply=2" % RID)
+    r_ = conn.getresponse()
+    code, hdr = r_.status, r_.headers
+    conn.close()
+    check(code == 308 and hdr.get("Location") == "/game/%s?ply=2" % RID, "/game/ID/ is %d to %r" % (code, hdr.get("Location")))
+
+    # ---- /games ----
+    b.go(URL + "/games?game=splay-schmidt")
+    found = json.loads(tool(["kifu-search", "--game", "splay-schmidt", "--json"]))
+    check(b.js("+document.querySelector('#count b').textContent.replace(/,/g, '')") == len(found),
+          "/games: the count is not kifu-search's %d" % len(found))
+    ids = b.js("[...document.querySelectorAll('#games tr')].slice(1).map(tr => +tr.cells[0].textContent)")
+    check(ids == [h["id"] for h in found[:50]], "/games: page 1 is not kifu-search's first 50")
+    b.click("#games a.sort[data-sort=plies]")
+    plies = b.js("[...document.querySelectorAll('#games tr')].slice(1).map(tr => +tr.cells[5].textContent)") or []
+    want = sorted((h["plies"] for h in found), reverse=True)[:50]
+    check(plies == want, "/games sorted by plies: %s, not %s" % (plies[:5], want[:5]))
+    b.screenshot(os.path.join(OUT, "explorer-games.png"))
+    b.click("#next")
+    check(b.js("new URLSearchParams(location.search).get('page')") == "2", "/games: next is not page 2")
+    pages = (len(found) + 49) // 50
+    check(get("/games?game=splay-schmidt&page=%d" % pages)[0] == 200, "/games: the last page is not a 200")
+    check(get("/games?game=splay-schmidt&page=%d" % (pages + 1))[0] == 404, "/games: past the last page is not a 404")
+    check(get("/games?page=0")[0] == 400, "/games?page=0 is not a 400")
+    check(get("/games?game=nothing-like-it")[0] == 404, "/games for an unknown game is not a 404")
 
 print("checked %d" % checked)
 sys.exit(1 if failures else 0)
