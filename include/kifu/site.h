@@ -24,7 +24,7 @@ struct kifu_site_position {
 	const char *after;           /* comma-separated moves from the start ("" or NULL: the start) */
 	int symmetric;
 	const struct kifu_filter *filter; /* player, event, since, until, termination (game and variant unused) */
-	long page;                   /* of the games that reached it, 0-based */
+	long page;                   /* of the games that reached it, 0-based (past the last: 404) */
 	long min_games;              /* moves played in fewer games are left out (0: as 1) */
 	int all;                     /* every move in the table, not the KIFU_SITE_MOVES most played */
 };
@@ -46,9 +46,17 @@ struct kifu_site_position {
 #define KIFU_SITE_ORDERS 8
 #define KIFU_SITE_ORDER_GAMES 200
 
+/* What kifu_site_explore returns when b holds the 404 page of an illegal move in the path. */
+#define KIFU_SITE_MISSING 1
+
 /* /: games per game and variant, the summary, the charts of lengths, the best rated players. */
 int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error *err);
-/* /explore/GAME/VARIANT: the board, the moves, the games that reached the position. */
+/*
+ * /explore/GAME/VARIANT: the board, the moves, the games that reached the
+ * position. A path with an illegal move: KIFU_SITE_MISSING, b holding a page
+ * that says so and links the explorer at the longest legal start of it; a
+ * page of games past the last KIFU_ENOTFOUND.
+ */
 int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		      const struct kifu_site_position *p, struct kifu_error *err);
 /*

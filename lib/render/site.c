@@ -184,8 +184,20 @@ static void cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row, 
 	const struct kifu_cell *x = kifu_report_cell(rep, row, c < 0 ? (size_t)-1 : (size_t)c);
 
 	switch (x->type) {
-	case KIFU_CELL_INT: kifu_buf_printf(b, "%lld", x->i); break;
-	case KIFU_CELL_REAL: kifu_report_real_text_(b, x->r, rep->cols[c].prec); break;
+	case KIFU_CELL_INT:
+		/* counts for people (12,000); plies and ids as numbers */
+		if (strstr(col, "pl") || !strcmp(col, "id"))
+			kifu_buf_printf(b, "%lld", x->i);
+		else
+			kifu_site_count_(b, x->i);
+		break;
+	case KIFU_CELL_REAL:
+		/* a rate is a share: whole percent */
+		if (strstr(col, "_rate"))
+			kifu_buf_printf(b, "%.0f%%", 100 * x->r);
+		else
+			kifu_report_real_text_(b, x->r, rep->cols[c].prec);
+		break;
 	case KIFU_CELL_TEXT: kifu_site_text_(b, x->text); break;
 	default: kifu_buf_puts(b, "-"); break;
 	}
@@ -455,7 +467,7 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 	head(b, "the database", kifu_store_path(st));
 	kifu_buf_puts(b, "<h1>The database at a glance</h1>\n<table id=\"summary\">\n<tr>"
 		      "<th class=\"text\">game</th><th class=\"text\">variant</th><th>games</th>"
-		      "<th>draws</th><th>draw rate</th><th>first mover</th><th>95% ci</th>"
+		      "<th>draws</th><th>draw rate</th><th>first mover</th><th>95% interval</th>"
 		      "<th>mean plies</th><th class=\"text\">explore</th></tr>\n");
 	for (r = 0; r < kifu_report_nrows(sum); r++) {
 		const char *g = kifu_site_cell_text_(sum, r, "game");
@@ -518,12 +530,13 @@ out:
 void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page, int more)
 {
 	kifu_buf_puts(b, "<p class=\"pages\">");
+	/* page counts from 0 here, from 1 in the address */
 	if (page > 0)
 		kifu_buf_printf(b, "<a id=\"newer\" href=\"%s&amp;page=%ld\">newer</a>", base->data,
-				page - 1);
+				page);
 	if (more)
 		kifu_buf_printf(b, "<a id=\"older\" href=\"%s&amp;page=%ld\">older</a>", base->data,
-				page + 1);
+				page + 2);
 	kifu_buf_puts(b, "</p>\n");
 }
 
@@ -710,6 +723,9 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 	static const char *const cols[] = { "games", "wins", "draws", "losses", "unfinished",
 					    "score", "rating", "analysed_moves", "mean_loss",
 					    "mistakes" };
+	static const char *const words[] = { "games", "wins", "draws", "losses", "unfinished",
+					     "score", "rating", "moves reviewed", "mean loss",
+					     "mistakes" };
 	size_t r, k;
 
 	for (r = 0; r < kifu_report_nrows(pl); r++)
@@ -723,7 +739,7 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 	kifu_buf_puts(b, "<table id=\"record\">\n<tr>");
 	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
 		if (kifu_report_find_col(pl, cols[k]) >= 0)
-			kifu_buf_printf(b, "<th>%s</th>", cols[k]);
+			kifu_buf_printf(b, "<th>%s</th>", words[k]);
 	kifu_buf_puts(b, "</tr>\n<tr>");
 	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
 		if (kifu_report_find_col(pl, cols[k]) >= 0) {
@@ -852,6 +868,9 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		ret = kifu_search_games_page(&shown, st, &f, NULL, 0, NULL, 0,
 					     (size_t)page * KIFU_SITE_PAGE_GAMES,
 					     KIFU_SITE_PAGE_GAMES + 1, err);
+	if (ret == 0 && page > 0 && kifu_search_count(shown) == 0)
+		ret = kifu_error_set(err, KIFU_ENOTFOUND, "%s has %zu games: there is no page %ld of "
+				     "them", name, kifu_search_count(res), page + 1);
 	if (ret < 0)
 		goto out;
 	for (i = 0; i < kifu_search_count(res); i++) {

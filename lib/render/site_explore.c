@@ -341,6 +341,35 @@ static int move_orders(struct kifu_buf *b, struct kifu_store *st,
 	return b->failed || one.failed ? kifu_error_set(err, KIFU_ENOMEM, "out of memory") : 0;
 }
 
+/*
+ * The 404 page of an address whose path has an illegal move (why: the
+ * tree's message), linking the explorer at its longest legal start
+ * (after, plies long). Returns KIFU_SITE_MISSING, or KIFU_ENOMEM.
+ */
+static int missing(struct kifu_buf *b, struct kifu_store *st, const struct kifu_game *g,
+		   int variant, const struct kifu_site_position *p, const char *after, int plies,
+		   const char *why)
+{
+	kifu_site_game_head_(b, st, g, variant, "no such position", " explorer");
+	kifu_buf_puts(b, "<p id=\"error\" class=\"error\">No such position: the address's moves "
+		      "stop being legal (");
+	kifu_site_text_(b, why);
+	kifu_buf_puts(b, ").</p>\n<p><a id=\"longest\" href=\"");
+	link_to(b, p, after, p->symmetric, p->filter);
+	if (plies)
+		kifu_buf_printf(b, "\">The explorer after its %d legal move%s</a>", plies,
+				plies == 1 ? "" : "s");
+	else
+		kifu_buf_puts(b, "\">The explorer from the start</a>");
+	if (plies) {
+		kifu_buf_puts(b, " (");
+		kifu_site_text_(b, after);
+		kifu_buf_puts(b, ")");
+	}
+	kifu_buf_puts(b, ".</p>\n");
+	return kifu_site_foot_(b) < 0 ? KIFU_ENOMEM : KIFU_SITE_MISSING;
+}
+
 int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		      const struct kifu_site_position *p, struct kifu_error *err)
 {
@@ -371,10 +400,17 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	opt.min_games = p->min_games > 1 ? p->min_games : 1;
 	ret = kifu_stats_report(&rep, st, KIFU_STATS_TREE, &f, &opt, err);
 	if (ret == KIFU_EPARSE || ret == KIFU_EILLEGAL) {
+		/* no such position: a page that leads to the longest legal start of the path */
 		char msg[KIFU_ERROR_MSG_MAX];
 
 		snprintf(msg, sizeof(msg), "%s", err->message);
-		kifu_error_set(err, ret, "--after: %s", msg);
+		kifu_error_clear(err);
+		if (w.pos || walk(&w, g, variant, p->after, err) != KIFU_ENOMEM) {
+			kifu_error_clear(err);
+			moves_upto(&after, &w, w.plies);
+			ret = missing(b, st, g, variant, p, after.data, w.plies, msg);
+		}
+		goto out;
 	}
 	if (ret == 0)
 		ret = walk(&w, g, variant, p->after, err);
@@ -390,6 +426,9 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 					     p->symmetric ? orient : NULL, norient,
 					     (size_t)p->page * KIFU_SITE_PAGE_GAMES,
 					     KIFU_SITE_PAGE_GAMES + 1, err);
+	if (ret == 0 && p->page > 0 && kifu_search_count(res) == 0)
+		ret = kifu_error_set(err, KIFU_ENOTFOUND, "no page %ld of the games that reached this "
+				     "position", p->page + 1);
 	if (ret == 0 && kifu_game_render_svg(&svg, g, w.pos->state, w.plies ? &w.last : NULL) < 0)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	if (ret < 0)

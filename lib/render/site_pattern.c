@@ -94,6 +94,11 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 	if (ret < 0)
 		goto out;
 	n = kifu_search_count(res);
+	if (q->page > 0 && from >= n) {
+		ret = kifu_error_set(err, KIFU_ENOTFOUND, "%zu games show this pattern: there is no "
+				     "page %ld of them", n, q->page + 1);
+		goto out;
+	}
 	kifu_buf_printf(b, "<p id=\"pattern-count\"><b>%zu</b> game%s show%s it%s; newest first, "
 			"each with the first ply at which it does.</p>\n", n, n == 1 ? "" : "s",
 			n == 1 ? "s" : "", q->symmetric ? " or one of its images" : "");

@@ -49,7 +49,8 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	struct kifu_filter f;
 	struct kifu_error err;
 	char game[GAME_NAME_MAX], variant[GAME_NAME_MAX];
-	long page = 0;
+	long page = 1;
+	int ret;
 
 	kifu_error_clear(&err);
 	if (game_variant(game, variant, a, rest,
@@ -58,10 +59,10 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	memset(&p, 0, sizeof(p));
 	if (kifu_serve_params_check_(a, r, params) < 0 ||
 	    kifu_serve_flag_(&p.symmetric, a, r, "symmetric") < 0 ||
-	    kifu_serve_count_(&page, a, r, "page", "page", 0) < 0 ||
+	    kifu_serve_count_(&page, a, r, "page", "page", 1) < 0 ||
 	    /* the form's empty field is no minimum */
 	    (kifu_serve_param_(r, "min_games") && *kifu_serve_param_(r, "min_games") &&
-	     kifu_serve_count_(&p.min_games, a, r, "min_games", "--min-games", 1) < 0) ||
+	     kifu_serve_count_(&p.min_games, a, r, "min_games", "min_games", 1) < 0) ||
 	    kifu_serve_flag_(&p.all, a, r, "all") < 0)
 		return;
 	kifu_serve_filter_(&f, r);
@@ -69,8 +70,12 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	p.variant = variant;
 	p.after = kifu_serve_param_(r, "after");
 	p.filter = &f;
-	p.page = page > 100000 ? 100000 : page;
-	if (kifu_site_explore(&a->body, st, &p, &err) < 0)
+	/* pages count from 1 in the address, from 0 below */
+	p.page = (page > 100000 ? 100000 : page) - 1;
+	ret = kifu_site_explore(&a->body, st, &p, &err);
+	if (ret == KIFU_SITE_MISSING)
+		a->status = 404;
+	else if (ret < 0)
 		page_error(a, &err);
 }
 
@@ -91,8 +96,9 @@ static void pattern(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	memset(&q, 0, sizeof(q));
 	if (kifu_serve_params_check_(a, r, params) < 0 ||
 	    kifu_serve_flag_(&q.symmetric, a, r, "symmetric") < 0 ||
-	    kifu_serve_count_(&q.page, a, r, "page", "page", 0) < 0)
+	    kifu_serve_count_(&q.page, a, r, "page", "page", 1) < 0)
 		return;
+	q.page = q.page ? q.page - 1 : 0;
 	q.game = game;
 	q.variant = variant;
 	q.pattern = kifu_serve_param_(r, "pattern");
@@ -173,11 +179,11 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 		long ply = -1;
 
 		if (kifu_serve_params_check_(a, r, at_ply) < 0 ||
-		    kifu_serve_count_(&ply, a, r, "ply", "--ply", 0) < 0)
+		    kifu_serve_count_(&ply, a, r, "ply", "ply", 0) < 0)
 			return;
 		if (kifu_stats_whole_number(&n, path + 6, 0, LONG_MAX) < 0) {
-			kifu_error_set(&err, KIFU_EPARSE, "--id expects a number of 0 or more, not '%s'",
-				       path + 6);
+			kifu_error_set(&err, KIFU_EPARSE, "a game's address is /game/ and its number, "
+				       "not '%s'", path + 6);
 			kifu_serve_fail_err_(a, 400, &err);
 		} else if (kifu_site_game(&a->body, st, n, ply, a->nonce, &err) < 0) {
 			page_error(a, &err);
@@ -185,10 +191,11 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 	} else if (!strcmp(path, "/games")) {
 		list_games(a, st, r);
 	} else if (!strncmp(path, "/player/", 8) && path[8]) {
+		n = 1;
 		if (kifu_serve_params_check_(a, r, paged) < 0 ||
-		    kifu_serve_count_(&n, a, r, "page", "page", 0) < 0)
+		    kifu_serve_count_(&n, a, r, "page", "page", 1) < 0)
 			return;
-		if (kifu_site_player(&a->body, st, path + 8, n > 100000 ? 100000 : n, &err) < 0)
+		if (kifu_site_player(&a->body, st, path + 8, (n > 100000 ? 100000 : n) - 1, &err) < 0)
 			page_error(a, &err);
 	} else {
 		kifu_serve_fail_(a, 404, "no such page");

@@ -9,7 +9,8 @@
 # with the engine's move as text and on the board, and each side's counts
 # and mean loss; a player's view (as=SIDE, kifu-stats/kifu-search --as) with
 # the bars as that player's results, the player page's games as win, draw
-# or loss. A database of random games
+# or loss; data out (JSON, CSV, pages of /api/search, /games); numbers for
+# people and errors that lead somewhere. A database of random games
 # of glaisher (more than 30 first moves) and splay-schmidt (a placement
 # game: each move's link on the cell it places on). Screenshots go to
 # tests/out/explorer-*.png.
@@ -24,6 +25,9 @@ db=$tmp/r.db
 	>/dev/null 2>"$tmp/err" || fail "kifu-play glaisher: $(cat "$tmp/err")"
 "$bin/kifu-play" splay-schmidt --players random --games 60 --seed 8 --db "$db" --quiet \
 	>/dev/null 2>"$tmp/err" || fail "kifu-play splay-schmidt: $(cat "$tmp/err")"
+# A thousand games of one game and variant: counts written for people (1,000).
+"$bin/kifu-play" splinter --variant knockout --players random --games 1000 --seed 10 --db "$db" \
+	--quiet >/dev/null 2>"$tmp/err" || fail "kifu-play splinter: $(cat "$tmp/err")"
 # Two players who change sides each game, for a player's view (--as).
 "$bin/kifu-play" splay-schmidt --players random,mcts:2 --games 40 --seed 9 --db "$db" --quiet \
 	>/dev/null 2>"$tmp/err" || fail "kifu-play random,mcts:2: $(cat "$tmp/err")"

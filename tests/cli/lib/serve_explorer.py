@@ -40,6 +40,12 @@ player, game) answers 200 with JSON or CSV. /games lists kifu-search's
 games 50 a page with the count, sorts by plies when its head is clicked,
 404 past the last page, 400 for page=0; /game/ID/ redirects (308) to
 /game/ID.
+
+Numbers and errors: the home page's summary writes splinter knockout's
+1,000 games with a thousands separator and its draw rate in whole
+percent; an illegal move in the explorer's path is a 404 whose link opens
+the explorer at the longest legal start of the path (clicked); a page of
+games past the last is a 404 (explorer, player, pattern), page=0 a 400.
 """
 import http.client
 import json
@@ -405,6 +411,32 @@ with Browser(CHROMIUM, PROFILE) as b:
     check(get("/games?game=splay-schmidt&page=%d" % (pages + 1))[0] == 404, "/games: past the last page is not a 404")
     check(get("/games?page=0")[0] == 400, "/games?page=0 is not a 400")
     check(get("/games?game=nothing-like-it")[0] == 404, "/games for an unknown game is not a 404")
+
+    # ---- numbers for people, errors that lead somewhere ----
+    b.go(URL + "/")
+    row = b.js("[...document.querySelectorAll('#summary tr')].filter(tr => tr.cells[0].textContent === 'splinter' "
+               "&& tr.cells[1].textContent === 'knockout').map(tr => [tr.cells[2].textContent, tr.cells[4].textContent])[0]")
+    srow = [r for r in json.loads(tool(["kifu-stats", "summary", "--format", "json"]))["rows"]
+            if r["game"] == "splinter" and r["variant"] == "knockout"][0]
+    check(row == ["{:,}".format(srow["games"]), "%.0f%%" % (100 * srow["draw_rate"])],
+          "home: splinter knockout's games and draw rate are %s, not %s games and %.0f%%" % (row, "{:,}".format(srow["games"]), 100 * srow["draw_rate"]))
+    b.screenshot(os.path.join(OUT, "explorer-home.png"))
+    line = tree("splay-schmidt", "standard")["rows"][0]["move"]
+    t2 = tree("splay-schmidt", "standard", line)["rows"][0]["move"]
+    bad = "%s,%s,zz9" % (line, t2)
+    code, hdr, body = get("/explore/splay-schmidt/standard?after=" + urllib.parse.quote(bad))
+    check(code == 404, "an illegal move in the path: HTTP %d, not 404" % code)
+    b.go(explore_url("splay-schmidt", "standard", bad))
+    b.screenshot(os.path.join(OUT, "explorer-illegal.png"))
+    b.click("#longest")
+    check(urllib.parse.parse_qs(urllib.parse.urlparse(b.js("location.href")).query).get("after") == ["%s,%s" % (line, t2)]
+          and b.js("document.getElementById('board').getAttribute('data-ply')") == "2",
+          "the illegal move's page does not lead to the explorer after %s,%s" % (line, t2))
+    for path in ("/explore/splay-schmidt/standard?after=%s&page=9999" % line, "/player/%s?page=9999" % urllib.parse.quote(who, safe=""),
+                 "/pattern/splay-schmidt/standard?pattern=g4%3D%2B&page=9999"):
+        check(get(path)[0] == 404, "%s: past the last page is not a 404" % path)
+        check(get(path.replace("9999", "1"))[0] == 200, "%s: page 1 is not a 200" % path)
+        check(get(path.replace("9999", "0"))[0] == 400, "%s: page 0 is not a 400" % path)
 
 print("checked %d" % checked)
 sys.exit(1 if failures else 0)
