@@ -72,6 +72,7 @@ struct kifu_site_pattern_query {
 	const char *pattern;        /* as kifu-search --pattern takes it (NULL or "": the form alone) */
 	int symmetric;              /* its images under the board's symmetries too */
 	long page;                  /* of the matching games, 0-based */
+	const char *nonce;          /* the editor's script carries it (the server's policy) */
 };
 
 /*

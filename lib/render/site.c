@@ -69,6 +69,14 @@ static const char style[] =
 	"#moves tr.more td{background:#fffaf0}#moves summary{cursor:pointer;color:#1d4f91}\n"
 	".r-w{color:#2f7a3f;font-weight:bold}.r-l{color:#a0302a;font-weight:bold}.r-d{color:#6b5f4a}\n"
 	"p.data{font-size:13px;color:#6b5f4a;margin:4px 0}p.data a{margin:0 3px}\n"
+	"td.thumb svg{width:150px;height:auto;display:block}\n"
+	"#pattern-editor svg{max-width:100%;height:auto;background:#fffaf0;border:1px solid #d8ccb0}\n"
+	"#pattern-board g.pc{cursor:pointer}#pattern-board g.pc polygon,#pattern-board g.pc rect{"
+	"fill:#e8d9b5;stroke:#6b5a3e;stroke-width:1}\n"
+	"#pattern-board g.pc:hover polygon,#pattern-board g.pc:hover rect{fill:#f4e9cc}\n"
+	"#pattern-board g.on polygon,#pattern-board g.on rect{fill:#ffe08a}\n"
+	"#pattern-board text{font-size:12px;font-weight:bold;pointer-events:none;fill:#2b2418}\n"
+	"#pattern-board text.nm{font-size:7px;font-weight:normal;fill:#8a7a5a}\n"
 	"td.share{color:#6b5f4a}form.filters input.short{width:5em}\n"
 	"#board a .hit{fill:#1d4f91;fill-opacity:0;stroke:none;pointer-events:all}\n"
 	"#board a line.hit{stroke:#1d4f91;stroke-opacity:0}\n"
@@ -335,6 +343,33 @@ static void game_at(struct kifu_buf *b, int64_t id, long ply, const char *label)
 	kifu_buf_puts(b, "</a>");
 }
 
+/* A cell with a small picture of game id at ply (the game's own, kifu-export --to svg --ply). */
+static int thumb(struct kifu_buf *b, struct kifu_store *st, int64_t id, long ply,
+		 struct kifu_error *err)
+{
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	struct kifu_record *rec = NULL;
+	struct kifu_buf pic = KIFU_BUF_INIT;
+	const char *svg;
+	int ret;
+
+	ret = kifu_store_game_load(&rec, st, id, err);
+	if (ret == 0)
+		ret = kifu_record_validate(&rp, &diags, rec, KIFU_VALIDATE_TEXT, err);
+	kifu_buf_printf(b, "<td class=\"thumb\"><a href=\"/game/%" PRId64 "?ply=%ld\">", id, ply);
+	if (ret == 0 && !diags.errors && ply >= 0 && (size_t)ply <= rp.nplies &&
+	    kifu_render_svg(&pic, &rp, (size_t)ply) == 0 && pic.data &&
+	    (svg = strstr(pic.data, "<svg")) != NULL)
+		kifu_buf_puts(b, svg);
+	kifu_buf_puts(b, "</a></td>");
+	kifu_buf_release(&pic);
+	kifu_replay_release(&rp);
+	kifu_diags_release(&diags);
+	kifu_record_free(rec);
+	return ret == KIFU_ENOMEM ? ret : 0;
+}
+
 /* A game's result for player: win, draw, loss (or unfinished), and as which side. */
 static void player_result(struct kifu_buf *b, const struct kifu_search_hit *h, const char *player)
 {
@@ -372,7 +407,8 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 			"<th class=\"text\">game</th><th class=\"text\">players</th>"
 			"<th class=\"text\">result</th><th>plies</th>%s%s</tr>\n",
 			flags & GAMES_PLY ? "<th>ply</th>" : "",
-			flags & GAMES_NOVELTY ? "<th class=\"text\">novelty</th>" : "");
+			flags & GAMES_NOVELTY ? "<th class=\"text\">novelty</th>"
+			: flags & GAMES_PICTURE ? "<th class=\"text\">position</th>" : "");
 	for (i = from; i < from + n && i < kifu_search_count(res); i++) {
 		const struct kifu_search_hit *h = kifu_search_hit(res, i);
 
@@ -414,6 +450,8 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 				kifu_buf_puts(b, num);
 			kifu_buf_puts(b, "</td>");
 		}
+		if (flags & GAMES_PICTURE && (ret = thumb(b, st, h->id, h->ply, err)) < 0)
+			break;
 		if (flags & GAMES_NOVELTY) {
 			struct kifu_novelty nov;
 			char label[KIFU_MOVE_TEXT_MAX + 32];

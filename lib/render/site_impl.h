@@ -56,6 +56,7 @@ void kifu_site_data_links_(struct kifu_buf *b, const char *id, const char *what,
 #define GAMES_PLY 0x1      /* the hit's ply */
 #define GAMES_PLY_LINK 0x2 /* ... as a link to the game page at that ply (#ply=N) */
 #define GAMES_NOVELTY 0x4  /* each game's novelty (kifu_stats_novelty, from st), linked likewise */
+#define GAMES_PICTURE 0x8  /* a small picture of the game at the hit's ply (loaded from st) */
 
 /*
  * The hits from .. from + n - 1 of res as a table; player (NULL: none):

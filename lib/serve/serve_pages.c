@@ -102,6 +102,7 @@ static void pattern(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	q.game = game;
 	q.variant = variant;
 	q.pattern = kifu_serve_param_(r, "pattern");
+	q.nonce = a->nonce;
 	if (q.page > 100000)
 		q.page = 100000;
 	if (kifu_site_pattern(&a->body, &rejected, st, &q, &err) < 0)

@@ -46,6 +46,13 @@ Numbers and errors: the home page's summary writes splinter knockout's
 percent; an illegal move in the explorer's path is a 404 whose link opens
 the explorer at the longest legal start of the path (clicked); a page of
 games past the last is a 404 (explorer, player, pattern), page=0 a 400.
+
+The pattern editor (splay-schmidt): the board drawn empty, one cell per
+cell of the game (91, each a cell kifu-search --pattern takes); mouse
+clicks on a cell cycle it through ".", "+" and on, the pattern's text
+following; text typed in the box sets the board; the search it finds is
+kifu-search --pattern's (ids and plies), each game with a picture of the
+position at that ply (kifu-export --to svg --ply's pieces).
 """
 import http.client
 import json
@@ -437,6 +444,64 @@ with Browser(CHROMIUM, PROFILE) as b:
         check(get(path)[0] == 404, "%s: past the last page is not a 404" % path)
         check(get(path.replace("9999", "1"))[0] == 200, "%s: page 1 is not a 200" % path)
         check(get(path.replace("9999", "0"))[0] == 400, "%s: page 0 is not a 400" % path)
+
+    # ---- the pattern editor ----
+    b.go(URL + "/pattern/splay-schmidt/standard")
+    names = b.js("[...document.querySelectorAll('#pattern-board g.pc')].map(g => g.getAttribute('data-cell'))") or []
+    check(len(names) == 91 and len(set(names)) == 91, "the editor has %d cells, not splay-schmidt's 91" % len(names))
+    for name in names[::23]:
+        p_ = subprocess.run([BIN + "/kifu-search", "--db", DB, "--game", "splay-schmidt", "--pattern", name + "=*",
+                             "--limit", "1"], capture_output=True)
+        check(p_.returncode == 0, "the editor's cell %s is not a cell kifu-search takes" % name)
+    cell = "f6"
+
+    def click_cell(name):
+        at = b.js("""(function () { var g = document.querySelector('#pattern-board g.pc[data-cell="%s"]');
+            g.scrollIntoView(); var r = g.getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + r.height / 2]; })()""" % name)
+        for kind in ("mousePressed", "mouseReleased"):
+            b.cmd("Input.dispatchMouseEvent", {"type": kind, "x": at[0], "y": at[1], "button": "left",
+                                               "clickCount": 1}, session=True)
+    click_cell(cell)
+    check(b.js("document.getElementById('p-pattern').value") == cell + "=.", "one click on %s: not %s=." % (cell, cell))
+    click_cell(cell)
+    check(b.js("document.getElementById('p-pattern').value") == cell + "=+", "two clicks on %s: not %s=+" % (cell, cell))
+    click_cell("g6")
+    click_cell("g6")
+    pat = b.js("document.getElementById('p-pattern').value")
+    check(pat == "f6=+,g6=+", "clicks on f6 and g6: the pattern is %r" % pat)
+    b.js("var x = document.getElementById('p-pattern'); x.value = 'e5=w+'; "
+         "x.dispatchEvent(new Event('input'))")
+    check(b.js("[...document.querySelectorAll('#pattern-board g.on')].map(g => g.getAttribute('data-cell') + '=' + "
+               "g.getAttribute('data-token'))") == ["e5=w+"], "typing e5=w+ does not set the board to it")
+    b.js("var x = document.getElementById('p-pattern'); x.value = ''; x.dispatchEvent(new Event('input'))")
+    click_cell(cell)
+    click_cell(cell)
+    b.click("#p-find")
+    found = json.loads(tool(["kifu-search", "--game", "splay-schmidt", "--variant", "standard", "--pattern", cell + "=+", "--json"]))
+    listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => [+tr.cells[0].textContent, +tr.cells[6].textContent])") or []
+    check(listed == [[h["id"], h["ply"]] for h in found[:25]], "the editor's search is not kifu-search --pattern %s=+'s" % cell)
+    check(b.js("[...document.querySelectorAll('#pattern-board g.on')].map(g => g.getAttribute('data-cell'))") == [cell],
+          "the results' page does not show the pattern on the board")
+    if found:
+        h = found[0]
+        pic = sorted(b.js("[...document.querySelectorAll('table.games tr:nth-child(2) td.thumb [data-cell]')].map(e => "
+                          "e.getAttribute('data-cell') + '=' + e.getAttribute('data-content'))") or [])
+        import html.parser
+
+        class Cells(html.parser.HTMLParser):
+            def __init__(self):
+                super().__init__()
+                self.cells = []
+
+            def handle_starttag(self, tag, attrs):
+                a = dict(attrs)
+                if "data-cell" in a:
+                    self.cells.append("%s=%s" % (a["data-cell"], a.get("data-content")))
+        c = Cells()
+        c.feed(tool(["kifu-export", "--id", str(h["id"]), "--to", "svg", "--ply", str(h["ply"])]).decode())
+        check(pic and pic == sorted(c.cells), "game %d's picture is not its position at ply %d" % (h["id"], h["ply"]))
+    b.screenshot(os.path.join(OUT, "explorer-pattern-editor.png"))
 
 print("checked %d" % checked)
 sys.exit(1 if failures else 0)
