@@ -7,9 +7,14 @@
  * lib/games/svg.c, drawn by every game's render_svg_last), their order
  * told by the move's own text (the first cell it names is where the move
  * starts, the last where it ends); a move that names one of them, or
- * none, ends on the marked cell farthest from where it starts.
+ * none, ends on the marked cell farthest from where it starts. Drawing a
+ * picture per move costs milliseconds; a move whose text names both its
+ * cells lands on the same cells from any position of the board, so its
+ * cells are kept (per process, a bounded table) and drawn once.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +130,59 @@ static long named_at(const char *text, const char *name, int last)
 	return found;
 }
 
+/* The kept moves: (game, board size, move text) -> cells; filled once, never emptied. */
+#define KEPT_MAX 4096
+struct kept {
+	const struct kifu_game *g;
+	int ncells;
+	char text[KIFU_MOVE_TEXT_MAX];
+	struct kifu_site_move_geo geo;
+};
+static struct kept *kept;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static size_t kept_slot(const struct kifu_game *g, int ncells, const char *text)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)g ^ (uint64_t)ncells;
+
+	for (; *text; text++)
+		h = (h ^ (unsigned char)*text) * 1099511628211ull;
+	return (size_t)(h % KEPT_MAX);
+}
+
+/* The kept cells of a move (1), or 0; with put, keeps geo instead. */
+static int kept_move(struct kifu_site_move_geo *geo, const struct kifu_game *g, int ncells,
+		     const char *text, int put)
+{
+	size_t i, k;
+	int found = 0;
+
+	pthread_mutex_lock(&kept_lock);
+	if (!kept)
+		kept = calloc(KEPT_MAX, sizeof(*kept));
+	for (i = kept_slot(g, ncells, text), k = 0; kept && k < 8; k++, i = (i + 1) % KEPT_MAX) {
+		struct kept *e = &kept[i];
+
+		if (!e->g) {
+			if (put) {
+				e->g = g;
+				e->ncells = ncells;
+				snprintf(e->text, sizeof(e->text), "%s", text);
+				e->geo = *geo;
+			}
+			break;
+		}
+		if (e->g == g && e->ncells == ncells && !strcmp(e->text, text)) {
+			if (!put)
+				*geo = e->geo;
+			found = 1;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&kept_lock);
+	return found;
+}
+
 int kifu_site_move_geo_(struct kifu_site_move_geo *out, const struct kifu_game *g,
 			const void *state, kifu_move m)
 {
@@ -133,16 +191,19 @@ int kifu_site_move_geo_(struct kifu_site_move_geo *out, const struct kifu_game *
 	struct kifu_error err;
 	struct mark mk[MARKS_MAX];
 	char text[KIFU_MOVE_TEXT_MAX];
-	int n, k, from = 0, to = -1;
+	int n, k, from = 0, to = -1, ncells, named;
 	long best;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	kifu_error_clear(&err);
+	g->format_move(state, m, text);
+	ncells = g->ncells ? g->ncells(state) : 0;
+	if (kept_move(out, g, ncells, text, 0))
+		return 0;
 	ret = kifu_pos_new(&pos, g, 0, 0, &err);
 	if (ret < 0)
 		return ret;
-	g->format_move(state, m, text);
 	memcpy(pos->state, state, g->state_size);
 	g->apply(pos->state, m);
 	if (kifu_game_render_svg(&svg, g, pos->state, &m) < 0 || svg.failed) {
@@ -165,6 +226,9 @@ int kifu_site_move_geo_(struct kifu_site_move_geo *out, const struct kifu_game *
 		if (k != from && at >= 0 && at > best)
 			best = at, to = k;
 	}
+	/* named both ends (or its one cell): the same cells from any position */
+	named = (n == 1 && named_at(text, mk[0].name, 0) >= 0) || (to >= 0 &&
+		named_at(text, mk[from].name, 0) >= 0);
 	if (to < 0 && n > 1) {
 		double far = -1;
 
@@ -185,6 +249,8 @@ int kifu_site_move_geo_(struct kifu_site_move_geo *out, const struct kifu_game *
 	out->x1 = mk[to].x;
 	out->y1 = mk[to].y;
 	snprintf(out->shape, sizeof(out->shape), "<%s %s", mk[to].tag, mk[to].geom);
+	if (named)
+		kept_move(out, g, ncells, text, 1);
 out:
 	kifu_buf_release(&svg);
 	kifu_pos_free(pos);
