@@ -13,7 +13,7 @@
 # people and errors that lead somewhere. A database of random games
 # of glaisher (more than 30 first moves) and splay-schmidt (a placement
 # game: each move's link on the cell it places on). Screenshots go to
-# tests/out/explorer-*.png.
+# tests/out/serve-explorer-*.png.
 set -u
 . tests/cli/lib/test-lib.sh
 . tests/cli/lib/chromium.sh
@@ -40,4 +40,4 @@ serve_start "$db" || test_done
 check "the pages in Chromium" python3 tests/cli/lib/serve_explorer.py "$bin" "$db" "$serve_url" \
 	"$browser" "$tmp/profile" "$out" "$rid" "$tmp/review.json"
 serve_stop
-test_done "$checks checks; screenshots in $out/explorer-*.png"
+test_done "$checks checks; screenshots in $out/serve-explorer-*.png"

@@ -158,7 +158,7 @@ with Browser(CHROMIUM, PROFILE) as b:
     check(len(t["rows"]) > 30, "glaisher start: only %d moves, the fold is not tested" % len(t["rows"]))
     check(all(l[1] and l[1] in l[0].split("%20")[-1] or l[1] in urllib.parse.unquote(l[0]) for l in links),
           "glaisher start: a link's cell is not one its move names")
-    b.screenshot(os.path.join(OUT, "explorer-capped.png"))
+    b.screenshot(os.path.join(OUT, "serve-explorer-capped.png"))
     b.js("document.querySelector('#more-moves summary').click()")
     hidden = b.js("[...document.querySelectorAll('#moves tr.rest')].filter(tr => "
                   "getComputedStyle(tr).display === 'none').length")
@@ -178,7 +178,7 @@ with Browser(CHROMIUM, PROFILE) as b:
     t, rows, links = check_table(b, "splay-schmidt", "standard", "", "splay-schmidt start")
     check(all(l[2] for l in links) and sorted(l[1] for l in links) == sorted(r[0] for r in rows[:30]),
           "splay-schmidt: the links are not on the cells the moves place on (%s)" % links[:3])
-    b.screenshot(os.path.join(OUT, "explorer-board-links.png"))
+    b.screenshot(os.path.join(OUT, "serve-explorer-board-links.png"))
     path = []
     for depth in range(3):
         t = tree("splay-schmidt", "standard", ",".join(path))
@@ -264,7 +264,7 @@ with Browser(CHROMIUM, PROFILE) as b:
         check(best == ["best " + p["best"], p["best"]],
               "game %s at ply %d: the board does not show the engine's %s (%s)" % (RID, p["ply"] - 1, p["best"], best))
         if p is marked[0]:
-            b.screenshot(os.path.join(OUT, "explorer-review.png"))
+            b.screenshot(os.path.join(OUT, "serve-explorer-review.png"))
     unmarked = [p for p in review["plies"] if not p["mark"]]
     if unmarked:
         b.js("document.querySelector('#moves button[data-ply=\"%d\"]').click()" % (unmarked[0]["ply"] - 1))
@@ -329,7 +329,7 @@ with Browser(CHROMIUM, PROFILE) as b:
     want = ["%.3f" % ((r["wins_black"] + r["draws"] / 2) / (r["games"] - r["unfinished"])) if r["games"] > r["unfinished"] else "-"
             for r in t["rows"]]
     check(scores == want, "as=black: the scores are not %s's as black (%s, not %s)" % (who, scores[:4], want[:4]))
-    b.screenshot(os.path.join(OUT, "explorer-player-view.png"))
+    b.screenshot(os.path.join(OUT, "serve-explorer-player-view.png"))
     b.go("%s/player/%s" % (URL, urllib.parse.quote(who, safe="")))
     listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => "
                   "[+tr.cells[0].textContent, tr.querySelector('.result').textContent])") or []
@@ -343,7 +343,7 @@ with Browser(CHROMIUM, PROFILE) as b:
           "the player page's results are not %s's win, draw or loss (%s)" % (who, listed[:3]))
     views = b.js("[...document.querySelectorAll('#sides a.view')].map(a => a.getAttribute('href'))") or []
     check(any("as=black" in v and "player=" in v for v in views), "the player page does not link their view as each side")
-    b.screenshot(os.path.join(OUT, "explorer-player.png"))
+    b.screenshot(os.path.join(OUT, "serve-explorer-player.png"))
 
     # ---- data out ----
     def get(path):
@@ -410,7 +410,7 @@ with Browser(CHROMIUM, PROFILE) as b:
     plies = b.js("[...document.querySelectorAll('#games tr')].slice(1).map(tr => +tr.cells[5].textContent)") or []
     want = sorted((h["plies"] for h in found), reverse=True)[:50]
     check(plies == want, "/games sorted by plies: %s, not %s" % (plies[:5], want[:5]))
-    b.screenshot(os.path.join(OUT, "explorer-games.png"))
+    b.screenshot(os.path.join(OUT, "serve-explorer-games.png"))
     b.click("#next")
     check(b.js("new URLSearchParams(location.search).get('page')") == "2", "/games: next is not page 2")
     pages = (len(found) + 49) // 50
@@ -427,14 +427,14 @@ with Browser(CHROMIUM, PROFILE) as b:
             if r["game"] == "splinter" and r["variant"] == "knockout"][0]
     check(row == ["{:,}".format(srow["games"]), "%.0f%%" % (100 * srow["draw_rate"])],
           "home: splinter knockout's games and draw rate are %s, not %s games and %.0f%%" % (row, "{:,}".format(srow["games"]), 100 * srow["draw_rate"]))
-    b.screenshot(os.path.join(OUT, "explorer-home.png"))
+    b.screenshot(os.path.join(OUT, "serve-explorer-home.png"))
     line = tree("splay-schmidt", "standard")["rows"][0]["move"]
     t2 = tree("splay-schmidt", "standard", line)["rows"][0]["move"]
     bad = "%s,%s,zz9" % (line, t2)
     code, hdr, body = get("/explore/splay-schmidt/standard?after=" + urllib.parse.quote(bad))
     check(code == 404, "an illegal move in the path: HTTP %d, not 404" % code)
     b.go(explore_url("splay-schmidt", "standard", bad))
-    b.screenshot(os.path.join(OUT, "explorer-illegal.png"))
+    b.screenshot(os.path.join(OUT, "serve-explorer-illegal.png"))
     b.click("#longest")
     check(urllib.parse.parse_qs(urllib.parse.urlparse(b.js("location.href")).query).get("after") == ["%s,%s" % (line, t2)]
           and b.js("document.getElementById('board').getAttribute('data-ply')") == "2",
@@ -501,7 +501,7 @@ with Browser(CHROMIUM, PROFILE) as b:
         c = Cells()
         c.feed(tool(["kifu-export", "--id", str(h["id"]), "--to", "svg", "--ply", str(h["ply"])]).decode())
         check(pic and pic == sorted(c.cells), "game %d's picture is not its position at ply %d" % (h["id"], h["ply"]))
-    b.screenshot(os.path.join(OUT, "explorer-pattern-editor.png"))
+    b.screenshot(os.path.join(OUT, "serve-explorer-pattern-editor.png"))
 
 print("checked %d" % checked)
 sys.exit(1 if failures else 0)
