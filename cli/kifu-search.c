@@ -301,9 +301,9 @@ int main(int argc, char **argv)
 	}
 
 	db = cli_db_path(db);
-	/* A page (--limit, --offset) is read alone where the store can; a pattern's is cut. */
+	/* A page (--limit) is read alone where the store can; a pattern's, or an offset alone, is cut. */
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
-	    (paged && !pattern
+	    (limit && !pattern
 	     ? kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
 				      symmetric && after ? orient : NULL, norient, (size_t)offset,
 				      (size_t)limit, &err)
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
 		status = EXIT_FAILURE_IO;
 		goto out;
 	}
-	if (paged && pattern)
+	if (paged && (pattern || !limit))
 		kifu_search_result_window(res, (size_t)offset, (size_t)limit);
 	if (json) {
 		struct kifu_buf b = KIFU_BUF_INIT;

@@ -36,6 +36,15 @@ rid=$("$bin/kifu-search" --db "$db" --game splay-schmidt --json |
 	python3 -c 'import json, sys; print(max(json.load(sys.stdin), key=lambda g: (g["plies"], -g["id"]))["id"])')
 "$bin/kifu-analyse" --db "$db" --id "$rid" --playouts 60 --threads 1 --store --to json \
 	-o "$tmp/review.json" 2>"$tmp/err" || fail "kifu-analyse --store: $(cat "$tmp/err")"
+# kifu-search --limit --offset: bounds (exit 2), an offset past the end lists nothing (exit 0).
+for bad in "--limit 0" "--limit x" "--offset -1"; do
+	# shellcheck disable=SC2086
+	"$bin/kifu-search" --db "$db" $bad --json >/dev/null 2>&1
+	code=$?
+	check "kifu-search $bad: exit $code, not 2" test "$code" -eq 2
+done
+check "kifu-search --offset past the end: not [] (exit 0)" \
+	test "$("$bin/kifu-search" --db "$db" --offset 100000 --json)" = "[]"
 serve_start "$db" || test_done
 check "the pages in Chromium" python3 tests/cli/lib/serve_explorer.py "$bin" "$db" "$serve_url" \
 	"$browser" "$tmp/profile" "$out" "$rid" "$tmp/review.json"
