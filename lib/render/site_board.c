@@ -6,8 +6,9 @@
  * are those its picture marks as the last move (the data-last shapes of
  * lib/games/svg.c, drawn by every game's render_svg_last), their order
  * told by the move's own text (the first cell it names is where the move
- * starts, the last where it ends); a move that names one of them, or
- * none, ends on the marked cell farthest from where it starts. Drawing a
+ * starts, the last where it ends); a move written as one cell places
+ * there; one that names one of them among other text, or none, ends on
+ * the marked cell farthest from where it starts. Drawing a
  * picture per move costs milliseconds; a move whose text names both its
  * cells lands on the same cells from any position of the board, so its
  * cells are kept (per process, a bounded table) and drawn once.
@@ -226,8 +227,11 @@ int kifu_site_move_geo_(struct kifu_site_move_geo *out, const struct kifu_game *
 		if (k != from && at >= 0 && at > best)
 			best = at, to = k;
 	}
+	/* a move written as one cell places there, whatever else it touches (a splay) */
+	if (!strcmp(text, mk[from].name))
+		n = 1;
 	/* named both ends (or its one cell): the same cells from any position */
-	named = (n == 1 && named_at(text, mk[0].name, 0) >= 0) || (to >= 0 &&
+	named = (n == 1 && named_at(text, mk[from].name, 0) >= 0) || (to >= 0 &&
 		named_at(text, mk[from].name, 0) >= 0);
 	if (to < 0 && n > 1) {
 		double far = -1;
@@ -240,7 +244,7 @@ int kifu_site_move_geo_(struct kifu_site_move_geo *out, const struct kifu_game *
 		}
 	}
 	out->cells = n > 1 ? 2 : 1;
-	if (n == 1)
+	if (n == 1 || to < 0)
 		to = from;
 	snprintf(out->to, sizeof(out->to), "%s", mk[to].name);
 	snprintf(out->from, sizeof(out->from), "%s", mk[from].name);

@@ -180,7 +180,7 @@ with Browser(CHROMIUM, PROFILE) as b:
           "splay-schmidt: the links are not on the cells the moves place on (%s)" % links[:3])
     b.screenshot(os.path.join(OUT, "serve-explorer-board-links.png"))
     path = []
-    for depth in range(3):
+    for depth in range(6):
         t = tree("splay-schmidt", "standard", ",".join(path))
         if not t["rows"]:
             break
@@ -203,7 +203,9 @@ with Browser(CHROMIUM, PROFILE) as b:
         q = urllib.parse.parse_qs(urllib.parse.urlparse(b.js("location.href")).query)
         check(q.get("after", [""])[0] == ",".join(path),
               "clicking the board's %s did not play it (%s)" % (top, b.js("location.href")))
-        check_table(b, "splay-schmidt", "standard", ",".join(path), "splay-schmidt after %s" % path)
+        _, rows_, links_ = check_table(b, "splay-schmidt", "standard", ",".join(path), "splay-schmidt after %s" % path)
+        check(all(l[2] for l in links_) and sorted(l[1] for l in links_) == sorted(r[0] for r in rows_[:30]),
+              "splay-schmidt after %s: the links are not on the cells the moves place on" % path)
 
     # ---- the games listed open at the explored ply ----
     after = ",".join(path)
