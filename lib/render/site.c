@@ -612,6 +612,9 @@ static void game_nav(struct kifu_buf *b, const struct kifu_record *rec,
 		kifu_site_text_(b, rec->players[k].name);
 		kifu_buf_puts(b, "</a></span>");
 	}
+	/* the explorer's positions start with the game's first side to move (index 0) */
+	if (rp->first != 0)
+		goto data;
 	kifu_buf_puts(b, "<a id=\"to-explorer\" data-base=\"/explore/");
 	kifu_site_url_part_(b, g->name);
 	kifu_buf_putc(b, '/');
@@ -626,13 +629,16 @@ static void game_nav(struct kifu_buf *b, const struct kifu_record *rec,
 			kifu_buf_puts(b, "%2C");
 		kifu_site_url_part_(b, kifu_replay_text(rp, (size_t)i));
 	}
-	kifu_buf_printf(b, "\">this position in the explorer</a><span class=\"data\">data:"
+	kifu_buf_puts(b, "\">this position in the explorer</a>");
+data:
+	kifu_buf_printf(b, "<span class=\"data\">data:"
 			"<a id=\"data-json\" href=\"/api/game/%" PRId64 "\">JSON</a><a id=\"data-csv\" "
 			"href=\"/api/game/%" PRId64 "?format=csv\">CSV</a></span></nav>\n", id, id);
 	/* the replay moves its board without a new page: the link follows its data-ply */
 	kifu_buf_printf(b, "<script nonce=\"%s\">\n", nonce);
 	kifu_buf_puts(b, "(function () {\n"
 		      "var a = document.getElementById(\"to-explorer\");\n"
+		      "if (!a) return;\n"
 		      "function follow() {\n"
 		      "\tvar board = document.getElementById(\"board\");\n"
 		      "\tif (!board || typeof MOVES === \"undefined\") return;\n"

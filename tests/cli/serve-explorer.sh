@@ -31,6 +31,11 @@ db=$tmp/r.db
 # Two players who change sides each game, for a player's view (--as).
 "$bin/kifu-play" splay-schmidt --players random,mcts:2 --games 40 --seed 9 --db "$db" --quiet \
 	>/dev/null 2>"$tmp/err" || fail "kifu-play random,mcts:2: $(cat "$tmp/err")"
+# A game where the second side moved first: its page has no explorer link (the explorer starts with the first).
+"$bin/kifu-play" glaisher --first yellow --players random --games 1 --seed 11 --db "$db" --quiet \
+	>/dev/null 2>"$tmp/err" || fail "kifu-play --first yellow: $(cat "$tmp/err")"
+yid=$("$bin/kifu-search" --db "$db" --game glaisher --json |
+	python3 -c 'import json, sys; print(max(h["id"] for h in json.load(sys.stdin)))')
 # A stored review (few playouts: the page is under test) of the longest splay-schmidt game.
 rid=$("$bin/kifu-search" --db "$db" --game splay-schmidt --json |
 	python3 -c 'import json, sys; print(max(json.load(sys.stdin), key=lambda g: (g["plies"], -g["id"]))["id"])')
@@ -46,6 +51,9 @@ done
 check "kifu-search --offset past the end: not [] (exit 0)" \
 	test "$("$bin/kifu-search" --db "$db" --offset 100000 --json)" = "[]"
 serve_start "$db" || test_done
+serve_get "/game/$yid" >"$tmp/yellow.html"
+check "game $yid (yellow first): an explorer link" test "$(grep -c 'id="to-explorer"' "$tmp/yellow.html")" -eq 0
+check "game $yid (yellow first): no players' links" grep -q 'href="/player/' "$tmp/yellow.html"
 check "the pages in Chromium" python3 tests/cli/lib/serve_explorer.py "$bin" "$db" "$serve_url" \
 	"$browser" "$tmp/profile" "$out" "$rid" "$tmp/review.json"
 serve_stop
