@@ -23,7 +23,7 @@
 static const char usage[] =
 	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V] [--symmetric]]\n"
 	"       [--pattern PATTERN --game G [--variant V] [--symmetric]] [--limit N] [--offset K]\n"
-	"       [--json]";
+	"       [--json | --csv]";
 
 static void help(void)
 {
@@ -46,6 +46,9 @@ static void help(void)
 	       "                 position one of the game's board symmetries maps onto it (or\n"
 	       "                 show an image of the pattern; its page in the spec says\n"
 	       "                 which symmetries); ply is the first reaching any of them\n"
+	       "  --csv          the same as csv: id, game, variant, a column per side (the\n"
+	       "                 player's name), date, result, plies (and ply); RFC 4180\n"
+	       "                 quoting, CRLF line ends\n"
 	       "  --limit N      at most N games (N >= 1; default: all)\n"
 	       "  --offset K     skip the first K games (K >= 0): --limit 100 --offset 100 is\n"
 	       "                 the second page of 100; past the end lists nothing\n"
@@ -221,12 +224,13 @@ static struct kifu_pattern *parse_pattern(struct kifu_filter *f, const char *tex
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM, O_PATTERN, O_LIMIT, O_OFFSET };
+	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM, O_PATTERN, O_LIMIT, O_OFFSET, O_CSV };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
 		{ "after", required_argument, NULL, O_AFTER },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "csv", no_argument, NULL, O_CSV },
 		{ "symmetric", no_argument, NULL, O_SYMM },
 		{ "pattern", required_argument, NULL, O_PATTERN },
 		{ "limit", required_argument, NULL, O_LIMIT },
@@ -257,6 +261,7 @@ int main(int argc, char **argv)
 		case O_DB: db = optarg; break;
 		case O_AFTER: after = optarg; break;
 		case O_JSON: json = 1; break;
+		case O_CSV: json = 2; break;
 		case O_SYMM: symmetric = 1; break;
 		case O_PATTERN: pattern_text = optarg; break;
 		case O_LIMIT:
@@ -320,7 +325,7 @@ int main(int argc, char **argv)
 	if (json) {
 		struct kifu_buf b = KIFU_BUF_INIT;
 
-		if (kifu_search_json(&b, res, after || pattern) < 0) {
+		if ((json == 2 ? kifu_search_csv : kifu_search_json)(&b, res, after || pattern) < 0) {
 			cli_errorf("out of memory");
 			status = EXIT_FAILURE_IO;
 		} else {

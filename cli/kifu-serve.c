@@ -37,7 +37,7 @@ static void help(void)
 	       "                      also depth, min_games, by_position, symmetric)\n"
 	       "                      kifu-stats REPORT --format json\n"
 	       "  /api/game/ID        kifu-export --id ID --to json\n"
-	       "format=csv on tree, stats and game: the tool's csv (text/csv).\n"
+	       "format=csv on tree, search, stats and game: the tool's csv (text/csv).\n"
 	       "FILTERS are the tools' (player with as=SIDE, event, since, until, termination,\n"
 	       "game, variant). A bad parameter is 400 with {\"error\": MESSAGE}, the tool's message;\n"
 	       "an unknown game id 404; a method other than GET or HEAD 405.\n\n"

@@ -148,6 +148,13 @@ void kifu_search_orders_free(struct kifu_search_orders *o);
  * plies, and ply when with_ply}, one a line. Returns 0 or KIFU_ENOMEM.
  */
 int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply);
+/*
+ * The same as kifu-search --csv writes it: a header id, game, variant, a
+ * column per side (in order of first appearance: a player's name, empty
+ * where none), date, result, plies (and ply); RFC 4180 quoting, CRLF line
+ * ends. Returns 0 or KIFU_ENOMEM.
+ */
+int kifu_search_csv(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply);
 
 struct kifu_pattern;
 

@@ -969,7 +969,7 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 	kifu_buf_reset(&base);
 	kifu_buf_puts(&base, "/api/search?player=");
 	kifu_site_url_part_(&base, name);
-	kifu_site_data_links_(b, "data-games", "These games", &base, 0);
+	kifu_site_data_links_(b, "data-games", "These games", &base, 1);
 	kifu_buf_reset(&base);
 	kifu_buf_puts(&base, "/player/");
 	kifu_site_url_part_(&base, name);

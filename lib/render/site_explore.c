@@ -505,7 +505,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	kifu_site_filter_query_(&base, p->filter);
 	kifu_buf_printf(&base, "&amp;offset=%ld&amp;limit=%d", p->page * KIFU_SITE_PAGE_GAMES,
 			KIFU_SITE_PAGE_GAMES);
-	kifu_site_data_links_(b, "data-games", "These games", &base, 0);
+	kifu_site_data_links_(b, "data-games", "These games", &base, 1);
 	kifu_buf_reset(&base);
 	link_to(&base, p, after.data, p->symmetric, p->filter);
 	if (p->all)

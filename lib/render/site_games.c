@@ -171,7 +171,7 @@ int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 		kifu_site_url_part_(&base, f->variant);
 	}
 	kifu_site_filter_query_(&base, f);
-	kifu_site_data_links_(b, "data-games", "These games (newest first)", &base, 0);
+	kifu_site_data_links_(b, "data-games", "These games (newest first)", &base, 1);
 	ret = kifu_site_foot_(b);
 	if (ret == 0 && base.failed)
 		ret = KIFU_ENOMEM;

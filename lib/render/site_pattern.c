@@ -325,7 +325,7 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 	if (q->symmetric)
 		kifu_buf_puts(&base, "&amp;symmetric=1");
 	kifu_buf_printf(&base, "&amp;offset=%zu&amp;limit=%d", from, KIFU_SITE_PAGE_GAMES);
-	kifu_site_data_links_(b, "data-games", "These games", &base, 0);
+	kifu_site_data_links_(b, "data-games", "These games", &base, 1);
 	kifu_buf_reset(&base);
 	list_base(&base, g, variant, q->pattern, q->symmetric);
 	kifu_site_pager_(b, &base, q->page, n > from + KIFU_SITE_PAGE_GAMES);

@@ -250,7 +250,8 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 		   const struct kifu_serve_req_ *r)
 {
 	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", "pattern", "limit",
-					      "offset", NULL };
+					      "offset", "format", NULL };
+	const char *format = kifu_serve_param_(r, "format");
 	struct kifu_search_result *res = NULL;
 	struct kifu_pattern *pattern = NULL;
 	const char *pattern_text;
@@ -269,6 +270,11 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	    kifu_serve_count_(&limit, a, r, "limit", "--limit", 1) < 0 ||
 	    kifu_serve_count_(&offset, a, r, "offset", "--offset", 0) < 0)
 		return;
+	if (format && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
+		kifu_error_set(&err, KIFU_EPARSE, "format expects json or csv, not '%s'", format);
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
 	if (limit > SEARCH_LIMIT_MAX) {
 		kifu_error_set(&err, KIFU_ERANGE, "--limit %ld is too many (%d at most a request)",
 			       limit, SEARCH_LIMIT_MAX);
@@ -329,10 +335,13 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 		kifu_search_result_window(res, (size_t)offset, (size_t)limit + 1);
 	count = kifu_search_count(res);
 	kifu_search_result_window(res, 0, (size_t)limit);
-	if (kifu_search_json(&a->body, res, after || pattern) < 0) {
+	if ((format && !strcmp(format, "csv") ? kifu_search_csv : kifu_search_json)(
+		    &a->body, res, after || pattern) < 0) {
 		kifu_serve_fail_(a, 500, "out of memory");
 		goto out;
 	}
+	if (format && !strcmp(format, "csv"))
+		a->type = "text/csv; charset=utf-8";
 	if (count > (size_t)limit)
 		next_link(a, r, offset + limit);
 out:

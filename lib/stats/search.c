@@ -687,3 +687,51 @@ int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, i
 	}
 	return b->failed ? KIFU_ENOMEM : 0;
 }
+
+int kifu_search_csv(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply)
+{
+	const char *sides[16];
+	size_t i, k, j, n = kifu_search_count(res), nsides = 0;
+
+	/* one column per side, in order of first appearance (as a csv mixing games does) */
+	for (i = 0; i < n; i++) {
+		const struct kifu_search_hit *h = kifu_search_hit(res, i);
+
+		for (k = 0; k < h->nplayers; k++) {
+			for (j = 0; j < nsides && strcmp(sides[j], h->players[k].side); j++)
+				;
+			if (j == nsides && nsides < 16)
+				sides[nsides++] = h->players[k].side;
+		}
+	}
+	kifu_buf_puts(b, "id,game,variant");
+	for (j = 0; j < nsides; j++) {
+		kifu_buf_putc(b, ',');
+		kifu_buf_csv_field(b, sides[j]);
+	}
+	kifu_buf_puts(b, with_ply ? ",date,result,plies,ply\r\n" : ",date,result,plies\r\n");
+	for (i = 0; i < n; i++) {
+		const struct kifu_search_hit *h = kifu_search_hit(res, i);
+
+		kifu_buf_printf(b, "%" PRId64 ",", h->id);
+		kifu_buf_csv_field(b, h->game);
+		kifu_buf_putc(b, ',');
+		kifu_buf_csv_field(b, h->variant);
+		for (j = 0; j < nsides; j++) {
+			kifu_buf_putc(b, ',');
+			for (k = 0; k < h->nplayers; k++)
+				if (!strcmp(h->players[k].side, sides[j]))
+					kifu_buf_csv_field(b, h->players[k].name);
+		}
+		kifu_buf_putc(b, ',');
+		if (h->date)
+			kifu_buf_csv_field(b, h->date);
+		kifu_buf_putc(b, ',');
+		kifu_buf_csv_field(b, h->result);
+		kifu_buf_printf(b, ",%ld", h->plies);
+		if (with_ply)
+			kifu_buf_printf(b, ",%ld", h->ply);
+		kifu_buf_puts(b, "\r\n");
+	}
+	return b->failed ? KIFU_ENOMEM : 0;
+}

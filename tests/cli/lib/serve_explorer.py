@@ -35,7 +35,8 @@ Data out: /api/search pages as kifu-search --limit --offset (limit 100 by
 default, over 10,000 a 400), with a Link rel="next" header to the next
 page while more games follow (none on the last); format=csv on the
 reports and the tree is kifu-stats --format csv (text/csv), on a game
-kifu-export --to csv; every data link of the pages (home, explorer,
+kifu-export --to csv, on /api/search kifu-search --csv (its columns checked
+against --json's); every data link of the pages (home, explorer,
 player, game) answers 200 with JSON or CSV. /games lists kifu-search's
 games 50 a page with the count, sorts by plies when its head is clicked,
 404 past the last page, 400 for page=0; /game/ID/ redirects (308) to
@@ -357,6 +358,14 @@ with Browser(CHROMIUM, PROFILE) as b:
     everything = tool(["kifu-search", "--json"])
     total = len(json.loads(everything))
     check(total > 100, "only %d games: the default limit is not tested" % total)
+    # kifu-search --csv: --json's games, one line each, a column per side
+    import csv as csvmod
+    import io
+    rows_csv = list(csvmod.DictReader(io.StringIO(tool(["kifu-search", "--game", "splay-schmidt", "--limit", "20", "--csv"]).decode(), newline="")))
+    rows_json = json.loads(tool(["kifu-search", "--game", "splay-schmidt", "--limit", "20", "--json"]))
+    check([[int(r["id"]), r["white"], r["black"], r["date"], r["result"], int(r["plies"])] for r in rows_csv] ==
+          [[h["id"], h["players"].get("white", ""), h["players"].get("black", ""), h["date"] or "", h["result"], h["plies"]]
+           for h in rows_json], "kifu-search --csv is not --json's games")
     code, hdr, body = get("/api/search")
     check(code == 200 and body == tool(["kifu-search", "--limit", "100", "--json"]),
           "/api/search is not kifu-search --limit 100")
@@ -379,14 +388,19 @@ with Browser(CHROMIUM, PROFILE) as b:
     for api, argv in (("/api/stats/summary?format=csv", ["kifu-stats", "summary", "--format", "csv"]),
                       ("/api/tree?game=glaisher&variant=standard&format=csv",
                        ["kifu-stats", "--game", "glaisher", "--variant", "standard", "tree", "--format", "csv"]),
-                      ("/api/game/%s?format=csv" % RID, ["kifu-export", "--id", RID, "--to", "csv"])):
+                      ("/api/game/%s?format=csv" % RID, ["kifu-export", "--id", RID, "--to", "csv"]),
+                      ("/api/search?game=splay-schmidt&limit=7&offset=2&format=csv",
+                       ["kifu-search", "--game", "splay-schmidt", "--limit", "7", "--offset", "2", "--csv"]),
+                      ("/api/search?game=splay-schmidt&variant=standard&after=g4&format=csv",
+                       ["kifu-search", "--game", "splay-schmidt", "--variant", "standard", "--after", "g4",
+                        "--limit", "100", "--csv"])):
         code, hdr, body = get(api)
         check(code == 200 and body == tool(argv) and hdr.get("Content-Type", "").startswith("text/csv"),
               "%s is not %s as text/csv" % (api, " ".join(argv)))
     for page in ("/", "/explore/glaisher/standard?after=", "/player/" + urllib.parse.quote(who, safe=""), "/game/" + RID):
         b.go(URL + page)
         links = b.js("[...document.querySelectorAll('p.data a, nav.site .data a')].map(a => a.getAttribute('href'))") or []
-        check(any("format=csv" in l for l in links) or page.startswith("/player"),
+        check(any("format=csv" in l for l in links),
               "%s: no CSV link (%s)" % (page, links))
         check(links, "%s: no data link" % page)
         for l in links:
