@@ -157,7 +157,8 @@ enum {
 	CLI_OPT_EVENT,
 	CLI_OPT_SINCE,
 	CLI_OPT_UNTIL,
-	CLI_OPT_TERMINATION
+	CLI_OPT_TERMINATION,
+	CLI_OPT_AS
 };
 
 /* Entries for a getopt_long table (the tool includes <getopt.h>). */
@@ -168,7 +169,8 @@ enum {
 	{ "event", required_argument, NULL, CLI_OPT_EVENT }, \
 	{ "since", required_argument, NULL, CLI_OPT_SINCE }, \
 	{ "until", required_argument, NULL, CLI_OPT_UNTIL }, \
-	{ "termination", required_argument, NULL, CLI_OPT_TERMINATION }
+	{ "termination", required_argument, NULL, CLI_OPT_TERMINATION }, \
+	{ "as", required_argument, NULL, CLI_OPT_AS }
 
 /* Stores the FILTERS option opt (a CLI_OPT_* code) with its argument in f; 1 when it was one, else 0. */
 int cli_filter_option(struct kifu_filter *f, int opt, const char *arg);

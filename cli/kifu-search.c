@@ -18,12 +18,13 @@
 #include "cli.h"
 #include "kifu/pattern.h"
 #include "kifu/search.h"
+#include "kifu/stats.h"
 #include "kifu/store.h"
 
 static const char usage[] =
 	"kifu-search [--db FILE] [FILTERS] [--after MOVES --game G [--variant V]\n"
 	"       [--symmetric]] [--pattern PATTERN --game G [--variant V] [--symmetric]]\n"
-	"       [--limit N] [--offset K] [--json]";
+	"       [--limit N] [--offset K] [--json | --csv]";
 
 static void help(void)
 {
@@ -46,13 +47,17 @@ static void help(void)
 	       "                 position one of the game's board symmetries maps onto it (or\n"
 	       "                 show an image of the pattern; its page in the spec says\n"
 	       "                 which symmetries); ply is the first reaching any of them\n"
+	       "  --csv          the same as csv: id, game, variant, a column per side (the\n"
+	       "                 player's name), date, result, plies (and ply); RFC 4180\n"
+	       "                 quoting, CRLF line ends\n"
 	       "  --limit N      at most N games (N >= 1; default: all)\n"
-	       "  --offset K     skip the first K games of the list (K >= 0): with --limit,\n"
-	       "                 a page of a long list; past the end, nothing\n"
+	       "  --offset K     skip the first K games (K >= 0): --limit 100 --offset 100 is\n"
+	       "                 the second page of 100; past the end lists nothing\n"
 	       "  --json         a JSON array of objects {id, game, variant, players (an object\n"
 	       "                 side -> name), date (null when unknown), result, plies, and ply\n"
 	       "                 with --after or --pattern}\n"
-	       "  FILTERS        --game G, --variant V, --player NAME (any side), --event TEXT,\n"
+	       "  FILTERS        --game G, --variant V, --player NAME (any side; --as SIDE: as\n"
+	       "                 that side only), --event TEXT,\n"
 	       "                 --since DATE, --until DATE, --termination T (rules,\n"
 	       "                 resignation, timeout, agreement or abandoned). Exact matches;\n"
 	       "                 --since and --until are inclusive, a partial date (2024,\n"
@@ -299,12 +304,13 @@ static struct kifu_pattern *parse_pattern(struct kifu_filter *f, const char *tex
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM, O_PATTERN, O_LIMIT, O_OFFSET };
+	enum { O_DB = 256, O_AFTER, O_JSON, O_SYMM, O_PATTERN, O_LIMIT, O_OFFSET, O_CSV };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
 		{ "after", required_argument, NULL, O_AFTER },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "csv", no_argument, NULL, O_CSV },
 		{ "symmetric", no_argument, NULL, O_SYMM },
 		{ "pattern", required_argument, NULL, O_PATTERN },
 		{ "limit", required_argument, NULL, O_LIMIT },
@@ -321,8 +327,8 @@ int main(int argc, char **argv)
 	struct kifu_pattern *pattern = NULL;
 	uint64_t hash, orient[KIFU_GAME_SYMMETRIES_MAX];
 	int norient = 0;
-	int opt, json = 0, status = EXIT_OK, symmetric = 0;
-	size_t limit = 0, offset = 0;
+	int opt, json = 0, status = EXIT_OK, symmetric = 0, paged = 0;
+	long limit = 0, offset = 0;
 
 	cli_init(argv[0]);
 	memset(&f, 0, sizeof(f));
@@ -335,11 +341,16 @@ int main(int argc, char **argv)
 		case O_DB: db = optarg; break;
 		case O_AFTER: after = optarg; break;
 		case O_JSON: json = 1; break;
+		case O_CSV: json = 2; break;
 		case O_SYMM: symmetric = 1; break;
 		case O_PATTERN: pattern_text = optarg; break;
-		case O_LIMIT: limit = (size_t)cli_parse_long(usage, "--limit", optarg, 1, LONG_MAX); break;
+		case O_LIMIT:
 		case O_OFFSET:
-			offset = (size_t)cli_parse_long(usage, "--offset", optarg, 0, LONG_MAX);
+			if (kifu_stats_parse_count(opt == O_LIMIT ? &limit : &offset,
+						   opt == O_LIMIT ? "--limit" : "--offset", optarg,
+						   opt == O_LIMIT ? 1 : 0, &err) < 0)
+				cli_usage_error(usage, "%s", err.message);
+			paged = 1;
 			break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
@@ -375,28 +386,26 @@ int main(int argc, char **argv)
 	}
 
 	db = cli_db_path(db);
-	/*
-	 * A page is read alone where the listing answers (the library pages
-	 * only with a limit: an offset alone is one without end); a pattern's
-	 * matches are cut after.
-	 */
-	if (offset && !limit && !pattern)
-		limit = (size_t)LLONG_MAX;
+	/* A page (--limit) is read alone where the store can; a pattern's, or an offset alone, is cut. */
 	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
-	    (pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
-	     : kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
-				      symmetric && after ? orient : NULL,
-				      symmetric && after ? norient : 0, offset, limit, &err)) < 0) {
+	    (limit && !pattern
+	     ? kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
+				      symmetric && after ? orient : NULL, norient, (size_t)offset,
+				      (size_t)limit, &err)
+	     : symmetric && after
+	     ? kifu_search_games_oriented(&res, st, &f, &hash, orient, norient, &err)
+	     : pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
+	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0) {
 		cli_error(&err);
 		status = EXIT_FAILURE_IO;
 		goto out;
 	}
-	if (pattern)
-		kifu_search_result_page(res, offset, limit);
+	if (paged && (pattern || !limit))
+		kifu_search_result_window(res, (size_t)offset, (size_t)limit);
 	if (json) {
 		struct kifu_buf b = KIFU_BUF_INIT;
 
-		if (kifu_search_json(&b, res, after || pattern) < 0) {
+		if ((json == 2 ? kifu_search_csv : kifu_search_json)(&b, res, after || pattern) < 0) {
 			cli_errorf("out of memory");
 			status = EXIT_FAILURE_IO;
 		} else {

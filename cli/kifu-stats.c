@@ -138,7 +138,8 @@ static void help(void)
 	      "    when it moves there, else 1 minus it; null without such games, and for\n"
 	      "    four-sided games.\n\n", stdout);
 	fputs("Options:\n"
-	       "  FILTERS           --game G, --variant V, --player NAME (any side),\n"
+	       "  FILTERS           --game G, --variant V, --player NAME (any side; with --as\n"
+	       "                    SIDE: only the games where NAME played SIDE),\n"
 	       "                    --event TEXT, --since DATE, --until DATE, --termination T\n"
 	       "                    (rules, resignation, timeout, agreement or abandoned; the\n"
 	       "                    stated or implied one). Exact matches. --since and --until\n"

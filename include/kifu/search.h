@@ -36,11 +36,15 @@ struct kifu_search_result;
 
 void kifu_search_result_free(struct kifu_search_result *res);
 size_t kifu_search_count(const struct kifu_search_result *res);
-/* Keeps the hits from the offset-th (0-based) on, at most limit of them (0: all). */
-void kifu_search_result_page(struct kifu_search_result *res, size_t offset, size_t limit);
 /* Borrowed; i < kifu_search_count(res). */
 const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *res, size_t i);
-/* Keeps the hits offset .. offset + limit - 1 of res (fewer at its end; limit 0: all from offset). */
+/*
+ * Sorts the hits by key: "date" (the search's order reversed unless desc:
+ * it is newest first), "id", "plies" or "game" (game, variant), ties by
+ * id; desc reverses. KIFU_EPARSE for another key.
+ */
+int kifu_search_result_sort(struct kifu_search_result *res, const char *key, int desc);
+/* Keeps the hits from the offset-th (0-based) on, at most limit of them (0: all): a page. */
 void kifu_search_result_window(struct kifu_search_result *res, size_t offset, size_t limit);
 
 /*
@@ -144,6 +148,13 @@ void kifu_search_orders_free(struct kifu_search_orders *o);
  * plies, and ply when with_ply}, one a line. Returns 0 or KIFU_ENOMEM.
  */
 int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply);
+/*
+ * The same as kifu-search --csv writes it: a header id, game, variant, a
+ * column per side (in order of first appearance: a player's name, empty
+ * where none), date, result, plies (and ply); RFC 4180 quoting, CRLF line
+ * ends. Returns 0 or KIFU_ENOMEM.
+ */
+int kifu_search_csv(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply);
 
 struct kifu_pattern;
 

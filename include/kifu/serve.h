@@ -61,13 +61,15 @@ struct kifu_serve_answer {
 	struct kifu_buf body;
 	int page;                  /* a page, not the API: an error is an HTML page */
 	char nonce[33];            /* what the page's own scripts carry (the policy lets those run) */
-	struct kifu_buf link;      /* a Link header's value, when not empty (released as body is) */
+	const char *header;        /* one more header's name ("Link", "Location"; NULL: none) */
+	struct kifu_buf header_value; /* ... and its value (released with the body) */
 };
 
 /*
  * The answer to GET path?params (decoded, checked: UTF-8 without control
  * characters) over the store st: what the server sends, without HTTP.
- * Fills *a (its body and link released by the caller). Returns 0, or KIFU_ENOMEM.
+ * Fills *a (its body and header_value released by the caller). Returns 0,
+ * or KIFU_ENOMEM.
  */
 int kifu_serve_answer(struct kifu_serve_answer *a, struct kifu_store *st, const char *path,
 		      const struct kifu_serve_param *params, size_t nparams);

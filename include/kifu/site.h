@@ -24,8 +24,13 @@ struct kifu_site_position {
 	const char *after;           /* comma-separated moves from the start ("" or NULL: the start) */
 	int symmetric;
 	const struct kifu_filter *filter; /* player, event, since, until, termination (game and variant unused) */
-	long page;                   /* of the games that reached it, 0-based */
+	long page;                   /* of the games that reached it, 0-based (past the last: 404) */
+	long min_games;              /* moves played in fewer games are left out (0: as 1) */
+	int all;                     /* every move in the table, not the KIFU_SITE_MOVES most played */
 };
+
+/* The explorer's move table: the most played moves shown, the rest folded. */
+#define KIFU_SITE_MOVES 30
 
 /* The games listed per page (explorer, player). */
 #define KIFU_SITE_PAGE_GAMES 25
@@ -41,23 +46,33 @@ struct kifu_site_position {
 #define KIFU_SITE_ORDERS 8
 #define KIFU_SITE_ORDER_GAMES 200
 
+/* What kifu_site_explore returns when b holds the 404 page of an illegal move in the path. */
+#define KIFU_SITE_MISSING 1
+
 /* /: games per game and variant, the summary, the charts of lengths, the best rated players. */
 int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error *err);
-/* /explore/GAME/VARIANT: the board, the moves, the games that reached the position. */
+/*
+ * /explore/GAME/VARIANT: the board, the moves, the games that reached the
+ * position. A path with an illegal move: KIFU_SITE_MISSING, b holding a page
+ * that says so and links the explorer at the longest legal start of it; a
+ * page of games past the last KIFU_ENOTFOUND.
+ */
 int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		      const struct kifu_site_position *p, struct kifu_error *err);
 /*
- * /game/ID: kifu-export's replay page; its scripts carry nonce (the
- * server's Content-Security-Policy lets those run and no other).
+ * /game/ID[?ply=K]: kifu-export's replay page opened at ply (-1: the start, or #ply=N;
+ * past the end KIFU_ERANGE); its scripts carry nonce (the server's
+ * Content-Security-Policy lets those run and no other).
  */
-int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const char *nonce,
-		   struct kifu_error *err);
+int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, long ply,
+		   const char *nonce, struct kifu_error *err);
 /* What a pattern page shows. */
 struct kifu_site_pattern_query {
 	const char *game, *variant; /* from the address */
 	const char *pattern;        /* as kifu-search --pattern takes it (NULL or "": the form alone) */
 	int symmetric;              /* its images under the board's symmetries too */
 	long page;                  /* of the matching games, 0-based */
+	const char *nonce;          /* the editor's script carries it (the server's policy) */
 };
 
 /*
@@ -71,6 +86,23 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 /* /player/NAME: the player's record, score per side, lines, games (page: 0-based). */
 int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name, long page,
 		     struct kifu_error *err);
+/* What /games shows: the filters, the order, the page. */
+struct kifu_site_games_query {
+	const struct kifu_filter *filter; /* game, variant, player (as), event, dates, termination */
+	const char *sort;                 /* "date", "id", "game" or "plies" */
+	int desc;                         /* the other way: newest, highest first */
+	long page;                        /* from 1 */
+};
+
+/* The games of /games a page. */
+#define KIFU_SITE_LIST_GAMES 50
+
+/*
+ * /games: every game the filters select, sortable, KIFU_SITE_LIST_GAMES a
+ * page; a page past the last (page 1 always exists) KIFU_ENOTFOUND.
+ */
+int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
+		    const struct kifu_site_games_query *q, struct kifu_error *err);
 /* An error page: status's title and message, escaped. */
 void kifu_site_error(struct kifu_buf *b, int status, const char *message);
 /* The embedded asset called name ("kifu.css"): its text, length and type; NULL when none. */

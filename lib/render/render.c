@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/analyse.h"
 #include "kifu/game.h"
 #include "kifu/record.h"
 #include "kifu/record_write.h"
@@ -290,7 +291,36 @@ struct html_ctx {
 	int *nfig;
 	const struct kifu_record *rec;
 	struct kifu_render_lines_ *rl; /* the positions of format 2's lines */
+	const struct kifu_render_review *review; /* NULL: none */
 };
+
+/* On the picture before a marked move, the review's engine move (b: the picture). */
+static int html_best(struct kifu_buf *b, const struct kifu_replay *rp, size_t ply,
+		     const void *state, const struct kifu_render_review *rv)
+{
+	struct kifu_site_move_geo geo;
+	struct kifu_buf more = KIFU_BUF_INIT;
+	char title[KIFU_MOVE_TEXT_MAX + 16];
+	struct kifu_error err;
+	kifu_move best;
+	int ret;
+
+	if (!rv || ply >= rp->nplies || !rv->plies[ply].mark)
+		return 0;
+	/* the move from its text: a stored review keeps the engine's move as text */
+	kifu_error_clear(&err);
+	if (rp->game->parse_move(state, rv->best + ply * KIFU_MOVE_TEXT_MAX, &best, &err) < 0)
+		return 0;
+	ret = kifu_site_move_geo_(&geo, rp->game, state, best);
+	if (ret == 0 && geo.cells) {
+		snprintf(title, sizeof(title), "best %s", rv->best + ply * KIFU_MOVE_TEXT_MAX);
+		kifu_site_board_defs_(&more);
+		kifu_site_board_move_(&more, &geo, NULL, title, "best", 0.6);
+		ret = more.failed ? KIFU_ENOMEM : kifu_site_svg_append_(b, &more);
+	}
+	kifu_buf_release(&more);
+	return ret;
+}
 
 static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const void *state)
 {
@@ -298,7 +328,7 @@ static int html_ply(void *ctx, const struct kifu_replay *rp, size_t ply, const v
 	struct kifu_buf b = KIFU_BUF_INIT;
 
 	if (kifu_game_render_svg(&b, rp->game, state, ply ? &rp->moves[ply - 1] : NULL) < 0 ||
-	    !b.data) {
+	    !b.data || html_best(&b, rp, ply, state, h->review) < 0) {
 		kifu_buf_release(&b);
 		return KIFU_ENOMEM;
 	}
@@ -498,7 +528,7 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 	const struct kifu_game *g = rp->game;
 	size_t n = rp->nplies + 1, i, node = 0;
 	struct kifu_render_lines_ rl = { NULL, 0, 0, n, 1, 0, 0, 0 };
-	struct html_ctx h = { NULL, NULL, NULL, rec, &rl };
+	struct html_ctx h = { NULL, NULL, NULL, rec, &rl, review };
 	char **all = NULL;
 	int ret = KIFU_ENOMEM, k, s, names = 0;
 

@@ -1,6 +1,8 @@
 /*
  * Private to the replay page (lib/render/render.c): the review's parts of
- * the page (lib/render/render_review.c) that render.c puts in place.
+ * the page (lib/render/render_review.c) that render.c puts in place, and
+ * the moves drawn on a board picture (lib/render/site_board.c: the review's
+ * engine moves here, the explorer's links on kifu-serve's pages).
  */
 #ifndef KIFU_RENDER_IMPL_H
 #define KIFU_RENDER_IMPL_H
@@ -8,6 +10,7 @@
 #include <stddef.h>
 
 #include "kifu/buf.h"
+#include "kifu/game.h"
 #include "kifu/record.h"
 #include "kifu/render.h"
 #include "kifu/replay.h"
@@ -66,5 +69,28 @@ void kifu_render_lines_list_(struct kifu_buf *b, const struct kifu_render_lines_
 			     const struct kifu_game *g, const struct kifu_turn *t, size_t *k);
 /* MAIN (the last main-line ply) and NODE (each node's prev, next, main ply and ply) for the script. */
 void kifu_render_lines_script_(struct kifu_buf *b, const struct kifu_render_lines_ *rl);
+
+/* site_board.c: where a move goes on its board's picture (kifu_site_move_geo_). */
+struct kifu_site_move_geo {
+	int cells;                   /* 0: none (pass), 1: a cell it places on, 2: from -> to */
+	char from[KIFU_CELL_NAME_MAX], to[KIFU_CELL_NAME_MAX];
+	double x0, y0, x1, y1;       /* the centres of from and to, in picture units */
+	char shape[240];             /* the to cell's outline, an unclosed "<polygon ..." or "<rect ..." */
+};
+
+/* The cells of move m from state (game g), from its picture's last-move marks. 0 or KIFU_ENOMEM. */
+int kifu_site_move_geo_(struct kifu_site_move_geo *out, const struct kifu_game *g,
+			const void *state, kifu_move m);
+/* The arrow heads the moves use, once per picture (an SVG <defs>). */
+void kifu_site_board_defs_(struct kifu_buf *b);
+/*
+ * A move on the picture: a disc on its cell or an arrow, weight 0..1 its
+ * size, of class cls ("mv", "best"), with title as its tooltip; a link to
+ * href (already escaped for an attribute; NULL: no link).
+ */
+void kifu_site_board_move_(struct kifu_buf *b, const struct kifu_site_move_geo *geo,
+			   const char *href, const char *title, const char *cls, double weight);
+/* more inserted before the end of the picture svg (its "</svg>"). 0 or KIFU_ENOMEM. */
+int kifu_site_svg_append_(struct kifu_buf *svg, const struct kifu_buf *more);
 
 #endif

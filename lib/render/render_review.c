@@ -56,7 +56,11 @@ const char kifu_render_review_style_[] =
 	".sw-yellow{background:#d6a400}.sw-blue{background:#2f63c4}.sw-green{background:#2f9a4b}\n"
 	".mk{font-weight:bold;padding:0 3px;border-radius:3px;color:#fff;font-size:13px}\n"
 	".mk1{background:#d9a400}.mk2{background:#e07b00}.mk3{background:#c8102e}\n"
-	".mkey{font-size:13px;color:#6b5f4a;margin:4px 0 0}\n";
+	".mkey{font-size:13px;color:#6b5f4a;margin:4px 0 0}\n"
+	".bm{display:block;font-size:12px;color:#1f7a3a;margin-left:2.2em}\n"
+	"#review-sides{border-collapse:collapse;margin-top:6px;font-size:13px;background:#fff}\n"
+	"#review-sides td,#review-sides th{padding:2px 8px;border-bottom:1px solid #f0e9d8;"
+	"text-align:right}#review-sides td:first-child{text-align:left}\n";
 
 static double x_of(size_t p, size_t n)
 {
@@ -89,6 +93,9 @@ static const char *player_of(const struct kifu_record *rec, const char *side)
 			return rec->players[i].name;
 	return NULL;
 }
+
+static void side_summary(struct kifu_buf *b, const struct kifu_record *rec,
+			 const struct kifu_replay *rp, const struct kifu_render_review *rv);
 
 /*
  * Side s's score at the end when the record states a result (a side: 1 to
@@ -244,6 +251,7 @@ void kifu_render_review_chart_(struct kifu_buf *b, const struct kifu_record *rec
 			"<span class=\"mk mk2\">?</span> &ge; %.2f, "
 			"<span class=\"mk mk3\">?\?</span> &ge; %.2f</p>\n", marks, marks == 1 ? "" : "s",
 			KIFU_ANALYSE_DUBIOUS, KIFU_ANALYSE_MISTAKE, KIFU_ANALYSE_BLUNDER);
+	side_summary(b, rec, rp, rv);
 }
 
 void kifu_render_review_mark_(struct kifu_buf *b, const struct kifu_render_review *rv, size_t ply)
@@ -257,4 +265,48 @@ void kifu_render_review_mark_(struct kifu_buf *b, const struct kifu_render_revie
 	kifu_render_html_text_(b, rv->best + (ply - 1) * KIFU_MOVE_TEXT_MAX);
 	kifu_buf_printf(b, " %.2f, played %.2f, loss %.2f\">%s</span>", r->best_score,
 			r->played_score, r->loss, mark);
+	/* the same in plain view: what the engine would have played, and what the move lost */
+	kifu_buf_puts(b, "<span class=\"bm\">best ");
+	kifu_render_html_text_(b, rv->best + (ply - 1) * KIFU_MOVE_TEXT_MAX);
+	kifu_buf_printf(b, ", loss %.2f</span>", r->loss);
+}
+
+/* Per side: its marks of each kind and the mean loss of its reviewed moves. */
+static void side_summary(struct kifu_buf *b, const struct kifu_record *rec,
+			 const struct kifu_replay *rp, const struct kifu_render_review *rv)
+{
+	const struct kifu_game *g = rp->game;
+	size_t p;
+	int s, k;
+
+	kifu_buf_puts(b, "<table id=\"review-sides\">\n<tr><th>side</th><th>moves</th>"
+		      "<th><span class=\"mk mk1\">?!</span></th><th><span class=\"mk mk2\">?</span>"
+		      "</th><th><span class=\"mk mk3\">?\?</span></th><th>mean loss</th></tr>\n");
+	for (s = 0; s < g->nsides; s++) {
+		const char *name = player_of(rec, g->sides[s]);
+		long moves = 0, marks[4] = { 0, 0, 0, 0 };
+		double loss = 0;
+
+		for (p = 0; p < rp->nplies; p++)
+			if (rv->plies[p].side == s) {
+				moves++;
+				loss += rv->plies[p].loss;
+				if (rv->plies[p].mark >= 1 && rv->plies[p].mark <= 3)
+					marks[rv->plies[p].mark]++;
+			}
+		kifu_buf_printf(b, "<tr data-side=\"%s\"><td>%s", g->sides[s], g->sides[s]);
+		if (name) {
+			kifu_buf_puts(b, " (");
+			kifu_render_html_text_(b, name);
+			kifu_buf_puts(b, ")");
+		}
+		kifu_buf_printf(b, "</td><td>%ld</td>", moves);
+		for (k = 1; k <= 3; k++)
+			kifu_buf_printf(b, "<td class=\"n%d\">%ld</td>", k, marks[k]);
+		if (moves)
+			kifu_buf_printf(b, "<td class=\"loss\">%.3f</td></tr>\n", loss / (double)moves);
+		else
+			kifu_buf_puts(b, "<td class=\"loss\">-</td></tr>\n");
+	}
+	kifu_buf_puts(b, "</table>\n");
 }

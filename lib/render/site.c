@@ -64,7 +64,28 @@ static const char style[] =
 	".chart svg{max-width:100%;height:auto;background:#fff;border:1px solid #d8ccb0}\n"
 	".pages a{margin-right:10px}\n"
 	"#p-pattern{width:18em}form.filters input[type=checkbox]{width:auto}\n"
-	".error{color:#a0302a;font-weight:bold}\n";
+	".error{color:#a0302a;font-weight:bold}\n"
+	"#moves tr.rest{display:none}#moves:has(#more-moves[open]) tr.rest{display:table-row}\n"
+	"#moves tr.more td{background:#fffaf0}#moves summary{cursor:pointer;color:#1d4f91}\n"
+	".r-w{color:#2f7a3f;font-weight:bold}.r-l{color:#a0302a;font-weight:bold}.r-d{color:#6b5f4a}\n"
+	"p.data{font-size:13px;color:#6b5f4a;margin:4px 0}p.data a{margin:0 3px}\n"
+	"td.thumb svg{width:150px;height:auto;display:block}\n"
+	"#pattern-editor svg{max-width:100%;height:auto;background:#fffaf0;border:1px solid #d8ccb0}\n"
+	"#pattern-board g.pc{cursor:pointer}#pattern-board g.pc polygon,#pattern-board g.pc rect{"
+	"fill:#e8d9b5;stroke:#6b5a3e;stroke-width:1}\n"
+	"#pattern-board g.pc:hover polygon,#pattern-board g.pc:hover rect{fill:#f4e9cc}\n"
+	"#pattern-board g.on polygon,#pattern-board g.on rect{fill:#ffe08a}\n"
+	"#pattern-board text{font-size:12px;font-weight:bold;pointer-events:none;fill:#2b2418}\n"
+	"#pattern-board text.nm{font-size:7px;font-weight:normal;fill:#8a7a5a}\n"
+	"td.share{color:#6b5f4a}form.filters input.short{width:5em}\n"
+	"#board a .hit{fill:#1d4f91;fill-opacity:0;stroke:none;pointer-events:all}\n"
+	"#board a line.hit{stroke:#1d4f91;stroke-opacity:0}\n"
+	"#board a .spot{fill:#1d4f91;fill-opacity:.55;stroke:#fff;stroke-width:1.5;"
+	"pointer-events:none}\n"
+	"#board a line.arrow{stroke:#1d4f91;stroke-opacity:.45;stroke-linecap:round;"
+	"pointer-events:none}\n"
+	"#board a:hover .hit{fill-opacity:.25}#board a:hover .spot,#board a:hover line.arrow{"
+	"fill:#c0504d;stroke:#c0504d;stroke-opacity:.9}\n";
 
 const char *kifu_site_asset(const char *name, size_t *len, const char **type)
 {
@@ -78,6 +99,33 @@ const char *kifu_site_asset(const char *name, size_t *len, const char **type)
 void kifu_site_text_(struct kifu_buf *b, const char *s)
 {
 	kifu_render_html_text_(b, s ? s : "");
+}
+
+/* n with a comma between each group of three digits, as people write counts. */
+void kifu_site_count_(struct kifu_buf *b, long long n)
+{
+	char digits[32];
+	int len, k;
+
+	len = snprintf(digits, sizeof(digits), "%lld", n < 0 ? -n : n);
+	if (n < 0)
+		kifu_buf_putc(b, '-');
+	for (k = 0; k < len; k++) {
+		if (k && (len - k) % 3 == 0)
+			kifu_buf_putc(b, ',');
+		kifu_buf_putc(b, digits[k]);
+	}
+}
+
+/* n of `of` as a whole percent ("&lt;1%" for a share above 0 that rounds to 0). */
+void kifu_site_percent_(struct kifu_buf *b, long long n, long long of)
+{
+	double pc = of > 0 ? 100.0 * (double)n / (double)of : 0;
+
+	if (n > 0 && pc < 0.5)
+		kifu_buf_puts(b, "&lt;1%");
+	else
+		kifu_buf_printf(b, "%.0f%%", pc);
 }
 
 /* s percent-encoded for an address (all but A-Z a-z 0-9 - . _ ~): safe in an attribute too. */
@@ -101,13 +149,19 @@ static void head(struct kifu_buf *b, const char *title, const char *db)
 		      "<title>");
 	kifu_site_text_(b, title);
 	kifu_buf_puts(b, " - kifu</title>\n<link rel=\"stylesheet\" href=\"/assets/kifu.css\">\n"
-		      "</head>\n<body>\n<header><a class=\"home\" href=\"/\">kifu</a>");
+		      "</head>\n<body>\n<header><a class=\"home\" href=\"/\">kifu</a>"
+		      "<a href=\"/games\" id=\"all-games\">games</a>");
 	if (db) {
 		kifu_buf_puts(b, "<span class=\"db\">");
 		kifu_site_text_(b, db);
 		kifu_buf_puts(b, "</span>");
 	}
 	kifu_buf_puts(b, "</header>\n<main>\n");
+}
+
+void kifu_site_page_head_(struct kifu_buf *b, struct kifu_store *st, const char *title)
+{
+	head(b, title, kifu_store_path(st));
 }
 
 int kifu_site_foot_(struct kifu_buf *b)
@@ -138,8 +192,20 @@ static void cell(struct kifu_buf *b, const struct kifu_report *rep, size_t row, 
 	const struct kifu_cell *x = kifu_report_cell(rep, row, c < 0 ? (size_t)-1 : (size_t)c);
 
 	switch (x->type) {
-	case KIFU_CELL_INT: kifu_buf_printf(b, "%lld", x->i); break;
-	case KIFU_CELL_REAL: kifu_report_real_text_(b, x->r, rep->cols[c].prec); break;
+	case KIFU_CELL_INT:
+		/* counts for people (12,000); plies and ids as numbers */
+		if (strstr(col, "pl") || !strcmp(col, "id"))
+			kifu_buf_printf(b, "%lld", x->i);
+		else
+			kifu_site_count_(b, x->i);
+		break;
+	case KIFU_CELL_REAL:
+		/* a rate is a share: whole percent */
+		if (strstr(col, "_rate"))
+			kifu_buf_printf(b, "%.0f%%", 100 * x->r);
+		else
+			kifu_report_real_text_(b, x->r, rep->cols[c].prec);
+		break;
 	case KIFU_CELL_TEXT: kifu_site_text_(b, x->text); break;
 	default: kifu_buf_puts(b, "-"); break;
 	}
@@ -238,31 +304,100 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 	kifu_site_url_part_(b, after);
 	if (symmetric)
 		kifu_buf_puts(b, "&amp;symmetric=1");
-	if (f) {
-		const char *names[] = { "player", "event", "since", "until", "termination" };
-		const char *vals[] = { f->player, f->event, f->since, f->until, f->termination };
-		int k;
+	kifu_site_filter_query_(b, f);
+}
 
-		for (k = 0; k < 5; k++)
-			if (vals[k]) {
-				kifu_buf_printf(b, "&amp;%s=", names[k]);
-				kifu_site_url_part_(b, vals[k]);
-			}
+void kifu_site_filter_query_(struct kifu_buf *b, const struct kifu_filter *f)
+{
+	const char *names[] = { "player", "as", "event", "since", "until", "termination" };
+	int k;
+
+	for (k = 0; f && k < 6; k++) {
+		const char *v = k == 0 ? f->player : k == 1 ? f->player_side : k == 2 ? f->event
+			      : k == 3 ? f->since : k == 4 ? f->until : f->termination;
+
+		if (v) {
+			kifu_buf_printf(b, "&amp;%s=", names[k]);
+			kifu_site_url_part_(b, v);
+		}
 	}
 }
 
+void kifu_site_data_links_(struct kifu_buf *b, const char *id, const char *what,
+			   const struct kifu_buf *api, int csv)
+{
+	kifu_buf_printf(b, "<p class=\"data\" id=\"%s\">%s as <a class=\"json\" href=\"%s\">JSON"
+			"</a>", id, what, api->data);
+	if (csv)
+		kifu_buf_printf(b, " <a class=\"csv\" href=\"%s%sformat=csv\">CSV</a>", api->data,
+				strchr(api->data, '?') ? "&amp;" : "?");
+	kifu_buf_puts(b, "</p>\n");
+}
 
-/* A game page's address at ply: the replay page opens at #ply=N. */
+
+/* A game page's address at ply: the replay page opens at ?ply=N. */
 static void game_at(struct kifu_buf *b, int64_t id, long ply, const char *label)
 {
-	kifu_buf_printf(b, "<a href=\"/game/%" PRId64 "#ply=%ld\">", id, ply);
+	kifu_buf_printf(b, "<a href=\"/game/%" PRId64 "?ply=%ld\">", id, ply);
 	kifu_site_text_(b, label);
 	kifu_buf_puts(b, "</a>");
 }
 
+/* A cell with a small picture of game id at ply (the game's own, kifu-export --to svg --ply). */
+static int thumb(struct kifu_buf *b, struct kifu_store *st, int64_t id, long ply,
+		 struct kifu_error *err)
+{
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	struct kifu_record *rec = NULL;
+	struct kifu_buf pic = KIFU_BUF_INIT;
+	const char *svg;
+	int ret;
+
+	ret = kifu_store_game_load(&rec, st, id, err);
+	if (ret == 0)
+		ret = kifu_record_validate(&rp, &diags, rec, KIFU_VALIDATE_TEXT, err);
+	kifu_buf_printf(b, "<td class=\"thumb\"><a href=\"/game/%" PRId64 "?ply=%ld\">", id, ply);
+	if (ret == 0 && !diags.errors && ply >= 0 && (size_t)ply <= rp.nplies &&
+	    kifu_render_svg(&pic, &rp, (size_t)ply) == 0 && pic.data &&
+	    (svg = strstr(pic.data, "<svg")) != NULL)
+		kifu_buf_puts(b, svg);
+	kifu_buf_puts(b, "</a></td>");
+	kifu_buf_release(&pic);
+	kifu_replay_release(&rp);
+	kifu_diags_release(&diags);
+	kifu_record_free(rec);
+	return ret == KIFU_ENOMEM ? ret : 0;
+}
+
+/* A game's result for player: win, draw, loss (or unfinished), and as which side. */
+static void player_result(struct kifu_buf *b, const struct kifu_search_hit *h, const char *player)
+{
+	const char *side = NULL;
+	size_t k;
+	int won = 0;
+
+	for (k = 0; k < h->nplayers; k++)
+		if (!strcmp(h->players[k].name, player)) {
+			side = side ? side : h->players[k].side;
+			won |= !strcmp(h->result, h->players[k].side);
+		}
+	kifu_buf_printf(b, "<span class=\"r-%s\">%s</span>",
+			!strcmp(h->result, "unfinished") ? "u" : !strcmp(h->result, "draw") ? "d"
+			: won ? "w" : "l",
+			!strcmp(h->result, "unfinished") ? "unfinished" : !strcmp(h->result, "draw")
+			? "draw" : won ? "win" : "loss");
+	if (side) {
+		kifu_buf_puts(b, " <span class=\"note\">as ");
+		kifu_site_text_(b, side);
+		kifu_buf_puts(b, "</span>");
+	}
+}
+
 /* A list of found games: date, players (links), result, plies, and what flags add. */
 int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
-		     size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err)
+		     size_t n, unsigned flags, const char *player, struct kifu_store *st,
+		     struct kifu_error *err)
 {
 	struct kifu_novelty_finder *nf = NULL;
 	size_t i, k;
@@ -272,12 +407,18 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 			"<th class=\"text\">game</th><th class=\"text\">players</th>"
 			"<th class=\"text\">result</th><th>plies</th>%s%s</tr>\n",
 			flags & GAMES_PLY ? "<th>ply</th>" : "",
-			flags & GAMES_NOVELTY ? "<th class=\"text\">novelty</th>" : "");
+			flags & GAMES_NOVELTY ? "<th class=\"text\">novelty</th>"
+			: flags & GAMES_PICTURE ? "<th class=\"text\">position</th>" : "");
 	for (i = from; i < from + n && i < kifu_search_count(res); i++) {
 		const struct kifu_search_hit *h = kifu_search_hit(res, i);
 
-		kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "\">%" PRId64 "</a></td>"
-				"<td class=\"text\">", h->id, h->id);
+		/* a hit at a ply (the explorer's, a pattern's) opens there */
+		if (flags & GAMES_PLY)
+			kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "?ply=%ld\">%" PRId64
+					"</a></td><td class=\"text\">", h->id, h->ply, h->id);
+		else
+			kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "\">%" PRId64 "</a></td>"
+					"<td class=\"text\">", h->id, h->id);
 		kifu_site_text_(b, h->date ? h->date : "-");
 		kifu_buf_puts(b, "</td><td class=\"text\">");
 		kifu_site_text_(b, h->game);
@@ -292,8 +433,11 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 			kifu_site_text_(b, h->players[k].name);
 			kifu_buf_puts(b, "</a>");
 		}
-		kifu_buf_puts(b, "</td><td class=\"text\">");
-		kifu_site_text_(b, h->result);
+		kifu_buf_puts(b, "</td><td class=\"text result\">");
+		if (player)
+			player_result(b, h, player);
+		else
+			kifu_site_text_(b, h->result);
 		kifu_buf_printf(b, "</td><td>%ld</td>", h->plies);
 		if (flags & GAMES_PLY) {
 			char num[32];
@@ -306,6 +450,8 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 				kifu_buf_puts(b, num);
 			kifu_buf_puts(b, "</td>");
 		}
+		if (flags & GAMES_PICTURE && (ret = thumb(b, st, h->id, h->ply, err)) < 0)
+			break;
 		if (flags & GAMES_NOVELTY) {
 			struct kifu_novelty nov;
 			char label[KIFU_MOVE_TEXT_MAX + 32];
@@ -332,9 +478,9 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 }
 
 static void games_table(struct kifu_buf *b, const struct kifu_search_result *res, size_t n,
-			int with_ply)
+			const char *player)
 {
-	kifu_site_games_(b, res, 0, n, with_ply ? GAMES_PLY : 0, NULL, NULL);
+	kifu_site_games_(b, res, 0, n, 0, player, NULL, NULL);
 }
 
 /* ---- / ---- */
@@ -343,6 +489,7 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 {
 	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
 	struct kifu_report *sum = NULL, *len = NULL, *pl = NULL;
+	struct kifu_buf api = KIFU_BUF_INIT;
 	struct kifu_filter f;
 	size_t r;
 	int ret;
@@ -358,7 +505,7 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 	head(b, "the database", kifu_store_path(st));
 	kifu_buf_puts(b, "<h1>The database at a glance</h1>\n<table id=\"summary\">\n<tr>"
 		      "<th class=\"text\">game</th><th class=\"text\">variant</th><th>games</th>"
-		      "<th>draws</th><th>draw rate</th><th>first mover</th><th>95% ci</th>"
+		      "<th>draws</th><th>draw rate</th><th>first mover</th><th>95% interval</th>"
 		      "<th>mean plies</th><th class=\"text\">explore</th></tr>\n");
 	for (r = 0; r < kifu_report_nrows(sum); r++) {
 		const char *g = kifu_site_cell_text_(sum, r, "game");
@@ -374,11 +521,17 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		kifu_buf_puts(b, "\">explorer</a></td></tr>\n");
 	}
 	kifu_buf_puts(b, "</table>\n<p class=\"note\">first mover: the score of the side that "
-		      "moves first over the finished games, with its 95% Wilson interval</p>\n"
-		      "<h2>Outcomes</h2>\n");
+		      "moves first over the finished games, with its 95% Wilson interval</p>\n");
+	kifu_buf_reset(&api);
+	kifu_buf_puts(&api, "/api/stats/summary");
+	kifu_site_data_links_(b, "data-summary", "The summary", &api, 1);
+	kifu_buf_puts(b, "<h2>Outcomes</h2>\n");
 	chart(b, sum);
 	kifu_buf_puts(b, "<h2>Lengths</h2>\n");
 	chart(b, len);
+	kifu_buf_reset(&api);
+	kifu_buf_puts(&api, "/api/stats/lengths");
+	kifu_site_data_links_(b, "data-lengths", "The lengths", &api, 1);
 	kifu_buf_puts(b, "<h2>Players</h2>\n<table id=\"players\">\n<tr><th class=\"text\">player"
 		      "</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>score</th>"
 		      "<th>rating</th></tr>\n");
@@ -394,10 +547,17 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		kifu_site_cells_(b, pl, r, pcols);
 		kifu_buf_puts(b, "</tr>\n");
 	}
-	kifu_buf_printf(b, "</table>\n<p class=\"note\">%zu player%s; the 30 best rated shown</p>\n",
-			kifu_report_nrows(pl), kifu_report_nrows(pl) == 1 ? "" : "s");
+	kifu_buf_puts(b, "</table>\n<p class=\"note\">");
+	kifu_site_count_(b, (long long)kifu_report_nrows(pl));
+	kifu_buf_puts(b, " players; the 30 best rated shown</p>\n");
+	kifu_buf_reset(&api);
+	kifu_buf_puts(&api, "/api/stats/players");
+	kifu_site_data_links_(b, "data-players", "Every player", &api, 1);
 	ret = kifu_site_foot_(b);
+	if (ret == 0 && api.failed)
+		ret = KIFU_ENOMEM;
 out:
+	kifu_buf_release(&api);
 	kifu_report_free(sum);
 	kifu_report_free(len);
 	kifu_report_free(pl);
@@ -408,24 +568,99 @@ out:
 void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page, int more)
 {
 	kifu_buf_puts(b, "<p class=\"pages\">");
+	/* page counts from 0 here, from 1 in the address */
 	if (page > 0)
 		kifu_buf_printf(b, "<a id=\"newer\" href=\"%s&amp;page=%ld\">newer</a>", base->data,
-				page - 1);
+				page);
 	if (more)
 		kifu_buf_printf(b, "<a id=\"older\" href=\"%s&amp;page=%ld\">older</a>", base->data,
-				page + 1);
+				page + 2);
 	kifu_buf_puts(b, "</p>\n");
 }
 
 /* ---- /game/ID ---- */
 
-int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const char *nonce,
-		   struct kifu_error *err)
+static const char game_nav_style[] =
+	"nav.site{display:flex;flex-wrap:wrap;gap:6px 16px;align-items:baseline;padding:8px 20px;"
+	"background:#2b2418;color:#e8dfc8;font-size:14px}\n"
+	"nav.site a{color:#ffe08a}nav.site a.home{font-weight:bold;font-size:17px;color:#fffaf0;"
+	"text-decoration:none;margin-right:6px}\n"
+	"nav.site .data{margin-left:auto}nav.site .data a{margin-left:8px}\n";
+
+/*
+ * The site's bar above a game's replay: home, each player's page, the
+ * explorer at the ply shown (its script follows the replay's board), the
+ * data as JSON and CSV.
+ */
+static void game_nav(struct kifu_buf *b, const struct kifu_record *rec,
+		     const struct kifu_replay *rp, int64_t id, long ply, const char *nonce)
+{
+	const struct kifu_game *g = rp->game;
+	long i;
+	size_t k;
+
+	kifu_buf_printf(b, "<style>%s</style>\n<nav class=\"site\"><a class=\"home\" href=\"/\">"
+			"kifu</a><span>game %" PRId64 "</span>", game_nav_style, id);
+	for (k = 0; k < rec->nplayers; k++) {
+		if (!rec->players[k].name || !rec->players[k].side)
+			continue;
+		kifu_buf_puts(b, "<span class=\"player\">");
+		kifu_site_text_(b, rec->players[k].side);
+		kifu_buf_puts(b, ": <a href=\"/player/");
+		kifu_site_url_part_(b, rec->players[k].name);
+		kifu_buf_puts(b, "\">");
+		kifu_site_text_(b, rec->players[k].name);
+		kifu_buf_puts(b, "</a></span>");
+	}
+	/* the explorer's positions start with the game's first side to move (index 0) */
+	if (rp->first != 0)
+		goto data;
+	kifu_buf_puts(b, "<a id=\"to-explorer\" data-base=\"/explore/");
+	kifu_site_url_part_(b, g->name);
+	kifu_buf_putc(b, '/');
+	kifu_site_url_part_(b, g->variants[rp->variant]);
+	kifu_buf_puts(b, "?after=\" href=\"/explore/");
+	kifu_site_url_part_(b, g->name);
+	kifu_buf_putc(b, '/');
+	kifu_site_url_part_(b, g->variants[rp->variant]);
+	kifu_buf_puts(b, "?after=");
+	for (i = 1; i <= ply && (size_t)i <= rp->nplies; i++) {
+		if (i > 1)
+			kifu_buf_puts(b, "%2C");
+		kifu_site_url_part_(b, kifu_replay_text(rp, (size_t)i));
+	}
+	kifu_buf_puts(b, "\">this position in the explorer</a>");
+data:
+	kifu_buf_printf(b, "<span class=\"data\">data:"
+			"<a id=\"data-json\" href=\"/api/game/%" PRId64 "\">JSON</a><a id=\"data-csv\" "
+			"href=\"/api/game/%" PRId64 "?format=csv\">CSV</a></span></nav>\n", id, id);
+	/* the replay moves its board without a new page: the link follows its data-ply */
+	kifu_buf_printf(b, "<script nonce=\"%s\">\n", nonce);
+	kifu_buf_puts(b, "(function () {\n"
+		      "var a = document.getElementById(\"to-explorer\");\n"
+		      "if (!a) return;\n"
+		      "function follow() {\n"
+		      "\tvar board = document.getElementById(\"board\");\n"
+		      "\tif (!board || typeof MOVES === \"undefined\") return;\n"
+		      "\tvar p = +board.getAttribute(\"data-ply\");\n"
+		      "\ta.href = a.getAttribute(\"data-base\") + MOVES.slice(1, p + 1)"
+		      ".map(encodeURIComponent).join(\"%2C\");\n"
+		      "}\n"
+		      "document.addEventListener(\"DOMContentLoaded\", function () {\n"
+		      "\tfollow();\n"
+		      "\tnew MutationObserver(follow).observe(document.getElementById(\"board\"), "
+		      "{ attributes: true, attributeFilter: [\"data-ply\"] });\n"
+		      "});\n"
+		      "})();\n</script>\n");
+}
+
+int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, long ply,
+		   const char *nonce, struct kifu_error *err)
 {
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
-	struct kifu_buf page = KIFU_BUF_INIT;
+	struct kifu_buf page = KIFU_BUF_INIT, nav = KIFU_BUF_INIT;
 	struct kifu_analyse_stored review;
 	struct kifu_render_stored known = { NULL };
 	struct kifu_novelty nov;
@@ -439,6 +674,9 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 		kifu_error_set(err, ret, "no game with id %" PRId64, id);
 	if (ret == 0)
 		ret = kifu_store_game_validate(&rp, &diags, st, id, rec, err);
+	if (ret == 0 && ply > (long)rp.nplies)
+		ret = kifu_error_set(err, KIFU_ERANGE, "game %" PRId64 " has %zu plies: there is no "
+				     "ply %ld", id, rp.nplies, ply);
 	/* With its stored review (chart and marks), as kifu-analyse --to html draws it. */
 	if (ret == 0)
 		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);
@@ -447,7 +685,7 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	if (ret == 0) {
 		kifu_render_stored_novelty(&known, &nov);
 		known.review = review.n ? &review.view : NULL;
-		ret = kifu_render_html(&page, rec, &rp, -1, &known);
+		ret = kifu_render_html(&page, rec, &rp, ply, &known);
 	}
 	if (ret == 0 && page.failed)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
@@ -463,18 +701,19 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, const 
 	}
 	kifu_buf_puts(b, s);
 	if ((at = strstr(b->data, "<body>\n")) != NULL) {
-		static const char nav[] = "<nav class=\"site\"><a href=\"/\">kifu</a></nav>\n";
-		size_t pos = (size_t)(at - b->data) + 7, n = sizeof(nav) - 1;
+		size_t pos = (size_t)(at - b->data) + 7;
 
-		if (kifu_buf_add(b, nav, n) == 0) {
-			memmove(b->data + pos + n, b->data + pos, b->len - n - pos);
-			memcpy(b->data + pos, nav, n);
+		game_nav(&nav, rec, &rp, id, ply < 0 ? 0 : ply, nonce);
+		if (!nav.failed && kifu_buf_add(b, nav.data, nav.len) == 0) {
+			memmove(b->data + pos + nav.len, b->data + pos, b->len - nav.len - pos);
+			memcpy(b->data + pos, nav.data, nav.len);
 		}
 	}
 	ret = b->failed ? KIFU_ENOMEM : 0;
 out:
 	kifu_analyse_stored_release(&review);
 	kifu_buf_release(&page);
+	kifu_buf_release(&nav);
 	kifu_replay_release(&rp);
 	kifu_diags_release(&diags);
 	kifu_record_free(rec);
@@ -526,6 +765,9 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 	static const char *const cols[] = { "games", "wins", "draws", "losses", "unfinished",
 					    "score", "rating", "analysed_moves", "mean_loss",
 					    "mistakes" };
+	static const char *const words[] = { "games", "wins", "draws", "losses", "unfinished",
+					     "score", "rating", "moves reviewed", "mean loss",
+					     "mistakes" };
 	size_t r, k;
 
 	for (r = 0; r < kifu_report_nrows(pl); r++)
@@ -539,7 +781,7 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 	kifu_buf_puts(b, "<table id=\"record\">\n<tr>");
 	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
 		if (kifu_report_find_col(pl, cols[k]) >= 0)
-			kifu_buf_printf(b, "<th>%s</th>", cols[k]);
+			kifu_buf_printf(b, "<th>%s</th>", words[k]);
 	kifu_buf_puts(b, "</tr>\n<tr>");
 	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
 		if (kifu_report_find_col(pl, cols[k]) >= 0) {
@@ -567,7 +809,7 @@ static void game_side(struct kifu_buf *b, const struct as_side *v, const char *a
  * The player's most played lines as one side of one game and variant (v):
  * the openings report of the player's newest KIFU_SITE_LINE_GAMES games
  * on that side, with games and the player's score, each line a link to
- * the explorer filtered to the player (it has no side filter).
+ * the explorer's view of the player as that side (player and as).
  */
 static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *name,
 			const struct as_side *v, struct kifu_error *err)
@@ -587,6 +829,7 @@ static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *n
 	f.player_side = v->side;
 	memset(&link, 0, sizeof(link));
 	link.player = name;
+	link.player_side = v->side;
 	opt.depth = KIFU_SITE_LINE_PLIES;
 	opt.newest = KIFU_SITE_LINE_GAMES;
 	ret = kifu_stats_report(&rep, st, KIFU_STATS_OPENINGS, &f, &opt, err);
@@ -651,7 +894,7 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 	struct kifu_report *pl = NULL;
 	struct as_side sides[64];
 	struct kifu_buf base = KIFU_BUF_INIT;
-	struct kifu_filter f, none;
+	struct kifu_filter f, none, view;
 	size_t i, k, n = 0;
 	int ret;
 
@@ -667,6 +910,9 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		ret = kifu_search_games_page(&shown, st, &f, NULL, 0, NULL, 0,
 					     (size_t)page * KIFU_SITE_PAGE_GAMES,
 					     KIFU_SITE_PAGE_GAMES + 1, err);
+	if (ret == 0 && page > 0 && kifu_search_count(shown) == 0)
+		ret = kifu_error_set(err, KIFU_ENOTFOUND, "%s has %zu games: there is no page %ld of "
+				     "them", name, kifu_search_count(res), page + 1);
 	if (ret < 0)
 		goto out;
 	for (i = 0; i < kifu_search_count(res); i++) {
@@ -692,9 +938,16 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		kifu_site_text_(b, sides[i].game);
 		kifu_buf_puts(b, " ");
 		kifu_site_text_(b, sides[i].variant);
-		kifu_buf_puts(b, "</td><td class=\"text\">");
+		kifu_buf_puts(b, "</td><td class=\"text\"><a class=\"view\" href=\"");
+		memset(&view, 0, sizeof(view));
+		view.player = name;
+		view.player_side = sides[i].side;
+		kifu_site_explore_link_(b, sides[i].game, sides[i].variant, "", 0, &view);
+		kifu_buf_puts(b, "\">");
 		kifu_site_text_(b, sides[i].side);
-		kifu_buf_printf(b, "</td><td>%ld</td><td class=\"bar\">", sides[i].games);
+		kifu_buf_puts(b, "</a></td><td>");
+		kifu_site_count_(b, sides[i].games);
+		kifu_buf_puts(b, "</td><td class=\"bar\">");
 		kifu_site_bar_(b, sides[i].wins, sides[i].draws, sides[i].losses, sides[i].unfinished);
 		if (fin > 0)
 			kifu_buf_printf(b, "</td><td>%.3f</td></tr>\n",
@@ -710,7 +963,12 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		goto out;
 	kifu_buf_printf(b, "<h2>Games</h2>\n<p class=\"note\">%zu, newest first</p>\n",
 			kifu_search_count(res));
-	games_table(b, shown, KIFU_SITE_PAGE_GAMES, 0);
+	games_table(b, shown, KIFU_SITE_PAGE_GAMES, name);
+	kifu_buf_reset(&base);
+	kifu_buf_puts(&base, "/api/search?player=");
+	kifu_site_url_part_(&base, name);
+	kifu_site_data_links_(b, "data-games", "These games", &base, 1);
+	kifu_buf_reset(&base);
 	kifu_buf_puts(&base, "/player/");
 	kifu_site_url_part_(&base, name);
 	kifu_buf_puts(&base, "?");

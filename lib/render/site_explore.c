@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/estimate.h"
 #include "kifu/game.h"
 #include "kifu/search.h"
 #include "kifu/site.h"
@@ -68,6 +69,15 @@ static void moves_upto(struct kifu_buf *out, const struct walked *w, int k)
 	kifu_buf_puts(out, "");
 }
 
+/* The explorer's address of after, keeping the page's filters and its min_games. */
+static void link_to(struct kifu_buf *b, const struct kifu_site_position *p, const char *after,
+		    int symmetric, const struct kifu_filter *f)
+{
+	kifu_site_explore_link_(b, p->game, p->variant, after, symmetric, f);
+	if (p->min_games > 1)
+		kifu_buf_printf(b, "&amp;min_games=%ld", p->min_games);
+}
+
 static void path_nav(struct kifu_buf *b, const struct kifu_site_position *p,
 		     const struct walked *w)
 {
@@ -86,7 +96,7 @@ static void path_nav(struct kifu_buf *b, const struct kifu_site_position *p,
 			kifu_buf_puts(b, "</span>");
 		} else {
 			kifu_buf_puts(b, "<a href=\"");
-			kifu_site_explore_link_(b, p->game, p->variant, upto.data, p->symmetric, p->filter);
+			link_to(b, p, upto.data, p->symmetric, p->filter);
 			kifu_buf_puts(b, "\">");
 			kifu_site_text_(b, label);
 			kifu_buf_puts(b, "</a>");
@@ -98,9 +108,11 @@ static void path_nav(struct kifu_buf *b, const struct kifu_site_position *p,
 	kifu_buf_release(&upto);
 }
 
-static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, const char *after)
+static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, const char *after,
+			const struct kifu_game *g)
 {
 	const struct kifu_filter *f = p->filter;
+	int k;
 
 	kifu_buf_puts(b, "<form class=\"filters\" method=\"get\" action=\"/explore/");
 	kifu_site_url_part_(b, p->game);
@@ -113,12 +125,24 @@ static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, 
 		kifu_buf_puts(b, "<input type=\"hidden\" name=\"symmetric\" value=\"1\">");
 	kifu_buf_puts(b, "<label>player <input name=\"player\" id=\"f-player\" value=\"");
 	kifu_render_html_value_(b, f->player ? f->player : "");
-	kifu_buf_puts(b, "\"></label><label>since <input name=\"since\" id=\"f-since\" "
+	kifu_buf_puts(b, "\"></label><label>as <select name=\"as\" id=\"f-as\"><option value=\"\">"
+		      "any side</option>");
+	for (k = 0; g->sides[k]; k++) {
+		kifu_buf_printf(b, "<option%s>", f->player_side && !strcmp(f->player_side, g->sides[k])
+						 ? " selected" : "");
+		kifu_site_text_(b, g->sides[k]);
+		kifu_buf_puts(b, "</option>");
+	}
+	kifu_buf_puts(b, "</select></label><label>since <input name=\"since\" id=\"f-since\" "
 		      "placeholder=\"2020\" value=\"");
 	kifu_render_html_value_(b, f->since ? f->since : "");
 	kifu_buf_puts(b, "\"></label><label>until <input name=\"until\" id=\"f-until\" "
 		      "placeholder=\"2024-12\" value=\"");
 	kifu_render_html_value_(b, f->until ? f->until : "");
+	kifu_buf_puts(b, "\"></label><label>min. games <input name=\"min_games\" id=\"f-min-games\" "
+		      "type=\"number\" min=\"1\" class=\"short\" value=\"");
+	if (p->min_games > 1)
+		kifu_buf_printf(b, "%ld", p->min_games);
 	kifu_buf_puts(b, "\"></label><button type=\"submit\" id=\"f-apply\">filter</button> <a "
 		      "href=\"");
 	kifu_site_explore_link_(b, p->game, p->variant, after, p->symmetric, NULL);
@@ -138,44 +162,123 @@ static void year_cell(struct kifu_buf *b, const struct kifu_report *rep, size_t 
 	kifu_buf_puts(b, "</td>");
 }
 
-static void move_table(struct kifu_buf *b, const struct kifu_site_position *p,
-		       const struct kifu_report *rep, const char *after, const char *mover)
+/*
+ * The moves played from the position, most played first: each with its
+ * share of the games that reached it (reached) beside its bar, at most
+ * KIFU_SITE_MOVES rows unless p->all, the rest folded under one
+ * "N other moves" row (a <details>; the style sheet shows the rows after it
+ * when it is open). Each row shown is also a link on the board: its
+ * picture goes to board (drawn least played first, so the most played is
+ * on top).
+ */
+static int move_table(struct kifu_buf *b, struct kifu_buf *board,
+		      const struct kifu_site_position *p, const struct kifu_report *rep,
+		      const char *after, const char *mover, const struct kifu_game *g,
+		      const void *state, long long reached)
 {
-	static const char *const games_col[] = { "games", NULL };
 	static const char *const rest_cols[] = { "mover_score", "ci", "mean_plies", NULL };
-	struct kifu_buf next = KIFU_BUF_INIT;
+	struct kifu_buf next = KIFU_BUF_INIT, href = KIFU_BUF_INIT;
+	struct kifu_buf *links = NULL;
+	size_t r, nrows = kifu_report_nrows(rep);
+	size_t shown = p->all || nrows <= KIFU_SITE_MOVES ? nrows : KIFU_SITE_MOVES;
+	long long top = nrows ? kifu_site_cell_int_(rep, 0, "games") : 0;
+	const char *as;
 	char wins[64];
-	size_t r;
+	int ret = 0;
 
-	snprintf(wins, sizeof(wins), "wins_%s", mover);
+	links = calloc(shown ? shown : 1, sizeof(*links));
+	if (!links)
+		return KIFU_ENOMEM;
+	/* a player's view (player and as): the bars and scores are that player's results */
+	as = p->filter->player && p->filter->player_side ? p->filter->player_side : NULL;
+	snprintf(wins, sizeof(wins), "wins_%s", as ? as : mover);
+	if (as) {
+		kifu_buf_puts(b, "<p class=\"note\" id=\"view\">Bars and scores: ");
+		kifu_site_text_(b, p->filter->player);
+		kifu_buf_puts(b, "'s results as ");
+		kifu_site_text_(b, as);
+		kifu_buf_puts(b, ", whoever is to move.</p>\n");
+	}
 	kifu_buf_puts(b, "<table id=\"moves\">\n<tr><th class=\"text\">move</th><th>games</th>"
-		      "<th class=\"text\">win / draw / loss</th><th>score</th><th>95% ci</th>"
-		      "<th>mean plies</th><th>first</th><th>last</th></tr>\n");
-	for (r = 0; r < kifu_report_nrows(rep); r++) {
+		      "<th>share</th><th class=\"text\">win / draw / loss</th><th>score</th>"
+		      "<th>95% interval</th><th>mean plies</th><th>first</th><th>last</th></tr>\n");
+	for (r = 0; r < nrows; r++) {
 		const char *move = kifu_site_cell_text_(rep, r, "move");
 		long long n = kifu_site_cell_int_(rep, r, "games");
 		long long w = kifu_site_cell_int_(rep, r, wins);
 		long long d = kifu_site_cell_int_(rep, r, "draws");
 		long long u = kifu_site_cell_int_(rep, r, "unfinished");
 
+		if (r == shown)
+			kifu_buf_printf(b, "<tr class=\"more\"><td class=\"text\" colspan=\"9\">"
+					"<details id=\"more-moves\"><summary>%zu other move%s"
+					"</summary></details></td></tr>\n", nrows - shown,
+					nrows - shown == 1 ? "" : "s");
 		kifu_buf_reset(&next);
 		kifu_buf_printf(&next, "%s%s%s", after, *after ? "," : "", move);
-		kifu_buf_puts(b, "<tr><td class=\"text move\"><a href=\"");
-		kifu_site_explore_link_(b, p->game, p->variant, next.data, p->symmetric, p->filter);
+		kifu_buf_reset(&href);
+		link_to(&href, p, next.data, p->symmetric, p->filter);
+		kifu_buf_puts(b, r < shown ? "<tr" : "<tr class=\"rest\"");
+		kifu_buf_puts(b, "><td class=\"text move\"><a href=\"");
+		kifu_buf_puts(b, href.data);
 		kifu_buf_puts(b, "\">");
 		kifu_site_text_(b, move);
-		kifu_buf_puts(b, "</a></td>");
-		kifu_site_cells_(b, rep, r, games_col);
-		kifu_buf_puts(b, "<td class=\"bar\">");
+		kifu_buf_puts(b, "</a></td><td class=\"games\">");
+		kifu_site_count_(b, n);
+		kifu_buf_puts(b, "</td><td class=\"share\">");
+		kifu_site_percent_(b, n, reached);
+		kifu_buf_puts(b, "</td><td class=\"bar\">");
 		kifu_site_bar_(b, w, d, n - w - d - u, u);
 		kifu_buf_puts(b, "</td>");
-		kifu_site_cells_(b, rep, r, rest_cols);
+		if (as && n - u > 0) {
+			/* the player's score and its 95% Wilson interval, as the tree's for the mover */
+			double sc = ((double)w + (double)d / g->nsides) / (double)(n - u), lo, hi;
+
+			kifu_estimate_wilson(&lo, &hi, sc * (double)(n - u), (double)(n - u));
+			kifu_buf_printf(b, "<td class=\"score\">%.3f</td><td>%.3f-%.3f</td>", sc, lo, hi);
+		} else if (as) {
+			kifu_buf_puts(b, "<td class=\"score\">-</td><td>-</td>");
+		}
+		kifu_site_cells_(b, rep, r, as ? rest_cols + 2 : rest_cols);
 		year_cell(b, rep, r, "first_date");
 		year_cell(b, rep, r, "last_date");
 		kifu_buf_puts(b, "</tr>\n");
+		if (r < shown) {
+			struct kifu_site_move_geo geo;
+			struct kifu_error err;
+			char title[KIFU_MOVE_TEXT_MAX + 64];
+			kifu_move m;
+
+			kifu_error_clear(&err);
+			if (g->parse_move(state, move, &m, &err) < 0)
+				continue;
+			if ((ret = kifu_site_move_geo_(&geo, g, state, m)) < 0)
+				break;
+			snprintf(title, sizeof(title), "%s: %lld game%s", move, n, n == 1 ? "" : "s");
+			kifu_site_board_move_(&links[r], &geo, href.data, title, "mv",
+					      top > 0 ? (double)n / (double)top : 0);
+		}
 	}
 	kifu_buf_puts(b, "</table>\n");
+	if (nrows > KIFU_SITE_MOVES) {
+		kifu_buf_puts(b, "<p class=\"note\" id=\"all-moves\">");
+		kifu_buf_puts(b, "<a href=\"");
+		link_to(b, p, after, p->symmetric, p->filter);
+		kifu_buf_puts(b, p->all ? "\">the most played moves first, the rest folded</a></p>\n"
+				       : "&amp;all=1\">every move unfolded</a></p>\n");
+	}
+	kifu_site_board_defs_(board);
+	for (r = shown; r-- > 0;) {
+		if (links[r].data)
+			kifu_buf_add(board, links[r].data, links[r].len);
+		kifu_buf_release(&links[r]);
+	}
+	free(links);
 	kifu_buf_release(&next);
+	kifu_buf_release(&href);
+	if (ret == 0 && (b->failed || board->failed || next.failed || href.failed))
+		ret = KIFU_ENOMEM;
+	return ret;
 }
 
 /*
@@ -215,7 +318,7 @@ static int move_orders(struct kifu_buf *b, struct kifu_store *st,
 		kifu_buf_puts(b, here ? "\"><td class=\"text move\"><span class=\"here\">"
 				      : "\"><td class=\"text move\"><a href=\"");
 		if (!here) {
-			kifu_site_explore_link_(b, p->game, p->variant, m, p->symmetric, p->filter);
+			link_to(b, p, m, p->symmetric, p->filter);
 			kifu_buf_puts(b, "\">");
 		}
 		/* the moves apart: a move's text may hold spaces */
@@ -238,6 +341,35 @@ static int move_orders(struct kifu_buf *b, struct kifu_store *st,
 	return b->failed || one.failed ? kifu_error_set(err, KIFU_ENOMEM, "out of memory") : 0;
 }
 
+/*
+ * The 404 page of an address whose path has an illegal move (why: the
+ * tree's message), linking the explorer at its longest legal start
+ * (after, plies long). Returns KIFU_SITE_MISSING, or KIFU_ENOMEM.
+ */
+static int missing(struct kifu_buf *b, struct kifu_store *st, const struct kifu_game *g,
+		   int variant, const struct kifu_site_position *p, const char *after, int plies,
+		   const char *why)
+{
+	kifu_site_game_head_(b, st, g, variant, "no such position", " explorer");
+	kifu_buf_puts(b, "<p id=\"error\" class=\"error\">No such position: the address's moves "
+		      "stop being legal (");
+	kifu_site_text_(b, why);
+	kifu_buf_puts(b, ").</p>\n<p><a id=\"longest\" href=\"");
+	link_to(b, p, after, p->symmetric, p->filter);
+	if (plies)
+		kifu_buf_printf(b, "\">The explorer after its %d legal move%s</a>", plies,
+				plies == 1 ? "" : "s");
+	else
+		kifu_buf_puts(b, "\">The explorer from the start</a>");
+	if (plies) {
+		kifu_buf_puts(b, " (");
+		kifu_site_text_(b, after);
+		kifu_buf_puts(b, ")");
+	}
+	kifu_buf_puts(b, ".</p>\n");
+	return kifu_site_foot_(b) < 0 ? KIFU_ENOMEM : KIFU_SITE_MISSING;
+}
+
 int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		      const struct kifu_site_position *p, struct kifu_error *err)
 {
@@ -246,6 +378,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	struct kifu_search_result *res = NULL;
 	struct kifu_report *rep = NULL;
 	struct kifu_buf svg = KIFU_BUF_INIT, after = KIFU_BUF_INIT, base = KIFU_BUF_INIT;
+	struct kifu_buf table = KIFU_BUF_INIT, links = KIFU_BUF_INIT;
 	const struct kifu_game *g;
 	struct kifu_filter f = *p->filter;
 	const char *mover;
@@ -264,12 +397,20 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		return ret;
 	opt.after = p->after;
 	opt.symmetric = p->symmetric;
+	opt.min_games = p->min_games > 1 ? p->min_games : 1;
 	ret = kifu_stats_report(&rep, st, KIFU_STATS_TREE, &f, &opt, err);
 	if (ret == KIFU_EPARSE || ret == KIFU_EILLEGAL) {
+		/* no such position: a page that leads to the longest legal start of the path */
 		char msg[KIFU_ERROR_MSG_MAX];
 
 		snprintf(msg, sizeof(msg), "%s", err->message);
-		kifu_error_set(err, ret, "--after: %s", msg);
+		kifu_error_clear(err);
+		if (w.pos || walk(&w, g, variant, p->after, err) != KIFU_ENOMEM) {
+			kifu_error_clear(err);
+			moves_upto(&after, &w, w.plies);
+			ret = missing(b, st, g, variant, p, after.data, w.plies, msg);
+		}
+		goto out;
 	}
 	if (ret == 0)
 		ret = walk(&w, g, variant, p->after, err);
@@ -285,36 +426,62 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 					     p->symmetric ? orient : NULL, norient,
 					     (size_t)p->page * KIFU_SITE_PAGE_GAMES,
 					     KIFU_SITE_PAGE_GAMES + 1, err);
+	if (ret == 0 && p->page > 0 && kifu_search_count(res) == 0)
+		ret = kifu_error_set(err, KIFU_ENOTFOUND, "no page %ld of the games that reached this "
+				     "position", p->page + 1);
 	if (ret == 0 && kifu_game_render_svg(&svg, g, w.pos->state, w.plies ? &w.last : NULL) < 0)
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	if (ret < 0)
 		goto out;
 	moves_upto(&after, &w, w.plies);
 	mover = g->sides[g->side_to_move(w.pos->state) >= 0 ? g->side_to_move(w.pos->state) : 0];
+	reached = kifu_site_head_int_(rep, "games");
+	/* The table first: its moves are drawn on the board too. */
+	if (kifu_report_nrows(rep) &&
+	    ((ret = move_table(&table, &links, p, rep, after.data, mover, g, w.pos->state,
+			       reached)) < 0 ||
+	     (ret = kifu_site_svg_append_(&svg, &links)) < 0)) {
+		kifu_error_set(err, ret, "out of memory");
+		goto out;
+	}
 	kifu_site_game_head_(b, st, g, variant, "explorer", "");
 	path_nav(b, p, &w);
 	kifu_buf_puts(b, "<div class=\"cols\">\n");
 	kifu_buf_printf(b, "<div id=\"board\" data-ply=\"%d\">", w.plies);
 	kifu_buf_puts(b, strstr(svg.data, "<svg") ? strstr(svg.data, "<svg") : svg.data);
-	reached = kifu_site_head_int_(rep, "games");
 	kifu_buf_puts(b, "</div>\n<div class=\"side\">\n<p id=\"status\">");
 	kifu_buf_printf(b, "ply %d, <b>", w.plies);
 	kifu_site_text_(b, mover);
-	kifu_buf_printf(b, "</b> to move. Reached in <b id=\"reached\">%lld</b> game%s by any move "
-			"order (transpositions included), %lld ended here.</p>\n",
-			reached, reached == 1 ? "" : "s", kifu_site_head_int_(rep, "ended"));
+	kifu_buf_puts(b, "</b> to move. Reached in <b id=\"reached\">");
+	kifu_site_count_(b, reached);
+	kifu_buf_printf(b, "</b> game%s by any move order (transpositions included), ",
+			reached == 1 ? "" : "s");
+	kifu_site_count_(b, kifu_site_head_int_(rep, "ended"));
+	kifu_buf_puts(b, " ended here.</p>\n");
 	kifu_buf_puts(b, "<p class=\"note\">");
 	kifu_buf_puts(b, p->symmetric ? "Positions equal under a board symmetry count as one: <a "
 					"id=\"symmetric\" href=\""
 				      : "Positions told apart from their mirror images: <a "
 					"id=\"symmetric\" href=\"");
-	kifu_site_explore_link_(b, p->game, p->variant, after.data, !p->symmetric, p->filter);
+	link_to(b, p, after.data, !p->symmetric, p->filter);
 	kifu_buf_puts(b, p->symmetric ? "\">tell them apart</a></p>\n"
 				      : "\">count symmetric positions as one</a></p>\n");
-	filter_form(b, p, after.data);
+	filter_form(b, p, after.data, g);
 	kifu_site_pattern_form_(b, p->game, p->variant, NULL, 0);
+	kifu_buf_puts(&base, "/api/tree?game=");
+	kifu_site_url_part_(&base, g->name);
+	kifu_buf_puts(&base, "&amp;variant=");
+	kifu_site_url_part_(&base, g->variants[variant]);
+	kifu_buf_puts(&base, "&amp;after=");
+	kifu_site_url_part_(&base, after.data);
+	if (p->symmetric)
+		kifu_buf_puts(&base, "&amp;symmetric=1");
+	if (p->min_games > 1)
+		kifu_buf_printf(&base, "&amp;min_games=%ld", p->min_games);
+	kifu_site_filter_query_(&base, p->filter);
+	kifu_site_data_links_(b, "data-moves", "These moves", &base, 1);
 	if (kifu_report_nrows(rep))
-		move_table(b, p, rep, after.data, mover);
+		kifu_buf_add(b, table.data, table.len);
 	else
 		kifu_buf_puts(b, "<p id=\"moves\">No game goes on from here.</p>\n");
 	if (w.plies > 0 && reached > 0 &&
@@ -322,10 +489,27 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 			       err)) < 0)
 		goto out;
 	kifu_buf_puts(b, "<h2>Games that reached it</h2>\n<p class=\"note\">newest first</p>\n");
-	ret = kifu_site_games_(b, res, 0, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_NOVELTY, st, err);
+	ret = kifu_site_games_(b, res, 0, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_NOVELTY, NULL, st,
+			       err);
 	if (ret < 0)
 		goto out;
-	kifu_site_explore_link_(&base, p->game, p->variant, after.data, p->symmetric, p->filter);
+	kifu_buf_reset(&base);
+	kifu_buf_puts(&base, "/api/search?game=");
+	kifu_site_url_part_(&base, g->name);
+	kifu_buf_puts(&base, "&amp;variant=");
+	kifu_site_url_part_(&base, g->variants[variant]);
+	kifu_buf_puts(&base, "&amp;after=");
+	kifu_site_url_part_(&base, after.data);
+	if (p->symmetric)
+		kifu_buf_puts(&base, "&amp;symmetric=1");
+	kifu_site_filter_query_(&base, p->filter);
+	kifu_buf_printf(&base, "&amp;offset=%ld&amp;limit=%d", p->page * KIFU_SITE_PAGE_GAMES,
+			KIFU_SITE_PAGE_GAMES);
+	kifu_site_data_links_(b, "data-games", "These games", &base, 1);
+	kifu_buf_reset(&base);
+	link_to(&base, p, after.data, p->symmetric, p->filter);
+	if (p->all)
+		kifu_buf_puts(&base, "&amp;all=1");
 	kifu_site_pager_(b, &base, p->page, kifu_search_count(res) > KIFU_SITE_PAGE_GAMES);
 	kifu_buf_puts(b, "</div>\n</div>\n");
 	ret = kifu_site_foot_(b);
@@ -335,6 +519,8 @@ out:
 	kifu_buf_release(&svg);
 	kifu_buf_release(&after);
 	kifu_buf_release(&base);
+	kifu_buf_release(&table);
+	kifu_buf_release(&links);
 	kifu_search_result_free(res);
 	kifu_report_free(rep);
 	return ret;

@@ -12,6 +12,7 @@
 #include "kifu/game.h"
 #include "kifu/search.h"
 #include "kifu/store.h"
+#include "render/render_impl.h"
 
 struct kifu_report;
 struct kifu_filter;
@@ -23,6 +24,8 @@ int kifu_site_foot_(struct kifu_buf *b);
 /* A game's page start: "GAME VARIANT PAGE" as its title, its heading then heading. */
 void kifu_site_game_head_(struct kifu_buf *b, struct kifu_store *st, const struct kifu_game *g,
 			  int variant, const char *page, const char *heading);
+/* A page's start without a game: "TITLE - kifu" and the site's header. */
+void kifu_site_page_head_(struct kifu_buf *b, struct kifu_store *st, const char *title);
 /* s percent-encoded for an address (safe in an attribute too). */
 void kifu_site_url_part_(struct kifu_buf *b, const char *s);
 
@@ -40,19 +43,38 @@ void kifu_site_bar_(struct kifu_buf *b, long long w, long long d, long long l, l
 void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *variant,
 			     const char *after, int symmetric, const struct kifu_filter *f);
 
+/* The filters of f as an address's "&amp;name=value" parameters (player, as, event, dates, termination). */
+void kifu_site_filter_query_(struct kifu_buf *b, const struct kifu_filter *f);
+/*
+ * The line "WHAT as JSON CSV" (id its element's id) linking the API
+ * address api (escaped for an attribute), and with csv its format=csv.
+ */
+void kifu_site_data_links_(struct kifu_buf *b, const char *id, const char *what,
+			   const struct kifu_buf *api, int csv);
+
 /* Columns of a games list beside date, players, result and plies. */
 #define GAMES_PLY 0x1      /* the hit's ply */
 #define GAMES_PLY_LINK 0x2 /* ... as a link to the game page at that ply (#ply=N) */
 #define GAMES_NOVELTY 0x4  /* each game's novelty (kifu_stats_novelty, from st), linked likewise */
+#define GAMES_PICTURE 0x8  /* a small picture of the game at the hit's ply (loaded from st) */
 
-/* The hits from .. from + n - 1 of res as a table. Returns 0 or the novelty's error. */
+/*
+ * The hits from .. from + n - 1 of res as a table; player (NULL: none):
+ * each result as that player's win, draw or loss. Returns 0 or the
+ * novelty's error.
+ */
 int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, size_t from,
-		     size_t n, unsigned flags, struct kifu_store *st, struct kifu_error *err);
+		     size_t n, unsigned flags, const char *player, struct kifu_store *st,
+		     struct kifu_error *err);
 /* Links to the newer and older page of a list whose address (with a query) is base. */
 void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page, int more);
 
 /* site_pattern.c: the pattern box, to /pattern/GAME/VARIANT, holding pattern (NULL: empty). */
 void kifu_site_pattern_form_(struct kifu_buf *b, const char *game, const char *variant,
 			     const char *pattern, int symmetric);
+
+/* site.c: a count with thousands separators (12,000), for people; a whole percent of n in of. */
+void kifu_site_count_(struct kifu_buf *b, long long n);
+void kifu_site_percent_(struct kifu_buf *b, long long n, long long of);
 
 #endif

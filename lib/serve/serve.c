@@ -259,8 +259,8 @@ void kifu_serve_headers_(const struct kifu_serve_answer *a,
 	add(ctx, "Connection", "close");
 	if (a->status == 405)
 		add(ctx, "Allow", "GET, HEAD");
-	if (a->status == 200 && a->link.len)
-		add(ctx, "Link", a->link.data);
+	if (a->header && a->header_value.data && !a->header_value.failed)
+		add(ctx, a->header, a->header_value.data);
 }
 
 static void add_header(void *ctx, const char *name, const char *value)
@@ -306,7 +306,7 @@ static void request_free(struct request *q)
 	}
 	free(q->url);
 	kifu_buf_release(&q->a.body);
-	kifu_buf_release(&q->a.link);
+	kifu_buf_release(&q->a.header_value);
 	free(q);
 }
 

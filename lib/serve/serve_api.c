@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kifu/analyse.h"
+#include "kifu/format.h"
 #include "kifu/game.h"
 #include "kifu/pattern.h"
 #include "kifu/render.h"
@@ -102,9 +103,9 @@ int kifu_serve_params_check_(struct kifu_serve_answer *a, const struct kifu_serv
 void kifu_serve_filter_(struct kifu_filter *f, const struct kifu_serve_req_ *r)
 {
 	const char **slot[] = { &f->game, &f->variant, &f->player, &f->event, &f->since, &f->until,
-				&f->termination };
+				&f->termination, &f->player_side };
 	static const char *const names[] = { "game", "variant", "player", "event", "since", "until",
-					     "termination" };
+					     "termination", "as" };
 	size_t k;
 
 	memset(f, 0, sizeof(*f));
@@ -150,10 +151,12 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		   const struct kifu_serve_req_ *r)
 {
 	static const char *const tree_params[] = { FILTER_PARAMS, "after", "symmetric", "min_games",
-						   NULL };
+						   "format", NULL };
 	static const char *const openings_params[] = { FILTER_PARAMS, "depth", "min_games",
-						       "by_position", "symmetric", NULL };
-	static const char *const plain_params[] = { FILTER_PARAMS, NULL };
+						       "by_position", "symmetric", "format", NULL };
+	static const char *const plain_params[] = { FILTER_PARAMS, "format", NULL };
+	const char *format;
+	int csv;
 	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
 	struct kifu_report *rep = NULL;
 	struct kifu_filter f;
@@ -184,6 +187,14 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
+	/* format=csv: the tool's --format csv, as text/csv */
+	format = kifu_serve_param_(r, "format");
+	csv = format && !strcmp(format, "csv");
+	if (format && !csv && strcmp(format, "json") != 0) {
+		kifu_error_set(&err, KIFU_EPARSE, "format expects json or csv, not '%s'", format);
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
 	opt.depth = (int)depth;
 	opt.after = kifu_serve_param_(r, "after");
 	kifu_serve_filter_(&f, r);
@@ -202,7 +213,9 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	}
 	ret = kifu_stats_report(&rep, st, kind, &f, &opt, &err);
 	if (ret == 0)
-		ret = kifu_report_write(&a->body, rep, KIFU_REPORT_JSON, &err);
+		ret = kifu_report_write(&a->body, rep, csv ? KIFU_REPORT_CSV : KIFU_REPORT_JSON, &err);
+	if (ret == 0 && csv)
+		a->type = "text/csv; charset=utf-8";
 	if (ret < 0 && kind == KIFU_STATS_TREE && (ret == KIFU_EPARSE || ret == KIFU_EILLEGAL)) {
 		char msg[KIFU_ERROR_MSG_MAX + 16];
 
@@ -217,10 +230,9 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	kifu_report_free(rep);
 }
 
-/* The most games /api/search lists at once, and how many when not asked (CLI.md). */
+/* /api/search's page: limit by default, at most SEARCH_LIMIT_MAX. */
+#define SEARCH_LIMIT 100
 #define SEARCH_LIMIT_MAX 10000
-#define SEARCH_LIMIT_MAX_TEXT "10000"
-#define SEARCH_LIMIT_DEFAULT 100
 
 /* s percent-encoded for a query (all but A-Z a-z 0-9 - . _ ~). */
 static void query_part(struct kifu_buf *b, const char *s)
@@ -236,34 +248,31 @@ static void query_part(struct kifu_buf *b, const char *s)
 	}
 }
 
-/* The Link to the next page: </api/search?the request's parameters&offset=next>; rel="next". */
-static void next_link(struct kifu_buf *b, const struct kifu_serve_req_ *r, long next)
+/* A Link header to the next page: the request's parameters with offset moved on. */
+static void next_link(struct kifu_serve_answer *a, const struct kifu_serve_req_ *r, long offset)
 {
 	size_t i;
 
-	kifu_buf_puts(b, "</api/search?");
+	a->header = "Link";
+	kifu_buf_puts(&a->header_value, "</api/search?");
 	for (i = 0; i < r->n; i++) {
 		if (!strcmp(r->p[i].name, "offset"))
 			continue;
-		query_part(b, r->p[i].name);
-		kifu_buf_putc(b, '=');
-		query_part(b, r->p[i].value);
-		kifu_buf_putc(b, '&');
+		query_part(&a->header_value, r->p[i].name);
+		kifu_buf_putc(&a->header_value, '=');
+		query_part(&a->header_value, r->p[i].value);
+		kifu_buf_putc(&a->header_value, '&');
 	}
-	kifu_buf_printf(b, "offset=%ld>; rel=\"next\"", next);
+	kifu_buf_printf(&a->header_value, "offset=%ld>; rel=\"next\"", offset);
 }
 
-/*
- * kifu-search --json --limit N --offset K, with its checks in its order;
- * N 100 when not given, at most 10,000 (CLI.md), so that no answer grows
- * with the database; a Link to the next page when more games follow.
- */
+/* kifu-search --json, with its checks in its order. */
 static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 		   const struct kifu_serve_req_ *r)
 {
-	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", "pattern",
-					      "limit", "offset", NULL };
-	long limit = SEARCH_LIMIT_DEFAULT, offset = 0;
+	static const char *const params[] = { FILTER_PARAMS, "after", "symmetric", "pattern", "limit",
+					      "offset", "format", NULL };
+	const char *format = kifu_serve_param_(r, "format");
 	struct kifu_search_result *res = NULL;
 	struct kifu_pattern *pattern = NULL;
 	const char *pattern_text;
@@ -274,15 +283,22 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	uint64_t hash = 0, orient[KIFU_GAME_SYMMETRIES_MAX];
 	int norient = 0;
 	int symmetric, variant;
+	long limit = SEARCH_LIMIT, offset = 0;
+	size_t count;
 
 	kifu_error_clear(&err);
 	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&symmetric, a, r, "symmetric") < 0 ||
 	    kifu_serve_count_(&limit, a, r, "limit", "--limit", 1) < 0 ||
 	    kifu_serve_count_(&offset, a, r, "offset", "--offset", 0) < 0)
 		return;
+	if (format && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
+		kifu_error_set(&err, KIFU_EPARSE, "format expects json or csv, not '%s'", format);
+		kifu_serve_fail_err_(a, 400, &err);
+		return;
+	}
 	if (limit > SEARCH_LIMIT_MAX) {
-		kifu_error_set(&err, KIFU_ERANGE, "--limit %s is too many (" SEARCH_LIMIT_MAX_TEXT
-			       " at most)", kifu_serve_param_(r, "limit"));
+		kifu_error_set(&err, KIFU_ERANGE, "--limit %ld is too many (%d at most)",
+			       limit, SEARCH_LIMIT_MAX);
 		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
@@ -328,22 +344,28 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 			return;
 		}
 	}
-	/* one game past the page: whether more follow */
+	/* kifu-search --limit --offset: one more game read says whether more follow */
 	if ((pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
 	     : kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
 				      symmetric && after ? orient : NULL, norient, (size_t)offset,
 				      (size_t)limit + 1, &err)) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);
-	} else {
-		if (pattern)
-			kifu_search_result_window(res, (size_t)offset, (size_t)limit + 1);
-		if (kifu_search_count(res) > (size_t)limit) {
-			kifu_search_result_window(res, 0, (size_t)limit);
-			next_link(&a->link, r, offset + limit);
-		}
-		if (kifu_search_json(&a->body, res, after || pattern) < 0 || a->link.failed)
-			kifu_serve_fail_(a, 500, "out of memory");
+		goto out;
 	}
+	if (pattern)
+		kifu_search_result_window(res, (size_t)offset, (size_t)limit + 1);
+	count = kifu_search_count(res);
+	kifu_search_result_window(res, 0, (size_t)limit);
+	if ((format && !strcmp(format, "csv") ? kifu_search_csv : kifu_search_json)(
+		    &a->body, res, after || pattern) < 0) {
+		kifu_serve_fail_(a, 500, "out of memory");
+		goto out;
+	}
+	if (format && !strcmp(format, "csv"))
+		a->type = "text/csv; charset=utf-8";
+	if (count > (size_t)limit)
+		next_link(a, r, offset + limit);
+out:
 	kifu_search_result_free(res);
 	kifu_pattern_free(pattern);
 }
@@ -352,7 +374,8 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char *id_text,
 		 const struct kifu_serve_req_ *r)
 {
-	static const char *const params[] = { NULL };
+	static const char *const params[] = { "format", NULL };
+	const char *format;
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
@@ -368,6 +391,12 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	memset(&review, 0, sizeof(review));
 	if (kifu_serve_params_check_(a, r, params) < 0)
 		return;
+	format = kifu_serve_param_(r, "format");
+	if (format && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
+		snprintf(msg, sizeof(msg), "format expects json or csv");
+		kifu_serve_fail_(a, 400, msg);
+		return;
+	}
 	if (kifu_stats_whole_number(&id, id_text, 0, LONG_MAX) < 0) {
 		kifu_error_set(&err, KIFU_EPARSE, "--id expects a number of 0 or more, not '%s'",
 			       id_text);
@@ -380,6 +409,15 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 		kifu_serve_fail_(a, 404, msg);
 	} else if (ret < 0 || kifu_store_game_validate(&rp, &diags, st, id, rec, &err) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);
+	} else if (format && !strcmp(format, "csv")) {
+		/* kifu-export --id ID --to csv */
+		const struct kifu_record *one = rec;
+		const struct kifu_replay *one_rp = &rp;
+
+		if (kifu_format_find("csv")->write(&a->body, &one, &one_rp, 1, &err) < 0)
+			kifu_serve_fail_err_(a, 500, &err);
+		else
+			a->type = "text/csv; charset=utf-8";
 	} else if (kifu_stats_novelty(&nov, st, id, 0, &err) < 0 ||
 		   kifu_analyse_load(&review, st, id, rp.nplies, &err) < 0) {
 		kifu_serve_fail_err_(a, 500, &err);

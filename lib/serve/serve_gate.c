@@ -344,7 +344,7 @@ static void answer(struct kifu_serve_gate_ *g, struct pending *k, int status, co
 				kifu_serve_now_ms_() - k->start, NULL);
 	free(path_copy);
 	kifu_buf_release(&a.body);
-	kifu_buf_release(&a.link);
+	kifu_buf_release(&a.header_value);
 	kifu_buf_release(&out);
 }
 

@@ -42,13 +42,15 @@ static int game_variant(char *game, char *variant, struct kifu_serve_answer *a, 
 static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const char *rest,
 		    const struct kifu_serve_req_ *r)
 {
-	static const char *const params[] = { "player", "event", "since", "until", "termination",
-					      "after", "symmetric", "page", NULL };
+	static const char *const params[] = { "player", "as", "event", "since", "until",
+					      "termination", "after", "symmetric", "page", "min_games",
+					      "all", NULL };
 	struct kifu_site_position p;
 	struct kifu_filter f;
 	struct kifu_error err;
 	char game[GAME_NAME_MAX], variant[GAME_NAME_MAX];
-	long page = 0;
+	long page = 1;
+	int ret;
 
 	kifu_error_clear(&err);
 	if (game_variant(game, variant, a, rest,
@@ -57,15 +59,23 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	memset(&p, 0, sizeof(p));
 	if (kifu_serve_params_check_(a, r, params) < 0 ||
 	    kifu_serve_flag_(&p.symmetric, a, r, "symmetric") < 0 ||
-	    kifu_serve_count_(&page, a, r, "page", "page", 0) < 0)
+	    kifu_serve_count_(&page, a, r, "page", "page", 1) < 0 ||
+	    /* the form's empty field is no minimum */
+	    (kifu_serve_param_(r, "min_games") && *kifu_serve_param_(r, "min_games") &&
+	     kifu_serve_count_(&p.min_games, a, r, "min_games", "min_games", 1) < 0) ||
+	    kifu_serve_flag_(&p.all, a, r, "all") < 0)
 		return;
 	kifu_serve_filter_(&f, r);
 	p.game = game;
 	p.variant = variant;
 	p.after = kifu_serve_param_(r, "after");
 	p.filter = &f;
-	p.page = page > 100000 ? 100000 : page;
-	if (kifu_site_explore(&a->body, st, &p, &err) < 0)
+	/* pages count from 1 in the address, from 0 below */
+	p.page = (page > 100000 ? 100000 : page) - 1;
+	ret = kifu_site_explore(&a->body, st, &p, &err);
+	if (ret == KIFU_SITE_MISSING)
+		a->status = 404;
+	else if (ret < 0)
 		page_error(a, &err);
 }
 
@@ -86,11 +96,13 @@ static void pattern(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	memset(&q, 0, sizeof(q));
 	if (kifu_serve_params_check_(a, r, params) < 0 ||
 	    kifu_serve_flag_(&q.symmetric, a, r, "symmetric") < 0 ||
-	    kifu_serve_count_(&q.page, a, r, "page", "page", 0) < 0)
+	    kifu_serve_count_(&q.page, a, r, "page", "page", 1) < 0)
 		return;
+	q.page = q.page ? q.page - 1 : 0;
 	q.game = game;
 	q.variant = variant;
 	q.pattern = kifu_serve_param_(r, "pattern");
+	q.nonce = a->nonce;
 	if (q.page > 100000)
 		q.page = 100000;
 	if (kifu_site_pattern(&a->body, &rejected, st, &q, &err) < 0)
@@ -99,11 +111,37 @@ static void pattern(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 		a->status = 400;
 }
 
+/* /games?FILTERS&sort=KEY&desc=1&page=N (from 1). */
+static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
+		       const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { FILTER_PARAMS, "sort", "desc", "page", NULL };
+	struct kifu_site_games_query q;
+	struct kifu_filter f;
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	memset(&q, 0, sizeof(q));
+	q.page = 1;
+	if (kifu_serve_params_check_(a, r, params) < 0 || kifu_serve_flag_(&q.desc, a, r, "desc") < 0 ||
+	    kifu_serve_count_(&q.page, a, r, "page", "page", 1) < 0)
+		return;
+	kifu_serve_filter_(&f, r);
+	q.filter = &f;
+	q.sort = kifu_serve_param_(r, "sort") && *kifu_serve_param_(r, "sort")
+		 ? kifu_serve_param_(r, "sort") : "date";
+	if (!kifu_serve_param_(r, "sort") && !kifu_serve_param_(r, "desc"))
+		q.desc = 1;
+	if (kifu_site_games(&a->body, st, &q, &err) < 0)
+		page_error(a, &err);
+}
+
 void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const char *path,
 		      const struct kifu_serve_req_ *r)
 {
 	static const char *const none[] = { NULL };
 	static const char *const paged[] = { "page", NULL };
+	static const char *const at_ply[] = { "ply", NULL };
 	struct kifu_error err;
 	const char *asset;
 	size_t len;
@@ -124,21 +162,41 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 		explore(a, st, path + 9, r);
 	} else if (!strncmp(path, "/pattern/", 9)) {
 		pattern(a, st, path + 9, r);
+	} else if (!strncmp(path, "/game/", 6) && path[6] && path[strlen(path) - 1] == '/' &&
+		   !strchr(path + 6, '/')[1]) {
+		/* /game/ID/ is /game/ID, as a browser or a hand-typed address may ask */
+		a->status = 308;
+		a->header = "Location";
+		kifu_buf_add(&a->header_value, path, strlen(path) - 1);
+		/* the ply kept (digits only: nothing else of the request reaches the header) */
+		if (kifu_serve_param_(r, "ply") && *kifu_serve_param_(r, "ply") &&
+		    strspn(kifu_serve_param_(r, "ply"), "0123456789") ==
+			    strlen(kifu_serve_param_(r, "ply")))
+			kifu_buf_printf(&a->header_value, "?ply=%s", kifu_serve_param_(r, "ply"));
+		kifu_buf_puts(&a->body, "moved to ");
+		kifu_buf_add(&a->body, path, strlen(path) - 1);
+		a->type = "text/plain; charset=utf-8";
 	} else if (!strncmp(path, "/game/", 6)) {
-		if (kifu_serve_params_check_(a, r, none) < 0)
+		long ply = -1;
+
+		if (kifu_serve_params_check_(a, r, at_ply) < 0 ||
+		    kifu_serve_count_(&ply, a, r, "ply", "ply", 0) < 0)
 			return;
 		if (kifu_stats_whole_number(&n, path + 6, 0, LONG_MAX) < 0) {
-			kifu_error_set(&err, KIFU_EPARSE, "--id expects a number of 0 or more, not '%s'",
-				       path + 6);
+			kifu_error_set(&err, KIFU_EPARSE, "a game's address is /game/ and its number, "
+				       "not '%s'", path + 6);
 			kifu_serve_fail_err_(a, 400, &err);
-		} else if (kifu_site_game(&a->body, st, n, a->nonce, &err) < 0) {
+		} else if (kifu_site_game(&a->body, st, n, ply, a->nonce, &err) < 0) {
 			page_error(a, &err);
 		}
+	} else if (!strcmp(path, "/games")) {
+		list_games(a, st, r);
 	} else if (!strncmp(path, "/player/", 8) && path[8]) {
+		n = 1;
 		if (kifu_serve_params_check_(a, r, paged) < 0 ||
-		    kifu_serve_count_(&n, a, r, "page", "page", 0) < 0)
+		    kifu_serve_count_(&n, a, r, "page", "page", 1) < 0)
 			return;
-		if (kifu_site_player(&a->body, st, path + 8, n > 100000 ? 100000 : n, &err) < 0)
+		if (kifu_site_player(&a->body, st, path + 8, (n > 100000 ? 100000 : n) - 1, &err) < 0)
 			page_error(a, &err);
 	} else {
 		kifu_serve_fail_(a, 404, "no such page");

@@ -133,6 +133,30 @@ int kifu_stats_check_filter(const struct kifu_filter *f, struct kifu_error *err)
 		if (!ok)
 			return kifu_stats_unknown_variant(err, f->variant, g);
 	}
+	/* --as SIDE: NAME's games as that side, a side of --game (or of some game without it) */
+	if (f->player_side && !f->player)
+		return kifu_error_set(err, KIFU_EPARSE, "--as needs --player NAME");
+	if (f->player_side) {
+		char sides[256] = "";
+		size_t used = 0;
+		int s;
+
+		for (k = 0, ok = 0; kifu_games[k]; k++) {
+			if (g && kifu_games[k] != g)
+				continue;
+			for (s = 0; kifu_games[k]->sides[s]; s++) {
+				const char *side = kifu_games[k]->sides[s];
+
+				ok |= !strcmp(side, f->player_side);
+				if (!strstr(sides, side) && used + strlen(side) + 3 < sizeof(sides))
+					used += (size_t)snprintf(sides + used, sizeof(sides) - used,
+								 "%s%s", used ? ", " : "", side);
+			}
+		}
+		if (!ok)
+			return kifu_error_set(err, KIFU_EPARSE, "--as: '%s' is not a side of %s (%s)",
+					      f->player_side, g ? g->name : "any game", sides);
+	}
 	if (f->termination) {
 		for (k = 0, ok = 0; terminations[k]; k++)
 			ok |= !strcmp(f->termination, terminations[k]);

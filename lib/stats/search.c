@@ -42,21 +42,61 @@ size_t kifu_search_count(const struct kifu_search_result *res)
 	return res->n;
 }
 
-void kifu_search_result_page(struct kifu_search_result *res, size_t offset, size_t limit)
-{
-	size_t n = offset < res->n ? res->n - offset : 0;
-
-	if (limit && n > limit)
-		n = limit;
-	/* The hits point into the players and strings, which stay. */
-	if (n && offset)
-		memmove(res->v, res->v + offset, n * sizeof(*res->v));
-	res->n = n;
-}
-
 const struct kifu_search_hit *kifu_search_hit(const struct kifu_search_result *res, size_t i)
 {
 	return i < res->n ? &res->v[i] : NULL;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct kifu_search_hit *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int by_plies(const void *a, const void *b)
+{
+	const struct kifu_search_hit *x = a, *y = b;
+
+	return x->plies != y->plies ? (x->plies > y->plies) - (x->plies < y->plies) : by_id(a, b);
+}
+
+static int by_game(const void *a, const void *b)
+{
+	const struct kifu_search_hit *x = a, *y = b;
+	int c = strcmp(x->game, y->game);
+
+	return c ? c : (c = strcmp(x->variant, y->variant)) ? c : by_id(a, b);
+}
+
+int kifu_search_result_sort(struct kifu_search_result *res, const char *key, int desc)
+{
+	int (*cmp)(const void *, const void *) = !strcmp(key, "id") ? by_id
+		: !strcmp(key, "plies") ? by_plies : !strcmp(key, "game") ? by_game : NULL;
+	size_t i;
+
+	if (!strcmp(key, "date")) {
+		/* the search's own order is newest first */
+		if (!desc)
+			for (i = 0; i < res->n / 2; i++) {
+				struct kifu_search_hit t = res->v[i];
+
+				res->v[i] = res->v[res->n - 1 - i];
+				res->v[res->n - 1 - i] = t;
+			}
+		return 0;
+	}
+	if (!cmp)
+		return KIFU_EPARSE;
+	qsort(res->v, res->n, sizeof(*res->v), cmp);
+	if (desc)
+		for (i = 0; i < res->n / 2; i++) {
+			struct kifu_search_hit t = res->v[i];
+
+			res->v[i] = res->v[res->n - 1 - i];
+			res->v[res->n - 1 - i] = t;
+		}
+	return 0;
 }
 
 /*
@@ -668,6 +708,54 @@ int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, i
 		if (with_ply)
 			kifu_buf_printf(b, ", \"ply\": %ld", h->ply);
 		kifu_buf_puts(b, i + 1 < n ? "},\n" : "}\n]\n");
+	}
+	return b->failed ? KIFU_ENOMEM : 0;
+}
+
+int kifu_search_csv(struct kifu_buf *b, const struct kifu_search_result *res, int with_ply)
+{
+	const char *sides[16];
+	size_t i, k, j, n = kifu_search_count(res), nsides = 0;
+
+	/* one column per side, in order of first appearance (as a csv mixing games does) */
+	for (i = 0; i < n; i++) {
+		const struct kifu_search_hit *h = kifu_search_hit(res, i);
+
+		for (k = 0; k < h->nplayers; k++) {
+			for (j = 0; j < nsides && strcmp(sides[j], h->players[k].side); j++)
+				;
+			if (j == nsides && nsides < 16)
+				sides[nsides++] = h->players[k].side;
+		}
+	}
+	kifu_buf_puts(b, "id,game,variant");
+	for (j = 0; j < nsides; j++) {
+		kifu_buf_putc(b, ',');
+		kifu_buf_csv_field(b, sides[j]);
+	}
+	kifu_buf_puts(b, with_ply ? ",date,result,plies,ply\r\n" : ",date,result,plies\r\n");
+	for (i = 0; i < n; i++) {
+		const struct kifu_search_hit *h = kifu_search_hit(res, i);
+
+		kifu_buf_printf(b, "%" PRId64 ",", h->id);
+		kifu_buf_csv_field(b, h->game);
+		kifu_buf_putc(b, ',');
+		kifu_buf_csv_field(b, h->variant);
+		for (j = 0; j < nsides; j++) {
+			kifu_buf_putc(b, ',');
+			for (k = 0; k < h->nplayers; k++)
+				if (!strcmp(h->players[k].side, sides[j]))
+					kifu_buf_csv_field(b, h->players[k].name);
+		}
+		kifu_buf_putc(b, ',');
+		if (h->date)
+			kifu_buf_csv_field(b, h->date);
+		kifu_buf_putc(b, ',');
+		kifu_buf_csv_field(b, h->result);
+		kifu_buf_printf(b, ",%ld", h->plies);
+		if (with_ply)
+			kifu_buf_printf(b, ",%ld", h->ply);
+		kifu_buf_puts(b, "\r\n");
 	}
 	return b->failed ? KIFU_ENOMEM : 0;
 }

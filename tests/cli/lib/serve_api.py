@@ -113,8 +113,9 @@ def tree(params):
 
 
 def search(params):
-    # (the whole list: the API's pages are checked below)
-    return same("/api/search", dict(params, limit="10000"), ["kifu-search"] + filter_args(params) + ["--json"])
+    # the API's page: kifu-search --limit (100 by default) --offset
+    page = ["--limit", params.get("limit", "100")] + (["--offset", params["offset"]] if "offset" in params else [])
+    return same("/api/search", params, ["kifu-search"] + filter_args(params) + page + ["--json"])
 
 
 summary = same("/api/stats/summary", {}, ["kifu-stats", "summary", "--format", "json"])

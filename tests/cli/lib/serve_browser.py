@@ -18,7 +18,7 @@ player whose name is a script tag: shown as text on every page, no dialog.
 At each explorer position also: the move table's first and last years are
 kifu-stats tree's first_date and last_date (the table's years), and the
 games list's novelty column is kifu-stats novelties' ply and move for each
-game listed, linked to the game's page at that ply. The pattern box: a
+game listed, linked to the game's page at that ply (/game/ID?ply=K). The pattern box: a
 pattern entered on the explorer's page lists kifu-search --pattern's games
 and plies (page one), each ply a link opening the game's page at that ply;
 a bad pattern shows the tool's message (a 400), as text.
@@ -80,7 +80,8 @@ def svg_cells(gid, ply):
     return sorted(c.cells)
 
 
-ROWS = "[...document.querySelectorAll('#moves tr')].slice(1).map(tr => [tr.cells[0].textContent, +tr.cells[1].textContent])"
+ROWS = ("[...document.querySelectorAll('#moves tr')].slice(1).filter(tr => !tr.classList.contains('more'))"
+        ".map(tr => [tr.cells[0].textContent, +tr.cells[1].textContent.replace(/,/g, '')])")
 BOARD = ("[...document.querySelectorAll('#board [data-cell]')].map(e => e.getAttribute('data-cell') + '=' + "
          "(e.getAttribute('data-content') === null ? 'null' : e.getAttribute('data-content')))")
 FIRST_GAME = ("(function () { var r = document.querySelector('table.games tr:nth-child(2)'); "
@@ -94,7 +95,7 @@ def tree(game, variant, after, extra=()):
     return json.loads(tool(argv))
 
 
-YEARS = ("[...document.querySelectorAll('#moves tr')].slice(1).map(tr => "
+YEARS = ("[...document.querySelectorAll('#moves tr')].slice(1).filter(tr => !tr.classList.contains('more')).map(tr => "
          "[tr.querySelector('.first_date').textContent, tr.querySelector('.last_date').textContent])")
 NOVELTY = ("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => [+tr.cells[0].textContent, "
            "tr.cells[7].textContent, tr.cells[7].querySelector('a') ? "
@@ -112,7 +113,7 @@ def novelty_cells(game, variant, ids):
     for i in ids:
         r = novelties[game, variant].get(i)
         if r and r["ply"] is not None:
-            want.append([i, "%d %s" % (r["ply"], r["move"]), "/game/%d#ply=%d" % (i, r["ply"])])
+            want.append([i, "%d %s" % (r["ply"], r["move"]), "/game/%d?ply=%d" % (i, r["ply"])])
         else:
             want.append([i, "-", None])
     return want
@@ -238,7 +239,7 @@ with Browser(CHROMIUM, PROFILE) as b:
         listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => "
                       "[+tr.cells[0].textContent, +tr.cells[6].textContent, "
                       "tr.cells[6].querySelector('a').getAttribute('href')])") or []
-        check(listed == [[h["id"], h["ply"], "/game/%d#ply=%d" % (h["id"], h["ply"])] for h in found[:25]],
+        check(listed == [[h["id"], h["ply"], "/game/%d?ply=%d" % (h["id"], h["ply"])] for h in found[:25]],
               "pattern %s: the list is not kifu-search --pattern's (%s)" % (pat, listed[:3]))
         check(b.js("+document.querySelector('#pattern-count b').textContent") == len(found),
               "pattern %s: the count is not kifu-search's %d" % (pat, len(found)))
