@@ -662,7 +662,7 @@ int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, long p
 	struct kifu_record *rec = NULL;
 	struct kifu_buf page = KIFU_BUF_INIT, nav = KIFU_BUF_INIT;
 	struct kifu_analyse_stored review;
-	struct kifu_render_stored known = { NULL };
+	struct kifu_render_stored known = { 0 };
 	struct kifu_novelty nov;
 	const char *s, *at;
 	int ret;

@@ -380,7 +380,7 @@ static void game(struct kifu_serve_answer *a, struct kifu_store *st, const char 
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
 	struct kifu_analyse_stored review;
-	struct kifu_render_stored known = { NULL };
+	struct kifu_render_stored known = { 0 };
 	struct kifu_novelty nov;
 	struct kifu_error err;
 	char msg[128];
