@@ -31,6 +31,7 @@
 
 /* The fixed seeds of the blunder test. */
 static const uint64_t seeds[] = { 1, 2, 3, 4, 5 };
+#define NSEEDS (sizeof(seeds) / sizeof(seeds[0]))
 
 /* Every game and variant, as the file names under tests/data/analyse/. */
 static const char *const variants[] = {
@@ -175,21 +176,27 @@ static void test_blunders_marked(void **unused)
 			safe += !loses_at_once(g, pos->state, moves[i]);
 		assert_true(safe > 0);
 		free(moves);
-		for (s = 0; s < sizeof(seeds) / sizeof(seeds[0]); s++) {
-			struct kifu_analyse_opts o = { .seed = seeds[s], .threads = 1 };
+		for (s = 0; s < 2 * sizeof(seeds) / sizeof(seeds[0]); s++) {
+			/* each seed with the moves valued in the tree, then by positions */
+			struct kifu_analyse_opts o = {
+				.seed = seeds[s % NSEEDS], .threads = 1,
+				.values = s < NSEEDS ? KIFU_ANALYSE_VALUES_TREE :
+						       KIFU_ANALYSE_VALUES_POSITIONS
+			};
 			struct kifu_ply_review r, own;
 			struct kifu_error err;
 
 			assert_int_equal(kifu_analyse_position(&r, g, pos->state, blunder, rp->nplies, &o,
 							       &err), 0);
 			if (r.mark != KIFU_REVIEW_BLUNDER)
-				fail_msg("%s, seed %llu: the losing move got loss %.3f (best %.3f, played "
-					 "%.3f), not ??", variants[v], (unsigned long long)seeds[s],
-					 r.loss, r.best_score, r.played_score);
+				fail_msg("%s, seed %llu, values %d: the losing move got loss %.3f (best "
+					 "%.3f, played %.3f), not ??", variants[v],
+					 (unsigned long long)seeds[s % NSEEDS], o.values, r.loss,
+					 r.best_score, r.played_score);
 			assert_true(r.best != blunder);
 			if (loses_at_once(g, pos->state, r.best))
 				fail_msg("%s, seed %llu: the engine's choice loses at once", variants[v],
-					 (unsigned long long)seeds[s]);
+					 (unsigned long long)seeds[s % NSEEDS]);
 			/* the engine's own choice, played, is not marked */
 			assert_int_equal(kifu_analyse_position(&own, g, pos->state, r.best, rp->nplies,
 							       &o, &err), 0);
@@ -399,16 +406,15 @@ static void test_random_loses_more(void **unused)
 		fail_msg("%d of the review's figures below their bounds (see above)", failed);
 }
 
-static void test_threads_deterministic(void **unused)
+static void threads_deterministic(int values)
 {
 	struct games gs;
 	const struct kifu_replay *rp;
 	struct kifu_ply_review *one, *two, *other;
-	struct kifu_analyse_opts o = { .playouts = 200, .seed = 42, .threads = 1 };
+	struct kifu_analyse_opts o = { .playouts = 200, .seed = 42, .threads = 1, .values = values };
 	struct kifu_error err;
 	size_t n;
 
-	(void)unused;
 	load(&gs, "", "splinter-knockout");
 	rp = &gs.rp[0];
 	n = rp->nplies < 24 ? rp->nplies : 24;
@@ -426,6 +432,54 @@ static void test_threads_deterministic(void **unused)
 	kifu_analyse_game_free(one);
 	kifu_analyse_game_free(two);
 	kifu_analyse_game_free(other);
+	unload(&gs);
+}
+
+static void test_threads_deterministic(void **unused)
+{
+	(void)unused;
+	threads_deterministic(KIFU_ANALYSE_VALUES_TREE);
+	threads_deterministic(KIFU_ANALYSE_VALUES_POSITIONS);
+}
+
+/*
+ * --values positions: a ply's review is the same whether the game is
+ * reviewed whole or the ply alone (kifu_analyse_position searches the same
+ * positions with the same seeds), and the two ways of valuing differ.
+ */
+static void test_positions_alone(void **unused)
+{
+	struct games gs;
+	const struct kifu_replay *rp;
+	struct kifu_ply_review *whole, *tree, alone;
+	struct kifu_analyse_opts o = { .playouts = 100, .seed = 5, .threads = 1,
+				       .values = KIFU_ANALYSE_VALUES_POSITIONS };
+	struct kifu_error err;
+	size_t n, k, differ = 0;
+
+	(void)unused;
+	load(&gs, "", "splinter-knockout");
+	rp = &gs.rp[0];
+	n = rp->nplies < 12 ? rp->nplies : 12;
+	assert_int_equal(kifu_analyse_game(&whole, rp->game, rp->variant, rp->first, rp->moves, n, &o,
+					   &err), 0);
+	for (k = 0; k < n; k++) {
+		struct kifu_pos *pos = before(rp, k);
+
+		assert_int_equal(kifu_analyse_position(&alone, rp->game, pos->state, rp->moves[k], k + 1,
+						       &o, &err), 0);
+		assert_memory_equal(&alone, &whole[k], sizeof(alone));
+		kifu_pos_free(pos);
+	}
+	o.values = KIFU_ANALYSE_VALUES_TREE;
+	assert_int_equal(kifu_analyse_game(&tree, rp->game, rp->variant, rp->first, rp->moves, n, &o,
+					   &err), 0);
+	for (k = 0; k < n; k++)
+		differ += tree[k].best == whole[k].best && tree[k].best != rp->moves[k] &&
+			  tree[k].played_score != whole[k].played_score;
+	assert_true(differ > 0);
+	kifu_analyse_game_free(whole);
+	kifu_analyse_game_free(tree);
 	unload(&gs);
 }
 
@@ -455,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_marks),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_threads_deterministic),
+		cmocka_unit_test(test_positions_alone),
 		cmocka_unit_test(test_blunders_marked),
 		cmocka_unit_test(test_random_loses_more),
 	};

@@ -48,6 +48,24 @@ enum kifu_review_mark {
 	KIFU_REVIEW_BLUNDER   /* ?? */
 };
 
+/*
+ * How a review values the moves (README.md, "What the review tells apart",
+ * has both measured):
+ *   - TREE (the default): in the search of the position before the move,
+ *     the engine's choice and the move played each get N/4 more iterations
+ *     forced through them, and their scores are those iterations' means;
+ *   - POSITIONS: as lichess evaluates every position, the position after
+ *     the move played and the one after the engine's choice (when not
+ *     played) each get their own search at the same budget as the position
+ *     before, and each move's score is the mover's value there (every
+ *     side's mean over the N/4 iterations forced through the engine's
+ *     choice in that position). The engine's own move played loses 0.
+ */
+enum kifu_analyse_values {
+	KIFU_ANALYSE_VALUES_TREE = 0,
+	KIFU_ANALYSE_VALUES_POSITIONS
+};
+
 struct kifu_analyse_opts {
 	/*
 	 * The reviewing player: "engine", "engine:N" or "mcts:N"; NULL:
@@ -58,6 +76,7 @@ struct kifu_analyse_opts {
 	long min_visits;  /* iterations the played move gets at least; 0: playouts / 4 */
 	int threads;      /* 0: the number of cores */
 	uint64_t seed;
+	int values;       /* enum kifu_analyse_values: how moves are valued (0: the default) */
 };
 
 /* The review of one ply. */
