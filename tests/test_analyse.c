@@ -14,6 +14,7 @@
  *     searcher's (see test_random_loses_more);
  *   - the same seed gives the same review with 1 and 2 threads.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdarg.h>
@@ -503,10 +504,94 @@ static void test_refusals(void **unused)
 	unload(&gs);
 }
 
+/*
+ * Each side's accuracy (kifu_analyse_sides) against figures computed apart
+ * by a plain transcription of lichess's AccuracyPercent (its window list
+ * built as lichess builds it: copies of the first window, then the sliding
+ * ones): plies made by a fixed rule, in games of 1, 45 and 90 plies (the
+ * window 2, 4 and 8 positions) of two sides and of 45 plies of four.
+ */
+static void make_plies(struct kifu_ply_review *rv, size_t n, int nsides)
+{
+	static const double loss[] = { 0, 0, 0.01, 0.05, 0.12, 0.3, 0.7 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memset(&rv[i], 0, sizeof(rv[i]));
+		rv[i].ply = i + 1;
+		rv[i].side = (int)(i % (size_t)nsides);
+		rv[i].expected = (double)((i * 37) % 100) / 100;
+		rv[i].loss = loss[(i * 5) % 7];
+		rv[i].played_score = rv[i].expected > rv[i].loss ? rv[i].expected - rv[i].loss : 0;
+		rv[i].best_score = rv[i].expected;
+		rv[i].mark = kifu_analyse_mark(rv[i].loss);
+	}
+}
+
+static void test_accuracy(void **unused)
+{
+	static const struct {
+		size_t n;
+		int nsides;
+		double acc[4];   /* -1: no move */
+	} cases[] = {
+		{ 45, 2, { 42.37014, 39.961552 } },
+		{ 45, 4, { 37.152189, 43.176428, 49.12612, 37.700582 } },
+		{ 1, 2, { 100.0, -1 } },
+		{ 90, 2, { 40.116565, 40.931549 } },
+	};
+	struct kifu_ply_review rv[90];
+	struct kifu_analyse_side sides[KIFU_GAME_SIDES_MAX];
+	size_t c;
+	int s;
+
+	(void)unused;
+	assert_float_equal(kifu_analyse_move_accuracy(0), 100, 1e-9);
+	assert_float_equal(kifu_analyse_move_accuracy(0.1), 64.582619, 1e-5);
+	assert_float_equal(kifu_analyse_move_accuracy(1), 0, 1e-9);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		make_plies(rv, cases[c].n, cases[c].nsides);
+		kifu_analyse_sides(sides, cases[c].nsides, rv, cases[c].n);
+		for (s = 0; s < cases[c].nsides; s++) {
+			if (cases[c].acc[s] < 0) {
+				assert_int_equal(sides[s].moves, 0);
+				assert_true(isnan(sides[s].accuracy));
+				continue;
+			}
+			if (fabs(sides[s].accuracy - cases[c].acc[s]) > 1e-4)
+				fail_msg("%zu plies, %d sides: side %d's accuracy %.6f, not %.6f",
+					 cases[c].n, cases[c].nsides, s, sides[s].accuracy,
+					 cases[c].acc[s]);
+		}
+	}
+	/* the marks counted per side, the mean loss */
+	make_plies(rv, 45, 2);
+	kifu_analyse_sides(sides, 2, rv, 45);
+	{
+		int marks[2][4] = { { 0 } };
+		double loss[2] = { 0, 0 };
+		size_t i;
+
+		for (i = 0; i < 45; i++) {
+			marks[rv[i].side][rv[i].mark]++;
+			loss[rv[i].side] += rv[i].loss;
+		}
+		for (s = 0; s < 2; s++) {
+			assert_int_equal(sides[s].inaccuracies, marks[s][KIFU_REVIEW_DUBIOUS]);
+			assert_int_equal(sides[s].mistakes, marks[s][KIFU_REVIEW_MISTAKE]);
+			assert_int_equal(sides[s].blunders, marks[s][KIFU_REVIEW_BLUNDER]);
+			assert_float_equal(sides[s].mean_loss, loss[s] / (double)sides[s].moves, 1e-12);
+		}
+		assert_int_equal(sides[0].moves, 23);
+		assert_int_equal(sides[1].moves, 22);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_accuracy),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_positions_alone),

@@ -95,6 +95,34 @@ struct kifu_ply_review {
 	int best_plies, played_plies;  /* proven: plies to the end, the move included */
 };
 
+/* One side's figures over a reviewed game (kifu_analyse_sides). */
+struct kifu_analyse_side {
+	size_t moves;          /* its reviewed moves */
+	double accuracy;       /* 0-100 (below); NAN without a move */
+	double mean_loss;      /* NAN without a move */
+	int inaccuracies, mistakes, blunders; /* ?!, ?, ?? */
+};
+
+/*
+ * A move's accuracy, 0-100, from its loss (CLI.md, lichess's accuracy from
+ * win-percentage drops with the drop = 100 x loss): 103.1668 e^(-0.04354
+ * drop) - 3.1669 + 1, clamped to [0, 100].
+ */
+double kifu_analyse_move_accuracy(double loss);
+
+/*
+ * Each side's figures (out: nsides of them) over the n plies rv of one
+ * game of nsides sides: its accuracy as lichess computes a game's (the mean
+ * of the volatility-weighted mean and the harmonic mean of its moves'
+ * accuracies; the window clamp(n / 10, 2, 8) positions, each move's
+ * weight the standard deviation of the positions' values in its window,
+ * in percent, clamped to [0.5, 12]), its marks and its mean loss. The
+ * positions' values: the first side's expected score (two sides; the
+ * mover's in a game of more) before each ply, then after the last ply.
+ */
+void kifu_analyse_sides(struct kifu_analyse_side *out, int nsides,
+			const struct kifu_ply_review *rv, size_t n);
+
 /* The mark a loss earns. */
 int kifu_analyse_mark(double loss);
 

@@ -56,7 +56,10 @@ const char kifu_render_review_style_[] =
 	".sw-yellow{background:#d6a400}.sw-blue{background:#2f63c4}.sw-green{background:#2f9a4b}\n"
 	".mk{font-weight:bold;padding:0 3px;border-radius:3px;color:#fff;font-size:13px}\n"
 	".mk1{background:#d9a400}.mk2{background:#e07b00}.mk3{background:#c8102e}\n"
-	".mkey{font-size:13px;color:#6b5f4a;margin:4px 0 0}\n";
+	".mkey{font-size:13px;color:#6b5f4a;margin:4px 0 0}\n"
+	"table.sides{border-collapse:collapse;margin:6px 0 0;font-size:13px}\n"
+	"table.sides td,table.sides th{padding:1px 8px;text-align:right}\n"
+	"table.sides td:nth-child(-n+2),table.sides th:nth-child(-n+2){text-align:left}\n";
 
 static double x_of(size_t p, size_t n)
 {
@@ -155,6 +158,34 @@ static size_t tick_step(size_t n)
 	}
 }
 
+/* Each side's accuracy, marks and mean loss (kifu_analyse_sides), one row a side. */
+static void review_sides(struct kifu_buf *b, const struct kifu_record *rec,
+			 const struct kifu_replay *rp, const struct kifu_render_review *rv)
+{
+	const struct kifu_game *g = rp->game;
+	struct kifu_analyse_side sides[KIFU_GAME_SIDES_MAX];
+	int s;
+
+	kifu_analyse_sides(sides, g->nsides, rv->plies, rp->nplies);
+	kifu_buf_puts(b, "<table class=\"sides\"><tr><th>side</th><th>player</th>"
+		      "<th>accuracy</th><th>?!</th><th>?</th><th>?\?</th><th>mean loss</th></tr>\n");
+	for (s = 0; s < g->nsides; s++) {
+		const char *name = player_of(rec, g->sides[s]);
+
+		kifu_buf_printf(b, "<tr><td>%s</td><td>", g->sides[s]);
+		if (name)
+			kifu_render_html_text_(b, name);
+		if (sides[s].moves)
+			kifu_buf_printf(b, "</td><td>%.1f</td><td>%d</td><td>%d</td><td>%d</td>"
+					"<td>%.3f</td></tr>\n", sides[s].accuracy,
+					sides[s].inaccuracies, sides[s].mistakes, sides[s].blunders,
+					sides[s].mean_loss);
+		else
+			kifu_buf_puts(b, "</td><td></td><td>0</td><td>0</td><td>0</td><td></td></tr>\n");
+	}
+	kifu_buf_puts(b, "</table>\n");
+}
+
 void kifu_render_review_chart_(struct kifu_buf *b, const struct kifu_record *rec,
 			      const struct kifu_replay *rp, const struct kifu_render_review *rv)
 {
@@ -239,7 +270,9 @@ void kifu_render_review_chart_(struct kifu_buf *b, const struct kifu_record *rec
 		}
 		kifu_buf_puts(b, "</span>");
 	}
-	kifu_buf_printf(b, "</p>\n<p class=\"mkey\">%d marked move%s: "
+	kifu_buf_puts(b, "</p>\n");
+	review_sides(b, rec, rp, rv);
+	kifu_buf_printf(b, "<p class=\"mkey\">%d marked move%s: "
 			"<span class=\"mk mk1\">?!</span> loss &ge; %.2f, "
 			"<span class=\"mk mk2\">?</span> &ge; %.2f, "
 			"<span class=\"mk mk3\">?\?</span> &ge; %.2f</p>\n", marks, marks == 1 ? "" : "s",

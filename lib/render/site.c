@@ -527,7 +527,7 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 {
 	static const char *const cols[] = { "games", "wins", "draws", "losses", "unfinished",
 					    "score", "rating", "analysed_moves", "mean_loss",
-					    "mistakes" };
+					    "mistakes", "accuracy" };
 	size_t r, k;
 
 	for (r = 0; r < kifu_report_nrows(pl); r++)
