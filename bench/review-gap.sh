@@ -16,7 +16,8 @@
 # but not by all (a mark that the seed decides).
 #
 #   sh bench/review-gap.sh [BIN]      REVIEW_ARGS: more kifu-analyse options
-#   REVIEW_GAMES=DIR keeps the games played there for the next run.
+#   REVIEW_GAMES=DIR keeps the games played there for the next run;
+#   REVIEW_ONLY="NAME ..." reviews only those variants (splinter-knockout, ...).
 set -u
 bin=${1:-bin}
 tmp=$(mktemp -d)
@@ -32,6 +33,7 @@ for gv in splay-schmidt:standard splay-kisenwether:standard splinter:knockout \
 	splinter:survival splinter-quad:standard glaisher:standard glaisher:advanced; do
 	game=${gv%%:*} variant=${gv#*:}
 	name=$game-$variant
+	case " ${REVIEW_ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
 	max=1000 players=mcts:1000,random
 	[ "$game" = splay-kisenwether ] && max=60
 	[ "$game" = splinter-quad ] && players=mcts:1000,random,mcts:1000,random
