@@ -10,8 +10,11 @@
  *   - over whole games between mcts:1000 and random and between engine and
  *     random (tests/data/analyse/loss/ and loss-engine/, made by kifu-play,
  *     see their headers), in every game and variant, the searcher's values
- *     are the higher and random's mean loss is at least twice the
- *     searcher's (see test_random_loses_more);
+ *     are the higher, random's mean loss is at least twice the
+ *     searcher's (see test_random_loses_more) and its mean accuracy
+ *     (kifu_analyse_sides) is the lower, in every game and variant whose
+ *     games are reviewed whole;
+ *   - each side's accuracy against a transcription of lichess's apart;
  *   - the same seed gives the same review with 1 and 2 threads.
  */
 #include <math.h>
@@ -273,6 +276,7 @@ struct ply_job {
 	kifu_move played;
 	size_t ply;                  /* 1-based */
 	const struct kifu_record *rec; /* the game's record: who plays which side */
+	size_t game;                 /* its game's index in the file */
 	struct kifu_ply_review out;
 	int ret;
 };
@@ -320,6 +324,47 @@ static void review_all(struct ply_job *jobs, size_t n)
 		thrd_join(threads[t], NULL);
 }
 
+/*
+ * Whether the searcher's mean accuracy (kifu_analyse_sides, per game and
+ * side, over every ply of the game) is above random's, over the n plies of
+ * jobs (whole games, in order).
+ */
+static int accuracy_orders(const struct ply_job *jobs, size_t n, const char *dir, const char *variant)
+{
+	struct kifu_ply_review *rv = malloc(sizeof(*rv) * (n ? n : 1));
+	double acc[2] = { 0, 0 };
+	size_t count[2] = { 0, 0 }, i = 0, j, k;
+	int s;
+
+	assert_non_null(rv);
+	while (i < n) {
+		const struct kifu_game *g = jobs[i].g;
+		struct kifu_analyse_side sides[KIFU_GAME_SIDES_MAX];
+
+		for (j = i; j < n && jobs[j].game == jobs[i].game; j++)
+			rv[j - i] = jobs[j].out;
+		kifu_analyse_sides(sides, g->nsides, rv, j - i);
+		for (s = 0; s < g->nsides; s++) {
+			if (!sides[s].moves)
+				continue;
+			k = !is_mcts(jobs[i].rec, g->sides[s]);
+			acc[k] += sides[s].accuracy;
+			count[k]++;
+		}
+		i = j;
+	}
+	free(rv);
+	assert_true(count[0] > 0 && count[1] > 0);
+	acc[0] /= (double)count[0];
+	acc[1] /= (double)count[1];
+	print_message("%s%s: mean accuracy searcher %.1f, random %.1f\n", dir, variant, acc[0], acc[1]);
+	if (acc[0] > acc[1])
+		return 1;
+	print_message("FAIL %s%s: the searcher's mean accuracy %.1f is not above random's %.1f\n", dir,
+		      variant, acc[0], acc[1]);
+	return 0;
+}
+
 static void test_random_loses_more(void **unused)
 {
 	enum { NCOMPARED = sizeof(compared) / sizeof(compared[0]) };
@@ -354,6 +399,7 @@ static void test_random_loses_more(void **unused)
 					jb->played = rp->moves[i];
 					jb->ply = i + 1;
 					jb->rec = gs[v].rec[k];
+					jb->game = k;
 				}
 				rp->game->apply(pos->state, rp->moves[i]);
 			}
@@ -392,6 +438,9 @@ static void test_random_loses_more(void **unused)
 				      expected[1]);
 			failed++;
 		}
+		if (compared[v].sample == 1 && !accuracy_orders(jobs + first[v], first[v + 1] - first[v],
+								 compared[v].dir, compared[v].variant))
+			failed++;
 		if (loss[1] < compared[v].min_ratio * loss[0]) {
 			print_message("FAIL %s%s: random's mean loss %.4f is not %.2f times the "
 				      "searcher's %.4f\n", compared[v].dir, compared[v].variant, loss[1],
