@@ -111,7 +111,7 @@ struct kifu_analyse_side {
 double kifu_analyse_move_accuracy(double loss);
 
 /*
- * Each side's figures (out: nsides of them) over the n plies rv of one
+ * Each side's figures (out: nsides of them; lib/stats/accuracy.c) over the n plies rv of one
  * game of nsides sides: its accuracy as lichess computes a game's (the mean
  * of the volatility-weighted mean and the harmonic mean of its moves'
  * accuracies; the window clamp(n / 10, 2, 8) positions, each move's
