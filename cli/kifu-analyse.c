@@ -31,7 +31,8 @@
 
 static const char usage[] =
 	"kifu-analyse [--db DB] (--id N | FILTERS | --file RECORD) [--engine SPEC] [--playouts N]\n"
-	"                    [--threads T] [--seed S] [--store] [--to yaml|json|text|html] [-o OUT]";
+	"                    [--threads T] [--seed S] [--values tree|positions] [--store]\n"
+	"                    [--to yaml|json|text|html] [-o OUT]";
 
 enum format { FMT_YAML, FMT_JSON, FMT_TEXT, FMT_HTML };
 
@@ -64,7 +65,9 @@ static void help(void)
 	       "of at least 0.10 marks the move ?!, 0.20 ?, 0.35 ??. The engine's solver\n"
 	       "proves wins and losses: a move proven lost where a move not proven lost\n"
 	       "existed is ?? whatever its loss ('loses by force in K plies'), and a position\n"
-	       "whose best move is proven won shows 'won in K' as its expected score.\n\n"
+	       "whose best move is proven won shows 'won in K' as its expected score.\n"
+	       "Each game's review ends with each side's accuracy (0-100, lichess's, from\n"
+	       "its moves' losses), its counts of ?!, ? and ??, and its mean loss.\n\n"
 	       "  --engine SPEC the reviewing player: engine (the default), engine:N or\n"
 	       "                mcts:N (kifu-play's players)\n"
 	       "  --playouts N  iterations per position of a SPEC without a count (default\n"
@@ -73,6 +76,10 @@ static void help(void)
 	       "  --threads T   positions analysed at once (default: the number of cores)\n"
 	       "  --seed S      0 to 2^64-1 (default 1): the same seed gives the same\n"
 	       "                analysis for any --threads\n"
+	       "  --values HOW  tree (the default): both moves valued in the search of the\n"
+	       "                position before; positions: each valued by its own search\n"
+	       "                of the position after it (lichess's way; measured against\n"
+	       "                tree in README.md; not with --store)\n"
 	       "  --to FORMAT   text   a table per game (the default)\n"
 	       "                yaml   the record, each marked move's comment starting with\n"
 	       "                       its mark, the engine's move and both scores\n"
@@ -297,7 +304,8 @@ static void finish(struct run *r)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_ID, O_FILE, O_TO, O_ENGINE, O_PLAYOUTS, O_THREADS, O_SEED, O_STORE };
+	enum { O_DB = 256, O_ID, O_FILE, O_TO, O_ENGINE, O_PLAYOUTS, O_THREADS, O_SEED, O_STORE,
+	       O_VALUES };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		{ "id", required_argument, NULL, O_ID },
@@ -308,6 +316,7 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "store", no_argument, NULL, O_STORE },
+		{ "values", required_argument, NULL, O_VALUES },
 		{ "output", required_argument, NULL, 'o' },
 		CLI_FILTER_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -345,6 +354,14 @@ int main(int argc, char **argv)
 		case O_THREADS: r.opts.threads = (int)cli_parse_long(usage, "--threads", optarg, 1, 256); break;
 		case O_SEED: r.opts.seed = cli_parse_seed(usage, optarg); break;
 		case O_STORE: store = 1; break;
+		case O_VALUES:
+			if (!strcmp(optarg, "tree"))
+				r.opts.values = KIFU_ANALYSE_VALUES_TREE;
+			else if (!strcmp(optarg, "positions"))
+				r.opts.values = KIFU_ANALYSE_VALUES_POSITIONS;
+			else
+				cli_usage_error(usage, "--values: '%s' is not tree or positions", optarg);
+			break;
 		case 'o': r.out_path = optarg; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
@@ -374,6 +391,8 @@ int main(int argc, char **argv)
 		cli_filter_check(usage, &f);
 	if (db && file)
 		cli_usage_error(usage, "--db applies to --id and FILTERS, not --file");
+	if (store && r.opts.values != KIFU_ANALYSE_VALUES_TREE)
+		cli_usage_error(usage, "--store keeps reviews made with --values tree, not positions");
 	if (store && file)
 		cli_usage_error(usage, "--store keeps reviews of stored games (--id or FILTERS), not "
 				"of --file: import the records first");

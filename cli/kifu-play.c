@@ -350,7 +350,7 @@ out:
  */
 static int review(struct kifu_store *st, int64_t id, const struct kifu_replay *rp, long i)
 {
-	struct kifu_analyse_opts opts = { NULL, KIFU_ANALYSE_PLAYOUTS, 0, 0, 1 };
+	struct kifu_analyse_opts opts = { .engine = NULL, .playouts = KIFU_ANALYSE_PLAYOUTS, .seed = 1 };
 	struct kifu_ply_review *rv = NULL;
 	struct kifu_error err;
 	char *best = NULL;

@@ -10,10 +10,14 @@
  *   - over whole games between mcts:1000 and random and between engine and
  *     random (tests/data/analyse/loss/ and loss-engine/, made by kifu-play,
  *     see their headers), in every game and variant, the searcher's values
- *     are the higher and random's mean loss is at least twice the
- *     searcher's (see test_random_loses_more);
+ *     are the higher, random's mean loss is at least twice the
+ *     searcher's (see test_random_loses_more) and its mean accuracy
+ *     (kifu_analyse_sides) is the lower, in every game and variant whose
+ *     games are reviewed whole;
+ *   - each side's accuracy against a transcription of lichess's apart;
  *   - the same seed gives the same review with 1 and 2 threads.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdarg.h>
@@ -31,6 +35,7 @@
 
 /* The fixed seeds of the blunder test. */
 static const uint64_t seeds[] = { 1, 2, 3, 4, 5 };
+#define NSEEDS (sizeof(seeds) / sizeof(seeds[0]))
 
 /* Every game and variant, as the file names under tests/data/analyse/. */
 static const char *const variants[] = {
@@ -175,21 +180,27 @@ static void test_blunders_marked(void **unused)
 			safe += !loses_at_once(g, pos->state, moves[i]);
 		assert_true(safe > 0);
 		free(moves);
-		for (s = 0; s < sizeof(seeds) / sizeof(seeds[0]); s++) {
-			struct kifu_analyse_opts o = { .seed = seeds[s], .threads = 1 };
+		for (s = 0; s < 2 * sizeof(seeds) / sizeof(seeds[0]); s++) {
+			/* each seed with the moves valued in the tree, then by positions */
+			struct kifu_analyse_opts o = {
+				.seed = seeds[s % NSEEDS], .threads = 1,
+				.values = s < NSEEDS ? KIFU_ANALYSE_VALUES_TREE :
+						       KIFU_ANALYSE_VALUES_POSITIONS
+			};
 			struct kifu_ply_review r, own;
 			struct kifu_error err;
 
 			assert_int_equal(kifu_analyse_position(&r, g, pos->state, blunder, rp->nplies, &o,
 							       &err), 0);
 			if (r.mark != KIFU_REVIEW_BLUNDER)
-				fail_msg("%s, seed %llu: the losing move got loss %.3f (best %.3f, played "
-					 "%.3f), not ??", variants[v], (unsigned long long)seeds[s],
-					 r.loss, r.best_score, r.played_score);
+				fail_msg("%s, seed %llu, values %d: the losing move got loss %.3f (best "
+					 "%.3f, played %.3f), not ??", variants[v],
+					 (unsigned long long)seeds[s % NSEEDS], o.values, r.loss,
+					 r.best_score, r.played_score);
 			assert_true(r.best != blunder);
 			if (loses_at_once(g, pos->state, r.best))
 				fail_msg("%s, seed %llu: the engine's choice loses at once", variants[v],
-					 (unsigned long long)seeds[s]);
+					 (unsigned long long)seeds[s % NSEEDS]);
 			/* the engine's own choice, played, is not marked */
 			assert_int_equal(kifu_analyse_position(&own, g, pos->state, r.best, rp->nplies,
 							       &o, &err), 0);
@@ -265,6 +276,7 @@ struct ply_job {
 	kifu_move played;
 	size_t ply;                  /* 1-based */
 	const struct kifu_record *rec; /* the game's record: who plays which side */
+	size_t game;                 /* its game's index in the file */
 	struct kifu_ply_review out;
 	int ret;
 };
@@ -312,6 +324,47 @@ static void review_all(struct ply_job *jobs, size_t n)
 		thrd_join(threads[t], NULL);
 }
 
+/*
+ * Whether the searcher's mean accuracy (kifu_analyse_sides, per game and
+ * side, over every ply of the game) is above random's, over the n plies of
+ * jobs (whole games, in order).
+ */
+static int accuracy_orders(const struct ply_job *jobs, size_t n, const char *dir, const char *variant)
+{
+	struct kifu_ply_review *rv = malloc(sizeof(*rv) * (n ? n : 1));
+	double acc[2] = { 0, 0 };
+	size_t count[2] = { 0, 0 }, i = 0, j, k;
+	int s;
+
+	assert_non_null(rv);
+	while (i < n) {
+		const struct kifu_game *g = jobs[i].g;
+		struct kifu_analyse_side sides[KIFU_GAME_SIDES_MAX];
+
+		for (j = i; j < n && jobs[j].game == jobs[i].game; j++)
+			rv[j - i] = jobs[j].out;
+		kifu_analyse_sides(sides, g->nsides, rv, j - i);
+		for (s = 0; s < g->nsides; s++) {
+			if (!sides[s].moves)
+				continue;
+			k = !is_mcts(jobs[i].rec, g->sides[s]);
+			acc[k] += sides[s].accuracy;
+			count[k]++;
+		}
+		i = j;
+	}
+	free(rv);
+	assert_true(count[0] > 0 && count[1] > 0);
+	acc[0] /= (double)count[0];
+	acc[1] /= (double)count[1];
+	print_message("%s%s: mean accuracy searcher %.1f, random %.1f\n", dir, variant, acc[0], acc[1]);
+	if (acc[0] > acc[1])
+		return 1;
+	print_message("FAIL %s%s: the searcher's mean accuracy %.1f is not above random's %.1f\n", dir,
+		      variant, acc[0], acc[1]);
+	return 0;
+}
+
 static void test_random_loses_more(void **unused)
 {
 	enum { NCOMPARED = sizeof(compared) / sizeof(compared[0]) };
@@ -346,6 +399,7 @@ static void test_random_loses_more(void **unused)
 					jb->played = rp->moves[i];
 					jb->ply = i + 1;
 					jb->rec = gs[v].rec[k];
+					jb->game = k;
 				}
 				rp->game->apply(pos->state, rp->moves[i]);
 			}
@@ -384,6 +438,9 @@ static void test_random_loses_more(void **unused)
 				      expected[1]);
 			failed++;
 		}
+		if (compared[v].sample == 1 && !accuracy_orders(jobs + first[v], first[v + 1] - first[v],
+								 compared[v].dir, compared[v].variant))
+			failed++;
 		if (loss[1] < compared[v].min_ratio * loss[0]) {
 			print_message("FAIL %s%s: random's mean loss %.4f is not %.2f times the "
 				      "searcher's %.4f\n", compared[v].dir, compared[v].variant, loss[1],
@@ -399,16 +456,15 @@ static void test_random_loses_more(void **unused)
 		fail_msg("%d of the review's figures below their bounds (see above)", failed);
 }
 
-static void test_threads_deterministic(void **unused)
+static void threads_deterministic(int values)
 {
 	struct games gs;
 	const struct kifu_replay *rp;
 	struct kifu_ply_review *one, *two, *other;
-	struct kifu_analyse_opts o = { .playouts = 200, .seed = 42, .threads = 1 };
+	struct kifu_analyse_opts o = { .playouts = 200, .seed = 42, .threads = 1, .values = values };
 	struct kifu_error err;
 	size_t n;
 
-	(void)unused;
 	load(&gs, "", "splinter-knockout");
 	rp = &gs.rp[0];
 	n = rp->nplies < 24 ? rp->nplies : 24;
@@ -426,6 +482,54 @@ static void test_threads_deterministic(void **unused)
 	kifu_analyse_game_free(one);
 	kifu_analyse_game_free(two);
 	kifu_analyse_game_free(other);
+	unload(&gs);
+}
+
+static void test_threads_deterministic(void **unused)
+{
+	(void)unused;
+	threads_deterministic(KIFU_ANALYSE_VALUES_TREE);
+	threads_deterministic(KIFU_ANALYSE_VALUES_POSITIONS);
+}
+
+/*
+ * --values positions: a ply's review is the same whether the game is
+ * reviewed whole or the ply alone (kifu_analyse_position searches the same
+ * positions with the same seeds), and the two ways of valuing differ.
+ */
+static void test_positions_alone(void **unused)
+{
+	struct games gs;
+	const struct kifu_replay *rp;
+	struct kifu_ply_review *whole, *tree, alone;
+	struct kifu_analyse_opts o = { .playouts = 100, .seed = 5, .threads = 1,
+				       .values = KIFU_ANALYSE_VALUES_POSITIONS };
+	struct kifu_error err;
+	size_t n, k, differ = 0;
+
+	(void)unused;
+	load(&gs, "", "splinter-knockout");
+	rp = &gs.rp[0];
+	n = rp->nplies < 12 ? rp->nplies : 12;
+	assert_int_equal(kifu_analyse_game(&whole, rp->game, rp->variant, rp->first, rp->moves, n, &o,
+					   &err), 0);
+	for (k = 0; k < n; k++) {
+		struct kifu_pos *pos = before(rp, k);
+
+		assert_int_equal(kifu_analyse_position(&alone, rp->game, pos->state, rp->moves[k], k + 1,
+						       &o, &err), 0);
+		assert_memory_equal(&alone, &whole[k], sizeof(alone));
+		kifu_pos_free(pos);
+	}
+	o.values = KIFU_ANALYSE_VALUES_TREE;
+	assert_int_equal(kifu_analyse_game(&tree, rp->game, rp->variant, rp->first, rp->moves, n, &o,
+					   &err), 0);
+	for (k = 0; k < n; k++)
+		differ += tree[k].best == whole[k].best && tree[k].best != rp->moves[k] &&
+			  tree[k].played_score != whole[k].played_score;
+	assert_true(differ > 0);
+	kifu_analyse_game_free(whole);
+	kifu_analyse_game_free(tree);
 	unload(&gs);
 }
 
@@ -449,12 +553,97 @@ static void test_refusals(void **unused)
 	unload(&gs);
 }
 
+/*
+ * Each side's accuracy (kifu_analyse_sides) against figures computed apart
+ * by a plain transcription of lichess's AccuracyPercent (its window list
+ * built as lichess builds it: copies of the first window, then the sliding
+ * ones): plies made by a fixed rule, in games of 1, 45 and 90 plies (the
+ * window 2, 4 and 8 positions) of two sides and of 45 plies of four.
+ */
+static void make_plies(struct kifu_ply_review *rv, size_t n, int nsides)
+{
+	static const double loss[] = { 0, 0, 0.01, 0.05, 0.12, 0.3, 0.7 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memset(&rv[i], 0, sizeof(rv[i]));
+		rv[i].ply = i + 1;
+		rv[i].side = (int)(i % (size_t)nsides);
+		rv[i].expected = (double)((i * 37) % 100) / 100;
+		rv[i].loss = loss[(i * 5) % 7];
+		rv[i].played_score = rv[i].expected > rv[i].loss ? rv[i].expected - rv[i].loss : 0;
+		rv[i].best_score = rv[i].expected;
+		rv[i].mark = kifu_analyse_mark(rv[i].loss);
+	}
+}
+
+static void test_accuracy(void **unused)
+{
+	static const struct {
+		size_t n;
+		int nsides;
+		double acc[4];   /* -1: no move */
+	} cases[] = {
+		{ 45, 2, { 42.37014, 39.961552 } },
+		{ 45, 4, { 37.152189, 43.176428, 49.12612, 37.700582 } },
+		{ 1, 2, { 100.0, -1 } },
+		{ 90, 2, { 40.116565, 40.931549 } },
+	};
+	struct kifu_ply_review rv[90];
+	struct kifu_analyse_side sides[KIFU_GAME_SIDES_MAX];
+	size_t c;
+	int s;
+
+	(void)unused;
+	assert_float_equal(kifu_analyse_move_accuracy(0), 100, 1e-9);
+	assert_float_equal(kifu_analyse_move_accuracy(0.1), 64.582619, 1e-5);
+	assert_float_equal(kifu_analyse_move_accuracy(1), 0, 1e-9);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		make_plies(rv, cases[c].n, cases[c].nsides);
+		kifu_analyse_sides(sides, cases[c].nsides, rv, cases[c].n);
+		for (s = 0; s < cases[c].nsides; s++) {
+			if (cases[c].acc[s] < 0) {
+				assert_int_equal(sides[s].moves, 0);
+				assert_true(isnan(sides[s].accuracy));
+				continue;
+			}
+			if (fabs(sides[s].accuracy - cases[c].acc[s]) > 1e-4)
+				fail_msg("%zu plies, %d sides: side %d's accuracy %.6f, not %.6f",
+					 cases[c].n, cases[c].nsides, s, sides[s].accuracy,
+					 cases[c].acc[s]);
+		}
+	}
+	/* the marks counted per side, the mean loss */
+	make_plies(rv, 45, 2);
+	kifu_analyse_sides(sides, 2, rv, 45);
+	{
+		int marks[2][4] = { { 0 } };
+		double loss[2] = { 0, 0 };
+		size_t i;
+
+		for (i = 0; i < 45; i++) {
+			marks[rv[i].side][rv[i].mark]++;
+			loss[rv[i].side] += rv[i].loss;
+		}
+		for (s = 0; s < 2; s++) {
+			assert_int_equal(sides[s].inaccuracies, marks[s][KIFU_REVIEW_DUBIOUS]);
+			assert_int_equal(sides[s].mistakes, marks[s][KIFU_REVIEW_MISTAKE]);
+			assert_int_equal(sides[s].blunders, marks[s][KIFU_REVIEW_BLUNDER]);
+			assert_float_equal(sides[s].mean_loss, loss[s] / (double)sides[s].moves, 1e-12);
+		}
+		assert_int_equal(sides[0].moves, 23);
+		assert_int_equal(sides[1].moves, 22);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_accuracy),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_threads_deterministic),
+		cmocka_unit_test(test_positions_alone),
 		cmocka_unit_test(test_blunders_marked),
 		cmocka_unit_test(test_random_loses_more),
 	};

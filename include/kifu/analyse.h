@@ -48,6 +48,24 @@ enum kifu_review_mark {
 	KIFU_REVIEW_BLUNDER   /* ?? */
 };
 
+/*
+ * How a review values the moves (README.md, "What the review tells apart",
+ * has both measured):
+ *   - TREE (the default): in the search of the position before the move,
+ *     the engine's choice and the move played each get N/4 more iterations
+ *     forced through them, and their scores are those iterations' means;
+ *   - POSITIONS: as lichess evaluates every position, the position after
+ *     the move played and the one after the engine's choice (when not
+ *     played) each get their own search at the same budget as the position
+ *     before, and each move's score is the mover's value there (every
+ *     side's mean over the N/4 iterations forced through the engine's
+ *     choice in that position). The engine's own move played loses 0.
+ */
+enum kifu_analyse_values {
+	KIFU_ANALYSE_VALUES_TREE = 0,
+	KIFU_ANALYSE_VALUES_POSITIONS
+};
+
 struct kifu_analyse_opts {
 	/*
 	 * The reviewing player: "engine", "engine:N" or "mcts:N"; NULL:
@@ -58,6 +76,7 @@ struct kifu_analyse_opts {
 	long min_visits;  /* iterations the played move gets at least; 0: playouts / 4 */
 	int threads;      /* 0: the number of cores */
 	uint64_t seed;
+	int values;       /* enum kifu_analyse_values: how moves are valued (0: the default) */
 };
 
 /* The review of one ply. */
@@ -75,6 +94,34 @@ struct kifu_ply_review {
 	int best_proof, played_proof;  /* enum kifu_proof (player.h): what the solver proved */
 	int best_plies, played_plies;  /* proven: plies to the end, the move included */
 };
+
+/* One side's figures over a reviewed game (kifu_analyse_sides). */
+struct kifu_analyse_side {
+	size_t moves;          /* its reviewed moves */
+	double accuracy;       /* 0-100 (below); NAN without a move */
+	double mean_loss;      /* NAN without a move */
+	int inaccuracies, mistakes, blunders; /* ?!, ?, ?? */
+};
+
+/*
+ * A move's accuracy, 0-100, from its loss (CLI.md, lichess's accuracy from
+ * win-percentage drops with the drop = 100 x loss): 103.1668 e^(-0.04354
+ * drop) - 3.1669 + 1, clamped to [0, 100].
+ */
+double kifu_analyse_move_accuracy(double loss);
+
+/*
+ * Each side's figures (out: nsides of them; lib/stats/accuracy.c) over the n plies rv of one
+ * game of nsides sides: its accuracy as lichess computes a game's (the mean
+ * of the volatility-weighted mean and the harmonic mean of its moves'
+ * accuracies; the window clamp(n / 10, 2, 8) positions, each move's
+ * weight the standard deviation of the positions' values in its window,
+ * in percent, clamped to [0.5, 12]), its marks and its mean loss. The
+ * positions' values: the first side's expected score (two sides; the
+ * mover's in a game of more) before each ply, then after the last ply.
+ */
+void kifu_analyse_sides(struct kifu_analyse_side *out, int nsides,
+			const struct kifu_ply_review *rv, size_t n);
 
 /* The mark a loss earns. */
 int kifu_analyse_mark(double loss);

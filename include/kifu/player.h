@@ -130,7 +130,17 @@ struct kifu_player_analysis {
 	double expected;                  /* mean reward of the N iterations, for the side to move */
 	struct kifu_player_value best;    /* the engine's choice and its value */
 	struct kifu_player_value played;  /* the move analysed and its value */
+	/*
+	 * The position's value for every side (KIFU_GAME_SIDES_MAX, the first
+	 * nsides used): each side's mean reward over the iterations forced
+	 * through the engine's choice (value[side to move] == best.score), or
+	 * the result where the solver proved the choice (1 to the winner).
+	 */
+	double value[KIFU_GAME_SIDES_MAX];
 };
+
+/* `played` of kifu_player_analyse for valuing the position alone. */
+#define KIFU_PLAYER_NO_MOVE UINT64_MAX
 
 /*
  * Analyses state for the side to move, with `played` (one of its legal
@@ -151,7 +161,10 @@ struct kifu_player_analysis {
  *     rests on a few lucky visits (with more moves than iterations, as in
  *     glaisher, the most visited move may have been visited once).
  * `expected` is the mean over the N iterations, before any forcing; the
- * scores are the moves' means after it. Returns 0,
+ * scores are the moves' means after it. With played KIFU_PLAYER_NO_MOVE
+ * only the engine's choice is forced and out->played is left zero (the
+ * position valued alone, as kifu-analyse values the position after each
+ * move). Returns 0,
  * KIFU_EILLEGAL (not a searching player, the game is over, played not
  * legal), KIFU_ERANGE (more moves than the node pool holds) or KIFU_ENOMEM.
  */

@@ -97,70 +97,195 @@ static int new_engine(struct kifu_player **out, long *min_visits, const struct k
 	return ret;
 }
 
-/* One ply on engine p (its generator reseeded for the ply). */
-static int review(struct kifu_ply_review *out, struct kifu_player *p, long min_visits,
-		  const struct kifu_game *g, const void *state, kifu_move played, size_t ply,
-		  const struct kifu_analyse_opts *o, struct kifu_error *err)
-{
+/* A position's analysis: the engine's search of it, or its result where the game is over. */
+struct pos_value {
 	struct kifu_player_analysis a;
-	int ret;
+	int over;
+};
+
+/*
+ * Analyses the position state on engine p, its generator seeded with seed
+ * (kifu_player_analyse, played KIFU_PLAYER_NO_MOVE to value the position
+ * alone): every side's value under the engine's choice; or the result
+ * where the game is over.
+ */
+static int value_position(struct pos_value *out, struct kifu_player *p, long min_visits,
+			  const struct kifu_game *g, const void *state, kifu_move played,
+			  uint64_t seed, struct kifu_error *err)
+{
+	struct kifu_outcome oc;
+	int s;
 
 	memset(out, 0, sizeof(*out));
-	kifu_player_seed(p, kifu_analyse_ply_seed(o->seed, ply));
-	ret = kifu_player_analyse(&a, p, state, played, min_visits, err);
-	if (ret < 0)
-		return ret;
+	g->outcome(state, &oc);
+	if (oc.status != KIFU_ONGOING) {
+		out->over = 1;
+		for (s = 0; s < g->nsides; s++)
+			out->a.value[s] = oc.status == KIFU_WIN ? (s == oc.winner) : 1.0 / g->nsides;
+		return 0;
+	}
+	kifu_player_seed(p, seed);
+	return kifu_player_analyse(&out->a, p, state, played, min_visits, err);
+}
+
+/*
+ * The review of ply `ply`, `played` from state, with every value from the
+ * search of the position before (KIFU_ANALYSE_VALUES_TREE): the engine's
+ * choice and the move played each valued by N/4 more iterations forced
+ * through it.
+ */
+static void combine_tree(struct kifu_ply_review *out, const struct kifu_game *g,
+			 const void *state, kifu_move played, size_t ply,
+			 const struct kifu_player_analysis *a)
+{
+	memset(out, 0, sizeof(*out));
 	out->ply = ply;
 	out->side = g->side_to_move(state);
 	out->move = played;
-	out->best = a.best.move;
-	out->expected = a.expected;
-	out->best_score = a.best.score;
+	out->best = a->best.move;
+	out->expected = a->expected;
+	out->best_score = a->best.score;
 	/* the best move analysed is the move played: one value, whatever the forcing added */
-	out->played_score = played == a.best.move ? a.best.score : a.played.score;
+	out->played_score = played == a->best.move ? a->best.score : a->played.score;
 	out->loss = out->best_score > out->played_score ? out->best_score - out->played_score : 0;
 	out->mark = kifu_analyse_mark(out->loss);
-	out->best_visits = a.best.visits;
-	out->played_visits = a.played.visits;
-	out->best_proof = a.best.proof;
-	out->best_plies = a.best.plies;
-	if (played == a.best.move) {
-		out->played_proof = a.best.proof;
-		out->played_plies = a.best.plies;
+	out->best_visits = a->best.visits;
+	out->played_visits = a->played.visits;
+	out->best_proof = a->best.proof;
+	out->best_plies = a->best.plies;
+	if (played == a->best.move) {
+		out->played_proof = a->best.proof;
+		out->played_plies = a->best.plies;
 	} else {
-		out->played_proof = a.played.proof;
-		out->played_plies = a.played.plies;
+		out->played_proof = a->played.proof;
+		out->played_plies = a->played.plies;
 	}
 	/* proven lost where the engine's choice is not: a blunder, whatever the samples say */
 	if (out->played_proof == KIFU_PROOF_LOSS && out->best_proof != KIFU_PROOF_LOSS)
 		out->mark = KIFU_REVIEW_BLUNDER;
-	return 0;
 }
 
-int kifu_analyse_position(struct kifu_ply_review *out, const struct kifu_game *g,
-			  const void *state, kifu_move played, size_t ply,
-			  const struct kifu_analyse_opts *o, struct kifu_error *err)
+/* What a proven (or ended) value v for side says: won, lost or drawn. */
+static int proof_of(double v)
 {
-	struct kifu_player *p = NULL;
-	long min_visits = 0;
+	return v >= 1 - EPS ? KIFU_PROOF_WIN : v <= EPS ? KIFU_PROOF_LOSS : KIFU_PROOF_DRAW;
+}
+
+/* The seed of the search of the position after the engine's choice at ply (1-based). */
+static uint64_t best_seed(uint64_t seed, size_t ply)
+{
+	return kifu_analyse_ply_seed(seed, ply) ^ KIFU_HASH_GOLDEN;
+}
+
+/*
+ * The mover's value of the position after a move (after: its search, or
+ * its result), with what it proves: *proof and *plies (the move included).
+ */
+static double after_value(int *proof, int *plies, const struct pos_value *after, int side)
+{
+	double v = after->a.value[side];
+
+	*proof = KIFU_PROOF_NONE;
+	*plies = 0;
+	if (after->over) {
+		*proof = proof_of(v);
+		*plies = 1;
+	} else if (after->a.best.proof != KIFU_PROOF_NONE) {
+		*proof = proof_of(v);
+		*plies = after->a.best.plies + 1;
+	}
+	return v;
+}
+
+/*
+ * The review of ply `ply`, `played` from state, as lichess evaluates every
+ * position: the engine's choice from the search of the position before,
+ * and both moves valued by their own searches of the positions after them
+ * at the same budget (after_played: the game's next position; after_best:
+ * the position after the engine's choice, when it was not played), each
+ * the mover's share there. One kind of measure on both sides of the loss:
+ * a search values the side to move there, so the mover's value before the
+ * move and after it are not alike. The engine's own move played loses 0.
+ * A proof of the engine's choice in the position before keeps its score
+ * (1 won, 0 lost).
+ */
+static void combine(struct kifu_ply_review *out, const struct kifu_game *g, const void *state,
+		    kifu_move played, size_t ply, const struct pos_value *before,
+		    const struct pos_value *after_played, const struct pos_value *after_best)
+{
+	const struct kifu_player_analysis *a = &before->a;
+	int proof, plies;
+	double v;
+
+	memset(out, 0, sizeof(*out));
+	out->ply = ply;
+	out->side = g->side_to_move(state);
+	out->move = played;
+	out->best = a->best.move;
+	out->expected = a->expected;
+	out->best_score = a->best.score;
+	out->best_visits = a->best.visits;
+	out->best_proof = a->best.proof;
+	out->best_plies = a->best.plies;
+	if (played == a->best.move) {
+		out->played_score = out->best_score;
+		out->played_visits = a->best.visits;
+		out->played_proof = a->best.proof;
+		out->played_plies = a->best.plies;
+	} else {
+		if (after_best) {
+			v = after_value(&proof, &plies, after_best, out->side);
+			out->best_score = v;
+			out->best_visits = after_best->a.best.visits;
+			if (proof != KIFU_PROOF_NONE) {
+				out->best_proof = proof;
+				out->best_plies = plies;
+			}
+		}
+		out->played_score = after_value(&out->played_proof, &out->played_plies, after_played,
+						 out->side);
+		out->played_visits = after_played->a.best.visits;
+	}
+	out->loss = out->best_score > out->played_score ? out->best_score - out->played_score : 0;
+	out->mark = kifu_analyse_mark(out->loss);
+	/* proven lost where the engine's choice is not: a blunder, whatever the samples say */
+	if (out->played_proof == KIFU_PROOF_LOSS && out->best_proof != KIFU_PROOF_LOSS)
+		out->mark = KIFU_REVIEW_BLUNDER;
+}
+
+/* Whether played is one of state's legal moves (not checked, apply would corrupt the state). */
+static int is_legal(const struct kifu_game *g, const void *state, kifu_move played,
+		    struct kifu_error *err)
+{
+	kifu_move *moves = malloc(sizeof(*moves) * (g->max_moves ? g->max_moves : 1));
+	size_t n, i;
 	int ret;
 
-	ret = new_engine(&p, &min_visits, g, o, err);
-	if (ret == 0)
-		ret = review(out, p, min_visits, g, state, played, ply, o, err);
-	kifu_player_free(p);
+	if (!moves)
+		return kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
+	n = g->legal_moves(state, moves);
+	for (i = 0; i < n && moves[i] != played; i++)
+		;
+	free(moves);
+	if (!n)
+		ret = kifu_error_set(err, KIFU_EILLEGAL, "analysis: no legal move, the game is over");
+	else if (i == n)
+		ret = kifu_error_set(err, KIFU_EILLEGAL, "analysis: the move analysed is not legal");
+	else
+		ret = 0;
 	return ret;
 }
 
-/* The work of kifu_analyse_game, shared by its threads. */
+/* Positions to search, shared by the threads of search_all. */
 struct job {
 	const struct kifu_game *g;
 	const struct kifu_analyse_opts *o;
-	const unsigned char *states;   /* n positions: the one before each ply */
-	const kifu_move *moves;
+	const unsigned char *states;   /* n positions, side by side */
+	const kifu_move *played;       /* the move of each, or NULL: none */
+	const uint64_t *seeds;         /* each one's seed */
 	size_t n;
-	struct kifu_ply_review *out;
-	atomic_size_t next;            /* the next ply index to take */
+	struct pos_value *out;         /* n, one per position */
+	atomic_size_t next;            /* the next position index to take */
 	atomic_int stop;               /* a thread failed: the others stop */
 };
 
@@ -182,8 +307,10 @@ static int work(void *arg)
 	w->ret = new_engine(&p, &min_visits, j->g, j->o, &w->err);
 	while (w->ret == 0 && !atomic_load(&j->stop) &&
 	       (i = atomic_fetch_add(&j->next, 1)) < j->n) {
-		w->ret = review(&j->out[i], p, min_visits, j->g, j->states + i * j->g->state_size, j->moves[i],
-				i + 1, j->o, &w->err);
+		w->ret = value_position(&j->out[i], p, min_visits, j->g,
+					j->states + i * j->g->state_size,
+					j->played ? j->played[i] : KIFU_PLAYER_NO_MOVE, j->seeds[i],
+					&w->err);
 	}
 	if (w->ret < 0)
 		atomic_store(&j->stop, 1);
@@ -191,44 +318,35 @@ static int work(void *arg)
 	return 0;
 }
 
-int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, int variant,
-		      int first, const kifu_move *moves, size_t n,
-		      const struct kifu_analyse_opts *o, struct kifu_error *err)
+/*
+ * Searches the n positions states (side by side) into out, each with its
+ * own seed and its move played (played NULL: none), on o's threads. Each result depends on its position and seed
+ * alone, so the thread count never shows. Returns 0 or the first failure.
+ */
+static int search_all(struct pos_value *out, const struct kifu_game *g,
+		      const unsigned char *states, const kifu_move *played, const uint64_t *seeds,
+		      size_t n, const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
 	struct job j;
-	struct worker *w = NULL;
-	unsigned char *states = NULL;
-	struct kifu_ply_review *rev = NULL;
-	int nthreads = o->threads > 0 ? o->threads : kifu_analyse_cores(), started = 0, t, ret;
-	size_t i;
+	struct worker *w;
+	int nthreads = o->threads > 0 ? o->threads : kifu_analyse_cores(), started = 0, t, ret = 0;
 
-	*out = NULL;
 	if (!n)
 		return 0;
 	if (nthreads > MAX_THREADS)
 		nthreads = MAX_THREADS;
 	if ((size_t)nthreads > n)
 		nthreads = (int)n;
-	states = malloc(g->state_size * n);
-	rev = calloc(n, sizeof(*rev));
 	w = calloc((size_t)nthreads, sizeof(*w));
-	if (!states || !rev || !w) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
-		goto out;
-	}
-	ret = g->init(states, variant, first, err);
-	if (ret < 0)
-		goto out;
-	for (i = 1; i < n; i++) {
-		memcpy(states + i * g->state_size, states + (i - 1) * g->state_size, g->state_size);
-		g->apply(states + i * g->state_size, moves[i - 1]);
-	}
+	if (!w)
+		return kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
 	j.g = g;
 	j.o = o;
 	j.states = states;
-	j.moves = moves;
+	j.played = played;
+	j.seeds = seeds;
 	j.n = n;
-	j.out = rev;
+	j.out = out;
 	atomic_init(&j.next, 0);
 	atomic_init(&j.stop, 0);
 	for (t = 0; t < nthreads; t++) {
@@ -242,13 +360,117 @@ int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, i
 	work(&w[0]);
 	for (t = 1; t < started; t++)
 		thrd_join(w[t].thread, NULL);
-	ret = 0;
 	for (t = 0; t < started; t++)
 		if (w[t].ret < 0) {
 			ret = w[t].ret;
 			*err = w[t].err;
 			break;
 		}
+	free(w);
+	return ret;
+}
+
+/*
+ * The review of the n plies moves from states[0], moves[0] being ply
+ * `ply` (1-based: the seeds): states has room for n + 1 positions (filled
+ * here from states[0]). First every position of the game is searched (the
+ * one before each ply, then the last), then the positions after the
+ * engine's choices that were not played (unless the choice is proven).
+ */
+static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g,
+			unsigned char *states, const kifu_move *moves, size_t n, size_t ply,
+			const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	size_t sz = g->state_size, i, m = 0;
+	struct pos_value *values = calloc(2 * n + 1, sizeof(*values));
+	uint64_t *seeds = malloc(sizeof(*seeds) * (n + 1));
+	unsigned char *after_best = malloc(sz * n + 1);
+	size_t *at = malloc(sizeof(*at) * n); /* ply index -> its position after the choice, or n */
+	int ret = 0;
+
+	if (!values || !seeds || !after_best || !at) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
+		goto out;
+	}
+	for (i = 1; ret == 0 && i <= n; i++) {
+		ret = is_legal(g, states + (i - 1) * sz, moves[i - 1], err);
+		memcpy(states + i * sz, states + (i - 1) * sz, sz);
+		if (ret == 0)
+			g->apply(states + i * sz, moves[i - 1]);
+	}
+	for (i = 0; i <= n; i++)
+		seeds[i] = kifu_analyse_ply_seed(o->seed, ply + i);
+	if (ret == 0 && o->values == KIFU_ANALYSE_VALUES_TREE) {
+		/* each move valued in the search of the position before it */
+		ret = search_all(values, g, states, moves, seeds, n, o, err);
+		for (i = 0; ret == 0 && i < n; i++)
+			combine_tree(&rev[i], g, states + i * sz, moves[i], ply + i, &values[i].a);
+		goto out;
+	}
+	if (ret == 0)
+		ret = search_all(values, g, states, NULL, seeds, n + 1, o, err);
+	for (i = 0; ret == 0 && i < n; i++) {
+		kifu_move best = values[i].a.best.move;
+
+		at[i] = n;
+		if (best == moves[i] || values[i].a.best.proof != KIFU_PROOF_NONE)
+			continue;
+		memcpy(after_best + m * sz, states + i * sz, sz);
+		g->apply(after_best + m * sz, best);
+		seeds[m] = best_seed(o->seed, ply + i);
+		at[i] = m++;
+	}
+	if (ret == 0)
+		ret = search_all(values + n + 1, g, after_best, NULL, seeds, m, o, err);
+	for (i = 0; ret == 0 && i < n; i++)
+		combine(&rev[i], g, states + i * sz, moves[i], ply + i, &values[i], &values[i + 1],
+			at[i] < n ? &values[n + 1 + at[i]] : NULL);
+out:
+	free(values);
+	free(seeds);
+	free(after_best);
+	free(at);
+	return ret;
+}
+
+int kifu_analyse_position(struct kifu_ply_review *out, const struct kifu_game *g,
+			  const void *state, kifu_move played, size_t ply,
+			  const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	unsigned char *states = malloc(2 * (g->state_size ? g->state_size : 1));
+	struct kifu_analyse_opts one = *o;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!states)
+		return kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
+	memcpy(states, state, g->state_size);
+	one.threads = 1;
+	ret = review_plies(out, g, states, &played, 1, ply, &one, err);
+	free(states);
+	return ret;
+}
+
+int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, int variant,
+		      int first, const kifu_move *moves, size_t n,
+		      const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	unsigned char *states = NULL;
+	struct kifu_ply_review *rev = NULL;
+	int ret;
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	states = malloc(g->state_size * (n + 1));
+	rev = calloc(n, sizeof(*rev));
+	if (!states || !rev) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
+		goto out;
+	}
+	ret = g->init(states, variant, first, err);
+	if (ret == 0)
+		ret = review_plies(rev, g, states, moves, n, 1, o, err);
 out:
 	if (ret == 0) {
 		*out = rev;
@@ -256,7 +478,6 @@ out:
 	}
 	free(rev);
 	free(states);
-	free(w);
 	return ret;
 }
 

@@ -366,6 +366,8 @@ static int iterate(struct kifu_player *p, const void *root)
 		node->visits++;
 		node->reward += p->rewards[node->mover];
 	}
+	if (p->summing)
+		kifu_player_sum_(p);
 	/* a proof found at the end of the path may solve the nodes above it */
 	for (i = depth - 1; i > 0; i--) {
 		if (!(e->nodes[e->path[i]].flags & NODE_SOLVED) ||
@@ -545,7 +547,7 @@ int kifu_engine_analyse_(struct kifu_player_analysis *out, struct kifu_player *p
 	for (i = 0; i < e->nodes[0].count; i++)
 		if (c[i].move == played)
 			pi = i;
-	if (pi == UINT32_MAX) {
+	if (pi == UINT32_MAX && played != KIFU_PLAYER_NO_MOVE) {
 		ret = kifu_error_set(err, KIFU_EILLEGAL, "player '%s': the move analysed is not legal",
 				     p->spec);
 		goto out;
@@ -560,10 +562,14 @@ int kifu_engine_analyse_(struct kifu_player_analysis *out, struct kifu_player *p
 		visits += c[i].visits;
 	}
 	out->expected = visits ? reward / (double)visits : 0;
-	ret = fresh_value(&out->best, p, state, best, min_visits);
+	ret = kifu_player_fresh_sum_(out, p, state, best, min_visits, fresh_value);
+	/* a proven choice: the position's value is its result */
+	c = e->nodes + e->nodes[0].first + best;
+	if (ret == 0 && (c->flags & NODE_SOLVED))
+		result_rewards(out->value, c->winner, p->game->nsides);
 	if (ret == 0 && pi == best)
 		out->played = out->best;
-	else if (ret == 0)
+	else if (ret == 0 && pi != UINT32_MAX)
 		ret = fresh_value(&out->played, p, state, pi, min_visits);
 	if (ret < 0)
 		goto out;

@@ -425,6 +425,8 @@ static int iterate(struct kifu_player *p, const void *root)
 		node->visits++;
 		node->reward += p->rewards[node->mover];
 	}
+	if (p->summing)
+		kifu_player_sum_(p);
 	return 0;
 }
 
@@ -619,7 +621,7 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 	for (i = 0; i < p->nodes[0].count; i++)
 		if (c[i].move == played)
 			pi = i;
-	if (pi == UINT32_MAX) {
+	if (pi == UINT32_MAX && played != KIFU_PLAYER_NO_MOVE) {
 		ret = kifu_error_set(err, KIFU_EILLEGAL, "player '%s': the move analysed is not legal",
 				     p->spec);
 		goto out;
@@ -645,10 +647,10 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 	 * with more moves than iterations (glaisher), the most visited move
 	 * may have one lucky visit, and the move played none.
 	 */
-	ret = fresh_value(&out->best, p, state, best, min_visits);
+	ret = kifu_player_fresh_sum_(out, p, state, best, min_visits, fresh_value);
 	if (ret == 0 && pi == best)
 		out->played = out->best;
-	else if (ret == 0)
+	else if (ret == 0 && pi != UINT32_MAX)
 		ret = fresh_value(&out->played, p, state, pi, min_visits);
 	if (ret < 0)
 		goto out;
@@ -657,8 +659,31 @@ out:
 	if (ret == KIFU_ENOMEM)
 		kifu_error_set(err, ret, "player '%s': out of memory", p->spec);
 	p->force = NO_FORCE;
+	p->summing = 0;
 	p->analysing = 0;
 	p->nnodes = 0;
+	return ret;
+}
+
+void kifu_player_sum_(struct kifu_player *p)
+{
+	int s;
+
+	for (s = 0; s < p->game->nsides; s++)
+		p->sum[s] += p->rewards[s];
+}
+
+int kifu_player_fresh_sum_(struct kifu_player_analysis *out, struct kifu_player *p,
+			   const void *state, uint32_t best, long visits, kifu_player_fresh_fn fresh)
+{
+	int s, ret;
+
+	memset(p->sum, 0, sizeof(p->sum));
+	p->summing = 1;
+	ret = fresh(&out->best, p, state, best, visits);
+	p->summing = 0;
+	for (s = 0; s < p->game->nsides; s++)
+		out->value[s] = out->best.visits ? p->sum[s] / out->best.visits : 0;
 	return ret;
 }
 

@@ -35,6 +35,8 @@ struct kifu_player {
 	size_t path_cap;
 	int analysing;      /* kifu_player_analyse: look for decisive moves at expansion */
 	uint32_t force;     /* root child every iteration goes through, or NO_FORCE */
+	int summing;        /* analysis: add each iteration's rewards to sum */
+	double sum[KIFU_GAME_SIDES_MAX]; /* per side, while summing */
 	struct engine *engine; /* the engine's own search state (PLAYER_ENGINE) */
 };
 
@@ -51,6 +53,19 @@ size_t kifu_player_rng_below_(uint64_t *s, size_t n);
 int kifu_player_pool_reserve_(void **v, uint32_t *cap, size_t used, size_t n, size_t max,
 			      size_t elem);
 int kifu_player_path_push_(uint32_t **path, size_t *cap, size_t depth, uint32_t idx);
+
+/*
+ * An analysis's fresh value of the engine's choice (root child best):
+ * fresh(&out->best, p, state, best, visits), the rewards of every side
+ * summed over its iterations into out->value as means.
+ */
+typedef int (*kifu_player_fresh_fn)(struct kifu_player_value *v, struct kifu_player *p,
+				    const void *state, uint32_t i, long visits);
+int kifu_player_fresh_sum_(struct kifu_player_analysis *out, struct kifu_player *p,
+			   const void *state, uint32_t best, long visits, kifu_player_fresh_fn fresh);
+
+/* While summing: the iteration's rewards (p->rewards) added to p->sum. */
+void kifu_player_sum_(struct kifu_player *p);
 
 /* The engine (engine.c): made with the player, freed with it. */
 int kifu_engine_new_(struct kifu_player *p);

@@ -83,6 +83,32 @@ int kifu_render_review_yaml(struct kifu_buf *b, struct kifu_record *rec,
 	return ret;
 }
 
+/* ,"sides":{SIDE:{accuracy, inaccuracies, mistakes, blunders, mean_loss}} (kifu_analyse_sides). */
+static void review_sides_json(struct kifu_buf *b, const struct kifu_game *g,
+			      const struct kifu_ply_review *rv, size_t n)
+{
+	struct kifu_analyse_side sides[KIFU_GAME_SIDES_MAX];
+	int s;
+
+	kifu_analyse_sides(sides, g->nsides, rv, n);
+	kifu_buf_puts(b, ",\n  \"sides\":{");
+	for (s = 0; s < g->nsides; s++) {
+		kifu_buf_puts(b, s ? "," : "");
+		kifu_buf_json_string(b, g->sides[s]);
+		if (sides[s].moves)
+			kifu_buf_printf(b, ":{\"accuracy\":%.1f,", sides[s].accuracy);
+		else
+			kifu_buf_puts(b, ":{\"accuracy\":null,");
+		kifu_buf_printf(b, "\"inaccuracies\":%d,\"mistakes\":%d,\"blunders\":%d,",
+				sides[s].inaccuracies, sides[s].mistakes, sides[s].blunders);
+		if (sides[s].moves)
+			kifu_buf_printf(b, "\"mean_loss\":%.4f}", sides[s].mean_loss);
+		else
+			kifu_buf_puts(b, "\"mean_loss\":null}");
+	}
+	kifu_buf_putc(b, '}');
+}
+
 int kifu_render_review_json(struct kifu_buf *b, const struct kifu_record *rec,
 			    const struct kifu_replay *rp, const struct kifu_render_review *review)
 {
@@ -125,7 +151,9 @@ int kifu_render_review_json(struct kifu_buf *b, const struct kifu_record *rec,
 			kifu_buf_puts(b, ",\"loses_in\":null");
 		kifu_buf_putc(b, '}');
 	}
-	kifu_buf_puts(b, rp->nplies ? "\n  ]\n}" : "]\n}");
+	kifu_buf_puts(b, rp->nplies ? "\n  ]" : "]");
+	review_sides_json(b, g, rv, rp->nplies);
+	kifu_buf_puts(b, "\n}");
 	return b->failed ? KIFU_ENOMEM : 0;
 }
 
@@ -135,8 +163,9 @@ int kifu_render_review_text(struct kifu_buf *b, const struct kifu_replay *rp,
 	const struct kifu_game *g = rp->game;
 	const struct kifu_ply_review *rv = review->plies;
 	const char *best = review->best;
-	double loss[2] = { 0, 0 };
-	size_t i, n[2] = { 0, 0 };
+	struct kifu_analyse_side sides[KIFU_GAME_SIDES_MAX];
+	size_t i;
+	int s;
 
 	kifu_buf_printf(b, "%s: %s, variant %s; %s, seed %llu\n", label, g->name,
 			g->variants[rp->variant], review->spec ? review->spec : "mcts",
@@ -163,15 +192,18 @@ int kifu_render_review_text(struct kifu_buf *b, const struct kifu_replay *rp,
 			kifu_buf_printf(b, " loses by force in %d pl%s", p->played_plies,
 					p->played_plies == 1 ? "y" : "ies");
 		kifu_buf_putc(b, '\n');
-		if (g->nsides == 2) {
-			loss[p->side] += p->loss;
-			n[p->side]++;
-		}
 	}
-	if (g->nsides == 2)
-		for (i = 0; i < 2; i++)
-			if (n[i])
-				kifu_buf_printf(b, "mean loss %s: %.3f over %zu move%s\n", g->sides[i],
-						loss[i] / (double)n[i], n[i], n[i] == 1 ? "" : "s");
+	/* a line per side: its accuracy, marks and mean loss */
+	kifu_analyse_sides(sides, g->nsides, rv, rp->nplies);
+	for (s = 0; s < g->nsides; s++) {
+		if (!sides[s].moves) {
+			kifu_buf_printf(b, "%s: no move reviewed\n", g->sides[s]);
+			continue;
+		}
+		kifu_buf_printf(b, "%s: accuracy %.1f, %d ?!, %d ?, %d ??, mean loss %.3f over %zu "
+				"moves\n", g->sides[s], sides[s].accuracy, sides[s].inaccuracies,
+				sides[s].mistakes, sides[s].blunders, sides[s].mean_loss,
+				sides[s].moves);
+	}
 	return b->failed ? KIFU_ENOMEM : 0;
 }

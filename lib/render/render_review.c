@@ -246,7 +246,8 @@ void kifu_render_review_chart_(struct kifu_buf *b, const struct kifu_record *rec
 		}
 		kifu_buf_puts(b, "</span>");
 	}
-	kifu_buf_printf(b, "</p>\n<p class=\"mkey\">%d marked move%s: "
+	kifu_buf_puts(b, "</p>\n");
+	kifu_buf_printf(b, "<p class=\"mkey\">%d marked move%s: "
 			"<span class=\"mk mk1\">?!</span> loss &ge; %.2f, "
 			"<span class=\"mk mk2\">?</span> &ge; %.2f, "
 			"<span class=\"mk mk3\">?\?</span> &ge; %.2f</p>\n", marks, marks == 1 ? "" : "s",
@@ -271,40 +272,39 @@ void kifu_render_review_mark_(struct kifu_buf *b, const struct kifu_render_revie
 	kifu_buf_printf(b, ", loss %.2f</span>", r->loss);
 }
 
-/* Per side: its marks of each kind and the mean loss of its reviewed moves. */
+/*
+ * Per side (kifu_analyse_sides): its accuracy, the moves reviewed, its marks
+ * of each kind and their mean loss.
+ */
 static void side_summary(struct kifu_buf *b, const struct kifu_record *rec,
 			 const struct kifu_replay *rp, const struct kifu_render_review *rv)
 {
 	const struct kifu_game *g = rp->game;
-	size_t p;
-	int s, k;
+	struct kifu_analyse_side sides[KIFU_GAME_SIDES_MAX];
+	int s;
 
-	kifu_buf_puts(b, "<table id=\"review-sides\">\n<tr><th>side</th><th>moves</th>"
+	kifu_analyse_sides(sides, g->nsides, rv->plies, rp->nplies);
+	kifu_buf_puts(b, "<table id=\"review-sides\">\n<tr><th>side</th><th>accuracy</th><th>moves</th>"
 		      "<th><span class=\"mk mk1\">?!</span></th><th><span class=\"mk mk2\">?</span>"
 		      "</th><th><span class=\"mk mk3\">?\?</span></th><th>mean loss</th></tr>\n");
 	for (s = 0; s < g->nsides; s++) {
 		const char *name = player_of(rec, g->sides[s]);
-		long moves = 0, marks[4] = { 0, 0, 0, 0 };
-		double loss = 0;
 
-		for (p = 0; p < rp->nplies; p++)
-			if (rv->plies[p].side == s) {
-				moves++;
-				loss += rv->plies[p].loss;
-				if (rv->plies[p].mark >= 1 && rv->plies[p].mark <= 3)
-					marks[rv->plies[p].mark]++;
-			}
 		kifu_buf_printf(b, "<tr data-side=\"%s\"><td>%s", g->sides[s], g->sides[s]);
 		if (name) {
 			kifu_buf_puts(b, " (");
 			kifu_render_html_text_(b, name);
 			kifu_buf_puts(b, ")");
 		}
-		kifu_buf_printf(b, "</td><td>%ld</td>", moves);
-		for (k = 1; k <= 3; k++)
-			kifu_buf_printf(b, "<td class=\"n%d\">%ld</td>", k, marks[k]);
-		if (moves)
-			kifu_buf_printf(b, "<td class=\"loss\">%.3f</td></tr>\n", loss / (double)moves);
+		if (sides[s].moves)
+			kifu_buf_printf(b, "</td><td class=\"acc\">%.1f</td>", sides[s].accuracy);
+		else
+			kifu_buf_puts(b, "</td><td class=\"acc\">-</td>");
+		kifu_buf_printf(b, "<td>%zu</td><td class=\"n1\">%d</td><td class=\"n2\">%d</td>"
+				"<td class=\"n3\">%d</td>", sides[s].moves, sides[s].inaccuracies,
+				sides[s].mistakes, sides[s].blunders);
+		if (sides[s].moves)
+			kifu_buf_printf(b, "<td class=\"loss\">%.3f</td></tr>\n", sides[s].mean_loss);
 		else
 			kifu_buf_puts(b, "<td class=\"loss\">-</td></tr>\n");
 	}

@@ -764,10 +764,10 @@ static void player_record(struct kifu_buf *b, const struct kifu_report *pl, cons
 {
 	static const char *const cols[] = { "games", "wins", "draws", "losses", "unfinished",
 					    "score", "rating", "analysed_moves", "mean_loss",
-					    "mistakes" };
+					    "mistakes", "accuracy" };
 	static const char *const words[] = { "games", "wins", "draws", "losses", "unfinished",
 					     "score", "rating", "moves reviewed", "mean loss",
-					     "mistakes" };
+					     "mistakes", "accuracy" };
 	size_t r, k;
 
 	for (r = 0; r < kifu_report_nrows(pl); r++)

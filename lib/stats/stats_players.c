@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/analyse.h"
 #include "kifu/estimate.h"
 #include "kifu/game.h"
 #include "stats/stats_impl.h"
@@ -25,6 +26,8 @@ struct pl {
 	const char *name;   /* in the report being built */
 	long long analysed, mistakes;  /* reviewed moves (kifu-analyse --store) */
 	double loss;                   /* their summed loss */
+	double accuracy;               /* summed over its reviewed games (kifu_analyse_sides) */
+	long long accuracy_games;
 };
 
 struct pmap {
@@ -472,22 +475,132 @@ out:
 	return ret;
 }
 
+/*
+ * Adds each side's accuracy in the game of the n plies rv (its sides' players
+ * pids) to that player's, for the players m lists.
+ */
+static void add_accuracy(struct pmap *m, const struct kifu_ply_review *rv, size_t n,
+			 const int64_t *pids, int nsides)
+{
+	struct kifu_analyse_side sides[KIFU_GAME_SIDES_MAX];
+	int s;
+
+	if (!n || nsides < 1 || nsides > KIFU_GAME_SIDES_MAX)
+		return;
+	kifu_analyse_sides(sides, nsides, rv, n);
+	for (s = 0; s < nsides; s++) {
+		long k = pids[s] >= 0 ? pmap_find(m, pids[s]) : -1;
+
+		if (k < 0 || !sides[s].moves)
+			continue;
+		m->v[k].accuracy += sides[s].accuracy;
+		m->v[k].accuracy_games++;
+	}
+}
+
+/*
+ * Each player's accuracy: in every game f selects, from the same review as
+ * players_reviews, each side's accuracy over the whole game's plies
+ * (kifu_analyse_sides: its windows take both sides' positions); a player's
+ * is the mean over its reviewed games. Games in id order, so every backend
+ * sums alike.
+ */
+static int players_accuracy(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, struct pmap *m)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
+	struct kifu_stmt *s = NULL;
+	struct kifu_ply_review *rv = NULL;
+	size_t n = 0, cap = 0;
+	int64_t game = -1, pids[KIFU_GAME_SIDES_MAX];
+	int ret, rc, np, nsides = 0, k;
+
+	kifu_buf_puts(&sql, "SELECT g.id, p.side_index, p.expected, p.played_score, p.loss, p.mark, "
+			    "s.player_id, (SELECT count(*) FROM sides s2 WHERE s2.game_id = g.id) "
+			    "FROM games g JOIN analysis_runs r ON r.game_id = g.id "
+			    "JOIN analysis_plies p ON p.run_id = r.id "
+			    "JOIN sides s ON s.game_id = g.id AND s.side_index = p.side_index WHERE ");
+	ret = kifu_stats_source_sql_(&sql, &src, &np, c);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " AND r.id = (SELECT r2.id FROM analysis_runs r2 WHERE r2.game_id = g.id "
+			    "ORDER BY r2.playouts DESC, r2.id DESC LIMIT 1) ORDER BY g.id, p.ply");
+	ret = kifu_stats_prepare_built_(c, &s, &sql, &src, "cannot read the analyses");
+	if (ret < 0)
+		goto out;
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64_(s, 0);
+		int side = (int)kifu_db_column_int64_(s, 1);
+		const char *mark = kifu_db_column_text_(s, 5);
+		struct kifu_ply_review *r;
+
+		if (id != game) {
+			add_accuracy(m, rv, n, pids, nsides);
+			game = id;
+			n = 0;
+			nsides = (int)kifu_db_column_int64_(s, 7);
+			for (k = 0; k < KIFU_GAME_SIDES_MAX; k++)
+				pids[k] = -1;
+		}
+		if (side < 0 || side >= KIFU_GAME_SIDES_MAX || side >= nsides) {
+			ret = kifu_db_damaged_(c->st, c->err, "analysis_plies: a side index out of range");
+			break;
+		}
+		if (n == cap) {
+			size_t ncap = cap ? 2 * cap : 256;
+			void *t = realloc(rv, ncap * sizeof(*rv));
+
+			if (!t) {
+				ret = kifu_error_set(c->err, KIFU_ENOMEM, "players: out of memory");
+				break;
+			}
+			rv = t;
+			cap = ncap;
+		}
+		r = &rv[n++];
+		memset(r, 0, sizeof(*r));
+		r->side = side;
+		r->expected = kifu_db_column_double_(s, 2);
+		r->played_score = kifu_db_column_double_(s, 3);
+		r->loss = kifu_db_column_double_(s, 4);
+		r->mark = !mark ? KIFU_REVIEW_NONE : !strcmp(mark, "??") ? KIFU_REVIEW_BLUNDER :
+			  !strcmp(mark, "?") ? KIFU_REVIEW_MISTAKE :
+			  !strcmp(mark, "?!") ? KIFU_REVIEW_DUBIOUS : KIFU_REVIEW_NONE;
+		pids[side] = kifu_db_column_int64_(s, 6);
+	}
+	if (ret == 0 && rc < 0)
+		ret = kifu_stats_fail_db_(c, "cannot read the analyses");
+	if (ret == 0)
+		add_accuracy(m, rv, n, pids, nsides);
+out:
+	free(rv);
+	kifu_db_finalize_(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
 /* The review columns of a row: empty for a player with no reviewed move. */
 static void put_reviewed(struct kifu_report *rep, long row, const struct pl *p)
 {
 	long moves = kifu_report_add_col_(rep, "analysed_moves", 0, 0);
 	long loss = kifu_report_add_col_(rep, "mean_loss", 0, 3);
 	long mistakes = kifu_report_add_col_(rep, "mistakes", 0, 0);
+	long accuracy = kifu_report_add_col_(rep, "accuracy", 0, 1);
 
 	if (!p->analysed) {
 		kifu_report_set_null_(rep, row, moves);
 		kifu_report_set_null_(rep, row, loss);
 		kifu_report_set_null_(rep, row, mistakes);
+		kifu_report_set_null_(rep, row, accuracy);
 		return;
 	}
 	kifu_report_set_int_(rep, row, moves, p->analysed);
 	kifu_report_set_real_(rep, row, loss, p->loss / (double)p->analysed);
 	kifu_report_set_int_(rep, row, mistakes, p->mistakes);
+	if (p->accuracy_games)
+		kifu_report_set_real_(rep, row, accuracy, p->accuracy / (double)p->accuracy_games);
+	else
+		kifu_report_set_null_(rep, row, accuracy);
 }
 
 static int cmp_players(const void *x, const void *y)
@@ -576,6 +689,8 @@ static int players_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	ret = players_collect(c, f, opt->flags, &m);
 	if (ret == 0)
 		ret = players_reviews(c, f, &m, &reviews);
+	if (ret == 0 && reviews)
+		ret = players_accuracy(c, f, &m);
 	if (ret == 0)
 		ret = build_players(rep, c, &m, reviews);
 	pmap_release(&m);

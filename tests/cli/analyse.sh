@@ -5,9 +5,12 @@
 # marked ?? in json, its yaml comment starting with ??, the text table
 # marking it; on one of them, the same seed with 1 and 2 threads gives
 # byte-identical output in every format, another seed another json; html
-# pages (browser.sh checks them in Chromium); a game from the database by
-# --id and by FILTERS; --store and the players columns it feeds; then usage
-# errors (exit 2) and a missing database (exit 3).
+# pages (browser.sh checks them in Chromium); each side's accuracy, marks
+# and mean loss in text, json (against a transcription of lichess's
+# accuracy apart), html and the stored review; --values positions; a game
+# from the database by --id and by FILTERS; --store and the players columns
+# it feeds (accuracy included); then usage errors (exit 2) and a missing
+# database (exit 3).
 set -u
 . tests/cli/lib/test-lib.sh
 analyse=$bin/kifu-analyse
@@ -76,6 +79,20 @@ check "yaml: last comment" grep -q "comment: '?? best $best [0-9.]*, played [0-9
 check "text: no table header" grep -q '^  ply  side ' "$tmp/a1.text"
 check "text: last ply not marked" sh -c "grep '^ *[0-9]' '$tmp/a1.text' | tail -n 1 | grep -q '?? loses by force in 2 plies\$'"
 check "text: no engine spec in the heading" grep -q '; engine:300, seed 1$' "$tmp/a1.text"
+check "text: no line per side with its accuracy" test "$(grep -c '^[a-z]*: accuracy [0-9.]*, [0-9]* ?!, [0-9]* ?, [0-9]* ??, mean loss ' "$tmp/a1.text")" -eq 2
+
+# --values positions: each move valued by the search of the position after it;
+# the same seed the same review for any thread count; not with --store
+"$analyse" --file "$f" --to json --playouts 100 --values positions --threads 1 >"$tmp/v1.json" ||
+	fail "--values positions exited $?"
+"$analyse" --file "$f" --to json --playouts 100 --values positions --threads 2 >"$tmp/v2.json"
+check "--values positions: 1 and 2 threads differ" cmp -s "$tmp/v1.json" "$tmp/v2.json"
+"$analyse" --file "$f" --to json --playouts 100 --threads 1 >"$tmp/t1.json"
+check "--values positions: the same review as tree" sh -c "! cmp -s '$tmp/v1.json' '$tmp/t1.json'"
+check "--values positions: the last ply (a loss at once) not ??" python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1]))[0]['plies'][-1]
+assert p['mark'] == '??' and p['loses_in'] == 2, p" "$tmp/v1.json"
 # --engine mcts:N reviews with mcts (no proofs) and names it
 "$analyse" --file "$f" --to json --engine mcts:100 --threads 1 >"$tmp/m.json" || fail "--engine mcts:100 exited $?"
 check "--engine mcts:100: not named, or proofs" python3 -c "
@@ -100,6 +117,37 @@ check "FILTERS: not the two splinter games" python3 -c "import json,sys; d=json.
 # player's analysed moves, mean loss and mistakes, checked against the
 # stored rows (the run with most playouts, the last stored among equals).
 sdb=$tmp/store.db
+# lichess's AccuracyPercent transcribed apart (CLI.md): each side's accuracy from
+# plies of (side, expected, played_score, loss), for the checks below
+cat >"$tmp/accuracy.py" <<'PY'
+import math
+def move_acc(loss):
+    a = 103.1668 * math.exp(-0.04354 * 100 * max(0, loss)) - 3.1669 + 1
+    return min(100, max(0, a))
+def pstd(xs):
+    m = sum(xs) / len(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / len(xs))
+def sides(plies, nsides):
+    n = len(plies)
+    vals = []
+    for k in range(n + 1):
+        side, v = (plies[k][0], plies[k][1]) if k < n else (plies[-1][0], plies[-1][2])
+        vals.append(100 * (1 - v if nsides == 2 and side != 0 else v))
+    ws = min(8, max(2, n // 10))
+    windows = [vals[:ws]] * (min(ws, len(vals)) - 2)
+    windows += [vals] if len(vals) <= ws else [vals[i:i + ws] for i in range(len(vals) - ws + 1)]
+    weights = [min(12, max(0.5, pstd(w))) for w in windows]
+    out = {}
+    for s in range(nsides):
+        accs = [(move_acc(p[3]), weights[i]) for i, p in enumerate(plies) if p[0] == s]
+        if not accs:
+            out[s] = None
+            continue
+        wm = sum(a * w for a, w in accs) / sum(w for a, w in accs)
+        hm = 0 if any(a == 0 for a, w in accs) else len(accs) / sum(1 / a for a, w in accs)
+        out[s] = (wm + hm) / 2
+    return out
+PY
 "$bin/kifu-import" --db "$sdb" --quiet "$data/splinter-knockout.yaml" "$data/glaisher-standard.yaml" \
 	"$here/examples/splinter/splinter-knockout-01.yaml" >/dev/null 2>&1
 "$bin/kifu-stats" --db "$sdb" --format csv players >"$tmp/p0.csv"
@@ -111,8 +159,10 @@ check "players: review columns before any review" sh -c "! grep -q analysed_move
 "$analyse" --db "$sdb" --id 1 --engine mcts:30 --store -o /dev/null || fail "--store --engine mcts:30 exited $?"
 "$bin/kifu-stats" --db "$sdb" --format json players >"$tmp/p1.json" || fail "players exited $?"
 "$bin/kifu-stats" --db "$sdb" --format csv players >"$tmp/p1.csv"
-check "--store: rows, replacement or players columns wrong" python3 - "$sdb" "$tmp/s1.json" "$tmp/p1.json" "$tmp/p1.csv" <<'PY'
+check "--store: rows, replacement or players columns wrong" python3 - "$sdb" "$tmp/s1.json" "$tmp/p1.json" "$tmp/p1.csv" "$tmp" <<'PY'
 import csv, json, sqlite3, sys
+sys.path.insert(0, sys.argv[5])
+import accuracy
 db = sqlite3.connect(sys.argv[1])
 review = json.load(open(sys.argv[2]))
 runs = db.execute('SELECT game_id, engine, playouts, seed, plies FROM analysis_runs ORDER BY id').fetchall()
@@ -137,10 +187,34 @@ for g in review:
     for row, p in zip(rows, g['plies']):
         assert (row[0], row[1], row[2], row[4]) == (p['ply'], p['move'], p['best'], p['mark']), (row, p)
         assert abs(row[3] - p['loss']) < 1e-4
+# each game's sides: accuracy, marks and mean loss as computed apart from its plies
+for g in review:
+    order = list(g['players'])
+    nsides = len(g['sides'])
+    sides = list(g['sides'])
+    plies = [(sides.index(p['side']), p['expected'], p['played_score'], p['loss']) for p in g['plies']]
+    acc = accuracy.sides(plies, nsides)
+    for i, side in enumerate(sides):
+        got = g['sides'][side]
+        mine = [p for p in g['plies'] if p['side'] == side]
+        assert abs(got['accuracy'] - acc[i]) < 0.1, (side, got, acc[i])
+        assert got['inaccuracies'] == sum(p['mark'] == '?!' for p in mine), got
+        assert got['mistakes'] == sum(p['mark'] == '?' for p in mine), got
+        assert got['blunders'] == sum(p['mark'] == '??' for p in mine), got
+        assert abs(got['mean_loss'] - sum(p['loss'] for p in mine) / len(mine)) < 1e-3, got
 # players: per game the run with most playouts (then the last stored), per side its player
 counted = {}
+accs = {}
 for g in db.execute('SELECT DISTINCT game_id FROM analysis_runs'):
     rid = db.execute('SELECT id FROM analysis_runs WHERE game_id = ? ORDER BY playouts DESC, id DESC LIMIT 1', g).fetchone()[0]
+    nsides = db.execute('SELECT count(*) FROM sides WHERE game_id = ?', g).fetchone()[0]
+    plies = db.execute('SELECT side_index, expected, played_score, loss FROM analysis_plies '
+                       'WHERE run_id = ? ORDER BY ply', (rid,)).fetchall()
+    for side, a in accuracy.sides(plies, nsides).items():
+        if a is not None:
+            name = db.execute('SELECT pl.name FROM sides s JOIN players pl ON pl.id = s.player_id '
+                              'WHERE s.game_id = ? AND s.side_index = ?', (g[0], side)).fetchone()[0]
+            accs.setdefault(name, []).append(a)
     for name, loss, mark in db.execute('SELECT pl.name, p.loss, p.mark FROM analysis_plies p JOIN analysis_runs r ON r.id = p.run_id '
                                        'JOIN sides s ON s.game_id = r.game_id AND s.side_index = p.side_index '
                                        'JOIN players pl ON pl.id = s.player_id WHERE p.run_id = ?', (rid,)):
@@ -154,15 +228,24 @@ for r in rows:
     c = counted.get(r['player'])
     if c is None:
         assert r['analysed_moves'] is None and r['mean_loss'] is None and r['mistakes'] is None, r
+        assert r['accuracy'] is None, r
     else:
         assert r['analysed_moves'] == c[0] and r['mistakes'] == c[2], (r, c)
         assert abs(r['mean_loss'] - c[1] / c[0]) < 1e-12, (r, c)
+        a = accs[r['player']]
+        assert abs(r['accuracy'] - sum(a) / len(a)) < 1e-6, (r, a)
 assert any(counted.get(r['player']) is None for r in rows), 'a player without reviews'
 head = next(csv.reader(open(sys.argv[4])))
-assert head[-3:] == ['analysed_moves', 'mean_loss', 'mistakes'], head
+assert head[-4:] == ['analysed_moves', 'mean_loss', 'mistakes', 'accuracy'], head
 PY
+"$bin/kifu-export" --db "$sdb" --id 1 --to json >"$tmp/export1.json"
+check "kifu-export json: the stored review without its sides" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert set(d['review']['sides']) == set(d['players']), d['review']['sides']
+assert all(0 <= v['accuracy'] <= 100 for v in d['review']['sides'].values())" "$tmp/export1.json"
 "$bin/kifu-stats" --db "$sdb" players >"$tmp/p1.txt"
-check "players table: no review columns" grep -q 'analysed_moves *mean_loss *mistakes' "$tmp/p1.txt"
+check "players table: no review columns" grep -q 'analysed_moves *mean_loss *mistakes *accuracy' "$tmp/p1.txt"
 # a new database with --store is created (and then has no such game)
 expect_new=$tmp/new.db
 "$analyse" --db "$expect_new" --id 1 --store --playouts 10 >/dev/null 2>"$tmp/err"
@@ -182,6 +265,7 @@ expect() { # code description command...
 "$analyse" --file "$f" --to html --playouts 300 --threads 1 -o "$tmp/one.html" || fail "--to html exited $?"
 check "html: no chart" grep -q '<svg id="chart"' "$tmp/one.html"
 check "html: no ?? in the move list" grep -q 'class="mk mk3"' "$tmp/one.html"
+check "html: the sides' table with their accuracy" grep -q '^<tr><th>side</th><th>accuracy</th><th>moves</th>' "$tmp/one.html"
 expect 2 "two games to one html page" "$analyse" --file "$data" --to html --playouts 10 -o "$tmp/two.html"
 grep -q 'give -o DIR/' "$tmp/err" || fail "two games to one page: no advice to give a directory"
 "$analyse" --file "$data/blunders" --to html --playouts 10 -o "$tmp/pages/" 2>/dev/null ||
@@ -189,6 +273,8 @@ grep -q 'give -o DIR/' "$tmp/err" || fail "two games to one page: no advice to g
 check "html -o DIR/: not a page per game" test "$(ls "$tmp/pages" | grep -c '\.html$')" -eq "$(ls "$data/blunders" | grep -c '\.yaml$')"
 expect 2 "--store with --file" "$analyse" --file "$f" --store
 grep -q 'import the records first' "$tmp/err" || fail "--store --file: no advice"
+expect 2 "--values positions with --store" "$analyse" --db "$sdb" --id 1 --values positions --store
+expect 2 "bad --values" "$analyse" --file "$f" --values after
 expect 2 "no source" "$analyse"
 expect 2 "two sources" "$analyse" --file "$f" --id 1
 expect 2 "bad playouts" "$analyse" --file "$f" --playouts 0
