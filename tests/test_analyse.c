@@ -13,6 +13,7 @@
  *     are the higher and random's mean loss is at least twice the
  *     searcher's (see test_random_loses_more);
  *   - the same seed gives the same review with 1 and 2 threads.
+ * tests/run: early (the longest test program: tests/run starts it first)
  */
 #include <setjmp.h>
 #include <stdatomic.h>
