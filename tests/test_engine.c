@@ -18,7 +18,16 @@
  *     still plays a legal move.
  * Each brute-force search has a node budget; a position it cannot settle
  * within it is passed over for the next.
+ *
+ * Finding the positions takes minutes (glaisher advanced's wins in 3 are
+ * rare and costly to settle), so where they are is kept in
+ * tests/data/engine/positions (FIXTURE): the random game and the ply of
+ * each. The test replays the seeded random games and checks every position
+ * with the brute force again (a win in exactly k, every move losing), so a
+ * fixture the code no longer matches fails; `test_engine --regenerate FILE`
+ * searches again as described above and writes it.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,17 +56,29 @@ static int kept[4], tried[4];
 #define MAX_PLIES 3000
 /* The engine's budget in these positions. */
 #define ENGINE_SPEC "engine:5000"
+/* Where the positions are: made by find_positions (--regenerate). */
+#define FIXTURE KIFU_SOURCE_DIR "/tests/data/engine/positions"
 
-/* The brute-force search's memory: a state and a move list per depth. */
+/*
+ * The brute-force search's memory: a state and a move list per depth. With
+ * `order` set, the move that last decided a position at a depth (a win
+ * found, or a defence that holds) is tried first at that depth in the
+ * next: the answer is the same, reached in far fewer nodes (the positions'
+ * check; the search for them keeps the plain order, so that it finds the
+ * same positions with the same budget).
+ */
 struct brute {
 	const struct kifu_game *g;
 	unsigned char *states;  /* MAX_DEPTH + 1 states */
 	kifu_move *moves;       /* MAX_DEPTH + 1 lists of max_moves */
 	long nodes;
+	int order;
+	kifu_move decided[MAX_DEPTH + 1];
 };
 
 static void brute_init(struct brute *b, const struct kifu_game *g)
 {
+	memset(b, 0, sizeof(*b));
 	b->g = g;
 	b->states = malloc(g->state_size * (MAX_DEPTH + 1));
 	b->moves = malloc(sizeof(*b->moves) * g->max_moves * (MAX_DEPTH + 1));
@@ -94,18 +115,25 @@ static int forced(struct brute *b, int d, int me, int plies)
 		return -1;
 	mine = g->side_to_move(state) == me;
 	n = g->legal_moves(state, moves);
+	if (b->order)
+		for (i = 1; i < n; i++)
+			if (moves[i] == b->decided[d]) {
+				moves[i] = moves[0];
+				moves[0] = b->decided[d];
+				break;
+			}
 	for (i = 0; i < n; i++) {
 		int r;
 
 		memcpy(child, state, g->state_size);
 		g->apply(child, moves[i]);
 		r = forced(b, d + 1, me, plies - 1);
-		if (r < 0)
+		if (r < 0) {
 			unknown = 1;
-		else if (mine && r == 1)
-			return 1;
-		else if (!mine && r == 0)
-			return 0;
+		} else if ((mine && r == 1) || (!mine && r == 0)) {
+			b->decided[d] = moves[i];
+			return r;
+		}
 	}
 	return unknown ? -1 : !mine;
 }
@@ -161,10 +189,14 @@ static int all_lose(struct brute *b, const void *state)
 	return n > 0 && all;
 }
 
-/* The positions of one variant: a win in k moves for k = 1..3, and an all-lose one. */
+/*
+ * The positions of one variant: a win in k moves for k = 1..3, and an
+ * all-lose one; each with the random game (from 0) and the ply it is at.
+ */
 struct found {
 	unsigned char *win[4];  /* [k], NULL when none was found */
 	unsigned char *lost;
+	int win_game[4], win_ply[4], lost_game, lost_ply;
 };
 
 static void *copy_state(const struct kifu_game *g, const void *state)
@@ -182,14 +214,67 @@ static int max_k(const struct kifu_game *g)
 	return g->nsides == 2 ? 3 : 2;
 }
 
-/* Looks for the positions near the ends of seeded random games of g/variant. */
+/*
+ * The next seeded random game of g/variant into hist (its states, from the
+ * start); returns its plies. The games of a variant follow each other from
+ * one generator: game n is the one played after games 0..n-1.
+ */
+static int random_game(unsigned char *hist, kifu_move *moves, struct th_rng *rng,
+		       const struct kifu_game *g, int variant)
+{
+	struct kifu_error err;
+	int plies = 0;
+
+	assert_int_equal(g->init(hist, variant, 0, &err), 0);
+	for (;;) {
+		size_t n = g->legal_moves(hist + (size_t)plies * g->state_size, moves);
+
+		if (!n || plies == MAX_PLIES)
+			break;
+		memcpy(hist + (size_t)(plies + 1) * g->state_size, hist + (size_t)plies * g->state_size,
+		       g->state_size);
+		g->apply(hist + (size_t)(plies + 1) * g->state_size, moves[th_rng_below(rng, n)]);
+		plies++;
+	}
+	return plies;
+}
+
+/* The first seed of a variant's random games. */
+static struct th_rng rng_of(int variant)
+{
+	struct th_rng rng = { 0x5eed + (uint64_t)variant };
+
+	return rng;
+}
+
+/*
+ * The k of the forced win of the side to move in s: the least k (up to
+ * max_k) within which it wins; 0 when it wins within none, or when a search
+ * within fewer ran out of budget.
+ */
+static int exact_win(struct brute *b, const void *s)
+{
+	const struct kifu_game *g = b->g;
+	int me = g->side_to_move(s), k;
+
+	for (k = 1; k <= max_k(g); k++) {
+		int r = forced_from(b, s, me, plies_of(g, k));
+
+		if (r < 0)
+			return 0;
+		if (r == 1)
+			return k;
+	}
+	return 0;
+}
+
+/* Looks for the positions near the ends of seeded random games of g/variant (--regenerate). */
 static void find_positions(struct found *f, const struct kifu_game *g, int variant)
 {
 	struct brute b;
 	unsigned char *hist = malloc(g->state_size * (MAX_PLIES + 1));
 	kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
-	struct th_rng rng = { 0x5eed + (uint64_t)variant };
-	struct kifu_error err;
+	struct th_rng rng = rng_of(variant);
 	int game, k;
 
 	memset(f, 0, sizeof(*f));
@@ -197,44 +282,110 @@ static void find_positions(struct found *f, const struct kifu_game *g, int varia
 	assert_non_null(hist);
 	assert_non_null(moves);
 	for (game = 0; game < MAX_GAMES; game++) {
-		int plies = 0, p, done = f->lost != NULL;
+		int plies, p, done = f->lost != NULL;
 
 		for (k = 1; k <= max_k(g); k++)
 			done &= f->win[k] != NULL;
 		if (done)
 			break;
-		assert_int_equal(g->init(hist, variant, 0, &err), 0);
-		for (;;) {
-			size_t n = g->legal_moves(hist + (size_t)plies * g->state_size, moves);
-
-			if (!n || plies == MAX_PLIES)
-				break;
-			memcpy(hist + (size_t)(plies + 1) * g->state_size,
-			       hist + (size_t)plies * g->state_size, g->state_size);
-			g->apply(hist + (size_t)(plies + 1) * g->state_size,
-				 moves[th_rng_below(&rng, n)]);
-			plies++;
-		}
+		plies = random_game(hist, moves, &rng, g, variant);
 		for (p = plies - 1; p >= 0 && p >= plies - TAIL; p--) {
 			const unsigned char *s = hist + (size_t)p * g->state_size;
-			int me = g->side_to_move(s), exact = 0;
+			int exact = exact_win(&b, s);
 
-			for (k = 1; k <= max_k(g); k++) {
-				int r = forced_from(&b, s, me, plies_of(g, k));
-
-				if (r < 0)
-					break;
-				if (r == 1) {
-					exact = k;
-					break;
-				}
-			}
-			if (exact && !f->win[exact])
+			if (exact && !f->win[exact]) {
 				f->win[exact] = copy_state(g, s);
-			if (!exact && !f->lost && all_lose(&b, s))
+				f->win_game[exact] = game;
+				f->win_ply[exact] = p;
+			}
+			if (!exact && !f->lost && all_lose(&b, s)) {
+				f->lost = copy_state(g, s);
+				f->lost_game = game;
+				f->lost_ply = p;
+			}
+		}
+	}
+	brute_free(&b);
+	free(hist);
+	free(moves);
+}
+
+/*
+ * The positions of g/variant from FIXTURE: the random games replayed, each
+ * position checked with the brute force (what find_positions found there).
+ * A missing or stale line fails, saying how to rebuild the file.
+ */
+static void load_positions(struct found *f, const struct kifu_game *g, int variant,
+			   const char *name)
+{
+	FILE *in = fopen(FIXTURE, "r");
+	char line[256], gname[64], vname[64], what[16];
+	int want_game[5], want_ply[5], last = -1, game, w, k;
+	unsigned char *hist = malloc(g->state_size * (MAX_PLIES + 1));
+	kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+	struct th_rng rng = rng_of(variant);
+	struct brute b;
+
+	if (!in)
+		fail_msg("cannot read '%s': %s", FIXTURE, strerror(errno));
+	assert_non_null(hist);
+	assert_non_null(moves);
+	memset(f, 0, sizeof(*f));
+	/* [1..3] the wins in k, [4] the all-lose position; -1 when absent */
+	for (w = 0; w <= 4; w++)
+		want_game[w] = want_ply[w] = -1;
+	while (fgets(line, sizeof(line), in)) {
+		int gm, pl;
+
+		if (line[0] == '#' || sscanf(line, "%63s %63s %15s %d %d", gname, vname, what, &gm,
+					     &pl) != 5)
+			continue;
+		if (strcmp(gname, g->name) || strcmp(vname, g->variants[variant]))
+			continue;
+		if (!strcmp(what, "lost"))
+			w = 4;
+		else if (sscanf(what, "win%d", &w) != 1 || w < 1 || w > 3)
+			fail_msg("%s: '%s' in '%s'", name, what, FIXTURE);
+		want_game[w] = gm;
+		want_ply[w] = pl;
+		if (gm > last)
+			last = gm;
+	}
+	fclose(in);
+	brute_init(&b, g);
+	b.order = 1;
+	for (game = 0; game <= last; game++) {
+		int plies = random_game(hist, moves, &rng, g, variant);
+
+		for (w = 1; w <= 4; w++) {
+			const unsigned char *s;
+
+			if (want_game[w] != game)
+				continue;
+			if (want_ply[w] < 0 || want_ply[w] >= plies)
+				fail_msg("%s: random game %d has no ply %d: '%s' is stale (rebuild it: "
+					 "test_engine --regenerate FILE)", name, game, want_ply[w], FIXTURE);
+			s = hist + (size_t)want_ply[w] * g->state_size;
+			if (w < 4 && exact_win(&b, s) != w)
+				fail_msg("%s: random game %d, ply %d is not a forced win in %d: '%s' is "
+					 "stale (rebuild it: test_engine --regenerate FILE)", name, game,
+					 want_ply[w], w, FIXTURE);
+			/* (every move losing at once, the side to move has no forced win) */
+			if (w == 4 && !all_lose(&b, s))
+				fail_msg("%s: random game %d, ply %d is not one where every move loses: "
+					 "'%s' is stale (rebuild it: test_engine --regenerate FILE)", name,
+					 game, want_ply[w], FIXTURE);
+			if (w < 4)
+				f->win[w] = copy_state(g, s);
+			else
 				f->lost = copy_state(g, s);
 		}
 	}
+	for (k = 1; k <= max_k(g); k++)
+		if (!f->win[k])
+			fail_msg("%s: no position with a forced win in %d in '%s'", name, k, FIXTURE);
+	if (!f->lost)
+		fail_msg("%s: no position where every move loses in '%s'", name, FIXTURE);
 	brute_free(&b);
 	free(hist);
 	free(moves);
@@ -344,15 +495,11 @@ static void test_solver(void **unused)
 			char name[96];
 
 			snprintf(name, sizeof(name), "%s %s", g->name, g->variants[v]);
-			find_positions(&f, g, v);
+			load_positions(&f, g, v, name);
 			for (k = 1; k <= max_k(g); k++) {
-				if (!f.win[k])
-					fail_msg("%s: no position with a forced win in %d found", name, k);
 				check_win(g, name, f.win[k], k);
 				free(f.win[k]);
 			}
-			if (!f.lost)
-				fail_msg("%s: no position where every move loses found", name);
 			check_lost(g, name, f.lost);
 			free(f.lost);
 		}
@@ -375,11 +522,66 @@ static void test_solver(void **unused)
 	}
 }
 
-int main(void)
+/* --regenerate FILE: the search of find_positions, written as FIXTURE is read. */
+static void regenerate(void **state)
+{
+	const char *path = *state;
+	FILE *out = fopen(path, "w");
+	size_t gi;
+	int v, k;
+
+	if (!out)
+		fail_msg("cannot write '%s': %s", path, strerror(errno));
+	fprintf(out, "# Where tests/test_engine.c's positions are, found by its brute force near\n"
+		     "# the ends of seeded random games (see the test): game, variant, what\n"
+		     "# (winK: the side to move wins in exactly K of its moves; lost: every move\n"
+		     "# loses at once), the random game (from 0) and the ply (from 0). Made by\n"
+		     "#   make build/default/tests/test_engine &&\n"
+		     "#   build/default/tests/test_engine --regenerate tests/data/engine/positions\n"
+		     "# (minutes); the test checks every position again.\n");
+	for (gi = 0; kifu_games[gi]; gi++) {
+		const struct kifu_game *g = kifu_games[gi];
+
+		for (v = 0; g->variants[v]; v++) {
+			struct found f;
+
+			find_positions(&f, g, v);
+			for (k = 1; k <= max_k(g); k++) {
+				if (!f.win[k])
+					fail_msg("%s %s: no position with a forced win in %d found",
+						 g->name, g->variants[v], k);
+				fprintf(out, "%s %s win%d %d %d\n", g->name, g->variants[v], k,
+					f.win_game[k], f.win_ply[k]);
+				free(f.win[k]);
+			}
+			if (!f.lost)
+				fail_msg("%s %s: no position where every move loses found", g->name,
+					 g->variants[v]);
+			fprintf(out, "%s %s lost %d %d\n", g->name, g->variants[v], f.lost_game,
+				f.lost_ply);
+			free(f.lost);
+		}
+	}
+	if (fclose(out) != 0)
+		fail_msg("cannot write '%s': %s", path, strerror(errno));
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_solver),
 	};
 
+	if (argc == 3 && !strcmp(argv[1], "--regenerate")) {
+		const struct CMUnitTest regen[] = {
+			cmocka_unit_test_prestate(regenerate, argv[2]),
+		};
+
+		return cmocka_run_group_tests(regen, NULL, NULL);
+	}
+	if (argc != 1) {
+		fprintf(stderr, "usage: test_engine [--regenerate FILE]\n");
+		return 2;
+	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 # The build prints one short line per step (CC lib/util/buf.c, AR, LD), not the
 # compiler's command lines, unless V=1. Builds one library object and one
 # tool into a scratch build directory, so the real build is left alone.
+# tests/run: early (it is long)
 set -u
 . tests/cli/lib/test-lib.sh
 unset MAKEFLAGS MAKELEVEL MFLAGS

@@ -11,6 +11,7 @@
 # no duplicate key); the quarantine holds what SQLite's does; every reader
 # run succeeded and never saw the number of games go down. And four writers
 # that find an empty database at once all succeed (one creates the schema).
+# tests/run: early (it is long)
 set -u
 . tests/cli/lib/pg.sh
 . tests/cli/lib/games.sh

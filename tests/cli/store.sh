@@ -145,41 +145,77 @@ grep -v '"novelty_ply"' "$tmp/v4.out" >"$tmp/v4.kept"
 check "v3: the same reports after the migration" cmp -s "$tmp/v3.kept" "$tmp/v4.kept"
 check "v3: the novelties are known after the migration" grep -q '"novelty_ply":[0-9]' "$tmp/v4.out"
 
-# ---- Reports on a database the user cannot write.
-mkdir "$tmp/ro"
-"$bin/kifu-import" --quiet --db "$tmp/ro/games.db" examples/splay-schmidt examples/splinter >/dev/null 2>&1
-reports "$tmp/ro/games.db" "$tmp/rw.out"
-# A fresh copy, its statistics tables never filled: the reports must compute.
-"$bin/kifu-import" --quiet --db "$tmp/ro/fresh.db" examples/splay-schmidt examples/splinter >/dev/null 2>&1
-chmod 444 "$tmp/ro/games.db" "$tmp/ro/fresh.db"
-chmod 555 "$tmp/ro"
+# ---- Reports on a database the user cannot write. As root, the tools run
+# as the user nobody (setpriv), who cannot enter a clone in /root (mode 700)
+# or in a mktemp -d directory, nor its bin/ (issue 28): nobody gets copies
+# of the tools, the databases and the files it reads, in a directory of its
+# own it can reach ($home), and starts there. So that this is tested
+# wherever the clone is, root first runs the tools from a copy in a
+# directory only root can enter ($tmp/private), as from such a clone.
 as_user=
 if [ "$(id -u)" = 0 ]; then
 	if command -v setpriv >/dev/null 2>&1; then
-		as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		# TMPDIR may be root's too: nobody's temporary files go to the default.
+		as_user="setpriv --reuid=65534 --regid=65534 --clear-groups -- env -u TMPDIR"
 	elif [ "${CI:-}" = true ]; then
 		fail "read-only database: setpriv (util-linux) is needed to test as a user, not root"
 	else
 		echo "store.sh: skipped the read-only database checks: no setpriv to drop root"
 	fi
 fi
+home=$tmp
+all_bin=$bin
+if [ -n "$as_user" ]; then
+	mkdir -m 700 "$tmp/private" "$tmp/private/bin"
+	cp "$bin/kifu-import" "$bin/kifu-stats" "$bin/kifu-search" "$bin/kifu-export" "$tmp/private/bin/"
+	bin=$tmp/private/bin
+	cd "$tmp/private" || exit 1
+	# Where nobody can reach: $tmp, unless TMPDIR is a directory of root's.
+	# shellcheck disable=SC2086
+	if $as_user test -x "$tmp"; then
+		home=$tmp/user
+		mkdir "$home"
+	else
+		home=$(mktemp -d /tmp/kifu-store-user.XXXXXX) || exit 1
+		test_at_exit "rm -rf '$home'"
+	fi
+	mkdir "$home/bin" "$home/examples"
+	cp "$bin"/kifu-* "$home/bin/"
+	cp "$tmp/reports.sh" "$home/"
+	cp -R "$src/examples/glaisher" "$home/examples/"
+	chmod -R go+rX "$home"
+fi
+ro=$home/ro
+mkdir "$ro"
+"$bin/kifu-import" --quiet --db "$ro/games.db" "$src/examples/splay-schmidt" "$src/examples/splinter" >/dev/null 2>&1
+reports "$ro/games.db" "$tmp/rw.out"
+# A fresh copy, its statistics tables never filled: the reports must compute.
+"$bin/kifu-import" --quiet --db "$ro/fresh.db" "$src/examples/splay-schmidt" "$src/examples/splinter" >/dev/null 2>&1
+chmod 444 "$ro/games.db" "$ro/fresh.db"
+chmod 555 "$ro"
 if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
+	ubin=$bin
+	[ -z "$as_user" ] || ubin=$home/bin
 	for db in games fresh; do
 		# shellcheck disable=SC2086
-		$as_user sh "$tmp/reports.sh" "$bin" "$tmp/ro/$db.db" >"$tmp/ro-$db.out"
-		check "read-only $db.db: the reports of a writable copy" cmp -s "$tmp/rw.out" "$tmp/ro-$db.out"
+		(cd "$home" && $as_user sh "$home/reports.sh" "$ubin" "$ro/$db.db") >"$tmp/ro-$db.out"
+		check "read-only $db.db: the reports of a writable copy" test_cmp "$tmp/rw.out" "$tmp/ro-$db.out"
 		# shellcheck disable=SC2086
-		$as_user "$bin/kifu-stats" --db "$tmp/ro/$db.db" openings >/dev/null 2>"$tmp/err"
+		(cd "$home" && $as_user "$ubin/kifu-stats" --db "$ro/$db.db" openings) >/dev/null 2>"$tmp/err"
 		check "read-only $db.db: openings from the tables or the games" [ $? -eq 0 ]
 	done
 	check "read-only: nothing written beside the databases" \
-		[ "$(ls -A "$tmp/ro" | sort | tr '\n' ' ')" = "fresh.db games.db " ]
+		[ "$(ls -A "$ro" | sort | tr '\n' ' ')" = "fresh.db games.db " ]
 	if [ -n "$as_user" ]; then
+		# The user can read the records (the test is honest): what stops it is the database.
 		# shellcheck disable=SC2086
-		$as_user "$bin/kifu-import" --quiet --db "$tmp/ro/games.db" examples/glaisher >/dev/null 2>&1
+		(cd "$home" && $as_user "$ubin/kifu-import" --quiet --db "$ro/games.db" examples/glaisher) >/dev/null 2>"$tmp/err"
 		check "read-only: kifu-import cannot write it (the test is honest)" [ $? -eq 3 ]
+		check "read-only: kifu-import says it cannot write the database" grep -q "games.db.*readonly database" "$tmp/err"
 	fi
 fi
+bin=$all_bin
+cd "$src" || exit 1
 
 # ---- Reports on a read-only mount and on a full disk (issue 10): mounts
 # made in a private mount namespace (unshare -m), gone when it ends. Where
