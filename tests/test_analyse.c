@@ -440,7 +440,7 @@ static void test_random_loses_more(void **unused)
 				      expected[1]);
 			failed++;
 		}
-		if (compared[v].sample == 1 && !accuracy_orders(jobs + first[v], first[v + 1] - first[v],
+		if (compared[v].every == 1 && !accuracy_orders(jobs + first[v], first[v + 1] - first[v],
 								 compared[v].dir, compared[v].variant))
 			failed++;
 		if (loss[1] < compared[v].min_ratio * loss[0]) {
