@@ -60,7 +60,7 @@ const char kifu_render_review_style_[] =
 	".bm{display:block;font-size:12px;color:#1f7a3a;margin-left:2.2em}\n"
 	"#review-sides{border-collapse:collapse;margin-top:6px;font-size:13px;background:#fff}\n"
 	"#review-sides td,#review-sides th{padding:2px 8px;border-bottom:1px solid #f0e9d8;"
-	"text-align:right}#review-sides td:first-child{text-align:left}\n";
+	"text-align:right}#review-sides td:first-child,#review-sides th:first-child{text-align:left}\n";
 
 static double x_of(size_t p, size_t n)
 {
