@@ -142,6 +142,28 @@ void kifu_site_url_part_(struct kifu_buf *b, const char *s)
 	}
 }
 
+/* A games list's date, game and players cells (each player a link to its page). */
+void kifu_site_game_cells_(struct kifu_buf *b, const struct kifu_search_hit *h)
+{
+	size_t k;
+
+	kifu_buf_puts(b, "<td class=\"text\">");
+	kifu_site_text_(b, h->date ? h->date : "-");
+	kifu_buf_puts(b, "</td><td class=\"text\">");
+	kifu_site_text_(b, h->game);
+	kifu_buf_puts(b, " ");
+	kifu_site_text_(b, h->variant);
+	kifu_buf_puts(b, "</td><td class=\"text\">");
+	for (k = 0; k < h->nplayers; k++) {
+		kifu_buf_puts(b, k ? " - <a href=\"/player/" : "<a href=\"/player/");
+		kifu_site_url_part_(b, h->players[k].name);
+		kifu_buf_puts(b, "\">");
+		kifu_site_text_(b, h->players[k].name);
+		kifu_buf_puts(b, "</a>");
+	}
+	kifu_buf_puts(b, "</td>");
+}
+
 static void head(struct kifu_buf *b, const char *title, const char *db)
 {
 	kifu_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -400,7 +422,7 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 		     struct kifu_error *err)
 {
 	struct kifu_novelty_finder *nf = NULL;
-	size_t i, k;
+	size_t i;
 	int ret = 0;
 
 	kifu_buf_printf(b, "<table class=\"games\">\n<tr><th>id</th><th class=\"text\">date</th>"
@@ -415,25 +437,12 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 		/* a hit at a ply (the explorer's, a pattern's) opens there */
 		if (flags & GAMES_PLY)
 			kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "?ply=%ld\">%" PRId64
-					"</a></td><td class=\"text\">", h->id, h->ply, h->id);
+					"</a></td>", h->id, h->ply, h->id);
 		else
-			kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "\">%" PRId64 "</a></td>"
-					"<td class=\"text\">", h->id, h->id);
-		kifu_site_text_(b, h->date ? h->date : "-");
-		kifu_buf_puts(b, "</td><td class=\"text\">");
-		kifu_site_text_(b, h->game);
-		kifu_buf_puts(b, " ");
-		kifu_site_text_(b, h->variant);
-		kifu_buf_puts(b, "</td><td class=\"text\">");
-		for (k = 0; k < h->nplayers; k++) {
-			kifu_buf_puts(b, k ? " - " : "");
-			kifu_buf_puts(b, "<a href=\"/player/");
-			kifu_site_url_part_(b, h->players[k].name);
-			kifu_buf_puts(b, "\">");
-			kifu_site_text_(b, h->players[k].name);
-			kifu_buf_puts(b, "</a>");
-		}
-		kifu_buf_puts(b, "</td><td class=\"text result\">");
+			kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "\">%" PRId64 "</a></td>",
+					h->id, h->id);
+		kifu_site_game_cells_(b, h);
+		kifu_buf_puts(b, "<td class=\"text result\">");
 		if (player)
 			player_result(b, h, player);
 		else

@@ -66,7 +66,7 @@ int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 	struct kifu_search_result *res = NULL;
 	struct kifu_buf base = KIFU_BUF_INIT;
 	const struct kifu_filter *f = q->filter;
-	size_t n, from, i, k, last;
+	size_t n, from, i, last;
 	int ret;
 
 	ret = kifu_stats_check_filter(f, err);
@@ -129,22 +129,10 @@ int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 	for (i = from; i < from + KIFU_SITE_LIST_GAMES && i < n; i++) {
 		const struct kifu_search_hit *h = kifu_search_hit(res, i);
 
-		kifu_buf_printf(b, "<tr><td><a href=\"/game/%lld\">%lld</a></td><td class=\"text\">",
+		kifu_buf_printf(b, "<tr><td><a href=\"/game/%lld\">%lld</a></td>",
 				(long long)h->id, (long long)h->id);
-		kifu_site_text_(b, h->date ? h->date : "-");
-		kifu_buf_puts(b, "</td><td class=\"text\">");
-		kifu_site_text_(b, h->game);
-		kifu_buf_puts(b, " ");
-		kifu_site_text_(b, h->variant);
-		kifu_buf_puts(b, "</td><td class=\"text\">");
-		for (k = 0; k < h->nplayers; k++) {
-			kifu_buf_puts(b, k ? " - <a href=\"/player/" : "<a href=\"/player/");
-			kifu_site_url_part_(b, h->players[k].name);
-			kifu_buf_puts(b, "\">");
-			kifu_site_text_(b, h->players[k].name);
-			kifu_buf_puts(b, "</a>");
-		}
-		kifu_buf_puts(b, "</td><td class=\"text\">");
+		kifu_site_game_cells_(b, h);
+		kifu_buf_puts(b, "<td class=\"text\">");
 		kifu_site_text_(b, h->result);
 		kifu_buf_printf(b, "</td><td>%ld</td></tr>\n", h->plies);
 	}

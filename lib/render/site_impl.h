@@ -19,6 +19,9 @@ struct kifu_filter;
 
 /* s (NULL: nothing) escaped for HTML text and attributes. */
 void kifu_site_text_(struct kifu_buf *b, const char *s);
+struct kifu_search_hit;
+/* A games list's date, game and players cells (each player a link to its page). */
+void kifu_site_game_cells_(struct kifu_buf *b, const struct kifu_search_hit *h);
 /* The page's end: 0 or KIFU_ENOMEM. */
 int kifu_site_foot_(struct kifu_buf *b);
 /* A game's page start: "GAME VARIANT PAGE" as its title, its heading then heading. */
