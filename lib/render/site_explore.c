@@ -341,6 +341,21 @@ static int move_orders(struct kifu_buf *b, struct kifu_store *st,
 	return b->failed || one.failed ? kifu_error_set(err, KIFU_ENOMEM, "out of memory") : 0;
 }
 
+/* The API's address of the position after moves (escaped for an attribute): path?game=...&after=.... */
+static void api_address(struct kifu_buf *b, const char *path, const struct kifu_game *g, int variant,
+			const char *moves, int symmetric)
+{
+	kifu_buf_puts(b, path);
+	kifu_buf_puts(b, "?game=");
+	kifu_site_url_part_(b, g->name);
+	kifu_buf_puts(b, "&amp;variant=");
+	kifu_site_url_part_(b, g->variants[variant]);
+	kifu_buf_puts(b, "&amp;after=");
+	kifu_site_url_part_(b, moves);
+	if (symmetric)
+		kifu_buf_puts(b, "&amp;symmetric=1");
+}
+
 /*
  * The 404 page of an address whose path has an illegal move (why: the
  * tree's message), linking the explorer at its longest legal start
@@ -468,14 +483,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 				      : "\">count symmetric positions as one</a></p>\n");
 	filter_form(b, p, after.data, g);
 	kifu_site_pattern_form_(b, p->game, p->variant, NULL, 0);
-	kifu_buf_puts(&base, "/api/tree?game=");
-	kifu_site_url_part_(&base, g->name);
-	kifu_buf_puts(&base, "&amp;variant=");
-	kifu_site_url_part_(&base, g->variants[variant]);
-	kifu_buf_puts(&base, "&amp;after=");
-	kifu_site_url_part_(&base, after.data);
-	if (p->symmetric)
-		kifu_buf_puts(&base, "&amp;symmetric=1");
+	api_address(&base, "/api/tree", g, variant, after.data, p->symmetric);
 	if (p->min_games > 1)
 		kifu_buf_printf(&base, "&amp;min_games=%ld", p->min_games);
 	kifu_site_filter_query_(&base, p->filter);
@@ -494,14 +502,7 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	if (ret < 0)
 		goto out;
 	kifu_buf_reset(&base);
-	kifu_buf_puts(&base, "/api/search?game=");
-	kifu_site_url_part_(&base, g->name);
-	kifu_buf_puts(&base, "&amp;variant=");
-	kifu_site_url_part_(&base, g->variants[variant]);
-	kifu_buf_puts(&base, "&amp;after=");
-	kifu_site_url_part_(&base, after.data);
-	if (p->symmetric)
-		kifu_buf_puts(&base, "&amp;symmetric=1");
+	api_address(&base, "/api/search", g, variant, after.data, p->symmetric);
 	kifu_site_filter_query_(&base, p->filter);
 	kifu_buf_printf(&base, "&amp;offset=%ld&amp;limit=%d", p->page * KIFU_SITE_PAGE_GAMES,
 			KIFU_SITE_PAGE_GAMES);
