@@ -128,6 +128,19 @@ static int value_position(struct pos_value *out, struct kifu_player *p, long min
 	return kifu_player_analyse(&out->a, p, state, played, min_visits, err);
 }
 
+/* What every way of valuing a ply fills alike: the ply, its mover and move, the engine's choice. */
+static void ply_start(struct kifu_ply_review *out, const struct kifu_game *g, const void *state,
+		      kifu_move played, size_t ply, const struct kifu_player_analysis *a)
+{
+	memset(out, 0, sizeof(*out));
+	out->ply = ply;
+	out->side = g->side_to_move(state);
+	out->move = played;
+	out->best = a->best.move;
+	out->expected = a->expected;
+	out->best_score = a->best.score;
+}
+
 /*
  * The review of ply `ply`, `played` from state, with every value from the
  * search of the position before (KIFU_ANALYSE_VALUES_TREE): the engine's
@@ -138,13 +151,7 @@ static void combine_tree(struct kifu_ply_review *out, const struct kifu_game *g,
 			 const void *state, kifu_move played, size_t ply,
 			 const struct kifu_player_analysis *a)
 {
-	memset(out, 0, sizeof(*out));
-	out->ply = ply;
-	out->side = g->side_to_move(state);
-	out->move = played;
-	out->best = a->best.move;
-	out->expected = a->expected;
-	out->best_score = a->best.score;
+	ply_start(out, g, state, played, ply, a);
 	/* the best move analysed is the move played: one value, whatever the forcing added */
 	out->played_score = played == a->best.move ? a->best.score : a->played.score;
 	out->loss = out->best_score > out->played_score ? out->best_score - out->played_score : 0;
@@ -217,13 +224,7 @@ static void combine(struct kifu_ply_review *out, const struct kifu_game *g, cons
 	int proof, plies;
 	double v;
 
-	memset(out, 0, sizeof(*out));
-	out->ply = ply;
-	out->side = g->side_to_move(state);
-	out->move = played;
-	out->best = a->best.move;
-	out->expected = a->expected;
-	out->best_score = a->best.score;
+	ply_start(out, g, state, played, ply, a);
 	out->best_visits = a->best.visits;
 	out->best_proof = a->best.proof;
 	out->best_plies = a->best.plies;
