@@ -16,11 +16,14 @@ check "the Host header on 127.0.0.1" python3 tests/cli/lib/serve_host.py "$port"
 check "a log line for a 421" grep -q '^GET /api/stats/summary 421 ' "$tmp/serve.log"
 serve_stop
 if python3 -c 'import socket; s = socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null; then
-	"$bin/kifu-serve" --db "$db" --listen '[::1]:0' >"$tmp/serve.out" 2>>"$tmp/serve.log" &
+	# A file of its own: the background job opens its output after this shell
+	# goes on, so the first server's "serving" line in serve.out could be read
+	# before that file was emptied (a race seen under CI).
+	"$bin/kifu-serve" --db "$db" --listen '[::1]:0' >"$tmp/serve6.out" 2>>"$tmp/serve.log" &
 	serve_pid=$!
 	serve_pids="$serve_pids $serve_pid"
-	if test_wait_for 60 grep -q '^serving ' "$tmp/serve.out"; then
-		port=$(sed -n 's/^serving .*:\([0-9]*\)\/$/\1/p' "$tmp/serve.out")
+	if test_wait_for 60 grep -q '^serving ' "$tmp/serve6.out"; then
+		port=$(sed -n 's/^serving .*:\([0-9]*\)\/$/\1/p' "$tmp/serve6.out")
 		check "the Host header on [::1]" python3 tests/cli/lib/serve_host.py "$port" '[::1]'
 	else
 		fail "kifu-serve on [::1] did not start"
