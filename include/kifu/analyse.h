@@ -36,6 +36,9 @@
 /* Longest engine spec a review names ("engine:100000000"). */
 #define KIFU_ANALYSE_SPEC_MAX 32
 
+/* Longest principal line a ply's review keeps (the engine's move and 5 more plies). */
+#define KIFU_ANALYSE_LINE_MAX 6
+
 /* The marks' thresholds on loss. */
 #define KIFU_ANALYSE_DUBIOUS 0.10
 #define KIFU_ANALYSE_MISTAKE 0.20
@@ -93,6 +96,13 @@ struct kifu_ply_review {
 	uint32_t best_visits, played_visits;
 	int best_proof, played_proof;  /* enum kifu_proof (player.h): what the solver proved */
 	int best_plies, played_plies;  /* proven: plies to the end, the move included */
+	/*
+	 * The engine's principal line from the position before the move
+	 * (line[0] == best; kifu_player_analysis's line), nline moves; 0 in a
+	 * review read back from the database.
+	 */
+	kifu_move line[KIFU_ANALYSE_LINE_MAX];
+	int nline;
 };
 
 /* One side's figures over a reviewed game (kifu_analyse_sides). */
