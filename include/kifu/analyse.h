@@ -178,6 +178,21 @@ int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, i
 		      const struct kifu_analyse_opts *o, struct kifu_error *err);
 void kifu_analyse_game_free(struct kifu_ply_review *rv);
 
+/*
+ * Writes the review rv of rec's nplies plies (rp: rec's complete replay)
+ * into rec as format 2 (kifu-analyse --annotate, CLI.md): each ply's
+ * `eval` {spec, its expected score as "%.4f", the engine's move}
+ * (replacing any), a marked move's mark as its `nag` (?! ? ??, replacing
+ * any; other moves keep theirs), and at each ? or ?? a line after the
+ * move's lines: the ply's principal line (the engine's move alone where the
+ * review has none), cut where the game ends, unless a line of the move
+ * already starts with the same moves. Comments are left as they are; rec
+ * then says format 2. rp no longer matches rec's lines and evals: validate
+ * rec again for a replay to write it with. Returns 0 or KIFU_ENOMEM.
+ */
+int kifu_analyse_annotate(struct kifu_record *rec, const struct kifu_replay *rp,
+			  const struct kifu_ply_review *rv, const char *spec, struct kifu_error *err);
+
 /* ---- Keeping reviews in the game database (kifu-analyse --store) ---- */
 
 struct kifu_store; /* kifu/store.h */
