@@ -6,8 +6,10 @@
  * seed whatever --threads), and the review is written as the record with
  * marked comments (yaml), kifu-export's json with a `plies` array, a
  * table per game (text), or kifu-export's replay page with the chart of
- * expected scores and the marks (html, one page per game); --store also
- * keeps it in the database (lib/engine/analyse_store.c).
+ * expected scores and the marks (html, one page per game); --annotate
+ * writes it into the record instead, as format 2 (lib/engine/analyse_annotate.c),
+ * through the record's own writers (yaml, pgn) or kifu-export's json;
+ * --store also keeps it in the database (lib/engine/analyse_store.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,6 +23,7 @@
 #include "cli.h"
 #include "kifu/analyse.h"
 #include "kifu/diag.h"
+#include "kifu/format.h"
 #include "kifu/player.h"
 #include "kifu/record.h"
 #include "kifu/record_write.h"
@@ -32,9 +35,9 @@
 static const char usage[] =
 	"kifu-analyse [--db DB] (--id N | FILTERS | --file RECORD) [--engine SPEC] [--playouts N]\n"
 	"                    [--threads T] [--seed S] [--values tree|positions] [--store]\n"
-	"                    [--to yaml|json|text|html] [-o OUT]";
+	"                    [--annotate] [--to yaml|json|text|html|pgn] [-o OUT]";
 
-enum format { FMT_YAML, FMT_JSON, FMT_TEXT, FMT_HTML };
+enum format { FMT_YAML, FMT_JSON, FMT_TEXT, FMT_HTML, FMT_PGN };
 
 /* Games a --store run names in its closing line; more are "...". */
 #define STORED_NAMED 10
@@ -49,7 +52,9 @@ struct run {
 	long done;             /* games written */
 	int invalid, io_error, usage_error;
 	int store;             /* --store: keep each review in the database */
+	int annotate;          /* --annotate: the review written into the record (format 2) */
 	struct kifu_replay replay;
+	struct kifu_replay annotated; /* --annotate: the replay of the annotated record */
 	long stored;           /* reviews kept */
 	struct kifu_buf stored_ids; /* "12, 13, 14": the games of the first ones */
 	char *stored_in;       /* the database they went into (as messages quote it) */
@@ -90,6 +95,15 @@ static void help(void)
 	       "                       of each side's expected score per ply (click a ply\n"
 	       "                       to open it) and the marks in the move list; one game\n"
 	       "                       per page: several games need -o DIR/\n"
+	       "                pgn    with --annotate only\n"
+	       "  --annotate    write the review into the record as format 2, to yaml (the\n"
+	       "                default then), json (kifu-export's) or pgn: every move's\n"
+	       "                eval {engine: SPEC, expected, best: the engine's move}, a\n"
+	       "                marked move's mark as its nag (?! ? ??; PGN $6 $2 $4), and\n"
+	       "                at each ? or ?? a line of the engine's move and up to 5\n"
+	       "                more plies of its principal line (not where a line of the\n"
+	       "                move already starts with them); comments are kept as they\n"
+	       "                are; pgn leaves eval out. Not with --to text or html\n"
 	       "  --store       also keep the review in the database, with the SPEC, its count\n"
 	       "                and seed (a review of the same game with the same settings\n"
 	       "                replaces the last one); kifu-stats players then gives each\n"
@@ -139,6 +153,40 @@ static void write_out(struct run *r, struct kifu_buf *b)
 }
 
 /* ---- one game ---- */
+
+/*
+ * --annotate: the review rv written into rec (kifu_analyse_annotate), which
+ * is validated again for the replay its writer needs, then written to b as
+ * the format asks. Returns 0 or a negative KIFU_E* code (err says why).
+ */
+static int write_annotated(struct run *r, struct kifu_buf *b, struct kifu_record *rec,
+			   const struct kifu_ply_review *rv, const char *spec, struct kifu_error *err)
+{
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	const struct kifu_record *one[1] = { rec };
+	const struct kifu_replay *rps[1] = { &r->annotated };
+	int ret = kifu_analyse_annotate(rec, &r->replay, rv, spec, err);
+
+	if (ret == 0)
+		ret = kifu_record_validate(&r->annotated, &diags, rec,
+					   KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK, err);
+	/* what the review adds is legal by construction: an error here is kifu's own */
+	if (ret == 0 && diags.errors)
+		ret = kifu_error_set(err, KIFU_EINVALID, "the annotated record does not validate: %s",
+				     diags.v[0].message);
+	kifu_diags_release(&diags);
+	if (ret < 0)
+		return ret;
+	if (r->format == FMT_JSON) {
+		if (r->json_array)
+			kifu_buf_puts(b, r->done ? ",\n" : "[\n");
+		ret = kifu_render_json(b, rec, &r->annotated, NULL);
+		if (!r->json_array)
+			kifu_buf_putc(b, '\n');
+		return ret;
+	}
+	return kifu_format_find(r->format == FMT_PGN ? "pgn" : "yaml")->write(b, one, rps, 1, err);
+}
 
 /* Validates, analyses and writes one record (a cli_game_fn). Returns -1 to stop everything. */
 static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diags *diags,
@@ -202,7 +250,9 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	review.playouts = kifu_analyse_spec_count(spec);
 	review.seed = r->opts.seed;
 	snprintf(engine, sizeof(engine), "%s, seed %llu", spec, (unsigned long long)r->opts.seed);
-	if (r->format == FMT_JSON) {
+	if (r->annotate) {
+		ret = write_annotated(r, &b, rec, rv, spec, &err);
+	} else if (r->format == FMT_JSON) {
 		if (r->json_array)
 			kifu_buf_puts(&b, r->done ? ",\n" : "[\n");
 		ret = kifu_render_review_json(&b, rec, rp, &review);
@@ -305,7 +355,7 @@ static void finish(struct run *r)
 int main(int argc, char **argv)
 {
 	enum { O_DB = 256, O_ID, O_FILE, O_TO, O_ENGINE, O_PLAYOUTS, O_THREADS, O_SEED, O_STORE,
-	       O_VALUES };
+	       O_VALUES, O_ANNOTATE };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		{ "id", required_argument, NULL, O_ID },
@@ -316,6 +366,7 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "store", no_argument, NULL, O_STORE },
+		{ "annotate", no_argument, NULL, O_ANNOTATE },
 		{ "values", required_argument, NULL, O_VALUES },
 		{ "output", required_argument, NULL, 'o' },
 		CLI_FILTER_OPTIONS,
@@ -326,7 +377,7 @@ int main(int argc, char **argv)
 	struct run r;
 	struct cli_status status = { 0, 0, 0 };
 	struct kifu_filter f;
-	const char *db = NULL, *file = NULL, *to = "text";
+	const char *db = NULL, *file = NULL, *to = NULL;
 	long id = -1;
 	int opt, any_filter = 0, store = 0, sources;
 
@@ -334,6 +385,7 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	memset(&f, 0, sizeof(f));
 	r.replay = (struct kifu_replay)KIFU_REPLAY_INIT;
+	r.annotated = (struct kifu_replay)KIFU_REPLAY_INIT;
 	r.opts.playouts = KIFU_ANALYSE_PLAYOUTS;
 	r.opts.seed = 1;
 	opterr = 0;
@@ -354,6 +406,7 @@ int main(int argc, char **argv)
 		case O_THREADS: r.opts.threads = (int)cli_parse_long(usage, "--threads", optarg, 1, 256); break;
 		case O_SEED: r.opts.seed = cli_parse_seed(usage, optarg); break;
 		case O_STORE: store = 1; break;
+		case O_ANNOTATE: r.annotate = 1; break;
 		case O_VALUES:
 			if (!strcmp(optarg, "tree"))
 				r.opts.values = KIFU_ANALYSE_VALUES_TREE;
@@ -372,6 +425,9 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		cli_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 	check_engine(&r.opts);
+	/* the annotated record is a record: yaml unless asked otherwise */
+	if (!to)
+		to = r.annotate ? "yaml" : "text";
 	if (!strcmp(to, "yaml"))
 		r.format = FMT_YAML;
 	else if (!strcmp(to, "json"))
@@ -380,8 +436,14 @@ int main(int argc, char **argv)
 		r.format = FMT_TEXT;
 	else if (!strcmp(to, "html"))
 		r.format = FMT_HTML;
+	else if (!strcmp(to, "pgn"))
+		r.format = FMT_PGN;
 	else
-		cli_usage_error(usage, "unknown format '%s' (yaml, json, text or html)", to);
+		cli_usage_error(usage, "unknown format '%s' (yaml, json, text, html or pgn)", to);
+	if (r.annotate && (r.format == FMT_TEXT || r.format == FMT_HTML))
+		cli_usage_error(usage, "--annotate writes a record: --to yaml, json or pgn, not %s", to);
+	if (!r.annotate && r.format == FMT_PGN)
+		cli_usage_error(usage, "--to pgn writes the annotated record: give --annotate");
 	sources = (file != NULL) + (id >= 0) + any_filter;
 	if (sources == 0)
 		cli_usage_error(usage, "expected --file RECORD, --id N or FILTERS");
@@ -423,6 +485,7 @@ int main(int argc, char **argv)
 	kifu_buf_release(&r.stored_ids);
 	free(r.stored_in);
 	kifu_replay_release(&r.replay);
+	kifu_replay_release(&r.annotated);
 	if (status.usage_error || r.usage_error)
 		return EXIT_USAGE;
 	if (r.io_error || status.io_error)

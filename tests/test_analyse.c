@@ -15,7 +15,11 @@
  *     (kifu_analyse_sides) is the lower, in every game and variant whose
  *     games are reviewed whole;
  *   - each side's accuracy against a transcription of lichess's apart;
- *   - the same seed gives the same review with 1 and 2 threads.
+ *   - the same seed gives the same review with 1 and 2 threads;
+ *   - each ply's principal line (kifu-analyse --annotate's lines) starts
+ *     with the engine's choice, is legal from the position before the move,
+ *     stops where the game ends and holds at most 6 plies; with both kinds
+ *     of searching player it goes past the engine's move somewhere.
  * tests/run: early (the longest test program: tests/run starts it first)
  */
 #include <math.h>
@@ -171,6 +175,87 @@ static void test_marks(void **unused)
 	assert_true(kifu_analyse_ply_seed(1, 1) != kifu_analyse_ply_seed(2, 1));
 }
 
+/*
+ * Checks r's principal line from state (the position before its ply): it
+ * starts with the engine's choice, each move is legal where it is played,
+ * no move follows an ended game, and it has 1 to KIFU_ANALYSE_LINE_MAX
+ * moves. Returns its length.
+ */
+static int check_line(const struct kifu_game *g, const void *state,
+		      const struct kifu_ply_review *r, const char *what)
+{
+	unsigned char *s = malloc(g->state_size);
+	kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+	struct kifu_outcome oc;
+	size_t n, i;
+	int k;
+
+	assert_non_null(s);
+	assert_non_null(moves);
+	if (r->nline < 1 || r->nline > KIFU_ANALYSE_LINE_MAX)
+		fail_msg("%s, ply %zu: a line of %d moves", what, r->ply, r->nline);
+	if (r->line[0] != r->best)
+		fail_msg("%s, ply %zu: the line does not start with the engine's move", what, r->ply);
+	memcpy(s, state, g->state_size);
+	for (k = 0; k < r->nline; k++) {
+		g->outcome(s, &oc);
+		if (oc.status != KIFU_ONGOING)
+			fail_msg("%s, ply %zu: the line goes on after the game ended", what, r->ply);
+		n = g->legal_moves(s, moves);
+		for (i = 0; i < n && moves[i] != r->line[k]; i++)
+			;
+		if (i == n)
+			fail_msg("%s, ply %zu: move %d of the line is not legal", what, r->ply, k + 1);
+		g->apply(s, r->line[k]);
+	}
+	free(moves);
+	free(s);
+	return r->nline;
+}
+
+/*
+ * The principal lines of the first plies of a game, with the engine and with
+ * mcts:N, valued in the tree and by positions: every line checks
+ * (check_line), and some go past the engine's move (a line of the engine's
+ * move alone everywhere would be no line).
+ */
+static void test_principal_line(void **unused)
+{
+	static const char *const specs[] = { "engine:200", "mcts:200" };
+	struct games gs;
+	const struct kifu_replay *rp;
+	size_t n, k, sp;
+	int values;
+
+	(void)unused;
+	load(&gs, "", "splinter-knockout");
+	rp = &gs.rp[0];
+	n = rp->nplies < 10 ? rp->nplies : 10;
+	for (sp = 0; sp < 2; sp++) {
+		for (values = KIFU_ANALYSE_VALUES_TREE; values <= KIFU_ANALYSE_VALUES_POSITIONS;
+		     values++) {
+			struct kifu_analyse_opts o = { .engine = specs[sp], .seed = 7, .threads = 1,
+						       .values = values };
+			struct kifu_ply_review *rv;
+			struct kifu_error err;
+			size_t longer = 0;
+
+			assert_int_equal(kifu_analyse_game(&rv, rp->game, rp->variant, rp->first,
+							   rp->moves, n, &o, &err), 0);
+			for (k = 0; k < n; k++) {
+				struct kifu_pos *pos = before(rp, k);
+
+				longer += check_line(rp->game, pos->state, &rv[k], specs[sp]) > 1;
+				kifu_pos_free(pos);
+			}
+			if (!longer)
+				fail_msg("%s: no line past the engine's move", specs[sp]);
+			kifu_analyse_game_free(rv);
+		}
+	}
+	unload(&gs);
+}
+
 static void test_blunders_marked(void **unused)
 {
 	size_t v, s;
@@ -216,6 +301,7 @@ static void test_blunders_marked(void **unused)
 					 (unsigned long long)seeds[s % NSEEDS], o.values, r.loss,
 					 r.best_score, r.played_score);
 			assert_true(r.best != blunder);
+			check_line(g, pos->state, &r, variants[v]);
 			if (loses_at_once(g, pos->state, r.best))
 				fail_msg("%s, seed %llu: the engine's choice loses at once", variants[v],
 					 (unsigned long long)seeds[s % NSEEDS]);
@@ -672,6 +758,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_positions_alone),
+		cmocka_unit_test(test_principal_line),
 		cmocka_unit_test(test_blunders_marked),
 		cmocka_unit_test(test_random_loses_more),
 	};

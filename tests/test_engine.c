@@ -16,6 +16,9 @@
  *     side or lets the next mover win at once): the analysis proves every
  *     move lost, so the move played there is not marked, and the engine
  *     still plays a legal move.
+ * Where the analysis proves its choice won within 6 plies, its principal
+ * line (kifu-analyse --annotate's) is the proof: that many legal moves,
+ * the last of which ends the game with the side to move the winner.
  * Each brute-force search has a node budget; a position it cannot settle
  * within it is passed over for the next.
  *
@@ -391,6 +394,41 @@ static void load_positions(struct found *f, const struct kifu_game *g, int varia
 	free(moves);
 }
 
+/*
+ * a's principal line from state, where a proves its choice won in
+ * a.best.plies <= KIFU_PLAYER_LINE_MAX plies: it plays the proof out, legal
+ * move by legal move, to the win of the side to move, and stops there.
+ */
+static void check_proof_line(const struct kifu_game *g, const char *name, const void *state,
+			     const struct kifu_player_analysis *a)
+{
+	unsigned char *s = copy_state(g, state);
+	kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+	int me = g->side_to_move(state), k;
+	struct kifu_outcome oc;
+	size_t n, i;
+
+	assert_non_null(moves);
+	assert_true(a->nline >= 1 && a->line[0] == a->best.move);
+	if (a->nline != a->best.plies)
+		fail_msg("%s: a win proven in %d plies, a line of %d", name, a->best.plies, a->nline);
+	for (k = 0; k < a->nline; k++) {
+		g->outcome(s, &oc);
+		assert_int_equal(oc.status, KIFU_ONGOING);
+		n = g->legal_moves(s, moves);
+		for (i = 0; i < n && moves[i] != a->line[k]; i++)
+			;
+		if (i == n)
+			fail_msg("%s: move %d of the line is not legal", name, k + 1);
+		g->apply(s, a->line[k]);
+	}
+	g->outcome(s, &oc);
+	if (oc.status != KIFU_WIN || oc.winner != me)
+		fail_msg("%s: the proof's line does not end in the win", name);
+	free(moves);
+	free(s);
+}
+
 /* The engine on a forced win in k moves: it keeps the win, and its proofs are true. */
 static void check_win(const struct kifu_game *g, const char *name, const void *state, int k)
 {
@@ -446,6 +484,8 @@ static void check_win(const struct kifu_game *g, const char *name, const void *s
 				fail_msg("%s: win in %d: a proof in %d plies that is false", name, k,
 					 a.best.plies);
 			free(after);
+			if (a.best.plies <= KIFU_PLAYER_LINE_MAX)
+				check_proof_line(g, name, state, &a);
 		}
 		print_message("%s: win in %d kept (seed %d), proven in %d plies (0: not proven)\n",
 			      name, k, seed, a.best.proof == KIFU_PROOF_WIN ? a.best.plies : 0);

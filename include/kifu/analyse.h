@@ -36,6 +36,9 @@
 /* Longest engine spec a review names ("engine:100000000"). */
 #define KIFU_ANALYSE_SPEC_MAX 32
 
+/* Longest principal line a ply's review keeps (the engine's move and 5 more plies). */
+#define KIFU_ANALYSE_LINE_MAX 6
+
 /* The marks' thresholds on loss. */
 #define KIFU_ANALYSE_DUBIOUS 0.10
 #define KIFU_ANALYSE_MISTAKE 0.20
@@ -93,6 +96,13 @@ struct kifu_ply_review {
 	uint32_t best_visits, played_visits;
 	int best_proof, played_proof;  /* enum kifu_proof (player.h): what the solver proved */
 	int best_plies, played_plies;  /* proven: plies to the end, the move included */
+	/*
+	 * The engine's principal line from the position before the move
+	 * (line[0] == best; kifu_player_analysis's line), nline moves; 0 in a
+	 * review read back from the database.
+	 */
+	kifu_move line[KIFU_ANALYSE_LINE_MAX];
+	int nline;
 };
 
 /* One side's figures over a reviewed game (kifu_analyse_sides). */
@@ -167,6 +177,21 @@ int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, i
 		      int first, const kifu_move *moves, size_t n,
 		      const struct kifu_analyse_opts *o, struct kifu_error *err);
 void kifu_analyse_game_free(struct kifu_ply_review *rv);
+
+/*
+ * Writes the review rv of rec's nplies plies (rp: rec's complete replay)
+ * into rec as format 2 (kifu-analyse --annotate, CLI.md): each ply's
+ * `eval` {spec, its expected score as "%.4f", the engine's move}
+ * (replacing any), a marked move's mark as its `nag` (?! ? ??, replacing
+ * any; other moves keep theirs), and at each ? or ?? a line after the
+ * move's lines: the ply's principal line (the engine's move alone where the
+ * review has none), cut where the game ends, unless a line of the move
+ * already starts with the same moves. Comments are left as they are; rec
+ * then says format 2. rp no longer matches rec's lines and evals: validate
+ * rec again for a replay to write it with. Returns 0 or KIFU_ENOMEM.
+ */
+int kifu_analyse_annotate(struct kifu_record *rec, const struct kifu_replay *rp,
+			  const struct kifu_ply_review *rv, const char *spec, struct kifu_error *err);
 
 /* ---- Keeping reviews in the game database (kifu-analyse --store) ---- */
 

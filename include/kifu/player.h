@@ -117,6 +117,9 @@ enum kifu_proof {
 	KIFU_PROOF_DRAW      /* the best either side can force is a draw */
 };
 
+/* Longest principal line an analysis gives (kifu-analyse --annotate writes up to 6 plies). */
+#define KIFU_PLAYER_LINE_MAX 6
+
 /* One root move of an analysis. */
 struct kifu_player_value {
 	kifu_move move;
@@ -137,6 +140,16 @@ struct kifu_player_analysis {
 	 * the result where the solver proved the choice (1 to the winner).
 	 */
 	double value[KIFU_GAME_SIDES_MAX];
+	/*
+	 * The principal line: the engine's choice (line[0] == best.move), then
+	 * at each position after it the move the search would play there
+	 * (mcts:N: the most visited; the engine: its choice's rules, proofs
+	 * first), as long as the tree holds one it visited or proved, at most
+	 * KIFU_PLAYER_LINE_MAX moves. Legal from the position analysed; it
+	 * stops where the game ends.
+	 */
+	kifu_move line[KIFU_PLAYER_LINE_MAX];
+	int nline;
 };
 
 /* `played` of kifu_player_analyse for valuing the position alone. */

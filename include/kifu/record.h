@@ -208,6 +208,9 @@ int kifu_record_add_turn(struct kifu_record *rec, const char *move, const char *
  */
 int kifu_record_turn_lines(struct kifu_record *rec, struct kifu_turn *t, size_t n,
 			   struct kifu_error *err);
+/* One more (empty) line after turn t's lines; NULL when out of memory (err says so). */
+struct kifu_line *kifu_record_turn_add_line(struct kifu_record *rec, struct kifu_turn *t,
+					    struct kifu_error *err);
 struct kifu_turn *kifu_record_line_add_turn(struct kifu_record *rec, struct kifu_line *line,
 					    const char *move, const char *comment, const char *clock);
 int kifu_record_turn_nag(struct kifu_record *rec, struct kifu_turn *t, const char *nag,

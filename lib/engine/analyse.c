@@ -128,7 +128,10 @@ static int value_position(struct pos_value *out, struct kifu_player *p, long min
 	return kifu_player_analyse(&out->a, p, state, played, min_visits, err);
 }
 
-/* What every way of valuing a ply fills alike: the ply, its mover and move, the engine's choice. */
+/*
+ * What every way of valuing a ply fills alike: the ply, its mover and move,
+ * the engine's choice and its principal line.
+ */
 static void ply_start(struct kifu_ply_review *out, const struct kifu_game *g, const void *state,
 		      kifu_move played, size_t ply, const struct kifu_player_analysis *a)
 {
@@ -139,6 +142,8 @@ static void ply_start(struct kifu_ply_review *out, const struct kifu_game *g, co
 	out->best = a->best.move;
 	out->expected = a->expected;
 	out->best_score = a->best.score;
+	out->nline = a->nline < KIFU_ANALYSE_LINE_MAX ? a->nline : KIFU_ANALYSE_LINE_MAX;
+	memcpy(out->line, a->line, sizeof(*out->line) * (size_t)out->nline);
 }
 
 /*

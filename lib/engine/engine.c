@@ -392,14 +392,17 @@ static int new_tree(struct kifu_player *p, const void *state)
 	return expand(p, 0, state);
 }
 
-/* The root child to play (the rules at the top of the file). */
-static uint32_t root_choice(const struct engine *e)
+/*
+ * The child (0-based among its children) that the side to move at expanded
+ * node idx would play (the rules at the top of the file).
+ */
+static uint32_t node_choice(const struct engine *e, uint32_t idx)
 {
-	const struct enode *root = e->nodes, *c = e->nodes + root->first;
+	const struct enode *node = e->nodes + idx, *c = e->nodes + node->first;
 	uint32_t i, best = UINT32_MAX;
 	int me = c[0].mover, all_lost = 1;
 
-	for (i = 0; i < root->count; i++) {
+	for (i = 0; i < node->count; i++) {
 		if ((c[i].flags & NODE_SOLVED) && c[i].winner == me &&
 		    (best == UINT32_MAX || c[i].plies < c[best].plies))
 			best = i;
@@ -408,7 +411,7 @@ static uint32_t root_choice(const struct engine *e)
 	}
 	if (best != UINT32_MAX)
 		return best;
-	for (i = 0; i < root->count; i++) {
+	for (i = 0; i < node->count; i++) {
 		if (all_lost) {
 			if (best == UINT32_MAX || c[i].plies > c[best].plies)
 				best = i;
@@ -422,6 +425,35 @@ static uint32_t root_choice(const struct engine *e)
 			best = i;
 	}
 	return best;
+}
+
+/* The root child to play. */
+static uint32_t root_choice(const struct engine *e)
+{
+	return node_choice(e, 0);
+}
+
+/*
+ * out's principal line from root child best: below it, each node's choice
+ * while the tree has one that was visited or proven (player.h). A solved
+ * node's choice follows its proof (the shortest win, the slowest loss).
+ */
+static void principal_line(struct kifu_player_analysis *out, const struct engine *e, uint32_t best)
+{
+	uint32_t idx = e->nodes[0].first + best;
+
+	out->line[0] = e->nodes[idx].move;
+	out->nline = 1;
+	while (out->nline < KIFU_PLAYER_LINE_MAX) {
+		const struct enode *node = e->nodes + idx;
+
+		if (!(node->flags & NODE_EXPANDED) || !node->count)
+			break;
+		idx = node->first + node_choice(e, idx);
+		if (!e->nodes[idx].visits && !(e->nodes[idx].flags & NODE_SOLVED))
+			break;
+		out->line[out->nline++] = e->nodes[idx].move;
+	}
 }
 
 /* Whether the root has a child proven won for its side to move. */
@@ -573,6 +605,8 @@ int kifu_engine_analyse_(struct kifu_player_analysis *out, struct kifu_player *p
 		ret = fresh_value(&out->played, p, state, pi, min_visits);
 	if (ret < 0)
 		goto out;
+	/* read from the tree as the forcing left it: both moves searched deepest */
+	principal_line(out, e, best);
 	ret = 0;
 out:
 	if (ret == KIFU_ENOMEM)

@@ -441,19 +441,52 @@ static int search(struct kifu_player *p, const void *state, long n)
 	return ret;
 }
 
-/* The root child with most visits; ties go to the better mean, then the first. */
-static kifu_move best_move(const struct kifu_player *p)
+/*
+ * The child (0-based among its children) of expanded node idx with most
+ * visits; ties go to the better mean, then the first.
+ */
+static uint32_t most_visited(const struct kifu_player *p, uint32_t idx)
 {
-	const struct node *root = p->nodes, *c = p->nodes + root->first;
+	const struct node *node = p->nodes + idx, *c = p->nodes + node->first;
 	uint32_t i, best = 0;
 
-	for (i = 1; i < root->count; i++) {
+	for (i = 1; i < node->count; i++) {
 		if (c[i].visits > c[best].visits ||
 		    (c[i].visits == c[best].visits && c[i].visits &&
 		     c[i].reward / c[i].visits > c[best].reward / c[best].visits))
 			best = i;
 	}
-	return c[best].move;
+	return best;
+}
+
+/* The root child with most visits (most_visited). */
+static kifu_move best_move(const struct kifu_player *p)
+{
+	return p->nodes[p->nodes[0].first + most_visited(p, 0)].move;
+}
+
+/*
+ * out's principal line from root child best: below it, each node's most
+ * visited child (its decisive first child where it has one) while that
+ * child was visited (player.h).
+ */
+static void principal_line(struct kifu_player_analysis *out, const struct kifu_player *p,
+			   uint32_t best)
+{
+	uint32_t idx = p->nodes[0].first + best;
+
+	out->line[0] = p->nodes[idx].move;
+	out->nline = 1;
+	while (out->nline < KIFU_PLAYER_LINE_MAX) {
+		const struct node *node = p->nodes + idx;
+
+		if (!(node->flags & NODE_EXPANDED) || !node->count)
+			break;
+		idx = node->first + (node->flags & NODE_DECIDED ? 0 : most_visited(p, idx));
+		if (!p->nodes[idx].visits)
+			break;
+		out->line[out->nline++] = p->nodes[idx].move;
+	}
 }
 
 /*
@@ -630,12 +663,8 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 	if (ret < 0)
 		goto out;
 	c = p->nodes + p->nodes[0].first; /* the pool may have moved */
-	if (!(p->nodes[0].flags & NODE_DECIDED)) {
-		kifu_move m = best_move(p);
-
-		while (c[best].move != m)
-			best++;
-	}
+	if (!(p->nodes[0].flags & NODE_DECIDED))
+		best = most_visited(p, 0);
 	/* the value of the position: every playout of the search, before any forcing */
 	for (i = 0; i < p->nodes[0].count; i++) {
 		reward += c[i].reward;
@@ -654,6 +683,8 @@ int kifu_player_analyse(struct kifu_player_analysis *out, struct kifu_player *p,
 		ret = fresh_value(&out->played, p, state, pi, min_visits);
 	if (ret < 0)
 		goto out;
+	/* read from the tree as the forcing left it: both moves searched deepest */
+	principal_line(out, p, best);
 	ret = 0;
 out:
 	if (ret == KIFU_ENOMEM)

@@ -287,6 +287,21 @@ int kifu_record_turn_lines(struct kifu_record *rec, struct kifu_turn *t, size_t 
 	return 0;
 }
 
+struct kifu_line *kifu_record_turn_add_line(struct kifu_record *rec, struct kifu_turn *t,
+					    struct kifu_error *err)
+{
+	struct kifu_line *v = realloc(t->lines, (t->nlines + 1) * sizeof(*v));
+
+	(void)rec;
+	if (!v) {
+		nomem(err);
+		return NULL;
+	}
+	t->lines = v;
+	memset(&v[t->nlines], 0, sizeof(*v));
+	return &v[t->nlines++];
+}
+
 struct kifu_turn *kifu_record_line_add_turn(struct kifu_record *rec, struct kifu_line *line,
 					    const char *move, const char *comment, const char *clock)
 {
