@@ -96,8 +96,12 @@ DEB_BUILD = gcc make pkg-config libsqlite3-dev libyaml-dev libarchive-dev libjan
 DEB_TEST = libcmocka-dev libxml2-utils time chromium python3 python3-yaml sqlite3 nodejs node-js-yaml \
 	zip zstd xz-utils bzip2 p7zip-full groff-base postgresql-15
 DEB_FUZZ = clang libclang-rt-14-dev
+# What the benchmarks load, compare with and fit with (wrk: bench/serve.sh;
+# scid: bench/import.sh's chess baseline; valgrind: instruction counts).
+DEB_BENCH = wrk scid valgrind python3-numpy
 
-.PHONY: all test demo serve bench fit-eval fuzz install clean deps deps-test deps-fuzz check-tests
+.PHONY: all test demo serve bench fit-eval fuzz install clean deps deps-test deps-fuzz deps-bench \
+	check-tests
 .DEFAULT_GOAL := all
 # keep object files that pattern chains would treat as intermediate
 .SECONDARY:
@@ -115,8 +119,11 @@ deps-test:
 deps-fuzz:
 	@$(ENSURE_PACKAGES) $(DEB_BUILD) $(DEB_TEST) $(DEB_FUZZ)
 
+deps-bench:
+	@$(ENSURE_PACKAGES) $(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH)
+
 # Every compile waits for the packages (and so for their flags).
-DEPS_FIRST = $(if $(filter test,$(MAKECMDGOALS)),deps-test,deps)
+DEPS_FIRST = $(if $(filter test,$(MAKECMDGOALS)),deps-test,$(if $(filter bench,$(MAKECMDGOALS)),deps-bench,deps))
 $(O)/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
 	$(say) CC $<
@@ -190,8 +197,7 @@ serve: all
 	@test -f build/demo.db || sh examples/demo $(BIN) >/dev/null
 	$(BIN)/kifu-serve --db build/demo.db --listen $(SERVE_LISTEN)
 
-bench: all
-
+bench: deps-bench all
 	@sh bench/run $(BIN)
 
 # The games' evaluation weights (bench/fit-eval.c): plays self-play games,

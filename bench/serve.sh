@@ -6,10 +6,13 @@
 # the database of bench/stats.sh (generated games, KIFU_BENCH_GAMES, default
 # 1,000,000; built and kept under build/bench/ when missing). Prints
 # requests per second and the p50/p99 latency at 8 and at 32 connections
-# (20 s each, after a 10 s warm-up), then the server's RSS sampled every
-# 5 s over a 60 s run at 8 connections (anonymous memory apart from the
-# pages of the database file each connection maps) (target: p99 under 50 ms at 8
-# connections on 1,000,000 games on SQLite, memory flat). KIFU_BENCH_DB=URI
+# (20 s each, after a 10 s warm-up), then three 60 s runs at 8
+# connections with the server's RSS sampled every 5 s over the first
+# (anonymous memory apart from the pages of the database file each
+# connection maps), then the explorer page's time at the start of every
+# game and variant (targets: p99 under 50 ms at 8 connections on 1,000,000
+# games on SQLite in each 60 s run, memory flat, the explorer page under
+# 100 ms). KIFU_BENCH_DB=URI
 # serves another database (a PostgreSQL one); KIFU_SERVE_THREADS (4).
 # Usage: sh bench/serve.sh [TOOLS_DIR]   (run from the repo root)
 set -u
@@ -125,13 +128,40 @@ echo "serve: RSS after a 10 s warm-up $(rss)"
 for c in 8 32; do
 	echo "serve: $c connections, 20 s: $(wrk -t 2 -c $c -d 20s --timeout 10s -s "$out/serve-cycle.lua" "$url" | sed -n 's/^RESULT //p')"
 done
-wrk -t 2 -c 8 -d 60s --timeout 10s -s "$out/serve-cycle.lua" "$url" >"$out/serve-60.txt" &
-w=$!
-samples=""
-for t in 0 5 10 15 20 25 30 35 40 45 50 55 60; do
-	samples="$samples $(rss)"
-	[ $t -lt 60 ] && sleep 5
+# Three 60 s runs at 8 connections (the target holds in each), the RSS
+# sampled every 5 s over the first.
+for run in 1 2 3; do
+	wrk -t 2 -c 8 -d 60s --timeout 10s -s "$out/serve-cycle.lua" "$url" >"$out/serve-60.txt" &
+	w=$!
+	samples=""
+	if [ $run -eq 1 ]; then
+		for t in 0 5 10 15 20 25 30 35 40 45 50 55 60; do
+			samples="$samples $(rss)"
+			[ $t -lt 60 ] && sleep 5
+		done
+	fi
+	wait $w
+	echo "serve: 8 connections, 60 s, run $run: $(sed -n 's/^RESULT //p' "$out/serve-60.txt")"
+	[ -n "$samples" ] && echo "serve: RSS (anonymous+file MB) every 5 s over the 60 s run:$samples"
 done
-wait $w
-echo "serve: 8 connections, 60 s: $(sed -n 's/^RESULT //p' "$out/serve-60.txt")"
-echo "serve: RSS (anonymous+file MB) every 5 s over the 60 s run:$samples"
+# The explorer page (what a browser asks for, the move table and the board
+# drawn) at the start of each game and variant, the most crowded positions:
+# each asked 20 times one after another, the median and slowest.
+python3 - "$url" "$cands" <<'PY' || exit 3
+import sys, time, urllib.parse, urllib.request
+url, starts = sys.argv[1], []
+for line in open(sys.argv[2]):
+    q = urllib.parse.parse_qs(urllib.parse.urlsplit(line.strip()).query, keep_blank_values=True)
+    if q.get("after", [""])[0] == "":
+        starts.append((q["game"][0], q["variant"][0]))
+for g, v in starts:
+    page = "%s/explore/%s/%s" % (url, g, v)
+    times, size = [], 0
+    for _ in range(20):
+        t = time.perf_counter()
+        size = len(urllib.request.urlopen(page, timeout=60).read())
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    print("serve: explorer page /explore/%s/%s: median %.1f ms, slowest %.1f ms (%d bytes)" %
+          (g, v, times[len(times) // 2], times[-1], size))
+PY
