@@ -201,6 +201,12 @@ class Browser:
 
     def go(self, url):
         old = self.js("location.href")
+        # The page shown already: no change of address to wait for (a wait
+        # that ran out its 60 s), so by way of a blank page.
+        if self.js("new URL(%s, location.href).href === location.href" % json.dumps(url)):
+            self.cmd("Page.navigate", {"url": "about:blank"}, session=True)
+            self._settle(old)
+            old = "about:blank"
         self.cmd("Page.navigate", {"url": url}, session=True)
         self._settle(old)
 
