@@ -7,6 +7,8 @@
 # the same way, and "back to the game" returns to the main-line move the
 # line replaces (#ply=N); the button is hidden on the main line. Without
 # chromium the test is skipped, as browser.sh is.
+# tests/run: plain (the page's script in Chromium; the pages' writer runs
+#   under the sanitizers in export.sh and store-lines.sh)
 set -u
 . tests/cli/lib/test-lib.sh
 x="$bin/kifu-export"

@@ -14,6 +14,8 @@
 # (CI=true) and in `make test` (KIFU_TEST_DEPS=required: the Makefile's
 # DEB_TEST, chromium included, was installed first), where it fails.
 # tests/run: early (it is long)
+# tests/run: plain (Chromium's rendering and the page's script; kifu-export's
+#   pages run under the sanitizers in export.sh)
 set -u
 . tests/cli/lib/test-lib.sh
 x="$bin/kifu-export"

@@ -5,6 +5,8 @@
 # tool without optimisation (OPT=-O0: what is checked is make's work, not
 # the code's, and -O0 compiles several times faster).
 # tests/run: early (it is long)
+# tests/run: plain (make's work: it builds without sanitizers, in both passes
+#   alike)
 set -u
 . tests/cli/lib/test-lib.sh
 unset MAKEFLAGS MAKELEVEL MFLAGS

@@ -12,6 +12,8 @@
 # run succeeded and never saw the number of games go down. And four writers
 # that find an empty database at once all succeed (one creates the schema).
 # tests/run: early (it is long)
+# tests/run: plain (PostgreSQL's locks between many writers; the backend runs
+#   under the sanitizers in the other pg-*.sh tests)
 set -u
 . tests/cli/lib/pg.sh
 . tests/cli/lib/games.sh

@@ -12,6 +12,9 @@
 # other tests all the same (a run that ends before its kill, the machine
 # having become faster, is run again with half the delay: tests/cli/lib/crash.sh).
 # tests/run: early (it is long)
+# tests/run: plain (PostgreSQL's recovery from a killed writer (SIGKILL: no
+#   sanitizer runs); resumed imports run under the sanitizers in pg-terminate.sh
+#   and pg-faults.sh)
 set -u
 . tests/cli/lib/pg.sh
 . tests/cli/lib/crash.sh

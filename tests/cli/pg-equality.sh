@@ -6,8 +6,8 @@
 # the database's name replaced, and --svg files) for every kifu-stats report
 # (summary, openings with --depth, --min-games and --by-position, players,
 # lengths, tree from the start and after the most played lines of every game
-# and variant) in every format (table, csv, json, --svg), with filters and
-# with --no-cache, for kifu-search (with and without filters, --after and
+# and variant) in every format (table, csv, json, --svg), with filters (in
+# json) and with --no-cache, for kifu-search (with and without filters, --after and
 # --json) and for kifu-export of games by id and by filter. The PostgreSQL
 # database sorts text by ICU's English collation, as many real servers do,
 # so that an ORDER BY that relies on the server's default collation (rather
@@ -15,6 +15,8 @@
 # twice: the first brings the precomputed tables up to date, the second
 # reads them.
 # tests/run: early (it is long)
+# tests/run: plain (byte-equal answers of the two backends hold for any build;
+#   the PostgreSQL backend runs under the sanitizers in the other pg-*.sh tests)
 set -u
 . tests/cli/lib/pg.sh
 pg=$(pg_createdb icu "$PG_ICU") || exit 1
@@ -109,9 +111,12 @@ formats = ["table", "csv", "json"]
 
 for filt in filters:
     for rep in reports:
-        for fmt in formats:
+        # Every format unfiltered; with a filter, json: a format writes the
+        # rows it is given the same whichever backend read them.
+        for fmt in (formats if not filt else ["json"]):
             same(["kifu-stats"] + filt + ["--format", fmt] + rep)
-        same(["kifu-stats"] + filt + rep, svg=True)
+        if not filt:
+            same(["kifu-stats"] + filt + rep, svg=True)
         if not filt or filt[0] == "--game":
             same(["kifu-stats"] + filt + ["--format", "json"] + rep)  # from the tables now
     for rep in (["summary"], ["openings", "--depth", "3"], ["players"], ["lengths"]):

@@ -9,6 +9,8 @@
 # called "<script>alert(1)</script> ..." shown as text on every page.
 # Screenshots of each page go to tests/out/serve-*.png for people to look at.
 # tests/run: early (it is long)
+# tests/run: plain (Chromium's rendering; the server's pages run under the
+#   sanitizers in serve.sh, serve-explorer.sh and the serve-*.sh tests)
 set -u
 . tests/cli/lib/test-lib.sh
 . tests/cli/lib/chromium.sh
