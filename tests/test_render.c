@@ -517,6 +517,31 @@ static void test_one_picture(void **unused)
 	}
 }
 
+/* Figures' keys in words for pictures and pages; the key itself stays for json. */
+static void test_figure_labels(void **unused)
+{
+	const struct kifu_game *kis = kifu_game_find("splay-kisenwether");
+	const struct kifu_game *gl = kifu_game_find("glaisher");
+	char out[48], small[8];
+
+	(void)unused;
+	assert_non_null(kis);
+	assert_non_null(gl);
+	kifu_game_figure_label(out, sizeof(out), kis, "captures_white");
+	assert_string_equal(out, "white captures");
+	kifu_game_figure_label(out, sizeof(out), kis, "score");
+	assert_string_equal(out, "score");
+	kifu_game_figure_label(out, sizeof(out), gl, "pieces_yellow");
+	assert_string_equal(out, "yellow pieces");
+	/* another game's side is no side here, and a key that is only a side stays */
+	kifu_game_figure_label(out, sizeof(out), gl, "territory_white");
+	assert_string_equal(out, "territory white");
+	kifu_game_figure_label(out, sizeof(out), gl, "red");
+	assert_string_equal(out, "red");
+	kifu_game_figure_label(small, sizeof(small), gl, "stacks_red");
+	assert_string_equal(small, "red sta");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_text_cells_reader),
 		cmocka_unit_test(test_pictures),
 		cmocka_unit_test(test_one_picture),
+		cmocka_unit_test(test_figure_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

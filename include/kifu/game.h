@@ -241,6 +241,14 @@ int kifu_game_side_index(const struct kifu_game *g, const char *name);
 int kifu_game_variant_count(const struct kifu_game *g);
 
 /*
+ * A figure's key in words, for people (pictures' captions, pages): a key
+ * ending in one of g's sides names the side first ("captures_white" is
+ * "white captures"), and underscores are spaces ("score" stays). The key
+ * itself stays the name in json and csv. Truncated to fit n bytes.
+ */
+void kifu_game_figure_label(char *out, size_t n, const struct kifu_game *g, const char *key);
+
+/*
  * The picture of state: render_svg_last with *last marked when last is
  * given (the move played to reach state), else render_svg.
  */

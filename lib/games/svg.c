@@ -112,12 +112,13 @@ void kifu_svg_caption_make_(struct kifu_svg_caption *out, const struct kifu_game
 	out->n = 2;
 	n = g->figures(state, f);
 	for (i = 0; i < n; i++) {
-		char item[KIFU_SVG_CAPTION_LEN];
+		char item[KIFU_SVG_CAPTION_LEN], label[sizeof(f[i].key) + 8];
 
+		kifu_game_figure_label(label, sizeof(label), g, f[i].key);
 		if (f[i].type == KIFU_FIG_TEXT)
-			snprintf(item, sizeof(item), "%s %s", f[i].key, f[i].text[0] ? f[i].text : "-");
+			snprintf(item, sizeof(item), "%s %s", label, f[i].text[0] ? f[i].text : "-");
 		else
-			snprintf(item, sizeof(item), "%s %ld", f[i].key, f[i].num);
+			snprintf(item, sizeof(item), "%s %ld", label, f[i].num);
 		caption_add(out, item, max);
 	}
 	if (!out->line[out->n - 1][0])

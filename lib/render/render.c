@@ -670,11 +670,12 @@ static int put_html(struct kifu_buf *b, const struct kifu_record *rec,
 
 		kifu_buf_puts(b, i ? ",\n[" : "\n[");
 		for (k = 0; k < nfig; k++) {
-			char num[32];
+			char num[32], label[sizeof(fig[k].key) + 8];
 			const struct kifu_figure *f = &fig[k];
 
+			kifu_game_figure_label(label, sizeof(label), rp->game, f->key);
 			kifu_buf_puts(b, k ? ",[" : "[");
-			kifu_render_js_string_(b, f->key);
+			kifu_render_js_string_(b, label);
 			kifu_buf_putc(b, ',');
 			snprintf(num, sizeof(num), "%ld", f->num);
 			kifu_render_js_string_(b, f->type == KIFU_FIG_TEXT ? (f->text[0] ? f->text : "-") : num);
