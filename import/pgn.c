@@ -1112,7 +1112,7 @@ static int pgn_sniff(const char *head, size_t n)
 
 const struct kifu_format kifu_format_pgn_ = {
 	.name = "pgn",
-	.description = "PGN syntax with each game's notation (tags, movetext, comments, clocks)",
+	.description = "PGN with each game's notation (comments, lines, NAGs)",
 	.suffixes = (const char *const[]){ ".pgn", NULL },
 	.sniff = pgn_sniff,
 	.open = pgn_open,

@@ -133,7 +133,7 @@ static const char *const yaml_suffixes[] = { ".yaml", ".yml", NULL };
 
 const struct kifu_format kifu_format_yaml_ = {
 	.name = "yaml",
-	.description = "kifu records, format 1 (RECORDS.md): one YAML document per game",
+	.description = "kifu records: YAML, format 1 or 2 (RECORDS.md)",
 	.suffixes = yaml_suffixes,
 	.sniff = NULL, /* the fallback when no other format recognises the content */
 	.open = yaml_open,
