@@ -23,6 +23,8 @@
 #include "kifu/stats.h"
 #include "kifu/store.h"
 #include "helpers.h"
+#include "stats/stats_impl.h"
+#include "kifu/buf.h"
 
 #define EPS 1e-9
 
@@ -31,6 +33,83 @@ static void assert_no_score(const struct kifu_report *rep, long row)
 	th_assert_type(rep, row, "first_mover_score", KIFU_CELL_NULL);
 	th_assert_type(rep, row, "ci_low", KIFU_CELL_NULL);
 	th_assert_type(rep, row, "ci_high", KIFU_CELL_NULL);
+}
+
+
+/*
+ * The shortest text of a real (kifu_report_real_text_ with prec -1)
+ * against its definition tried one decimal after the other: the fewest
+ * decimals that read back as v, on the reals reports write (shares,
+ * scores, means, dates' fractions) and on random bit patterns.
+ */
+static void shortest_by_tries(char *out, size_t size, double v)
+{
+	int prec;
+
+	if (v == 0 || (fabs(v) >= 1e-4 && fabs(v) < 1e15))
+		for (prec = 0; prec <= 20; prec++) {
+			snprintf(out, size, "%.*f", prec, v);
+			if (strtod(out, NULL) == v)
+				return;
+		}
+	snprintf(out, size, "%.17g", v);
+}
+
+static void check_shortest(double v)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+	char want[400];
+
+	shortest_by_tries(want, sizeof(want), v);
+	kifu_report_real_text_(&b, v, -1);
+	assert_false(b.failed);
+	if (strcmp(b.data, want) != 0)
+		fail_msg("%.17g: '%s', not '%s'", v, b.data, want);
+	kifu_buf_release(&b);
+}
+
+static void test_real_shortest(void **state)
+{
+	unsigned long long x = 88172645463325252ULL;
+	long n, d;
+	int k, i;
+
+	(void)state;
+	for (n = 0; n <= 300; n++)
+		for (d = 1; d <= 200; d++) {
+			check_shortest((double)n / (double)d);
+			check_shortest(-(double)n / (double)d);
+			check_shortest((double)n / (double)d + 1 / 3.0);
+		}
+	for (k = -1100; k <= 1100; k++) {
+		check_shortest(ldexp(1, k));
+		check_shortest(nextafter(ldexp(1, k), 0));
+		check_shortest(nextafter(ldexp(1, k), 1e300));
+	}
+	for (k = -20; k <= 20; k++)
+		for (i = 1; i < 10; i++) {
+			double p = (double)i * pow(10, k);
+
+			check_shortest(p);
+			check_shortest(nextafter(p, 0));
+			check_shortest(nextafter(p, 1e300));
+		}
+	for (i = 0; i < 200000; i++) {
+		double v;
+
+		/* xorshift: bit patterns in the range of plain text and out of it */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (i % 2) {
+			memcpy(&v, &x, sizeof(v));
+			if (!isfinite(v))
+				continue;
+		} else {
+			v = (double)(x >> 11) / 9007199254740992.0 * pow(10, (int)(x % 23) - 5);
+		}
+		check_shortest(v);
+	}
 }
 
 /* ---- summary ---- */
@@ -628,6 +707,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wilson_formula),
+		cmocka_unit_test(test_real_shortest),
 		cmocka_unit_test_setup_teardown(test_summary, th_stats_setup, th_stats_teardown),
 		cmocka_unit_test_setup_teardown(test_summary_even_median, th_stats_setup,
 						th_stats_teardown),

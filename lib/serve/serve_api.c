@@ -78,11 +78,12 @@ int kifu_serve_params_check_(struct kifu_serve_answer *a, const struct kifu_serv
 	for (i = 0; i < r->n; i++) {
 		struct kifu_near near;
 
+		for (k = 0, ok = 0; allowed[k] && !ok; k++)
+			ok = !strcmp(allowed[k], r->p[i].name);
+		/* the nearest name only for a message (edit distances: not on every request) */
 		kifu_near_init(&near, r->p[i].name);
-		for (k = 0, ok = 0; allowed[k]; k++) {
-			ok |= !strcmp(allowed[k], r->p[i].name);
+		for (k = 0; !ok && allowed[k]; k++)
 			kifu_near_add(&near, allowed[k]);
-		}
 		if (!ok && kifu_near_best(&near))
 			kifu_error_set(&err, KIFU_EPARSE, "unknown parameter '%s' (did you mean '%s'?)",
 				       r->p[i].name, kifu_near_best(&near));

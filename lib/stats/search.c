@@ -9,6 +9,7 @@
  * kept for the same position, whatever the move order that led there.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -409,6 +410,51 @@ static int listing_usable(struct kifu_store *st, const struct kifu_filter *f)
 }
 
 /*
+ * Whether a page of the games at position hash (the first `want` of them,
+ * newest first) comes cheaper from the date index games_date read
+ * backwards, which is the listing's order (undated games last, ties by
+ * id), than from the position index: at a common position most of the
+ * newest games reached it, and the walk down the dates stops after a few
+ * hundred, where the position index reads and sorts every game that
+ * reached it (100,000 and more at a start of 1,000,000 games). The walk
+ * is about want * games / games at the position rows long: taken when
+ * that is less than half the games at the position, which a count of
+ * the index's rows tells, stopped at that many. Only on the plain
+ * position index (positions_hash) and with a filter of game and variant:
+ * a player, an event, a termination or dates would make the walk long.
+ */
+static int listing_by_date(int *yes, struct kifu_store *st, const struct kifu_filter *f,
+			   uint64_t hash, size_t want, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	long long games = 0;
+	double need;
+	int ret;
+
+	*yes = 0;
+	if (f && (f->player || f->event || f->since || f->until || f->termination))
+		return 0;
+	ret = kifu_db_query_int_(&games, st, "SELECT coalesce(max(id), 0) FROM games", err);
+	if (ret < 0)
+		return ret;
+	/* at positions * positions > 2 * want * games */
+	need = floor(sqrt(2.0 * (double)want * (double)games)) + 1;
+	if (need > (double)games)
+		return 0;
+	if (kifu_db_prepare_(&s, st, "SELECT count(*) FROM (SELECT 1 FROM positions_hash "
+			     "WHERE hash = ?1 LIMIT ?2) AS h", err) < 0)
+		return kifu_search_fail_db_(st, "cannot search games", err);
+	kifu_db_bind_int64_(s, 1, (int64_t)hash);
+	kifu_db_bind_int64_(s, 2, (int64_t)need);
+	if (kifu_db_step_(s) != KIFU_DB_ROW)
+		ret = kifu_search_fail_db_(st, "cannot search games", err);
+	else
+		*yes = (double)kifu_db_column_int64_(s, 0) >= need;
+	kifu_db_finalize_(s);
+	return ret;
+}
+
+/*
  * Schema 5: one narrow row per game (game_listing) instead of a game and
  * its sides; the listing has the columns of games the filter reads (but
  * event and termination), under the same alias.
@@ -420,10 +466,20 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s = NULL;
-	int ret, rc;
+	int ret, rc, by_date = 0;
 
+	if (hash && limit && !symmetric) {
+		ret = listing_by_date(&by_date, st, f, *hash, offset + limit, err);
+		if (ret < 0)
+			goto out;
+	}
 	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.date, g.result, g.plies, ");
-	if (hash) {
+	if (by_date) {
+		/* CROSS JOIN: the dates in order, then each game's row in the index and the listing */
+		kifu_buf_puts(&sql, "h.ply, g.players, g.date_first FROM games d CROSS JOIN "
+			      "positions_hash h CROSS JOIN game_listing g WHERE h.hash = ?1 AND "
+			      "h.game_id = d.id AND g.id = d.id AND ");
+	} else if (hash) {
 		kifu_buf_puts(&sql, "h.ply, g.players, g.date_first FROM (SELECT game_id, ply FROM ");
 		/* Without the orientations, a canonical hash is looked up in the view (slowly). */
 		if (symmetric && !orient)
@@ -437,7 +493,9 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 	ret = kifu_filter_sql_(&sql, f, "g", hash ? 2 : 1, err);
 	if (ret < 0)
 		goto out;
-	kifu_buf_puts(&sql, " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
+	/* (the same order: game_listing's dates are the games', kept so by its triggers) */
+	kifu_buf_puts(&sql, by_date ? " ORDER BY d.date_first DESC NULLS LAST, d.id DESC"
+		      : " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
 	if (limit)
 		kifu_buf_printf(&sql, " LIMIT %zu OFFSET %zu", limit, offset);
 	if (sql.failed) {

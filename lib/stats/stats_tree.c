@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/date.h"
 #include "kifu/game.h"
 #include "kifu/store.h"
 #include "stats/stats_impl.h"
@@ -302,6 +303,269 @@ static int tree_prepare(struct kifu_stmt **s, struct kifu_store *st, const struc
 }
 
 /*
+ * On SQLite, the games' rows are grouped here rather than by the query's
+ * GROUP BY, which sorts every game that reached the position (a third of
+ * a tree's time at a position of thousands of games); the few groups of
+ * next move and result come out as the query would give them, in its
+ * order. What the query's checks would call damage (a length that is not
+ * an integer, a count that does not add up, a date that does not read, a
+ * move that could be a number, which GROUP BY would keep apart from its
+ * text) is left to the query: tree_rows returns 1 then, having changed
+ * nothing.
+ */
+struct tree_group {
+	char *move;                 /* NULL: the games that ended there */
+	char *result;
+	char *first, *last;         /* min and max of date_first || ' ' || date, NULL none */
+	size_t move_len, result_len, first_len, last_len;
+	long long n, plies, ended;
+};
+
+struct tree_groups {
+	struct tree_group *v;
+	size_t n, cap;
+	size_t *slot;               /* open addressing: index + 1, 0 empty */
+	size_t nslots;
+};
+
+static void tree_groups_release(struct tree_groups *gs)
+{
+	size_t i;
+
+	for (i = 0; i < gs->n; i++) {
+		free(gs->v[i].move);
+		free(gs->v[i].result);
+		free(gs->v[i].first);
+		free(gs->v[i].last);
+	}
+	free(gs->v);
+	free(gs->slot);
+}
+
+static size_t text_hash(size_t h, const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
+	return h;
+}
+
+/* SQLite's BINARY order of texts: bytes, then length. */
+static int text_cmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	int c = memcmp(a, b, an < bn ? an : bn);
+
+	return c ? c : (an > bn) - (an < bn);
+}
+
+static char *text_dup(const char *p, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, p, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct tree_group *a = x, *b = y;
+	int c;
+
+	if (!a->move || !b->move)
+		c = (a->move != NULL) - (b->move != NULL);
+	else
+		c = text_cmp(a->move, a->move_len, b->move, b->move_len);
+	return c ? c : text_cmp(a->result, a->result_len, b->result, b->result_len);
+}
+
+/* The group of (move, result), added when new; NULL when out of memory. */
+static struct tree_group *group_get(struct tree_groups *gs, const char *move, size_t ml,
+				    const char *result, size_t rl)
+{
+	size_t h, k;
+
+	if ((gs->n + 1) * 2 > gs->nslots) {
+		size_t ns = gs->nslots ? gs->nslots * 2 : 256, i;
+		size_t *slot = calloc(ns, sizeof(*slot));
+
+		if (!slot)
+			return NULL;
+		for (i = 0; i < gs->n; i++) {
+			const struct tree_group *e = &gs->v[i];
+
+			h = text_hash(e->move ? text_hash(14695981039346656037u, e->move, e->move_len)
+					      : 1, e->result, e->result_len);
+			for (k = h % ns; slot[k]; k = (k + 1) % ns)
+				;
+			slot[k] = i + 1;
+		}
+		free(gs->slot);
+		gs->slot = slot;
+		gs->nslots = ns;
+	}
+	h = text_hash(move ? text_hash(14695981039346656037u, move, ml) : 1, result, rl);
+	for (k = h % gs->nslots; gs->slot[k]; k = (k + 1) % gs->nslots) {
+		struct tree_group *e = &gs->v[gs->slot[k] - 1];
+
+		if ((e->move == NULL) == (move == NULL) &&
+		    (!move || (e->move_len == ml && !memcmp(e->move, move, ml))) &&
+		    e->result_len == rl && !memcmp(e->result, result, rl))
+			return e;
+	}
+	if (gs->n == gs->cap) {
+		size_t cap = gs->cap ? gs->cap * 2 : 64;
+		struct tree_group *v = realloc(gs->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		gs->v = v;
+		gs->cap = cap;
+	}
+	memset(&gs->v[gs->n], 0, sizeof(gs->v[gs->n]));
+	gs->v[gs->n].move = move ? text_dup(move, ml) : NULL;
+	gs->v[gs->n].result = text_dup(result, rl);
+	gs->v[gs->n].move_len = ml;
+	gs->v[gs->n].result_len = rl;
+	gs->n++;
+	gs->slot[k] = gs->n;
+	if ((move && !gs->v[gs->n - 1].move) || !gs->v[gs->n - 1].result)
+		return NULL;
+	return &gs->v[gs->n - 1];
+}
+
+/* Keeps in *keep (length *kn) the lesser (sign -1) or greater (1) of it and p; -1 out of memory. */
+static int keep_text(char **keep, size_t *kn, const char *p, size_t n, int sign)
+{
+	char *d;
+
+	if (*keep && text_cmp(p, n, *keep, *kn) * sign <= 0)
+		return 0;
+	if (!(d = text_dup(p, n)))
+		return -1;
+	free(*keep);
+	*keep = d;
+	*kn = n;
+	return 0;
+}
+
+/* Whether seen reads as kifu_db_column_seen_ wants it (a first day, space, a date; or none). */
+static int seen_ok(const char *seen)
+{
+	char day[11];
+
+	return !seen || (strlen(seen) > 11 && seen[10] == ' ' &&
+			 kifu_date_first_day(day, seen + 11, NULL) == 0 && !memcmp(seen, day, 10));
+}
+
+/*
+ * tree_collect's plain case on SQLite (version 8, the position index, no
+ * --symmetric), where (SQL) is the query's FROM and WHERE; 1: the query is
+ * to answer instead (see struct tree_group).
+ */
+static int tree_rows(struct tree_moves *t, long long *ended, struct kifu_store *st,
+		     const struct tree_pos *tp, const struct kifu_filter *f, uint64_t hash,
+		     int after, struct kifu_error *err)
+{
+	struct tree_groups gs = { NULL, 0, 0, NULL, 0 };
+	struct kifu_buf sql = KIFU_BUF_INIT, where = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	size_t i;
+	int ret, rc, fallback = 0;
+
+	ret = kifu_filter_sql_(&where, f, "g", 3, err);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, "SELECT ");
+	kifu_db_json_at_(&sql, st, "m.moves", "h.ply");
+	kifu_buf_printf(&sql, ", g.result, g.plies, g.date_first || ' ' || g.date, "
+			"CASE WHEN h.ply >= g.plies THEN 1 ELSE 0 END, "
+			"typeof(g.plies) = 'integer' AND typeof(g.result) = 'text' "
+			"FROM positions_hash h CROSS JOIN games g CROSS JOIN %s m WHERE "
+			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND %s",
+			kifu_db_game_data_(st), where.data ? where.data : "1 = 1");
+	ret = tree_prepare(&s, st, &sql, f, tp, 0, hash, after, err);
+	if (ret < 0)
+		goto out;
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		const char *move = kifu_db_column_text_(s, 0), *seen;
+		struct tree_group *e;
+		long long plies = kifu_db_column_int64_(s, 2);
+
+		if (!kifu_db_column_int_(s, 5) ||
+		    (move && (!*move || (*move >= '0' && *move <= '9') || *move == '-' ||
+			      *move == '+' || *move == '.'))) {
+			fallback = 1;
+			goto out;
+		}
+		e = group_get(&gs, move, move ? kifu_db_column_bytes_(s, 0) : 0,
+			      kifu_db_column_text_(s, 1), kifu_db_column_bytes_(s, 1));
+		if (!e) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			goto out;
+		}
+		if (__builtin_add_overflow(e->plies, plies, &e->plies)) {
+			fallback = 1;
+			goto out;
+		}
+		e->n++;
+		e->ended += kifu_db_column_int_(s, 4) != 0;
+		seen = kifu_db_column_text_(s, 3);
+		if (seen && (keep_text(&e->first, &e->first_len, seen, kifu_db_column_bytes_(s, 3),
+				       -1) < 0 ||
+			     keep_text(&e->last, &e->last_len, seen, kifu_db_column_bytes_(s, 3),
+				       1) < 0)) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (rc != KIFU_DB_DONE) {
+		/* (as the query would fail: reading, or out of time) */
+		ret = kifu_search_fail_db_(st, "cannot read the tree", err);
+		goto out;
+	}
+	/* What tree_collect checks of each group, before anything is counted. */
+	for (i = 0; i < gs.n; i++) {
+		const struct tree_group *e = &gs.v[i];
+
+		if ((e->move && e->ended) || (!e->move && e->ended != e->n) ||
+		    (e->move && e->plies < e->n) || !seen_ok(e->first) || !seen_ok(e->last)) {
+			fallback = 1;
+			goto out;
+		}
+	}
+	if (gs.n)
+		qsort(gs.v, gs.n, sizeof(*gs.v), cmp_group);
+	for (i = 0; i < gs.n && ret >= 0; i++) {
+		const struct tree_group *e = &gs.v[i];
+		struct tree_move *tm;
+
+		if (!e->move) {
+			ret = kifu_db_sum_(ended, e->n, st, err, "the games that ended at %016" PRIx64,
+					   hash);
+			continue;
+		}
+		tm = tree_move_get(t, e->move, e->move_len);
+		if (!tm) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			break;
+		}
+		ret = tree_count(tm, tp->g, e->result, e->n, e->plies, st, err);
+		if (ret == 0)
+			tree_seen(tm, e->first, e->last);
+	}
+out:
+	kifu_db_finalize_(s);
+	kifu_buf_release(&sql);
+	kifu_buf_release(&where);
+	tree_groups_release(&gs);
+	return ret < 0 ? ret : fallback;
+}
+
+/*
  * Reads the games reaching hash at a ply after `after` into t, grouped by
  * next move and result (with --symmetric, also by the plain hash, to
  * know the orientation each group played in).
@@ -314,6 +578,12 @@ static int tree_collect(struct tree_moves *t, long long *ended, struct kifu_stor
 	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
+	if (!symmetric && kifu_search_position_index_(st) && kifu_store_version(st) >= 8 &&
+	    !strcmp(kifu_db_backend_(st), "sqlite")) {
+		ret = tree_rows(t, ended, st, tp, f, hash, after, err);
+		if (ret <= 0)
+			return ret;
+	}
 	/*
 	 * CROSS JOIN: the index range first, then each game by its id. A
 	 * game that ends at the position (ply = plies) has no next move.

@@ -8,6 +8,7 @@
  * SQLite takes them; the position index is store_posidx.c's sorted
  * writer, bulk loads turn foreign keys off and checkpoint less.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +34,25 @@ struct sqlite_stmt {
 static int code_of(int rc)
 {
 	return rc == SQLITE_NOMEM ? KIFU_ENOMEM : KIFU_EDB;
+}
+
+/*
+ * Before SQLite's first use in the process: no memory statistics. They
+ * take one mutex, the process's, at every allocation, which kifu-serve's
+ * threads (and a connection's thousands of rows a report) then wait on;
+ * libkifu never reads them. Where the program has used SQLite already,
+ * sqlite3_config refuses and nothing changes.
+ */
+static void sq_configure(void)
+{
+	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+static void sq_configure_once(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	(void)pthread_once(&once, sq_configure);
 }
 
 static int sq_accepts(const char *path)
@@ -116,6 +136,7 @@ static int sq_open(struct kifu_store *st, const char *path, unsigned flags,
 	int ret, rc;
 
 	(void)path; /* st->path, the same */
+	sq_configure_once();
 	if (flags & KIFU_STORE_READ) {
 		ret = open_for_reading(st, (flags & KIFU_STORE_READ_ONLY) != 0, err);
 		if (ret < 0)
