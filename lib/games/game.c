@@ -3,7 +3,6 @@
  * positions with their game (kifu_pos), playing a comma-separated move list,
  * and perft. Nothing here knows any game's rules.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,27 +45,6 @@ int kifu_game_variant_count(const struct kifu_game *g)
 	while (g->variants[n])
 		n++;
 	return n;
-}
-
-void kifu_game_figure_label(char *out, size_t n, const struct kifu_game *g, const char *key)
-{
-	size_t len = strlen(key), i, k;
-	int side;
-
-	if (!n)
-		return;
-	snprintf(out, n, "%s", key);
-	for (side = 0; g && side < g->nsides; side++) {
-		size_t sl = strlen(g->sides[side]);
-
-		if (len > sl + 1 && key[len - sl - 1] == '_' && !strcmp(key + len - sl, g->sides[side])) {
-			snprintf(out, n, "%s %.*s", g->sides[side], (int)(len - sl - 1), key);
-			break;
-		}
-	}
-	for (i = 0, k = strlen(out); i < k; i++)
-		if (out[i] == '_')
-			out[i] = ' ';
 }
 
 int kifu_game_render_svg(struct kifu_buf *out, const struct kifu_game *g, const void *state,

@@ -73,6 +73,28 @@ int kifu_svg_escape_(struct kifu_buf *out, const char *s)
 /* A generous average advance of the caption font, so that wrapped lines never overflow. */
 #define CAPTION_CHAR (CAPTION_FONT * 0.58)
 
+/* kifu/game.h: here, beside the caption that shows it, as game.c draws through svg.c. */
+void kifu_game_figure_label(char *out, size_t n, const struct kifu_game *g, const char *key)
+{
+	size_t len = strlen(key), i, k;
+	int side;
+
+	if (!n)
+		return;
+	snprintf(out, n, "%s", key);
+	for (side = 0; g && side < g->nsides; side++) {
+		size_t sl = strlen(g->sides[side]);
+
+		if (len > sl + 1 && key[len - sl - 1] == '_' && !strcmp(key + len - sl, g->sides[side])) {
+			snprintf(out, n, "%s %.*s", g->sides[side], (int)(len - sl - 1), key);
+			break;
+		}
+	}
+	for (i = 0, k = strlen(out); i < k; i++)
+		if (out[i] == '_')
+			out[i] = ' ';
+}
+
 /* Appends text to c's last line, or starts a new one when it would pass max characters. */
 static void caption_add(struct kifu_svg_caption *c, const char *text, size_t max)
 {
