@@ -49,7 +49,7 @@
  */
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZER_BUILD 1
-#define SANITIZER_EVERY 4
+#define SANITIZER_EVERY 8
 #else
 #define SANITIZER_BUILD 0
 #define SANITIZER_EVERY 1
