@@ -9,8 +9,9 @@ name or port is 421, no Host (HTTP/1.1 or 1.0) or two are 400, all before
 the method is looked at; 421 under /api/ is json, elsewhere a page. Prints
 one line per failure and, last, "requests N".
 """
-import socket
 import sys
+
+from rawhttp import exchange
 
 PORT = int(sys.argv[1])
 ADDR = sys.argv[2].encode()
@@ -19,16 +20,7 @@ count = 0
 
 
 def raw(data):
-    s = socket.create_connection(("127.0.0.1" if not ADDR.startswith(b"[") else "::1", PORT), timeout=30)
-    s.sendall(data)
-    got = b""
-    while True:
-        b = s.recv(65536)
-        if not b:
-            break
-        got += b
-    s.close()
-    return got
+    return exchange(PORT, data, "::1" if ADDR.startswith(b"[") else "127.0.0.1")
 
 
 def expect(what, head, codes, path=b"/api/stats/summary", method=b"GET", version=b"HTTP/1.1"):

@@ -13,6 +13,8 @@ import socket
 import sys
 import time
 
+from rawhttp import exchange
+
 PORT = int(sys.argv[1])
 HOST = b"Host: 127.0.0.1:%d" % PORT
 failures = 0
@@ -45,17 +47,7 @@ def raw(data, timeout=30):
 
 def cut(data):
     """data, then the end of what the client sends (a half-close), and the answer."""
-    s = socket.create_connection(("127.0.0.1", PORT), timeout=30)
-    s.sendall(data)
-    s.shutdown(socket.SHUT_WR)
-    got = b""
-    while True:
-        b = s.recv(65536)
-        if not b:
-            break
-        got += b
-    s.close()
-    return got
+    return exchange(PORT, data, half_close=True)
 
 
 def status(resp):

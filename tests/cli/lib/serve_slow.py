@@ -16,6 +16,8 @@ import socket
 import sys
 import time
 
+from rawhttp import exchange
+
 PORT, PER_ADDRESS, DEADLINE = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 HOST = b"Host: 127.0.0.1:%d\r\n" % PORT
 failures = []
@@ -36,15 +38,8 @@ def closed(s):
 def plain(when):
     t = time.time()
     try:
-        c = socket.create_connection(("127.0.0.1", PORT), timeout=10)
-        c.sendall(b"GET /api/stats/summary HTTP/1.1\r\n" + HOST + b"Connection: close\r\n\r\n")
-        got = b""
-        while True:
-            b = c.recv(65536)
-            if not b:
-                break
-            got += b
-        c.close()
+        got = exchange(PORT, b"GET /api/stats/summary HTTP/1.1\r\n" + HOST + b"Connection: close\r\n\r\n",
+                       timeout=10)
     except OSError as e:
         got = str(e).encode()
     took = time.time() - t
