@@ -9,6 +9,7 @@
 # of another variant that the page must leave out.
 set -u
 . tests/cli/lib/test-lib.sh
+. tests/cli/lib/games.sh
 test_require python3
 
 db=$tmp/p.db
@@ -18,19 +19,7 @@ db=$tmp/p.db
 	--max-plies 40 >"$tmp/s.yaml" 2>"$tmp/err" || fail "kifu-play survival: $(cat "$tmp/err")"
 # Dates: the n-th game's from a short list (repeats: ties), some missing.
 for f in k s; do
-	python3 - "$tmp/$f.yaml" <<'PY' || fail "dates of $f.yaml"
-import sys
-dates = ["", "2020", "2021-03", "2021-03-01", "2019-12-31", "", "2021-03-01", "2024", "2021"]
-out, n = [], 0
-for line in open(sys.argv[1]):
-    out.append(line)
-    if line.startswith("event: "):
-        d = dates[n % len(dates)]
-        n += 1
-        if d:
-            out.append("date: '%s'\n" % d)
-open(sys.argv[1], "w").write("".join(out))
-PY
+	games_dated "$tmp/$f.yaml" || fail "dates of $f.yaml"
 done
 "$bin/kifu-import" --quiet --db "$db" "$tmp/k.yaml" "$tmp/s.yaml" >/dev/null 2>"$tmp/err" ||
 	fail "import: $(cat "$tmp/err")"

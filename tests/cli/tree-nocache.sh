@@ -8,6 +8,7 @@
 # dates of a year, a month, a day or none (ties, and groups without one).
 set -u
 . tests/cli/lib/test-lib.sh
+. tests/cli/lib/games.sh
 test_require python3
 
 db=$tmp/t.db
@@ -15,19 +16,7 @@ for spec in "knockout 300 5" "survival 60 6"; do
 	set -- $spec
 	"$bin/kifu-play" splinter --variant "$1" --players random --games "$2" --seed "$3" \
 		--max-plies 30 >"$tmp/$1.yaml" 2>"$tmp/err" || fail "kifu-play $1: $(cat "$tmp/err")"
-	python3 - "$tmp/$1.yaml" <<'PY' || fail "dates of $1"
-import sys
-dates = ["", "2020", "2021-03", "2021-03-01", "2019-12-31", "", "2021-03-01", "2024", "2021"]
-out, n = [], 0
-for line in open(sys.argv[1]):
-    out.append(line)
-    if line.startswith("event: "):
-        d = dates[n % len(dates)]
-        n += 1
-        if d:
-            out.append("date: '%s'\n" % d)
-open(sys.argv[1], "w").write("".join(out))
-PY
+	games_dated "$tmp/$1.yaml" || fail "dates of $1"
 done
 "$bin/kifu-import" --quiet --db "$db" "$tmp/knockout.yaml" "$tmp/survival.yaml" >/dev/null \
 	2>"$tmp/err" || fail "import: $(cat "$tmp/err")"

@@ -9,6 +9,9 @@
 #                      Fails (1) when a tool fails.
 # games_count DB       prints the number of games DB holds (kifu-search).
 # yaml_sorted FILE     prints the YAML documents of FILE sorted (as in a digest).
+# games_dated FILE     gives the records of FILE (kifu-play's YAML) dates of a
+#                      year, a month, a day or none, in turn from a short list
+#                      (repeats: ties; undated ones), in place.
 
 games_digest() {
 	python3 - "$bin" "$1" "$2" <<'PY'
@@ -36,4 +39,20 @@ sys.stdout.write("".join(sorted("---\n" + d for d in text.split("---\n") if d)))
 
 games_count() {
 	"$bin/kifu-search" --db "$1" --json | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))'
+}
+
+games_dated() {
+	python3 - "$1" <<'PY'
+import sys
+dates = ["", "2020", "2021-03", "2021-03-01", "2019-12-31", "", "2021-03-01", "2024", "2021"]
+out, n = [], 0
+for line in open(sys.argv[1]):
+    out.append(line)
+    if line.startswith("event: "):
+        d = dates[n % len(dates)]
+        n += 1
+        if d:
+            out.append("date: '%s'\n" % d)
+open(sys.argv[1], "w").write("".join(out))
+PY
 }
