@@ -27,5 +27,5 @@ sent=$(grep -c "^GET /api/stats/openings 200 $size [0-9.]* ms\$" "$tmp/serve.log
 check "42 lines of answers sent whole, $sent in the log" [ "$sent" -eq 42 ]
 check "the answer to the client that left: not sent" \
 	grep -q "^GET /api/stats/openings .* not sent: " "$tmp/serve.log"
-check "one answer not sent" [ "$(grep -c 'not sent' "$tmp/serve.log")" -eq 1 ]
+check "one answer not sent: $(grep "not sent" "$tmp/serve.log")" [ "$(grep -c 'not sent' "$tmp/serve.log")" -eq 1 ]
 test_done "$checks checks, $(cat "$tmp/out")"

@@ -6,8 +6,8 @@ Asks PATH once for its size, then N times at once (one connection each):
 each client must get the whole answer (the status 200 and Content-Length
 bytes, the size of the first), though one worker makes them one after the
 other for longer than a connection may stay idle. Then asks PATH twice
-more at once, and the second client leaves (a reset) before its answer
-comes: its log line must say the answer was not sent. Prints one line per
+more at once, and the second client leaves (a reset) while its answer is
+being made: its log line must say the answer was not sent. Prints one line per
 failure, then "whole N of N, S bytes each, T s".
 """
 import socket
@@ -65,13 +65,29 @@ for i, r in enumerate(results):
     if r != (200, size, size):
         failures.append("client %d: %r, expected (200, %d, %d)" % (i, r, size, size))
 
-# The second of two leaves before its answer is made: a reset, no bytes read.
+# The second of two leaves while its answer is being made: once the server
+# has read its request (the server's end of the connection has nothing left
+# to read, /proc/net/tcp) and well before the answer (hundreds of ms of
+# work) can be written, with a reset.
+def server_read_all(client_port):
+    want = ("0100007F:%04X" % PORT, "0100007F:%04X" % client_port)
+    for line in open("/proc/net/tcp").read().splitlines()[1:]:
+        f = line.split()
+        if (f[1], f[2]) == want:
+            return int(f[4].split(":")[1], 16) == 0
+    return False
+
+
 first = threading.Thread(target=one, args=(0,))
 first.start()
-time.sleep(0.05)
 s = socket.create_connection(("127.0.0.1", PORT), timeout=30)
 s.sendall(REQ)
-time.sleep(0.1)
+deadline = time.time() + 60
+while not server_read_all(s.getsockname()[1]):
+    if time.time() > deadline:
+        failures.append("the client that left: the server never read its request")
+        break
+    time.sleep(0.001)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
 s.close()
 first.join()
