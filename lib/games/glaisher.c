@@ -99,6 +99,9 @@ static void geo_build(void)
 				geo.zpiece[hgt - 1][c][d] = ZPIECE(c, d, hgt);
 	for (c = 0; c < NC; c++) {
 		geo.sides[c] = side_bits(h, c);
+		for (d = 0; d < 6; d++)
+			if (geo.sides[c] >> d & 1)
+				geo.side_cells[d] |= BIT(c);
 		for (d = 0; d < 6; d++) {
 			int t = c;
 
@@ -116,6 +119,11 @@ static void geo_build(void)
 			}
 		}
 	}
+	for (k = 0; k < 8; k++)
+		for (d = 0; d < 256; d++)
+			for (c = 0; c < 8; c++)
+				if (d >> c & 1 && 8 * k + c < NC)
+					geo.nbbyte[k][d] |= geo.nbm[8 * k + c];
 	for (hgt = 0; hgt <= MAX_SEP_H; hgt++) {
 		int mx;
 
@@ -549,15 +557,10 @@ static int conn_dist(uint64_t mine, uint64_t theirs)
 	int best = 2 * NC, pair;
 
 	for (pair = 0; pair < 3; pair++) {
-		uint64_t from = 0, to = 0, done = 0, ring[3] = { 0, 0, 0 };
-		int c, d;
+		uint64_t from = geo.side_cells[2 * pair], to = geo.side_cells[2 * pair + 1];
+		uint64_t done = 0, ring[3] = { 0, 0, 0 };
+		int d;
 
-		for (c = 0; c < NC; c++) {
-			if (geo.sides[c] >> (2 * pair) & 1)
-				from |= BIT(c);
-			if (geo.sides[c] >> (2 * pair + 1) & 1)
-				to |= BIT(c);
-		}
 		ring[0] = from & mine;
 		ring[1] = from & ~mine & ~theirs;
 		ring[2] = from & theirs;
@@ -573,8 +576,13 @@ static int conn_dist(uint64_t mine, uint64_t theirs)
 					best = d;
 					break;
 				}
-				for (bits = cur; bits; bits &= bits - 1)
-					nb |= geo.nbm[__builtin_ctzll(bits)];
+				/* a byte of the set at a time: frontiers hold a dozen cells */
+				for (bits = cur; bits;) {
+					int k = __builtin_ctzll(bits) >> 3;
+
+					nb |= geo.nbbyte[k][cur >> (8 * k) & 0xff];
+					bits &= ~(UINT64_C(0xff) << (8 * k));
+				}
 				nb &= ~done;
 				cur = nb & mine;
 				ring[(d + 1) % 3] |= nb & ~mine & ~theirs;

@@ -69,7 +69,9 @@ struct kifu_glaisher_geo_ {
 	uint64_t ray[NC][6];                /* every cell of the ray */
 	uint8_t reach[NC][6];               /* steps to the edge */
 	uint64_t nbm[NC];                   /* neighbour cells */
+	uint64_t nbbyte[8][256];            /* the neighbours of the cells of byte i of a set */
 	uint8_t sides[NC];                  /* the board sides a cell lies on, see side_bits() */
+	uint64_t side_cells[6];             /* the cells of each board side: bit j of sides[] */
 	uint16_t poff[MAX_SEP_H + 2];       /* part sets of height h: pmask[poff[h]..poff[h+1]) */
 	uint8_t pmask[256];
 	uint8_t pmax[256];                  /* largest part of pmask[i] */
