@@ -3,8 +3,9 @@
 Reads kifu-analyse json reviews of one variant's games (each game's players
 `SPEC #k`, its `result` and each side's `accuracy`), counts every game once
 between its two SPECs (a pairing seats two SPECs; splinter-quad's four sides
-seat them A, B, A, B: the game is won by the SPEC whose side won, a draw is
-half each, an unfinished game is left out of the fit) and fits the Elo of
+seat them A, B, A, B: the game is won by the SPEC whose side won; a draw is
+half each, and so is a game stopped unfinished at kifu-play's ply cap, as
+cutechess-cli's -maxmoves adjudicates it) and fits the Elo of
 each SPEC by maximum likelihood (Bradley-Terry on the Elo scale: i scores
 1 / (1 + 10^((r_j - r_i) / 400)) against j; a draw counts half a win and
 half a loss). A player that wins every game would have an infinite
@@ -38,9 +39,9 @@ def spec_of(name):
 
 
 def read_games(paths):
-    """(specs, games, accuracy): games as (spec a, spec b, score of a) for
-    finished games, None for unfinished ones; accuracy {spec: [values]}."""
-    games, acc, specs = [], {}, []
+    """(specs, games, accuracy, unfinished): games as (spec a, spec b,
+    score of a); accuracy {spec: [values]}; the count of unfinished games."""
+    games, acc, specs, unfinished = [], {}, [], 0
     for path in paths:
         data = json.load(open(path))
         for g in data if isinstance(data, list) else [data]:
@@ -56,13 +57,12 @@ def read_games(paths):
             if len(pair) != 2:
                 raise ValueError('game with %d distinct players: %s' % (len(pair), pair))
             res = g.get('result', 'unfinished')
-            if res == 'unfinished':
-                games.append((pair[0], pair[1], None))
-            elif res == 'draw':
+            unfinished += res == 'unfinished'
+            if res in ('draw', 'unfinished'):
                 games.append((pair[0], pair[1], 0.5))
             else:
                 games.append((pair[0], pair[1], 1.0 if side_spec[res] == pair[0] else 0.0))
-    return specs, games, acc
+    return specs, games, acc, unfinished
 
 
 def fit(players, games, prior=0.5, anchor=0):
@@ -131,16 +131,15 @@ def kendall(xs, ys):
 
 
 def report(paths, prior, markdown, title):
-    specs, games, acc = read_games(paths)
+    specs, games, acc, unfinished = read_games(paths)
     anchor = specs.index('random') if 'random' in specs else 0
     elo, cov = fit(specs, games, prior, anchor)
     sd = [math.sqrt(cov[i, i]) for i in range(len(specs))]
     order = sorted(range(len(specs)), key=lambda i: -elo[i])
     mean = lambda v: sum(v) / len(v) if v else float('nan')
     accm = [mean(acc[s]) for s in specs]
-    finished = sum(s is not None for _, _, s in games)
-    print('%s: %d games (%d unfinished), anchor %s = 0, %.2g virtual draws per pairing'
-          % (title, len(games), len(games) - finished, specs[anchor], prior))
+    print('%s: %d games (%d unfinished: drawn), anchor %s = 0, %.2g virtual draws per pairing'
+          % (title, len(games), unfinished, specs[anchor], prior))
     if markdown:
         print('\n| player | Elo | 95% interval | games | score | accuracy |')
         print('| --- | --- | --- | --- | --- | --- |')

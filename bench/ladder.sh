@@ -6,8 +6,11 @@
 # play a round robin: each of the 21 pairings plays LADDER_GAMES games
 # (default 4) with kifu-play --players A,B --seed S (S = LADDER_SEED, default
 # 31, plus the pairing's number; seats rotate from game to game; splinter-quad
-# seats the pairing A,B,A,B, facing, and rotates it; whole games, kifu-play's
-# cap of 1000 plies) into one database per variant. Every game is then
+# seats the pairing A,B,A,B, facing, and rotates it; whole games up to
+# kifu-play's cap of 1000 plies, in splinter-quad 300 (LADDER_QUAD_PLIES):
+# its games between engines can shuffle on for a thousand plies; a game
+# stopped at the cap counts as a draw, as cutechess-cli's -maxmoves
+# adjudicates it) into one database per variant. Every game is then
 # reviewed by kifu-analyse --store at its defaults (the engine, 1000
 # playouts) with --seed 7 and one thread. bench/ladder.py counts each game
 # once between its two players (splinter-quad's: won by the player whose side
@@ -64,11 +67,11 @@ for gv in splay-schmidt:standard splay-kisenwether:standard splinter:knockout \
 			[ $seen = 1 ] || continue
 			k=$((k + 1))
 			[ -e "$dir/$name/pairing-$k" ] && continue
-			seats=$a,$b
-			[ "$game" = splinter-quad ] && seats=$a,$b,$a,$b
+			seats=$a,$b max=1000
+			[ "$game" = splinter-quad ] && seats=$a,$b,$a,$b max=${LADDER_QUAD_PLIES:-300}
 			if nice -n 10 /usr/bin/time -f '%U' -a -o "$tmp/cpu-play" "$bin/kifu-play" \
 				"$game" --variant "$variant" --players "$seats" --games "$games" \
-				--seed $((seed + k)) --quiet --db "$db"; then
+				--seed $((seed + k)) --max-plies $max --quiet --db "$db"; then
 				echo "$seats" >"$dir/$name/pairing-$k"
 			else
 				fail=1
