@@ -71,7 +71,7 @@ for gv in splay-schmidt:standard splay-kisenwether:standard splinter:knockout \
 			[ "$game" = splinter-quad ] && seats=$a,$b,$a,$b max=${LADDER_QUAD_PLIES:-300}
 			if nice -n 10 /usr/bin/time -f '%U' -a -o "$tmp/cpu-play" "$bin/kifu-play" \
 				"$game" --variant "$variant" --players "$seats" --games "$games" \
-				--seed $((seed + k)) --max-plies $max --quiet --db "$db"; then
+				--seed $((seed + k)) --max-plies "$max" --quiet --db "$db"; then
 				echo "$seats" >"$dir/$name/pairing-$k"
 			else
 				fail=1
