@@ -71,7 +71,7 @@ serve_stop
 # /balance (tests/cli/lib/serve_balance.py): kifu-stats balance's fixture (mirror games at two
 # levels, mixed, other players, four sides, stored reviews) and a game of a hostile player name.
 . tests/cli/lib/balance-fixture.sh
-hostile='<script>alert("kifu")</script> & \'co'
+hostile='<script>alert("kifu")</script> & '"'"'co'
 balance_fixture "$tmp/balance.db" || fail "the balance fixture"
 printf 'game: glaisher\nplayers: {red: %s, yellow: Bob}\nmoves: []\nresult: unfinished\n' \
 	"$(printf '%s' "$hostile" | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read()))')" \
