@@ -405,6 +405,7 @@ int cli_filter_option(struct kifu_filter *f, int opt, const char *arg)
 	case CLI_OPT_UNTIL: f->until = arg; return 1;
 	case CLI_OPT_TERMINATION: f->termination = arg; return 1;
 	case CLI_OPT_AS: f->player_side = arg; return 1;
+	case CLI_OPT_LEVEL: f->level = arg; return 1;
 	default: return 0;
 	}
 }

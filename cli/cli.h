@@ -158,7 +158,8 @@ enum {
 	CLI_OPT_SINCE,
 	CLI_OPT_UNTIL,
 	CLI_OPT_TERMINATION,
-	CLI_OPT_AS
+	CLI_OPT_AS,
+	CLI_OPT_LEVEL
 };
 
 /* Entries for a getopt_long table (the tool includes <getopt.h>). */
@@ -170,7 +171,8 @@ enum {
 	{ "since", required_argument, NULL, CLI_OPT_SINCE }, \
 	{ "until", required_argument, NULL, CLI_OPT_UNTIL }, \
 	{ "termination", required_argument, NULL, CLI_OPT_TERMINATION }, \
-	{ "as", required_argument, NULL, CLI_OPT_AS }
+	{ "as", required_argument, NULL, CLI_OPT_AS }, \
+	{ "level", required_argument, NULL, CLI_OPT_LEVEL }
 
 /* Stores the FILTERS option opt (a CLI_OPT_* code) with its argument in f; 1 when it was one, else 0. */
 int cli_filter_option(struct kifu_filter *f, int opt, const char *arg);

@@ -115,7 +115,7 @@ static void help(void)
 	       "  --file RECORD the games of a record file (- for standard input)\n"
 	       "  --id N        the stored game with id N\n"
 	       "  FILTERS       --game G, --variant V, --player NAME, --event TEXT,\n"
-	       "                --since DATE, --until DATE, --termination T\n"
+	       "                --since DATE, --until DATE, --termination T, --level L\n"
 	       "  --db FILE     the database (default $KIFU_DB, else kifu.db): a SQLite file\n"
 	       "                or a PostgreSQL URI (postgresql://...)\n"
 	       "  --help, --version\n\n"

@@ -97,7 +97,7 @@ static void help(void)
 	       "  --from FORMAT read --file as FORMAT instead of telling it by name and content\n"
 	       "  --id N        the stored game with id N\n"
 	       "  FILTERS       --game G, --variant V, --player NAME, --event TEXT,\n"
-	       "                --since DATE, --until DATE, --termination T\n"
+	       "                --since DATE, --until DATE, --termination T, --level L\n"
 	       "  --db FILE     the database (default $KIFU_DB, else kifu.db): a SQLite file\n"
 	       "                or a PostgreSQL URI (postgresql://...)\n"
 	       "  --help, --version\n\n"

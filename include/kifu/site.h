@@ -103,6 +103,14 @@ struct kifu_site_games_query {
  */
 int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 		    const struct kifu_site_games_query *q, struct kifu_error *err);
+/*
+ * /balance: kifu-stats balance for the games f selects (any filter, level
+ * included), with its chart and a link per row to the explorer of that
+ * level's games; a filter the tools refuse KIFU_EPARSE, an unknown game
+ * KIFU_ENOTFOUND.
+ */
+int kifu_site_balance(struct kifu_buf *b, struct kifu_store *st, const struct kifu_filter *f,
+		      struct kifu_error *err);
 /* An error page: status's title and message, escaped. */
 void kifu_site_error(struct kifu_buf *b, int status, const char *message);
 /* The embedded asset called name ("kifu.css"): its text, length and type; NULL when none. */

@@ -246,12 +246,24 @@ int kifu_store_game_validate(struct kifu_replay *rp, struct kifu_diags *diags,
  * YYYY-MM-DD) are inclusive and compare first days (a partial date, in a
  * record or here, counts as its first day), and games without a date are
  * left out when either is given. player_side (with player only; ignored
- * without it) keeps the games where that player had that side.
+ * without it) keeps the games where that player had that side. level (a
+ * kifu-play SPEC, or "players") keeps the games kifu-stats balance counts
+ * at that level: SPEC when every side's player is named "SPEC #k" (k
+ * digits), players when no side's player is named like any SPEC's (see
+ * kifu_store_spec_length).
  */
 struct kifu_filter {
 	const char *game, *variant, *player, *event, *since, *until, *termination;
 	const char *player_side;
+	const char *level;
 };
+
+/*
+ * The length of the SPEC of a kifu-play player's name, as CLI.md's
+ * ^(random|mcts:[0-9]+|engine(:[0-9]+)?) #[0-9]+$ reads it ("mcts:100 #2":
+ * 8); 0 when name is not one. The level filter's SQL is this grammar.
+ */
+size_t kifu_store_spec_length(const char *name);
 
 /*
  * Calls fn(id, ctx) for every game f selects (f may be NULL), newest first:

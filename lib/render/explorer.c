@@ -463,7 +463,8 @@ static void json_columns(struct kifu_buf *j, const struct kifu_report *rep,
 }
 
 /* The filters a page shows (game and variant are its title), as the options name them. */
-static const char *const filter_keys[] = { "player", "event", "since", "until", "termination" };
+static const char *const filter_keys[] = { "player", "event", "since", "until", "termination",
+					   "level" };
 #define NFILTERS (sizeof(filter_keys) / sizeof(filter_keys[0]))
 
 static void filter_values(const char *vals[NFILTERS], const struct kifu_filter *f)
@@ -473,6 +474,7 @@ static void filter_values(const char *vals[NFILTERS], const struct kifu_filter *
 	vals[2] = f->since;
 	vals[3] = f->until;
 	vals[4] = f->termination;
+	vals[5] = f->level;
 }
 
 static void json_filter(struct kifu_buf *j, const struct kifu_filter *f)

@@ -241,10 +241,16 @@ void kifu_site_cells_(struct kifu_buf *b, const struct kifu_report *rep, size_t 
 		      const char *const *cols)
 {
 	for (; *cols; cols++) {
-		int is_text = !strcmp(*cols, "game") || !strcmp(*cols, "variant");
+		int is_text = !strcmp(*cols, "game") || !strcmp(*cols, "variant") ||
+			      !strcmp(*cols, "level");
+		long lo = kifu_report_find_col(rep, "ci_low");
 
 		kifu_buf_puts(b, is_text ? "<td class=\"text\">" : "<td>");
-		if (!strcmp(*cols, "ci")) {
+		if (!strcmp(*cols, "ci") &&
+		    kifu_report_cell(rep, r, lo < 0 ? (size_t)-1 : (size_t)lo)->type != KIFU_CELL_REAL) {
+			/* no finished game: no interval */
+			kifu_buf_puts(b, "-");
+		} else if (!strcmp(*cols, "ci")) {
 			cell(b, rep, r, "ci_low");
 			kifu_buf_puts(b, "-");
 			cell(b, rep, r, "ci_high");
@@ -299,7 +305,7 @@ void kifu_site_bar_(struct kifu_buf *b, long long w, long long d, long long l, l
 }
 
 /* The chart of kifu-stats --svg, inline (without its XML declaration). */
-static void chart(struct kifu_buf *b, const struct kifu_report *rep)
+void kifu_site_chart_(struct kifu_buf *b, const struct kifu_report *rep)
 {
 	struct kifu_buf svg = KIFU_BUF_INIT;
 	struct kifu_error err;
@@ -331,12 +337,13 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 
 void kifu_site_filter_query_(struct kifu_buf *b, const struct kifu_filter *f)
 {
-	const char *names[] = { "player", "as", "event", "since", "until", "termination" };
+	const char *names[] = { "player", "as", "event", "since", "until", "termination", "level" };
 	int k;
 
-	for (k = 0; f && k < 6; k++) {
+	for (k = 0; f && k < 7; k++) {
 		const char *v = k == 0 ? f->player : k == 1 ? f->player_side : k == 2 ? f->event
-			      : k == 3 ? f->since : k == 4 ? f->until : f->termination;
+			      : k == 3 ? f->since : k == 4 ? f->until : k == 5 ? f->termination
+			      : f->level;
 
 		if (v) {
 			kifu_buf_printf(b, "&amp;%s=", names[k]);
@@ -534,10 +541,13 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 	kifu_buf_reset(&api);
 	kifu_buf_puts(&api, "/api/stats/summary");
 	kifu_site_data_links_(b, "data-summary", "The summary", &api, 1);
+	kifu_buf_puts(b, "<p><a id=\"balance\" href=\"/balance\">Is the game fair?</a> The "
+		      "first mover's score, draws and tension per playing level (kifu-stats "
+		      "balance)</p>\n");
 	kifu_buf_puts(b, "<h2>Outcomes</h2>\n");
-	chart(b, sum);
+	kifu_site_chart_(b, sum);
 	kifu_buf_puts(b, "<h2>Lengths</h2>\n");
-	chart(b, len);
+	kifu_site_chart_(b, len);
 	kifu_buf_reset(&api);
 	kifu_buf_puts(&api, "/api/stats/lengths");
 	kifu_site_data_links_(b, "data-lengths", "The lengths", &api, 1);

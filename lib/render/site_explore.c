@@ -139,6 +139,10 @@ static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, 
 	kifu_buf_puts(b, "\"></label><label>until <input name=\"until\" id=\"f-until\" "
 		      "placeholder=\"2024-12\" value=\"");
 	kifu_render_html_value_(b, f->until ? f->until : "");
+	/* kifu-stats balance's levels: a kifu-play SPEC every side played, or players */
+	kifu_buf_puts(b, "\"></label><label>level <input name=\"level\" id=\"f-level\" "
+		      "placeholder=\"engine\" value=\"");
+	kifu_render_html_value_(b, f->level ? f->level : "");
 	kifu_buf_puts(b, "\"></label><label>min. games <input name=\"min_games\" id=\"f-min-games\" "
 		      "type=\"number\" min=\"1\" class=\"short\" value=\"");
 	if (p->min_games > 1)

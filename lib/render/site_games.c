@@ -1,7 +1,8 @@
 /*
  * kifu-serve's list of every game, /games (include/kifu/site.h), as
  * Datasette lists a table: the filters of every tool in a form (game,
- * variant, player and side, event, dates, termination), the games
+ * variant, player and side, event, dates, level; termination in the
+ * address), the games
  * kifu-search lists for them, sortable by a click on a column's head
  * (date, id, game, plies; again: the other way), 50 a page, with the
  * count, the pages and the same list as JSON. Pages count from 1; a page
@@ -104,6 +105,7 @@ int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 	field(b, "event", "event", f->event, "");
 	field(b, "since", "since", f->since, "2020");
 	field(b, "until", "until", f->until, "2024-12");
+	field(b, "level", "level", f->level, "engine");
 	kifu_buf_printf(b, "<input type=\"hidden\" name=\"sort\" value=\"%s\">%s"
 			"<button type=\"submit\" id=\"g-apply\">filter</button> "
 			"<a href=\"/games\">no filter</a></form>\n", q->sort,

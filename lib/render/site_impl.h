@@ -40,6 +40,8 @@ long long kifu_site_cell_int_(const struct kifu_report *rep, size_t row, const c
 const char *kifu_site_cell_text_(const struct kifu_report *rep, size_t row, const char *col);
 /* The report head's whole number name (0 when none). */
 long long kifu_site_head_int_(const struct kifu_report *rep, const char *name);
+/* The chart of rep as kifu-stats --svg draws it, inline (nothing when it has none). */
+void kifu_site_chart_(struct kifu_buf *b, const struct kifu_report *rep);
 /* A win/draw/loss/unfinished bar of those counts. */
 void kifu_site_bar_(struct kifu_buf *b, long long w, long long d, long long l, long long u);
 /* The explorer's address of a position (its moves after, the switch and the filters). */

@@ -104,9 +104,9 @@ int kifu_serve_params_check_(struct kifu_serve_answer *a, const struct kifu_serv
 void kifu_serve_filter_(struct kifu_filter *f, const struct kifu_serve_req_ *r)
 {
 	const char **slot[] = { &f->game, &f->variant, &f->player, &f->event, &f->since, &f->until,
-				&f->termination, &f->player_side };
+				&f->termination, &f->player_side, &f->level };
 	static const char *const names[] = { "game", "variant", "player", "event", "since", "until",
-					     "termination", "as" };
+					     "termination", "as", "level" };
 	size_t k;
 
 	memset(f, 0, sizeof(*f));

@@ -34,7 +34,7 @@ int kifu_serve_params_check_(struct kifu_serve_answer *a, const struct kifu_serv
 int kifu_serve_fail_(struct kifu_serve_answer *a, int status, const char *message);
 int kifu_serve_fail_err_(struct kifu_serve_answer *a, int status, const struct kifu_error *err);
 
-#define FILTER_PARAMS "game", "variant", "player", "event", "since", "until", "termination", "as"
+#define FILTER_PARAMS "game", "variant", "player", "event", "since", "until", "termination", "as", "level"
 
 /* The filters of a request; empty values are absent ones (a form's empty field). */
 void kifu_serve_filter_(struct kifu_filter *f, const struct kifu_serve_req_ *r);

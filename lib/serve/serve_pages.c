@@ -43,8 +43,8 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 		    const struct kifu_serve_req_ *r)
 {
 	static const char *const params[] = { "player", "as", "event", "since", "until",
-					      "termination", "after", "symmetric", "page", "min_games",
-					      "all", NULL };
+					      "termination", "level", "after", "symmetric", "page",
+					      "min_games", "all", NULL };
 	struct kifu_site_position p;
 	struct kifu_filter f;
 	struct kifu_error err;
@@ -136,6 +136,22 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 		page_error(a, &err);
 }
 
+/* /balance?FILTERS: kifu-stats balance as a page. */
+static void balance(struct kifu_serve_answer *a, struct kifu_store *st,
+		    const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { FILTER_PARAMS, NULL };
+	struct kifu_filter f;
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	if (kifu_serve_params_check_(a, r, params) < 0)
+		return;
+	kifu_serve_filter_(&f, r);
+	if (kifu_site_balance(&a->body, st, &f, &err) < 0)
+		page_error(a, &err);
+}
+
 void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const char *path,
 		      const struct kifu_serve_req_ *r)
 {
@@ -191,6 +207,8 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 		}
 	} else if (!strcmp(path, "/games")) {
 		list_games(a, st, r);
+	} else if (!strcmp(path, "/balance")) {
+		balance(a, st, r);
 	} else if (!strncmp(path, "/player/", 8) && path[8]) {
 		n = 1;
 		if (kifu_serve_params_check_(a, r, paged) < 0 ||

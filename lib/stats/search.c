@@ -432,7 +432,7 @@ static int listing_by_date(int *yes, struct kifu_store *st, const struct kifu_fi
 	int ret;
 
 	*yes = 0;
-	if (f && (f->player || f->event || f->since || f->until || f->termination))
+	if (f && (f->player || f->event || f->since || f->until || f->termination || f->level))
 		return 0;
 	ret = kifu_db_query_int_(&games, st, "SELECT coalesce(max(id), 0) FROM games", err);
 	if (ret < 0)

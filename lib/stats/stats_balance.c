@@ -59,42 +59,6 @@ struct balance {
 	size_t ngames, cap;
 };
 
-/*
- * The length of the SPEC of a kifu-play player name, as CLI.md's
- * ^(random|mcts:[0-9]+|engine(:[0-9]+)?) #[0-9]+$ reads it; 0 when name is
- * not one.
- */
-static size_t spec_length(const char *name)
-{
-	size_t p = 0, d;
-
-	if (!strncmp(name, "random", 6)) {
-		p = 6;
-	} else if (!strncmp(name, "mcts:", 5)) {
-		for (d = 5; name[d] >= '0' && name[d] <= '9'; d++)
-			;
-		if (d == 5)
-			return 0;
-		p = d;
-	} else if (!strncmp(name, "engine", 6)) {
-		p = 6;
-		if (name[p] == ':') {
-			for (d = p + 1; name[d] >= '0' && name[d] <= '9'; d++)
-				;
-			if (d == p + 1)
-				return 0;
-			p = d;
-		}
-	} else {
-		return 0;
-	}
-	if (name[p] != ' ' || name[p + 1] != '#')
-		return 0;
-	for (d = p + 2; name[d] >= '0' && name[d] <= '9'; d++)
-		;
-	return d > p + 2 && !name[d] ? p : 0;
-}
-
 /* The level's index in l (added when new; spec NULL: players), or -1 when out of memory. */
 static long level_get(struct gv_levels *l, const char *spec, size_t len)
 {
@@ -161,7 +125,7 @@ static int reading_count(struct balance *b, struct kifu_stats_ctx_ *c, const str
 		return 0;
 	g = c->gv[r->gv].g;
 	for (i = 0; i < g->nsides; i++) {
-		n = r->names[i] ? spec_length(r->names[i]) : 0;
+		n = r->names[i] ? kifu_store_spec_length(r->names[i]) : 0;
 		if (!n) {
 			same = 0;
 			continue;

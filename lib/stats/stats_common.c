@@ -370,7 +370,7 @@ int kifu_stats_table_filter_(const struct kifu_filter *f, int termination_ok)
 {
 	if (!f)
 		return 1;
-	if (f->player || f->event || f->since || f->until)
+	if (f->player || f->event || f->since || f->until || f->level)
 		return 0;
 	/* NULL in games, '' in the tables: an empty termination must select nothing. */
 	if (f->termination && (!termination_ok || !f->termination[0]))

@@ -358,7 +358,7 @@ static int players_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 
 	if ((flags & KIFU_STATS_NO_CACHE) ||
 	    (f && (f->game || f->variant || f->player || f->event || f->since || f->until ||
-		   f->termination)))
+		   f->termination || f->level)))
 		return players_from_games(c, &src, m);
 	ret = kifu_stats_is_fresh_(c, T_PLAYERS, &fresh);
 	if (ret < 0)

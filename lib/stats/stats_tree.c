@@ -801,7 +801,7 @@ out:
 /* Whether f selects by game and variant only (what the tree counts are kept by). */
 static int filter_plain(const struct kifu_filter *f)
 {
-	return !f->player && !f->event && !f->since && !f->until && !f->termination;
+	return !f->player && !f->event && !f->since && !f->until && !f->termination && !f->level;
 }
 
 /* Replays the position asked for, and for --symmetric its orientations. */

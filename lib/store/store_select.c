@@ -7,15 +7,17 @@
  * parsed one.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kifu/game.h"
 #include "store/store_impl.h"
 
 /* ---- Filters ---- */
 
 /* The filter's fields in the order their parameters are numbered. */
-enum { F_GAME, F_VARIANT, F_PLAYER, F_EVENT, F_SINCE, F_UNTIL, F_TERMINATION, F_COUNT };
+enum { F_GAME, F_VARIANT, F_PLAYER, F_EVENT, F_SINCE, F_UNTIL, F_TERMINATION, F_LEVEL, F_COUNT };
 
 static const char *field(const struct kifu_filter *f, int k)
 {
@@ -27,8 +29,97 @@ static const char *field(const struct kifu_filter *f, int k)
 	case F_SINCE: return f->since;
 	case F_UNTIL: return f->until;
 	case F_TERMINATION: return f->termination;
+	case F_LEVEL: return f->level;
 	}
 	return NULL;
+}
+
+size_t kifu_store_spec_length(const char *name)
+{
+	size_t p = 0, d;
+
+	if (!strncmp(name, "random", 6)) {
+		p = 6;
+	} else if (!strncmp(name, "mcts:", 5)) {
+		for (d = 5; name[d] >= '0' && name[d] <= '9'; d++)
+			;
+		if (d == 5)
+			return 0;
+		p = d;
+	} else if (!strncmp(name, "engine", 6)) {
+		p = 6;
+		if (name[p] == ':') {
+			for (d = p + 1; name[d] >= '0' && name[d] <= '9'; d++)
+				;
+			if (d == p + 1)
+				return 0;
+			p = d;
+		}
+	} else {
+		return 0;
+	}
+	if (name[p] != ' ' || name[p + 1] != '#')
+		return 0;
+	for (d = p + 2; name[d] >= '0' && name[d] <= '9'; d++)
+		;
+	return d > p + 2 && !name[d] ? p : 0;
+}
+
+/* Whether level is one a filter takes: "players", or a SPEC (its player "SPEC #1" is one). */
+static int level_valid(const char *level)
+{
+	char name[80];
+
+	if (!strcmp(level, "players"))
+		return 1;
+	if (strlen(level) + 3 >= sizeof(name))
+		return 0;
+	snprintf(name, sizeof(name), "%s #1", level);
+	return kifu_store_spec_length(name) == strlen(level);
+}
+
+/*
+ * kifu_store_spec_length's grammar in SQL that SQLite and PostgreSQL both
+ * read (substr, ltrim with a set of characters): "X is one digit or more"
+ * is X <> '' AND ltrim(X, digits) = ''.
+ */
+#define DIGITS "'0123456789'"
+#define ALL_DIGITS(x) "(" x " <> '' AND ltrim(" x ", " DIGITS ") = '')"
+/* R (of a name after "mcts:" or "engine:") is digits, " #", digits */
+#define NUMBER_TAIL(r) \
+	"(ltrim(substr(" r ", 1, 1), " DIGITS ") = '' AND substr(" r ", 1, 1) <> '' AND " \
+	"substr(ltrim(" r ", " DIGITS "), 1, 2) = ' #' AND " \
+	ALL_DIGITS("substr(ltrim(" r ", " DIGITS "), 3)") ")"
+static const char spec_player_sql[] =
+	"((substr(lp.name, 1, 8) IN ('random #', 'engine #') AND " ALL_DIGITS("substr(lp.name, 9)")
+	") OR (substr(lp.name, 1, 5) = 'mcts:' AND " NUMBER_TAIL("substr(lp.name, 6)") ") OR "
+	"(substr(lp.name, 1, 7) = 'engine:' AND " NUMBER_TAIL("substr(lp.name, 8)") "))";
+
+/*
+ * The level filter on the games under alias a: SPEC (its "SPEC #" bound
+ * to ?p): as many sides with a player "SPEC #digits" as the game has
+ * sides (one player a side: the sides' key); players: no side's player
+ * a SPEC player.
+ */
+static void level_sql(struct kifu_buf *out, const char *level, const char *a, int p)
+{
+	int k;
+
+	if (!strcmp(level, "players")) {
+		kifu_buf_printf(out, "NOT EXISTS (SELECT 1 FROM sides ls JOIN players lp ON "
+				"lp.id = ls.player_id WHERE ls.game_id = %s.id AND %s)", a,
+				spec_player_sql);
+		return;
+	}
+	kifu_buf_printf(out, "(SELECT count(*) FROM sides ls JOIN players lp ON lp.id = "
+			"ls.player_id WHERE ls.game_id = %s.id AND substr(lp.name, 1, %zu) = ?%d "
+			"AND " ALL_DIGITS("substr(lp.name, %zu)") ") = CASE %s.game", a,
+			strlen(level) + 2, p, strlen(level) + 3, strlen(level) + 3, a);
+	/* the games' sides from the registry (names and counts are the code's, not the user's) */
+	for (k = 0; kifu_games[k]; k++)
+		kifu_buf_printf(out, " WHEN '%s' THEN %d", kifu_games[k]->name,
+				kifu_games[k]->nsides);
+	kifu_buf_puts(out, " ELSE -1 END");
 }
 
 static int is_identifier(const char *s)
@@ -49,7 +140,7 @@ int kifu_filter_sql_(struct kifu_buf *out, const struct kifu_filter *f, const ch
 {
 	const char *a = games_alias ? games_alias : "games";
 	char day[11];
-	int k, n = 0;
+	int k, n = 0, clauses = 0;
 
 	if (!is_identifier(a))
 		return kifu_error_set(err, KIFU_ERANGE, "'%s' is not an SQL alias", a);
@@ -60,7 +151,9 @@ int kifu_filter_sql_(struct kifu_buf *out, const struct kifu_filter *f, const ch
 			continue;
 		if ((k == F_SINCE || k == F_UNTIL) && kifu_date_first_day(day, field(f, k), err) < 0)
 			return KIFU_EPARSE;
-		kifu_buf_puts(out, n ? " AND " : "(");
+		if (k == F_LEVEL && !level_valid(f->level))
+			return kifu_error_set(err, KIFU_EPARSE, "unknown level '%s'", f->level);
+		kifu_buf_puts(out, clauses++ ? " AND " : "(");
 		switch (k) {
 		case F_GAME: kifu_buf_printf(out, "%s.game = ?%d", a, p); break;
 		case F_VARIANT: kifu_buf_printf(out, "%s.variant = ?%d", a, p); break;
@@ -77,10 +170,16 @@ int kifu_filter_sql_(struct kifu_buf *out, const struct kifu_filter *f, const ch
 		case F_SINCE: kifu_buf_printf(out, "%s.date_first >= ?%d", a, p); break;
 		case F_UNTIL: kifu_buf_printf(out, "%s.date_first <= ?%d", a, p); break;
 		case F_TERMINATION: kifu_buf_printf(out, "%s.termination = ?%d", a, p); break;
+		case F_LEVEL:
+			level_sql(out, f->level, a, p);
+			/* players binds nothing */
+			if (!strcmp(f->level, "players"))
+				continue;
+			break;
 		}
 		n++;
 	}
-	kifu_buf_puts(out, n ? ")" : "1 = 1");
+	kifu_buf_puts(out, clauses ? ")" : "1 = 1");
 	if (out->failed)
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	return n;
@@ -101,6 +200,13 @@ int kifu_filter_bind_(struct kifu_stmt *stmt, int first, const struct kifu_filte
 			if (kifu_date_first_day(day, v, err) < 0)
 				return KIFU_EPARSE;
 			rc = kifu_db_bind_text_(stmt, first + n, day, -1);
+		} else if (k == F_LEVEL) {
+			char prefix[80];
+
+			if (!strcmp(v, "players"))
+				continue;
+			snprintf(prefix, sizeof(prefix), "%s #", v);
+			rc = kifu_db_bind_text_(stmt, first + n, prefix, -1);
 		} else {
 			rc = kifu_db_bind_text_(stmt, first + n, v, -1);
 			if (rc == 0 && k == F_PLAYER && f->player_side)

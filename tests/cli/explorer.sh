@@ -25,7 +25,7 @@ browser_start
 
 db=$tmp/games.db
 # shellcheck disable=SC2046
-"$bin/kifu-import" --db "$db" $(ls -d examples/*/ | grep -v '^examples/invalid/$') \
+"$bin/kifu-import" --db "$db" $(ls -d examples/*/ | grep -v '^examples/\(invalid\|balance\)/$') \
 	>/dev/null 2>"$tmp/err" || { fail "import: $(cat "$tmp/err")"; exit 1; }
 mkdir -p "$tmp/known"
 for order in "f2 g7 f3 e5" "f3 g7 f2 d4"; do

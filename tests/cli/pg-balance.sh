@@ -3,7 +3,8 @@
 # (tests/cli/lib/balance-fixture.sh: mirror games, other players, stored
 # reviews) built by the same commands into a SQLite file and into a
 # PostgreSQL database gives byte-identical reports in every format, the
-# chart included, with and without a filter. balance.sh checks the figures
+# chart included, with and without a filter, and --level selects the same
+# games on both, those the report counts. balance.sh checks the figures
 # themselves against a hand computation on SQLite.
 set -u
 . tests/cli/lib/pg.sh
@@ -33,6 +34,18 @@ done
 check "--review: the same report" test_cmp "$tmp/lite.csv" "$tmp/pg.csv"
 check "--review: every game reviewed" test "$(cut -d, -f3,4,11 "$tmp/pg.csv" | tr -d '\r' |
 	grep -c '^[a-z:0-9]*,2,2$')" -eq 2
+
+# The filter level= (kifu_store_spec_length's grammar in SQL): the same games on both backends, and
+# on each the games the report counts at that level.
+for level in random mcts:8 players engine; do
+	"$bin/kifu-search" --db "$tmp/ref.db" --level "$level" --json >"$tmp/lite.json"
+	"$bin/kifu-search" --db "$db" --level "$level" --json >"$tmp/pg.json"
+	check "--level $level: the same games" test_cmp "$tmp/lite.json" "$tmp/pg.json"
+	"$bin/kifu-stats" --db "$db" --format csv --level "$level" balance | tr -d '\r' |
+		awk -F, 'NR > 1 { n += $4 } END { print n + 0 }' >"$tmp/counted"
+	check "--level $level: the games balance counts at $level" test "$(grep -c '"id"' "$tmp/pg.json")" \
+		-eq "$(cat "$tmp/counted")"
+done
 
 # Ann's games: one against Bob (players), one against a SPEC player (left out).
 check "the filtered report has its row" grep -q '^splay-schmidt,standard,players,1,' "$tmp/pg.out"

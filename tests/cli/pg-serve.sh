@@ -9,7 +9,7 @@
 set -u
 . tests/cli/lib/pg.sh
 . tests/cli/lib/serve.sh
-dirs=$(ls -d examples/*/ | grep -v '^examples/invalid/$')
+dirs=$(ls -d examples/*/ | grep -v '^examples/\(invalid\|balance\)/$')
 # shellcheck disable=SC2086
 "$bin/kifu-import" --quiet --db "$db" $dirs >/dev/null 2>&1 || fail "import the examples"
 serve_review "$db"

@@ -10,13 +10,15 @@
 # after each and beside 500 half-open connections
 # (tests/cli/lib/serve_hostile.py). It never writes: the database file is
 # the same bytes afterwards, a missing one is not created. It stops on
-# SIGTERM and SIGINT with status 0.
+# SIGTERM and SIGINT with status 0. /balance is kifu-stats balance's table
+# and chart, its explorer links filtered to each level's games
+# (tests/cli/lib/serve_balance.py).
 # tests/run: early (it is long)
 set -u
 . tests/cli/lib/test-lib.sh
 . tests/cli/lib/serve.sh
 db=$tmp/ex.db
-dirs=$(ls -d examples/*/ | grep -v '^examples/invalid/$')
+dirs=$(ls -d examples/*/ | grep -v '^examples/\(invalid\|balance\)/$')
 # shellcheck disable=SC2086
 "$bin/kifu-import" --quiet --db "$db" $dirs >/dev/null 2>&1 || fail "import the examples"
 serve_review "$db"
@@ -64,6 +66,20 @@ check "a player's lines as each side" python3 tests/cli/lib/serve_player.py "$bi
 port=$(echo "$serve_url" | sed 's/.*:\([0-9]*\)\/$/\1/')
 check "hostile requests" python3 tests/cli/lib/serve_hostile.py "$port"
 check "one log line per request" grep -q '^GET /api/tree 200 ' "$tmp/serve.log"
+serve_stop
+
+# /balance (tests/cli/lib/serve_balance.py): kifu-stats balance's fixture (mirror games at two
+# levels, mixed, other players, four sides, stored reviews) and a game of a hostile player name.
+. tests/cli/lib/balance-fixture.sh
+hostile='<script>alert("kifu")</script> & '"'"'co'
+balance_fixture "$tmp/balance.db" || fail "the balance fixture"
+printf 'game: glaisher\nplayers: {red: %s, yellow: Bob}\nmoves: []\nresult: unfinished\n' \
+	"$(printf '%s' "$hostile" | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read()))')" \
+	>"$tmp/hostile.yaml"
+"$bin/kifu-import" --db "$tmp/balance.db" --quiet "$tmp/hostile.yaml" || fail "import $tmp/hostile.yaml"
+serve_start "$tmp/balance.db" || test_done
+check "/balance is kifu-stats balance" python3 tests/cli/lib/serve_balance.py "$bin" \
+	"$tmp/balance.db" "$serve_url" "$hostile"
 serve_stop
 
 # SIGINT too; --quiet logs nothing.

@@ -1,0 +1,135 @@
+/*
+ * kifu-serve's balance page, /balance (include/kifu/site.h): kifu-stats
+ * balance for the games the filters select (the tools' filters, in a form
+ * as /games has them), one row per game, variant and playing level, with
+ * kifu-stats balance --svg's chart inline and, per level, a link to the
+ * explorer of that game and variant filtered to the level's games (the
+ * filter level=SPEC, which selects exactly the games the report counts at
+ * that level: struct kifu_filter). The figures are the report's, written
+ * for people as the other pages write them: counts with thousands
+ * separators, rates in whole percent, scores with 3 decimals.
+ */
+#include <string.h>
+
+#include "kifu/game.h"
+#include "kifu/site.h"
+#include "kifu/stats.h"
+#include "render/site_impl.h"
+
+static void field(struct kifu_buf *b, const char *label, const char *name, const char *value,
+		  const char *hint)
+{
+	kifu_buf_printf(b, "<label>%s <input name=\"%s\" id=\"b-%s\" placeholder=\"%s\" value=\"",
+			label, name, name, hint);
+	kifu_site_text_(b, value);
+	kifu_buf_puts(b, "\"></label>");
+}
+
+/* The report's address in the API with f's filters (game and variant included). */
+static void api_link(struct kifu_buf *b, const struct kifu_filter *f)
+{
+	struct kifu_buf q = KIFU_BUF_INIT;
+
+	if (f->game) {
+		kifu_buf_puts(&q, "&amp;game=");
+		kifu_site_url_part_(&q, f->game);
+	}
+	if (f->variant) {
+		kifu_buf_puts(&q, "&amp;variant=");
+		kifu_site_url_part_(&q, f->variant);
+	}
+	kifu_site_filter_query_(&q, f);
+	kifu_buf_puts(b, "/api/stats/balance");
+	/* the first "&amp;" a "?" */
+	if (q.data && q.len > 5) {
+		kifu_buf_putc(b, '?');
+		kifu_buf_puts(b, q.data + 5);
+	}
+	if (q.failed)
+		b->failed = 1;
+	kifu_buf_release(&q);
+}
+
+int kifu_site_balance(struct kifu_buf *b, struct kifu_store *st, const struct kifu_filter *f,
+		      struct kifu_error *err)
+{
+	static const char *const cols[] = { "game", "variant", "level", "games", "first_mover_score",
+					    "ci", "draw_rate", "mean_plies", "branching", "reviewed",
+					    "lead_changes", "drama", "decided_at", NULL };
+	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
+	struct kifu_report *rep = NULL;
+	struct kifu_buf api = KIFU_BUF_INIT;
+	struct kifu_filter view;
+	size_t r, n;
+	int ret;
+
+	ret = kifu_stats_check_filter(f, err);
+	/* an unknown game is a page that does not exist (404), as on /games */
+	if (ret < 0 && f->game && !kifu_game_find(f->game))
+		return err->code = KIFU_ENOTFOUND;
+	if (ret == 0)
+		ret = kifu_stats_report(&rep, st, KIFU_STATS_BALANCE, f, &opt, err);
+	if (ret < 0)
+		goto out;
+	n = kifu_report_nrows(rep);
+	kifu_site_page_head_(b, st, "balance");
+	kifu_buf_puts(b, "<h1>Is the game fair?</h1>\n<p class=\"note\">Per game, variant and "
+		      "playing level: a level is a kifu-play player (random, mcts:N, engine) that "
+		      "played every side of its games (kifu-play --levels); games between other "
+		      "players are the level <i>players</i>, games mixing levels are left out.</p>\n"
+		      "<form class=\"filters\" method=\"get\" action=\"/balance\">");
+	field(b, "game", "game", f->game, "glaisher");
+	field(b, "variant", "variant", f->variant, "standard");
+	field(b, "player", "player", f->player, "");
+	field(b, "event", "event", f->event, "");
+	field(b, "since", "since", f->since, "2020");
+	field(b, "until", "until", f->until, "2024-12");
+	field(b, "level", "level", f->level, "engine");
+	kifu_buf_puts(b, "<button type=\"submit\" id=\"b-apply\">filter</button> "
+		      "<a href=\"/balance\">no filter</a></form>\n");
+	if (n == 0)
+		kifu_buf_puts(b, "<p id=\"none\">No games here.</p>\n");
+	else
+		kifu_buf_puts(b, "<table id=\"balance\">\n<tr><th class=\"text\">game</th>"
+			      "<th class=\"text\">variant</th><th class=\"text\">level</th>"
+			      "<th>games</th><th>first mover</th><th>95% interval</th>"
+			      "<th>draw rate</th><th>mean plies</th><th>branching</th>"
+			      "<th>reviewed</th><th>lead changes</th><th>drama</th>"
+			      "<th>decided at</th><th class=\"text\">explore</th></tr>\n");
+	for (r = 0; r < n; r++) {
+		const char *level = kifu_site_cell_text_(rep, r, "level");
+
+		kifu_buf_puts(b, "<tr>");
+		kifu_site_cells_(b, rep, r, cols);
+		/* the explorer of the level's games, with the page's other filters */
+		view = *f;
+		view.game = view.variant = NULL;
+		view.level = level;
+		kifu_buf_puts(b, "<td class=\"text\"><a class=\"level\" href=\"");
+		kifu_site_explore_link_(b, kifu_site_cell_text_(rep, r, "game"),
+					kifu_site_cell_text_(rep, r, "variant"), "", 0, &view);
+		kifu_buf_puts(b, "\">explorer</a></td></tr>\n");
+	}
+	if (n)
+		kifu_buf_puts(b, "</table>\n<p class=\"note\">first mover: the score of the side "
+			      "that moves first over the finished games (a draw its share), with its "
+			      "95% Wilson interval; branching: the mean number of legal moves; over "
+			      "the reviewed games (kifu-analyse --store, kifu-play --review), two-sided "
+			      "games only: lead changes, the times per game the expected score "
+			      "crossed 0.5; drama, how far below 0.5 the winner fell; decided at, the "
+			      "share of the game after which the winner's expected score stayed at 0.9 "
+			      "or more (kifu-stats balance in the manual)</p>\n");
+	api_link(&api, f);
+	kifu_site_data_links_(b, "data-balance", "The balance report", &api, 1);
+	if (n) {
+		kifu_buf_puts(b, "<h2>The first mover's score per level</h2>\n");
+		kifu_site_chart_(b, rep);
+	}
+	ret = kifu_site_foot_(b);
+	if (ret == 0 && api.failed)
+		ret = KIFU_ENOMEM;
+out:
+	kifu_buf_release(&api);
+	kifu_report_free(rep);
+	return ret;
+}
