@@ -16,29 +16,13 @@
 #include "kifu/stats.h"
 #include "render/site_impl.h"
 
-static void field(struct kifu_buf *b, const char *label, const char *name, const char *value,
-		  const char *hint)
-{
-	kifu_buf_printf(b, "<label>%s <input name=\"%s\" id=\"b-%s\" placeholder=\"%s\" value=\"",
-			label, name, name, hint);
-	kifu_site_text_(b, value);
-	kifu_buf_puts(b, "\"></label>");
-}
 
 /* The report's address in the API with f's filters (game and variant included). */
 static void api_link(struct kifu_buf *b, const struct kifu_filter *f)
 {
 	struct kifu_buf q = KIFU_BUF_INIT;
 
-	if (f->game) {
-		kifu_buf_puts(&q, "&amp;game=");
-		kifu_site_url_part_(&q, f->game);
-	}
-	if (f->variant) {
-		kifu_buf_puts(&q, "&amp;variant=");
-		kifu_site_url_part_(&q, f->variant);
-	}
-	kifu_site_filter_query_(&q, f);
+	kifu_site_scope_query_(&q, f);
 	kifu_buf_puts(b, "/api/stats/balance");
 	/* the first "&amp;" a "?" */
 	if (q.data && q.len > 5) {
@@ -78,13 +62,7 @@ int kifu_site_balance(struct kifu_buf *b, struct kifu_store *st, const struct ki
 		      "played every side of its games (kifu-play --levels); games between other "
 		      "players are the level <i>players</i>, games mixing levels are left out.</p>\n"
 		      "<form class=\"filters\" method=\"get\" action=\"/balance\">");
-	field(b, "game", "game", f->game, "glaisher");
-	field(b, "variant", "variant", f->variant, "standard");
-	field(b, "player", "player", f->player, "");
-	field(b, "event", "event", f->event, "");
-	field(b, "since", "since", f->since, "2020");
-	field(b, "until", "until", f->until, "2024-12");
-	field(b, "level", "level", f->level, "engine");
+	kifu_site_filter_fields_(b, 'b', f, 0);
 	kifu_buf_puts(b, "<button type=\"submit\" id=\"b-apply\">filter</button> "
 		      "<a href=\"/balance\">no filter</a></form>\n");
 	if (n == 0)

@@ -17,16 +17,8 @@
 #include "kifu/stats.h"
 #include "render/site_impl.h"
 
-/* The list's address with q's filters and sort, for links ("&amp;" joins more). */
-static void list_link(struct kifu_buf *b, const struct kifu_site_games_query *q, const char *sort,
-		      int desc)
+void kifu_site_scope_query_(struct kifu_buf *b, const struct kifu_filter *f)
 {
-	const struct kifu_filter *f = q->filter;
-
-	kifu_buf_puts(b, "/games?sort=");
-	kifu_site_url_part_(b, sort);
-	if (desc)
-		kifu_buf_puts(b, "&amp;desc=1");
 	if (f->game) {
 		kifu_buf_puts(b, "&amp;game=");
 		kifu_site_url_part_(b, f->game);
@@ -38,13 +30,39 @@ static void list_link(struct kifu_buf *b, const struct kifu_site_games_query *q,
 	kifu_site_filter_query_(b, f);
 }
 
-static void field(struct kifu_buf *b, const char *label, const char *name, const char *value,
+/* The list's address with q's filters and sort, for links ("&amp;" joins more). */
+static void list_link(struct kifu_buf *b, const struct kifu_site_games_query *q, const char *sort,
+		      int desc)
+{
+	const struct kifu_filter *f = q->filter;
+
+	kifu_buf_puts(b, "/games?sort=");
+	kifu_site_url_part_(b, sort);
+	if (desc)
+		kifu_buf_puts(b, "&amp;desc=1");
+	kifu_site_scope_query_(b, f);
+}
+
+static void field(struct kifu_buf *b, char form, const char *name, const char *value,
 		  const char *hint)
 {
-	kifu_buf_printf(b, "<label>%s <input name=\"%s\" id=\"g-%s\" placeholder=\"%s\" value=\"",
-			label, name, name, hint);
+	kifu_buf_printf(b, "<label>%s <input name=\"%s\" id=\"%c-%s\" placeholder=\"%s\" value=\"",
+			name, name, form, name, hint);
 	kifu_site_text_(b, value);
 	kifu_buf_puts(b, "\"></label>");
+}
+
+void kifu_site_filter_fields_(struct kifu_buf *b, char form, const struct kifu_filter *f, int as)
+{
+	field(b, form, "game", f->game, "glaisher");
+	field(b, form, "variant", f->variant, "standard");
+	field(b, form, "player", f->player, "");
+	if (as)
+		field(b, form, "as", f->player_side, "white");
+	field(b, form, "event", f->event, "");
+	field(b, form, "since", f->since, "2020");
+	field(b, form, "until", f->until, "2024-12");
+	field(b, form, "level", f->level, "engine");
 }
 
 /* A column's head: a link sorting by it (the other way when it is the sort already). */
@@ -98,14 +116,7 @@ int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 	from = (size_t)(q->page - 1) * KIFU_SITE_LIST_GAMES;
 	kifu_site_page_head_(b, st, "games");
 	kifu_buf_puts(b, "<h1>Games</h1>\n<form class=\"filters\" method=\"get\" action=\"/games\">");
-	field(b, "game", "game", f->game, "glaisher");
-	field(b, "variant", "variant", f->variant, "standard");
-	field(b, "player", "player", f->player, "");
-	field(b, "as", "as", f->player_side, "white");
-	field(b, "event", "event", f->event, "");
-	field(b, "since", "since", f->since, "2020");
-	field(b, "until", "until", f->until, "2024-12");
-	field(b, "level", "level", f->level, "engine");
+	kifu_site_filter_fields_(b, 'g', f, 1);
 	kifu_buf_printf(b, "<input type=\"hidden\" name=\"sort\" value=\"%s\">%s"
 			"<button type=\"submit\" id=\"g-apply\">filter</button> "
 			"<a href=\"/games\">no filter</a></form>\n", q->sort,
@@ -152,15 +163,7 @@ int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 	kifu_buf_puts(b, "</p>\n");
 	/* the same games as kifu-search --json, newest first */
 	kifu_buf_puts(&base, "/api/search?limit=100");
-	if (f->game) {
-		kifu_buf_puts(&base, "&amp;game=");
-		kifu_site_url_part_(&base, f->game);
-	}
-	if (f->variant) {
-		kifu_buf_puts(&base, "&amp;variant=");
-		kifu_site_url_part_(&base, f->variant);
-	}
-	kifu_site_filter_query_(&base, f);
+	kifu_site_scope_query_(&base, f);
 	kifu_site_data_links_(b, "data-games", "These games (newest first)", &base, 1);
 	ret = kifu_site_foot_(b);
 	if (ret == 0 && base.failed)

@@ -50,6 +50,14 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 
 /* The filters of f as an address's "&amp;name=value" parameters (player, as, event, dates, termination). */
 void kifu_site_filter_query_(struct kifu_buf *b, const struct kifu_filter *f);
+/* The same with f's game and variant first: a report's or a list's whole scope (site_games.c). */
+void kifu_site_scope_query_(struct kifu_buf *b, const struct kifu_filter *f);
+/*
+ * A filter form's text fields (site_games.c): game, variant, player, with as
+ * the player's side, event, dates and level, each labelled by its name, its
+ * id FORM-NAME, holding f's value or showing an example.
+ */
+void kifu_site_filter_fields_(struct kifu_buf *b, char form, const struct kifu_filter *f, int as);
 /*
  * The line "WHAT as JSON CSV" (id its element's id) linking the API
  * address api (escaped for an attribute), and with csv its format=csv.
