@@ -16,22 +16,15 @@ import sys
 import threading
 import time
 
+from rawhttp import exchange
+
 PORT, PATH, N = int(sys.argv[1]), sys.argv[2].encode(), int(sys.argv[3])
 REQ = b"GET " + PATH + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % PORT
 failures = []
 
 
 def fetch():
-    s = socket.create_connection(("127.0.0.1", PORT), timeout=300)
-    s.sendall(REQ)
-    got = []
-    while True:
-        b = s.recv(1 << 20)
-        if not b:
-            break
-        got.append(b)
-    s.close()
-    data = b"".join(got)
+    data = exchange(PORT, REQ, timeout=300)
     head, _, body = data.partition(b"\r\n\r\n")
     st = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
     n = [int(l.split(b":")[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
