@@ -265,6 +265,9 @@ struct kifu_filter {
  */
 size_t kifu_store_spec_length(const char *name);
 
+/* Whether level is one the level filter takes: "players", or a SPEC (its player "SPEC #1" is one). */
+int kifu_store_level_valid(const char *level);
+
 /*
  * Calls fn(id, ctx) for every game f selects (f may be NULL), newest first:
  * by first-day date, then by id, descending; games without a date come

@@ -167,16 +167,9 @@ int kifu_stats_check_filter(const struct kifu_filter *f, struct kifu_error *err)
 					      f->termination);
 	}
 	/* a level as kifu-stats balance names them: "players" or a SPEC whose player is "SPEC #1" */
-	if (f->level && strcmp(f->level, "players")) {
-		char name[80];
-
-		snprintf(name, sizeof(name), "%s #1", f->level);
-		if (strlen(f->level) + 3 >= sizeof(name) ||
-		    kifu_store_spec_length(name) != strlen(f->level))
-			return kifu_error_set(err, KIFU_EPARSE, "unknown level '%s' (a kifu-play SPEC: "
-					      "random, mcts:N, engine or engine:N; or players)",
-					      f->level);
-	}
+	if (f->level && !kifu_store_level_valid(f->level))
+		return kifu_error_set(err, KIFU_EPARSE, "unknown level '%s' (a kifu-play SPEC: "
+				      "random, mcts:N, engine or engine:N; or players)", f->level);
 	for (k = 0; k < 2; k++) {
 		const char *date = k ? f->until : f->since;
 		struct kifu_error why;

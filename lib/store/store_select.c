@@ -65,8 +65,7 @@ size_t kifu_store_spec_length(const char *name)
 	return d > p + 2 && !name[d] ? p : 0;
 }
 
-/* Whether level is one a filter takes: "players", or a SPEC (its player "SPEC #1" is one). */
-static int level_valid(const char *level)
+int kifu_store_level_valid(const char *level)
 {
 	char name[80];
 
@@ -151,7 +150,7 @@ int kifu_filter_sql_(struct kifu_buf *out, const struct kifu_filter *f, const ch
 			continue;
 		if ((k == F_SINCE || k == F_UNTIL) && kifu_date_first_day(day, field(f, k), err) < 0)
 			return KIFU_EPARSE;
-		if (k == F_LEVEL && !level_valid(f->level))
+		if (k == F_LEVEL && !kifu_store_level_valid(f->level))
 			return kifu_error_set(err, KIFU_EPARSE, "unknown level '%s'", f->level);
 		kifu_buf_puts(out, clauses++ ? " AND " : "(");
 		switch (k) {
