@@ -440,7 +440,9 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_IO;
 	}
 	opt.flags = KIFU_PIPELINE_REPLAY | KIFU_PIPELINE_REPLAY_EARLY | KIFU_PIPELINE_RAW;
-	opt.validate_flags = KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK;
+	/* canonical hashes and cells in the reading thread: the store, in this one, uses them */
+	opt.validate_flags = KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK | KIFU_VALIDATE_CANON |
+			     KIFU_VALIDATE_CELLS;
 	run_import(&run, argv + optind, argc - optind, &opt);
 	kifu_store_free(run.st);
 	/* A failed run that stored nothing leaves no database of its own behind (as sqlite3 would). */

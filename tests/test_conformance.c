@@ -14,7 +14,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kifu/buf.h"
+#include "kifu/diag.h"
 #include "kifu/game.h"
+#include "kifu/pattern.h"
+#include "kifu/reader.h"
+#include "kifu/record.h"
+#include "kifu/replay.h"
 #include "helpers.h"
 
 /* Enough for thousands of playouts in all, yet quick under sanitizers. */
@@ -564,6 +570,124 @@ static void test_evaluation_predicts(void **unused)
 	}
 }
 
+/* Random games per variant whose replay keeps canonical hashes and cells. */
+#define KEPT_GAMES 20
+#define KEPT_PLIES 80
+
+/*
+ * What kifu-import's reading thread keeps for the store (KIFU_VALIDATE_CANON,
+ * KIFU_VALIDATE_CELLS) is what the store would compute itself: the canonical
+ * hash and symmetry of every position (kifu_game_canonical_hash) and the cells
+ * each side stood on (kifu_pattern_summary_moves), along seeded random games
+ * written as records; and a replay validated again without the flags keeps
+ * none of them.
+ */
+static void test_replay_keeps(void **unused)
+{
+	const struct kifu_game *const *gp;
+
+	(void)unused;
+	for (gp = kifu_games; *gp; gp++) {
+		const struct kifu_game *g = *gp;
+		kifu_move *moves = malloc(sizeof(*moves) * g->max_moves);
+		kifu_move played[KEPT_PLIES];
+		unsigned char *state = malloc(g->state_size), *scratch = malloc(g->state_size);
+		int variants = kifu_game_variant_count(g), v, i;
+		struct th_rng r = { UINT64_C(0x6b65707421) };
+
+		assert_non_null(moves);
+		assert_non_null(state);
+		assert_non_null(scratch);
+		for (v = 0; v < variants; v++)
+			for (i = 0; i < KEPT_GAMES; i++) {
+				struct kifu_replay rp = KIFU_REPLAY_INIT;
+				struct kifu_diags diags = KIFU_DIAGS_INIT;
+				struct kifu_buf text = KIFU_BUF_INIT;
+				struct kifu_reader *rd;
+				struct kifu_record *rec = NULL;
+				struct kifu_error err;
+				uint64_t sum[KIFU_GAME_SIDES_MAX * KIFU_CELL_WORDS];
+				size_t n = 0, ply;
+
+				kifu_error_clear(&err);
+				assert_int_equal(g->init(state, v, 0, &err), 0);
+				kifu_buf_printf(&text, "game: %s\nvariant: %s\nmoves:\n", g->name,
+						g->variants ? g->variants[v] : "standard");
+				while (n < KEPT_PLIES) {
+					struct kifu_outcome oc;
+					char mt[KIFU_MOVE_TEXT_MAX], *q;
+					size_t nm;
+
+					g->outcome(state, &oc);
+					if (oc.status != KIFU_ONGOING)
+						break;
+					nm = g->legal_moves(state, moves);
+					assert_true(nm > 0);
+					played[n] = moves[th_rng_below(&r, nm)];
+					g->format_move(state, played[n], mt);
+					kifu_buf_puts(&text, "  - '");
+					for (q = mt; *q; q++)
+						kifu_buf_puts(&text, *q == '\'' ? "''" : (char[]){ *q, 0 });
+					kifu_buf_puts(&text, "'\n");
+					g->apply(state, played[n++]);
+				}
+				{
+					/* a game the rules ended says how */
+					struct kifu_outcome oc;
+
+					g->outcome(state, &oc);
+					if (oc.status == KIFU_DRAW)
+						kifu_buf_puts(&text, "result: draw\n");
+					else if (oc.status != KIFU_ONGOING)
+						kifu_buf_printf(&text, "result: %s\n", g->sides[oc.winner]);
+				}
+				assert_false(text.failed);
+				assert_int_equal(kifu_reader_open_mem(&rd, text.data, text.len, "test",
+								      &err), 0);
+				assert_int_equal(kifu_reader_next(&rec, &diags, rd, &err), 1);
+				assert_int_equal(kifu_record_validate(&rp, &diags, rec,
+								      KIFU_VALIDATE_CANON |
+									      KIFU_VALIDATE_CELLS,
+								      &err), 0);
+				if (diags.errors)
+					fail_msg("%s: %s", g->name, diags.v[0].message);
+				assert_int_equal(rp.nplies, n);
+				assert_int_equal(rp.ncanon, n + 1);
+				assert_int_equal(g->init(state, v, 0, &err), 0);
+				for (ply = 0; ply <= n; ply++) {
+					uint64_t c;
+					int sym;
+
+					assert_int_equal(kifu_game_canonical_hash(&c, &sym, g, state), 0);
+					assert_true(rp.canon[ply] == c);
+					assert_int_equal(rp.syms[ply], sym);
+					if (ply < n)
+						g->apply(state, played[ply]);
+				}
+				if (g->ncells) {
+					assert_int_equal(rp.cells_plies, n + 1);
+					assert_int_equal(kifu_pattern_summary_moves(sum, g, v, 0, played, n,
+										    scratch), 0);
+					assert_memory_equal(rp.cells, sum,
+							    KIFU_PATTERN_SUMMARY_WORDS(g) * sizeof(*sum));
+				} else
+					assert_int_equal(rp.cells_plies, 0);
+				/* the same replay again without the flags: nothing kept is offered */
+				assert_int_equal(kifu_record_validate(&rp, &diags, rec, 0, &err), 0);
+				assert_int_equal(rp.ncanon, 0);
+				assert_int_equal(rp.cells_plies, 0);
+				kifu_record_free(rec);
+				kifu_reader_free(rd);
+				kifu_diags_release(&diags);
+				kifu_replay_release(&rp);
+				kifu_buf_release(&text);
+			}
+		free(moves);
+		free(state);
+		free(scratch);
+	}
+}
+
 static void test_registry(void **unused)
 {
 	const struct kifu_game *const *gp;
@@ -719,6 +843,7 @@ int main(void)
 		cmocka_unit_test(test_symmetry_counts),
 		cmocka_unit_test(test_symmetries_distinct),
 		cmocka_unit_test(test_random_playouts),
+		cmocka_unit_test(test_replay_keeps),
 		cmocka_unit_test(test_evaluation_predicts),
 	};
 

@@ -42,6 +42,25 @@ struct kifu_replay {
 	 */
 	char *xtext;
 	size_t nx;
+	/*
+	 * With KIFU_VALIDATE_CANON: the canonical hash of every position
+	 * replayed (kifu_game_canonical_hash, ply 0..nplies) and the symmetry
+	 * that maps the position onto it, ncanon entries (nplies + 1; 0
+	 * without the flag). kifu-import asks for them in the pipeline's
+	 * reading thread, so that the store, in the writing one, does not
+	 * compute them again.
+	 */
+	uint64_t *canon;
+	unsigned char *syms;
+	size_t ncanon;
+	/*
+	 * With KIFU_VALIDATE_CELLS, for a game with cells (its ncells): the
+	 * cells each side's pieces stood on at some ply replayed, as
+	 * kifu_pattern_summary_moves (kifu/pattern.h) sums them over the
+	 * positions 0..nplies, when cells_plies == nplies + 1 (0 without the flag).
+	 */
+	uint64_t cells[KIFU_GAME_SIDES_MAX * KIFU_CELL_WORDS];
+	size_t cells_plies;
 	/* Private. */
 	size_t cap_;
 	size_t state_cap_;
@@ -66,6 +85,10 @@ const char *kifu_replay_xtext(const struct kifu_replay *rp, size_t i);
 #define KIFU_VALIDATE_TEXT 0x1
 /* Do not warn about dates in the future (results that do not depend on the day). */
 #define KIFU_VALIDATE_NO_CLOCK 0x2
+/* Keep the canonical hash and symmetry of every position (canon, syms). */
+#define KIFU_VALIDATE_CANON 0x4
+/* Sum the cells each side stood on (cells). */
+#define KIFU_VALIDATE_CELLS 0x8
 
 /*
  * Checks rec against every rule of RECORDS.md that the reader has not

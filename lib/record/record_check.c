@@ -14,6 +14,7 @@
 
 #include "kifu/date.h"
 #include "kifu/diag.h"
+#include "kifu/pattern.h"
 #include "kifu/record.h"
 #include "kifu/replay.h"
 #include "kifu/text.h"
@@ -181,6 +182,8 @@ void kifu_replay_release(struct kifu_replay *rp)
 	free(rp->canonical);
 	free(rp->state);
 	free(rp->xtext);
+	free(rp->canon);
+	free(rp->syms);
 	memset(rp, 0, sizeof(*rp));
 	rp->variant = -1;
 	rp->first = -1;
@@ -378,7 +381,8 @@ static void check_players(struct check *c, const struct kifu_game *g)
 
 static int grow_replay(struct kifu_replay *rp, size_t n, unsigned flags)
 {
-	if (n + 1 > rp->cap_ || (flags & KIFU_VALIDATE_TEXT && !rp->canonical && n)) {
+	if (n + 1 > rp->cap_ || (flags & KIFU_VALIDATE_TEXT && !rp->canonical && n) ||
+	    (flags & KIFU_VALIDATE_CANON && !rp->canon)) {
 		size_t cap = rp->cap_ ? rp->cap_ : 64;
 		void *p;
 
@@ -398,6 +402,16 @@ static int grow_replay(struct kifu_replay *rp, size_t n, unsigned flags)
 				return -1;
 			rp->canonical = p;
 		}
+		if (flags & KIFU_VALIDATE_CANON || rp->canon) {
+			p = realloc(rp->canon, cap * sizeof(*rp->canon));
+			if (!p)
+				return -1;
+			rp->canon = p;
+			p = realloc(rp->syms, cap);
+			if (!p)
+				return -1;
+			rp->syms = p;
+		}
 		rp->cap_ = cap;
 	}
 	return 0;
@@ -408,6 +422,20 @@ static const char *side_or_draw(const struct kifu_game *g, const struct kifu_out
 	return oc->status == KIFU_DRAW ? "draw" : g->sides[oc->winner];
 }
 
+/* KIFU_VALIDATE_CANON: the canonical hash of the position at ply, kept; -1 when out of memory. */
+static int keep_canon(struct check *c, struct kifu_replay *rp, const struct kifu_game *g, size_t ply)
+{
+	int sym = 0;
+
+	if (kifu_game_canonical_hash(&rp->canon[ply], &sym, g, rp->state) < 0) {
+		c->failed = 1;
+		return -1;
+	}
+	rp->syms[ply] = (unsigned char)sym;
+	rp->ncanon = ply + 1;
+	return 0;
+}
+
 /* Replays the turns; returns 1 when every one was played. */
 static int replay_moves(struct check *c, struct kifu_replay *rp, const struct kifu_game *g,
 			unsigned flags, struct kifu_error *err)
@@ -415,6 +443,7 @@ static int replay_moves(struct check *c, struct kifu_replay *rp, const struct ki
 	const struct kifu_record *rec = c->rec;
 	struct kifu_error merr;
 	size_t i;
+	int cells;
 
 	if (grow_replay(rp, rec->nturns, flags) < 0) {
 		c->failed = 1;
@@ -437,6 +466,14 @@ static int replay_moves(struct check *c, struct kifu_replay *rp, const struct ki
 	}
 	rp->game = g;
 	rp->hashes[0] = g->hash(rp->state);
+	if ((flags & KIFU_VALIDATE_CANON) && keep_canon(c, rp, g, 0) < 0)
+		return 0;
+	cells = (flags & KIFU_VALIDATE_CELLS) && g->ncells;
+	if (cells) {
+		memset(rp->cells, 0, sizeof(rp->cells));
+		kifu_pattern_summary_add(rp->cells, g, rp->state);
+		rp->cells_plies = 1;
+	}
 	for (i = 0; i < rec->nturns; i++) {
 		const struct kifu_turn *t = &rec->turns[i];
 		int ply = (int)i + 1;
@@ -473,6 +510,12 @@ static int replay_moves(struct check *c, struct kifu_replay *rp, const struct ki
 		rp->moves[i] = m;
 		rp->hashes[i + 1] = g->hash(rp->state);
 		rp->nplies = i + 1;
+		if ((flags & KIFU_VALIDATE_CANON) && keep_canon(c, rp, g, i + 1) < 0)
+			return 0;
+		if (cells) {
+			kifu_pattern_summary_add(rp->cells, g, rp->state);
+			rp->cells_plies = i + 2;
+		}
 	}
 	(void)err;
 	return 1;
@@ -569,6 +612,8 @@ int kifu_record_validate(struct kifu_replay *rp, struct kifu_diags *diags,
 	rp->first = -1;
 	rp->complete = 0;
 	rp->nplies = 0;
+	rp->ncanon = 0;
+	rp->cells_plies = 0;
 	rp->outcome.status = KIFU_ONGOING;
 	rp->outcome.winner = -1;
 	rp->nfigures = 0;

@@ -58,6 +58,9 @@ static int cells_game(struct kifu_store *st, int64_t id, const struct kifu_recor
 	(void)rec;
 	if (st->version < 8 || !g || !g->ncells || rp->variant < 0)
 		return 0;
+	/* summed by the import's reading thread (KIFU_VALIDATE_CELLS) */
+	if (rp->cells_plies == rp->nplies + 1 && rp->state)
+		return insert(st, id, g, g->ncells(rp->state), rp->cells, err);
 	state = scratch(st, g);
 	if (!state)
 		return nomem(err);

@@ -160,6 +160,7 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 			    struct kifu_error *err)
 {
 	const struct kifu_game *g = x->g;
+	const struct kifu_replay *kept;
 	int64_t n[6] = { 0, 0, 0, 0, 0, 0 };
 
 	(void)want_canon; /* sy->canonh is filled either way */
@@ -188,13 +189,18 @@ int kifu_store_symm_replay_(struct kifu_store_symm_ *sy, struct kifu_store_agg_ 
 	if (ret < 0)
 		return ret;
 	n[x->res] = 1;
+	/* The canonical hashes the import's reading thread kept (KIFU_VALIDATE_CANON), if any. */
+	kept = x->rp && x->moves == x->rp->moves && x->rp->ncanon == x->nplies + 1 ? x->rp : NULL;
 	for (ply = 0; ply <= x->nplies; ply++) {
 		uint64_t h = g->hash(state), c;
 		int sym = 0, count_plain, count_canon;
 		kifu_move m = 0;
 		char text[KIFU_MOVE_TEXT_MAX];
 
-		if (kifu_game_canonical_hash(&c, &sym, g, state) < 0)
+		if (kept) {
+			c = kept->canon[ply];
+			sym = kept->syms[ply];
+		} else if (kifu_game_canonical_hash(&c, &sym, g, state) < 0)
 			return nomem(err);
 		sy->plain[ply] = h;
 		sy->canonh[ply] = c;
