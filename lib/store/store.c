@@ -218,15 +218,13 @@ static int insert_game_row(int64_t *id, struct kifu_store *st, const struct kifu
 {
 	const struct kifu_game *g = rp->game;
 	const char *result = rec->result ? rec->result : "unfinished";
-	const char *term = rec->termination;
+	const char *term = kifu_store_termination_(rec);
 	char first_day[11];
 	struct kifu_stmt *s = kifu_store_stmt_(st, ST_GAME_INSERT, err);
 	int winner;
 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	if (!term && strcmp(result, "unfinished") != 0)
-		term = "rules";
 	winner = kifu_game_side_index(g, result);
 	bind_text(s, 1, g->name);
 	bind_text(s, 2, variant_name(rec, rp));
@@ -318,11 +316,10 @@ static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 	kifu_buf_putc(&st->moves, '[');
 	for (ply = 1; ply <= rp->nplies; ply++) {
 		const struct kifu_turn *t = ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
-		const char *text = kifu_replay_text(rp, ply);
 
 		if (ply > 1)
 			kifu_buf_putc(&st->moves, ',');
-		kifu_buf_json_string(&st->moves, text ? text : t && t->text ? t->text : "");
+		kifu_buf_json_string(&st->moves, kifu_store_ply_text_(rec, rp, ply));
 		if (!t || (!t->comment && !t->clock))
 			continue;
 		kifu_buf_printf(&st->notes, "%c\"%zu\":{", st->notes.len ? ',' : '{', ply);

@@ -81,4 +81,68 @@ void kifu_store_reach_bind_(struct kifu_stmt *s, struct kifu_store *st, int symm
 			    const uint64_t *orient, int n);
 int kifu_store_orient_hashes_(uint64_t *out, const struct kifu_game *g, const void *state);
 
+/*
+ * The sums kifu-stats keeps (store_sums.c): what one stored game adds to
+ * stats_outcomes and stats_lines, counted in one place for the store,
+ * which keeps them as it writes games, and for the reports' refresh of
+ * the games the tables lack. A game's result as a side index (below
+ * KIFU_SUMS_MAX_SIDES) or one of KIFU_SUMS_DRAW, _UNFINISHED, _UNKNOWN.
+ */
+enum { KIFU_SUMS_OUTCOMES, KIFU_SUMS_LINES, KIFU_SUMS_NTABLES };
+enum { KIFU_SUMS_DRAW = -1, KIFU_SUMS_UNFINISHED = -2, KIFU_SUMS_UNKNOWN = -3 };
+#define KIFU_SUMS_MAX_SIDES 4  /* stats_lines has w0..w3 */
+#define KIFU_SUMS_LINE_DEPTH 6 /* plies of the lines kept (stats_state 'lines'.depth) */
+
+struct kifu_game;
+struct kifu_store_sums_;
+
+/*
+ * One stored game as the sums count it: its game (NULL, or a variant
+ * < 0: counted nowhere), its first side (the lines need its index, else
+ * they count nothing; the outcomes take games.first as written from
+ * first_name where it is not NULL), games.result and .termination (NULL
+ * as ''), its plies, and its line: the canonical moves of plies
+ * 1..nlines joined by ',', ends[k] the length of the line of k + 1
+ * plies, hashes[k] the position after it.
+ */
+struct kifu_store_sums_game_ {
+	const struct kifu_game *g;
+	int variant, first;
+	const char *first_name;
+	const char *result, *termination;
+	long plies;
+	size_t nlines;
+	const char *line;
+	const size_t *ends;
+	const uint64_t *hashes;
+};
+
+/* A line summed (n: games, wins of side 0..3, draws, unfinished). */
+struct kifu_store_sums_line_ {
+	const struct kifu_game *g;
+	int variant, first, repeat, plies;
+	const char *line;
+	size_t len;
+	uint64_t hash;
+	int64_t n[7];
+};
+
+int kifu_store_sums_classify_(const struct kifu_game *g, const char *result);
+int kifu_store_sums_new_(struct kifu_store_sums_ **out);
+void kifu_store_sums_free_(struct kifu_store_sums_ *a);
+void kifu_store_sums_clear_(struct kifu_store_sums_ *a);
+/* Adds game x to the tables of which (bits 1 << KIFU_SUMS_*): 0 or KIFU_ENOMEM. */
+int kifu_store_sums_add_(struct kifu_store_sums_ *a, const struct kifu_store_sums_game_ *x,
+			 unsigned which);
+/* The rows summed for table t; line i of them (i below the count of KIFU_SUMS_LINES). */
+size_t kifu_store_sums_count_(const struct kifu_store_sums_ *a, int t);
+void kifu_store_sums_line_(struct kifu_store_sums_line_ *out, const struct kifu_store_sums_ *a,
+			   size_t i);
+/* Adds the sums of the tables of which to them (upserts), then empties a. */
+int kifu_store_sums_write_(struct kifu_store *st, struct kifu_store_sums_ *a, unsigned which,
+			   struct kifu_error *err);
+/* Sets stats_state name's last_id, and depth (NULL when 0). */
+int kifu_store_sums_state_set_(struct kifu_store *st, const char *name, int64_t last, int depth,
+			       struct kifu_error *err);
+
 #endif

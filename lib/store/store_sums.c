@@ -1,0 +1,718 @@
+/*
+ * The sums kifu-stats keeps (schema 3's stats_outcomes and stats_lines):
+ * what one game adds to them, in this one place, for both their writers.
+ * The store counts each game it writes here, from the record and replay
+ * it holds (a derived table's hooks: summed per transaction, written at
+ * the commit with upserts, held across commits in bulk mode as the tree
+ * counts are); the reports' lazy refresh (lib/stats), for the games the
+ * tables lack (databases written before, games added by hand, a state
+ * forgotten), reads them from the database and counts them with the same
+ * functions. stats_state says up to which game id a table counts: an
+ * import counts its games into a table only when that table counted every
+ * game before the import's first (its last_id is then that game's
+ * predecessor), or when no game came before (the table is emptied and
+ * counted from nothing); otherwise it leaves the table behind for the
+ * lazy refresh, exactly as before. On PostgreSQL the sums are written in
+ * the transaction of the games they count, which writers take in turns.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kifu/game.h"
+#include "kifu/record.h"
+#include "kifu/replay.h"
+#include "store/store_impl.h"
+#include "util/hash.h"
+
+/* Sums held in bulk mode before they are written (lines and outcomes). */
+#define HELD_MAX (1u << 18)
+
+/* One row of a table being summed: the key's columns and the counts. */
+struct sum {
+	uint64_t key;      /* hash of the key's columns */
+	const struct kifu_game *g;
+	int variant, first, repeat, plies;
+	size_t text, len;  /* in the pool: the line; outcomes: first, result, termination, each ended by '\0' */
+	uint64_t hash;     /* lines: the position after the line */
+	int64_t n[7];      /* games; lines: then w0..w3, draws, unfinished */
+};
+
+struct sumtab {
+	struct sum *v;
+	size_t n, cap;
+	size_t *slot;      /* open addressing: index + 1, 0 when empty */
+	size_t nslot;
+	struct kifu_buf pool;
+};
+
+struct kifu_store_sums_ {
+	struct sumtab t[KIFU_SUMS_NTABLES];
+};
+
+static const char *const table_name[KIFU_SUMS_NTABLES] = { "outcomes", "lines" };
+
+int kifu_store_sums_classify_(const struct kifu_game *g, const char *result)
+{
+	int s;
+
+	if (!result)
+		return KIFU_SUMS_UNKNOWN;
+	if (!strcmp(result, "draw"))
+		return KIFU_SUMS_DRAW;
+	if (!strcmp(result, "unfinished"))
+		return KIFU_SUMS_UNFINISHED;
+	s = kifu_game_side_index(g, result);
+	return s >= 0 && s < KIFU_SUMS_MAX_SIDES ? s : KIFU_SUMS_UNKNOWN;
+}
+
+const char *kifu_store_termination_(const struct kifu_record *rec)
+{
+	if (!rec->termination && rec->result && strcmp(rec->result, "unfinished") != 0)
+		return "rules";
+	return rec->termination;
+}
+
+const char *kifu_store_ply_text_(const struct kifu_record *rec, const struct kifu_replay *rp,
+				 size_t ply)
+{
+	const struct kifu_turn *t = ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
+	const char *text = kifu_replay_text(rp, ply);
+
+	return text ? text : t && t->text ? t->text : "";
+}
+
+/* ---- The accumulator ---- */
+
+int kifu_store_sums_new_(struct kifu_store_sums_ **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : KIFU_ENOMEM;
+}
+
+static void tab_clear(struct sumtab *t)
+{
+	t->n = 0;
+	if (t->slot)
+		memset(t->slot, 0, t->nslot * sizeof(*t->slot));
+	kifu_buf_reset(&t->pool);
+}
+
+void kifu_store_sums_clear_(struct kifu_store_sums_ *a)
+{
+	int k;
+
+	for (k = 0; a && k < KIFU_SUMS_NTABLES; k++)
+		tab_clear(&a->t[k]);
+}
+
+void kifu_store_sums_free_(struct kifu_store_sums_ *a)
+{
+	int k;
+
+	if (!a)
+		return;
+	for (k = 0; k < KIFU_SUMS_NTABLES; k++) {
+		free(a->t[k].v);
+		free(a->t[k].slot);
+		kifu_buf_release(&a->t[k].pool);
+	}
+	free(a);
+}
+
+size_t kifu_store_sums_count_(const struct kifu_store_sums_ *a, int table)
+{
+	return a ? a->t[table].n : 0;
+}
+
+static uint64_t sum_key(const struct kifu_game *g, int variant, int first, int repeat, int plies,
+			const char *text, size_t len)
+{
+	int head[4] = { variant, first, repeat, plies };
+	uint64_t h = kifu_hash_fnv1a_(KIFU_HASH_FNV_OFFSET, g->name, strlen(g->name));
+
+	h = kifu_hash_fnv1a_(h, head, sizeof(head));
+	return kifu_hash_mix64_(kifu_hash_fnv1a_(h, text, len));
+}
+
+static int tab_grow(struct sumtab *t)
+{
+	size_t nslot = t->nslot ? t->nslot * 2 : 1024, i;
+	size_t *slot = calloc(nslot, sizeof(*slot));
+
+	if (!slot)
+		return KIFU_ENOMEM;
+	for (i = 0; i < t->n; i++) {
+		size_t k = (size_t)t->v[i].key & (nslot - 1);
+
+		while (slot[k])
+			k = (k + 1) & (nslot - 1);
+		slot[k] = i + 1;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->nslot = nslot;
+	return 0;
+}
+
+/* The row of this key in t, added with zero counts when new; NULL when out of memory. */
+static struct sum *tab_get(struct sumtab *t, const struct kifu_game *g, int variant, int first,
+			   int repeat, int plies, const char *text, size_t len, uint64_t hash)
+{
+	uint64_t key = sum_key(g, variant, first, repeat, plies, text, len);
+	struct sum *e;
+	size_t k;
+
+	if ((t->n + 1) * 2 > t->nslot && tab_grow(t) < 0)
+		return NULL;
+	for (k = (size_t)key & (t->nslot - 1); t->slot[k]; k = (k + 1) & (t->nslot - 1)) {
+		e = &t->v[t->slot[k] - 1];
+		if (e->key == key && e->g == g && e->variant == variant && e->first == first &&
+		    e->repeat == repeat && e->plies == plies && e->len == len &&
+		    !memcmp(t->pool.data + e->text, text, len))
+			return e;
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1024;
+		struct sum *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->cap = cap;
+	}
+	e = &t->v[t->n];
+	memset(e, 0, sizeof(*e));
+	e->key = key;
+	e->g = g;
+	e->variant = variant;
+	e->first = first;
+	e->repeat = repeat;
+	e->plies = plies;
+	e->hash = hash;
+	e->text = t->pool.len;
+	e->len = len;
+	kifu_buf_add(&t->pool, text, len);
+	kifu_buf_putc(&t->pool, '\0');
+	if (t->pool.failed)
+		return NULL;
+	t->slot[k] = ++t->n;
+	return e;
+}
+
+int kifu_store_sums_add_(struct kifu_store_sums_ *a, const struct kifu_store_sums_game_ *x,
+			 unsigned which)
+{
+	struct sum *e;
+	size_t k, j;
+	int res, c;
+
+	int first_ok;
+
+	if (!x->g || x->variant < 0)
+		return 0;
+	first_ok = x->first >= 0 && x->first < x->g->nsides;
+	if ((which & (1u << KIFU_SUMS_OUTCOMES)) && (x->first_name || first_ok)) {
+		/* games.first, .result and .termination as one text of three. */
+		const char *f = x->first_name ? x->first_name : x->g->sides[x->first];
+		const char *r = x->result ? x->result : "";
+		const char *term = x->termination ? x->termination : "";
+		size_t fl = strlen(f), rl = strlen(r), tl = strlen(term), len = fl + rl + tl + 3;
+		char small[256], *text = len <= sizeof(small) ? small : malloc(len);
+
+		if (!text)
+			return KIFU_ENOMEM;
+		memcpy(text, f, fl + 1);
+		memcpy(text + fl + 1, r, rl + 1);
+		memcpy(text + fl + rl + 2, term, tl + 1);
+		e = tab_get(&a->t[KIFU_SUMS_OUTCOMES], x->g, x->variant, -1, 0, (int)x->plies,
+			    text, len, 0);
+		if (text != small)
+			free(text);
+		if (!e)
+			return KIFU_ENOMEM;
+		e->n[0]++;
+	}
+	res = kifu_store_sums_classify_(x->g, x->result);
+	if (!(which & (1u << KIFU_SUMS_LINES)) || !first_ok || res == KIFU_SUMS_UNKNOWN)
+		return 0;
+	/* The lines of 1..nlines plies; repeat: the game was in that position earlier in it. */
+	for (k = 0; k < x->nlines; k++) {
+		int repeat = 0;
+
+		for (j = 0; j < k && !repeat; j++)
+			repeat = x->hashes[j] == x->hashes[k];
+		e = tab_get(&a->t[KIFU_SUMS_LINES], x->g, x->variant, x->first, repeat, (int)k + 1,
+			    x->line, x->ends[k], x->hashes[k]);
+		if (!e)
+			return KIFU_ENOMEM;
+		c = res >= 0 ? 1 + res : res == KIFU_SUMS_DRAW ? 5 : 6;
+		e->n[0]++;
+		e->n[c]++;
+	}
+	return 0;
+}
+
+/* Adds the sums of src to dst. */
+static int sums_merge(struct kifu_store_sums_ *dst, const struct kifu_store_sums_ *src)
+{
+	size_t i;
+	int k, c;
+
+	for (k = 0; k < KIFU_SUMS_NTABLES; k++)
+		for (i = 0; i < src->t[k].n; i++) {
+			const struct sum *s = &src->t[k].v[i];
+			struct sum *e = tab_get(&dst->t[k], s->g, s->variant, s->first, s->repeat,
+						s->plies, src->t[k].pool.data + s->text, s->len,
+						s->hash);
+
+			if (!e)
+				return KIFU_ENOMEM;
+			for (c = 0; c < 7; c++)
+				e->n[c] += s->n[c];
+		}
+	return 0;
+}
+
+void kifu_store_sums_line_(struct kifu_store_sums_line_ *out, const struct kifu_store_sums_ *a,
+			   size_t i)
+{
+	const struct sum *e = &a->t[KIFU_SUMS_LINES].v[i];
+
+	out->g = e->g;
+	out->variant = e->variant;
+	out->first = e->first;
+	out->repeat = e->repeat;
+	out->plies = e->plies;
+	out->line = a->t[KIFU_SUMS_LINES].pool.data + e->text;
+	out->len = e->len;
+	out->hash = e->hash;
+	memcpy(out->n, e->n, sizeof(out->n));
+}
+
+/* ---- Writing them ---- */
+
+/* A row as its table orders the primary key (lines: plies, game, variant, line, first, repeat). */
+struct item {
+	const char *game, *variant, *text, *first;
+	const struct sum *e;
+};
+
+static int cmp_item(const void *x, const void *y)
+{
+	const struct item *a = x, *b = y;
+	int r;
+
+	if (a->e->plies != b->e->plies)
+		return a->e->plies < b->e->plies ? -1 : 1;
+	if ((r = strcmp(a->game, b->game)) != 0 || (r = strcmp(a->variant, b->variant)) != 0 ||
+	    (r = strcmp(a->text, b->text)) != 0 || (r = strcmp(a->first, b->first)) != 0)
+		return r;
+	return (a->e->repeat > b->e->repeat) - (a->e->repeat < b->e->repeat);
+}
+
+static const char *const upsert[KIFU_SUMS_NTABLES] = {
+	"INSERT INTO stats_outcomes(game, variant, first, result, termination, plies, games) "
+	"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+	"ON CONFLICT(game, variant, first, result, termination, plies) "
+	"DO UPDATE SET games = stats_outcomes.games + excluded.games",
+	"INSERT INTO stats_lines(plies, game, variant, line, first, repeat, hash, games, "
+	"w0, w1, w2, w3, draws, unfinished) "
+	"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+	"ON CONFLICT(plies, game, variant, line, first, repeat) DO UPDATE SET "
+	"games = stats_lines.games + excluded.games, "
+	"w0 = stats_lines.w0 + excluded.w0, w1 = stats_lines.w1 + excluded.w1, "
+	"w2 = stats_lines.w2 + excluded.w2, w3 = stats_lines.w3 + excluded.w3, "
+	"draws = stats_lines.draws + excluded.draws, "
+	"unfinished = stats_lines.unfinished + excluded.unfinished",
+};
+
+/*
+ * Adds table k's sums of a to its table, in the order of its primary key
+ * so that the writes walk the B-tree once instead of jumping about.
+ */
+static int tab_write(struct kifu_store *st, const struct sumtab *t, int k, struct kifu_error *err)
+{
+	struct item *items;
+	struct kifu_stmt *s = NULL;
+	size_t i;
+	int ret = 0, c;
+
+	if (!t->n)
+		return 0;
+	items = malloc(t->n * sizeof(*items));
+	if (!items)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	for (i = 0; i < t->n; i++) {
+		const struct sum *e = &t->v[i];
+
+		items[i].game = e->g->name;
+		items[i].variant = e->g->variants[e->variant];
+		items[i].text = t->pool.data + e->text;
+		items[i].first = e->first >= 0 ? e->g->sides[e->first] : "";
+		items[i].e = e;
+	}
+	qsort(items, t->n, sizeof(*items), cmp_item);
+	if (kifu_db_prepare_(&s, st, upsert[k], err) < 0)
+		ret = kifu_store_fail_(st, "cannot update the statistics", err);
+	for (i = 0; ret == 0 && i < t->n; i++) {
+		const struct sum *e = items[i].e;
+
+		if (k == KIFU_SUMS_OUTCOMES) {
+			const char *f = items[i].text, *r = f + strlen(f) + 1;
+
+			kifu_db_bind_text_static_(s, 1, items[i].game, -1);
+			kifu_db_bind_text_static_(s, 2, items[i].variant, -1);
+			kifu_db_bind_text_static_(s, 3, f, -1);
+			kifu_db_bind_text_static_(s, 4, r, -1);
+			kifu_db_bind_text_static_(s, 5, r + strlen(r) + 1, -1);
+			kifu_db_bind_int_(s, 6, e->plies);
+			kifu_db_bind_int64_(s, 7, e->n[0]);
+		} else {
+			kifu_db_bind_int_(s, 1, e->plies);
+			kifu_db_bind_text_static_(s, 2, items[i].game, -1);
+			kifu_db_bind_text_static_(s, 3, items[i].variant, -1);
+			kifu_db_bind_text_static_(s, 4, items[i].text, (long)e->len);
+			kifu_db_bind_text_static_(s, 5, items[i].first, -1);
+			kifu_db_bind_int_(s, 6, e->repeat);
+			kifu_db_bind_int64_(s, 7, (int64_t)e->hash);
+			for (c = 0; c < 7; c++)
+				kifu_db_bind_int64_(s, 8 + c, e->n[c]);
+		}
+		ret = kifu_store_step_(st, s, "cannot update the statistics", err);
+	}
+	kifu_db_finalize_(s);
+	free(items);
+	return ret;
+}
+
+int kifu_store_sums_write_(struct kifu_store *st, struct kifu_store_sums_ *a, unsigned which,
+			   struct kifu_error *err)
+{
+	int k, ret = 0;
+
+	for (k = 0; k < KIFU_SUMS_NTABLES && ret == 0; k++)
+		if (which & (1u << k))
+			ret = tab_write(st, &a->t[k], k, err);
+	if (ret == 0)
+		kifu_store_sums_clear_(a);
+	return ret;
+}
+
+int kifu_store_sums_state_set_(struct kifu_store *st, const char *name, int64_t last, int depth,
+			       struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int ret;
+
+	if (kifu_db_prepare_(&s, st, "INSERT INTO stats_state(name, last_id, depth) VALUES "
+				     "(?1, ?2, ?3) ON CONFLICT(name) DO UPDATE SET last_id = "
+				     "excluded.last_id, depth = excluded.depth", err) < 0)
+		return kifu_store_fail_(st, "cannot write the statistics state", err);
+	kifu_db_bind_text_static_(s, 1, name, -1);
+	kifu_db_bind_int64_(s, 2, last);
+	if (depth > 0)
+		kifu_db_bind_int_(s, 3, depth);
+	else
+		kifu_db_bind_null_(s, 3);
+	ret = kifu_store_step_(st, s, "cannot write the statistics state", err);
+	kifu_db_finalize_(s);
+	return ret;
+}
+
+/* ---- Kept by the store as it writes games (the derived table's hooks) ---- */
+
+struct kifu_store_kept_ {
+	struct kifu_store_sums_ *tx, *held; /* the open transaction's games; committed, unwritten */
+	int tracking;        /* -1 unknown (at the next game), else which tables are counted */
+	int stopped;         /* bulk mode after a rollback: what is held is written, no more added */
+	long long tx_games, held_games; /* games summed in tx, in held */
+	int64_t base[KIFU_SUMS_NTABLES]; /* stats_state's last_id when counting began */
+	int64_t last_id;     /* the last game counted in tx (or held) */
+	int64_t held_last;   /* the last game counted in held */
+};
+
+static int nomem(struct kifu_error *err)
+{
+	return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+}
+
+static struct kifu_store_kept_ *kept_of(struct kifu_store *st)
+{
+	struct kifu_store_kept_ *k = st->kept;
+
+	if (k)
+		return k;
+	k = calloc(1, sizeof(*k));
+	if (!k || kifu_store_sums_new_(&k->tx) < 0 || kifu_store_sums_new_(&k->held) < 0) {
+		if (k) {
+			kifu_store_sums_free_(k->tx);
+			free(k);
+		}
+		return NULL;
+	}
+	k->tracking = -1;
+	st->kept = k;
+	return k;
+}
+
+static void kept_release(struct kifu_store *st)
+{
+	struct kifu_store_kept_ *k = st->kept;
+
+	if (!k)
+		return;
+	kifu_store_sums_free_(k->tx);
+	kifu_store_sums_free_(k->held);
+	free(k);
+	st->kept = NULL;
+}
+
+/*
+ * The state of table t: *last its last_id (-1 without a row, or with one
+ * of another depth: counted anew).
+ */
+static int state_of(int64_t *last, struct kifu_store *st, int t, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int rc;
+
+	*last = -1;
+	if (kifu_db_prepare_(&s, st, "SELECT last_id, depth FROM stats_state WHERE name = ?1",
+			     err) < 0)
+		return kifu_store_fail_(st, "cannot read the statistics state", err);
+	kifu_db_bind_text_static_(s, 1, table_name[t], -1);
+	rc = kifu_db_step_(s);
+	if (rc == KIFU_DB_ROW &&
+	    (t != KIFU_SUMS_LINES || (!kifu_db_column_is_null_(s, 1) &&
+				      kifu_db_column_int_(s, 1) == KIFU_SUMS_LINE_DEPTH)))
+		*last = kifu_db_column_int64_(s, 0);
+	kifu_db_finalize_(s);
+	return rc == KIFU_DB_ROW || rc == KIFU_DB_DONE
+		? 0 : kifu_store_fail_(st, "cannot read the statistics state", err);
+}
+
+static int state_write(struct kifu_store *st, int t, int64_t last, struct kifu_error *err)
+{
+	return kifu_store_sums_state_set_(st, table_name[t], last,
+					  t == KIFU_SUMS_LINES ? KIFU_SUMS_LINE_DEPTH : 0, err);
+}
+
+/*
+ * Which tables game id's transaction counts: those that count every game
+ * before it; with no game before it, every table (emptied: what it holds
+ * counts games no longer stored).
+ */
+static int tracking_start(struct kifu_store_kept_ *k, struct kifu_store *st, int64_t id,
+			  struct kifu_error *err)
+{
+	static const char *const clear[KIFU_SUMS_NTABLES] = { "DELETE FROM stats_outcomes",
+							      "DELETE FROM stats_lines" };
+	struct kifu_stmt *s = NULL;
+	int64_t last, before = 0;
+	int t, ret = 0;
+
+	k->tracking = 0;
+	k->stopped = 0;
+	if (st->version < 3)
+		return 0;
+	if (kifu_db_prepare_(&s, st, "SELECT coalesce(max(id), 0) FROM games WHERE id < ?1",
+			     err) < 0)
+		return kifu_store_fail_(st, "cannot read the statistics state", err);
+	kifu_db_bind_int64_(s, 1, id);
+	if (kifu_db_step_(s) == KIFU_DB_ROW)
+		before = kifu_db_column_int64_(s, 0);
+	else
+		ret = kifu_store_fail_(st, "cannot read the statistics state", err);
+	kifu_db_finalize_(s);
+	for (t = 0; ret == 0 && t < KIFU_SUMS_NTABLES; t++) {
+		ret = state_of(&last, st, t, err);
+		if (ret < 0)
+			break;
+		if (last < 0 && before == 0) {
+			ret = kifu_store_exec_(st, clear[t], "cannot update the statistics", err);
+			if (ret == 0)
+				ret = state_write(st, t, 0, err);
+			last = 0;
+		}
+		if (ret == 0 && last >= 0 && last == before) {
+			k->tracking |= 1 << t;
+			k->base[t] = last;
+		}
+	}
+	return ret;
+}
+
+static int kept_game(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
+		     const struct kifu_replay *rp, struct kifu_error *err)
+{
+	struct kifu_store_kept_ *k = kept_of(st);
+	struct kifu_store_sums_game_ x;
+	struct kifu_buf line = KIFU_BUF_INIT;
+	size_t ends[KIFU_SUMS_LINE_DEPTH], ply;
+	int ret;
+
+	if (!k)
+		return nomem(err);
+	if (k->tracking < 0) {
+		ret = tracking_start(k, st, id, err);
+		if (ret < 0)
+			return ret;
+	}
+	if (!k->tracking || k->stopped)
+		return 0;
+	memset(&x, 0, sizeof(x));
+	x.g = rp->game;
+	x.variant = rp->variant;
+	x.first = rp->first >= 0 ? rp->first : 0;
+	x.result = rec->result ? rec->result : "unfinished";
+	x.termination = kifu_store_termination_(rec);
+	x.plies = (long)rp->nplies;
+	for (ply = 1; ply <= rp->nplies && ply <= KIFU_SUMS_LINE_DEPTH; ply++) {
+		if (ply > 1)
+			kifu_buf_putc(&line, ',');
+		kifu_buf_puts(&line, kifu_store_ply_text_(rec, rp, ply));
+		ends[ply - 1] = line.len;
+	}
+	x.nlines = ply - 1;
+	x.line = line.data ? line.data : "";
+	x.ends = ends;
+	x.hashes = rp->hashes + 1;
+	ret = line.failed ? KIFU_ENOMEM : kifu_store_sums_add_(k->tx, &x, (unsigned)k->tracking);
+	kifu_buf_release(&line);
+	if (ret < 0)
+		return nomem(err);
+	k->last_id = id;
+	k->tx_games++;
+	return 0;
+}
+
+/* *n: the games stored with an id in (after, upto]. */
+static int games_between(long long *n, struct kifu_store *st, int64_t after, int64_t upto,
+			 struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int ret = 0;
+
+	if (kifu_db_prepare_(&s, st, "SELECT count(*) FROM games WHERE id > ?1 AND id <= ?2",
+			     err) < 0)
+		return kifu_store_fail_(st, "cannot read the statistics state", err);
+	kifu_db_bind_int64_(s, 1, after);
+	kifu_db_bind_int64_(s, 2, upto);
+	if (kifu_db_step_(s) == KIFU_DB_ROW)
+		*n = kifu_db_column_int64_(s, 0);
+	else
+		ret = kifu_store_fail_(st, "cannot read the statistics state", err);
+	kifu_db_finalize_(s);
+	return ret;
+}
+
+/*
+ * Writes the held sums of the tables still counted, and their state; a
+ * table whose state moved meanwhile (a report brought it up to date while
+ * a bulk load held sums) is no longer counted, its sums dropped.
+ */
+static int held_write(struct kifu_store *st, struct kifu_store_kept_ *k, struct kifu_error *err)
+{
+	long long n = 0;
+	int64_t last;
+	int t, ret = 0;
+
+	if (!k->held_last)
+		return 0;
+	for (t = 0; t < KIFU_SUMS_NTABLES && ret == 0; t++) {
+		if (!(k->tracking & (1 << t)))
+			continue;
+		ret = state_of(&last, st, t, err);
+		/* In bulk mode, across commits: no game but those held came since. */
+		if (ret == 0 && last == k->base[t] && st->bulk)
+			ret = games_between(&n, st, last, k->held_last, err);
+		if (ret == 0 && (last != k->base[t] || (st->bulk && n != k->held_games))) {
+			k->tracking &= ~(1 << t);
+			continue;
+		}
+		if (ret == 0)
+			ret = tab_write(st, &k->held->t[t], t, err);
+		if (ret == 0)
+			ret = state_write(st, t, k->held_last, err);
+		if (ret == 0)
+			k->base[t] = k->held_last;
+	}
+	if (ret == 0) {
+		kifu_store_sums_clear_(k->held);
+		k->held_games = 0;
+	}
+	return ret;
+}
+
+static int kept_commit(struct kifu_store *st, struct kifu_error *err)
+{
+	struct kifu_store_kept_ *k = st->kept;
+	int ret = 0;
+
+	if (!k)
+		return 0;
+	if (k->tracking > 0 && k->last_id) {
+		if (sums_merge(k->held, k->tx) < 0)
+			ret = nomem(err);
+		k->held_last = k->last_id;
+		k->held_games += k->tx_games;
+	}
+	kifu_store_sums_clear_(k->tx);
+	k->tx_games = 0;
+	if (ret == 0 && (!st->bulk || kifu_store_sums_count_(k->held, KIFU_SUMS_LINES) +
+			 kifu_store_sums_count_(k->held, KIFU_SUMS_OUTCOMES) >= HELD_MAX))
+		ret = held_write(st, k, err);
+	if (!st->bulk) {
+		/* Another writer may come between two transactions. */
+		k->tracking = -1;
+		k->held_last = k->last_id = 0;
+		k->held_games = 0;
+	}
+	return ret;
+}
+
+static void kept_rollback(struct kifu_store *st)
+{
+	struct kifu_store_kept_ *k = st->kept;
+
+	if (!k)
+		return;
+	kifu_store_sums_clear_(k->tx);
+	k->tx_games = 0;
+	k->last_id = k->held_last;
+	if (!st->bulk) {
+		kifu_store_sums_clear_(k->held);
+		k->held_last = k->last_id = 0;
+		k->held_games = 0;
+		k->tracking = -1;
+	} else {
+		/*
+		 * The rolled back games were to be counted next: count no more
+		 * (what is held is written at the end, the rest left to the reports).
+		 */
+		k->stopped = 1;
+	}
+}
+
+static int kept_restore(struct kifu_store *st, struct kifu_error *err)
+{
+	struct kifu_store_kept_ *k = st->kept;
+	int ret = 0;
+
+	if (!k)
+		return 0;
+	ret = held_write(st, k, err);
+	k->tracking = -1;
+	k->held_last = k->last_id = 0;
+	k->held_games = 0;
+	return ret;
+}
+
+const struct kifu_store_derived_ kifu_store_sums_derived_ = {
+	.name = "sums",
+	.game = kept_game,
+	.commit = kept_commit,
+	.rollback = kept_rollback,
+	.restore = kept_restore,
+	.release = kept_release,
+};
