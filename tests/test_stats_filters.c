@@ -180,11 +180,12 @@ static void test_tables_follow_games(void **state)
 				   "name <> 'tree'"), 3);
 	/* d4 at 1 ply is S1, S3, S4: one table row holds them. */
 	assert_int_equal(th_q_int(st, "SELECT sum(games) FROM stats_lines WHERE line = 'd4'"), 3);
-	/* An import counts its games into the tables it finds current; players wait. */
+	/* An import counts its games into the tables it finds current; the ratings wait. */
 	th_add_games(st, "game: splay-schmidt\nplayers: {white: Dan, black: Ann}\n"
 		      "moves: [d4, f6, c3]\nresult: black\ntermination: resignation\n");
 	assert_int_equal(th_q_int(st, "SELECT sum(games) FROM stats_lines WHERE line = 'd4'"), 4);
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM stats_state WHERE last_id = 13"), 3);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM stats_state WHERE last_id = 13"), 4);
+	assert_int_equal(th_q_int(st, "SELECT depth FROM stats_state WHERE name = 'players'"), 1);
 
 	/* Game 13: schmidt now 6 games, black 2 wins; d4 4 games. */
 	rep = th_stats_run(st, KIFU_STATS_SUMMARY, NULL, 2, 1, 0, 0);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kifu/estimate.h"
+#include "stats/stats_impl.h"
 
 #define MAX_ITERATIONS 100000
 #define TOLERANCE 1e-12
@@ -36,15 +37,9 @@ int kifu_estimate_wilson(double *low, double *high, double score, double n)
 	return 0;
 }
 
-/* Games between a pair, summed so that the order of pairings does not matter. */
-struct pair_total {
-	size_t a, b;  /* a < b */
-	double games;
-};
-
 static int cmp_pair(const void *x, const void *y)
 {
-	const struct pair_total *p = x, *q = y;
+	const struct kifu_estimate_pair_ *p = x, *q = y;
 
 	if (p->a != q->a)
 		return p->a < q->a ? -1 : 1;
@@ -56,18 +51,16 @@ static int cmp_pair(const void *x, const void *y)
 int kifu_estimate_ratings(double *ratings, size_t nplayers, const struct kifu_pairing *pairings,
 			  size_t npairings, struct kifu_error *err)
 {
-	struct pair_total *pairs = NULL;
-	double *score = NULL, *gamma = NULL, *denom = NULL;
-	size_t npairs = 0, i, k;
-	int ret = KIFU_ENOMEM, iter;
+	struct kifu_estimate_pair_ *pairs = NULL;
+	double *score = NULL;
+	size_t npairs = 0, k;
+	int ret = KIFU_ENOMEM;
 
 	if (nplayers == 0)
 		return 0;
 	pairs = malloc(sizeof(*pairs) * (npairings ? npairings : 1));
 	score = calloc(nplayers, sizeof(*score));
-	gamma = malloc(sizeof(*gamma) * nplayers);
-	denom = malloc(sizeof(*denom) * nplayers);
-	if (!pairs || !score || !gamma || !denom) {
+	if (!pairs || !score) {
 		kifu_error_set(err, KIFU_ENOMEM, "ratings: out of memory");
 		goto out;
 	}
@@ -84,6 +77,33 @@ int kifu_estimate_ratings(double *ratings, size_t nplayers, const struct kifu_pa
 		pairs[npairs].b = p->a < p->b ? p->b : p->a;
 		pairs[npairs].games = 1;
 		npairs++;
+	}
+	ret = kifu_estimate_fit_(ratings, nplayers, score, pairs, npairs, err);
+out:
+	free(pairs);
+	free(score);
+	return ret;
+}
+
+/*
+ * The fit itself, from each player's points and the games between each
+ * pair: pairs are summed per pair here (in their sorted order), so that
+ * neither the order of pairings nor their grouping changes a bit of it.
+ */
+int kifu_estimate_fit_(double *ratings, size_t nplayers, double *score,
+		       struct kifu_estimate_pair_ *pairs, size_t npairs, struct kifu_error *err)
+{
+	double *gamma = NULL, *denom = NULL;
+	size_t i, k;
+	int ret = KIFU_ENOMEM, iter;
+
+	if (nplayers == 0)
+		return 0;
+	gamma = malloc(sizeof(*gamma) * nplayers);
+	denom = malloc(sizeof(*denom) * nplayers);
+	if (!gamma || !denom) {
+		kifu_error_set(err, KIFU_ENOMEM, "ratings: out of memory");
+		goto out;
 	}
 	qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
 	for (i = 0, k = 0; k < npairs; k++) {
@@ -129,8 +149,6 @@ int kifu_estimate_ratings(double *ratings, size_t nplayers, const struct kifu_pa
 		ratings[i] = 1500 + 400 * log10(gamma[i]);
 	ret = 0;
 out:
-	free(pairs);
-	free(score);
 	free(gamma);
 	free(denom);
 	return ret;

@@ -23,6 +23,9 @@ struct pl {
 	double draw_points;
 	double rating;
 	int rated;
+	int64_t first_game;  /* the first game counted, and the side there: the fit's order */
+	int first_side;
+	double points;       /* in its pairings: the fit's score */
 	const char *name;   /* in the report being built */
 	long long analysed, mistakes;  /* reviewed moves (kifu-analyse --store) */
 	double loss;                   /* their summed loss */
@@ -30,12 +33,18 @@ struct pl {
 	long long accuracy_games;
 };
 
+/* The games between two players (by id), for the fit. */
+struct ppair {
+	int64_t a, b;
+	double games;
+};
+
 struct pmap {
 	struct pl *v;
 	size_t n, cap;
 	size_t *slot;       /* index + 1; 0 when empty */
 	size_t nslot;
-	struct kifu_pairing *pairs;
+	struct ppair *pairs;
 	size_t npairs, cap_pairs;
 };
 
@@ -87,11 +96,11 @@ static long pmap_get(struct pmap *m, int64_t pid)
 	return (long)m->n++;
 }
 
-static int pmap_pair(struct pmap *m, size_t a, size_t b, double score_a)
+static int pmap_pair(struct pmap *m, int64_t a, int64_t b, double games)
 {
 	if (m->npairs == m->cap_pairs) {
 		size_t cap = m->cap_pairs ? m->cap_pairs * 2 : 1024;
-		struct kifu_pairing *v = realloc(m->pairs, cap * sizeof(*v));
+		struct ppair *v = realloc(m->pairs, cap * sizeof(*v));
 
 		if (!v)
 			return KIFU_ENOMEM;
@@ -100,118 +109,111 @@ static int pmap_pair(struct pmap *m, size_t a, size_t b, double score_a)
 	}
 	m->pairs[m->npairs].a = a;
 	m->pairs[m->npairs].b = b;
-	m->pairs[m->npairs++].score_a = score_a;
+	m->pairs[m->npairs++].games = games;
 	return 0;
 }
 
-/* One game's sides as they arrive. */
-struct game_sides {
-	int64_t id;
-	const struct kifu_game *g;
-	int res;
-	int n;
-	int ok;
-	int64_t pid[MAX_SIDES];
-};
+/* The index of player pid in m, or -1 when it is not there (nothing added). */
+static long pmap_find(const struct pmap *m, int64_t pid)
+{
+	size_t k;
+
+	if (!m->nslot)
+		return -1;
+	for (k = (size_t)kifu_hash_mix64_((uint64_t)pid) & (m->nslot - 1); m->slot[k];
+	     k = (k + 1) & (m->nslot - 1))
+		if (m->v[m->slot[k] - 1].pid == pid)
+			return (long)(m->slot[k] - 1);
+	return -1;
+}
+
+static int cmp_first(const void *x, const void *y)
+{
+	const struct pl *a = *(const struct pl *const *)x, *b = *(const struct pl *const *)y;
+
+	if (a->first_game != b->first_game)
+		return a->first_game < b->first_game ? -1 : 1;
+	return (a->first_side > b->first_side) - (a->first_side < b->first_side);
+}
 
 /*
- * Counts a game for its players: only when every side names a player and
- * no player holds two sides (a game with an unknown player says nothing
- * about who plays better, and a player cannot be rated against itself).
+ * Rates the players with a finished game (the others keep rated = 0) from
+ * their points and m's pairs, taking them in the order of their first
+ * game counted (as they came when the fit read every game in id order):
+ * the same figures to the last bit however the sums were gathered.
  */
-static int game_sides_count(struct pmap *m, const struct game_sides *gs)
-{
-	long idx[MAX_SIDES];
-	int i, j, ns;
-
-	if (!gs->g || !gs->ok || gs->res == RES_UNKNOWN || gs->n != gs->g->nsides)
-		return 0;
-	ns = gs->n;
-	for (i = 0; i < ns; i++)
-		for (j = 0; j < i; j++)
-			if (gs->pid[i] == gs->pid[j])
-				return 0;
-	for (i = 0; i < ns; i++) {
-		struct pl *p;
-
-		idx[i] = pmap_get(m, gs->pid[i]);
-		if (idx[i] < 0)
-			return KIFU_ENOMEM;
-		p = &m->v[idx[i]];
-		p->games++;
-		if (gs->res == RES_UNFINISHED) {
-			p->unfinished++;
-		} else if (gs->res == RES_DRAW) {
-			p->draws++;
-			p->draw_points += 1.0 / ns;
-		} else if (gs->res == i) {
-			p->wins++;
-		} else {
-			p->losses++;
-		}
-	}
-	if (gs->res == RES_DRAW) {
-		for (i = 0; i < ns; i++)
-			for (j = i + 1; j < ns; j++)
-				if (pmap_pair(m, (size_t)idx[i], (size_t)idx[j], 0.5) < 0)
-					return KIFU_ENOMEM;
-	} else if (gs->res >= 0) {
-		for (j = 0; j < ns; j++)
-			if (j != gs->res && pmap_pair(m, (size_t)idx[gs->res], (size_t)idx[j], 1) < 0)
-				return KIFU_ENOMEM;
-	}
-	return 0;
-}
-
-/* Rates the players with a finished game (the others keep rated = 0). */
 static int players_rate(struct kifu_stats_ctx_ *c, struct pmap *m)
 {
+	struct pl **order = malloc((m->n ? m->n : 1) * sizeof(*order));
 	size_t *dense = malloc((m->n ? m->n : 1) * sizeof(*dense));
 	double *ratings = malloc((m->n ? m->n : 1) * sizeof(*ratings));
+	double *score = malloc((m->n ? m->n : 1) * sizeof(*score));
+	struct kifu_estimate_pair_ *pairs = malloc((m->npairs ? m->npairs : 1) * sizeof(*pairs));
 	size_t i, nrated = 0;
 	int ret = 0;
 
-	if (!dense || !ratings) {
+	if (!order || !dense || !ratings || !score || !pairs) {
 		ret = kifu_stats_nomem_(c);
 		goto out;
 	}
+	for (i = 0; i < m->n; i++)
+		order[i] = &m->v[i];
+	qsort(order, m->n, sizeof(*order), cmp_first);
 	for (i = 0; i < m->n; i++) {
-		struct pl *p = &m->v[i];
+		struct pl *p = order[i];
 
-		dense[i] = nrated;
-		if (p->wins + p->draws + p->losses > 0)
-			nrated++;
+		p->rated = p->wins + p->draws + p->losses > 0;
+		dense[p - m->v] = nrated;
+		if (p->rated)
+			score[nrated++] = p->points;
 	}
 	for (i = 0; i < m->npairs; i++) {
-		m->pairs[i].a = dense[m->pairs[i].a];
-		m->pairs[i].b = dense[m->pairs[i].b];
+		long a = pmap_find(m, m->pairs[i].a), b = pmap_find(m, m->pairs[i].b);
+
+		if (a < 0 || b < 0 || a == b || !m->v[a].rated || !m->v[b].rated) {
+			ret = kifu_db_damaged_(c->st, c->err, "stats_pairs: players %lld and %lld "
+					       "have no finished games", (long long)m->pairs[i].a,
+					       (long long)m->pairs[i].b);
+			goto out;
+		}
+		pairs[i].a = dense[a] < dense[b] ? dense[a] : dense[b];
+		pairs[i].b = dense[a] < dense[b] ? dense[b] : dense[a];
+		pairs[i].games = m->pairs[i].games;
 	}
-	ret = kifu_estimate_ratings(ratings, nrated, m->pairs, m->npairs, c->err);
+	ret = kifu_estimate_fit_(ratings, nrated, score, pairs, m->npairs, c->err);
 	if (ret < 0)
 		goto out;
 	for (i = 0; i < m->n; i++) {
 		struct pl *p = &m->v[i];
 
-		p->rated = p->wins + p->draws + p->losses > 0;
 		if (p->rated)
 			p->rating = ratings[dense[i]];
 	}
 out:
+	free(order);
 	free(dense);
 	free(ratings);
+	free(score);
+	free(pairs);
 	return ret;
 }
 
-static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
-			      struct pmap *m)
+/*
+ * Sums the players of the games src selects (each side's rows in side
+ * order, as the store sums a game it writes) into sums.
+ */
+static int players_sum_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
+			     struct kifu_store_sums_ *sums)
 {
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct game_sides gs;
+	struct kifu_buf sql = KIFU_BUF_INIT, result = KIFU_BUF_INIT;
+	struct kifu_store_sums_game_ x;
+	struct kifu_store_sides_ sides;
 	struct kifu_stmt *s = NULL;
 	int ret, rc, n;
 
-	memset(&gs, 0, sizeof(gs));
-	gs.id = -1;
+	memset(&x, 0, sizeof(x));
+	x.id = -1;
+	x.sides = &sides;
 	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.result, s.side_index, s.player_id "
 			    "FROM games g CROSS JOIN sides s WHERE ");
 	ret = kifu_stats_source_sql_(&sql, src, &n, c);
@@ -223,39 +225,91 @@ static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats
 		goto out;
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		int64_t id = kifu_db_column_int64_(s, 0);
-		int side = kifu_db_column_int_(s, 3);
 
-		if (id != gs.id) {
-			if (gs.id >= 0 && (ret = game_sides_count(m, &gs)) < 0)
+		if (id != x.id) {
+			if (x.id >= 0 && (ret = kifu_store_sums_add_(sums, &x,
+								     1u << KIFU_SUMS_PLAYERS)) < 0)
 				break;
-			gs.id = id;
-			gs.g = kifu_game_find(kifu_stats_col_text_(s, 1));
-			gs.res = gs.g ? kifu_stats_classify_(gs.g, kifu_stats_col_text_(s, 2))
-				      : RES_UNKNOWN;
-			gs.n = 0;
-			gs.ok = 1;
+			x.id = id;
+			x.g = kifu_game_find(kifu_stats_col_text_(s, 1));
+			kifu_buf_reset(&result);
+			kifu_buf_puts(&result, kifu_stats_col_text_(s, 2));
+			if (result.failed) {
+				ret = KIFU_ENOMEM;
+				break;
+			}
+			x.result = result.data;
+			sides.n = 0;
+			sides.ok = 1;
 		}
-		if (gs.n >= MAX_SIDES || side != gs.n) {
-			gs.ok = 0;
-			continue;
-		}
-		gs.pid[gs.n++] = kifu_db_column_int64_(s, 4);
+		kifu_store_sides_add_(&sides, kifu_db_column_int_(s, 3), kifu_db_column_int64_(s, 4));
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
 		ret = kifu_stats_fail_db_(c, "cannot read games");
-	if (ret == 0 && gs.id >= 0)
-		ret = game_sides_count(m, &gs);
+	if (ret == 0 && x.id >= 0)
+		ret = kifu_store_sums_add_(sums, &x, 1u << KIFU_SUMS_PLAYERS);
 	if (ret == KIFU_ENOMEM)
 		ret = kifu_stats_nomem_(c);
-	if (ret == 0)
-		ret = players_rate(c, m);
 out:
 	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
+	kifu_buf_release(&result);
 	return ret;
 }
 
-static int players_write(struct kifu_stats_ctx_ *c, const struct pmap *m)
+/* The players and pairs summed in sums into m. */
+static int players_from_sums(struct kifu_stats_ctx_ *c, const struct kifu_store_sums_ *sums,
+			     struct pmap *m)
+{
+	size_t i, n = kifu_store_sums_count_(sums, KIFU_SUMS_PLAYERS);
+
+	for (i = 0; i < n; i++) {
+		const struct kifu_store_sums_player_ *q = kifu_store_sums_player_(sums, i);
+		long k = pmap_get(m, q->pid);
+		struct pl *p;
+
+		if (k < 0)
+			return kifu_stats_nomem_(c);
+		p = &m->v[k];
+		p->games = q->games;
+		p->wins = q->wins;
+		p->draws = q->draws;
+		p->losses = q->losses;
+		p->unfinished = q->unfinished;
+		p->draw_points = q->draw_points;
+		p->points = q->points;
+		p->first_game = q->first_game;
+		p->first_side = q->first_side;
+	}
+	for (i = 0; i < kifu_store_sums_npairs_(sums); i++) {
+		const struct kifu_store_sums_pair_ *q = kifu_store_sums_pair_(sums, i);
+
+		if (pmap_pair(m, q->a, q->b, (double)q->games) < 0)
+			return kifu_stats_nomem_(c);
+	}
+	return 0;
+}
+
+/* The players of the games src selects, rated, into m. */
+static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
+			      struct pmap *m)
+{
+	struct kifu_store_sums_ *sums = NULL;
+	int ret;
+
+	if (kifu_store_sums_new_(&sums) < 0)
+		return kifu_stats_nomem_(c);
+	ret = players_sum_games(c, src, sums);
+	if (ret == 0)
+		ret = players_from_sums(c, sums, m);
+	if (ret == 0)
+		ret = players_rate(c, m);
+	kifu_store_sums_free_(sums);
+	return ret;
+}
+
+/* Before schema 11: stats_players written whole, with the ratings (no sums kept). */
+static int players_write_old(struct kifu_stats_ctx_ *c, const struct pmap *m)
 {
 	struct kifu_stmt *s = NULL;
 	size_t i;
@@ -288,15 +342,44 @@ static int players_write(struct kifu_stats_ctx_ *c, const struct pmap *m)
 	return ret;
 }
 
+/* Writes the ratings fitted into stats_players, and that they fit the games up to upto. */
+static int ratings_write(struct kifu_stats_ctx_ *c, const struct pmap *m, int64_t upto)
+{
+	struct kifu_stmt *s = NULL;
+	size_t i;
+	int ret;
+
+	ret = kifu_stats_prepare_(c, &s, "UPDATE stats_players SET rating = ?2 WHERE player_id = ?1",
+				  "cannot update the statistics");
+	for (i = 0; ret == 0 && i < m->n; i++) {
+		const struct pl *p = &m->v[i];
+
+		kifu_db_bind_int64_(s, 1, p->pid);
+		if (p->rated)
+			kifu_db_bind_double_(s, 2, p->rating);
+		else
+			kifu_db_bind_null_(s, 2);
+		if (kifu_db_step_(s) != KIFU_DB_DONE)
+			ret = kifu_stats_fail_db_(c, "cannot update the statistics");
+		kifu_db_reset_(s);
+	}
+	kifu_db_finalize_(s);
+	return ret == 0 ? kifu_store_sums_state_set_(c->st, "players", upto,
+						     KIFU_SUMS_RATINGS_FITTED, c->err) : ret;
+}
+
 /*
  * A row of stats_players into p, each count checked: at least one game, as
  * many as its wins, draws, losses and unfinished games add up to, draw
- * points no more than its draws (a share of each), a finite rating.
+ * points no more than its draws (a share of each), a finite rating; with
+ * sums (schema 11), its first game and its points (up to 3 a game: no
+ * game has more than four sides).
  */
-static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct pl *p)
+static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct pl *p,
+			    int sums)
 {
 	static const char *const names[] = { "games", "wins", "draws", "losses", "unfinished" };
-	long long v[5];
+	long long v[5], first_game = 0, first_side = 0;
 	long long pid = kifu_db_column_int64_(s, 0);
 	int ret;
 
@@ -307,9 +390,18 @@ static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, stru
 					   "stats_players.draw_points of player %lld", pid);
 	p->rated = !kifu_db_column_is_null_(s, 7);
 	p->rating = 0;
-	if (ret == 0 && p->rated)
+	if (ret == 0 && p->rated && !sums)
 		ret = kifu_db_column_real_(&p->rating, s, 7, -1e9, 1e9, c->err,
 					   "stats_players.rating of player %lld", pid);
+	if (ret == 0 && sums)
+		ret = kifu_db_column_whole_(&first_game, s, 8, 1, INT64_MAX, c->err,
+					    "stats_players.first_game of player %lld", pid);
+	if (ret == 0 && sums)
+		ret = kifu_db_column_whole_(&first_side, s, 9, 0, MAX_SIDES - 1, c->err,
+					    "stats_players.first_side of player %lld", pid);
+	if (ret == 0 && sums)
+		ret = kifu_db_column_real_(&p->points, s, 10, 0, 3 * (double)v[0], c->err,
+					   "stats_players.points of player %lld", pid);
 	if (ret < 0)
 		return ret;
 	p->games = v[0];
@@ -317,16 +409,27 @@ static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, stru
 	p->draws = v[2];
 	p->losses = v[3];
 	p->unfinished = v[4];
+	p->first_game = first_game;
+	p->first_side = (int)first_side;
 	return 0;
 }
 
-static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
+/*
+ * Reads stats_players into m; with sums (to fit the ratings again), each
+ * player's first game and points, and stats_pairs.
+ */
+static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m, int sums)
 {
 	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
-	ret = kifu_stats_prepare_(c, &s, "SELECT player_id, games, wins, draws, losses, "
-					 "unfinished, draw_points, rating FROM stats_players",
+	ret = kifu_stats_prepare_(c, &s, sums ? "SELECT p.player_id, p.games, p.wins, p.draws, "
+						"p.losses, p.unfinished, p.draw_points, p.rating, "
+						"s.first_game, s.first_side, s.points FROM "
+						"stats_players p LEFT JOIN stats_player_sums s "
+						"ON s.player_id = p.player_id"
+					      : "SELECT player_id, games, wins, draws, losses, "
+						"unfinished, draw_points, rating FROM stats_players",
 				  "cannot read the statistics");
 	if (ret < 0)
 		return ret;
@@ -339,13 +442,84 @@ static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 			break;
 		}
 		p = &m->v[k];
-		ret = players_row_read(c, s, p);
+		ret = players_row_read(c, s, p, sums);
 		if (ret < 0)
 			break;
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
 	kifu_db_finalize_(s);
+	s = NULL;
+	if (ret < 0 || !sums)
+		return ret;
+	ret = kifu_stats_prepare_(c, &s, "SELECT a, b, games FROM stats_pairs",
+				  "cannot read the statistics");
+	while (ret == 0 && (rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		long long games;
+
+		ret = kifu_db_column_whole_(&games, s, 2, 1, KIFU_DB_COUNT_MAX, c->err,
+					    "stats_pairs.games of players %lld and %lld",
+					    (long long)kifu_db_column_int64_(s, 0),
+					    (long long)kifu_db_column_int64_(s, 1));
+		if (ret == 0 && pmap_pair(m, kifu_db_column_int64_(s, 0), kifu_db_column_int64_(s, 1),
+					  (double)games) < 0)
+			ret = kifu_stats_nomem_(c);
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE)
+		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
+	kifu_db_finalize_(s);
+	return ret;
+}
+
+/* stats_state 'players'.depth (schema 11: whether the sums are kept, the ratings fitted); -1: none. */
+static int players_depth(struct kifu_stats_ctx_ *c, long long *depth)
+{
+	return kifu_db_query_int_(depth, c->st, "SELECT coalesce((SELECT depth FROM stats_state "
+				  "WHERE name = 'players'), -1)", c->err);
+}
+
+/*
+ * Inside the refresh's write transaction: stats_players brought up to
+ * date, its ratings fitted again, into m. Schema 11: the games it lacks
+ * summed and added (an import has usually done that), then the fit from
+ * the table's sums; before, rebuilt whole from every game.
+ */
+static int players_update(struct kifu_stats_ctx_ *c, struct pmap *m)
+{
+	struct kifu_stats_source_ src = { NULL, 1, 0, 0, 0 };
+	struct kifu_store_sums_ *sums = NULL;
+	int sums_kept = kifu_store_version(c->st) >= 11, ret;
+	long long depth = -1;
+
+	ret = sums_kept ? players_depth(c, &depth) : 0;
+	if (ret == 0)
+		ret = kifu_stats_refresh_range_(c, T_PLAYERS, &src.after, &src.upto,
+						depth == KIFU_SUMS_RATINGS_DUE ||
+						depth == KIFU_SUMS_RATINGS_FITTED);
+	if (ret == 0 && sums_kept && src.after == 0)
+		ret = kifu_store_sums_players_clear_(c->st, c->err);
+	if (ret < 0)
+		return ret;
+	if (!sums_kept) {
+		ret = players_from_games(c, &src, m);
+		if (ret == 0)
+			ret = players_write_old(c, m);
+		return ret == 0 ? kifu_stats_state_set_(c, T_PLAYERS, src.upto) : ret;
+	}
+	if (src.after < src.upto) {
+		if (kifu_store_sums_new_(&sums) < 0)
+			return kifu_stats_nomem_(c);
+		ret = players_sum_games(c, &src, sums);
+		if (ret == 0)
+			ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_PLAYERS, c->err);
+		kifu_store_sums_free_(sums);
+	}
+	if (ret == 0)
+		ret = players_from_table(c, m, 1);
+	if (ret == 0)
+		ret = players_rate(c, m);
+	if (ret == 0)
+		ret = ratings_write(c, m, src.upto);
 	return ret;
 }
 
@@ -354,60 +528,39 @@ static int players_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 			   struct pmap *m)
 {
 	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
-	int fresh, own = 0, computed = 0, ret;
+	int fresh, rated = 1, own = 0, ret;
 
 	if ((flags & KIFU_STATS_NO_CACHE) ||
 	    (f && (f->game || f->variant || f->player || f->event || f->since || f->until ||
 		   f->termination || f->level)))
 		return players_from_games(c, &src, m);
 	ret = kifu_stats_is_fresh_(c, T_PLAYERS, &fresh);
+	if (ret == 0 && fresh && kifu_store_version(c->st) >= 11) {
+		long long depth = -1;
+
+		/* schema 11: the ratings fit the games too (not an import's sums alone) */
+		ret = players_depth(c, &depth);
+		rated = depth != KIFU_SUMS_RATINGS_DUE;
+	}
 	if (ret < 0)
 		return ret;
-	if (fresh)
-		return players_from_table(c, m);
+	if (fresh && rated)
+		return players_from_table(c, m, 0);
 	ret = kifu_stats_write_begin_(c, &own);
 	if (ret < 0)
 		return ret;
 	if (ret == 1)
 		return players_from_games(c, &src, m);
 	/* From here on a transaction of ours may be open: one way out. */
-	src.ranged = 1;
-	ret = kifu_stats_refresh_range_(c, T_PLAYERS, &src.after, &src.upto, 0);
+	ret = players_update(c, m);
 	if (ret < 0 && kifu_stats_cannot_write_(c)) {
-		/* Writable as far as BEGIN could tell, not for the first change (a full disk). */
+		/* Writable as far as BEGIN could tell, not for a change (a full disk). */
 		kifu_error_clear(c->err);
 		kifu_stats_write_end_(c, own, 1);
-		return players_from_games(c, &(struct kifu_stats_source_){ f, 0, 0, 0, 0 }, m);
-	}
-	if (ret == 0)
-		ret = players_from_games(c, &src, m);
-	computed = ret == 0;
-	if (ret == 0)
-		ret = players_write(c, m);
-	if (ret == 0)
-		ret = kifu_stats_state_set_(c, T_PLAYERS, src.upto);
-	if (ret < 0 && computed && kifu_stats_cannot_write_(c)) {
-		/* The figures are complete; only keeping them failed. */
-		kifu_error_clear(c->err);
-		kifu_stats_write_end_(c, own, 1);
-		own = 0;
-		ret = 0;
+		pmap_release(m);
+		return players_from_games(c, &src, m);
 	}
 	return kifu_stats_write_end_(c, own, ret);
-}
-
-/* The index of player pid in m, or -1 when it is not there (nothing added). */
-static long pmap_find(const struct pmap *m, int64_t pid)
-{
-	size_t k;
-
-	if (!m->nslot)
-		return -1;
-	for (k = (size_t)kifu_hash_mix64_((uint64_t)pid) & (m->nslot - 1); m->slot[k];
-	     k = (k + 1) & (m->nslot - 1))
-		if (m->v[m->slot[k] - 1].pid == pid)
-			return (long)(m->slot[k] - 1);
-	return -1;
 }
 
 /*

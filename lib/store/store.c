@@ -294,6 +294,7 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 			ret = kifu_store_step_(st, s, "cannot store a player's side", err);
 			if (ret < 0)
 				return ret;
+			kifu_store_sides_add_(&st->sides, side, pid);
 		}
 	}
 	return 0;
@@ -455,6 +456,8 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	/* The unique key said no: the game is already stored. */
 	if (w->gid == 0)
 		return find_by_key(&w->gid, st, w->key, err);
+	st->sides.n = 0;
+	st->sides.ok = 1;
 	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
 	/*
 	 * The rows a record's values may fail first, before anything is kept

@@ -296,6 +296,7 @@ struct kifu_store {
 	struct kifu_store_symm_ *symm; /* store_symm.c: canonical hashes, tree counts */
 	void *cells_state;             /* store_cells.c: a position to replay in */
 	struct kifu_store_kept_ *kept; /* store_sums.c: the stats sums of the games written */
+	struct kifu_store_sides_ sides; /* the players of the game being written (store.c) */
 	size_t cells_cap;
 };
 

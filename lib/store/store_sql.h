@@ -88,16 +88,31 @@ int kifu_store_orient_hashes_(uint64_t *out, const struct kifu_game *g, const vo
  * the games the tables lack. A game's result as a side index (below
  * KIFU_SUMS_MAX_SIDES) or one of KIFU_SUMS_DRAW, _UNFINISHED, _UNKNOWN.
  */
-enum { KIFU_SUMS_OUTCOMES, KIFU_SUMS_LINES, KIFU_SUMS_NTABLES };
+enum { KIFU_SUMS_OUTCOMES, KIFU_SUMS_LINES, KIFU_SUMS_PLAYERS, KIFU_SUMS_NTABLES };
 enum { KIFU_SUMS_DRAW = -1, KIFU_SUMS_UNFINISHED = -2, KIFU_SUMS_UNKNOWN = -3 };
 #define KIFU_SUMS_MAX_SIDES 4  /* stats_lines has w0..w3 */
 #define KIFU_SUMS_LINE_DEPTH 6 /* plies of the lines kept (stats_state 'lines'.depth) */
+/* stats_state 'players'.depth (schema 11): the ratings wait to be fitted, or fit last_id. */
+#define KIFU_SUMS_RATINGS_DUE 1
+#define KIFU_SUMS_RATINGS_FITTED 2
 
 struct kifu_game;
 struct kifu_store_sums_;
 
 /*
- * One stored game as the sums count it: its game (NULL, or a variant
+ * A game's sides as its rows of sides come, in side order: ok while each
+ * side has exactly one player so far (kifu_store_sides_add_ of side
+ * index side and player pid; start from { 0, 1 }).
+ */
+struct kifu_store_sides_ {
+	int n, ok;
+	int64_t pid[KIFU_SUMS_MAX_SIDES];
+};
+void kifu_store_sides_add_(struct kifu_store_sides_ *s, int side, int64_t pid);
+
+/*
+ * One stored game as the sums count it (players: only one whose sides
+ * all name a player, no player holding two, with a known result): its game (NULL, or a variant
  * < 0: counted nowhere), its first side (the lines need its index, else
  * they count nothing; the outcomes take games.first as written from
  * first_name where it is not NULL), games.result and .termination (NULL
@@ -106,6 +121,8 @@ struct kifu_store_sums_;
  * plies, hashes[k] the position after it.
  */
 struct kifu_store_sums_game_ {
+	int64_t id;                             /* players: the game's id */
+	const struct kifu_store_sides_ *sides;  /* players: its sides (NULL: none) */
 	const struct kifu_game *g;
 	int variant, first;
 	const char *first_name;
@@ -127,6 +144,22 @@ struct kifu_store_sums_line_ {
 	int64_t n[7];
 };
 
+/*
+ * A player summed: its games, results, draw points (1 / sides per draw),
+ * points in its pairings (the rating fit's score) and its first game
+ * counted (and side there); a pair of players (a < b) and its pairings.
+ */
+struct kifu_store_sums_player_ {
+	int64_t pid, first_game;
+	int first_side;
+	long long games, wins, draws, losses, unfinished;
+	double draw_points, points;
+};
+struct kifu_store_sums_pair_ {
+	int64_t a, b;
+	long long games;
+};
+
 int kifu_store_sums_classify_(const struct kifu_game *g, const char *result);
 int kifu_store_sums_new_(struct kifu_store_sums_ **out);
 void kifu_store_sums_free_(struct kifu_store_sums_ *a);
@@ -134,13 +167,23 @@ void kifu_store_sums_clear_(struct kifu_store_sums_ *a);
 /* Adds game x to the tables of which (bits 1 << KIFU_SUMS_*): 0 or KIFU_ENOMEM. */
 int kifu_store_sums_add_(struct kifu_store_sums_ *a, const struct kifu_store_sums_game_ *x,
 			 unsigned which);
-/* The rows summed for table t; line i of them (i below the count of KIFU_SUMS_LINES). */
+/*
+ * The rows summed for table t (players: the players); line i of them (i
+ * below the count of KIFU_SUMS_LINES), player i, and pair i of npairs.
+ */
 size_t kifu_store_sums_count_(const struct kifu_store_sums_ *a, int t);
 void kifu_store_sums_line_(struct kifu_store_sums_line_ *out, const struct kifu_store_sums_ *a,
 			   size_t i);
+const struct kifu_store_sums_player_ *kifu_store_sums_player_(const struct kifu_store_sums_ *a,
+							      size_t i);
+size_t kifu_store_sums_npairs_(const struct kifu_store_sums_ *a);
+const struct kifu_store_sums_pair_ *kifu_store_sums_pair_(const struct kifu_store_sums_ *a,
+							  size_t i);
 /* Adds the sums of the tables of which to them (upserts), then empties a. */
 int kifu_store_sums_write_(struct kifu_store *st, struct kifu_store_sums_ *a, unsigned which,
 			   struct kifu_error *err);
+/* Empties stats_player_sums and stats_pairs (schema 11), which follow stats_players. */
+int kifu_store_sums_players_clear_(struct kifu_store *st, struct kifu_error *err);
 /* Sets stats_state name's last_id, and depth (NULL when 0). */
 int kifu_store_sums_state_set_(struct kifu_store *st, const char *name, int64_t last, int depth,
 			       struct kifu_error *err);

@@ -45,11 +45,218 @@ struct sumtab {
 	struct kifu_buf pool;
 };
 
-struct kifu_store_sums_ {
-	struct sumtab t[KIFU_SUMS_NTABLES];
+/* The tables of rows with text keys (outcomes, lines): t[0..NTEXT). */
+#define NTEXT 2
+
+/* Integer keys (a player id, or a pair of them) to the index of their row. */
+struct islot {
+	int64_t a, b;
+	size_t i;          /* index + 1, 0 when empty */
 };
 
-static const char *const table_name[KIFU_SUMS_NTABLES] = { "outcomes", "lines" };
+struct imap {
+	struct islot *slot;
+	size_t nslot, n;
+};
+
+struct kifu_store_sums_ {
+	struct sumtab t[NTEXT];
+	struct kifu_store_sums_player_ *pl;
+	size_t npl, cappl;
+	struct imap plmap;
+	struct kifu_store_sums_pair_ *pr;
+	size_t npr, cappr;
+	struct imap prmap;
+};
+
+static const char *const table_name[KIFU_SUMS_NTABLES] = { "outcomes", "lines", "players" };
+
+void kifu_store_sides_add_(struct kifu_store_sides_ *s, int side, int64_t pid)
+{
+	/* A side missing, or one with two players, says nothing of who plays better. */
+	if (s->n >= KIFU_SUMS_MAX_SIDES || side != s->n) {
+		s->ok = 0;
+		return;
+	}
+	s->pid[s->n++] = pid;
+}
+
+static size_t islot_of(const struct imap *m, int64_t a, int64_t b)
+{
+	return (size_t)kifu_hash_mix64_((uint64_t)a * 0x9e3779b97f4a7c15u ^ (uint64_t)b) &
+	       (m->nslot - 1);
+}
+
+/*
+ * The index of key (a, b) in m; when missing, *added set and the index
+ * next (the caller appends its row there); -1 when out of memory.
+ */
+static long imap_get(struct imap *m, int64_t a, int64_t b, size_t next, int *added)
+{
+	size_t k, i;
+
+	*added = 0;
+	if ((m->n + 1) * 2 > m->nslot) {
+		size_t nslot = m->nslot ? m->nslot * 2 : 1024;
+		struct islot *slot = calloc(nslot, sizeof(*slot)), *old = m->slot;
+		size_t oldn = m->nslot;
+
+		if (!slot)
+			return -1;
+		m->slot = slot;
+		m->nslot = nslot;
+		for (i = 0; i < oldn; i++) {
+			if (!old[i].i)
+				continue;
+			for (k = islot_of(m, old[i].a, old[i].b); slot[k].i; k = (k + 1) & (nslot - 1))
+				;
+			slot[k] = old[i];
+		}
+		free(old);
+	}
+	for (k = islot_of(m, a, b); m->slot[k].i; k = (k + 1) & (m->nslot - 1))
+		if (m->slot[k].a == a && m->slot[k].b == b)
+			return (long)(m->slot[k].i - 1);
+	m->slot[k].a = a;
+	m->slot[k].b = b;
+	m->slot[k].i = next + 1;
+	m->n++;
+	*added = 1;
+	return (long)next;
+}
+
+static void imap_clear(struct imap *m)
+{
+	if (m->slot)
+		memset(m->slot, 0, m->nslot * sizeof(*m->slot));
+	m->n = 0;
+}
+
+/* Player pid's row, made when new (first: its first game and side); NULL when out of memory. */
+static struct kifu_store_sums_player_ *player_get(struct kifu_store_sums_ *a, int64_t pid,
+						  int64_t first_game, int first_side)
+{
+	struct kifu_store_sums_player_ *p;
+	int added;
+	long i;
+
+	if (a->npl == a->cappl) {
+		size_t cap = a->cappl ? a->cappl * 2 : 256;
+		void *v = realloc(a->pl, cap * sizeof(*a->pl));
+
+		if (!v)
+			return NULL;
+		a->pl = v;
+		a->cappl = cap;
+	}
+	i = imap_get(&a->plmap, pid, 0, a->npl, &added);
+	if (i < 0)
+		return NULL;
+	p = &a->pl[i];
+	if (added) {
+		memset(p, 0, sizeof(*p));
+		p->pid = pid;
+		p->first_game = first_game;
+		p->first_side = first_side;
+		a->npl++;
+	}
+	return p;
+}
+
+/* Adds games pairings of players x and y. */
+static int pair_add(struct kifu_store_sums_ *a, int64_t x, int64_t y, long long games)
+{
+	int64_t lo = x < y ? x : y, hi = x < y ? y : x;
+	int added;
+	long i;
+
+	if (a->npr == a->cappr) {
+		size_t cap = a->cappr ? a->cappr * 2 : 1024;
+		void *v = realloc(a->pr, cap * sizeof(*a->pr));
+
+		if (!v)
+			return KIFU_ENOMEM;
+		a->pr = v;
+		a->cappr = cap;
+	}
+	i = imap_get(&a->prmap, lo, hi, a->npr, &added);
+	if (i < 0)
+		return KIFU_ENOMEM;
+	if (added) {
+		a->pr[i].a = lo;
+		a->pr[i].b = hi;
+		a->pr[i].games = 0;
+		a->npr++;
+	}
+	a->pr[i].games += games;
+	return 0;
+}
+
+/*
+ * Counts a game for its players: only when every side names a player and
+ * no player holds two sides (a game with an unknown player says nothing
+ * about who plays better, and a player cannot be rated against itself).
+ */
+static int players_add(struct kifu_store_sums_ *a, const struct kifu_store_sums_game_ *x, int res)
+{
+	const struct kifu_store_sides_ *sd = x->sides;
+	struct kifu_store_sums_player_ *p;
+	int i, j, ns;
+
+	if (!sd || !sd->ok || res == KIFU_SUMS_UNKNOWN || sd->n != x->g->nsides)
+		return 0;
+	ns = sd->n;
+	for (i = 0; i < ns; i++)
+		for (j = 0; j < i; j++)
+			if (sd->pid[i] == sd->pid[j])
+				return 0;
+	for (i = 0; i < ns; i++) {
+		p = player_get(a, sd->pid[i], x->id, i);
+		if (!p)
+			return KIFU_ENOMEM;
+		p->games++;
+		if (res == KIFU_SUMS_UNFINISHED) {
+			p->unfinished++;
+		} else if (res == KIFU_SUMS_DRAW) {
+			p->draws++;
+			p->draw_points += 1.0 / ns;
+			p->points += 0.5 * (ns - 1);
+		} else if (res == i) {
+			p->wins++;
+			p->points += ns - 1;
+		} else {
+			p->losses++;
+		}
+	}
+	if (res == KIFU_SUMS_DRAW) {
+		for (i = 0; i < ns; i++)
+			for (j = i + 1; j < ns; j++)
+				if (pair_add(a, sd->pid[i], sd->pid[j], 1) < 0)
+					return KIFU_ENOMEM;
+	} else if (res >= 0) {
+		for (j = 0; j < ns; j++)
+			if (j != res && pair_add(a, sd->pid[res], sd->pid[j], 1) < 0)
+				return KIFU_ENOMEM;
+	}
+	return 0;
+}
+
+const struct kifu_store_sums_player_ *kifu_store_sums_player_(const struct kifu_store_sums_ *a,
+							      size_t i)
+{
+	return &a->pl[i];
+}
+
+size_t kifu_store_sums_npairs_(const struct kifu_store_sums_ *a)
+{
+	return a ? a->npr : 0;
+}
+
+const struct kifu_store_sums_pair_ *kifu_store_sums_pair_(const struct kifu_store_sums_ *a,
+							  size_t i)
+{
+	return &a->pr[i];
+}
 
 int kifu_store_sums_classify_(const struct kifu_game *g, const char *result)
 {
@@ -101,8 +308,13 @@ void kifu_store_sums_clear_(struct kifu_store_sums_ *a)
 {
 	int k;
 
-	for (k = 0; a && k < KIFU_SUMS_NTABLES; k++)
+	if (!a)
+		return;
+	for (k = 0; k < NTEXT; k++)
 		tab_clear(&a->t[k]);
+	a->npl = a->npr = 0;
+	imap_clear(&a->plmap);
+	imap_clear(&a->prmap);
 }
 
 void kifu_store_sums_free_(struct kifu_store_sums_ *a)
@@ -111,17 +323,23 @@ void kifu_store_sums_free_(struct kifu_store_sums_ *a)
 
 	if (!a)
 		return;
-	for (k = 0; k < KIFU_SUMS_NTABLES; k++) {
+	for (k = 0; k < NTEXT; k++) {
 		free(a->t[k].v);
 		free(a->t[k].slot);
 		kifu_buf_release(&a->t[k].pool);
 	}
+	free(a->pl);
+	free(a->plmap.slot);
+	free(a->pr);
+	free(a->prmap.slot);
 	free(a);
 }
 
 size_t kifu_store_sums_count_(const struct kifu_store_sums_ *a, int table)
 {
-	return a ? a->t[table].n : 0;
+	if (!a)
+		return 0;
+	return table == KIFU_SUMS_PLAYERS ? a->npl : a->t[table].n;
 }
 
 static uint64_t sum_key(const struct kifu_game *g, int variant, int first, int repeat, int plies,
@@ -208,7 +426,12 @@ int kifu_store_sums_add_(struct kifu_store_sums_ *a, const struct kifu_store_sum
 
 	int first_ok;
 
-	if (!x->g || x->variant < 0)
+	if (!x->g)
+		return 0;
+	res = kifu_store_sums_classify_(x->g, x->result);
+	if ((which & (1u << KIFU_SUMS_PLAYERS)) && players_add(a, x, res) < 0)
+		return KIFU_ENOMEM;
+	if (x->variant < 0)
 		return 0;
 	first_ok = x->first >= 0 && x->first < x->g->nsides;
 	if ((which & (1u << KIFU_SUMS_OUTCOMES)) && (x->first_name || first_ok)) {
@@ -232,7 +455,6 @@ int kifu_store_sums_add_(struct kifu_store_sums_ *a, const struct kifu_store_sum
 			return KIFU_ENOMEM;
 		e->n[0]++;
 	}
-	res = kifu_store_sums_classify_(x->g, x->result);
 	if (!(which & (1u << KIFU_SUMS_LINES)) || !first_ok || res == KIFU_SUMS_UNKNOWN)
 		return 0;
 	/* The lines of 1..nlines plies; repeat: the game was in that position earlier in it. */
@@ -258,7 +480,26 @@ static int sums_merge(struct kifu_store_sums_ *dst, const struct kifu_store_sums
 	size_t i;
 	int k, c;
 
-	for (k = 0; k < KIFU_SUMS_NTABLES; k++)
+	for (i = 0; i < src->npl; i++) {
+		const struct kifu_store_sums_player_ *s = &src->pl[i];
+		struct kifu_store_sums_player_ *p = player_get(dst, s->pid, s->first_game,
+							       s->first_side);
+
+		if (!p)
+			return KIFU_ENOMEM;
+		/* dst's games came first: its first game stays */
+		p->games += s->games;
+		p->wins += s->wins;
+		p->draws += s->draws;
+		p->losses += s->losses;
+		p->unfinished += s->unfinished;
+		p->draw_points += s->draw_points;
+		p->points += s->points;
+	}
+	for (i = 0; i < src->npr; i++)
+		if (pair_add(dst, src->pr[i].a, src->pr[i].b, src->pr[i].games) < 0)
+			return KIFU_ENOMEM;
+	for (k = 0; k < NTEXT; k++)
 		for (i = 0; i < src->t[k].n; i++) {
 			const struct sum *s = &src->t[k].v[i];
 			struct sum *e = tab_get(&dst->t[k], s->g, s->variant, s->first, s->repeat,
@@ -310,7 +551,7 @@ static int cmp_item(const void *x, const void *y)
 	return (a->e->repeat > b->e->repeat) - (a->e->repeat < b->e->repeat);
 }
 
-static const char *const upsert[KIFU_SUMS_NTABLES] = {
+static const char *const upsert[NTEXT] = {
 	"INSERT INTO stats_outcomes(game, variant, first, result, termination, plies, games) "
 	"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
 	"ON CONFLICT(game, variant, first, result, termination, plies) "
@@ -385,6 +626,109 @@ static int tab_write(struct kifu_store *st, const struct sumtab *t, int k, struc
 	return ret;
 }
 
+static int cmp_player(const void *x, const void *y)
+{
+	const struct kifu_store_sums_player_ *a = x, *b = y;
+
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+	const struct kifu_store_sums_pair_ *a = x, *b = y;
+
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	return (a->b > b->b) - (a->b < b->b);
+}
+
+/*
+ * Adds the players' sums to stats_players and stats_player_sums (a
+ * player's first game stays the one written first: later writes count
+ * later games) and the pairs' to stats_pairs, in key order; the ratings
+ * are the reports' to fit.
+ */
+static int players_write(struct kifu_store *st, struct kifu_store_sums_ *a, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	size_t i;
+	int ret = 0;
+
+	qsort(a->pl, a->npl, sizeof(*a->pl), cmp_player);
+	qsort(a->pr, a->npr, sizeof(*a->pr), cmp_pair);
+	if (a->npl && kifu_db_prepare_(
+		    &s, st,
+		    "INSERT INTO stats_players(player_id, games, wins, draws, draw_points, losses, "
+		    "unfinished) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(player_id) DO UPDATE SET "
+		    "games = stats_players.games + excluded.games, "
+		    "wins = stats_players.wins + excluded.wins, "
+		    "draws = stats_players.draws + excluded.draws, "
+		    "draw_points = stats_players.draw_points + excluded.draw_points, "
+		    "losses = stats_players.losses + excluded.losses, "
+		    "unfinished = stats_players.unfinished + excluded.unfinished", err) < 0)
+		ret = kifu_store_fail_(st, "cannot update the statistics", err);
+	for (i = 0; ret == 0 && i < a->npl; i++) {
+		const struct kifu_store_sums_player_ *p = &a->pl[i];
+
+		kifu_db_bind_int64_(s, 1, p->pid);
+		kifu_db_bind_int64_(s, 2, p->games);
+		kifu_db_bind_int64_(s, 3, p->wins);
+		kifu_db_bind_int64_(s, 4, p->draws);
+		kifu_db_bind_double_(s, 5, p->draw_points);
+		kifu_db_bind_int64_(s, 6, p->losses);
+		kifu_db_bind_int64_(s, 7, p->unfinished);
+		ret = kifu_store_step_(st, s, "cannot update the statistics", err);
+	}
+	kifu_db_finalize_(s);
+	s = NULL;
+	if (ret == 0 && a->npl && kifu_db_prepare_(
+		    &s, st,
+		    "INSERT INTO stats_player_sums(player_id, first_game, first_side, points) "
+		    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(player_id) DO UPDATE SET "
+		    "points = stats_player_sums.points + excluded.points", err) < 0)
+		ret = kifu_store_fail_(st, "cannot update the statistics", err);
+	for (i = 0; ret == 0 && i < a->npl; i++) {
+		const struct kifu_store_sums_player_ *p = &a->pl[i];
+
+		kifu_db_bind_int64_(s, 1, p->pid);
+		kifu_db_bind_int64_(s, 2, p->first_game);
+		kifu_db_bind_int_(s, 3, p->first_side);
+		kifu_db_bind_double_(s, 4, p->points);
+		ret = kifu_store_step_(st, s, "cannot update the statistics", err);
+	}
+	kifu_db_finalize_(s);
+	s = NULL;
+	if (ret == 0 && a->npr &&
+	    kifu_db_prepare_(&s, st, "INSERT INTO stats_pairs(a, b, games) VALUES (?1, ?2, ?3) "
+				     "ON CONFLICT(a, b) DO UPDATE SET "
+				     "games = stats_pairs.games + excluded.games", err) < 0)
+		ret = kifu_store_fail_(st, "cannot update the statistics", err);
+	for (i = 0; ret == 0 && i < a->npr; i++) {
+		kifu_db_bind_int64_(s, 1, a->pr[i].a);
+		kifu_db_bind_int64_(s, 2, a->pr[i].b);
+		kifu_db_bind_int64_(s, 3, a->pr[i].games);
+		ret = kifu_store_step_(st, s, "cannot update the statistics", err);
+	}
+	kifu_db_finalize_(s);
+	return ret;
+}
+
+int kifu_store_sums_players_clear_(struct kifu_store *st, struct kifu_error *err)
+{
+	int ret = kifu_store_exec_(st, "DELETE FROM stats_player_sums",
+				   "cannot empty a statistics table", err);
+
+	return ret < 0 ? ret : kifu_store_exec_(st, "DELETE FROM stats_pairs",
+						"cannot empty a statistics table", err);
+}
+
+/* Table t of a written (its own statements). */
+static int table_write(struct kifu_store *st, struct kifu_store_sums_ *a, int t,
+		       struct kifu_error *err)
+{
+	return t == KIFU_SUMS_PLAYERS ? players_write(st, a, err) : tab_write(st, &a->t[t], t, err);
+}
+
 int kifu_store_sums_write_(struct kifu_store *st, struct kifu_store_sums_ *a, unsigned which,
 			   struct kifu_error *err)
 {
@@ -392,7 +736,7 @@ int kifu_store_sums_write_(struct kifu_store *st, struct kifu_store_sums_ *a, un
 
 	for (k = 0; k < KIFU_SUMS_NTABLES && ret == 0; k++)
 		if (which & (1u << k))
-			ret = tab_write(st, &a->t[k], k, err);
+			ret = table_write(st, a, k, err);
 	if (ret == 0)
 		kifu_store_sums_clear_(a);
 	return ret;
@@ -468,6 +812,20 @@ static void kept_release(struct kifu_store *st)
 }
 
 /*
+ * stats_state's depth of table t: lines, the plies kept; players, 1 when
+ * the ratings wait to be fitted, 2 when they are (first: the smallest
+ * that says the sums are kept).
+ */
+static int state_depth(int t, int first)
+{
+	if (t == KIFU_SUMS_LINES)
+		return KIFU_SUMS_LINE_DEPTH;
+	if (t == KIFU_SUMS_PLAYERS)
+		return first ? KIFU_SUMS_RATINGS_DUE : KIFU_SUMS_RATINGS_FITTED;
+	return 0;
+}
+
+/*
  * The state of table t: *last its last_id (-1 without a row, or with one
  * of another depth: counted anew).
  */
@@ -482,9 +840,10 @@ static int state_of(int64_t *last, struct kifu_store *st, int t, struct kifu_err
 		return kifu_store_fail_(st, "cannot read the statistics state", err);
 	kifu_db_bind_text_static_(s, 1, table_name[t], -1);
 	rc = kifu_db_step_(s);
-	if (rc == KIFU_DB_ROW &&
-	    (t != KIFU_SUMS_LINES || (!kifu_db_column_is_null_(s, 1) &&
-				      kifu_db_column_int_(s, 1) == KIFU_SUMS_LINE_DEPTH)))
+	if (rc == KIFU_DB_ROW && (t == KIFU_SUMS_OUTCOMES ||
+				  (!kifu_db_column_is_null_(s, 1) &&
+				   kifu_db_column_int_(s, 1) >= state_depth(t, 1) &&
+				   kifu_db_column_int_(s, 1) <= state_depth(t, 0))))
 		*last = kifu_db_column_int64_(s, 0);
 	kifu_db_finalize_(s);
 	return rc == KIFU_DB_ROW || rc == KIFU_DB_DONE
@@ -493,8 +852,7 @@ static int state_of(int64_t *last, struct kifu_store *st, int t, struct kifu_err
 
 static int state_write(struct kifu_store *st, int t, int64_t last, struct kifu_error *err)
 {
-	return kifu_store_sums_state_set_(st, table_name[t], last,
-					  t == KIFU_SUMS_LINES ? KIFU_SUMS_LINE_DEPTH : 0, err);
+	return kifu_store_sums_state_set_(st, table_name[t], last, state_depth(t, 1), err);
 }
 
 /*
@@ -505,8 +863,8 @@ static int state_write(struct kifu_store *st, int t, int64_t last, struct kifu_e
 static int tracking_start(struct kifu_store_kept_ *k, struct kifu_store *st, int64_t id,
 			  struct kifu_error *err)
 {
-	static const char *const clear[KIFU_SUMS_NTABLES] = { "DELETE FROM stats_outcomes",
-							      "DELETE FROM stats_lines" };
+	static const char *const clear[KIFU_SUMS_NTABLES] = {
+		"DELETE FROM stats_outcomes", "DELETE FROM stats_lines", "DELETE FROM stats_players" };
 	struct kifu_stmt *s = NULL;
 	int64_t last, before = 0;
 	int t, ret = 0;
@@ -525,11 +883,16 @@ static int tracking_start(struct kifu_store_kept_ *k, struct kifu_store *st, int
 		ret = kifu_store_fail_(st, "cannot read the statistics state", err);
 	kifu_db_finalize_(s);
 	for (t = 0; ret == 0 && t < KIFU_SUMS_NTABLES; t++) {
+		/* The players' sums from schema 11 on (stats_pairs). */
+		if (t == KIFU_SUMS_PLAYERS && st->version < 11)
+			break;
 		ret = state_of(&last, st, t, err);
 		if (ret < 0)
 			break;
 		if (last < 0 && before == 0) {
 			ret = kifu_store_exec_(st, clear[t], "cannot update the statistics", err);
+			if (ret == 0 && t == KIFU_SUMS_PLAYERS)
+				ret = kifu_store_sums_players_clear_(st, err);
 			if (ret == 0)
 				ret = state_write(st, t, 0, err);
 			last = 0;
@@ -567,6 +930,8 @@ static int kept_game(struct kifu_store *st, int64_t id, const struct kifu_record
 	x.result = rec->result ? rec->result : "unfinished";
 	x.termination = kifu_store_termination_(rec);
 	x.plies = (long)rp->nplies;
+	x.id = id;
+	x.sides = &st->sides;
 	for (ply = 1; ply <= rp->nplies && ply <= KIFU_SUMS_LINE_DEPTH; ply++) {
 		if (ply > 1)
 			kifu_buf_putc(&line, ',');
@@ -631,7 +996,7 @@ static int held_write(struct kifu_store *st, struct kifu_store_kept_ *k, struct 
 			continue;
 		}
 		if (ret == 0)
-			ret = tab_write(st, &k->held->t[t], t, err);
+			ret = table_write(st, k->held, t, err);
 		if (ret == 0)
 			ret = state_write(st, t, k->held_last, err);
 		if (ret == 0)
@@ -660,7 +1025,8 @@ static int kept_commit(struct kifu_store *st, struct kifu_error *err)
 	kifu_store_sums_clear_(k->tx);
 	k->tx_games = 0;
 	if (ret == 0 && (!st->bulk || kifu_store_sums_count_(k->held, KIFU_SUMS_LINES) +
-			 kifu_store_sums_count_(k->held, KIFU_SUMS_OUTCOMES) >= HELD_MAX))
+			 kifu_store_sums_count_(k->held, KIFU_SUMS_OUTCOMES) +
+			 kifu_store_sums_npairs_(k->held) >= HELD_MAX))
 		ret = held_write(st, k, err);
 	if (!st->bulk) {
 		/* Another writer may come between two transactions. */
