@@ -308,42 +308,11 @@ static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats
 	return ret;
 }
 
-/* Before schema 11: stats_players written whole, with the ratings (no sums kept). */
-static int players_write_old(struct kifu_stats_ctx_ *c, const struct pmap *m)
-{
-	struct kifu_stmt *s = NULL;
-	size_t i;
-	int ret;
-
-	ret = kifu_stats_prepare_(
-		c, &s,
-		"INSERT INTO stats_players(player_id, games, wins, draws, draw_points, "
-		"losses, unfinished, rating) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-		"cannot update the statistics");
-	for (i = 0; ret == 0 && i < m->n; i++) {
-		const struct pl *p = &m->v[i];
-
-		kifu_db_bind_int64_(s, 1, p->pid);
-		kifu_db_bind_int64_(s, 2, p->games);
-		kifu_db_bind_int64_(s, 3, p->wins);
-		kifu_db_bind_int64_(s, 4, p->draws);
-		kifu_db_bind_double_(s, 5, p->draw_points);
-		kifu_db_bind_int64_(s, 6, p->losses);
-		kifu_db_bind_int64_(s, 7, p->unfinished);
-		if (p->rated)
-			kifu_db_bind_double_(s, 8, p->rating);
-		else
-			kifu_db_bind_null_(s, 8);
-		if (kifu_db_step_(s) != KIFU_DB_DONE)
-			ret = kifu_stats_fail_db_(c, "cannot update the statistics");
-		kifu_db_reset_(s);
-	}
-	kifu_db_finalize_(s);
-	return ret;
-}
-
-/* Writes the ratings fitted into stats_players, and that they fit the games up to upto. */
-static int ratings_write(struct kifu_stats_ctx_ *c, const struct pmap *m, int64_t upto)
+/*
+ * Writes the ratings fitted into stats_players, and that they fit the
+ * games up to upto (depth: KIFU_SUMS_RATINGS_FITTED, or 0 before schema 11).
+ */
+static int ratings_write(struct kifu_stats_ctx_ *c, const struct pmap *m, int64_t upto, int depth)
 {
 	struct kifu_stmt *s = NULL;
 	size_t i;
@@ -364,8 +333,7 @@ static int ratings_write(struct kifu_stats_ctx_ *c, const struct pmap *m, int64_
 		kifu_db_reset_(s);
 	}
 	kifu_db_finalize_(s);
-	return ret == 0 ? kifu_store_sums_state_set_(c->st, "players", upto,
-						     KIFU_SUMS_RATINGS_FITTED, c->err) : ret;
+	return ret == 0 ? kifu_store_sums_state_set_(c->st, "players", upto, depth, c->err) : ret;
 }
 
 /*
@@ -482,7 +450,7 @@ static int players_depth(struct kifu_stats_ctx_ *c, long long *depth)
  * Inside the refresh's write transaction: stats_players brought up to
  * date, its ratings fitted again, into m. Schema 11: the games it lacks
  * summed and added (an import has usually done that), then the fit from
- * the table's sums; before, rebuilt whole from every game.
+ * the kept sums; before, rebuilt whole from every game.
  */
 static int players_update(struct kifu_stats_ctx_ *c, struct pmap *m)
 {
@@ -500,26 +468,23 @@ static int players_update(struct kifu_stats_ctx_ *c, struct pmap *m)
 		ret = kifu_store_sums_players_clear_(c->st, c->err);
 	if (ret < 0)
 		return ret;
-	if (!sums_kept) {
-		ret = players_from_games(c, &src, m);
-		if (ret == 0)
-			ret = players_write_old(c, m);
-		return ret == 0 ? kifu_stats_state_set_(c, T_PLAYERS, src.upto) : ret;
-	}
 	if (src.after < src.upto) {
 		if (kifu_store_sums_new_(&sums) < 0)
 			return kifu_stats_nomem_(c);
 		ret = players_sum_games(c, &src, sums);
 		if (ret == 0)
 			ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_PLAYERS, c->err);
+		/* before schema 11, no sums kept: every game was summed here */
+		if (ret == 0 && !sums_kept)
+			ret = players_from_sums(c, sums, m);
 		kifu_store_sums_free_(sums);
 	}
-	if (ret == 0)
+	if (ret == 0 && sums_kept)
 		ret = players_from_table(c, m, 1);
 	if (ret == 0)
 		ret = players_rate(c, m);
 	if (ret == 0)
-		ret = ratings_write(c, m, src.upto);
+		ret = ratings_write(c, m, src.upto, sums_kept ? KIFU_SUMS_RATINGS_FITTED : 0);
 	return ret;
 }
 

@@ -18,8 +18,10 @@
  *   store_lines.c       format 2's lines, nags and evals (game_lines), a
  *                       derived table's hooks and the loader's reader
  *   store_sums.c        the sums kifu-stats keeps (stats_outcomes,
- *                       stats_lines): a derived table's hooks, and the
- *                       counting the reports' refresh shares
+ *                       stats_lines, stats_players): what a game adds,
+ *                       for the store and the reports alike, and writing it
+ *   store_kept.c        those sums kept as games are written (a derived
+ *                       table's hooks)
  *   backends/pg_text.c, the backends (one const struct each)
  *   backends/pg.c,
  *   backends/sqlite.c
@@ -437,11 +439,16 @@ int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64
 /*
  * The sums kifu-stats keeps (store_sums.c, declared for lib/stats in
  * store_sql.h), kept as games are written through the hooks of
- * kifu_store_sums_derived_; and what a stored game's row says that they
- * count too: games.termination ("rules" for a finished game without one),
- * and the canonical text of ply (1-based) as game_data.moves holds it.
+ * kifu_store_sums_derived_ (store_kept.c), which adds src's sums to dst
+ * and writes table t of a's (KIFU_SUMS_*; a kept); and what a stored
+ * game's row says that they count too: games.termination ("rules" for a
+ * finished game without one), and the canonical text of ply (1-based) as
+ * game_data.moves holds it.
  */
 extern const struct kifu_store_derived_ kifu_store_sums_derived_;
+int kifu_store_sums_merge_(struct kifu_store_sums_ *dst, const struct kifu_store_sums_ *src);
+int kifu_store_sums_write_one_(struct kifu_store *st, struct kifu_store_sums_ *a, int t,
+			       struct kifu_error *err);
 const char *kifu_store_termination_(const struct kifu_record *rec);
 const char *kifu_store_ply_text_(const struct kifu_record *rec, const struct kifu_replay *rp,
 				 size_t ply);
