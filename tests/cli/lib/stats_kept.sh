@@ -2,7 +2,8 @@
 # shared by stats-kept.sh (SQLite) and pg-stats-kept.sh (PostgreSQL):
 # source it after test-lib.sh, define kq DB SQL (the rows of a query, columns
 # joined by '|') and kcopy DB NAME (a copy of DB named NAME: its path or URI),
-# then call stats_kept_check DB, an empty database. After an import, in
+# then call stats_kept_check DB, an empty database, and stats_kept_writers
+# DB2, another. After an import, in
 # bulk mode where the backend has one (over 1000 games) and not (a few
 # more), stats_state says that stats_outcomes, stats_lines and
 # stats_players count every game, and the tables hold exactly what the
@@ -14,7 +15,8 @@
 
 # gen OUT GAME PLAYERS GAMES SEED: random games, their players taken from a
 # pool of 30 (the same on both sides now and then: not counted for players),
-# results set to wins, draws (agreed) and unfinished in turn.
+# the results of games the rules did not end set to wins (resigned), draws
+# (agreed) and unfinished in turn.
 gen() {
 	"$bin/kifu-play" "$2" --players "$3" --games "$4" --max-plies 12 --seed "$5" \
 		--quiet >"$tmp/raw.yaml" || fail "kifu-play $2"
@@ -30,6 +32,8 @@ gen() {
 		next
 	}
 	{ inp = 0 }
+	/^termination:/ { next }
+	/^result:/ && $2 != "unfinished" { print; next }
 	/^result:/ {
 		k = n % 5
 		if (k == 0) print "result: " sides[0] "\ntermination: resignation"
@@ -108,4 +112,29 @@ stats_kept_check() {
 	same "$db" "after an import onto tables left behind"
 	check "behind: caught up by the reports" test "$(state "$db")" = \
 		"lines|$top|6 outcomes|$top|0 players|$top|2 "
+}
+
+# Writers at once: three imports of overlapping inputs and a reader in a loop
+# on DB (empty); after them the tables (kept, or caught up by the reports)
+# equal a refresh from scratch.
+stats_kept_writers() {
+	db=$1
+	gen "$tmp/d.yaml" splay-schmidt random 400 4
+	gen "$tmp/e.yaml" glaisher random 300 5
+	"$bin/kifu-import" --quiet --db "$db" examples/splinter/ || fail "import the first games"
+	"$bin/kifu-import" --quiet --db "$db" "$tmp/d.yaml" "$tmp/e.yaml" &
+	p1=$!
+	"$bin/kifu-import" --quiet --db "$db" "$tmp/e.yaml" examples/splay-schmidt/ &
+	p2=$!
+	"$bin/kifu-import" --quiet --db "$db" examples/splinter-quad/ "$tmp/d.yaml" &
+	p3=$!
+	i=0
+	while [ $i -lt 10 ]; do
+		"$bin/kifu-stats" --db "$db" players >/dev/null 2>&1 || fail "a report among the writers"
+		i=$((i + 1))
+	done
+	for p in $p1 $p2 $p3; do
+		wait $p || fail "a writer failed"
+	done
+	same "$db" "three writers at once"
 }
