@@ -224,18 +224,6 @@ void kifu_stats_put_score_(struct kifu_report *rep, long row, const char *name, 
 void kifu_stats_put_wins_(struct kifu_report *rep, long row, const struct kifu_game *g,
 			  const long long *wins, long long draws);
 
-/*
- * estimate.c: the rating fit of kifu_estimate_ratings from what it sums of
- * the pairings: score[i] player i's points (changed), and the games of
- * each pair a < b (sorted and merged here, so that pairs may repeat).
- */
-struct kifu_estimate_pair_ {
-	size_t a, b;
-	double games;
-};
-int kifu_estimate_fit_(double *ratings, size_t nplayers, double *score,
-		       struct kifu_estimate_pair_ *pairs, size_t npairs, struct kifu_error *err);
-
 /* ---- The report kinds (as kifu_stats_report describes them) ---- */
 
 /*

@@ -214,6 +214,7 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 							     c->err);
 				if (ret < 0)
 					break;
+				kifu_store_sums_clear_(sums);
 			}
 			gl.id = id;
 			gl.gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 1),

@@ -23,9 +23,6 @@ struct pl {
 	double draw_points;
 	double rating;
 	int rated;
-	int64_t first_game;  /* the first game counted, and the side there: the fit's order */
-	int first_side;
-	double points;       /* in its pairings: the fit's score */
 	const char *name;   /* in the report being built */
 	long long analysed, mistakes;  /* reviewed moves (kifu-analyse --store) */
 	double loss;                   /* their summed loss */
@@ -33,26 +30,17 @@ struct pl {
 	long long accuracy_games;
 };
 
-/* The games between two players (by id), for the fit. */
-struct ppair {
-	int64_t a, b;
-	double games;
-};
-
 struct pmap {
 	struct pl *v;
 	size_t n, cap;
 	size_t *slot;       /* index + 1; 0 when empty */
 	size_t nslot;
-	struct ppair *pairs;
-	size_t npairs, cap_pairs;
 };
 
 static void pmap_release(struct pmap *m)
 {
 	free(m->v);
 	free(m->slot);
-	free(m->pairs);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -96,23 +84,6 @@ static long pmap_get(struct pmap *m, int64_t pid)
 	return (long)m->n++;
 }
 
-static int pmap_pair(struct pmap *m, int64_t a, int64_t b, double games)
-{
-	if (m->npairs == m->cap_pairs) {
-		size_t cap = m->cap_pairs ? m->cap_pairs * 2 : 1024;
-		struct ppair *v = realloc(m->pairs, cap * sizeof(*v));
-
-		if (!v)
-			return KIFU_ENOMEM;
-		m->pairs = v;
-		m->cap_pairs = cap;
-	}
-	m->pairs[m->npairs].a = a;
-	m->pairs[m->npairs].b = b;
-	m->pairs[m->npairs++].games = games;
-	return 0;
-}
-
 /* The index of player pid in m, or -1 when it is not there (nothing added). */
 static long pmap_find(const struct pmap *m, int64_t pid)
 {
@@ -125,77 +96,6 @@ static long pmap_find(const struct pmap *m, int64_t pid)
 		if (m->v[m->slot[k] - 1].pid == pid)
 			return (long)(m->slot[k] - 1);
 	return -1;
-}
-
-static int cmp_first(const void *x, const void *y)
-{
-	const struct pl *a = *(const struct pl *const *)x, *b = *(const struct pl *const *)y;
-
-	if (a->first_game != b->first_game)
-		return a->first_game < b->first_game ? -1 : 1;
-	return (a->first_side > b->first_side) - (a->first_side < b->first_side);
-}
-
-/*
- * Rates the players with a finished game (the others keep rated = 0) from
- * their points and m's pairs, taking them in the order of their first
- * game counted (as they came when the fit read every game in id order):
- * the same figures to the last bit however the sums were gathered.
- */
-static int players_rate(struct kifu_stats_ctx_ *c, struct pmap *m)
-{
-	struct pl **order = malloc((m->n ? m->n : 1) * sizeof(*order));
-	size_t *dense = malloc((m->n ? m->n : 1) * sizeof(*dense));
-	double *ratings = malloc((m->n ? m->n : 1) * sizeof(*ratings));
-	double *score = malloc((m->n ? m->n : 1) * sizeof(*score));
-	struct kifu_estimate_pair_ *pairs = malloc((m->npairs ? m->npairs : 1) * sizeof(*pairs));
-	size_t i, nrated = 0;
-	int ret = 0;
-
-	if (!order || !dense || !ratings || !score || !pairs) {
-		ret = kifu_stats_nomem_(c);
-		goto out;
-	}
-	for (i = 0; i < m->n; i++)
-		order[i] = &m->v[i];
-	qsort(order, m->n, sizeof(*order), cmp_first);
-	for (i = 0; i < m->n; i++) {
-		struct pl *p = order[i];
-
-		p->rated = p->wins + p->draws + p->losses > 0;
-		dense[p - m->v] = nrated;
-		if (p->rated)
-			score[nrated++] = p->points;
-	}
-	for (i = 0; i < m->npairs; i++) {
-		long a = pmap_find(m, m->pairs[i].a), b = pmap_find(m, m->pairs[i].b);
-
-		if (a < 0 || b < 0 || a == b || !m->v[a].rated || !m->v[b].rated) {
-			ret = kifu_db_damaged_(c->st, c->err, "stats_pairs: players %lld and %lld "
-					       "have no finished games", (long long)m->pairs[i].a,
-					       (long long)m->pairs[i].b);
-			goto out;
-		}
-		pairs[i].a = dense[a] < dense[b] ? dense[a] : dense[b];
-		pairs[i].b = dense[a] < dense[b] ? dense[b] : dense[a];
-		pairs[i].games = m->pairs[i].games;
-	}
-	ret = kifu_estimate_fit_(ratings, nrated, score, pairs, m->npairs, c->err);
-	if (ret < 0)
-		goto out;
-	for (i = 0; i < m->n; i++) {
-		struct pl *p = &m->v[i];
-
-		if (p->rated)
-			p->rating = ratings[dense[i]];
-	}
-out:
-	free(order);
-	free(dense);
-	free(ratings);
-	free(score);
-	free(pairs);
-	return ret;
 }
 
 /*
@@ -257,7 +157,7 @@ out:
 	return ret;
 }
 
-/* The players and pairs summed in sums into m. */
+/* The players summed (and rated) in sums into m. */
 static int players_from_sums(struct kifu_stats_ctx_ *c, const struct kifu_store_sums_ *sums,
 			     struct pmap *m)
 {
@@ -277,15 +177,8 @@ static int players_from_sums(struct kifu_stats_ctx_ *c, const struct kifu_store_
 		p->losses = q->losses;
 		p->unfinished = q->unfinished;
 		p->draw_points = q->draw_points;
-		p->points = q->points;
-		p->first_game = q->first_game;
-		p->first_side = q->first_side;
-	}
-	for (i = 0; i < kifu_store_sums_npairs_(sums); i++) {
-		const struct kifu_store_sums_pair_ *q = kifu_store_sums_pair_(sums, i);
-
-		if (pmap_pair(m, q->a, q->b, (double)q->games) < 0)
-			return kifu_stats_nomem_(c);
+		p->rated = q->rated;
+		p->rating = q->rating;
 	}
 	return 0;
 }
@@ -301,53 +194,22 @@ static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats
 		return kifu_stats_nomem_(c);
 	ret = players_sum_games(c, src, sums);
 	if (ret == 0)
-		ret = players_from_sums(c, sums, m);
+		ret = kifu_store_sums_fit_(sums, c->err);
 	if (ret == 0)
-		ret = players_rate(c, m);
+		ret = players_from_sums(c, sums, m);
 	kifu_store_sums_free_(sums);
 	return ret;
 }
 
 /*
- * Writes the ratings fitted into stats_players, and that they fit the
- * games up to upto (depth: KIFU_SUMS_RATINGS_FITTED, or 0 before schema 11).
- */
-static int ratings_write(struct kifu_stats_ctx_ *c, const struct pmap *m, int64_t upto, int depth)
-{
-	struct kifu_stmt *s = NULL;
-	size_t i;
-	int ret;
-
-	ret = kifu_stats_prepare_(c, &s, "UPDATE stats_players SET rating = ?2 WHERE player_id = ?1",
-				  "cannot update the statistics");
-	for (i = 0; ret == 0 && i < m->n; i++) {
-		const struct pl *p = &m->v[i];
-
-		kifu_db_bind_int64_(s, 1, p->pid);
-		if (p->rated)
-			kifu_db_bind_double_(s, 2, p->rating);
-		else
-			kifu_db_bind_null_(s, 2);
-		if (kifu_db_step_(s) != KIFU_DB_DONE)
-			ret = kifu_stats_fail_db_(c, "cannot update the statistics");
-		kifu_db_reset_(s);
-	}
-	kifu_db_finalize_(s);
-	return ret == 0 ? kifu_store_sums_state_set_(c->st, "players", upto, depth, c->err) : ret;
-}
-
-/*
  * A row of stats_players into p, each count checked: at least one game, as
  * many as its wins, draws, losses and unfinished games add up to, draw
- * points no more than its draws (a share of each), a finite rating; with
- * sums (schema 11), its first game and its points (up to 3 a game: no
- * game has more than four sides).
+ * points no more than its draws (a share of each), a finite rating.
  */
-static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct pl *p,
-			    int sums)
+static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct pl *p)
 {
 	static const char *const names[] = { "games", "wins", "draws", "losses", "unfinished" };
-	long long v[5], first_game = 0, first_side = 0;
+	long long v[5];
 	long long pid = kifu_db_column_int64_(s, 0);
 	int ret;
 
@@ -358,18 +220,9 @@ static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, stru
 					   "stats_players.draw_points of player %lld", pid);
 	p->rated = !kifu_db_column_is_null_(s, 7);
 	p->rating = 0;
-	if (ret == 0 && p->rated && !sums)
+	if (ret == 0 && p->rated)
 		ret = kifu_db_column_real_(&p->rating, s, 7, -1e9, 1e9, c->err,
 					   "stats_players.rating of player %lld", pid);
-	if (ret == 0 && sums)
-		ret = kifu_db_column_whole_(&first_game, s, 8, 1, INT64_MAX, c->err,
-					    "stats_players.first_game of player %lld", pid);
-	if (ret == 0 && sums)
-		ret = kifu_db_column_whole_(&first_side, s, 9, 0, MAX_SIDES - 1, c->err,
-					    "stats_players.first_side of player %lld", pid);
-	if (ret == 0 && sums)
-		ret = kifu_db_column_real_(&p->points, s, 10, 0, 3 * (double)v[0], c->err,
-					   "stats_players.points of player %lld", pid);
 	if (ret < 0)
 		return ret;
 	p->games = v[0];
@@ -377,27 +230,16 @@ static int players_row_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, stru
 	p->draws = v[2];
 	p->losses = v[3];
 	p->unfinished = v[4];
-	p->first_game = first_game;
-	p->first_side = (int)first_side;
 	return 0;
 }
 
-/*
- * Reads stats_players into m; with sums (to fit the ratings again), each
- * player's first game and points, and stats_pairs.
- */
-static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m, int sums)
+static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 {
 	struct kifu_stmt *s = NULL;
 	int ret, rc;
 
-	ret = kifu_stats_prepare_(c, &s, sums ? "SELECT p.player_id, p.games, p.wins, p.draws, "
-						"p.losses, p.unfinished, p.draw_points, p.rating, "
-						"s.first_game, s.first_side, s.points FROM "
-						"stats_players p LEFT JOIN stats_player_sums s "
-						"ON s.player_id = p.player_id"
-					      : "SELECT player_id, games, wins, draws, losses, "
-						"unfinished, draw_points, rating FROM stats_players",
+	ret = kifu_stats_prepare_(c, &s, "SELECT player_id, games, wins, draws, losses, "
+					 "unfinished, draw_points, rating FROM stats_players",
 				  "cannot read the statistics");
 	if (ret < 0)
 		return ret;
@@ -410,28 +252,9 @@ static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m, int sum
 			break;
 		}
 		p = &m->v[k];
-		ret = players_row_read(c, s, p, sums);
+		ret = players_row_read(c, s, p);
 		if (ret < 0)
 			break;
-	}
-	if (ret == 0 && rc != KIFU_DB_DONE)
-		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
-	kifu_db_finalize_(s);
-	s = NULL;
-	if (ret < 0 || !sums)
-		return ret;
-	ret = kifu_stats_prepare_(c, &s, "SELECT a, b, games FROM stats_pairs",
-				  "cannot read the statistics");
-	while (ret == 0 && (rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
-		long long games;
-
-		ret = kifu_db_column_whole_(&games, s, 2, 1, KIFU_DB_COUNT_MAX, c->err,
-					    "stats_pairs.games of players %lld and %lld",
-					    (long long)kifu_db_column_int64_(s, 0),
-					    (long long)kifu_db_column_int64_(s, 1));
-		if (ret == 0 && pmap_pair(m, kifu_db_column_int64_(s, 0), kifu_db_column_int64_(s, 1),
-					  (double)games) < 0)
-			ret = kifu_stats_nomem_(c);
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
@@ -448,9 +271,9 @@ static int players_depth(struct kifu_stats_ctx_ *c, long long *depth)
 
 /*
  * Inside the refresh's write transaction: stats_players brought up to
- * date, its ratings fitted again, into m. Schema 11: the games it lacks
- * summed and added (an import has usually done that), then the fit from
- * the kept sums; before, rebuilt whole from every game.
+ * date and its ratings fitted again, into m. Schema 11: the games it lacks
+ * summed and added (an import has usually done that), then the ratings
+ * fitted from the kept sums alone; before, rebuilt whole from every game.
  */
 static int players_update(struct kifu_stats_ctx_ *c, struct pmap *m)
 {
@@ -466,25 +289,22 @@ static int players_update(struct kifu_stats_ctx_ *c, struct pmap *m)
 						depth == KIFU_SUMS_RATINGS_FITTED);
 	if (ret == 0 && sums_kept && src.after == 0)
 		ret = kifu_store_sums_players_clear_(c->st, c->err);
-	if (ret < 0)
-		return ret;
-	if (src.after < src.upto) {
-		if (kifu_store_sums_new_(&sums) < 0)
-			return kifu_stats_nomem_(c);
+	if (ret == 0 && kifu_store_sums_new_(&sums) < 0)
+		ret = kifu_stats_nomem_(c);
+	if (ret == 0 && src.after < src.upto)
 		ret = players_sum_games(c, &src, sums);
-		if (ret == 0)
-			ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_PLAYERS, c->err);
-		/* before schema 11, no sums kept: every game was summed here */
-		if (ret == 0 && !sums_kept)
-			ret = players_from_sums(c, sums, m);
-		kifu_store_sums_free_(sums);
+	if (ret == 0)
+		ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_PLAYERS, c->err);
+	/* before schema 11, no sums kept: every game was summed here, rated here */
+	if (ret == 0 && sums_kept) {
+		kifu_store_sums_clear_(sums);
+		ret = kifu_store_sums_ratings_(sums, c->st, src.upto, c->err);
+	} else if (ret == 0 && (ret = kifu_store_sums_fit_(sums, c->err)) == 0) {
+		ret = kifu_store_sums_ratings_write_(c->st, sums, src.upto, 0, c->err);
 	}
-	if (ret == 0 && sums_kept)
-		ret = players_from_table(c, m, 1);
 	if (ret == 0)
-		ret = players_rate(c, m);
-	if (ret == 0)
-		ret = ratings_write(c, m, src.upto, sums_kept ? KIFU_SUMS_RATINGS_FITTED : 0);
+		ret = players_from_sums(c, sums, m);
+	kifu_store_sums_free_(sums);
 	return ret;
 }
 
@@ -510,7 +330,7 @@ static int players_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 	if (ret < 0)
 		return ret;
 	if (fresh && rated)
-		return players_from_table(c, m, 0);
+		return players_from_table(c, m);
 	ret = kifu_stats_write_begin_(c, &own);
 	if (ret < 0)
 		return ret;

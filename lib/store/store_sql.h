@@ -154,6 +154,8 @@ struct kifu_store_sums_player_ {
 	int first_side;
 	long long games, wins, draws, losses, unfinished;
 	double draw_points, points;
+	int rated;             /* with a finished game: rating set by kifu_store_sums_fit_ */
+	double rating;
 };
 struct kifu_store_sums_pair_ {
 	int64_t a, b;
@@ -179,9 +181,25 @@ const struct kifu_store_sums_player_ *kifu_store_sums_player_(const struct kifu_
 size_t kifu_store_sums_npairs_(const struct kifu_store_sums_ *a);
 const struct kifu_store_sums_pair_ *kifu_store_sums_pair_(const struct kifu_store_sums_ *a,
 							  size_t i);
-/* Adds the sums of the tables of which to them (upserts), then empties a. */
+/* Adds the sums of the tables of which to them (upserts); a stays as it is. */
 int kifu_store_sums_write_(struct kifu_store *st, struct kifu_store_sums_ *a, unsigned which,
 			   struct kifu_error *err);
+/*
+ * The players' ratings: fitted from a's players and pairs (each player
+ * with a finished game rated, the players taken in the order of their
+ * first game, as they came when every game was read in id order: the same
+ * figures to the last bit however the sums were gathered); written into
+ * stats_players with stats_state 'players' at last (depth: the state's,
+ * 0 before schema 11). kifu_store_sums_ratings_: the whole of it from the
+ * kept tables (schema 11) into a (empty), inside the caller's refresh
+ * transaction, and the state's depth set to KIFU_SUMS_RATINGS_FITTED.
+ */
+int kifu_store_sums_fit_(struct kifu_store_sums_ *a, struct kifu_error *err);
+int kifu_store_sums_ratings_write_(struct kifu_store *st, const struct kifu_store_sums_ *a,
+				   int64_t last, int depth, struct kifu_error *err);
+int kifu_store_sums_ratings_(struct kifu_store_sums_ *a, struct kifu_store *st, int64_t last,
+			     struct kifu_error *err);
+
 /* Empties stats_player_sums and stats_pairs (schema 11), which follow stats_players. */
 int kifu_store_sums_players_clear_(struct kifu_store *st, struct kifu_error *err);
 /* Sets stats_state name's last_id, and depth (NULL when 0). */

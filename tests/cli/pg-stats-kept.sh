@@ -16,11 +16,14 @@ kcopy() { # the database's name is the URI's path (pg_uri)
 }
 stats_kept_check "$db"
 reports "$db" "$tmp/pg.out"
-for f in a.yaml b.yaml examples/splinter-quad/ c.yaml examples/splay-schmidt/ examples/splinter/ \
-	examples/glaisher/; do
-	case $f in examples/*) ;; *) f=$tmp/$f ;; esac
-	"$bin/kifu-import" --quiet --db "$tmp/k.db" "$f" || fail "import $f into SQLite"
-done
+# the same writes into SQLite, in the same order
+k=$tmp/k.db
+"$bin/kifu-import" --quiet --db "$k" "$tmp/a.yaml" || fail "import a into SQLite"
+"$bin/kifu-import" --quiet --db "$k" "$tmp/b.yaml" examples/splinter-quad/ || fail "import b into SQLite"
+"$bin/kifu-import" --quiet --db "$k" "$tmp/c.yaml" examples/splay-schmidt/ || fail "import c into SQLite"
+"$bin/kifu-play" splinter --players random --games 4 --max-plies 30 --seed 7 --quiet --db "$k" \
+	>/dev/null || fail "kifu-play into SQLite"
+"$bin/kifu-import" --quiet --db "$k" examples/splinter/ examples/glaisher/ || fail "import d into SQLite"
 reports "$tmp/k.db" "$tmp/sqlite.out"
 check "the reports of both backends equal" test_cmp "$tmp/sqlite.out" "$tmp/pg.out"
 stats_kept_writers "$(pg_createdb writers)"
