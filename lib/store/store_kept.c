@@ -31,6 +31,7 @@ struct kifu_store_kept_ {
 	int tracking;        /* -1 unknown (at the next game), else which tables are counted */
 	int stopped;         /* bulk mode after a rollback: what is held is written, no more added */
 	long long tx_games, held_games; /* games summed in tx, in held */
+	struct kifu_buf line;           /* a game's opening line, reused */
 	int64_t base[KIFU_SUMS_NTABLES]; /* stats_state's last_id when counting began */
 	int64_t last_id;     /* the last game counted in tx (or held) */
 	int64_t held_last;   /* the last game counted in held */
@@ -68,6 +69,7 @@ static void kept_release(struct kifu_store *st)
 		return;
 	kifu_store_sums_free_(k->tx);
 	kifu_store_sums_free_(k->held);
+	kifu_buf_release(&k->line);
 	free(k);
 	st->kept = NULL;
 }
@@ -171,7 +173,6 @@ static int kept_game(struct kifu_store *st, int64_t id, const struct kifu_record
 {
 	struct kifu_store_kept_ *k = kept_of(st);
 	struct kifu_store_sums_game_ x;
-	struct kifu_buf line = KIFU_BUF_INIT;
 	size_t ends[KIFU_SUMS_LINE_DEPTH], ply;
 	int ret;
 
@@ -185,6 +186,7 @@ static int kept_game(struct kifu_store *st, int64_t id, const struct kifu_record
 	if (!k->tracking || k->stopped)
 		return 0;
 	memset(&x, 0, sizeof(x));
+	kifu_buf_reset(&k->line);
 	x.g = rp->game;
 	x.variant = rp->variant;
 	x.first = rp->first >= 0 ? rp->first : 0;
@@ -195,16 +197,15 @@ static int kept_game(struct kifu_store *st, int64_t id, const struct kifu_record
 	x.sides = &st->sides;
 	for (ply = 1; ply <= rp->nplies && ply <= KIFU_SUMS_LINE_DEPTH; ply++) {
 		if (ply > 1)
-			kifu_buf_putc(&line, ',');
-		kifu_buf_puts(&line, kifu_store_ply_text_(rec, rp, ply));
-		ends[ply - 1] = line.len;
+			kifu_buf_putc(&k->line, ',');
+		kifu_buf_puts(&k->line, kifu_store_ply_text_(rec, rp, ply));
+		ends[ply - 1] = k->line.len;
 	}
 	x.nlines = ply - 1;
-	x.line = line.data ? line.data : "";
+	x.line = k->line.data ? k->line.data : "";
 	x.ends = ends;
 	x.hashes = rp->hashes + 1;
-	ret = line.failed ? KIFU_ENOMEM : kifu_store_sums_add_(k->tx, &x, (unsigned)k->tracking);
-	kifu_buf_release(&line);
+	ret = k->line.failed ? KIFU_ENOMEM : kifu_store_sums_add_(k->tx, &x, (unsigned)k->tracking);
 	if (ret < 0)
 		return nomem(err);
 	k->last_id = id;
