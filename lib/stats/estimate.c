@@ -59,8 +59,8 @@ int kifu_estimate_ratings(double *ratings, size_t nplayers, const struct kifu_pa
 		}
 		score[p->a] += p->score_a;
 		score[p->b] += 1 - p->score_a;
-		pairs[npairs].a = p->a < p->b ? p->a : p->b;
-		pairs[npairs].b = p->a < p->b ? p->b : p->a;
+		pairs[npairs].a = (uint32_t)(p->a < p->b ? p->a : p->b);
+		pairs[npairs].b = (uint32_t)(p->a < p->b ? p->b : p->a);
 		pairs[npairs].games = 1;
 		npairs++;
 	}

@@ -59,6 +59,7 @@ struct kifu_store_sums_ {
 	struct kifu_store_sums_pair_ *pr;
 	size_t npr, cappr;
 	struct imap prmap;
+	int pl_stale, pr_stale; /* the rows were sorted or pushed: a map made again when next used */
 };
 
 void kifu_store_sides_add_(struct kifu_store_sides_ *s, int side, int64_t pid)
@@ -135,6 +136,8 @@ static void imap_clear(struct imap *m)
 	m->n = 0;
 }
 
+static int reindex(struct kifu_store_sums_ *a, int pairs);
+
 /* Player pid's row, made when new (first: its first game and side); NULL when out of memory. */
 static struct kifu_store_sums_player_ *player_get(struct kifu_store_sums_ *a, int64_t pid,
 						  int64_t first_game, int first_side)
@@ -143,6 +146,8 @@ static struct kifu_store_sums_player_ *player_get(struct kifu_store_sums_ *a, in
 	int added;
 	long i;
 
+	if (a->pl_stale && reindex(a, 0) < 0)
+		return NULL;
 	if (a->npl == a->cappl) {
 		size_t cap = a->cappl ? a->cappl * 2 : 256;
 		void *v = realloc(a->pl, cap * sizeof(*a->pl));
@@ -166,6 +171,30 @@ static struct kifu_store_sums_player_ *player_get(struct kifu_store_sums_ *a, in
 	return p;
 }
 
+/*
+ * Appends a pair (lo < hi) that a does not hold yet, without its entry in
+ * the map (players_load: a table's rows are distinct), which is made again
+ * before the next pair_add.
+ */
+static int pair_push(struct kifu_store_sums_ *a, int64_t lo, int64_t hi, long long games)
+{
+	if (a->npr == a->cappr) {
+		size_t cap = a->cappr ? a->cappr * 2 : 1024;
+		void *v = realloc(a->pr, cap * sizeof(*a->pr));
+
+		if (!v)
+			return KIFU_ENOMEM;
+		a->pr = v;
+		a->cappr = cap;
+	}
+	a->pr[a->npr].a = lo;
+	a->pr[a->npr].b = hi;
+	a->pr[a->npr++].games = games;
+	a->pr_stale = 1;
+	return 0;
+}
+
+
 /* Adds games pairings of players x and y. */
 static int pair_add(struct kifu_store_sums_ *a, int64_t x, int64_t y, long long games)
 {
@@ -173,6 +202,8 @@ static int pair_add(struct kifu_store_sums_ *a, int64_t x, int64_t y, long long 
 	int added;
 	long i;
 
+	if (a->pr_stale && reindex(a, 1) < 0)
+		return KIFU_ENOMEM;
 	if (a->npr == a->cappr) {
 		size_t cap = a->cappr ? a->cappr * 2 : 1024;
 		void *v = realloc(a->pr, cap * sizeof(*a->pr));
@@ -321,6 +352,7 @@ void kifu_store_sums_clear_(struct kifu_store_sums_ *a)
 	for (k = 0; k < NTEXT; k++)
 		tab_clear(&a->t[k]);
 	a->npl = a->npr = 0;
+	a->pl_stale = a->pr_stale = 0;
 	imap_clear(&a->plmap);
 	imap_clear(&a->prmap);
 }
@@ -633,20 +665,22 @@ static int tab_write(struct kifu_store *st, const struct sumtab *t, int k, struc
 	return ret;
 }
 
-/* The maps made again after the rows were sorted (they hold the rows' indexes). */
-static int reindex(struct kifu_store_sums_ *a)
+/* A map made again (the players', or with pairs the pairs'): it holds the rows' indexes. */
+static int reindex(struct kifu_store_sums_ *a, int pairs)
 {
-	size_t i;
+	struct imap *m = pairs ? &a->prmap : &a->plmap;
+	size_t i, n = pairs ? a->npr : a->npl;
 	int added;
 
-	imap_clear(&a->plmap);
-	imap_clear(&a->prmap);
-	for (i = 0; i < a->npl; i++)
-		if (imap_get(&a->plmap, a->pl[i].pid, 0, i, &added) < 0)
+	imap_clear(m);
+	for (i = 0; i < n; i++)
+		if (imap_get(m, pairs ? a->pr[i].a : a->pl[i].pid, pairs ? a->pr[i].b : 0, i,
+			     &added) < 0)
 			return KIFU_ENOMEM;
-	for (i = 0; i < a->npr; i++)
-		if (imap_get(&a->prmap, a->pr[i].a, a->pr[i].b, i, &added) < 0)
-			return KIFU_ENOMEM;
+	if (pairs)
+		a->pr_stale = 0;
+	else
+		a->pl_stale = 0;
 	return 0;
 }
 
@@ -680,8 +714,7 @@ static int players_write(struct kifu_store *st, struct kifu_store_sums_ *a, stru
 
 	qsort(a->pl, a->npl, sizeof(*a->pl), cmp_player);
 	qsort(a->pr, a->npr, sizeof(*a->pr), cmp_pair);
-	if (reindex(a) < 0)
-		return nomem(err);
+	a->pl_stale = a->pr_stale = 1;
 	if (a->npl && kifu_db_prepare_(
 		    &s, st,
 		    "INSERT INTO stats_players(player_id, games, wins, draws, draw_points, losses, "
@@ -810,7 +843,8 @@ int kifu_store_sums_fit_(struct kifu_store_sums_ *a, struct kifu_error *err)
 	struct kifu_bt_pair *pairs = malloc((a->npr ? a->npr : 1) * sizeof(*pairs));
 	int ret = 0;
 
-	if (!order || !dense || !ratings || !score || !pairs) {
+	if (!order || !dense || !ratings || !score || !pairs ||
+	    (a->pl_stale && reindex(a, 0) < 0)) {
 		ret = nomem(err);
 		goto out;
 	}
@@ -833,8 +867,8 @@ int kifu_store_sums_fit_(struct kifu_store_sums_ *a, struct kifu_error *err)
 			ret = kifu_error_set(err, KIFU_ERANGE, "ratings: a pair of no two rated players");
 			goto out;
 		}
-		pairs[i].a = dense[x] < dense[y] ? dense[x] : dense[y];
-		pairs[i].b = dense[x] < dense[y] ? dense[y] : dense[x];
+		pairs[i].a = (uint32_t)(dense[x] < dense[y] ? dense[x] : dense[y]);
+		pairs[i].b = (uint32_t)(dense[x] < dense[y] ? dense[y] : dense[x]);
 		pairs[i].games = (double)a->pr[i].games;
 	}
 	ret = kifu_bt_fit_(ratings, nrated, score, pairs, a->npr, err);
@@ -943,7 +977,7 @@ static int players_load(struct kifu_store_sums_ *a, struct kifu_store *st, struc
 				 !(a->pl[py].wins + a->pl[py].draws + a->pl[py].losses)))
 			ret = kifu_db_damaged_(st, err, "stats_pairs: players %lld and %lld are no "
 					       "pair of stats_players with finished games", x, y);
-		if (ret == 0 && pair_add(a, x, y, games) < 0)
+		if (ret == 0 && pair_push(a, x, y, games) < 0)
 			ret = nomem(err);
 		if (ret < 0)
 			break;

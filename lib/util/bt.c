@@ -33,6 +33,8 @@ int kifu_bt_fit_(double *ratings, size_t nplayers, double *score, struct kifu_bt
 
 	if (nplayers == 0)
 		return 0;
+	if (nplayers > KIFU_BT_MAX_PLAYERS)
+		return kifu_error_set(err, KIFU_ERANGE, "ratings: %zu players are too many", nplayers);
 	gamma = malloc(sizeof(*gamma) * nplayers);
 	denom = malloc(sizeof(*denom) * nplayers);
 	if (!gamma || !denom) {
