@@ -20,6 +20,7 @@
  *   store_sums.c        the sums kifu-stats keeps (stats_outcomes,
  *                       stats_lines, stats_players): what a game adds,
  *                       for the store and the reports alike, and writing it
+ *   store_ratings.c     the players' ratings fitted from those sums
  *   store_kept.c        those sums kept as games are written (a derived
  *                       table's hooks)
  *   backends/pg_text.c, the backends (one const struct each)

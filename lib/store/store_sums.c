@@ -16,51 +16,8 @@
 #include "kifu/record.h"
 #include "kifu/replay.h"
 #include "store/store_impl.h"
-#include "util/bt.h"
+#include "store/store_sums_impl.h"
 #include "util/hash.h"
-
-/* One row of a table being summed: the key's columns and the counts. */
-struct sum {
-	uint64_t key;      /* hash of the key's columns */
-	const struct kifu_game *g;
-	int variant, first, repeat, plies;
-	size_t text, len;  /* in the pool: the line; outcomes: first, result, termination, each ended by '\0' */
-	uint64_t hash;     /* lines: the position after the line */
-	int64_t n[7];      /* games; lines: then w0..w3, draws, unfinished */
-};
-
-struct sumtab {
-	struct sum *v;
-	size_t n, cap;
-	size_t *slot;      /* open addressing: index + 1, 0 when empty */
-	size_t nslot;
-	struct kifu_buf pool;
-};
-
-/* The tables of rows with text keys (outcomes, lines): t[0..NTEXT). */
-#define NTEXT 2
-
-/* Integer keys (a player id, or a pair of them) to the index of their row. */
-struct islot {
-	int64_t a, b;
-	size_t i;          /* index + 1, 0 when empty */
-};
-
-struct imap {
-	struct islot *slot;
-	size_t nslot, n;
-};
-
-struct kifu_store_sums_ {
-	struct sumtab t[NTEXT];
-	struct kifu_store_sums_player_ *pl;
-	size_t npl, cappl;
-	struct imap plmap;
-	struct kifu_store_sums_pair_ *pr;
-	size_t npr, cappr;
-	struct imap prmap;
-	int pl_stale, pr_stale; /* the rows were sorted or pushed: a map made again when next used */
-};
 
 void kifu_store_sides_add_(struct kifu_store_sides_ *s, int side, int64_t pid)
 {
@@ -116,8 +73,7 @@ static long imap_get(struct imap *m, int64_t a, int64_t b, size_t next, int *add
 	return (long)next;
 }
 
-/* The index of key (a, b) in m, or -1. */
-static long imap_find(const struct imap *m, int64_t a, int64_t b)
+long kifu_store_sums_find_(const struct imap *m, int64_t a, int64_t b)
 {
 	size_t k;
 
@@ -136,17 +92,16 @@ static void imap_clear(struct imap *m)
 	m->n = 0;
 }
 
-static int reindex(struct kifu_store_sums_ *a, int pairs);
-
 /* Player pid's row, made when new (first: its first game and side); NULL when out of memory. */
-static struct kifu_store_sums_player_ *player_get(struct kifu_store_sums_ *a, int64_t pid,
-						  int64_t first_game, int first_side)
+struct kifu_store_sums_player_ *kifu_store_sums_player_get_(struct kifu_store_sums_ *a,
+							     int64_t pid, int64_t first_game,
+							     int first_side)
 {
 	struct kifu_store_sums_player_ *p;
 	int added;
 	long i;
 
-	if (a->pl_stale && reindex(a, 0) < 0)
+	if (a->pl_stale && kifu_store_sums_reindex_(a, 0) < 0)
 		return NULL;
 	if (a->npl == a->cappl) {
 		size_t cap = a->cappl ? a->cappl * 2 : 256;
@@ -171,12 +126,9 @@ static struct kifu_store_sums_player_ *player_get(struct kifu_store_sums_ *a, in
 	return p;
 }
 
-/*
- * Appends a pair (lo < hi) that a does not hold yet, without its entry in
- * the map (players_load: a table's rows are distinct), which is made again
- * before the next pair_add.
- */
-static int pair_push(struct kifu_store_sums_ *a, int64_t lo, int64_t hi, long long games)
+/* A pair appended (store_sums_impl.h). */
+int kifu_store_sums_pair_push_(struct kifu_store_sums_ *a, int64_t lo, int64_t hi,
+				long long games)
 {
 	if (a->npr == a->cappr) {
 		size_t cap = a->cappr ? a->cappr * 2 : 1024;
@@ -194,7 +146,6 @@ static int pair_push(struct kifu_store_sums_ *a, int64_t lo, int64_t hi, long lo
 	return 0;
 }
 
-
 /* Adds games pairings of players x and y. */
 static int pair_add(struct kifu_store_sums_ *a, int64_t x, int64_t y, long long games)
 {
@@ -202,25 +153,15 @@ static int pair_add(struct kifu_store_sums_ *a, int64_t x, int64_t y, long long 
 	int added;
 	long i;
 
-	if (a->pr_stale && reindex(a, 1) < 0)
+	if (a->pr_stale && kifu_store_sums_reindex_(a, 1) < 0)
 		return KIFU_ENOMEM;
-	if (a->npr == a->cappr) {
-		size_t cap = a->cappr ? a->cappr * 2 : 1024;
-		void *v = realloc(a->pr, cap * sizeof(*a->pr));
-
-		if (!v)
-			return KIFU_ENOMEM;
-		a->pr = v;
-		a->cappr = cap;
-	}
 	i = imap_get(&a->prmap, lo, hi, a->npr, &added);
 	if (i < 0)
 		return KIFU_ENOMEM;
 	if (added) {
-		a->pr[i].a = lo;
-		a->pr[i].b = hi;
-		a->pr[i].games = 0;
-		a->npr++;
+		if (kifu_store_sums_pair_push_(a, lo, hi, 0) < 0)
+			return KIFU_ENOMEM;
+		a->pr_stale = 0; /* its entry is made */
 	}
 	a->pr[i].games += games;
 	return 0;
@@ -245,7 +186,7 @@ static int players_add(struct kifu_store_sums_ *a, const struct kifu_store_sums_
 			if (sd->pid[i] == sd->pid[j])
 				return 0;
 	for (i = 0; i < ns; i++) {
-		p = player_get(a, sd->pid[i], x->id, i);
+		p = kifu_store_sums_player_get_(a, sd->pid[i], x->id, i);
 		if (!p)
 			return KIFU_ENOMEM;
 		p->games++;
@@ -320,11 +261,6 @@ const char *kifu_store_ply_text_(const struct kifu_record *rec, const struct kif
 	const char *text = kifu_replay_text(rp, ply);
 
 	return text ? text : t && t->text ? t->text : "";
-}
-
-static int nomem(struct kifu_error *err)
-{
-	return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 }
 
 /* ---- The accumulator ---- */
@@ -521,7 +457,7 @@ int kifu_store_sums_merge_(struct kifu_store_sums_ *dst, const struct kifu_store
 
 	for (i = 0; i < src->npl; i++) {
 		const struct kifu_store_sums_player_ *s = &src->pl[i];
-		struct kifu_store_sums_player_ *p = player_get(dst, s->pid, s->first_game,
+		struct kifu_store_sums_player_ *p = kifu_store_sums_player_get_(dst, s->pid, s->first_game,
 							       s->first_side);
 
 		if (!p)
@@ -665,8 +601,7 @@ static int tab_write(struct kifu_store *st, const struct sumtab *t, int k, struc
 	return ret;
 }
 
-/* A map made again (the players', or with pairs the pairs'): it holds the rows' indexes. */
-static int reindex(struct kifu_store_sums_ *a, int pairs)
+int kifu_store_sums_reindex_(struct kifu_store_sums_ *a, int pairs)
 {
 	struct imap *m = pairs ? &a->prmap : &a->plmap;
 	size_t i, n = pairs ? a->npr : a->npl;
@@ -700,79 +635,87 @@ static int cmp_pair(const void *x, const void *y)
 	return (a->b > b->b) - (a->b < b->b);
 }
 
-/*
- * Adds the players' sums to stats_players and stats_player_sums (a
- * player's first game stays the one written first: later writes count
- * later games) and the pairs' to stats_pairs, in key order; the ratings
- * are the reports' to fit.
- */
-static int players_write(struct kifu_store *st, struct kifu_store_sums_ *a, struct kifu_error *err)
+static void bind_player(struct kifu_stmt *s, const struct kifu_store_sums_ *a, size_t i)
+{
+	const struct kifu_store_sums_player_ *p = &a->pl[i];
+
+	kifu_db_bind_int64_(s, 1, p->pid);
+	kifu_db_bind_int64_(s, 2, p->games);
+	kifu_db_bind_int64_(s, 3, p->wins);
+	kifu_db_bind_int64_(s, 4, p->draws);
+	kifu_db_bind_double_(s, 5, p->draw_points);
+	kifu_db_bind_int64_(s, 6, p->losses);
+	kifu_db_bind_int64_(s, 7, p->unfinished);
+}
+
+static void bind_player_sums(struct kifu_stmt *s, const struct kifu_store_sums_ *a, size_t i)
+{
+	kifu_db_bind_int64_(s, 1, a->pl[i].pid);
+	kifu_db_bind_int64_(s, 2, a->pl[i].first_game);
+	kifu_db_bind_int_(s, 3, a->pl[i].first_side);
+	kifu_db_bind_double_(s, 4, a->pl[i].points);
+}
+
+static void bind_pair(struct kifu_stmt *s, const struct kifu_store_sums_ *a, size_t i)
+{
+	kifu_db_bind_int64_(s, 1, a->pr[i].a);
+	kifu_db_bind_int64_(s, 2, a->pr[i].b);
+	kifu_db_bind_int64_(s, 3, a->pr[i].games);
+}
+
+/* Runs sql for rows 0..n) of a, each bound by bind. */
+static int upsert_rows(struct kifu_store *st, const char *sql, const struct kifu_store_sums_ *a,
+		       size_t n, void (*bind)(struct kifu_stmt *, const struct kifu_store_sums_ *,
+					      size_t), struct kifu_error *err)
 {
 	struct kifu_stmt *s = NULL;
 	size_t i;
 	int ret = 0;
 
-	qsort(a->pl, a->npl, sizeof(*a->pl), cmp_player);
-	qsort(a->pr, a->npr, sizeof(*a->pr), cmp_pair);
-	a->pl_stale = a->pr_stale = 1;
-	if (a->npl && kifu_db_prepare_(
-		    &s, st,
-		    "INSERT INTO stats_players(player_id, games, wins, draws, draw_points, losses, "
-		    "unfinished) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(player_id) DO UPDATE SET "
-		    "games = stats_players.games + excluded.games, "
-		    "wins = stats_players.wins + excluded.wins, "
-		    "draws = stats_players.draws + excluded.draws, "
-		    "draw_points = stats_players.draw_points + excluded.draw_points, "
-		    "losses = stats_players.losses + excluded.losses, "
-		    "unfinished = stats_players.unfinished + excluded.unfinished", err) < 0)
-		ret = kifu_store_fail_(st, "cannot update the statistics", err);
-	for (i = 0; ret == 0 && i < a->npl; i++) {
-		const struct kifu_store_sums_player_ *p = &a->pl[i];
-
-		kifu_db_bind_int64_(s, 1, p->pid);
-		kifu_db_bind_int64_(s, 2, p->games);
-		kifu_db_bind_int64_(s, 3, p->wins);
-		kifu_db_bind_int64_(s, 4, p->draws);
-		kifu_db_bind_double_(s, 5, p->draw_points);
-		kifu_db_bind_int64_(s, 6, p->losses);
-		kifu_db_bind_int64_(s, 7, p->unfinished);
-		ret = kifu_store_step_(st, s, "cannot update the statistics", err);
-	}
-	kifu_db_finalize_(s);
-	s = NULL;
-	/* Before schema 11 stats_players alone (the reports sum every game again). */
-	if (st->version < 11)
-		return ret;
-	if (ret == 0 && a->npl && kifu_db_prepare_(
-		    &s, st,
-		    "INSERT INTO stats_player_sums(player_id, first_game, first_side, points) "
-		    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(player_id) DO UPDATE SET "
-		    "points = stats_player_sums.points + excluded.points", err) < 0)
-		ret = kifu_store_fail_(st, "cannot update the statistics", err);
-	for (i = 0; ret == 0 && i < a->npl; i++) {
-		const struct kifu_store_sums_player_ *p = &a->pl[i];
-
-		kifu_db_bind_int64_(s, 1, p->pid);
-		kifu_db_bind_int64_(s, 2, p->first_game);
-		kifu_db_bind_int_(s, 3, p->first_side);
-		kifu_db_bind_double_(s, 4, p->points);
-		ret = kifu_store_step_(st, s, "cannot update the statistics", err);
-	}
-	kifu_db_finalize_(s);
-	s = NULL;
-	if (ret == 0 && a->npr &&
-	    kifu_db_prepare_(&s, st, "INSERT INTO stats_pairs(a, b, games) VALUES (?1, ?2, ?3) "
-				     "ON CONFLICT(a, b) DO UPDATE SET "
-				     "games = stats_pairs.games + excluded.games", err) < 0)
-		ret = kifu_store_fail_(st, "cannot update the statistics", err);
-	for (i = 0; ret == 0 && i < a->npr; i++) {
-		kifu_db_bind_int64_(s, 1, a->pr[i].a);
-		kifu_db_bind_int64_(s, 2, a->pr[i].b);
-		kifu_db_bind_int64_(s, 3, a->pr[i].games);
+	if (n && kifu_db_prepare_(&s, st, sql, err) < 0)
+		return kifu_store_fail_(st, "cannot update the statistics", err);
+	for (i = 0; ret == 0 && i < n; i++) {
+		bind(s, a, i);
 		ret = kifu_store_step_(st, s, "cannot update the statistics", err);
 	}
 	kifu_db_finalize_(s);
 	return ret;
+}
+
+/*
+ * Adds the players' sums to stats_players and stats_player_sums (a
+ * player's first game stays the one written first: later writes count
+ * later games) and the pairs' to stats_pairs, in key order; the ratings
+ * are fitted apart (kifu_store_sums_ratings_).
+ */
+static int players_write(struct kifu_store *st, struct kifu_store_sums_ *a, struct kifu_error *err)
+{
+	int ret;
+
+	qsort(a->pl, a->npl, sizeof(*a->pl), cmp_player);
+	qsort(a->pr, a->npr, sizeof(*a->pr), cmp_pair);
+	a->pl_stale = a->pr_stale = 1;
+	ret = upsert_rows(st, "INSERT INTO stats_players(player_id, games, wins, draws, draw_points, "
+			  "losses, unfinished) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+			  "ON CONFLICT(player_id) DO UPDATE SET "
+			  "games = stats_players.games + excluded.games, "
+			  "wins = stats_players.wins + excluded.wins, "
+			  "draws = stats_players.draws + excluded.draws, "
+			  "draw_points = stats_players.draw_points + excluded.draw_points, "
+			  "losses = stats_players.losses + excluded.losses, "
+			  "unfinished = stats_players.unfinished + excluded.unfinished",
+			  a, a->npl, bind_player, err);
+	/* Before schema 11 stats_players alone (the reports sum every game again). */
+	if (ret < 0 || st->version < 11)
+		return ret;
+	ret = upsert_rows(st, "INSERT INTO stats_player_sums(player_id, first_game, first_side, "
+			  "points) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(player_id) DO UPDATE SET "
+			  "points = stats_player_sums.points + excluded.points",
+			  a, a->npl, bind_player_sums, err);
+	return ret < 0 ? ret : upsert_rows(st, "INSERT INTO stats_pairs(a, b, games) "
+					   "VALUES (?1, ?2, ?3) ON CONFLICT(a, b) DO UPDATE SET "
+					   "games = stats_pairs.games + excluded.games",
+					   a, a->npr, bind_pair, err);
 }
 
 int kifu_store_sums_players_clear_(struct kifu_store *st, struct kifu_error *err)
@@ -820,181 +763,4 @@ int kifu_store_sums_state_set_(struct kifu_store *st, const char *name, int64_t 
 	ret = kifu_store_step_(st, s, "cannot write the statistics state", err);
 	kifu_db_finalize_(s);
 	return ret;
-}
-
-/* ---- The ratings ---- */
-
-static int cmp_first(const void *x, const void *y)
-{
-	const struct kifu_store_sums_player_ *a = *(const struct kifu_store_sums_player_ *const *)x;
-	const struct kifu_store_sums_player_ *b = *(const struct kifu_store_sums_player_ *const *)y;
-
-	if (a->first_game != b->first_game)
-		return a->first_game < b->first_game ? -1 : 1;
-	return (a->first_side > b->first_side) - (a->first_side < b->first_side);
-}
-
-int kifu_store_sums_fit_(struct kifu_store_sums_ *a, struct kifu_error *err)
-{
-	size_t n = a->npl ? a->npl : 1, i, nrated = 0;
-	struct kifu_store_sums_player_ **order = malloc(n * sizeof(*order));
-	size_t *dense = malloc(n * sizeof(*dense));
-	double *ratings = malloc(n * sizeof(*ratings)), *score = malloc(n * sizeof(*score));
-	struct kifu_bt_pair *pairs = malloc((a->npr ? a->npr : 1) * sizeof(*pairs));
-	int ret = 0;
-
-	if (!order || !dense || !ratings || !score || !pairs ||
-	    (a->pl_stale && reindex(a, 0) < 0)) {
-		ret = nomem(err);
-		goto out;
-	}
-	for (i = 0; i < a->npl; i++)
-		order[i] = &a->pl[i];
-	qsort(order, a->npl, sizeof(*order), cmp_first);
-	for (i = 0; i < a->npl; i++) {
-		struct kifu_store_sums_player_ *p = order[i];
-
-		p->rated = p->wins + p->draws + p->losses > 0;
-		dense[p - a->pl] = nrated;
-		if (p->rated)
-			score[nrated++] = p->points;
-	}
-	for (i = 0; i < a->npr; i++) {
-		long x = imap_find(&a->plmap, a->pr[i].a, 0), y = imap_find(&a->plmap, a->pr[i].b, 0);
-
-		/* a pair is of two players with finished games (players_load checks the tables') */
-		if (x < 0 || y < 0 || x == y || !a->pl[x].rated || !a->pl[y].rated) {
-			ret = kifu_error_set(err, KIFU_ERANGE, "ratings: a pair of no two rated players");
-			goto out;
-		}
-		pairs[i].a = (uint32_t)(dense[x] < dense[y] ? dense[x] : dense[y]);
-		pairs[i].b = (uint32_t)(dense[x] < dense[y] ? dense[y] : dense[x]);
-		pairs[i].games = (double)a->pr[i].games;
-	}
-	ret = kifu_bt_fit_(ratings, nrated, score, pairs, a->npr, err);
-	for (i = 0; ret == 0 && i < a->npl; i++)
-		if (a->pl[i].rated)
-			a->pl[i].rating = ratings[dense[i]];
-out:
-	free(order);
-	free(dense);
-	free(ratings);
-	free(score);
-	free(pairs);
-	return ret;
-}
-
-int kifu_store_sums_ratings_write_(struct kifu_store *st, const struct kifu_store_sums_ *a,
-				   int64_t last, int depth, struct kifu_error *err)
-{
-	struct kifu_stmt *s = NULL;
-	size_t i;
-	int ret = 0;
-
-	if (kifu_db_prepare_(&s, st, "UPDATE stats_players SET rating = ?2 WHERE player_id = ?1",
-			     err) < 0)
-		ret = kifu_store_fail_(st, "cannot update the statistics", err);
-	for (i = 0; ret == 0 && i < a->npl; i++) {
-		kifu_db_bind_int64_(s, 1, a->pl[i].pid);
-		if (a->pl[i].rated)
-			kifu_db_bind_double_(s, 2, a->pl[i].rating);
-		else
-			kifu_db_bind_null_(s, 2);
-		ret = kifu_store_step_(st, s, "cannot update the statistics", err);
-	}
-	kifu_db_finalize_(s);
-	return ret == 0 ? kifu_store_sums_state_set_(st, "players", last, depth, err) : ret;
-}
-
-/*
- * Reads stats_players with stats_player_sums, and stats_pairs, into a
- * (empty), each value checked as the reports check what they read.
- */
-static int players_load(struct kifu_store_sums_ *a, struct kifu_store *st, struct kifu_error *err)
-{
-	static const char *const names[] = { "games", "wins", "draws", "losses", "unfinished" };
-	struct kifu_stmt *s = NULL;
-	int ret = 0, rc;
-
-	if (kifu_db_prepare_(&s, st, "SELECT p.player_id, p.games, p.wins, p.draws, p.losses, "
-				     "p.unfinished, p.draw_points, x.first_game, x.first_side, x.points "
-				     "FROM stats_players p LEFT JOIN stats_player_sums x "
-				     "ON x.player_id = p.player_id", err) < 0)
-		return kifu_store_fail_(st, "cannot read the statistics", err);
-	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
-		long long pid = kifu_db_column_int64_(s, 0), v[5], first_game, first_side;
-		struct kifu_store_sums_player_ *p;
-		double draw_points, points;
-
-		ret = kifu_db_column_counts_(v, s, 1, 5, names, 1, err, "stats_players of player %lld",
-					     pid);
-		if (ret == 0)
-			ret = kifu_db_column_real_(&draw_points, s, 6, 0, (double)v[2], err,
-						   "stats_players.draw_points of player %lld", pid);
-		if (ret == 0)
-			ret = kifu_db_column_whole_(&first_game, s, 7, 1, INT64_MAX, err,
-						    "stats_player_sums.first_game of player %lld", pid);
-		if (ret == 0)
-			ret = kifu_db_column_whole_(&first_side, s, 8, 0, KIFU_SUMS_MAX_SIDES - 1, err,
-						    "stats_player_sums.first_side of player %lld", pid);
-		/* at most 3 points a game: no game has more than four sides */
-		if (ret == 0)
-			ret = kifu_db_column_real_(&points, s, 9, 0, 3 * (double)v[0], err,
-						   "stats_player_sums.points of player %lld", pid);
-		if (ret < 0)
-			break;
-		p = player_get(a, pid, first_game, (int)first_side);
-		if (!p) {
-			ret = nomem(err);
-			break;
-		}
-		p->games = v[0];
-		p->wins = v[1];
-		p->draws = v[2];
-		p->losses = v[3];
-		p->unfinished = v[4];
-		p->draw_points = draw_points;
-		p->points = points;
-	}
-	if (ret == 0 && rc != KIFU_DB_DONE)
-		ret = kifu_store_fail_(st, "cannot read the statistics", err);
-	kifu_db_finalize_(s);
-	s = NULL;
-	if (ret < 0)
-		return ret;
-	if (kifu_db_prepare_(&s, st, "SELECT a, b, games FROM stats_pairs", err) < 0)
-		return kifu_store_fail_(st, "cannot read the statistics", err);
-	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
-		long long x = kifu_db_column_int64_(s, 0), y = kifu_db_column_int64_(s, 1), games;
-
-		long px = imap_find(&a->plmap, x, 0), py = imap_find(&a->plmap, y, 0);
-
-		ret = kifu_db_column_whole_(&games, s, 2, 1, KIFU_DB_COUNT_MAX, err,
-					    "stats_pairs.games of players %lld and %lld", x, y);
-		/* what the store writes: two players, in order, who both finished games */
-		if (ret == 0 && (x >= y || px < 0 || py < 0 ||
-				 !(a->pl[px].wins + a->pl[px].draws + a->pl[px].losses) ||
-				 !(a->pl[py].wins + a->pl[py].draws + a->pl[py].losses)))
-			ret = kifu_db_damaged_(st, err, "stats_pairs: players %lld and %lld are no "
-					       "pair of stats_players with finished games", x, y);
-		if (ret == 0 && pair_push(a, x, y, games) < 0)
-			ret = nomem(err);
-		if (ret < 0)
-			break;
-	}
-	if (ret == 0 && rc != KIFU_DB_DONE)
-		ret = kifu_store_fail_(st, "cannot read the statistics", err);
-	kifu_db_finalize_(s);
-	return ret;
-}
-
-int kifu_store_sums_ratings_(struct kifu_store_sums_ *a, struct kifu_store *st, int64_t last,
-			     struct kifu_error *err)
-{
-	int ret = players_load(a, st, err);
-
-	if (ret == 0)
-		ret = kifu_store_sums_fit_(a, err);
-	return ret == 0 ? kifu_store_sums_ratings_write_(st, a, last, KIFU_SUMS_RATINGS_FITTED, err)
-			: ret;
 }
