@@ -692,8 +692,10 @@ static int players_write(struct kifu_store *st, struct kifu_store_sums_ *a, stru
 {
 	int ret;
 
-	qsort(a->pl, a->npl, sizeof(*a->pl), cmp_player);
-	qsort(a->pr, a->npr, sizeof(*a->pr), cmp_pair);
+	if (a->npl)
+		qsort(a->pl, a->npl, sizeof(*a->pl), cmp_player);
+	if (a->npr)
+		qsort(a->pr, a->npr, sizeof(*a->pr), cmp_pair);
 	a->pl_stale = a->pr_stale = 1;
 	ret = upsert_rows(st, "INSERT INTO stats_players(player_id, games, wins, draws, draw_points, "
 			  "losses, unfinished) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
