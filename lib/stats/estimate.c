@@ -16,9 +16,7 @@
 #include <string.h>
 
 #include "kifu/estimate.h"
-
-#define MAX_ITERATIONS 100000
-#define TOLERANCE 1e-12
+#include "util/bt.h"
 
 int kifu_estimate_wilson(double *low, double *high, double score, double n)
 {
@@ -36,38 +34,19 @@ int kifu_estimate_wilson(double *low, double *high, double score, double n)
 	return 0;
 }
 
-/* Games between a pair, summed so that the order of pairings does not matter. */
-struct pair_total {
-	size_t a, b;  /* a < b */
-	double games;
-};
-
-static int cmp_pair(const void *x, const void *y)
-{
-	const struct pair_total *p = x, *q = y;
-
-	if (p->a != q->a)
-		return p->a < q->a ? -1 : 1;
-	if (p->b != q->b)
-		return p->b < q->b ? -1 : 1;
-	return 0;
-}
-
 int kifu_estimate_ratings(double *ratings, size_t nplayers, const struct kifu_pairing *pairings,
 			  size_t npairings, struct kifu_error *err)
 {
-	struct pair_total *pairs = NULL;
-	double *score = NULL, *gamma = NULL, *denom = NULL;
-	size_t npairs = 0, i, k;
-	int ret = KIFU_ENOMEM, iter;
+	struct kifu_bt_pair *pairs = NULL;
+	double *score = NULL;
+	size_t npairs = 0, k;
+	int ret = KIFU_ENOMEM;
 
 	if (nplayers == 0)
 		return 0;
 	pairs = malloc(sizeof(*pairs) * (npairings ? npairings : 1));
 	score = calloc(nplayers, sizeof(*score));
-	gamma = malloc(sizeof(*gamma) * nplayers);
-	denom = malloc(sizeof(*denom) * nplayers);
-	if (!pairs || !score || !gamma || !denom) {
+	if (!pairs || !score) {
 		kifu_error_set(err, KIFU_ENOMEM, "ratings: out of memory");
 		goto out;
 	}
@@ -80,58 +59,14 @@ int kifu_estimate_ratings(double *ratings, size_t nplayers, const struct kifu_pa
 		}
 		score[p->a] += p->score_a;
 		score[p->b] += 1 - p->score_a;
-		pairs[npairs].a = p->a < p->b ? p->a : p->b;
-		pairs[npairs].b = p->a < p->b ? p->b : p->a;
+		pairs[npairs].a = (uint32_t)(p->a < p->b ? p->a : p->b);
+		pairs[npairs].b = (uint32_t)(p->a < p->b ? p->b : p->a);
 		pairs[npairs].games = 1;
 		npairs++;
 	}
-	qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
-	for (i = 0, k = 0; k < npairs; k++) {
-		if (i > 0 && !cmp_pair(&pairs[i - 1], &pairs[k]))
-			pairs[i - 1].games += pairs[k].games;
-		else
-			pairs[i++] = pairs[k];
-	}
-	npairs = i;
-	for (i = 0; i < nplayers; i++) {
-		score[i] += 0.5; /* the virtual draw */
-		gamma[i] = 1;
-	}
-	for (iter = 0; iter < MAX_ITERATIONS; iter++) {
-		double logsum = 0, change = 0, scale, shift = 0;
-
-		for (i = 0; i < nplayers; i++) {
-			denom[i] = 1 / (gamma[i] + 1); /* the virtual opponent, gamma 1 */
-			shift += gamma[i] * denom[i];
-		}
-		shift = 0.5 - shift / (double)nplayers;
-		for (k = 0; k < npairs; k++) {
-			double d = pairs[k].games / (gamma[pairs[k].a] + gamma[pairs[k].b]);
-
-			denom[pairs[k].a] += d;
-			denom[pairs[k].b] += d;
-		}
-		for (i = 0; i < nplayers; i++) {
-			/* score >= 1/2 (the virtual draw) and |shift| < 1/2: g stays positive */
-			double g = (score[i] - shift) / denom[i];
-
-			change = fmax(change, fabs(log(g / gamma[i])));
-			gamma[i] = g;
-			logsum += log(g);
-		}
-		scale = exp(-logsum / (double)nplayers);
-		for (i = 0; i < nplayers; i++)
-			gamma[i] *= scale;
-		if (change < TOLERANCE)
-			break;
-	}
-	for (i = 0; i < nplayers; i++)
-		ratings[i] = 1500 + 400 * log10(gamma[i]);
-	ret = 0;
+	ret = kifu_bt_fit_(ratings, nplayers, score, pairs, npairs, err);
 out:
 	free(pairs);
 	free(score);
-	free(gamma);
-	free(denom);
 	return ret;
 }

@@ -41,16 +41,7 @@ int kifu_stats_gv_find_(struct kifu_stats_ctx_ *c, const char *game, const char 
 
 int kifu_stats_classify_(const struct kifu_game *g, const char *result)
 {
-	int s;
-
-	if (!result)
-		return RES_UNKNOWN;
-	if (!strcmp(result, "draw"))
-		return RES_DRAW;
-	if (!strcmp(result, "unfinished"))
-		return RES_UNFINISHED;
-	s = kifu_game_side_index(g, result);
-	return s >= 0 && s < MAX_SIDES ? s : RES_UNKNOWN;
+	return kifu_store_sums_classify_(g, result);
 }
 
 const char *kifu_stats_col_text_(struct kifu_stmt *s, int i)
@@ -310,23 +301,8 @@ int kifu_stats_refresh_range_(struct kifu_stats_ctx_ *c, int t, int64_t *after, 
 
 int kifu_stats_state_set_(struct kifu_stats_ctx_ *c, int t, int64_t upto)
 {
-	struct kifu_stmt *s = NULL;
-	int ret;
-
-	ret = kifu_stats_prepare_(c, &s, "INSERT INTO stats_state(name, last_id, depth) VALUES "
-					 "(?1, ?2, ?3) ON CONFLICT(name) DO UPDATE SET last_id = "
-					 "excluded.last_id, depth = excluded.depth",
-				  "cannot write the statistics state");
-	if (ret < 0)
-		return ret;
-	kifu_db_bind_text_static_(s, 1, table_names[t], -1);
-	kifu_db_bind_int64_(s, 2, upto);
-	if (t == T_LINES)
-		kifu_db_bind_int_(s, 3, LINE_DEPTH);
-	if (kifu_db_step_(s) != KIFU_DB_DONE)
-		ret = kifu_stats_fail_db_(c, "cannot write the statistics state");
-	kifu_db_finalize_(s);
-	return ret;
+	return kifu_store_sums_state_set_(c->st, table_names[t], upto,
+					  t == T_LINES ? LINE_DEPTH : 0, c->err);
 }
 
 /*

@@ -119,14 +119,15 @@ void kifu_report_tcol_text_(struct kifu_buf *cell, const struct kifu_report *rep
 /* ---- What the reports share (stats_common.c) ---- */
 
 /* Plies of opening lines kept in stats_lines; deeper reports read the moves. */
-#define LINE_DEPTH 6
+#define LINE_DEPTH KIFU_SUMS_LINE_DEPTH
 /* Sides a game may have here (stats_lines has w0..w3). */
-#define MAX_SIDES 4
+#define MAX_SIDES KIFU_SUMS_MAX_SIDES
 /* Games and variants of the registry. */
 #define MAX_GV 64
 
 /* The result of a game as the accumulators see it: a side index, or one of these. */
-enum { RES_DRAW = -1, RES_UNFINISHED = -2, RES_UNKNOWN = -3 };
+enum { RES_DRAW = KIFU_SUMS_DRAW, RES_UNFINISHED = KIFU_SUMS_UNFINISHED,
+       RES_UNKNOWN = KIFU_SUMS_UNKNOWN };
 
 /* The precomputed tables: stats_outcomes, stats_lines, stats_players. */
 enum { T_OUTCOMES, T_LINES, T_PLAYERS };

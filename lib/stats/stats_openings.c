@@ -28,7 +28,6 @@
 /* One opening line of one first side, with the games that played it. */
 struct oline {
 	uint64_t hash;     /* the position after the line */
-	uint64_t key;      /* hash of gv, first, repeat, line */
 	size_t line;       /* offset of the line (moves joined by ',') in the pool */
 	size_t len;
 	int gv, first, repeat, plies;
@@ -38,59 +37,19 @@ struct oline {
 struct olines {
 	struct oline *v;
 	size_t n, cap;
-	size_t *slot;      /* open addressing: index + 1, 0 when empty */
-	size_t nslot;
 	struct kifu_buf pool;
 };
 
 static void olines_release(struct olines *o)
 {
 	free(o->v);
-	free(o->slot);
 	kifu_buf_release(&o->pool);
 	memset(o, 0, sizeof(*o));
-}
-
-static void olines_reset(struct olines *o)
-{
-	o->n = 0;
-	if (o->slot)
-		memset(o->slot, 0, o->nslot * sizeof(*o->slot));
-	kifu_buf_reset(&o->pool);
 }
 
 static const char *oline_text(const struct olines *o, const struct oline *e)
 {
 	return o->pool.data + e->line;
-}
-
-/* Hashing of keys: FNV-1a, then kifu_hash_mix64_. */
-static uint64_t oline_key(int gv, int first, int repeat, const char *line, size_t len)
-{
-	int head[3] = { gv, first, repeat };
-	uint64_t h = kifu_hash_fnv1a_(KIFU_HASH_FNV_OFFSET, head, sizeof(head));
-
-	return kifu_hash_mix64_(kifu_hash_fnv1a_(h, line, len));
-}
-
-static int olines_grow_slots(struct olines *o)
-{
-	size_t nslot = o->nslot ? o->nslot * 2 : 1024, i;
-	size_t *slot = calloc(nslot, sizeof(*slot));
-
-	if (!slot)
-		return KIFU_ENOMEM;
-	for (i = 0; i < o->n; i++) {
-		size_t k = (size_t)o->v[i].key & (nslot - 1);
-
-		while (slot[k])
-			k = (k + 1) & (nslot - 1);
-		slot[k] = i + 1;
-	}
-	free(o->slot);
-	o->slot = slot;
-	o->nslot = nslot;
-	return 0;
 }
 
 /* A new entry at the end (its counts zero); NULL when out of memory. */
@@ -121,48 +80,15 @@ static struct oline *olines_push(struct olines *o, int gv, int first, int repeat
 	e->repeat = repeat;
 	e->plies = plies;
 	e->hash = hash;
-	e->key = oline_key(gv, first, repeat, line, len);
 	o->n++;
 	return e;
-}
-
-/* The entry of (gv, first, repeat, line), added when new; NULL when out of memory. */
-static struct oline *olines_get(struct olines *o, int gv, int first, int repeat, int plies,
-				const char *line, size_t len, uint64_t hash)
-{
-	uint64_t key = oline_key(gv, first, repeat, line, len);
-	struct oline *e;
-	size_t k;
-
-	if ((o->n + 1) * 2 > o->nslot && olines_grow_slots(o) < 0)
-		return NULL;
-	for (k = (size_t)key & (o->nslot - 1); o->slot[k]; k = (k + 1) & (o->nslot - 1)) {
-		e = &o->v[o->slot[k] - 1];
-		if (e->key == key && e->gv == gv && e->first == first && e->repeat == repeat &&
-		    e->len == len && !memcmp(oline_text(o, e), line, len))
-			return e;
-	}
-	e = olines_push(o, gv, first, repeat, plies, line, len, hash);
-	if (e)
-		o->slot[k] = o->n;
-	return e;
-}
-
-static void oline_count(struct oline *e, int res, long long n)
-{
-	e->games += n;
-	if (res >= 0)
-		e->w[res] += n;
-	else if (res == RES_DRAW)
-		e->draws += n;
-	else
-		e->unfinished += n;
 }
 
 /* One game's opening as its rows arrive: moves joined by ',', and the hashes. */
 struct game_line {
 	int64_t id;
-	int gv, first, res;
+	int gv, first;
+	struct kifu_buf result;
 	int n;             /* plies gathered */
 	int ok;            /* the plies came as 1, 2, ... */
 	struct kifu_buf line;
@@ -170,123 +96,64 @@ struct game_line {
 	uint64_t *hashes;  /* hashes[k]: position after ply k + 1 */
 };
 
-/* Adds the lines of 1..n plies of the game gathered in gl. */
-static int game_line_emit(struct olines *o, struct game_line *gl)
+/* Counts the lines of 1..n plies of the game gathered in gl into sums. */
+static int game_line_emit(struct kifu_store_sums_ *sums, struct kifu_stats_ctx_ *c,
+			  struct game_line *gl)
 {
-	int k, j;
+	struct kifu_store_sums_game_ x;
 
-	if (gl->gv < 0 || gl->res == RES_UNKNOWN)
+	if (gl->gv < 0)
 		return 0;
-	for (k = 0; k < gl->n; k++) {
-		struct oline *e;
-		int repeat = 0;
+	memset(&x, 0, sizeof(x));
+	x.g = c->gv[gl->gv].g;
+	x.variant = c->gv[gl->gv].v;
+	x.first = gl->first;
+	x.result = gl->result.data ? gl->result.data : "";
+	x.nlines = (size_t)gl->n;
+	x.line = gl->line.data ? gl->line.data : "";
+	x.ends = gl->ends;
+	x.hashes = gl->hashes;
+	return kifu_store_sums_add_(sums, &x, 1u << KIFU_SUMS_LINES);
+}
 
-		for (j = 0; j < k && !repeat; j++)
-			repeat = gl->hashes[j] == gl->hashes[k];
-		e = olines_get(o, gl->gv, gl->first, repeat, k + 1, gl->line.data, gl->ends[k],
-			       gl->hashes[k]);
+/* The lines summed in sums as entries of o. */
+static int lines_from_sums(struct kifu_stats_ctx_ *c, const struct kifu_store_sums_ *sums,
+			   struct olines *o)
+{
+	size_t i, n = kifu_store_sums_count_(sums, KIFU_SUMS_LINES);
+	int k;
+
+	for (i = 0; i < n; i++) {
+		struct kifu_store_sums_line_ l;
+		struct oline *e;
+		int gv;
+
+		kifu_store_sums_line_(&l, sums, i);
+		gv = kifu_stats_gv_find_(c, l.g->name, l.g->variants[l.variant]);
+		if (gv < 0)
+			continue;
+		e = olines_push(o, gv, l.first, l.repeat, l.plies, l.line, l.len, l.hash);
 		if (!e)
-			return KIFU_ENOMEM;
-		oline_count(e, gl->res, 1);
+			return kifu_stats_nomem_(c);
+		e->games = l.n[0];
+		for (k = 0; k < MAX_SIDES; k++)
+			e->w[k] = l.n[1 + k];
+		e->draws = l.n[5];
+		e->unfinished = l.n[6];
 	}
 	return 0;
 }
 
 /* ---- Writing and reading stats_lines ---- */
 
-/* An entry as stats_lines orders its primary key: plies, game, variant, line, first, repeat. */
-struct line_item {
-	const char *game, *variant, *line, *first;
-	int plies, repeat;
-	const struct oline *e;
-};
-
-static int cmp_line_item(const void *x, const void *y)
-{
-	const struct line_item *a = x, *b = y;
-	int r;
-
-	if (a->plies != b->plies)
-		return a->plies < b->plies ? -1 : 1;
-	if ((r = strcmp(a->game, b->game)) != 0 || (r = strcmp(a->variant, b->variant)) != 0 ||
-	    (r = strcmp(a->line, b->line)) != 0 || (r = strcmp(a->first, b->first)) != 0)
-		return r;
-	return (a->repeat > b->repeat) - (a->repeat < b->repeat);
-}
-
 /*
- * Adds the entries of o to stats_lines, in key order so that the writes
- * walk the B-tree once instead of jumping about.
- */
-static int lines_flush(struct kifu_stats_ctx_ *c, const struct olines *o)
-{
-	struct line_item *items = NULL;
-	struct kifu_stmt *s = NULL;
-	size_t i;
-	int ret = 0, k;
-
-	if (!o->n)
-		return 0;
-	items = malloc(o->n * sizeof(*items));
-	if (!items)
-		return kifu_stats_nomem_(c);
-	for (i = 0; i < o->n; i++) {
-		const struct oline *e = &o->v[i];
-		const struct kifu_stats_gv_ *gv = &c->gv[e->gv];
-
-		items[i].game = gv->g->name;
-		items[i].variant = gv->g->variants[gv->v];
-		items[i].line = oline_text(o, e);
-		items[i].first = gv->g->sides[e->first];
-		items[i].plies = e->plies;
-		items[i].repeat = e->repeat;
-		items[i].e = e;
-	}
-	qsort(items, o->n, sizeof(*items), cmp_line_item);
-	ret = kifu_stats_prepare_(
-		c, &s,
-		"INSERT INTO stats_lines(plies, game, variant, line, first, repeat, hash, games, "
-		"w0, w1, w2, w3, draws, unfinished) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
-		"ON CONFLICT(plies, game, variant, line, first, repeat) DO UPDATE SET "
-		"games = stats_lines.games + excluded.games, "
-		"w0 = stats_lines.w0 + excluded.w0, w1 = stats_lines.w1 + excluded.w1, "
-		"w2 = stats_lines.w2 + excluded.w2, w3 = stats_lines.w3 + excluded.w3, "
-		"draws = stats_lines.draws + excluded.draws, "
-		"unfinished = stats_lines.unfinished + excluded.unfinished",
-		"cannot update the statistics");
-	for (i = 0; ret == 0 && i < o->n; i++) {
-		const struct oline *e = items[i].e;
-
-		kifu_db_bind_int_(s, 1, e->plies);
-		kifu_db_bind_text_static_(s, 2, items[i].game, -1);
-		kifu_db_bind_text_static_(s, 3, items[i].variant, -1);
-		kifu_db_bind_text_static_(s, 4, items[i].line, (int)e->len);
-		kifu_db_bind_text_static_(s, 5, items[i].first, -1);
-		kifu_db_bind_int_(s, 6, e->repeat);
-		kifu_db_bind_int64_(s, 7, (int64_t)e->hash);
-		kifu_db_bind_int64_(s, 8, e->games);
-		for (k = 0; k < MAX_SIDES; k++)
-			kifu_db_bind_int64_(s, 9 + k, e->w[k]);
-		kifu_db_bind_int64_(s, 13, e->draws);
-		kifu_db_bind_int64_(s, 14, e->unfinished);
-		if (kifu_db_step_(s) != KIFU_DB_DONE)
-			ret = kifu_stats_fail_db_(c, "cannot update the statistics");
-		kifu_db_reset_(s);
-	}
-	kifu_db_finalize_(s);
-	free(items);
-	return ret;
-}
-
-/*
- * Gathers the lines of 1..depth plies of every game src selects, from
- * the moves and positions. With flush, the entries go to stats_lines
+ * Sums the lines of 1..depth plies of every game src selects, from the
+ * moves and positions, into sums. With flush, the sums go to stats_lines
  * whenever they grow past KIFU_STATS_FLUSH_LINES (between games), so
  * that memory stays bounded on any number of games.
  */
 static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
-			    int depth, struct olines *o, int flush)
+			    int depth, struct kifu_store_sums_ *sums, int flush)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct game_line gl;
@@ -339,27 +206,23 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 		const char *move = kifu_stats_col_text_(s, 6);
 
 		if (id != gl.id) {
-			if (gl.id >= 0 && (ret = game_line_emit(o, &gl)) < 0)
+			if (gl.id >= 0 && (ret = game_line_emit(sums, c, &gl)) < 0)
 				break;
-			if (flush && o->n >= KIFU_STATS_FLUSH_LINES) {
-				ret = lines_flush(c, o);
+			if (flush && kifu_store_sums_count_(sums, KIFU_SUMS_LINES) >=
+					     KIFU_STATS_FLUSH_LINES) {
+				ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_LINES,
+							     c->err);
 				if (ret < 0)
 					break;
-				olines_reset(o);
+				kifu_store_sums_clear_(sums);
 			}
 			gl.id = id;
 			gl.gv = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 1),
 						    kifu_stats_col_text_(s, 2));
-			gl.first = -1;
-			gl.res = RES_UNKNOWN;
-			if (gl.gv >= 0) {
-				const struct kifu_game *g = c->gv[gl.gv].g;
-
-				gl.first = kifu_game_side_index(g, kifu_stats_col_text_(s, 3));
-				gl.res = gl.first >= 0
-					 ? kifu_stats_classify_(g, kifu_stats_col_text_(s, 4))
-					 : RES_UNKNOWN;
-			}
+			gl.first = gl.gv < 0 ? -1
+				   : kifu_game_side_index(c->gv[gl.gv].g, kifu_stats_col_text_(s, 3));
+			kifu_buf_reset(&gl.result);
+			kifu_buf_puts(&gl.result, kifu_stats_col_text_(s, 4));
 			gl.n = 0;
 			gl.ok = 1;
 			kifu_buf_reset(&gl.line);
@@ -402,14 +265,17 @@ static int lines_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_s
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
 		ret = kifu_stats_fail_db_(c, "cannot read games");
+	if (ret == 0 && (gl.line.failed || gl.result.failed))
+		ret = KIFU_ENOMEM;
 	if (ret == 0 && gl.id >= 0)
-		ret = game_line_emit(o, &gl);
+		ret = game_line_emit(sums, c, &gl);
 	if (ret == KIFU_ENOMEM)
 		ret = kifu_stats_nomem_(c);
 out:
 	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	kifu_buf_release(&gl.line);
+	kifu_buf_release(&gl.result);
 	kifu_pos_free(pos);
 	free(gl.ends);
 	free(gl.hashes);
@@ -419,19 +285,20 @@ out:
 /* Adds the games stats_lines lacks (inside the refresh's write transaction). */
 static int lines_fill(struct kifu_stats_ctx_ *c)
 {
-	struct olines o;
+	struct kifu_store_sums_ *sums = NULL;
 	struct kifu_stats_source_ src = { NULL, 1, 0, 0, 0 };
 	int ret;
 
-	memset(&o, 0, sizeof(o));
+	if (kifu_store_sums_new_(&sums) < 0)
+		return kifu_stats_nomem_(c);
 	ret = kifu_stats_refresh_range_(c, T_LINES, &src.after, &src.upto, 1);
 	if (ret == 0)
-		ret = lines_from_games(c, &src, LINE_DEPTH, &o, 1);
+		ret = lines_from_games(c, &src, LINE_DEPTH, sums, 1);
 	if (ret == 0)
-		ret = lines_flush(c, &o);
+		ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_LINES, c->err);
 	if (ret == 0)
 		ret = kifu_stats_state_set_(c, T_LINES, src.upto);
-	olines_release(&o);
+	kifu_store_sums_free_(sums);
 	return ret;
 }
 
@@ -745,6 +612,22 @@ static int build_openings(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	return ret;
 }
 
+/* The lines of 1..depth plies of the games src selects, into o. */
+static int openings_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
+			       int depth, struct olines *o)
+{
+	struct kifu_store_sums_ *sums = NULL;
+	int ret;
+
+	if (kifu_store_sums_new_(&sums) < 0)
+		return kifu_stats_nomem_(c);
+	ret = lines_from_games(c, src, depth, sums, 0);
+	if (ret == 0)
+		ret = lines_from_sums(c, sums, o);
+	kifu_store_sums_free_(sums);
+	return ret;
+}
+
 static int openings_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 			   const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
@@ -759,7 +642,7 @@ static int openings_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	if (ret == 0)
 		ret = lines_from_table(c, f, opt->depth, opt->by_position, &o);
 	else if (ret == 1)
-		ret = lines_from_games(c, &src, opt->depth, &o, 0);
+		ret = openings_from_games(c, &src, opt->depth, &o);
 	if (ret == 0 && opt->by_position && opt->symmetric && lines_canonical(&o, c) < 0)
 		ret = kifu_stats_nomem_(c);
 	if (ret == 0)

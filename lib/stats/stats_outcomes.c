@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kifu/game.h"
 #include "stats/stats_impl.h"
@@ -138,33 +139,57 @@ static int outcome_read(struct kifu_stats_ctx_ *c, struct kifu_stmt *s, struct o
 	return ret;
 }
 
-/* Adds the games stats_outcomes lacks (inside the refresh's write transaction). */
+/*
+ * Adds the games stats_outcomes lacks (inside the refresh's write
+ * transaction), each counted as the store counts the games it writes.
+ */
 static int outcomes_fill(struct kifu_stats_ctx_ *c)
 {
+	struct kifu_store_sums_ *sums = NULL;
 	struct kifu_stmt *s = NULL;
 	int64_t after, upto;
-	int ret;
+	int ret, rc;
 
 	ret = kifu_stats_refresh_range_(c, T_OUTCOMES, &after, &upto, 1);
 	if (ret < 0)
 		return ret;
-	ret = kifu_stats_prepare_(
-		c, &s,
-		"INSERT INTO stats_outcomes(game, variant, first, result, termination, plies, "
-		"games) SELECT game, variant, first, result, coalesce(termination, ''), plies, "
-		"count(*) FROM games WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2, 3, 4, 5, 6 "
-		"ON CONFLICT(game, variant, first, result, termination, plies) "
-		"DO UPDATE SET games = stats_outcomes.games + excluded.games",
-		"cannot update the statistics");
+	if (kifu_store_sums_new_(&sums) < 0)
+		return kifu_stats_nomem_(c);
+	ret = kifu_stats_prepare_(c, &s, "SELECT game, variant, first, result, termination, plies "
+					 "FROM games WHERE id > ?1 AND id <= ?2",
+				  "cannot update the statistics");
 	if (ret < 0)
-		return ret;
+		goto out;
 	kifu_db_bind_int64_(s, 1, after);
 	kifu_db_bind_int64_(s, 2, upto);
-	if (kifu_db_step_(s) != KIFU_DB_DONE)
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		int k = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
+					    kifu_stats_col_text_(s, 1));
+		struct kifu_store_sums_game_ x;
+
+		if (k < 0)
+			continue; /* a game no report shows */
+		memset(&x, 0, sizeof(x));
+		x.g = c->gv[k].g;
+		x.variant = c->gv[k].v;
+		x.first_name = kifu_stats_col_text_(s, 2);
+		x.result = kifu_stats_col_text_(s, 3);
+		x.termination = kifu_stats_col_text_(s, 4);
+		x.plies = (long)kifu_db_column_int64_(s, 5);
+		if (kifu_store_sums_add_(sums, &x, 1u << KIFU_SUMS_OUTCOMES) < 0) {
+			ret = kifu_stats_nomem_(c);
+			goto out;
+		}
+	}
+	if (rc != KIFU_DB_DONE)
 		ret = kifu_stats_fail_db_(c, "cannot update the statistics");
-	kifu_db_finalize_(s);
+	if (ret == 0)
+		ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_OUTCOMES, c->err);
 	if (ret == 0)
 		ret = kifu_stats_state_set_(c, T_OUTCOMES, upto);
+out:
+	kifu_db_finalize_(s);
+	kifu_store_sums_free_(sums);
 	return ret;
 }
 

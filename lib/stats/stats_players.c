@@ -35,15 +35,12 @@ struct pmap {
 	size_t n, cap;
 	size_t *slot;       /* index + 1; 0 when empty */
 	size_t nslot;
-	struct kifu_pairing *pairs;
-	size_t npairs, cap_pairs;
 };
 
 static void pmap_release(struct pmap *m)
 {
 	free(m->v);
 	free(m->slot);
-	free(m->pairs);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -87,131 +84,36 @@ static long pmap_get(struct pmap *m, int64_t pid)
 	return (long)m->n++;
 }
 
-static int pmap_pair(struct pmap *m, size_t a, size_t b, double score_a)
+/* The index of player pid in m, or -1 when it is not there (nothing added). */
+static long pmap_find(const struct pmap *m, int64_t pid)
 {
-	if (m->npairs == m->cap_pairs) {
-		size_t cap = m->cap_pairs ? m->cap_pairs * 2 : 1024;
-		struct kifu_pairing *v = realloc(m->pairs, cap * sizeof(*v));
+	size_t k;
 
-		if (!v)
-			return KIFU_ENOMEM;
-		m->pairs = v;
-		m->cap_pairs = cap;
-	}
-	m->pairs[m->npairs].a = a;
-	m->pairs[m->npairs].b = b;
-	m->pairs[m->npairs++].score_a = score_a;
-	return 0;
+	if (!m->nslot)
+		return -1;
+	for (k = (size_t)kifu_hash_mix64_((uint64_t)pid) & (m->nslot - 1); m->slot[k];
+	     k = (k + 1) & (m->nslot - 1))
+		if (m->v[m->slot[k] - 1].pid == pid)
+			return (long)(m->slot[k] - 1);
+	return -1;
 }
-
-/* One game's sides as they arrive. */
-struct game_sides {
-	int64_t id;
-	const struct kifu_game *g;
-	int res;
-	int n;
-	int ok;
-	int64_t pid[MAX_SIDES];
-};
 
 /*
- * Counts a game for its players: only when every side names a player and
- * no player holds two sides (a game with an unknown player says nothing
- * about who plays better, and a player cannot be rated against itself).
+ * Sums the players of the games src selects (each side's rows in side
+ * order, as the store sums a game it writes) into sums.
  */
-static int game_sides_count(struct pmap *m, const struct game_sides *gs)
+static int players_sum_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
+			     struct kifu_store_sums_ *sums)
 {
-	long idx[MAX_SIDES];
-	int i, j, ns;
-
-	if (!gs->g || !gs->ok || gs->res == RES_UNKNOWN || gs->n != gs->g->nsides)
-		return 0;
-	ns = gs->n;
-	for (i = 0; i < ns; i++)
-		for (j = 0; j < i; j++)
-			if (gs->pid[i] == gs->pid[j])
-				return 0;
-	for (i = 0; i < ns; i++) {
-		struct pl *p;
-
-		idx[i] = pmap_get(m, gs->pid[i]);
-		if (idx[i] < 0)
-			return KIFU_ENOMEM;
-		p = &m->v[idx[i]];
-		p->games++;
-		if (gs->res == RES_UNFINISHED) {
-			p->unfinished++;
-		} else if (gs->res == RES_DRAW) {
-			p->draws++;
-			p->draw_points += 1.0 / ns;
-		} else if (gs->res == i) {
-			p->wins++;
-		} else {
-			p->losses++;
-		}
-	}
-	if (gs->res == RES_DRAW) {
-		for (i = 0; i < ns; i++)
-			for (j = i + 1; j < ns; j++)
-				if (pmap_pair(m, (size_t)idx[i], (size_t)idx[j], 0.5) < 0)
-					return KIFU_ENOMEM;
-	} else if (gs->res >= 0) {
-		for (j = 0; j < ns; j++)
-			if (j != gs->res && pmap_pair(m, (size_t)idx[gs->res], (size_t)idx[j], 1) < 0)
-				return KIFU_ENOMEM;
-	}
-	return 0;
-}
-
-/* Rates the players with a finished game (the others keep rated = 0). */
-static int players_rate(struct kifu_stats_ctx_ *c, struct pmap *m)
-{
-	size_t *dense = malloc((m->n ? m->n : 1) * sizeof(*dense));
-	double *ratings = malloc((m->n ? m->n : 1) * sizeof(*ratings));
-	size_t i, nrated = 0;
-	int ret = 0;
-
-	if (!dense || !ratings) {
-		ret = kifu_stats_nomem_(c);
-		goto out;
-	}
-	for (i = 0; i < m->n; i++) {
-		struct pl *p = &m->v[i];
-
-		dense[i] = nrated;
-		if (p->wins + p->draws + p->losses > 0)
-			nrated++;
-	}
-	for (i = 0; i < m->npairs; i++) {
-		m->pairs[i].a = dense[m->pairs[i].a];
-		m->pairs[i].b = dense[m->pairs[i].b];
-	}
-	ret = kifu_estimate_ratings(ratings, nrated, m->pairs, m->npairs, c->err);
-	if (ret < 0)
-		goto out;
-	for (i = 0; i < m->n; i++) {
-		struct pl *p = &m->v[i];
-
-		p->rated = p->wins + p->draws + p->losses > 0;
-		if (p->rated)
-			p->rating = ratings[dense[i]];
-	}
-out:
-	free(dense);
-	free(ratings);
-	return ret;
-}
-
-static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
-			      struct pmap *m)
-{
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct game_sides gs;
+	struct kifu_buf sql = KIFU_BUF_INIT, result = KIFU_BUF_INIT;
+	struct kifu_store_sums_game_ x;
+	struct kifu_store_sides_ sides;
 	struct kifu_stmt *s = NULL;
 	int ret, rc, n;
 
-	memset(&gs, 0, sizeof(gs));
-	gs.id = -1;
+	memset(&x, 0, sizeof(x));
+	x.id = -1;
+	x.sides = &sides;
 	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.result, s.side_index, s.player_id "
 			    "FROM games g CROSS JOIN sides s WHERE ");
 	ret = kifu_stats_source_sql_(&sql, src, &n, c);
@@ -223,68 +125,79 @@ static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats
 		goto out;
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		int64_t id = kifu_db_column_int64_(s, 0);
-		int side = kifu_db_column_int_(s, 3);
 
-		if (id != gs.id) {
-			if (gs.id >= 0 && (ret = game_sides_count(m, &gs)) < 0)
+		if (id != x.id) {
+			if (x.id >= 0 && (ret = kifu_store_sums_add_(sums, &x,
+								     1u << KIFU_SUMS_PLAYERS)) < 0)
 				break;
-			gs.id = id;
-			gs.g = kifu_game_find(kifu_stats_col_text_(s, 1));
-			gs.res = gs.g ? kifu_stats_classify_(gs.g, kifu_stats_col_text_(s, 2))
-				      : RES_UNKNOWN;
-			gs.n = 0;
-			gs.ok = 1;
+			x.id = id;
+			x.g = kifu_game_find(kifu_stats_col_text_(s, 1));
+			kifu_buf_reset(&result);
+			kifu_buf_puts(&result, kifu_stats_col_text_(s, 2));
+			if (result.failed) {
+				ret = KIFU_ENOMEM;
+				break;
+			}
+			x.result = result.data;
+			sides.n = 0;
+			sides.ok = 1;
 		}
-		if (gs.n >= MAX_SIDES || side != gs.n) {
-			gs.ok = 0;
-			continue;
-		}
-		gs.pid[gs.n++] = kifu_db_column_int64_(s, 4);
+		kifu_store_sides_add_(&sides, kifu_db_column_int_(s, 3), kifu_db_column_int64_(s, 4));
 	}
 	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
 		ret = kifu_stats_fail_db_(c, "cannot read games");
-	if (ret == 0 && gs.id >= 0)
-		ret = game_sides_count(m, &gs);
+	if (ret == 0 && x.id >= 0)
+		ret = kifu_store_sums_add_(sums, &x, 1u << KIFU_SUMS_PLAYERS);
 	if (ret == KIFU_ENOMEM)
 		ret = kifu_stats_nomem_(c);
-	if (ret == 0)
-		ret = players_rate(c, m);
 out:
 	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
+	kifu_buf_release(&result);
 	return ret;
 }
 
-static int players_write(struct kifu_stats_ctx_ *c, const struct pmap *m)
+/* The players summed (and rated) in sums into m. */
+static int players_from_sums(struct kifu_stats_ctx_ *c, const struct kifu_store_sums_ *sums,
+			     struct pmap *m)
 {
-	struct kifu_stmt *s = NULL;
-	size_t i;
+	size_t i, n = kifu_store_sums_count_(sums, KIFU_SUMS_PLAYERS);
+
+	for (i = 0; i < n; i++) {
+		const struct kifu_store_sums_player_ *q = kifu_store_sums_player_(sums, i);
+		long k = pmap_get(m, q->pid);
+		struct pl *p;
+
+		if (k < 0)
+			return kifu_stats_nomem_(c);
+		p = &m->v[k];
+		p->games = q->games;
+		p->wins = q->wins;
+		p->draws = q->draws;
+		p->losses = q->losses;
+		p->unfinished = q->unfinished;
+		p->draw_points = q->draw_points;
+		p->rated = q->rated;
+		p->rating = q->rating;
+	}
+	return 0;
+}
+
+/* The players of the games src selects, rated, into m. */
+static int players_from_games(struct kifu_stats_ctx_ *c, const struct kifu_stats_source_ *src,
+			      struct pmap *m)
+{
+	struct kifu_store_sums_ *sums = NULL;
 	int ret;
 
-	ret = kifu_stats_prepare_(
-		c, &s,
-		"INSERT INTO stats_players(player_id, games, wins, draws, draw_points, "
-		"losses, unfinished, rating) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-		"cannot update the statistics");
-	for (i = 0; ret == 0 && i < m->n; i++) {
-		const struct pl *p = &m->v[i];
-
-		kifu_db_bind_int64_(s, 1, p->pid);
-		kifu_db_bind_int64_(s, 2, p->games);
-		kifu_db_bind_int64_(s, 3, p->wins);
-		kifu_db_bind_int64_(s, 4, p->draws);
-		kifu_db_bind_double_(s, 5, p->draw_points);
-		kifu_db_bind_int64_(s, 6, p->losses);
-		kifu_db_bind_int64_(s, 7, p->unfinished);
-		if (p->rated)
-			kifu_db_bind_double_(s, 8, p->rating);
-		else
-			kifu_db_bind_null_(s, 8);
-		if (kifu_db_step_(s) != KIFU_DB_DONE)
-			ret = kifu_stats_fail_db_(c, "cannot update the statistics");
-		kifu_db_reset_(s);
-	}
-	kifu_db_finalize_(s);
+	if (kifu_store_sums_new_(&sums) < 0)
+		return kifu_stats_nomem_(c);
+	ret = players_sum_games(c, src, sums);
+	if (ret == 0)
+		ret = kifu_store_sums_fit_(sums, c->err);
+	if (ret == 0)
+		ret = players_from_sums(c, sums, m);
+	kifu_store_sums_free_(sums);
 	return ret;
 }
 
@@ -349,21 +262,74 @@ static int players_from_table(struct kifu_stats_ctx_ *c, struct pmap *m)
 	return ret;
 }
 
+/* stats_state 'players'.depth (schema 11: whether the sums are kept, the ratings fitted); -1: none. */
+static int players_depth(struct kifu_stats_ctx_ *c, long long *depth)
+{
+	return kifu_db_query_int_(depth, c->st, "SELECT coalesce((SELECT depth FROM stats_state "
+				  "WHERE name = 'players'), -1)", c->err);
+}
+
+/*
+ * Inside the refresh's write transaction: stats_players brought up to
+ * date and its ratings fitted again, into m. Schema 11: the games it lacks
+ * summed and added (an import has usually done that), then the ratings
+ * fitted from the kept sums alone; before, rebuilt whole from every game.
+ */
+static int players_update(struct kifu_stats_ctx_ *c, struct pmap *m)
+{
+	struct kifu_stats_source_ src = { NULL, 1, 0, 0, 0 };
+	struct kifu_store_sums_ *sums = NULL;
+	int sums_kept = kifu_store_version(c->st) >= 11, ret;
+	long long depth = -1;
+
+	ret = sums_kept ? players_depth(c, &depth) : 0;
+	if (ret == 0)
+		ret = kifu_stats_refresh_range_(c, T_PLAYERS, &src.after, &src.upto,
+						depth == KIFU_SUMS_RATINGS_DUE ||
+						depth == KIFU_SUMS_RATINGS_FITTED);
+	if (ret == 0 && sums_kept && src.after == 0)
+		ret = kifu_store_sums_players_clear_(c->st, c->err);
+	if (ret == 0 && kifu_store_sums_new_(&sums) < 0)
+		ret = kifu_stats_nomem_(c);
+	if (ret == 0 && src.after < src.upto)
+		ret = players_sum_games(c, &src, sums);
+	if (ret == 0)
+		ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_PLAYERS, c->err);
+	/* before schema 11, no sums kept: every game was summed here, rated here */
+	if (ret == 0 && sums_kept) {
+		kifu_store_sums_clear_(sums);
+		ret = kifu_store_sums_ratings_(sums, c->st, src.upto, c->err);
+	} else if (ret == 0 && (ret = kifu_store_sums_fit_(sums, c->err)) == 0) {
+		ret = kifu_store_sums_ratings_write_(c->st, sums, src.upto, 0, c->err);
+	}
+	if (ret == 0)
+		ret = players_from_sums(c, sums, m);
+	kifu_store_sums_free_(sums);
+	return ret;
+}
+
 /* Players: every game's, from stats_players kept up to date, else from the games. */
 static int players_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *f, unsigned flags,
 			   struct pmap *m)
 {
 	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
-	int fresh, own = 0, computed = 0, ret;
+	int fresh, rated = 1, own = 0, ret;
 
 	if ((flags & KIFU_STATS_NO_CACHE) ||
 	    (f && (f->game || f->variant || f->player || f->event || f->since || f->until ||
 		   f->termination || f->level)))
 		return players_from_games(c, &src, m);
 	ret = kifu_stats_is_fresh_(c, T_PLAYERS, &fresh);
+	if (ret == 0 && fresh && kifu_store_version(c->st) >= 11) {
+		long long depth = -1;
+
+		/* schema 11: the ratings fit the games too (not an import's sums alone) */
+		ret = players_depth(c, &depth);
+		rated = depth != KIFU_SUMS_RATINGS_DUE;
+	}
 	if (ret < 0)
 		return ret;
-	if (fresh)
+	if (fresh && rated)
 		return players_from_table(c, m);
 	ret = kifu_stats_write_begin_(c, &own);
 	if (ret < 0)
@@ -371,43 +337,15 @@ static int players_collect(struct kifu_stats_ctx_ *c, const struct kifu_filter *
 	if (ret == 1)
 		return players_from_games(c, &src, m);
 	/* From here on a transaction of ours may be open: one way out. */
-	src.ranged = 1;
-	ret = kifu_stats_refresh_range_(c, T_PLAYERS, &src.after, &src.upto, 0);
+	ret = players_update(c, m);
 	if (ret < 0 && kifu_stats_cannot_write_(c)) {
-		/* Writable as far as BEGIN could tell, not for the first change (a full disk). */
+		/* Writable as far as BEGIN could tell, not for a change (a full disk). */
 		kifu_error_clear(c->err);
 		kifu_stats_write_end_(c, own, 1);
-		return players_from_games(c, &(struct kifu_stats_source_){ f, 0, 0, 0, 0 }, m);
-	}
-	if (ret == 0)
-		ret = players_from_games(c, &src, m);
-	computed = ret == 0;
-	if (ret == 0)
-		ret = players_write(c, m);
-	if (ret == 0)
-		ret = kifu_stats_state_set_(c, T_PLAYERS, src.upto);
-	if (ret < 0 && computed && kifu_stats_cannot_write_(c)) {
-		/* The figures are complete; only keeping them failed. */
-		kifu_error_clear(c->err);
-		kifu_stats_write_end_(c, own, 1);
-		own = 0;
-		ret = 0;
+		pmap_release(m);
+		return players_from_games(c, &src, m);
 	}
 	return kifu_stats_write_end_(c, own, ret);
-}
-
-/* The index of player pid in m, or -1 when it is not there (nothing added). */
-static long pmap_find(const struct pmap *m, int64_t pid)
-{
-	size_t k;
-
-	if (!m->nslot)
-		return -1;
-	for (k = (size_t)kifu_hash_mix64_((uint64_t)pid) & (m->nslot - 1); m->slot[k];
-	     k = (k + 1) & (m->nslot - 1))
-		if (m->v[m->slot[k] - 1].pid == pid)
-			return (long)(m->slot[k] - 1);
-	return -1;
 }
 
 /*

@@ -11,5 +11,6 @@ const struct kifu_store_derived_ *const kifu_store_derived_[] = {
 	&kifu_store_symm_derived_,
 	&kifu_store_cells_derived_,
 	&kifu_store_lines_derived_,
+	&kifu_store_sums_derived_,
 	NULL
 };

@@ -218,15 +218,13 @@ static int insert_game_row(int64_t *id, struct kifu_store *st, const struct kifu
 {
 	const struct kifu_game *g = rp->game;
 	const char *result = rec->result ? rec->result : "unfinished";
-	const char *term = rec->termination;
+	const char *term = kifu_store_termination_(rec);
 	char first_day[11];
 	struct kifu_stmt *s = kifu_store_stmt_(st, ST_GAME_INSERT, err);
 	int winner;
 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
-	if (!term && strcmp(result, "unfinished") != 0)
-		term = "rules";
 	winner = kifu_game_side_index(g, result);
 	bind_text(s, 1, g->name);
 	bind_text(s, 2, variant_name(rec, rp));
@@ -296,6 +294,7 @@ static int insert_sides(struct kifu_store *st, int64_t id, const struct kifu_rec
 			ret = kifu_store_step_(st, s, "cannot store a player's side", err);
 			if (ret < 0)
 				return ret;
+			kifu_store_sides_add_(&st->sides, side, pid);
 		}
 	}
 	return 0;
@@ -318,11 +317,10 @@ static int pack_game(struct kifu_store *st, const struct kifu_record *rec,
 	kifu_buf_putc(&st->moves, '[');
 	for (ply = 1; ply <= rp->nplies; ply++) {
 		const struct kifu_turn *t = ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
-		const char *text = kifu_replay_text(rp, ply);
 
 		if (ply > 1)
 			kifu_buf_putc(&st->moves, ',');
-		kifu_buf_json_string(&st->moves, text ? text : t && t->text ? t->text : "");
+		kifu_buf_json_string(&st->moves, kifu_store_ply_text_(rec, rp, ply));
 		if (!t || (!t->comment && !t->clock))
 			continue;
 		kifu_buf_printf(&st->notes, "%c\"%zu\":{", st->notes.len ? ',' : '{', ply);
@@ -458,6 +456,8 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	/* The unique key said no: the game is already stored. */
 	if (w->gid == 0)
 		return find_by_key(&w->gid, st, w->key, err);
+	st->sides.n = 0;
+	st->sides.ok = 1;
 	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
 	/*
 	 * The rows a record's values may fail first, before anything is kept
@@ -652,11 +652,47 @@ int kifu_store_import_begin(int64_t *id, struct kifu_store *st, const char *path
 	return kifu_store_step_id_(id, st, s, "cannot record the import", err);
 }
 
+/*
+ * At the end of an import (schema 11): the players' ratings fitted from
+ * the kept sums when the import left them due (stats_state 'players' at
+ * the last game, depth KIFU_SUMS_RATINGS_DUE), in a refresh transaction
+ * (writers wait on PostgreSQL), so that the first players report reads
+ * them. It reads the kept tables, never the games. A failure leaves them
+ * due, for the report to fit (and to say what failed).
+ */
+static void ratings_at_end(struct kifu_store *st)
+{
+	struct kifu_store_sums_ *a = NULL;
+	long long top = 0, last = -1, depth = -1;
+	int ret;
+
+	if (st->version < 11 || st->readonly || st->in_tx)
+		return;
+	if (kifu_store_begin_tx(st, KIFU_TX_REFRESH, NULL) < 0)
+		return;
+	ret = kifu_store_query_int_(&top, st, "SELECT coalesce(max(id), 0) FROM games", NULL);
+	if (ret == 0)
+		ret = kifu_store_query_int_(&last, st, "SELECT coalesce((SELECT last_id FROM "
+					    "stats_state WHERE name = 'players'), -1)", NULL);
+	if (ret == 0)
+		ret = kifu_store_query_int_(&depth, st, "SELECT coalesce((SELECT depth FROM "
+					    "stats_state WHERE name = 'players'), -1)", NULL);
+	if (ret == 0 && last == top && depth == KIFU_SUMS_RATINGS_DUE) {
+		ret = kifu_store_sums_new_(&a) < 0 ? KIFU_ENOMEM
+						   : kifu_store_sums_ratings_(a, st, last, NULL);
+		kifu_store_sums_free_(a);
+		if (ret == 0 && kifu_store_commit(st, NULL) == 0)
+			return;
+	}
+	kifu_store_rollback(st);
+}
+
 int kifu_store_import_end(struct kifu_store *st, int64_t id, long imported, long duplicates,
 			  long rejected, struct kifu_error *err)
 {
 	struct kifu_stmt *s = kifu_store_stmt_(st, ST_IMPORT_END, err);
 	char now[32];
+	int ret;
 
 	if (!s)
 		return err ? err->code : KIFU_EDB;
@@ -665,7 +701,10 @@ int kifu_store_import_end(struct kifu_store *st, int64_t id, long imported, long
 	kifu_db_bind_int64_(s, 3, duplicates);
 	kifu_db_bind_int64_(s, 4, rejected);
 	kifu_db_bind_text_(s, 5, now_utc(now, sizeof(now)), -1);
-	return kifu_store_step_(st, s, "cannot record the import", err);
+	ret = kifu_store_step_(st, s, "cannot record the import", err);
+	if (ret == 0)
+		ratings_at_end(st);
+	return ret;
 }
 
 int kifu_store_file_add(int64_t *id, struct kifu_store *st, int64_t import_id, const char *path,

@@ -17,6 +17,12 @@
  *   store_symm.c          store only through their hooks
  *   store_lines.c       format 2's lines, nags and evals (game_lines), a
  *                       derived table's hooks and the loader's reader
+ *   store_sums.c        the sums kifu-stats keeps (stats_outcomes,
+ *                       stats_lines, stats_players): what a game adds,
+ *                       for the store and the reports alike, and writing it
+ *   store_ratings.c     the players' ratings fitted from those sums
+ *   store_kept.c        those sums kept as games are written (a derived
+ *                       table's hooks)
  *   backends/pg_text.c, the backends (one const struct each)
  *   backends/pg.c,
  *   backends/sqlite.c
@@ -292,6 +298,8 @@ struct kifu_store {
 	size_t nplayers;
 	struct kifu_store_symm_ *symm; /* store_symm.c: canonical hashes, tree counts */
 	void *cells_state;             /* store_cells.c: a position to replay in */
+	struct kifu_store_kept_ *kept; /* store_sums.c: the stats sums of the games written */
+	struct kifu_store_sides_ sides; /* the players of the game being written (store.c) */
 	size_t cells_cap;
 };
 
@@ -428,6 +436,23 @@ int kifu_store_lines_pack_(struct kifu_buf *b, const struct kifu_record *rec,
 			   const struct kifu_replay *rp);
 int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64_t id,
 			   struct kifu_error *err);
+
+/*
+ * The sums kifu-stats keeps (store_sums.c, declared for lib/stats in
+ * store_sql.h), kept as games are written through the hooks of
+ * kifu_store_sums_derived_ (store_kept.c), which adds src's sums to dst
+ * and writes table t of a's (KIFU_SUMS_*; a kept); and what a stored
+ * game's row says that they count too: games.termination ("rules" for a
+ * finished game without one), and the canonical text of ply (1-based) as
+ * game_data.moves holds it.
+ */
+extern const struct kifu_store_derived_ kifu_store_sums_derived_;
+int kifu_store_sums_merge_(struct kifu_store_sums_ *dst, const struct kifu_store_sums_ *src);
+int kifu_store_sums_write_one_(struct kifu_store *st, struct kifu_store_sums_ *a, int t,
+			       struct kifu_error *err);
+const char *kifu_store_termination_(const struct kifu_record *rec);
+const char *kifu_store_ply_text_(const struct kifu_record *rec, const struct kifu_replay *rp,
+				 size_t ply);
 
 /*
  * Board symmetries and the tree (store_symm.c): a stored game's canonical

@@ -81,4 +81,129 @@ void kifu_store_reach_bind_(struct kifu_stmt *s, struct kifu_store *st, int symm
 			    const uint64_t *orient, int n);
 int kifu_store_orient_hashes_(uint64_t *out, const struct kifu_game *g, const void *state);
 
+/*
+ * The sums kifu-stats keeps (store_sums.c): what one stored game adds to
+ * stats_outcomes and stats_lines, counted in one place for the store,
+ * which keeps them as it writes games, and for the reports' refresh of
+ * the games the tables lack. A game's result as a side index (below
+ * KIFU_SUMS_MAX_SIDES) or one of KIFU_SUMS_DRAW, _UNFINISHED, _UNKNOWN.
+ */
+enum { KIFU_SUMS_OUTCOMES, KIFU_SUMS_LINES, KIFU_SUMS_PLAYERS, KIFU_SUMS_NTABLES };
+enum { KIFU_SUMS_DRAW = -1, KIFU_SUMS_UNFINISHED = -2, KIFU_SUMS_UNKNOWN = -3 };
+#define KIFU_SUMS_MAX_SIDES 4  /* stats_lines has w0..w3 */
+#define KIFU_SUMS_LINE_DEPTH 6 /* plies of the lines kept (stats_state 'lines'.depth) */
+/* stats_state 'players'.depth (schema 11): the ratings wait to be fitted, or fit last_id. */
+#define KIFU_SUMS_RATINGS_DUE 1
+#define KIFU_SUMS_RATINGS_FITTED 2
+
+struct kifu_game;
+struct kifu_store_sums_;
+
+/*
+ * A game's sides as its rows of sides come, in side order: ok while each
+ * side has exactly one player so far (kifu_store_sides_add_ of side
+ * index side and player pid; start from { 0, 1 }).
+ */
+struct kifu_store_sides_ {
+	int n, ok;
+	int64_t pid[KIFU_SUMS_MAX_SIDES];
+};
+void kifu_store_sides_add_(struct kifu_store_sides_ *s, int side, int64_t pid);
+
+/*
+ * One stored game as the sums count it (players: only one whose sides
+ * all name a player, no player holding two, with a known result): its game (NULL, or a variant
+ * < 0: counted nowhere), its first side (the lines need its index, else
+ * they count nothing; the outcomes take games.first as written from
+ * first_name where it is not NULL), games.result and .termination (NULL
+ * as ''), its plies, and its line: the canonical moves of plies
+ * 1..nlines joined by ',', ends[k] the length of the line of k + 1
+ * plies, hashes[k] the position after it.
+ */
+struct kifu_store_sums_game_ {
+	int64_t id;                             /* players: the game's id */
+	const struct kifu_store_sides_ *sides;  /* players: its sides (NULL: none) */
+	const struct kifu_game *g;
+	int variant, first;
+	const char *first_name;
+	const char *result, *termination;
+	long plies;
+	size_t nlines;
+	const char *line;
+	const size_t *ends;
+	const uint64_t *hashes;
+};
+
+/* A line summed (n: games, wins of side 0..3, draws, unfinished). */
+struct kifu_store_sums_line_ {
+	const struct kifu_game *g;
+	int variant, first, repeat, plies;
+	const char *line;
+	size_t len;
+	uint64_t hash;
+	int64_t n[7];
+};
+
+/*
+ * A player summed: its games, results, draw points (1 / sides per draw),
+ * points in its pairings (the rating fit's score) and its first game
+ * counted (and side there); a pair of players (a < b) and its pairings.
+ */
+struct kifu_store_sums_player_ {
+	int64_t pid, first_game;
+	int first_side;
+	long long games, wins, draws, losses, unfinished;
+	double draw_points, points;
+	int rated;             /* with a finished game: rating set by kifu_store_sums_fit_ */
+	double rating;
+};
+struct kifu_store_sums_pair_ {
+	int64_t a, b;
+	long long games;
+};
+
+int kifu_store_sums_classify_(const struct kifu_game *g, const char *result);
+int kifu_store_sums_new_(struct kifu_store_sums_ **out);
+void kifu_store_sums_free_(struct kifu_store_sums_ *a);
+void kifu_store_sums_clear_(struct kifu_store_sums_ *a);
+/* Adds game x to the tables of which (bits 1 << KIFU_SUMS_*): 0 or KIFU_ENOMEM. */
+int kifu_store_sums_add_(struct kifu_store_sums_ *a, const struct kifu_store_sums_game_ *x,
+			 unsigned which);
+/*
+ * The rows summed for table t (players: the players); line i of them (i
+ * below the count of KIFU_SUMS_LINES), player i, and pair i of npairs.
+ */
+size_t kifu_store_sums_count_(const struct kifu_store_sums_ *a, int t);
+void kifu_store_sums_line_(struct kifu_store_sums_line_ *out, const struct kifu_store_sums_ *a,
+			   size_t i);
+const struct kifu_store_sums_player_ *kifu_store_sums_player_(const struct kifu_store_sums_ *a,
+							      size_t i);
+size_t kifu_store_sums_npairs_(const struct kifu_store_sums_ *a);
+const struct kifu_store_sums_pair_ *kifu_store_sums_pair_(const struct kifu_store_sums_ *a,
+							  size_t i);
+/* Adds the sums of the tables of which to them (upserts); a stays as it is. */
+int kifu_store_sums_write_(struct kifu_store *st, struct kifu_store_sums_ *a, unsigned which,
+			   struct kifu_error *err);
+/*
+ * The players' ratings: fitted from a's players and pairs (each player
+ * with a finished game rated, the players taken in the order of their
+ * first game, as they came when every game was read in id order: the same
+ * figures to the last bit however the sums were gathered); written into
+ * stats_players with stats_state 'players' at last (depth: the state's,
+ * 0 before schema 11). kifu_store_sums_ratings_: the whole of it from the
+ * kept tables (schema 11) into a (empty), inside the caller's refresh
+ * transaction, and the state's depth set to KIFU_SUMS_RATINGS_FITTED.
+ */
+int kifu_store_sums_fit_(struct kifu_store_sums_ *a, struct kifu_error *err);
+int kifu_store_sums_ratings_write_(struct kifu_store *st, const struct kifu_store_sums_ *a,
+				   int64_t last, int depth, struct kifu_error *err);
+int kifu_store_sums_ratings_(struct kifu_store_sums_ *a, struct kifu_store *st, int64_t last,
+			     struct kifu_error *err);
+
+/* Empties stats_player_sums and stats_pairs (schema 11), which follow stats_players. */
+int kifu_store_sums_players_clear_(struct kifu_store *st, struct kifu_error *err);
+/* Sets stats_state name's last_id, and depth (NULL when 0). */
+int kifu_store_sums_state_set_(struct kifu_store *st, const char *name, int64_t last, int depth,
+			       struct kifu_error *err);
+
 #endif
