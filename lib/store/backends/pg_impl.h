@@ -26,19 +26,27 @@
 
 /*
  * Rows a transaction writes by COPY at its commit (or before a statement
- * that could read them): the backend's own statements of a game's
- * game_moves and game_canon rows (named queries "game_moves_insert",
- * "canon_insert"), matched by their text, run by adding a row, their
- * parameters typed by types; a game_canon row also gives the game's
- * entries of positions_canon (its canonical hashes, each once with its
- * first ply), so that "canon_index" finds its games indexed already.
+ * that could read them): the statements of a game's game_moves and
+ * game_canon rows (the backend's own, named queries "game_moves_insert",
+ * "canon_insert"), of its game_cells, game_lines and game_listing rows,
+ * and the tree counts' upsert (store_symm_sets.c), matched by their text,
+ * run by adding a row, their parameters typed by types; a game_canon row
+ * also gives the game's entries of positions_canon (its canonical hashes,
+ * each once with its first ply), so that "canon_index" finds its games
+ * indexed already.
  */
 struct stage {
 	const char *insert, *copy, *types;
 	int canon;
+	/*
+	 * A row that is not the table's as it stands (an upsert's, or one
+	 * completed from another table): copied into the session's temporary
+	 * table made by create, then moved into its table by then.
+	 */
+	const char *create, *then;
 };
 
-#define NSTAGES 2
+#define NSTAGES 6
 
 extern const struct stage kifu_pg_stages_[];
 

@@ -32,9 +32,43 @@
 const struct stage kifu_pg_stages_[] = {
 	{ "INSERT INTO game_moves(game_id, moves, hashes, notes) "
 	  "VALUES (?1, ?2::jsonb, ?3::jsonb, ?4::jsonb)",
-	  "COPY game_moves(game_id, moves, hashes, notes) FROM STDIN (FORMAT binary)", "ijjj", 0 },
+	  "COPY game_moves(game_id, moves, hashes, notes) FROM STDIN (FORMAT binary)", "ijjj", 0, NULL, NULL },
 	{ "INSERT INTO game_canon(game_id, canon) VALUES (?1, ?2::jsonb)",
-	  "COPY game_canon(game_id, canon) FROM STDIN (FORMAT binary)", "ij", 1 },
+	  "COPY game_canon(game_id, canon) FROM STDIN (FORMAT binary)", "ij", 1, NULL, NULL },
+	{ "INSERT INTO game_cells(game_id, cells) VALUES (?1, ?2)",
+	  "COPY game_cells(game_id, cells) FROM STDIN (FORMAT binary)", "ib", 0, NULL, NULL },
+	{ "INSERT INTO game_lines(game_id, lines) VALUES (?1, ?2)",
+	  "COPY game_lines(game_id, lines) FROM STDIN (FORMAT binary)", "it", 0, NULL, NULL },
+	/* The listing row: the game's own columns, read from its row once all are in. */
+	{ "INSERT INTO game_listing(id, game, variant, date, date_first, result, plies, "
+	  "players) SELECT id, game, variant, date, date_first, result, plies, ?2 FROM games "
+	  "WHERE id = ?1",
+	  "COPY kifu_listing_stage(id, players) FROM STDIN (FORMAT binary)", "it", 0,
+	  "CREATE TEMPORARY TABLE IF NOT EXISTS kifu_listing_stage (id BIGINT NOT NULL, "
+	  "players TEXT COLLATE \"C\" NOT NULL) ON COMMIT DELETE ROWS",
+	  "WITH t AS (DELETE FROM kifu_listing_stage RETURNING id, players) "
+	  "INSERT INTO game_listing(id, game, variant, date, date_first, result, plies, players) "
+	  "SELECT g.id, g.game, g.variant, g.date, g.date_first, g.result, g.plies, t.players "
+	  "FROM t JOIN games g ON g.id = t.id" },
+	/*
+	 * The tree counts (schema 8 on): summed by key first (an upsert may
+	 * not meet one row twice), the earlier first and the later last date
+	 * kept, as store_symm_sets.c's upsert does row by row.
+	 */
+	{ KIFU_TREE_UPSERT_DATED_,
+	  "COPY kifu_tree_stage FROM STDIN (FORMAT binary)", "ttiitiiiiiiiitt", 0,
+	  "CREATE TEMPORARY TABLE IF NOT EXISTS kifu_tree_stage (game TEXT COLLATE \"C\", "
+	  "variant TEXT COLLATE \"C\", sym BIGINT, hash BIGINT, move TEXT COLLATE \"C\", "
+	  "games BIGINT, w0 BIGINT, w1 BIGINT, w2 BIGINT, w3 BIGINT, draws BIGINT, "
+	  "unfinished BIGINT, plies BIGINT, first_seen TEXT COLLATE \"C\", "
+	  "last_seen TEXT COLLATE \"C\") ON COMMIT DELETE ROWS",
+	  "WITH t AS (DELETE FROM kifu_tree_stage RETURNING *) "
+	  "INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, "
+	  "draws, unfinished, plies, first_seen, last_seen) SELECT game, variant, sym::integer, "
+	  "hash, move, sum(games), sum(w0), sum(w1), sum(w2), sum(w3), sum(draws), "
+	  "sum(unfinished), sum(plies), min(first_seen), max(last_seen) FROM t "
+	  "GROUP BY game, variant, sym, hash, move " KIFU_TREE_UPSERT_ ", "
+	  KIFU_TREE_UPSERT_DATES_ },
 };
 
 _Static_assert(sizeof(kifu_pg_stages_) / sizeof(kifu_pg_stages_[0]) == NSTAGES,
@@ -92,7 +126,20 @@ int kifu_pg_batch_join_(struct kifu_store *st, struct kifu_error *err)
 int kifu_pg_reads_staged_(const char *sql)
 {
 	return strstr(sql, "moves") || strstr(sql, "canon") || strstr(sql, "positions") ||
-	       strstr(sql, "game_data") || strstr(sql, "COMMIT");
+	       strstr(sql, "game_data") || strstr(sql, "cells") || strstr(sql, "lines") ||
+	       strstr(sql, "listing") || strstr(sql, "COMMIT");
+}
+
+/* Runs sql (no rows, no parameters): 0 or the failure kept. */
+static int exec_plain(struct pg_conn *c, const char *sql)
+{
+	PGresult *res = PQexec(c->pg, sql);
+	int ret = 0;
+
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		ret = kifu_pg_result_fail_(c, res);
+	PQclear(res);
+	return ret;
 }
 
 static int copy_send(struct pg_conn *c, const char *sql, struct kifu_pg_copy_ *w)
@@ -128,8 +175,18 @@ int kifu_pg_staged_send_(struct pg_conn *c)
 	if (!c->nstaged)
 		return 0;
 	ret = kifu_pg_drain_(c);
-	for (i = 0; i < NSTAGES && ret == 0; i++)
-		ret = copy_send(c, kifu_pg_stages_[i].copy, &c->staged[i]);
+	for (i = 0; i < NSTAGES && ret == 0; i++) {
+		const struct stage *sg = &kifu_pg_stages_[i];
+
+		if (!c->staged[i].rows)
+			continue;
+		if (sg->create)
+			ret = exec_plain(c, sg->create);
+		if (ret == 0)
+			ret = copy_send(c, sg->copy, &c->staged[i]);
+		if (ret == 0 && sg->then)
+			ret = exec_plain(c, sg->then);
+	}
 	if (ret == 0)
 		ret = copy_send(c, "COPY positions_canon(hash, game_id, ply) FROM STDIN (FORMAT binary)",
 				&c->canon);
@@ -142,8 +199,8 @@ int kifu_pg_staged_add_(struct pg_conn *c, struct pg_stmt *s)
 {
 	const struct stage *sg = &kifu_pg_stages_[s->stage - 1];
 	struct kifu_pg_copy_ *w = &c->staged[s->stage - 1];
-	const char *values[4];
-	int lengths[4], i, n = (int)strlen(sg->types);
+	const char *values[16];
+	int lengths[16], i, n = (int)strlen(sg->types);
 	size_t nh;
 
 	for (i = 0; i < n && i < s->nparams; i++) {
