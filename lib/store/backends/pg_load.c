@@ -67,7 +67,8 @@ const struct stage kifu_pg_stages_[] = {
 	  "draws, unfinished, plies, first_seen, last_seen) SELECT game, variant, sym::integer, "
 	  "hash, move, sum(games), sum(w0), sum(w1), sum(w2), sum(w3), sum(draws), "
 	  "sum(unfinished), sum(plies), min(first_seen), max(last_seen) FROM t "
-	  "GROUP BY game, variant, sym, hash, move " KIFU_TREE_UPSERT_ ", "
+	  "GROUP BY game, variant, sym, hash, move ORDER BY sym, hash, game, variant, move "
+	  KIFU_TREE_UPSERT_ ", "
 	  KIFU_TREE_UPSERT_DATES_ },
 };
 
@@ -115,6 +116,10 @@ int kifu_pg_batch_join_(struct kifu_store *st, struct kifu_error *err)
 		c->grouped = 1;
 		c->group_games = 0;
 		c->group_started = kifu_pg_now_ms_();
+		/* Under the lock: the ids of the group's new games and players taken here. */
+		ret = kifu_pg_ids_group_(c);
+		if (ret < 0)
+			return kifu_db_fail_(st, "cannot start a transaction", err);
 	}
 	c->group_games++;
 	return KIFU_JOIN_BATCH;
@@ -157,13 +162,29 @@ static int copy_send(struct pg_conn *c, const char *sql, struct kifu_pg_copy_ *w
 	return ret;
 }
 
+/* The entries of p, sorted, with one COPY; p left empty. */
+static int postings_send(struct pg_conn *c, const char *sql, struct kifu_pg_postings_ *p)
+{
+	struct kifu_pg_copy_ w = KIFU_PG_COPY_INIT;
+	int ret;
+
+	if (!p->n)
+		return 0;
+	if (kifu_pg_postings_rows_(&w, p) < 0)
+		ret = kifu_pg_nomem_(c);
+	else
+		ret = copy_send(c, sql, &w);
+	kifu_pg_copy_release_(&w);
+	return ret;
+}
+
 void kifu_pg_staged_clear_(struct pg_conn *c)
 {
 	int i;
 
 	for (i = 0; i < NSTAGES; i++)
 		kifu_pg_copy_clear_(&c->staged[i]);
-	kifu_pg_copy_clear_(&c->canon);
+	c->canon.n = 0;
 	c->nstaged = 0;
 }
 
@@ -188,8 +209,8 @@ int kifu_pg_staged_send_(struct pg_conn *c)
 			ret = exec_plain(c, sg->then);
 	}
 	if (ret == 0)
-		ret = copy_send(c, "COPY positions_canon(hash, game_id, ply) FROM STDIN (FORMAT binary)",
-				&c->canon);
+		ret = postings_send(c, "COPY positions_canon(hash, game_id, ply) FROM STDIN "
+				       "(FORMAT binary)", &c->canon);
 	kifu_pg_staged_clear_(c);
 	return ret;
 }
@@ -213,10 +234,10 @@ int kifu_pg_staged_add_(struct pg_conn *c, struct pg_stmt *s)
 	/* Canonical hashes that do not read as numbers are left to "canon_index". */
 	if (sg->canon && values[0] && values[1] &&
 	    kifu_pg_json_ints_(&c->scratch, &nh, values[1], (size_t)lengths[1]) == 0 &&
-	    kifu_pg_copy_entries_(&c->canon, strtoll(values[0], NULL, 10), c->scratch.h, nh,
+	    kifu_pg_postings_add_(&c->canon, strtoll(values[0], NULL, 10), c->scratch.h, nh,
 				  &c->scratch) < 0)
 		return kifu_pg_nomem_(c);
-	if (w->buf.failed || c->canon.buf.failed)
+	if (w->buf.failed)
 		return kifu_pg_nomem_(c);
 	c->nstaged++;
 	c->changes = 1;
@@ -227,8 +248,8 @@ int kifu_pg_staged_add_(struct pg_conn *c, struct pg_stmt *s)
 
 /*
  * A game's entries: each hash once, with the first ply that reached it,
- * kept in COPY rows until the transaction commits (posidx_commit), when
- * the transaction's games go in with one COPY. The game is new (its row
+ * kept until the transaction commits (posidx_commit), when the
+ * transaction's games go in with one COPY, sorted by hash. The game is new (its row
  * was just inserted, under the games' lock) and each hash comes once: no
  * entry can be there already.
  */
@@ -237,8 +258,8 @@ int kifu_pg_posidx_queue_(struct kifu_store *st, int64_t id, const struct kifu_r
 {
 	struct pg_conn *c = CONN(st);
 
-	if (kifu_pg_copy_entries_(&c->posidx, id, rp->hashes, rp->nplies + 1, &c->scratch) < 0) {
-		kifu_pg_copy_clear_(&c->posidx);
+	if (kifu_pg_postings_add_(&c->posidx, id, rp->hashes, rp->nplies + 1, &c->scratch) < 0) {
+		c->posidx.n = 0;
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -250,13 +271,13 @@ int kifu_pg_posidx_commit_(struct kifu_store *st, struct kifu_error *err)
 	struct pg_conn *c = CONN(st);
 	int ret = kifu_pg_staged_send_(c);
 
-	if (ret == 0 && c->posidx.rows) {
+	if (ret == 0 && c->posidx.n) {
 		ret = kifu_pg_drain_(c);
 		if (ret == 0)
-			ret = copy_send(c, "COPY positions_hash(hash, game_id, ply) FROM STDIN "
-					   "(FORMAT binary)", &c->posidx);
+			ret = postings_send(c, "COPY positions_hash(hash, game_id, ply) FROM STDIN "
+					       "(FORMAT binary)", &c->posidx);
 	}
-	kifu_pg_copy_clear_(&c->posidx);
+	c->posidx.n = 0;
 	return ret < 0 ? kifu_db_fail_(st, "cannot store the games' rows", err) : 0;
 }
 
@@ -270,7 +291,7 @@ int kifu_pg_posidx_nothing_(struct kifu_store *st, struct kifu_error *err)
 void kifu_pg_posidx_forget_(struct kifu_store *st)
 {
 	if (CONN(st)) {
-		kifu_pg_copy_clear_(&CONN(st)->posidx);
+		CONN(st)->posidx.n = 0;
 		kifu_pg_staged_clear_(CONN(st));
 	}
 }
