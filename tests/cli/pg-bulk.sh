@@ -13,7 +13,9 @@
 # takes the next one). A re-run stores nothing. A player the server refuses
 # in a later group is quarantined with its reason, the batch goes on, and
 # the ids stay SQLite's. Two importers at once of overlapping halves store
-# every game once, ids 1..N without a gap.
+# every game once, ids 1..N without a gap. (A server of its own: its log
+# counts the statements.)
+# tests/run: early (it is long)
 set -u
 pg_own_server=1
 . tests/cli/lib/pg.sh
