@@ -18,7 +18,7 @@
 #    (which bring the precomputed tables up to date), then summary, openings
 #    --depth 2, openings --depth 4 --by-position, players, and the worst
 #    kifu-search: --after the most played 3-ply splay-schmidt line (all its
-#    games listed).
+#    games listed). KIFU_BENCH_GAMES=0 skips this part.
 # The machine's load (uptime) is printed before and after. PostgreSQL's own
 # CPU is not in the CPU figures (they are the client's: user + sys).
 # Usage: sh bench/pg.sh [TOOLS_DIR]   (run from the repo root)
@@ -118,6 +118,10 @@ awk -v g="$games" -v l="$t_lite" -v a="$t_pg1" -v b="$t_pg2" -v sl="$stored_lite
 }'
 
 # ---- Reports and search on $big games, both backends.
+if [ "$big" = 0 ]; then
+	echo "pg: load after: $(uptime)"
+	exit 0
+fi
 lite=${KIFU_BENCH_DB:-$out/stats-$big.db}
 bigfile=$out/stats-games-$big.yaml
 if [ ! -f "$bigfile" ]; then

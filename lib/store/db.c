@@ -207,6 +207,9 @@ int kifu_db_exec_(struct kifu_store *st, const char *sql)
 
 int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql, int wait)
 {
+	/* Nothing sent yet, or nothing ever sent without waiting: no answer to read. */
+	if (!sql && (st->tx_pending || !st->be->exec_nowait))
+		return 0;
 	if (st->tx_pending || !st->be->exec_nowait)
 		return kifu_db_exec_(st, sql);
 	return st->be->exec_nowait(st, sql, wait);

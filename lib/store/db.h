@@ -237,7 +237,8 @@ int kifu_db_retryable_(struct kifu_store *st);
  * the next statement (PostgreSQL sends it without waiting, inside a
  * transaction); with wait, answered now together with the writes in
  * flight (one round trip), their first failure returned: 0 or a negative
- * KIFU_E* code.
+ * KIFU_E* code. sql NULL: no statement, the answers to the writes in
+ * flight read now (nothing to do on SQLite).
  */
 int kifu_db_exec_nowait_(struct kifu_store *st, const char *sql, int wait);
 

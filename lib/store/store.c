@@ -466,6 +466,9 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	 */
 	if (ret == 0)
 		ret = insert_figures_tags(st, w->gid, w->rec, w->rp, err);
+	/* On a server, the answers to those rows (sent without waiting): a refusal is still the record's. */
+	if (ret == 0 && kifu_db_exec_nowait_(st, NULL, 1) < 0)
+		ret = kifu_store_fail_(st, "cannot store a game", err);
 	if (ret == 0)
 		st->write_kept = 1;
 	/* Before the derived tables: SQLite's canonical hashes go into the same row (schema 7). */
@@ -601,6 +604,9 @@ static int quarantine_write(struct kifu_store *st, void *arg, struct kifu_error 
 		if (ret < 0)
 			return ret;
 	}
+	/* The answers to the rows sent without waiting (the savepoint's release does not wait). */
+	if (kifu_db_exec_nowait_(st, NULL, 1) < 0)
+		return kifu_store_fail_(st, "cannot quarantine a record", err);
 	return 1;
 }
 

@@ -485,6 +485,31 @@ int kifu_store_history_migrate_(struct kifu_store *st, struct kifu_error *err);
 int kifu_store_replay_stored_(const struct kifu_game *g, void *state, const char *moves,
 			      int (*each)(void *ctx, const void *state, size_t ply), void *ctx);
 int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
+/*
+ * The tree counts' upsert (store_symm_sets.c) from schema 8 on, in SQL
+ * either backend runs: the counts added, the earlier first and the later
+ * last date kept (NULL being none). A backend that loads the rows in bulk
+ * (pg_load.c) knows the statement by this text and ends its own with the
+ * same clause.
+ */
+#define KIFU_TREE_UPSERT_ \
+	"ON CONFLICT(\"symmetric\", hash, game, variant, move) DO UPDATE SET " \
+	"games = tree_moves.games + excluded.games, " \
+	"w0 = tree_moves.w0 + excluded.w0, w1 = tree_moves.w1 + excluded.w1, " \
+	"w2 = tree_moves.w2 + excluded.w2, w3 = tree_moves.w3 + excluded.w3, " \
+	"draws = tree_moves.draws + excluded.draws, " \
+	"unfinished = tree_moves.unfinished + excluded.unfinished, " \
+	"plies = tree_moves.plies + excluded.plies"
+#define KIFU_TREE_UPSERT_DATES_ \
+	"first_seen = CASE WHEN tree_moves.first_seen IS NULL OR excluded.first_seen < " \
+	"tree_moves.first_seen THEN excluded.first_seen ELSE tree_moves.first_seen END, " \
+	"last_seen = CASE WHEN tree_moves.last_seen IS NULL OR excluded.last_seen > " \
+	"tree_moves.last_seen THEN excluded.last_seen ELSE tree_moves.last_seen END"
+#define KIFU_TREE_UPSERT_DATED_ \
+	"INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, " \
+	"draws, unfinished, plies, first_seen, last_seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, " \
+	"?9, ?10, ?11, ?12, ?13, ?14, ?15) " KIFU_TREE_UPSERT_ ", " KIFU_TREE_UPSERT_DATES_
+
 int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct kifu_error *err);

@@ -186,31 +186,15 @@ void kifu_store_tset_move_(struct kifu_store_tset_ *t, int from, int to)
 }
 
 /*
- * The upsert of tree counts; from schema 8 with the dates, the earlier and
- * the later kept (NULL being none), in SQL either backend runs. (An older
- * schema is written by its migrations only: schema 5's counts the tree
- * before schema 8 adds the dates.)
+ * The upsert of tree counts; from schema 8 with the dates (store_impl.h).
+ * (An older schema is written by its migrations only: schema 5's counts
+ * the tree before schema 8 adds the dates.)
  */
-#define TREE_UPSERT_COUNTS \
-	"ON CONFLICT(\"symmetric\", hash, game, variant, move) DO UPDATE SET " \
-	"games = tree_moves.games + excluded.games, " \
-	"w0 = tree_moves.w0 + excluded.w0, w1 = tree_moves.w1 + excluded.w1, " \
-	"w2 = tree_moves.w2 + excluded.w2, w3 = tree_moves.w3 + excluded.w3, " \
-	"draws = tree_moves.draws + excluded.draws, " \
-	"unfinished = tree_moves.unfinished + excluded.unfinished, " \
-	"plies = tree_moves.plies + excluded.plies"
 static const char tree_upsert[] =
 	"INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, "
 	"draws, unfinished, plies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
-	TREE_UPSERT_COUNTS;
-static const char tree_upsert_dated[] =
-	"INSERT INTO tree_moves(game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, "
-	"draws, unfinished, plies, first_seen, last_seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-	"?9, ?10, ?11, ?12, ?13, ?14, ?15) " TREE_UPSERT_COUNTS ", "
-	"first_seen = CASE WHEN tree_moves.first_seen IS NULL OR excluded.first_seen < "
-	"tree_moves.first_seen THEN excluded.first_seen ELSE tree_moves.first_seen END, "
-	"last_seen = CASE WHEN tree_moves.last_seen IS NULL OR excluded.last_seen > "
-	"tree_moves.last_seen THEN excluded.last_seen ELSE tree_moves.last_seen END";
+	KIFU_TREE_UPSERT_;
+static const char tree_upsert_dated[] = KIFU_TREE_UPSERT_DATED_;
 
 int kifu_store_agg_write_(struct kifu_store *st, struct kifu_store_agg_ *a, struct kifu_error *err)
 {

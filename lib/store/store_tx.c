@@ -210,14 +210,16 @@ static void retry_pause(unsigned attempt)
 
 /*
  * Ends the savepoint of a write inside a caller's batch: released when the
- * write (and, on PostgreSQL, the rows it sent without waiting) succeeded;
+ * write succeeded (the write read the answers to the rows it sent without
+ * waiting, on PostgreSQL; the release is sent without waiting too, and
+ * answered with the next statement);
  * rolled back to when it failed on its values (kifu_db_record_error_), so
  * that the batch goes on without it (KIFU_EINVALID, err saying why).
  */
 static int savepoint_end(struct kifu_store *st, int ret, struct kifu_error *err)
 {
 	if (ret >= 0) {
-		if (kifu_db_exec_nowait_(st, "RELEASE SAVEPOINT kifu_write", 1) == 0)
+		if (kifu_db_exec_nowait_(st, "RELEASE SAVEPOINT kifu_write", 0) == 0)
 			return ret;
 		ret = kifu_store_fail_(st, "cannot store a game", err);
 	}

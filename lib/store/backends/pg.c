@@ -187,11 +187,12 @@ static void pg_close(struct kifu_store *st)
 		return;
 	PQfinish(c->pg);
 	conn_clear(c);
-	kifu_pg_copy_release_(&c->posidx);
+	kifu_pg_postings_release_(&c->posidx);
 	for (i = 0; i < NSTAGES; i++)
 		kifu_pg_copy_release_(&c->staged[i]);
-	kifu_pg_copy_release_(&c->canon);
+	kifu_pg_postings_release_(&c->canon);
 	kifu_pg_entries_release_(&c->scratch);
+	kifu_pg_ids_free_(c);
 	free(c);
 	st->conn = NULL;
 }
@@ -340,6 +341,38 @@ static int is_query(const char *sql)
 	       !strncmp(sql, "VALUES", 6);
 }
 
+/*
+ * The statements pg_ids.c answers in a group, known by their text (as
+ * kifu_pg_stages_[]): the backend's own (pg_queries, below) and the
+ * store's look-up of a game by its key; and the inserts it sends instead,
+ * with the id it took as their last parameter.
+ */
+static const char *query_text(const char *name);
+
+static int ids_kind(const char *sql, int nparams)
+{
+	if (!strcmp(sql, query_text("game_insert")) && nparams == 18)
+		return IDS_GAME_INSERT;
+	if (!strcmp(sql, "SELECT id FROM games WHERE content_hash = ?1") && nparams == 1)
+		return IDS_GAME_BY_KEY;
+	if (!strcmp(sql, query_text("player_find")) && nparams == 1)
+		return IDS_PLAYER_FIND;
+	if (!strcmp(sql, query_text("player_insert")) && nparams == 1)
+		return IDS_PLAYER_INSERT;
+	return IDS_NONE;
+}
+
+static const char *const ids_insert_sql[] = {
+	[IDS_GAME_INSERT] =
+	"INSERT INTO games(id, game, variant, first, event, site, round, date, date_first, "
+	"annotator, source, result, winner, termination, plies, content_hash, file_id, "
+	"file_line, file_game) VALUES ($19, $1::text, $2::text, $3::text, $4::text, $5::text, "
+	"$6::text, $7::text, $8::text, $9::text, $10::text, $11::text, $12::integer, $13::text, "
+	"$14::integer, $15::bigint, $16::bigint, $17::integer, $18::integer)",
+	[IDS_PLAYER_INSERT] = "INSERT INTO players(id, name) VALUES ($2, $1::text)",
+	[IDS_PLAYER_INSERT + 1] = NULL,
+};
+
 static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char *sql)
 {
 	struct pg_conn *c = CONN(st);
@@ -380,6 +413,7 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 		return KIFU_EDB;
 	}
 	s->reads_staged = !s->stage && kifu_pg_reads_staged_(sql);
+	s->ids = ids_kind(sql, s->nparams);
 	if (s->stage) {
 		/* Never sent: nothing to prepare. */
 		*out = &s->base;
@@ -390,6 +424,14 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 		ret = kifu_pg_result_fail_(c, res);
 	PQclear(res);
+	/* An insert pg_ids.c may send with the id it takes. */
+	if (ret == 0 && ids_insert_sql[s->ids]) {
+		snprintf(s->idname, sizeof(s->idname), "kifu_s%u", ++c->names);
+		res = PQprepare(c->pg, s->idname, ids_insert_sql[s->ids], 0, NULL);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+			ret = kifu_pg_result_fail_(c, res);
+		PQclear(res);
+	}
 out:
 	if (ret < 0) {
 		free(s->sql);
@@ -450,6 +492,9 @@ static void pg_finalize(struct kifu_stmt *x)
 
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->name);
 		if (drain_kept(c) == 0 && PQtransactionStatus(c->pg) != PQTRANS_INERROR)
+			PQclear(PQexec(c->pg, sql));
+		snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->idname);
+		if (s->idname[0] && PQtransactionStatus(c->pg) != PQTRANS_INERROR)
 			PQclear(PQexec(c->pg, sql));
 	}
 	for (i = 0; i < MAX_PARAMS; i++)
@@ -563,6 +608,13 @@ static int stmt_run(struct pg_stmt *s)
 
 	if (s->stage)
 		return kifu_pg_staged_add_(c, s);
+	if (s->ids) {
+		int done;
+
+		ret = kifu_pg_ids_run_(&done, c, s);
+		if (ret < 0 || done)
+			return ret;
+	}
 	if (s->reads_staged && c->nstaged) {
 		ret = kifu_pg_staged_send_(c);
 		if (ret < 0)
@@ -815,6 +867,12 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 		kifu_pg_staged_clear_(c);
 	else if (c->nstaged && kifu_pg_reads_staged_(sql) && (ret = kifu_pg_staged_send_(c)) < 0)
 		return ret;
+	if (strstr(sql, "COMMIT") && (ret = kifu_pg_ids_commit_(c)) < 0)
+		return ret;
+	if (!strncmp(sql, "SAVEPOINT", 9))
+		kifu_pg_ids_savepoint_(c);
+	else if (!strncmp(sql, "ROLLBACK TO", 11))
+		kifu_pg_ids_rollback_to_(c);
 	res = PQexec(c->pg, sql);
 	ret = 0;
 	status = PQresultStatus(res);
@@ -825,8 +883,10 @@ static int pg_exec(struct kifu_store *st, const char *sql)
 		c->changes = strtoll(PQcmdTuples(res), NULL, 10);
 	PQclear(res);
 	/* A transaction ended (or was never begun): its group with it. */
-	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE)
+	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE) {
 		c->grouped = 0;
+		kifu_pg_ids_end_(c, ret == 0 && strncmp(sql, "ROLLBACK", 8) != 0);
+	}
 	c->last_io = kifu_pg_now_ms_();
 	return ret;
 }
@@ -842,9 +902,17 @@ static int pg_exec_nowait(struct kifu_store *st, const char *sql, int wait)
 	struct pg_conn *c = CONN(st);
 	int ret;
 
+	/* No statement: the answers to the writes in flight, now. */
+	if (!sql) {
+		ret = kifu_pg_drain_(c);
+		c->last_io = kifu_pg_now_ms_();
+		return ret;
+	}
 	if (c->sticky || (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF &&
 			  PQtransactionStatus(c->pg) != PQTRANS_INTRANS))
 		return pg_exec(st, sql);
+	if (!strncmp(sql, "SAVEPOINT", 9))
+		kifu_pg_ids_savepoint_(c);
 	if ((PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF && PQenterPipelineMode(c->pg) != 1) ||
 	    PQsendQueryParams(c->pg, sql, 0, NULL, NULL, NULL, NULL, 0) != 1) {
 		conn_fail(c, "08006", PQerrorMessage(c->pg));
@@ -994,6 +1062,16 @@ static const struct kifu_db_query pg_queries[] = {
 	  "VALUES (?1, ?2::jsonb, ?3::jsonb, ?4::jsonb)" },
 	{ NULL, NULL }
 };
+
+static const char *query_text(const char *name)
+{
+	const struct kifu_db_query *q;
+
+	for (q = pg_queries; q->name; q++)
+		if (!strcmp(q->name, name))
+			return q->sql;
+	return "";
+}
 
 const struct kifu_store_backend kifu_store_pg_ = {
 	.name = "postgresql",

@@ -178,10 +178,11 @@ static int by_hash_ply(const void *a, const void *b)
 	return (x->ply > y->ply) - (x->ply < y->ply);
 }
 
-int kifu_pg_copy_entries_(struct kifu_pg_copy_ *w, int64_t id, const uint64_t *hashes, size_t n,
-			  struct kifu_pg_entries_ *scratch)
+/* A game's entries, each hash once with its first ply (scratch->v sorted by hash, ply). */
+static int game_entries(size_t *m, const uint64_t *hashes, size_t n,
+			struct kifu_pg_entries_ *scratch)
 {
-	size_t i;
+	size_t i, k = 0;
 
 	if (scratch->cap < n) {
 		struct kifu_pg_entry_ *v = realloc(scratch->v, n * sizeof(*v));
@@ -196,15 +197,68 @@ int kifu_pg_copy_entries_(struct kifu_pg_copy_ *w, int64_t id, const uint64_t *h
 		scratch->v[i].ply = (int32_t)i;
 	}
 	qsort(scratch->v, n, sizeof(*scratch->v), by_hash_ply);
-	for (i = 0; i < n; i++) {
-		if (i && scratch->v[i].hash == scratch->v[i - 1].hash)
-			continue;
-		kifu_pg_copy_row_(w, 3);
-		kifu_pg_copy_int64_(w, scratch->v[i].hash);
-		kifu_pg_copy_int64_(w, id);
-		kifu_pg_copy_int32_(w, scratch->v[i].ply);
+	for (i = 0; i < n; i++)
+		if (!i || scratch->v[i].hash != scratch->v[i - 1].hash)
+			scratch->v[k++] = scratch->v[i];
+	*m = k;
+	return 0;
+}
+
+int kifu_pg_postings_add_(struct kifu_pg_postings_ *p, int64_t id, const uint64_t *hashes,
+			  size_t n, struct kifu_pg_entries_ *scratch)
+{
+	size_t i, m;
+
+	if (game_entries(&m, hashes, n, scratch) < 0)
+		return KIFU_ENOMEM;
+	if (p->cap - p->n < m) {
+		size_t cap = p->cap ? 2 * p->cap : 65536;
+		struct kifu_pg_posting_ *v;
+
+		while (cap - p->n < m)
+			cap *= 2;
+		v = realloc(p->v, cap * sizeof(*v));
+		if (!v)
+			return KIFU_ENOMEM;
+		p->v = v;
+		p->cap = cap;
 	}
+	for (i = 0; i < m; i++) {
+		p->v[p->n].hash = scratch->v[i].hash;
+		p->v[p->n].game = id;
+		p->v[p->n++].ply = scratch->v[i].ply;
+	}
+	return 0;
+}
+
+static int by_hash_game(const void *a, const void *b)
+{
+	const struct kifu_pg_posting_ *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return (x->game > y->game) - (x->game < y->game);
+}
+
+int kifu_pg_postings_rows_(struct kifu_pg_copy_ *w, struct kifu_pg_postings_ *p)
+{
+	size_t i;
+
+	qsort(p->v, p->n, sizeof(*p->v), by_hash_game);
+	for (i = 0; i < p->n; i++) {
+		kifu_pg_copy_row_(w, 3);
+		kifu_pg_copy_int64_(w, p->v[i].hash);
+		kifu_pg_copy_int64_(w, p->v[i].game);
+		kifu_pg_copy_int32_(w, p->v[i].ply);
+	}
+	p->n = 0;
 	return w->buf.failed ? KIFU_ENOMEM : 0;
+}
+
+void kifu_pg_postings_release_(struct kifu_pg_postings_ *p)
+{
+	free(p->v);
+	memset(p, 0, sizeof(*p));
 }
 
 int kifu_pg_json_ints_(struct kifu_pg_entries_ *out, size_t *n, const char *text, size_t len)

@@ -56,12 +56,30 @@ struct kifu_pg_entries_ {
 };
 
 /*
- * Rows (hash, id, ply) of a position index for game id whose position
- * hashes are hashes[0..n) (ply 0..n-1): each hash once, with its first
- * ply. 0 or KIFU_ENOMEM.
+ * A transaction's entries (hash, game, ply) of a position index, sent
+ * sorted by hash then game (the index's order: each of its pages is met
+ * once, in order, rather than once an entry at random).
  */
-int kifu_pg_copy_entries_(struct kifu_pg_copy_ *w, int64_t id, const uint64_t *hashes, size_t n,
-			  struct kifu_pg_entries_ *scratch);
+struct kifu_pg_posting_ {
+	int64_t hash, game;
+	int32_t ply;
+};
+
+struct kifu_pg_postings_ {
+	struct kifu_pg_posting_ *v;
+	size_t n, cap;
+};
+
+/*
+ * The entries of game id whose position hashes are hashes[0..n) (ply
+ * 0..n-1), each hash once with its first ply, added to p. 0 or
+ * KIFU_ENOMEM.
+ */
+int kifu_pg_postings_add_(struct kifu_pg_postings_ *p, int64_t id, const uint64_t *hashes,
+			  size_t n, struct kifu_pg_entries_ *scratch);
+/* p's entries as rows of w (hash, game, ply), sorted; p left empty. 0 or KIFU_ENOMEM. */
+int kifu_pg_postings_rows_(struct kifu_pg_copy_ *w, struct kifu_pg_postings_ *p);
+void kifu_pg_postings_release_(struct kifu_pg_postings_ *p);
 
 /*
  * The integers of a JSON array of integers (libkifu's own text: "[1,-2]")

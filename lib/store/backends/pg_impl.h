@@ -26,19 +26,27 @@
 
 /*
  * Rows a transaction writes by COPY at its commit (or before a statement
- * that could read them): the backend's own statements of a game's
- * game_moves and game_canon rows (named queries "game_moves_insert",
- * "canon_insert"), matched by their text, run by adding a row, their
- * parameters typed by types; a game_canon row also gives the game's
- * entries of positions_canon (its canonical hashes, each once with its
- * first ply), so that "canon_index" finds its games indexed already.
+ * that could read them): the statements of a game's game_moves and
+ * game_canon rows (the backend's own, named queries "game_moves_insert",
+ * "canon_insert"), of its game_cells, game_lines and game_listing rows,
+ * and the tree counts' upsert (store_symm_sets.c), matched by their text,
+ * run by adding a row, their parameters typed by types; a game_canon row
+ * also gives the game's entries of positions_canon (its canonical hashes,
+ * each once with its first ply), so that "canon_index" finds its games
+ * indexed already.
  */
 struct stage {
 	const char *insert, *copy, *types;
 	int canon;
+	/*
+	 * A row that is not the table's as it stands (an upsert's, or one
+	 * completed from another table): copied into the session's temporary
+	 * table made by create, then moved into its table by then.
+	 */
+	const char *create, *then;
 };
 
-#define NSTAGES 2
+#define NSTAGES 6
 
 extern const struct stage kifu_pg_stages_[];
 
@@ -56,11 +64,14 @@ struct pg_conn {
 	long group_games;
 	double group_started, last_io; /* ms: the group's start, the last statement run */
 	/* The position index entries of the transaction's games, sent at its commit. */
-	struct kifu_pg_copy_ posidx;
+	struct kifu_pg_postings_ posidx;
 	/* The rows of kifu_pg_stages_[], and the positions_canon entries of the game_canon ones. */
-	struct kifu_pg_copy_ staged[NSTAGES], canon;
+	struct kifu_pg_copy_ staged[NSTAGES];
+	struct kifu_pg_postings_ canon;
 	long nstaged;
 	struct kifu_pg_entries_ scratch;
+	/* Ids of new games and players taken here (pg_ids.c); NULL before the first group. */
+	struct kifu_pg_ids_ *ids;
 };
 
 struct pg_param {
@@ -91,7 +102,12 @@ struct pg_stmt {
 	size_t blob_len;
 	int stage;           /* 1 + its index in kifu_pg_stages_[]: run by adding a row; 0: sent */
 	int reads_staged;    /* the SQL may read staged rows: those are sent first */
+	int ids;             /* IDS_*: a statement pg_ids.c may answer */
+	char idname[32];     /* its insert with the id as a last parameter, "" when none */
 };
+
+/* The statements pg_ids.c answers in a group (their text: pg.c's pg_queries, store_stmt.c). */
+enum { IDS_NONE, IDS_GAME_INSERT, IDS_GAME_BY_KEY, IDS_PLAYER_FIND, IDS_PLAYER_INSERT };
 
 #define CONN(st) ((struct pg_conn *)(st)->conn)
 
@@ -119,5 +135,18 @@ int kifu_pg_posidx_queue_(struct kifu_store *st, int64_t id, const struct kifu_r
 int kifu_pg_posidx_commit_(struct kifu_store *st, struct kifu_error *err);
 int kifu_pg_posidx_nothing_(struct kifu_store *st, struct kifu_error *err);
 void kifu_pg_posidx_forget_(struct kifu_store *st);
+
+/*
+ * pg_ids.c: a group's start (its lock held), a statement answered there
+ * (*done 1) or not, the savepoint of a write and the rollback to it, the
+ * commit (the sequences set first), a transaction's end, the tables freed.
+ */
+int kifu_pg_ids_group_(struct pg_conn *c);
+int kifu_pg_ids_run_(int *done, struct pg_conn *c, struct pg_stmt *s);
+void kifu_pg_ids_savepoint_(struct pg_conn *c);
+void kifu_pg_ids_rollback_to_(struct pg_conn *c);
+int kifu_pg_ids_commit_(struct pg_conn *c);
+void kifu_pg_ids_end_(struct pg_conn *c, int committed);
+void kifu_pg_ids_free_(struct pg_conn *c);
 
 #endif
