@@ -44,138 +44,6 @@ static int pg_accepts(const char *path)
 	return !strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11);
 }
 
-/* ---- Errors ---- */
-
-static void conn_clear(struct pg_conn *c)
-{
-	free(c->msg);
-	c->msg = NULL;
-	c->code = 0;
-	c->state[0] = 0;
-}
-
-/* Keeps msg (its first line, without the "ERROR:  " libpq may put first) as the last error. */
-static void conn_fail(struct pg_conn *c, const char *state, const char *msg)
-{
-	size_t n;
-
-	conn_clear(c);
-	if (!msg || !*msg)
-		msg = PQerrorMessage(c->pg);
-	if (!strncmp(msg, "ERROR:  ", 8))
-		msg += 8;
-	if (!strncmp(msg, "FATAL:  ", 8))
-		msg += 8;
-	n = strcspn(msg, "\n");
-	c->msg = malloc(n + 1);
-	if (c->msg) {
-		memcpy(c->msg, msg, n);
-		c->msg[n] = 0;
-	}
-	snprintf(c->state, sizeof(c->state), "%s", state ? state : "");
-	/* Class 53: insufficient resources (out of memory 53200, disk full 53100). */
-	c->code = !strcmp(c->state, "53200") ? KIFU_ENOMEM : KIFU_EDB;
-}
-
-/* The error of a failed result (NULL: the connection's), kept; returns its code. */
-int kifu_pg_result_fail_(struct pg_conn *c, PGresult *res)
-{
-	if (res && PQresultStatus(res) != PGRES_FATAL_ERROR && PQresultStatus(res) != PGRES_NONFATAL_ERROR)
-		conn_fail(c, "", PQresultErrorMessage(res));
-	else
-		conn_fail(c, res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL,
-			  res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL);
-	if (PQstatus(c->pg) == CONNECTION_BAD && c->msg && !strstr(c->msg, "connection")) {
-		/* The server went away: say so rather than echo the last statement's fate. */
-		conn_fail(c, "08006", PQerrorMessage(c->pg));
-	}
-	return c->code;
-}
-
-int kifu_pg_nomem_(struct pg_conn *c)
-{
-	conn_fail(c, "53200", "out of memory");
-	return KIFU_ENOMEM;
-}
-
-/*
- * Writes inside a transaction whose results nobody reads (an INSERT
- * without RETURNING) are sent without waiting, in libpq's pipeline mode:
- * a game's rows cost one round trip together rather than one each. This
- * reads their results (the first error is the one kept, and returned) and
- * leaves pipeline mode; everything else calls it before talking to the
- * server.
- */
-static int drain_last(struct pg_conn *c, PGresult **last);
-
-int kifu_pg_drain_(struct pg_conn *c)
-{
-	return drain_last(c, NULL);
-}
-
-/*
- * kifu_pg_drain_(), keeping in *last (when not NULL) the result of the last
- * statement sent (NULL when it failed or never ran): a query sent behind
- * the writes is answered in the same round trip.
- */
-static int drain_last(struct pg_conn *c, PGresult **last)
-{
-	PGresult *res;
-	int ret = c->sticky, syncs = 0;
-
-	if (last)
-		*last = NULL;
-
-	c->sticky = 0;
-	if (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF)
-		return ret;
-	if (PQpipelineSync(c->pg) != 1) {
-		conn_fail(c, "08006", PQerrorMessage(c->pg));
-		return KIFU_EDB;
-	}
-	while (!syncs) {
-		res = PQgetResult(c->pg);
-		if (!res) {
-			if (PQstatus(c->pg) == CONNECTION_BAD) {
-				if (ret == 0)
-					ret = kifu_pg_result_fail_(c, NULL);
-				break;
-			}
-			continue;
-		}
-		switch (PQresultStatus(res)) {
-		case PGRES_PIPELINE_SYNC:
-			syncs = 1;
-			break;
-		case PGRES_COMMAND_OK:
-		case PGRES_TUPLES_OK:
-			if (last) {
-				PQclear(*last);
-				*last = res;
-				res = NULL;
-			}
-			break;
-		case PGRES_PIPELINE_ABORTED:
-			break;
-		default:
-			if (ret == 0)
-				ret = kifu_pg_result_fail_(c, res);
-			break;
-		}
-		PQclear(res);
-	}
-	if (ret < 0 && last) {
-		PQclear(*last);
-		*last = NULL;
-	}
-	c->queued = 0;
-	if (PQexitPipelineMode(c->pg) != 1 && ret == 0) {
-		conn_fail(c, "08006", PQerrorMessage(c->pg));
-		ret = KIFU_EDB;
-	}
-	return ret;
-}
-
 /* ---- Connecting ---- */
 
 static void pg_close(struct kifu_store *st)
@@ -186,7 +54,7 @@ static void pg_close(struct kifu_store *st)
 	if (!c)
 		return;
 	PQfinish(c->pg);
-	conn_clear(c);
+	kifu_pg_conn_clear_(c);
 	kifu_pg_postings_release_(&c->posidx);
 	for (i = 0; i < NSTAGES; i++)
 		kifu_pg_copy_release_(&c->staged[i]);
@@ -392,11 +260,11 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	s->sql = kifu_pg_rewrite_(sql, s->number, &s->nparams);
 	if (!s->sql) {
 		free(s);
-		conn_fail(c, "54023", "a parameter number is out of range, or out of memory");
+		kifu_pg_conn_fail_(c, "54023", "a parameter number is out of range, or out of memory");
 		return KIFU_EDB;
 	}
 	if (s->nparams > MAX_PARAMS) {
-		conn_fail(c, "54023", "too many parameters");
+		kifu_pg_conn_fail_(c, "54023", "too many parameters");
 		ret = KIFU_EDB;
 		goto out;
 	}
@@ -409,7 +277,7 @@ static int pg_prepare(struct kifu_stmt **out, struct kifu_store *st, const char 
 	if (s->stage && s->nparams != (int)strlen(kifu_pg_stages_[s->stage - 1].types)) {
 		free(s->sql);
 		free(s);
-		conn_fail(c, "54023", "a staged statement's parameters do not match its columns");
+		kifu_pg_conn_fail_(c, "54023", "a staged statement's parameters do not match its columns");
 		return KIFU_EDB;
 	}
 	s->reads_staged = !s->stage && kifu_pg_reads_staged_(sql);
@@ -630,7 +498,7 @@ static int stmt_run(struct pg_stmt *s)
 		/* A write in a transaction: sent now, its result read by the next drain. */
 		if ((PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF && PQenterPipelineMode(c->pg) != 1) ||
 		    PQsendQueryPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0) != 1) {
-			conn_fail(c, "08006", PQerrorMessage(c->pg));
+			kifu_pg_conn_fail_(c, "08006", PQerrorMessage(c->pg));
 			return KIFU_EDB;
 		}
 		c->queued++;
@@ -641,10 +509,10 @@ static int stmt_run(struct pg_stmt *s)
 	if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF && !(s->query && !s->base.small && !s->direct)) {
 		/* Writes in flight: this one goes behind them, all answered in one round trip. */
 		if (PQsendQueryPrepared(c->pg, s->name, s->nparams, values, lengths, formats, 0) != 1) {
-			conn_fail(c, "08006", PQerrorMessage(c->pg));
+			kifu_pg_conn_fail_(c, "08006", PQerrorMessage(c->pg));
 			return KIFU_EDB;
 		}
-		ret = drain_last(c, &res);
+		ret = kifu_pg_drain_last_(c, &res);
 		if (ret < 0)
 			return ret;
 		status = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
@@ -730,7 +598,7 @@ static int pg_step(struct kifu_stmt *x)
 	if (s->bind_err) {
 		ret = s->bind_err;
 		s->bind_err = 0;
-		conn_fail(c, "22023", ret == KIFU_ENOMEM ? "out of memory" : "bad parameter");
+		kifu_pg_conn_fail_(c, "22023", ret == KIFU_ENOMEM ? "out of memory" : "bad parameter");
 		return ret;
 	}
 	if (s->state == 2)
@@ -915,7 +783,7 @@ static int pg_exec_nowait(struct kifu_store *st, const char *sql, int wait)
 		kifu_pg_ids_savepoint_(c);
 	if ((PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF && PQenterPipelineMode(c->pg) != 1) ||
 	    PQsendQueryParams(c->pg, sql, 0, NULL, NULL, NULL, NULL, 0) != 1) {
-		conn_fail(c, "08006", PQerrorMessage(c->pg));
+		kifu_pg_conn_fail_(c, "08006", PQerrorMessage(c->pg));
 		return KIFU_EDB;
 	}
 	c->queued++;

@@ -112,12 +112,17 @@ enum { IDS_NONE, IDS_GAME_INSERT, IDS_GAME_BY_KEY, IDS_PLAYER_FIND, IDS_PLAYER_I
 #define CONN(st) ((struct pg_conn *)(st)->conn)
 
 /*
- * pg.c: a failed result's error kept (its code returned); out of memory
+ * pg_result.c: a failed result's error kept (its code returned); out of memory
  * kept; the results of writes in flight read (0 or the first error).
  */
 int kifu_pg_result_fail_(struct pg_conn *c, PGresult *res);
 int kifu_pg_nomem_(struct pg_conn *c);
 int kifu_pg_drain_(struct pg_conn *c);
+/* the connection's last error forgotten, or set (state, msg: NULL for libpq's) */
+void kifu_pg_conn_clear_(struct pg_conn *c);
+void kifu_pg_conn_fail_(struct pg_conn *c, const char *state, const char *msg);
+/* kifu_pg_drain_(), keeping in *last the result of the last statement sent */
+int kifu_pg_drain_last_(struct pg_conn *c, PGresult **last);
 
 /* pg_load.c: the monotonic clock, in ms (when the last statement ran: batch_join's gap). */
 double kifu_pg_now_ms_(void);
