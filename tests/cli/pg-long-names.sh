@@ -49,7 +49,7 @@ check "search by the long name: game 200" python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))
 assert [r["id"] for r in rows] == [200], rows' "$tmp/found"
-check "PostgreSQL: schema 10 (9 the keys)" [ "$(pg_psql kifu -c 'SELECT version FROM kifu_schema')" = 10 ]
+check "PostgreSQL: schema 11 (9 the keys)" [ "$(pg_psql kifu -c 'SELECT version FROM kifu_schema')" = 11 ]
 # a second import: all duplicates, the long name found again (not a second player)
 "$import" --db "$db" "$tmp/all.yaml" >"$tmp/out" 2>&1 || fail "re-import exited $?"
 check "re-import: duplicates" grep -q '^imported 0, duplicates 400, rejected 0$' "$tmp/out"
@@ -65,26 +65,27 @@ open(sys.argv[2], "w", encoding="utf-8").write("".join("---\n" + d for d in docs
 open(sys.argv[3], "w", encoding="utf-8").write("".join("---\n" + d for d in docs[199:]))
 PY
 "$import" --quiet --db "$old" "$tmp/first.yaml" || fail "old: first import exited $?"
-# schema 8's keys, as kifu of version 8 made them (and no game_lines, schema 10's)
+# schema 8's keys, as kifu of version 8 made them (and no game_lines, schema 10's, nor schema 11's tables)
 pg_psql old -c "DROP INDEX players_name_md5; ALTER TABLE players ADD UNIQUE (name);
 	DROP INDEX quarantine_file_md5; ALTER TABLE quarantine ADD UNIQUE (file, file_game, raw_hash);
-	DROP TABLE game_lines; UPDATE kifu_schema SET version = 8" >/dev/null || fail "making schema 8"
+	DROP TABLE game_lines; DROP TABLE stats_player_sums; DROP TABLE stats_pairs;
+	UPDATE kifu_schema SET version = 8" >/dev/null || fail "making schema 8"
 check "old: the key of schema 8" [ "$(pg_psql old -c "SELECT count(*) FROM pg_indexes WHERE indexname = 'players_name_key'")" = 1 ]
 "$stats" --db "$old" --format csv summary >/dev/null || fail "old: a reader of schema 8 exited $?"
 check "old: a reader migrated" [ "$(pg_psql old -c 'SELECT version FROM kifu_schema')" = 8 ]
 "$import" --quiet --db "$old" "$tmp/rest.yaml" 2>"$tmp/err"
 rc=$?
 check "old: exit $rc ($(head -c 300 "$tmp/err"))" [ $rc -eq 0 ]
-check "old: schema 10" [ "$(pg_psql old -c 'SELECT version FROM kifu_schema')" = 10 ]
+check "old: schema 11" [ "$(pg_psql old -c 'SELECT version FROM kifu_schema')" = 11 ]
 check "old: no key on the name itself" \
 	[ "$(pg_psql old -c "SELECT count(*) FROM pg_indexes WHERE indexname = 'players_name_key'")" = 0 ]
 "$stats" --db "$old" --format csv players >"$tmp/old.players" || fail "old: players exited $?"
 check "old: players differ from SQLite's" test_cmp "$tmp/sq.players" "$tmp/old.players"
 # SQLite: a file of schema 8 becomes 10 (9 changes nothing there)
 "$import" --quiet --db "$tmp/old.db" "$tmp/first.yaml" || fail "old SQLite: first import"
-sqlite3 "$tmp/old.db" 'DROP TABLE game_lines; PRAGMA user_version = 8' || fail "old SQLite: user_version"
+sqlite3 "$tmp/old.db" 'DROP TABLE game_lines; DROP TABLE stats_player_sums; DROP TABLE stats_pairs; PRAGMA user_version = 8' || fail "old SQLite: user_version"
 "$import" --quiet --db "$tmp/old.db" "$tmp/rest.yaml" || fail "old SQLite: exit $?"
-check "old SQLite: schema 10" [ "$(sqlite3 "$tmp/old.db" 'PRAGMA user_version')" = 10 ]
+check "old SQLite: schema 11" [ "$(sqlite3 "$tmp/old.db" 'PRAGMA user_version')" = 11 ]
 "$stats" --db "$tmp/old.db" --format csv players >"$tmp/old.players" || fail "old SQLite: players"
 check "old SQLite: players differ" test_cmp "$tmp/sq.players" "$tmp/old.players"
 
