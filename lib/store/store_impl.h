@@ -323,6 +323,8 @@ void kifu_store_put_int64_(struct kifu_buf *b, int64_t v);
 /* Whether hash arrays are BLOBs: the backend's hashes_binary, from schema 7 on. */
 int kifu_store_hashes_binary_(const struct kifu_store *st);
 void kifu_store_put_hash_(struct kifu_buf *b, uint64_t u); /* 8 bytes, big-endian */
+/* Its reading: the 8 bytes at p, big-endian (a stored hash, or a binary COPY's int8). */
+uint64_t kifu_store_get_be64_(const unsigned char *p);
 int kifu_store_pack_hashes_(struct kifu_buf *out, const struct kifu_store *st,
 			    const uint64_t *h, size_t n);
 int kifu_store_bind_hashes_(struct kifu_stmt *s, int i, const struct kifu_buf *packed);

@@ -204,6 +204,16 @@ void kifu_store_put_hash_(struct kifu_buf *b, uint64_t u)
 	kifu_buf_add(b, (const char *)be, 8);
 }
 
+uint64_t kifu_store_get_be64_(const unsigned char *p)
+{
+	uint64_t u = 0;
+	int k;
+
+	for (k = 0; k < 8; k++)
+		u = u << 8 | p[k];
+	return u;
+}
+
 int kifu_store_pack_hashes_(struct kifu_buf *out, const struct kifu_store *st,
 			    const uint64_t *h, size_t n)
 {
@@ -300,14 +310,8 @@ int kifu_store_column_hashes_(uint64_t **h, size_t *n, size_t *cap, struct kifu_
 		*h = q;
 		*cap = len / 8;
 	}
-	for (k = 0; k < len / 8; k++) {
-		uint64_t u = 0;
-		int j;
-
-		for (j = 0; j < 8; j++)
-			u = u << 8 | b[8 * k + j];
-		(*h)[k] = u;
-	}
+	for (k = 0; k < len / 8; k++)
+		(*h)[k] = kifu_store_get_be64_(b + 8 * k);
 	*n = len / 8;
 	return 0;
 }

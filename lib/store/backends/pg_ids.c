@@ -238,16 +238,6 @@ void kifu_pg_ids_free_(struct pg_conn *c)
 
 /* ---- Reading what is stored ---- */
 
-static int64_t be64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return (int64_t)v;
-}
-
 static int32_t be32(const unsigned char *p)
 {
 	return (int32_t)((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]);
@@ -287,14 +277,14 @@ static int load(struct pg_conn *c, const char *sql, int games)
 		if (end - p < 2 + 12 + 4 || be32(p + 2) != 8) {
 			ret = KIFU_EDB;
 		} else {
-			int64_t id = be64(p + 6);
+			int64_t id = (int64_t)kifu_store_get_be64_(p + 6);
 
 			len = be32(p + 14);
 			p += 18;
 			if (len < 0 || end - p < len || (games && len != 8))
 				ret = KIFU_EDB;
 			else if (games)
-				ret = gadd(t, (uint64_t)be64(p), id, 0);
+				ret = gadd(t, kifu_store_get_be64_(p), id, 0);
 			else
 				ret = padd(t, (const char *)p, (size_t)len, id, 0);
 		}

@@ -20,16 +20,6 @@
 #include "store/store_impl.h"
 #include "util/json_list.h"
 
-static int64_t get_be(const unsigned char *p)
-{
-	uint64_t u = 0;
-	int k;
-
-	for (k = 0; k < 8; k++)
-		u = u << 8 | p[k];
-	return (int64_t)u;
-}
-
 /* kifu_hash_at(blob, i): element i (from 0) of a hash array; NULL past its end. */
 static void fn_hash_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
@@ -40,7 +30,7 @@ static void fn_hash_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	(void)argc;
 	if (!b || sqlite3_value_type(argv[1]) == SQLITE_NULL || i < 0 || i >= n / 8)
 		return; /* NULL */
-	sqlite3_result_int64(ctx, get_be(b + 8 * i));
+	sqlite3_result_int64(ctx, (int64_t)kifu_store_get_be64_(b + 8 * i));
 }
 
 /*
@@ -246,7 +236,7 @@ static int hv_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	if (col == HV_KEY)
 		sqlite3_result_int64(ctx, c->i);
 	else if (col == HV_VALUE)
-		sqlite3_result_int64(ctx, get_be(c->b + 8 * c->i));
+		sqlite3_result_int64(ctx, (int64_t)kifu_store_get_be64_(c->b + 8 * c->i));
 	return SQLITE_OK;
 }
 
