@@ -8,13 +8,19 @@
  * built-in player "SPEC #k", and a game whose every side is the same SPEC
  * is at level SPEC; games between other players are at level "players",
  * and games mixing SPECs, or a SPEC with another player, are left out.
- * Nothing kept gives the branching or the review measures, so the report
- * reads the games themselves: one pass over the games and their players
- * (in id order, so that every backend sums in the same order), then each
- * counted game's moves, replayed for its legal moves, and its stored
- * review (the run KIFU_DB_REVIEW_RUN_ picks, as kifu-stats players and
- * kifu-export read it).
+ * The sums per level (games, results, plies, legal moves) are kept in
+ * stats_balance (schema 12) as games are written (store_kept.c), brought
+ * up to date here from the games the table lacks; the report of every
+ * game, or of a game, variant or level, reads them there, and the review
+ * measures from the stored reviews only (the run KIFU_DB_REVIEW_RUN_ picks,
+ * as kifu-stats players and kifu-export read it), in game id order as the
+ * whole computation sums them. Other filters (and --no-cache, a database
+ * that cannot be written) read the games themselves: one pass over the
+ * games and their players (in id order, so that every backend sums in the
+ * same order), then each counted game's moves, replayed for its legal
+ * moves, and its stored review.
  */
+#include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -57,6 +63,7 @@ struct balance {
 	struct gv_levels *gvl;   /* one per c->gv */
 	struct counted *games;
 	size_t ngames, cap;
+	int reviews_only;        /* the games listed for their reviews: the level's sums are kept */
 };
 
 /* The level's index in l (added when new; spec NULL: players), or -1 when out of memory. */
@@ -116,33 +123,25 @@ static int reading_count(struct balance *b, struct kifu_stats_ctx_ *c, const str
 {
 	const struct kifu_game *g;
 	const char *spec = NULL;
-	size_t len = 0, n;
-	int i, specs = 0, same = 1;
+	size_t len = 0;
+	int level;
 	long k;
 	struct level *lv;
 
 	if (!r->ok || r->gv < 0 || r->res == RES_UNKNOWN || r->first < 0)
 		return 0;
 	g = c->gv[r->gv].g;
-	for (i = 0; i < g->nsides; i++) {
-		n = r->names[i] ? kifu_store_spec_length(r->names[i]) : 0;
-		if (!n) {
-			same = 0;
-			continue;
-		}
-		if (specs++ == 0) {
-			spec = r->names[i];
-			len = n;
-		} else if (n != len || memcmp(spec, r->names[i], n)) {
-			same = 0;
-		}
-	}
-	if (specs && !same)
-		return 0; /* mixed: says nothing about one level */
-	k = level_get(&b->gvl[r->gv], specs ? spec : NULL, len);
+	/* the level as the store's sums say it (store_sums.c) */
+	level = kifu_store_sums_level_(&spec, &len, (const char *const *)r->names,
+				       g->nsides < MAX_SIDES ? g->nsides : MAX_SIDES, 1);
+	if (level == KIFU_SUMS_LEVEL_OUT)
+		return 0;
+	k = level_get(&b->gvl[r->gv], level == KIFU_SUMS_LEVEL_SPEC ? spec : NULL, len);
 	if (k < 0)
 		return KIFU_ENOMEM;
 	lv = &b->gvl[r->gv].v[k];
+	if (b->reviews_only)
+		goto listed;
 	lv->games++;
 	lv->sum_plies += r->plies;
 	if (r->res == RES_DRAW)
@@ -151,6 +150,7 @@ static int reading_count(struct balance *b, struct kifu_stats_ctx_ *c, const str
 		lv->unfinished++;
 	else if (r->res == r->first)
 		lv->fm_wins++;
+listed:
 	if (b->ngames == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 256;
 		struct counted *v = realloc(b->games, cap * sizeof(*v));
@@ -169,12 +169,15 @@ static int reading_count(struct balance *b, struct kifu_stats_ctx_ *c, const str
 	return 0;
 }
 
-/* The first pass: every game f selects with its players, counted into its level. */
+/*
+ * The first pass: every game src selects (with reviewed: those of them
+ * with a stored review) with its players, counted into its level.
+ */
 static int balance_read_games(struct balance *b, struct kifu_stats_ctx_ *c,
-			      const struct kifu_filter *f)
+			      const struct kifu_stats_source_ *from, int reviewed)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
+	struct kifu_stats_source_ src = *from;
 	struct kifu_stmt *s = NULL;
 	struct reading r;
 	int ret, rc, n;
@@ -188,6 +191,8 @@ static int balance_read_games(struct balance *b, struct kifu_stats_ctx_ *c,
 	ret = kifu_stats_source_sql_(&sql, &src, &n, c);
 	if (ret < 0)
 		goto out;
+	if (reviewed)
+		kifu_buf_puts(&sql, " AND g.id IN (SELECT r.game_id FROM analysis_runs r)");
 	kifu_buf_puts(&sql, " ORDER BY g.id, s.side_index");
 	ret = kifu_stats_prepare_built_(c, &s, &sql, &src, "cannot read games");
 	if (ret < 0)
@@ -376,8 +381,8 @@ static int balance_review(struct level *lv, struct kifu_stats_ctx_ *c, struct ki
 	return ret;
 }
 
-/* The second pass: each counted game's moves and review. */
-static int balance_read_plies(struct balance *b, struct kifu_stats_ctx_ *c)
+/* The second pass: each counted game's moves (with branching) and review. */
+static int balance_read_plies(struct balance *b, struct kifu_stats_ctx_ *c, int branching)
 {
 	struct kifu_stmt *s = NULL;
 	double *e = NULL;
@@ -395,8 +400,9 @@ static int balance_read_plies(struct balance *b, struct kifu_stats_ctx_ *c)
 		const struct counted *cg = &b->games[i];
 		struct level *lv = &b->gvl[cg->gv].v[cg->level];
 
-		ret = balance_branching(lv, c, cg);
-		/* Room for the review of a length the replay confirmed. */
+		if (branching)
+			ret = balance_branching(lv, c, cg);
+		/* Room for the review of a length the replay confirmed (or the kept sums counted). */
 		if (ret == 0 && s && (size_t)cg->plies + 1 > room) {
 			double *e2 = realloc(e, ((size_t)cg->plies + 1) * sizeof(*e));
 			int *m2 = e2 ? realloc(mover, ((size_t)cg->plies + 1) * sizeof(*mover)) : NULL;
@@ -478,30 +484,259 @@ static int build_balance(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 	return kifu_report_failed_(rep) ? kifu_stats_nomem_(c) : 0;
 }
 
+/* ---- The kept sums (stats_balance) ---- */
+
+/*
+ * The legal moves of each game of b (counted in id order from the range
+ * src), from its stored moves (one pass over game_data in id order),
+ * added to its sums in a and counted by kifu_store_sums_add_ as the store
+ * counts the games it writes.
+ */
+static int fill_games(struct kifu_store_sums_ *a, struct kifu_stats_ctx_ *c,
+		      const struct balance *b, const struct kifu_stats_source_ *src)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	const char **texts = NULL;
+	size_t i = 0, room = 0, k, n;
+	json_t *moves = NULL;
+	int ret, rc = KIFU_DB_DONE;
+
+	kifu_buf_printf(&sql, "SELECT m.game_id, m.moves FROM %s m WHERE m.game_id > ?1 AND "
+			"m.game_id <= ?2 ORDER BY m.game_id", kifu_db_game_data_(c->st));
+	ret = kifu_stats_prepare_built_(c, &s, &sql, src, "cannot update the statistics");
+	while (ret == 0 && i < b->ngames && (rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		const struct counted *cg = &b->games[i];
+		const struct kifu_game *g = c->gv[cg->gv].g;
+		const struct level *lv = &b->gvl[cg->gv].v[cg->level];
+		const char *text = kifu_db_column_text_(s, 1);
+		struct kifu_store_sums_game_ x;
+		struct kifu_error why;
+
+		if (kifu_db_column_int64_(s, 0) < cg->id)
+			continue; /* a game not counted */
+		if (kifu_db_column_int64_(s, 0) > cg->id)
+			break;  /* the counted game has no moves: damage, below */
+		json_decref(moves);
+		moves = text ? json_loads(text, 0, NULL) : NULL;
+		n = json_is_array(moves) ? json_array_size(moves) : 0;
+		if (!json_is_array(moves)) {
+			ret = kifu_db_damaged_(c->st, c->err, "game %lld does not replay",
+					       (long long)cg->id);
+			break;
+		}
+		if ((long)n != cg->plies) {
+			ret = kifu_db_damaged_(c->st, c->err, "games: plies of game %lld is %ld, its "
+					       "moves %zu", (long long)cg->id, cg->plies, n);
+			break;
+		}
+		if (n > room) {
+			const char **t = realloc(texts, n * sizeof(*t));
+
+			if (!t) {
+				ret = kifu_stats_nomem_(c);
+				break;
+			}
+			texts = t;
+			room = n;
+		}
+		for (k = 0; k < n; k++)
+			texts[k] = json_string_value(json_array_get(moves, k));
+		memset(&x, 0, sizeof(x));
+		x.g = g;
+		x.variant = c->gv[cg->gv].v;
+		x.first = cg->first;
+		x.result = cg->res >= 0 ? g->sides[cg->res] : cg->res == RES_DRAW ? "draw"
+											: "unfinished";
+		x.plies = cg->plies;
+		x.level = lv->spec ? KIFU_SUMS_LEVEL_SPEC : KIFU_SUMS_LEVEL_PLAYERS;
+		x.spec = lv->spec;
+		x.spec_len = lv->spec ? strlen(lv->spec) : 0;
+		memset(&why, 0, sizeof(why));
+		ret = kifu_store_sums_legal_(&x.legal, g, x.variant, x.first, NULL, texts, n, &why);
+		if (ret == KIFU_ENOMEM) {
+			ret = kifu_stats_nomem_(c);
+			break;
+		}
+		if (ret < 0) {
+			ret = kifu_db_damaged_(c->st, c->err, "game %lld does not replay",
+					       (long long)cg->id);
+			break;
+		}
+		if (kifu_store_sums_add_(a, &x, 1u << KIFU_SUMS_BALANCE) < 0) {
+			ret = kifu_stats_nomem_(c);
+			break;
+		}
+		i++;
+	}
+	if (ret == 0 && rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
+		ret = kifu_stats_fail_db_(c, "cannot update the statistics");
+	if (ret == 0 && i < b->ngames)
+		ret = kifu_db_damaged_(c->st, c->err, "game %lld does not replay",
+				       (long long)b->games[i].id);
+	json_decref(moves);
+	free(texts);
+	kifu_db_finalize_(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
+static void balance_release(struct balance *b, int ngv)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; b->gvl && k < ngv; k++) {
+		for (i = 0; i < b->gvl[k].n; i++)
+			free(b->gvl[k].v[i].spec);
+		free(b->gvl[k].v);
+	}
+	free(b->gvl);
+	free(b->games);
+	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * Adds the games stats_balance lacks (inside the refresh's write
+ * transaction): read as the whole computation reads them, each counted
+ * with the store's functions.
+ */
+static int balance_fill(struct kifu_stats_ctx_ *c)
+{
+	struct kifu_stats_source_ src = { NULL, 1, 0, 0, 0 };
+	struct kifu_store_sums_ *sums = NULL;
+	struct balance b;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	ret = kifu_stats_refresh_range_(c, T_BALANCE, &src.after, &src.upto, 1);
+	if (ret < 0)
+		return ret;
+	b.gvl = calloc((size_t)c->ngv, sizeof(*b.gvl));
+	if (!b.gvl || kifu_store_sums_new_(&sums) < 0) {
+		ret = kifu_stats_nomem_(c);
+		goto out;
+	}
+	ret = balance_read_games(&b, c, &src, 0);
+	if (ret == 0)
+		ret = fill_games(sums, c, &b, &src);
+	if (ret == 0)
+		ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_BALANCE, c->err);
+	if (ret == 0)
+		ret = kifu_stats_state_set_(c, T_BALANCE, src.upto);
+out:
+	kifu_store_sums_free_(sums);
+	balance_release(&b, c->ngv);
+	return ret;
+}
+
+/* Brings stats_balance up to date: 0, 1 to compute from the games, or an error. */
+static int balance_refresh(struct kifu_stats_ctx_ *c)
+{
+	if (kifu_store_version(c->st) < 12)
+		return 1;
+	return kifu_stats_ensure_fresh_(c, T_BALANCE, balance_fill);
+}
+
+/* Whether stats_balance answers f exactly: a game, variant, level, or none. */
+static int kept_filter(const struct kifu_filter *f)
+{
+	return !f || (!f->player && !f->event && !f->since && !f->until && !f->termination);
+}
+
+/* The levels' sums of the games f selects, from stats_balance. */
+static int balance_read_kept(struct balance *b, struct kifu_stats_ctx_ *c,
+			     const struct kifu_filter *f)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int ret, rc, n = 0;
+
+	kifu_buf_puts(&sql, "SELECT game, variant, level, games, fm_wins, draws, unfinished, "
+			    "plies, moves FROM stats_balance WHERE 1 = 1");
+	kifu_stats_table_where_(&sql, f, 0, 1, &n);
+	if (f && f->level)
+		kifu_buf_printf(&sql, " AND level = ?%d", n + 1);
+	kifu_buf_puts(&sql, " ORDER BY game, variant, level");
+	ret = kifu_stats_prepare_built_(c, &s, &sql, NULL, "cannot read the statistics");
+	if (ret < 0)
+		goto out;
+	kifu_stats_table_bind_(s, f, 0, 1);
+	if (f && f->level)
+		kifu_db_bind_text_(s, n + 1, f->level, -1);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		int k = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
+					    kifu_stats_col_text_(s, 1));
+		const char *level = kifu_stats_col_text_(s, 2);
+		int players = !strcmp(level, KIFU_SUMS_LEVEL_PLAYERS_NAME);
+		long long v[6];
+		struct level *lv;
+		long i;
+		int j;
+
+		if (k < 0)
+			continue; /* a game no report shows */
+		for (j = 0; j < 6; j++) {
+			ret = kifu_db_column_whole_(&v[j], s, 3 + j, 0, KIFU_DB_COUNT_MAX, c->err,
+						    "stats_balance of %s %s at level %s",
+						    c->gv[k].g->name,
+						    c->gv[k].g->variants[c->gv[k].v], level);
+			if (ret < 0)
+				goto out;
+		}
+		i = level_get(&b->gvl[k], players ? NULL : level, players ? 0 : strlen(level));
+		if (i < 0) {
+			ret = kifu_stats_nomem_(c);
+			goto out;
+		}
+		lv = &b->gvl[k].v[i];
+		lv->games = v[0];
+		lv->fm_wins = v[1];
+		lv->draws = v[2];
+		lv->unfinished = v[3];
+		lv->sum_plies = v[4];
+		lv->positions = v[4];
+		lv->moves = v[5];
+	}
+	if (rc != KIFU_DB_DONE)
+		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
+out:
+	kifu_db_finalize_(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
 static int balance_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
+	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
 	struct balance b;
-	size_t i;
-	int ret, k;
+	int ret = 1, found = 0;
 
-	(void)opt;
 	memset(&b, 0, sizeof(b));
 	b.gvl = calloc((size_t)c->ngv, sizeof(*b.gvl));
 	if (!b.gvl)
 		return kifu_stats_nomem_(c);
-	ret = balance_read_games(&b, c, f);
-	if (ret == 0)
-		ret = balance_read_plies(&b, c);
+	if (!(opt->flags & KIFU_STATS_NO_CACHE) && kept_filter(f))
+		ret = balance_refresh(c);
+	if (ret == 0) {
+		/* The sums kept, then the reviews of the games they count, in id order. */
+		ret = balance_read_kept(&b, c, f);
+		if (ret == 0)
+			ret = kifu_db_has_(&found, c->st, "analysis_runs", c->err);
+		b.reviews_only = 1;
+		if (ret == 0 && found)
+			ret = balance_read_games(&b, c, &src, 1);
+		if (ret == 0 && found)
+			ret = balance_read_plies(&b, c, 0);
+	} else if (ret == 1) {
+		ret = balance_read_games(&b, c, &src, 0);
+		if (ret == 0)
+			ret = balance_read_plies(&b, c, 1);
+	}
 	if (ret == 0)
 		ret = build_balance(rep, c, &b);
-	for (k = 0; k < c->ngv; k++) {
-		for (i = 0; i < b.gvl[k].n; i++)
-			free(b.gvl[k].v[i].spec);
-		free(b.gvl[k].v);
-	}
-	free(b.gvl);
-	free(b.games);
+	balance_release(&b, c->ngv);
 	return ret;
 }
 
@@ -510,10 +745,10 @@ static const char *const balance_columns[] = { "game", "variant", "level", "game
 					       "draw_rate", "mean_plies", "branching", "reviewed",
 					       "lead_changes", "drama", "decided_at", NULL };
 
-/* No table of its own: it reads the games. */
 const struct kifu_stats_kind_ kifu_stats_balance_ = {
 	.name = "balance",
 	.kind = KIFU_STATS_BALANCE,
 	.report = balance_report,
+	.refresh = balance_refresh,
 	.empty_columns = balance_columns,
 };
