@@ -745,10 +745,14 @@ static const char *const balance_columns[] = { "game", "variant", "level", "game
 					       "draw_rate", "mean_plies", "branching", "reviewed",
 					       "lead_changes", "drama", "decided_at", NULL };
 
+/*
+ * No .refresh: kifu_stats_refresh brings the tables up to date that cost
+ * a read of the games; counting stats_balance again replays each game, so
+ * only the balance report itself does it, when it needs it.
+ */
 const struct kifu_stats_kind_ kifu_stats_balance_ = {
 	.name = "balance",
 	.kind = KIFU_STATS_BALANCE,
 	.report = balance_report,
-	.refresh = balance_refresh,
 	.empty_columns = balance_columns,
 };
