@@ -20,7 +20,6 @@
  * same order), then each counted game's moves, replayed for its legal
  * moves, and its stored review.
  */
-#include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -486,101 +485,6 @@ static int build_balance(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 
 /* ---- The kept sums (stats_balance) ---- */
 
-/*
- * The legal moves of each game of b (counted in id order from the range
- * src), from its stored moves (one pass over game_data in id order),
- * added to its sums in a and counted by kifu_store_sums_add_ as the store
- * counts the games it writes.
- */
-static int fill_games(struct kifu_store_sums_ *a, struct kifu_stats_ctx_ *c,
-		      const struct balance *b, const struct kifu_stats_source_ *src)
-{
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct kifu_stmt *s = NULL;
-	const char **texts = NULL;
-	size_t i = 0, room = 0, k, n;
-	json_t *moves = NULL;
-	int ret, rc = KIFU_DB_DONE;
-
-	kifu_buf_printf(&sql, "SELECT m.game_id, m.moves FROM %s m WHERE m.game_id > ?1 AND "
-			"m.game_id <= ?2 ORDER BY m.game_id", kifu_db_game_data_(c->st));
-	ret = kifu_stats_prepare_built_(c, &s, &sql, src, "cannot update the statistics");
-	while (ret == 0 && i < b->ngames && (rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
-		const struct counted *cg = &b->games[i];
-		const struct kifu_game *g = c->gv[cg->gv].g;
-		const struct level *lv = &b->gvl[cg->gv].v[cg->level];
-		const char *text = kifu_db_column_text_(s, 1);
-		struct kifu_store_sums_game_ x;
-		struct kifu_error why;
-
-		if (kifu_db_column_int64_(s, 0) < cg->id)
-			continue; /* a game not counted */
-		if (kifu_db_column_int64_(s, 0) > cg->id)
-			break;  /* the counted game has no moves: damage, below */
-		json_decref(moves);
-		moves = text ? json_loads(text, 0, NULL) : NULL;
-		n = json_is_array(moves) ? json_array_size(moves) : 0;
-		if (!json_is_array(moves)) {
-			ret = kifu_db_damaged_(c->st, c->err, "game %lld does not replay",
-					       (long long)cg->id);
-			break;
-		}
-		if ((long)n != cg->plies) {
-			ret = kifu_db_damaged_(c->st, c->err, "games: plies of game %lld is %ld, its "
-					       "moves %zu", (long long)cg->id, cg->plies, n);
-			break;
-		}
-		if (n > room) {
-			const char **t = realloc(texts, n * sizeof(*t));
-
-			if (!t) {
-				ret = kifu_stats_nomem_(c);
-				break;
-			}
-			texts = t;
-			room = n;
-		}
-		for (k = 0; k < n; k++)
-			texts[k] = json_string_value(json_array_get(moves, k));
-		memset(&x, 0, sizeof(x));
-		x.g = g;
-		x.variant = c->gv[cg->gv].v;
-		x.first = cg->first;
-		x.result = cg->res >= 0 ? g->sides[cg->res] : cg->res == RES_DRAW ? "draw"
-											: "unfinished";
-		x.plies = cg->plies;
-		x.level = lv->spec ? KIFU_SUMS_LEVEL_SPEC : KIFU_SUMS_LEVEL_PLAYERS;
-		x.spec = lv->spec;
-		x.spec_len = lv->spec ? strlen(lv->spec) : 0;
-		memset(&why, 0, sizeof(why));
-		ret = kifu_store_sums_legal_(&x.legal, g, x.variant, x.first, NULL, texts, n, &why);
-		if (ret == KIFU_ENOMEM) {
-			ret = kifu_stats_nomem_(c);
-			break;
-		}
-		if (ret < 0) {
-			ret = kifu_db_damaged_(c->st, c->err, "game %lld does not replay",
-					       (long long)cg->id);
-			break;
-		}
-		if (kifu_store_sums_add_(a, &x, 1u << KIFU_SUMS_BALANCE) < 0) {
-			ret = kifu_stats_nomem_(c);
-			break;
-		}
-		i++;
-	}
-	if (ret == 0 && rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
-		ret = kifu_stats_fail_db_(c, "cannot update the statistics");
-	if (ret == 0 && i < b->ngames)
-		ret = kifu_db_damaged_(c->st, c->err, "game %lld does not replay",
-				       (long long)b->games[i].id);
-	json_decref(moves);
-	free(texts);
-	kifu_db_finalize_(s);
-	kifu_buf_release(&sql);
-	return ret;
-}
-
 static void balance_release(struct balance *b, int ngv)
 {
 	size_t i;
@@ -598,36 +502,17 @@ static void balance_release(struct balance *b, int ngv)
 
 /*
  * Adds the games stats_balance lacks (inside the refresh's write
- * transaction): read as the whole computation reads them, each counted
- * with the store's functions.
+ * transaction), counted by the store (store_balance.c) as its migration
+ * counts them.
  */
 static int balance_fill(struct kifu_stats_ctx_ *c)
 {
-	struct kifu_stats_source_ src = { NULL, 1, 0, 0, 0 };
-	struct kifu_store_sums_ *sums = NULL;
-	struct balance b;
-	int ret;
+	int64_t after, upto;
+	int ret = kifu_stats_refresh_range_(c, T_BALANCE, &after, &upto, 1);
 
-	memset(&b, 0, sizeof(b));
-	ret = kifu_stats_refresh_range_(c, T_BALANCE, &src.after, &src.upto, 1);
-	if (ret < 0)
-		return ret;
-	b.gvl = calloc((size_t)c->ngv, sizeof(*b.gvl));
-	if (!b.gvl || kifu_store_sums_new_(&sums) < 0) {
-		ret = kifu_stats_nomem_(c);
-		goto out;
-	}
-	ret = balance_read_games(&b, c, &src, 0);
-	if (ret == 0)
-		ret = fill_games(sums, c, &b, &src);
-	if (ret == 0)
-		ret = kifu_store_sums_write_(c->st, sums, 1u << KIFU_SUMS_BALANCE, c->err);
-	if (ret == 0)
-		ret = kifu_stats_state_set_(c, T_BALANCE, src.upto);
-out:
-	kifu_store_sums_free_(sums);
-	balance_release(&b, c->ngv);
-	return ret;
+	if (ret == 0 && upto > after)
+		ret = kifu_store_balance_count_(c->st, after, upto, c->err);
+	return ret < 0 ? ret : kifu_stats_state_set_(c, T_BALANCE, upto);
 }
 
 /* Brings stats_balance up to date: 0, 1 to compute from the games, or an error. */

@@ -204,8 +204,8 @@ static int balance_of(struct kifu_store_sums_game_ *x, const struct kifu_record 
 		x->legal = rp->legal;
 		return 0;
 	}
-	return kifu_store_sums_legal_(&x->legal, g, rp->variant, x->first, rp->moves, NULL,
-				      rp->nplies, err);
+	return kifu_store_sums_legal_(&x->legal, g, rp->variant, x->first, rp->moves, rp->nplies,
+				      err);
 }
 
 static int kept_game(struct kifu_store *st, int64_t id, const struct kifu_record *rec,

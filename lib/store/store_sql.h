@@ -157,14 +157,26 @@ enum { KIFU_SUMS_LEVEL_OUT, KIFU_SUMS_LEVEL_PLAYERS, KIFU_SUMS_LEVEL_SPEC };
 int kifu_store_sums_level_(const char **spec, size_t *len, const char *const *names, int nsides,
 			   int ok);
 /*
- * *out: the legal moves of the side to move summed over the positions
+ * The legal moves of the side to move in state, a position of g (one
+ * whose only move is pass counts 1; buf: room for g->max_moves, needed
+ * only where g has no count_moves); *out, those summed over the positions
  * before each of the n moves of a game of g from its start (variant,
- * first): the moves given, or (moves NULL) texts[] parsed. 0, KIFU_ENOMEM,
- * or KIFU_EILLEGAL (err says which ply) for a text that is no legal move.
+ * first): 0, or KIFU_ENOMEM.
  */
+size_t kifu_store_sums_legal_at_(const struct kifu_game *g, const void *state, kifu_move *buf);
 int kifu_store_sums_legal_(uint64_t *out, const struct kifu_game *g, int variant, int first,
-			   const kifu_move *moves, const char *const *texts, size_t n,
-			   struct kifu_error *err);
+			   const kifu_move *moves, size_t n, struct kifu_error *err);
+
+/*
+ * store_balance.c: the stored games with an id in (after, upto] counted
+ * into stats_balance (added to what it holds), each game's level from its
+ * players' names and its legal moves from its stored moves replayed;
+ * damage (KIFU_EDB) for a game whose stored moves do not replay as its
+ * plies. Schema 12's migration step counts every game so.
+ */
+int kifu_store_balance_count_(struct kifu_store *st, int64_t after, int64_t upto,
+			      struct kifu_error *err);
+int kifu_store_balance_migrate_(struct kifu_store *st, struct kifu_error *err);
 
 /* A line summed (n: games, wins of side 0..3, draws, unfinished). */
 struct kifu_store_sums_line_ {

@@ -293,13 +293,17 @@ int kifu_store_sums_level_(const char **spec, size_t *len, const char *const *na
 	return same ? KIFU_SUMS_LEVEL_SPEC : KIFU_SUMS_LEVEL_OUT;
 }
 
-int kifu_store_sums_legal_(uint64_t *out, const struct kifu_game *g, int variant, int first,
-			   const kifu_move *moves, const char *const *texts, size_t n,
-			   struct kifu_error *err)
+size_t kifu_store_sums_legal_at_(const struct kifu_game *g, const void *state, kifu_move *buf)
 {
-	kifu_move *buf = NULL, m;
+	/* legal_moves lists pass only where it is the one move: it counts 1. */
+	return g->count_moves ? g->count_moves(state) : g->legal_moves(state, buf);
+}
+
+int kifu_store_sums_legal_(uint64_t *out, const struct kifu_game *g, int variant, int first,
+			   const kifu_move *moves, size_t n, struct kifu_error *err)
+{
+	kifu_move *buf = NULL;
 	void *state = malloc(g->state_size ? g->state_size : 1);
-	struct kifu_error why;
 	size_t i;
 	int ret;
 
@@ -312,16 +316,8 @@ int kifu_store_sums_legal_(uint64_t *out, const struct kifu_game *g, int variant
 	}
 	ret = g->init(state, variant, first, err);
 	for (i = 0; ret == 0 && i < n; i++) {
-		if (moves) {
-			m = moves[i];
-		} else if (!texts[i] || g->parse_move(state, texts[i], &m, &why) < 0) {
-			ret = kifu_error_set(err, KIFU_EILLEGAL, "ply %zu: %s", i + 1,
-					     texts[i] ? why.message : "not a move");
-			break;
-		}
-		/* legal_moves lists pass only where it is the one move: it counts 1. */
-		*out += g->count_moves ? g->count_moves(state) : g->legal_moves(state, buf);
-		g->apply(state, m);
+		*out += kifu_store_sums_legal_at_(g, state, buf);
+		g->apply(state, moves[i]);
 	}
 out:
 	free(buf);
