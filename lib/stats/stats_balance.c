@@ -502,8 +502,8 @@ static void balance_release(struct balance *b, int ngv)
 
 /*
  * Adds the games stats_balance lacks (inside the refresh's write
- * transaction), counted by the store (store_balance.c) as its migration
- * counts them.
+ * transaction), counted by the store (store_balance.c) with the functions
+ * it counts the games it writes with.
  */
 static int balance_fill(struct kifu_stats_ctx_ *c)
 {

@@ -4,9 +4,9 @@
  * names (in id order, as kifu-stats balance reads them), its level told
  * and its legal moves summed over its stored moves replayed, then added
  * up with store_sums.c's functions, as the store counts the games it
- * writes (store_kept.c). Schema 12's migration counts every stored game
- * so, in its transaction; the balance report, the games added since its
- * state (a state forgotten, games written by an older kifu).
+ * writes (store_kept.c): what the balance report's refresh adds, the games
+ * its table lacks (a database written before schema 12, a state
+ * forgotten, games another writer left behind).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,12 +88,9 @@ static int scratch_for(struct scratch *sc, const struct kifu_game *g)
 	return 0;
 }
 
-/*
- * Counts the game read into a: left out as kifu-stats balance leaves it
- * out, else at its level; *damaged set with the damage said in err.
- */
+/* Counts the game read into a: left out as kifu-stats balance leaves it out, else at its level. */
 static int reading_count(struct kifu_store_sums_ *a, struct kifu_store *st, struct scratch *sc,
-			 const struct reading *r, int *damaged, struct kifu_error *err)
+			 const struct reading *r, struct kifu_error *err)
 {
 	struct kifu_store_sums_game_ x;
 	struct legal_count lc;
@@ -120,11 +117,9 @@ static int reading_count(struct kifu_store_sums_ *a, struct kifu_store *st, stru
 	if (ret == 0)
 		ret = kifu_store_replay_stored_(g, sc->state, r->has_moves ? r->moves.data : NULL,
 						count_legal, &lc);
-	if (ret < 0 || (long)lc.last != r->plies) {
-		*damaged = 1;
+	if (ret < 0 || (long)lc.last != r->plies)
 		return kifu_db_damaged_(st, err, "game %lld does not replay as stored as its %ld "
 					"plies", (long long)r->id, r->plies);
-	}
 	x.g = g;
 	x.variant = r->variant;
 	x.first = r->first;
@@ -134,8 +129,8 @@ static int reading_count(struct kifu_store_sums_ *a, struct kifu_store *st, stru
 	return kifu_store_sums_add_(a, &x, 1u << KIFU_SUMS_BALANCE) < 0 ? nomem(err) : 0;
 }
 
-static int balance_count(struct kifu_store *st, int64_t after, int64_t upto, int *damaged,
-			 struct kifu_error *err)
+int kifu_store_balance_count_(struct kifu_store *st, int64_t after, int64_t upto,
+			      struct kifu_error *err)
 {
 	struct kifu_store_sums_ *a = NULL;
 	struct kifu_buf sql = KIFU_BUF_INIT;
@@ -169,7 +164,7 @@ static int balance_count(struct kifu_store *st, int64_t after, int64_t upto, int
 		int side;
 
 		if (id != r.id) {
-			if (r.id >= 0 && (ret = reading_count(a, st, &sc, &r, damaged, err)) < 0)
+			if (r.id >= 0 && (ret = reading_count(a, st, &sc, &r, err)) < 0)
 				break;
 			reading_clear(&r);
 			r.id = id;
@@ -213,7 +208,7 @@ static int balance_count(struct kifu_store *st, int64_t after, int64_t upto, int
 	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
 		ret = kifu_store_fail_(st, "cannot count the balance", err);
 	if (ret == 0 && r.id >= 0)
-		ret = reading_count(a, st, &sc, &r, damaged, err);
+		ret = reading_count(a, st, &sc, &r, err);
 	kifu_db_finalize_(s);
 	s = NULL;
 	if (ret == 0)
@@ -229,34 +224,3 @@ out:
 	return ret;
 }
 
-int kifu_store_balance_count_(struct kifu_store *st, int64_t after, int64_t upto,
-			      struct kifu_error *err)
-{
-	int damaged = 0;
-
-	return balance_count(st, after, upto, &damaged, err);
-}
-
-/*
- * Schema 12's step: every stored game counted into stats_balance (emptied
- * first: a database made to look older keeps its table), and its state.
- * A stored game that does not replay (damage) stops no migration: the
- * table is left without a state, for the report to count and say so.
- */
-int kifu_store_balance_migrate_(struct kifu_store *st, struct kifu_error *err)
-{
-	long long max = 0;
-	int damaged = 0, ret = kifu_store_query_int_(&max, st,
-						      "SELECT coalesce(max(id), 0) FROM games", err);
-
-	if (ret == 0)
-		ret = kifu_store_exec_(st, "DELETE FROM stats_balance", "cannot count the balance",
-				       err);
-	if (ret == 0 && max > 0)
-		ret = balance_count(st, 0, max, &damaged, err);
-	if (ret < 0 && damaged) {
-		kifu_error_clear(err);
-		return 0;
-	}
-	return ret < 0 ? ret : kifu_store_sums_state_set_(st, "balance", max, 0, err);
-}

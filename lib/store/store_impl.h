@@ -24,7 +24,7 @@
  *   store_kept.c        those sums kept as games are written (a derived
  *                       table's hooks)
  *   store_balance.c     the balance's sums counted from the stored games
- *                       (schema 12's migration, the balance report)
+ *                       (the balance report's refresh)
  *   backends/pg_text.c, the backends (one const struct each)
  *   backends/pg.c,
  *   backends/sqlite.c

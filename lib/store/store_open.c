@@ -20,7 +20,6 @@
 static int (*const migration_steps[])(struct kifu_store *, struct kifu_error *) = {
 	[5] = kifu_store_symm_migrate_,
 	[8] = kifu_store_history_migrate_,
-	[12] = kifu_store_balance_migrate_,
 };
 
 /* Joins a migration's lines into one SQL text. */

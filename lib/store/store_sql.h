@@ -172,11 +172,10 @@ int kifu_store_sums_legal_(uint64_t *out, const struct kifu_game *g, int variant
  * into stats_balance (added to what it holds), each game's level from its
  * players' names and its legal moves from its stored moves replayed;
  * damage (KIFU_EDB) for a game whose stored moves do not replay as its
- * plies. Schema 12's migration step counts every game so.
+ * plies.
  */
 int kifu_store_balance_count_(struct kifu_store *st, int64_t after, int64_t upto,
 			      struct kifu_error *err);
-int kifu_store_balance_migrate_(struct kifu_store *st, struct kifu_error *err);
 
 /* A line summed (n: games, wins of side 0..3, draws, unfinished). */
 struct kifu_store_sums_line_ {
