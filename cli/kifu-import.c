@@ -440,9 +440,12 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_IO;
 	}
 	opt.flags = KIFU_PIPELINE_REPLAY | KIFU_PIPELINE_REPLAY_EARLY | KIFU_PIPELINE_RAW;
-	/* canonical hashes and cells in the reading thread: the store, in this one, uses them */
+	/*
+	 * canonical hashes, cells and the legal moves (balance) in the reading
+	 * thread: the store, in this one, uses them
+	 */
 	opt.validate_flags = KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK | KIFU_VALIDATE_CANON |
-			     KIFU_VALIDATE_CELLS;
+			     KIFU_VALIDATE_CELLS | KIFU_VALIDATE_BRANCHING;
 	run_import(&run, argv + optind, argc - optind, &opt);
 	kifu_store_free(run.st);
 	/* A failed run that stored nothing leaves no database of its own behind (as sqlite3 would). */

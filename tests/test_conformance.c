@@ -576,11 +576,12 @@ static void test_evaluation_predicts(void **unused)
 
 /*
  * What kifu-import's reading thread keeps for the store (KIFU_VALIDATE_CANON,
- * KIFU_VALIDATE_CELLS) is what the store would compute itself: the canonical
- * hash and symmetry of every position (kifu_game_canonical_hash) and the cells
- * each side stood on (kifu_pattern_summary_moves), along seeded random games
- * written as records; and a replay validated again without the flags keeps
- * none of them.
+ * KIFU_VALIDATE_CELLS, KIFU_VALIDATE_BRANCHING) is what the store would
+ * compute itself: the canonical hash and symmetry of every position
+ * (kifu_game_canonical_hash), the cells each side stood on
+ * (kifu_pattern_summary_moves) and the legal moves before each move summed
+ * (legal_moves' count), along seeded random games written as records; and
+ * a replay validated again without the flags keeps none of them.
  */
 static void test_replay_keeps(void **unused)
 {
@@ -606,7 +607,7 @@ static void test_replay_keeps(void **unused)
 				struct kifu_reader *rd;
 				struct kifu_record *rec = NULL;
 				struct kifu_error err;
-				uint64_t sum[KIFU_GAME_SIDES_MAX * KIFU_CELL_WORDS];
+				uint64_t sum[KIFU_GAME_SIDES_MAX * KIFU_CELL_WORDS], legal = 0;
 				size_t n = 0, ply;
 
 				kifu_error_clear(&err);
@@ -623,6 +624,7 @@ static void test_replay_keeps(void **unused)
 						break;
 					nm = g->legal_moves(state, moves);
 					assert_true(nm > 0);
+					legal += nm;
 					played[n] = moves[th_rng_below(&r, nm)];
 					g->format_move(state, played[n], mt);
 					kifu_buf_puts(&text, "  - '");
@@ -647,12 +649,15 @@ static void test_replay_keeps(void **unused)
 				assert_int_equal(kifu_reader_next(&rec, &diags, rd, &err), 1);
 				assert_int_equal(kifu_record_validate(&rp, &diags, rec,
 								      KIFU_VALIDATE_CANON |
-									      KIFU_VALIDATE_CELLS,
+									      KIFU_VALIDATE_CELLS |
+									      KIFU_VALIDATE_BRANCHING,
 								      &err), 0);
 				if (diags.errors)
 					fail_msg("%s: %s", g->name, diags.v[0].message);
 				assert_int_equal(rp.nplies, n);
 				assert_int_equal(rp.ncanon, n + 1);
+				assert_int_equal(rp.legal_plies, n);
+				assert_true(rp.legal == legal);
 				assert_int_equal(g->init(state, v, 0, &err), 0);
 				for (ply = 0; ply <= n; ply++) {
 					uint64_t c;
@@ -676,6 +681,7 @@ static void test_replay_keeps(void **unused)
 				assert_int_equal(kifu_record_validate(&rp, &diags, rec, 0, &err), 0);
 				assert_int_equal(rp.ncanon, 0);
 				assert_int_equal(rp.cells_plies, 0);
+				assert_int_equal(rp.legal_plies, 0);
 				kifu_record_free(rec);
 				kifu_reader_free(rd);
 				kifu_diags_release(&diags);

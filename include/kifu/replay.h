@@ -61,10 +61,21 @@ struct kifu_replay {
 	 */
 	uint64_t cells[KIFU_GAME_SIDES_MAX * KIFU_CELL_WORDS];
 	size_t cells_plies;
+	/*
+	 * With KIFU_VALIDATE_BRANCHING: the legal moves of the side to move
+	 * summed over the positions before each move replayed (a position
+	 * whose only move is pass counts 1), as kifu-stats balance sums them,
+	 * over legal_plies positions (nplies; 0 without the flag). kifu-import
+	 * asks for it in its reading thread, as for the canonical hashes.
+	 */
+	uint64_t legal;
+	size_t legal_plies;
 	/* Private. */
 	size_t cap_;
 	size_t state_cap_;
 	size_t capx_;
+	kifu_move *legal_buf_;  /* KIFU_VALIDATE_BRANCHING for a game without count_moves */
+	size_t legal_cap_;
 };
 
 #define KIFU_REPLAY_INIT { .variant = -1, .first = -1, .outcome = { KIFU_ONGOING, -1 } }
@@ -89,6 +100,8 @@ const char *kifu_replay_xtext(const struct kifu_replay *rp, size_t i);
 #define KIFU_VALIDATE_CANON 0x4
 /* Sum the cells each side stood on (cells). */
 #define KIFU_VALIDATE_CELLS 0x8
+/* Sum the legal moves before each move (legal, legal_plies). */
+#define KIFU_VALIDATE_BRANCHING 0x10
 
 /*
  * Checks rec against every rule of RECORDS.md that the reader has not

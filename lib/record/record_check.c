@@ -184,6 +184,7 @@ void kifu_replay_release(struct kifu_replay *rp)
 	free(rp->xtext);
 	free(rp->canon);
 	free(rp->syms);
+	free(rp->legal_buf_);
 	memset(rp, 0, sizeof(*rp));
 	rp->variant = -1;
 	rp->first = -1;
@@ -443,7 +444,7 @@ static int replay_moves(struct check *c, struct kifu_replay *rp, const struct ki
 	const struct kifu_record *rec = c->rec;
 	struct kifu_error merr;
 	size_t i;
-	int cells;
+	int cells, branching = (flags & KIFU_VALIDATE_BRANCHING) != 0;
 
 	if (grow_replay(rp, rec->nturns, flags) < 0) {
 		c->failed = 1;
@@ -473,6 +474,17 @@ static int replay_moves(struct check *c, struct kifu_replay *rp, const struct ki
 		memset(rp->cells, 0, sizeof(rp->cells));
 		kifu_pattern_summary_add(rp->cells, g, rp->state);
 		rp->cells_plies = 1;
+	}
+	/* legal_moves needs room for a position's moves: count_moves does not. */
+	if (branching && !g->count_moves && rp->legal_cap_ < g->max_moves) {
+		kifu_move *b = realloc(rp->legal_buf_, g->max_moves * sizeof(*b));
+
+		if (!b) {
+			c->failed = 1;
+			return 0;
+		}
+		rp->legal_buf_ = b;
+		rp->legal_cap_ = g->max_moves;
 	}
 	for (i = 0; i < rec->nturns; i++) {
 		const struct kifu_turn *t = &rec->turns[i];
@@ -506,6 +518,11 @@ static int replay_moves(struct check *c, struct kifu_replay *rp, const struct ki
 		}
 		if (rp->canonical)
 			g->format_move(rp->state, m, rp->canonical + i * KIFU_MOVE_TEXT_MAX);
+		if (branching) {
+			rp->legal += g->count_moves ? g->count_moves(rp->state)
+						    : g->legal_moves(rp->state, rp->legal_buf_);
+			rp->legal_plies = i + 1;
+		}
 		g->apply(rp->state, m);
 		rp->moves[i] = m;
 		rp->hashes[i + 1] = g->hash(rp->state);
@@ -614,6 +631,8 @@ int kifu_record_validate(struct kifu_replay *rp, struct kifu_diags *diags,
 	rp->nplies = 0;
 	rp->ncanon = 0;
 	rp->cells_plies = 0;
+	rp->legal = 0;
+	rp->legal_plies = 0;
 	rp->outcome.status = KIFU_ONGOING;
 	rp->outcome.winner = -1;
 	rp->nfigures = 0;

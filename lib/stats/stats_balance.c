@@ -8,12 +8,17 @@
  * built-in player "SPEC #k", and a game whose every side is the same SPEC
  * is at level SPEC; games between other players are at level "players",
  * and games mixing SPECs, or a SPEC with another player, are left out.
- * Nothing kept gives the branching or the review measures, so the report
- * reads the games themselves: one pass over the games and their players
- * (in id order, so that every backend sums in the same order), then each
- * counted game's moves, replayed for its legal moves, and its stored
- * review (the run KIFU_DB_REVIEW_RUN_ picks, as kifu-stats players and
- * kifu-export read it).
+ * The sums per level (games, results, plies, legal moves) are kept in
+ * stats_balance (schema 12) as games are written (store_kept.c), brought
+ * up to date here from the games the table lacks; the report of every
+ * game, or of a game, variant or level, reads them there, and the review
+ * measures from the stored reviews only (the run KIFU_DB_REVIEW_RUN_ picks,
+ * as kifu-stats players and kifu-export read it), in game id order as the
+ * whole computation sums them. Other filters (and --no-cache, a database
+ * that cannot be written) read the games themselves: one pass over the
+ * games and their players (in id order, so that every backend sums in the
+ * same order), then each counted game's moves, replayed for its legal
+ * moves, and its stored review.
  */
 #include <math.h>
 #include <stdint.h>
@@ -57,6 +62,7 @@ struct balance {
 	struct gv_levels *gvl;   /* one per c->gv */
 	struct counted *games;
 	size_t ngames, cap;
+	int reviews_only;        /* the games listed for their reviews: the level's sums are kept */
 };
 
 /* The level's index in l (added when new; spec NULL: players), or -1 when out of memory. */
@@ -116,33 +122,25 @@ static int reading_count(struct balance *b, struct kifu_stats_ctx_ *c, const str
 {
 	const struct kifu_game *g;
 	const char *spec = NULL;
-	size_t len = 0, n;
-	int i, specs = 0, same = 1;
+	size_t len = 0;
+	int level;
 	long k;
 	struct level *lv;
 
 	if (!r->ok || r->gv < 0 || r->res == RES_UNKNOWN || r->first < 0)
 		return 0;
 	g = c->gv[r->gv].g;
-	for (i = 0; i < g->nsides; i++) {
-		n = r->names[i] ? kifu_store_spec_length(r->names[i]) : 0;
-		if (!n) {
-			same = 0;
-			continue;
-		}
-		if (specs++ == 0) {
-			spec = r->names[i];
-			len = n;
-		} else if (n != len || memcmp(spec, r->names[i], n)) {
-			same = 0;
-		}
-	}
-	if (specs && !same)
-		return 0; /* mixed: says nothing about one level */
-	k = level_get(&b->gvl[r->gv], specs ? spec : NULL, len);
+	/* the level as the store's sums say it (store_sums.c) */
+	level = kifu_store_sums_level_(&spec, &len, (const char *const *)r->names,
+				       g->nsides < MAX_SIDES ? g->nsides : MAX_SIDES, 1);
+	if (level == KIFU_SUMS_LEVEL_OUT)
+		return 0;
+	k = level_get(&b->gvl[r->gv], level == KIFU_SUMS_LEVEL_SPEC ? spec : NULL, len);
 	if (k < 0)
 		return KIFU_ENOMEM;
 	lv = &b->gvl[r->gv].v[k];
+	if (b->reviews_only)
+		goto listed;
 	lv->games++;
 	lv->sum_plies += r->plies;
 	if (r->res == RES_DRAW)
@@ -151,6 +149,7 @@ static int reading_count(struct balance *b, struct kifu_stats_ctx_ *c, const str
 		lv->unfinished++;
 	else if (r->res == r->first)
 		lv->fm_wins++;
+listed:
 	if (b->ngames == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 256;
 		struct counted *v = realloc(b->games, cap * sizeof(*v));
@@ -169,12 +168,15 @@ static int reading_count(struct balance *b, struct kifu_stats_ctx_ *c, const str
 	return 0;
 }
 
-/* The first pass: every game f selects with its players, counted into its level. */
+/*
+ * The first pass: every game src selects (with reviewed: those of them
+ * with a stored review) with its players, counted into its level.
+ */
 static int balance_read_games(struct balance *b, struct kifu_stats_ctx_ *c,
-			      const struct kifu_filter *f)
+			      const struct kifu_stats_source_ *from, int reviewed)
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
+	struct kifu_stats_source_ src = *from;
 	struct kifu_stmt *s = NULL;
 	struct reading r;
 	int ret, rc, n;
@@ -188,6 +190,8 @@ static int balance_read_games(struct balance *b, struct kifu_stats_ctx_ *c,
 	ret = kifu_stats_source_sql_(&sql, &src, &n, c);
 	if (ret < 0)
 		goto out;
+	if (reviewed)
+		kifu_buf_puts(&sql, " AND g.id IN (SELECT r.game_id FROM analysis_runs r)");
 	kifu_buf_puts(&sql, " ORDER BY g.id, s.side_index");
 	ret = kifu_stats_prepare_built_(c, &s, &sql, &src, "cannot read games");
 	if (ret < 0)
@@ -376,8 +380,8 @@ static int balance_review(struct level *lv, struct kifu_stats_ctx_ *c, struct ki
 	return ret;
 }
 
-/* The second pass: each counted game's moves and review. */
-static int balance_read_plies(struct balance *b, struct kifu_stats_ctx_ *c)
+/* The second pass: each counted game's moves (with branching) and review. */
+static int balance_read_plies(struct balance *b, struct kifu_stats_ctx_ *c, int branching)
 {
 	struct kifu_stmt *s = NULL;
 	double *e = NULL;
@@ -395,8 +399,9 @@ static int balance_read_plies(struct balance *b, struct kifu_stats_ctx_ *c)
 		const struct counted *cg = &b->games[i];
 		struct level *lv = &b->gvl[cg->gv].v[cg->level];
 
-		ret = balance_branching(lv, c, cg);
-		/* Room for the review of a length the replay confirmed. */
+		if (branching)
+			ret = balance_branching(lv, c, cg);
+		/* Room for the review of a length the replay confirmed (or the kept sums counted). */
 		if (ret == 0 && s && (size_t)cg->plies + 1 > room) {
 			double *e2 = realloc(e, ((size_t)cg->plies + 1) * sizeof(*e));
 			int *m2 = e2 ? realloc(mover, ((size_t)cg->plies + 1) * sizeof(*mover)) : NULL;
@@ -478,30 +483,145 @@ static int build_balance(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 	return kifu_report_failed_(rep) ? kifu_stats_nomem_(c) : 0;
 }
 
+/* ---- The kept sums (stats_balance) ---- */
+
+static void balance_release(struct balance *b, int ngv)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; b->gvl && k < ngv; k++) {
+		for (i = 0; i < b->gvl[k].n; i++)
+			free(b->gvl[k].v[i].spec);
+		free(b->gvl[k].v);
+	}
+	free(b->gvl);
+	free(b->games);
+	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * Adds the games stats_balance lacks (inside the refresh's write
+ * transaction), counted by the store (store_balance.c) with the functions
+ * it counts the games it writes with.
+ */
+static int balance_fill(struct kifu_stats_ctx_ *c)
+{
+	int64_t after, upto;
+	int ret = kifu_stats_refresh_range_(c, T_BALANCE, &after, &upto, 1);
+
+	if (ret == 0 && upto > after)
+		ret = kifu_store_balance_count_(c->st, after, upto, c->err);
+	return ret < 0 ? ret : kifu_stats_state_set_(c, T_BALANCE, upto);
+}
+
+/* Brings stats_balance up to date: 0, 1 to compute from the games, or an error. */
+static int balance_refresh(struct kifu_stats_ctx_ *c)
+{
+	if (kifu_store_version(c->st) < 12)
+		return 1;
+	return kifu_stats_ensure_fresh_(c, T_BALANCE, balance_fill);
+}
+
+/* Whether stats_balance answers f exactly: a game, variant, level, or none. */
+static int kept_filter(const struct kifu_filter *f)
+{
+	return !f || (!f->player && !f->event && !f->since && !f->until && !f->termination);
+}
+
+/* The levels' sums of the games f selects, from stats_balance. */
+static int balance_read_kept(struct balance *b, struct kifu_stats_ctx_ *c,
+			     const struct kifu_filter *f)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct kifu_stmt *s = NULL;
+	int ret, rc, n = 0;
+
+	kifu_buf_puts(&sql, "SELECT game, variant, level, games, fm_wins, draws, unfinished, "
+			    "plies, moves FROM stats_balance WHERE 1 = 1");
+	kifu_stats_table_where_(&sql, f, 0, 1, &n);
+	if (f && f->level)
+		kifu_buf_printf(&sql, " AND level = ?%d", n + 1);
+	kifu_buf_puts(&sql, " ORDER BY game, variant, level");
+	ret = kifu_stats_prepare_built_(c, &s, &sql, NULL, "cannot read the statistics");
+	if (ret < 0)
+		goto out;
+	kifu_stats_table_bind_(s, f, 0, 1);
+	if (f && f->level)
+		kifu_db_bind_text_(s, n + 1, f->level, -1);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		int k = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
+					    kifu_stats_col_text_(s, 1));
+		const char *level = kifu_stats_col_text_(s, 2);
+		int players = !strcmp(level, KIFU_SUMS_LEVEL_PLAYERS_NAME);
+		long long v[6];
+		struct level *lv;
+		long i;
+		int j;
+
+		if (k < 0)
+			continue; /* a game no report shows */
+		for (j = 0; j < 6; j++) {
+			ret = kifu_db_column_whole_(&v[j], s, 3 + j, 0, KIFU_DB_COUNT_MAX, c->err,
+						    "stats_balance of %s %s at level %s",
+						    c->gv[k].g->name,
+						    c->gv[k].g->variants[c->gv[k].v], level);
+			if (ret < 0)
+				goto out;
+		}
+		i = level_get(&b->gvl[k], players ? NULL : level, players ? 0 : strlen(level));
+		if (i < 0) {
+			ret = kifu_stats_nomem_(c);
+			goto out;
+		}
+		lv = &b->gvl[k].v[i];
+		lv->games = v[0];
+		lv->fm_wins = v[1];
+		lv->draws = v[2];
+		lv->unfinished = v[3];
+		lv->sum_plies = v[4];
+		lv->positions = v[4];
+		lv->moves = v[5];
+	}
+	if (rc != KIFU_DB_DONE)
+		ret = kifu_stats_fail_db_(c, "cannot read the statistics");
+out:
+	kifu_db_finalize_(s);
+	kifu_buf_release(&sql);
+	return ret;
+}
+
 static int balance_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
+	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
 	struct balance b;
-	size_t i;
-	int ret, k;
+	int ret = 1, found = 0;
 
-	(void)opt;
 	memset(&b, 0, sizeof(b));
 	b.gvl = calloc((size_t)c->ngv, sizeof(*b.gvl));
 	if (!b.gvl)
 		return kifu_stats_nomem_(c);
-	ret = balance_read_games(&b, c, f);
-	if (ret == 0)
-		ret = balance_read_plies(&b, c);
+	if (!(opt->flags & KIFU_STATS_NO_CACHE) && kept_filter(f))
+		ret = balance_refresh(c);
+	if (ret == 0) {
+		/* The sums kept, then the reviews of the games they count, in id order. */
+		ret = balance_read_kept(&b, c, f);
+		if (ret == 0)
+			ret = kifu_db_has_(&found, c->st, "analysis_runs", c->err);
+		b.reviews_only = 1;
+		if (ret == 0 && found)
+			ret = balance_read_games(&b, c, &src, 1);
+		if (ret == 0 && found)
+			ret = balance_read_plies(&b, c, 0);
+	} else if (ret == 1) {
+		ret = balance_read_games(&b, c, &src, 0);
+		if (ret == 0)
+			ret = balance_read_plies(&b, c, 1);
+	}
 	if (ret == 0)
 		ret = build_balance(rep, c, &b);
-	for (k = 0; k < c->ngv; k++) {
-		for (i = 0; i < b.gvl[k].n; i++)
-			free(b.gvl[k].v[i].spec);
-		free(b.gvl[k].v);
-	}
-	free(b.gvl);
-	free(b.games);
+	balance_release(&b, c->ngv);
 	return ret;
 }
 
@@ -510,7 +630,11 @@ static const char *const balance_columns[] = { "game", "variant", "level", "game
 					       "draw_rate", "mean_plies", "branching", "reviewed",
 					       "lead_changes", "drama", "decided_at", NULL };
 
-/* No table of its own: it reads the games. */
+/*
+ * No .refresh: kifu_stats_refresh brings the tables up to date that cost
+ * a read of the games; counting stats_balance again replays each game, so
+ * only the balance report itself does it, when it needs it.
+ */
 const struct kifu_stats_kind_ kifu_stats_balance_ = {
 	.name = "balance",
 	.kind = KIFU_STATS_BALANCE,

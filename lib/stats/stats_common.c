@@ -17,7 +17,7 @@
 #include "stats/stats_impl.h"
 
 /* The names of the tables' rows in stats_state, by T_*. */
-static const char *const table_names[] = { "outcomes", "lines", "players" };
+static const char *const table_names[] = { "outcomes", "lines", "players", "balance" };
 
 /* The index of game and variant (by name), or -1 for a pair the registry does not know. */
 int kifu_stats_gv_find_(struct kifu_stats_ctx_ *c, const char *game, const char *variant)
@@ -286,7 +286,7 @@ int kifu_stats_refresh_range_(struct kifu_stats_ctx_ *c, int t, int64_t *after, 
 			      int incremental)
 {
 	static const char *const clear[] = { "DELETE FROM stats_outcomes", "DELETE FROM stats_lines",
-					     "DELETE FROM stats_players" };
+					     "DELETE FROM stats_players", "DELETE FROM stats_balance" };
 	int ret = state_get(c, t, upto, after);
 
 	if (ret < 0)

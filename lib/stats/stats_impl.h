@@ -129,8 +129,8 @@ void kifu_report_tcol_text_(struct kifu_buf *cell, const struct kifu_report *rep
 enum { RES_DRAW = KIFU_SUMS_DRAW, RES_UNFINISHED = KIFU_SUMS_UNFINISHED,
        RES_UNKNOWN = KIFU_SUMS_UNKNOWN };
 
-/* The precomputed tables: stats_outcomes, stats_lines, stats_players. */
-enum { T_OUTCOMES, T_LINES, T_PLAYERS };
+/* The precomputed tables: stats_outcomes, stats_lines, stats_players, stats_balance. */
+enum { T_OUTCOMES, T_LINES, T_PLAYERS, T_BALANCE };
 
 /* A game and variant: reports have one group of rows per pair, in registry order. */
 struct kifu_stats_gv_ {

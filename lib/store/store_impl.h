@@ -23,6 +23,8 @@
  *   store_ratings.c     the players' ratings fitted from those sums
  *   store_kept.c        those sums kept as games are written (a derived
  *                       table's hooks)
+ *   store_balance.c     the balance's sums counted from the stored games
+ *                       (the balance report's refresh)
  *   backends/pg_text.c, the backends (one const struct each)
  *   backends/pg.c,
  *   backends/sqlite.c

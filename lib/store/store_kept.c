@@ -1,6 +1,7 @@
 /*
  * The sums kifu-stats keeps (stats_outcomes, stats_lines, stats_players
- * with schema 11's stats_player_sums and stats_pairs), kept by the store
+ * with schema 11's stats_player_sums and stats_pairs, schema 12's
+ * stats_balance), kept by the store
  * as it writes games: a derived table's hooks (store_impl.h) that count
  * each game with store_sums.c's functions from the record and replay the
  * store holds, sum them per transaction and write them at the commit with
@@ -24,7 +25,8 @@
 /* Sums held in bulk mode before they are written (rows of every table). */
 #define HELD_MAX (1u << 18)
 
-static const char *const table_name[KIFU_SUMS_NTABLES] = { "outcomes", "lines", "players" };
+static const char *const table_name[KIFU_SUMS_NTABLES] = { "outcomes", "lines", "players",
+							    "balance" };
 
 struct kifu_store_kept_ {
 	struct kifu_store_sums_ *tx, *held; /* the open transaction's games; committed, unwritten */
@@ -103,7 +105,7 @@ static int state_of(int64_t *last, struct kifu_store *st, int t, struct kifu_err
 		return kifu_store_fail_(st, "cannot read the statistics state", err);
 	kifu_db_bind_text_static_(s, 1, table_name[t], -1);
 	rc = kifu_db_step_(s);
-	if (rc == KIFU_DB_ROW && (t == KIFU_SUMS_OUTCOMES ||
+	if (rc == KIFU_DB_ROW && (t == KIFU_SUMS_OUTCOMES || t == KIFU_SUMS_BALANCE ||
 				  (!kifu_db_column_is_null_(s, 1) &&
 				   kifu_db_column_int_(s, 1) >= state_depth(t, 1) &&
 				   kifu_db_column_int_(s, 1) <= state_depth(t, 0))))
@@ -127,7 +129,8 @@ static int tracking_start(struct kifu_store_kept_ *k, struct kifu_store *st, int
 			  struct kifu_error *err)
 {
 	static const char *const clear[KIFU_SUMS_NTABLES] = {
-		"DELETE FROM stats_outcomes", "DELETE FROM stats_lines", "DELETE FROM stats_players" };
+		"DELETE FROM stats_outcomes", "DELETE FROM stats_lines", "DELETE FROM stats_players",
+		"DELETE FROM stats_balance" };
 	struct kifu_stmt *s = NULL;
 	int64_t last, before = 0;
 	int t, ret = 0;
@@ -146,9 +149,10 @@ static int tracking_start(struct kifu_store_kept_ *k, struct kifu_store *st, int
 		ret = kifu_store_fail_(st, "cannot read the statistics state", err);
 	kifu_db_finalize_(s);
 	for (t = 0; ret == 0 && t < KIFU_SUMS_NTABLES; t++) {
-		/* The players' sums from schema 11 on (stats_pairs). */
-		if (t == KIFU_SUMS_PLAYERS && st->version < 11)
-			break;
+		/* The players' sums from schema 11 on (stats_pairs), the balance from 12. */
+		if ((t == KIFU_SUMS_PLAYERS && st->version < 11) ||
+		    (t == KIFU_SUMS_BALANCE && st->version < 12))
+			continue;
 		ret = state_of(&last, st, t, err);
 		if (ret < 0)
 			break;
@@ -166,6 +170,42 @@ static int tracking_start(struct kifu_store_kept_ *k, struct kifu_store *st, int
 		}
 	}
 	return ret;
+}
+
+/*
+ * What the balance counts of a game being written: its level from its
+ * record's players as insert_sides stores them (a side's players in record
+ * order; a side with two is no side of one player), and its legal moves,
+ * summed by the import's reading thread (KIFU_VALIDATE_BRANCHING) or here
+ * from the replayed moves.
+ */
+static int balance_of(struct kifu_store_sums_game_ *x, const struct kifu_record *rec,
+		      const struct kifu_replay *rp, struct kifu_error *err)
+{
+	const struct kifu_game *g = rp->game;
+	const char *names[KIFU_SUMS_MAX_SIDES] = { NULL };
+	size_t i;
+	int side, ok = g->nsides <= KIFU_SUMS_MAX_SIDES;
+
+	for (side = 0; ok && side < g->nsides; side++)
+		for (i = 0; i < rec->nplayers; i++) {
+			const struct kifu_record_player *p = &rec->players[i];
+
+			if (!p->side || !p->name || strcmp(p->side, g->sides[side]) != 0)
+				continue;
+			if (names[side])
+				ok = 0;
+			names[side] = p->name;
+		}
+	x->level = kifu_store_sums_level_(&x->spec, &x->spec_len, names, ok ? g->nsides : 0, ok);
+	if (x->level == KIFU_SUMS_LEVEL_OUT)
+		return 0;
+	if (rp->legal_plies == rp->nplies) {
+		x->legal = rp->legal;
+		return 0;
+	}
+	return kifu_store_sums_legal_(&x->legal, g, rp->variant, x->first, rp->moves, rp->nplies,
+				      err);
 }
 
 static int kept_game(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
@@ -205,6 +245,11 @@ static int kept_game(struct kifu_store *st, int64_t id, const struct kifu_record
 	x.line = k->line.data ? k->line.data : "";
 	x.ends = ends;
 	x.hashes = rp->hashes + 1;
+	if (k->tracking & (1 << KIFU_SUMS_BALANCE)) {
+		ret = balance_of(&x, rec, rp, err);
+		if (ret < 0)
+			return ret;
+	}
 	ret = k->line.failed ? KIFU_ENOMEM : kifu_store_sums_add_(k->tx, &x, (unsigned)k->tracking);
 	if (ret < 0)
 		return nomem(err);

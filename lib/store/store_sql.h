@@ -88,7 +88,8 @@ int kifu_store_orient_hashes_(uint64_t *out, const struct kifu_game *g, const vo
  * the games the tables lack. A game's result as a side index (below
  * KIFU_SUMS_MAX_SIDES) or one of KIFU_SUMS_DRAW, _UNFINISHED, _UNKNOWN.
  */
-enum { KIFU_SUMS_OUTCOMES, KIFU_SUMS_LINES, KIFU_SUMS_PLAYERS, KIFU_SUMS_NTABLES };
+enum { KIFU_SUMS_OUTCOMES, KIFU_SUMS_LINES, KIFU_SUMS_PLAYERS, KIFU_SUMS_BALANCE,
+       KIFU_SUMS_NTABLES };
 enum { KIFU_SUMS_DRAW = -1, KIFU_SUMS_UNFINISHED = -2, KIFU_SUMS_UNKNOWN = -3 };
 #define KIFU_SUMS_MAX_SIDES 4  /* stats_lines has w0..w3 */
 #define KIFU_SUMS_LINE_DEPTH 6 /* plies of the lines kept (stats_state 'lines'.depth) */
@@ -132,7 +133,49 @@ struct kifu_store_sums_game_ {
 	const char *line;
 	const size_t *ends;
 	const uint64_t *hashes;
+	/*
+	 * balance (schema 12): the game's level as kifu_store_sums_level_
+	 * gives it (KIFU_SUMS_LEVEL_OUT: counted nowhere; a SPEC: the first
+	 * spec_len bytes of spec), and the legal moves before each of its
+	 * plies summed (kifu_store_sums_legal_).
+	 */
+	int level;
+	const char *spec;
+	size_t spec_len;
+	uint64_t legal;
 };
+
+/*
+ * The level of a game whose sides 0..nsides) have the players names[]
+ * (NULL: none), as kifu-stats balance says it: KIFU_SUMS_LEVEL_SPEC (*spec
+ * and *len the SPEC, a prefix of a name) when every side has a player of
+ * that SPEC, _PLAYERS when no side has a SPEC player, else _OUT (a side
+ * with two players is told with ok 0: out too).
+ */
+enum { KIFU_SUMS_LEVEL_OUT, KIFU_SUMS_LEVEL_PLAYERS, KIFU_SUMS_LEVEL_SPEC };
+#define KIFU_SUMS_LEVEL_PLAYERS_NAME "players"
+int kifu_store_sums_level_(const char **spec, size_t *len, const char *const *names, int nsides,
+			   int ok);
+/*
+ * The legal moves of the side to move in state, a position of g (one
+ * whose only move is pass counts 1; buf: room for g->max_moves, needed
+ * only where g has no count_moves); *out, those summed over the positions
+ * before each of the n moves of a game of g from its start (variant,
+ * first): 0, or KIFU_ENOMEM.
+ */
+size_t kifu_store_sums_legal_at_(const struct kifu_game *g, const void *state, kifu_move *buf);
+int kifu_store_sums_legal_(uint64_t *out, const struct kifu_game *g, int variant, int first,
+			   const kifu_move *moves, size_t n, struct kifu_error *err);
+
+/*
+ * store_balance.c: the stored games with an id in (after, upto] counted
+ * into stats_balance (added to what it holds), each game's level from its
+ * players' names and its legal moves from its stored moves replayed;
+ * damage (KIFU_EDB) for a game whose stored moves do not replay as its
+ * plies.
+ */
+int kifu_store_balance_count_(struct kifu_store *st, int64_t after, int64_t upto,
+			      struct kifu_error *err);
 
 /* A line summed (n: games, wins of side 0..3, draws, unfinished). */
 struct kifu_store_sums_line_ {

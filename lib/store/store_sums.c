@@ -1,6 +1,7 @@
 /*
  * The sums kifu-stats keeps (schema 3's stats_outcomes and stats_lines,
- * schema 11's stats_players with stats_player_sums and stats_pairs): what
+ * schema 11's stats_players with stats_player_sums and stats_pairs,
+ * schema 12's stats_balance): what
  * one game adds to them, in this one place for both their writers, and
  * adding the sums to the tables with upserts. The store counts each game
  * it writes with them (store_kept.c, from the record and replay it holds);
@@ -263,6 +264,67 @@ const char *kifu_store_ply_text_(const struct kifu_record *rec, const struct kif
 	return text ? text : t && t->text ? t->text : "";
 }
 
+int kifu_store_sums_level_(const char **spec, size_t *len, const char *const *names, int nsides,
+			   int ok)
+{
+	size_t n;
+	int i, specs = 0, same = ok;
+
+	*spec = NULL;
+	*len = 0;
+	if (!ok)
+		return KIFU_SUMS_LEVEL_OUT;
+	for (i = 0; i < nsides; i++) {
+		n = names[i] ? kifu_store_spec_length(names[i]) : 0;
+		if (!n) {
+			same = 0;
+			continue;
+		}
+		if (specs++ == 0) {
+			*spec = names[i];
+			*len = n;
+		} else if (n != *len || memcmp(*spec, names[i], n)) {
+			same = 0;
+		}
+	}
+	if (!specs)
+		return KIFU_SUMS_LEVEL_PLAYERS;
+	/* mixed: says nothing about one level */
+	return same ? KIFU_SUMS_LEVEL_SPEC : KIFU_SUMS_LEVEL_OUT;
+}
+
+size_t kifu_store_sums_legal_at_(const struct kifu_game *g, const void *state, kifu_move *buf)
+{
+	/* legal_moves lists pass only where it is the one move: it counts 1. */
+	return g->count_moves ? g->count_moves(state) : g->legal_moves(state, buf);
+}
+
+int kifu_store_sums_legal_(uint64_t *out, const struct kifu_game *g, int variant, int first,
+			   const kifu_move *moves, size_t n, struct kifu_error *err)
+{
+	kifu_move *buf = NULL;
+	void *state = malloc(g->state_size ? g->state_size : 1);
+	size_t i;
+	int ret;
+
+	*out = 0;
+	if (!g->count_moves)
+		buf = malloc((g->max_moves ? g->max_moves : 1) * sizeof(*buf));
+	if (!state || (!g->count_moves && !buf)) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	ret = g->init(state, variant, first, err);
+	for (i = 0; ret == 0 && i < n; i++) {
+		*out += kifu_store_sums_legal_at_(g, state, buf);
+		g->apply(state, moves[i]);
+	}
+out:
+	free(buf);
+	free(state);
+	return ret;
+}
+
 /* ---- The accumulator ---- */
 
 int kifu_store_sums_new_(struct kifu_store_sums_ **out)
@@ -431,6 +493,25 @@ int kifu_store_sums_add_(struct kifu_store_sums_ *a, const struct kifu_store_sum
 			return KIFU_ENOMEM;
 		e->n[0]++;
 	}
+	if ((which & (1u << KIFU_SUMS_BALANCE)) && first_ok && res != KIFU_SUMS_UNKNOWN &&
+	    x->level != KIFU_SUMS_LEVEL_OUT) {
+		const char *level = x->level == KIFU_SUMS_LEVEL_SPEC ? x->spec
+								     : KIFU_SUMS_LEVEL_PLAYERS_NAME;
+
+		e = tab_get(&a->t[KIFU_SUMS_BALANCE], x->g, x->variant, -1, 0, 0, level,
+			    x->level == KIFU_SUMS_LEVEL_SPEC ? x->spec_len : strlen(level), 0);
+		if (!e)
+			return KIFU_ENOMEM;
+		e->n[0]++;
+		if (res == KIFU_SUMS_DRAW)
+			e->n[2]++;
+		else if (res == KIFU_SUMS_UNFINISHED)
+			e->n[3]++;
+		else if (res == x->first)
+			e->n[1]++;
+		e->n[4] += x->plies;
+		e->n[5] += (int64_t)x->legal;
+	}
 	if (!(which & (1u << KIFU_SUMS_LINES)) || !first_ok || res == KIFU_SUMS_UNKNOWN)
 		return 0;
 	/* The lines of 1..nlines plies; repeat: the game was in that position earlier in it. */
@@ -540,6 +621,16 @@ static const char *const upsert[NTEXT] = {
 	"w2 = stats_lines.w2 + excluded.w2, w3 = stats_lines.w3 + excluded.w3, "
 	"draws = stats_lines.draws + excluded.draws, "
 	"unfinished = stats_lines.unfinished + excluded.unfinished",
+	NULL, /* the players: players_write */
+	"INSERT INTO stats_balance(game, variant, level, games, fm_wins, draws, unfinished, plies, "
+	"moves) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+	"ON CONFLICT(game, variant, level) DO UPDATE SET "
+	"games = stats_balance.games + excluded.games, "
+	"fm_wins = stats_balance.fm_wins + excluded.fm_wins, "
+	"draws = stats_balance.draws + excluded.draws, "
+	"unfinished = stats_balance.unfinished + excluded.unfinished, "
+	"plies = stats_balance.plies + excluded.plies, "
+	"moves = stats_balance.moves + excluded.moves",
 };
 
 /*
@@ -583,6 +674,12 @@ static int tab_write(struct kifu_store *st, const struct sumtab *t, int k, struc
 			kifu_db_bind_text_static_(s, 5, r + strlen(r) + 1, -1);
 			kifu_db_bind_int_(s, 6, e->plies);
 			kifu_db_bind_int64_(s, 7, e->n[0]);
+		} else if (k == KIFU_SUMS_BALANCE) {
+			kifu_db_bind_text_static_(s, 1, items[i].game, -1);
+			kifu_db_bind_text_static_(s, 2, items[i].variant, -1);
+			kifu_db_bind_text_static_(s, 3, items[i].text, (long)e->len);
+			for (c = 0; c < 6; c++)
+				kifu_db_bind_int64_(s, 4 + c, e->n[c]);
 		} else {
 			kifu_db_bind_int_(s, 1, e->plies);
 			kifu_db_bind_text_static_(s, 2, items[i].game, -1);

@@ -18,7 +18,8 @@ struct sum {
 	int variant, first, repeat, plies;
 	size_t text, len;  /* in the pool: the line; outcomes: first, result, termination, each ended by '\0' */
 	uint64_t hash;     /* lines: the position after the line */
-	int64_t n[7];      /* games; lines: then w0..w3, draws, unfinished */
+	int64_t n[7];      /* games; lines: then w0..w3, draws, unfinished; balance: then
+			      first mover's wins, draws, unfinished, plies, legal moves */
 };
 
 struct sumtab {
@@ -29,8 +30,11 @@ struct sumtab {
 	struct kifu_buf pool;
 };
 
-/* The tables of rows with text keys (outcomes, lines): t[0..NTEXT). */
-#define NTEXT 2
+/*
+ * The tables of rows with text keys (outcomes, lines, balance: the level):
+ * t[0..NTEXT), by KIFU_SUMS_*; t[KIFU_SUMS_PLAYERS] stays empty.
+ */
+#define NTEXT KIFU_SUMS_NTABLES
 
 /* Integer keys (a player id, or a pair of them) to the index of their row. */
 struct islot {

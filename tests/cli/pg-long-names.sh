@@ -49,7 +49,7 @@ check "search by the long name: game 200" python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))
 assert [r["id"] for r in rows] == [200], rows' "$tmp/found"
-check "PostgreSQL: schema 11 (9 the keys)" [ "$(pg_psql kifu -c 'SELECT version FROM kifu_schema')" = 11 ]
+check "PostgreSQL: schema 12 (9 the keys)" [ "$(pg_psql kifu -c 'SELECT version FROM kifu_schema')" = 12 ]
 # a second import: all duplicates, the long name found again (not a second player)
 "$import" --db "$db" "$tmp/all.yaml" >"$tmp/out" 2>&1 || fail "re-import exited $?"
 check "re-import: duplicates" grep -q '^imported 0, duplicates 400, rejected 0$' "$tmp/out"
@@ -76,7 +76,7 @@ check "old: a reader migrated" [ "$(pg_psql old -c 'SELECT version FROM kifu_sch
 "$import" --quiet --db "$old" "$tmp/rest.yaml" 2>"$tmp/err"
 rc=$?
 check "old: exit $rc ($(head -c 300 "$tmp/err"))" [ $rc -eq 0 ]
-check "old: schema 11" [ "$(pg_psql old -c 'SELECT version FROM kifu_schema')" = 11 ]
+check "old: schema 12" [ "$(pg_psql old -c 'SELECT version FROM kifu_schema')" = 12 ]
 check "old: no key on the name itself" \
 	[ "$(pg_psql old -c "SELECT count(*) FROM pg_indexes WHERE indexname = 'players_name_key'")" = 0 ]
 "$stats" --db "$old" --format csv players >"$tmp/old.players" || fail "old: players exited $?"
@@ -85,7 +85,7 @@ check "old: players differ from SQLite's" test_cmp "$tmp/sq.players" "$tmp/old.p
 "$import" --quiet --db "$tmp/old.db" "$tmp/first.yaml" || fail "old SQLite: first import"
 sqlite3 "$tmp/old.db" 'DROP TABLE game_lines; DROP TABLE stats_player_sums; DROP TABLE stats_pairs; PRAGMA user_version = 8' || fail "old SQLite: user_version"
 "$import" --quiet --db "$tmp/old.db" "$tmp/rest.yaml" || fail "old SQLite: exit $?"
-check "old SQLite: schema 11" [ "$(sqlite3 "$tmp/old.db" 'PRAGMA user_version')" = 11 ]
+check "old SQLite: schema 12" [ "$(sqlite3 "$tmp/old.db" 'PRAGMA user_version')" = 12 ]
 "$stats" --db "$tmp/old.db" --format csv players >"$tmp/old.players" || fail "old SQLite: players"
 check "old SQLite: players differ" test_cmp "$tmp/sq.players" "$tmp/old.players"
 

@@ -14,6 +14,13 @@ kq() {
 kcopy() {
 	cp "$1" "$tmp/$2.db" && echo "$tmp/$2.db"
 }
+kversion() {
+	if [ $# -gt 1 ]; then
+		sqlite3 "$1" "PRAGMA user_version = $2" || fail "set the schema version"
+	else
+		sqlite3 "$1" "PRAGMA user_version"
+	fi
+}
 stats_kept_check "$tmp/k.db"
 stats_kept_writers "$tmp/w.db"
 test_done "$checks checks"

@@ -1,17 +1,21 @@
 # The checks of the sums kifu-stats keeps (schema/README.md "Kept sums"),
 # shared by stats-kept.sh (SQLite) and pg-stats-kept.sh (PostgreSQL):
 # source it after test-lib.sh, define kq DB SQL (the rows of a query, columns
-# joined by '|') and kcopy DB NAME (a copy of DB named NAME: its path or URI),
-# then call stats_kept_check DB, an empty database, and stats_kept_writers
+# joined by '|'), kcopy DB NAME (a copy of DB named NAME: its path or URI)
+# and kversion DB [N] (the schema version of DB: set to N, or said), then
+# call stats_kept_check DB, an empty database, and stats_kept_writers
 # DB2, another. After an import, in
 # bulk mode where the backend has one (over 1000 games) and not (a few
-# more), stats_state says that stats_outcomes, stats_lines and
-# stats_players count every game, and the tables hold exactly what the
+# more), stats_state says that stats_outcomes, stats_lines,
+# stats_players and stats_balance count every game, and the tables hold exactly what the
 # reports' refresh counts from scratch (DELETE FROM stats_state, then the
 # reports) on a copy: the same rows, and the same reports byte for byte
 # (players: the ratings, fitted from the kept sums on the first report,
-# equal to those fitted from every game). An import into tables left
-# behind keeps them behind, and the reports catch up as before.
+# equal to those fitted from every game; balance: also with stored reviews,
+# and equal to the whole computation from the games, --no-cache, in every
+# format). An import into tables left
+# behind keeps them behind, and the reports catch up as before; so does
+# the balance after a migration from schema 11.
 
 # gen OUT GAME PLAYERS GAMES SEED: random games, their players taken from a
 # pool of 30 (the same on both sides now and then: not counted for players),
@@ -49,7 +53,7 @@ gen() {
 rows() {
 	for t in "stats_outcomes game, variant, first, result, termination, plies" \
 		"stats_lines plies, game, variant, line, first, repeat" "stats_players player_id" \
-		"stats_player_sums player_id" "stats_pairs a, b"; do
+		"stats_player_sums player_id" "stats_pairs a, b" "stats_balance game, variant, level"; do
 		kq "$1" "SELECT '${t%% *}', * FROM ${t%% *} ORDER BY ${t#* }" || fail "read ${t%% *}"
 	done
 }
@@ -62,14 +66,33 @@ maxid() {
 }
 reports() { # DB OUT: every report the kept tables answer, then the same filtered
 	for r in summary lengths players "openings --depth 6" "openings --by-position" \
-		"--game splinter-quad openings" "--termination agreement summary"; do
+		"--game splinter-quad openings" "--termination agreement summary" balance \
+		"--game splinter balance" "--level random balance"; do
 		# shellcheck disable=SC2086 # the words of $r are arguments
 		"$bin/kifu-stats" --db "$1" --format csv $r || fail "kifu-stats $r"
 	done >"$2"
 }
+# balance DB OUT [--no-cache]: the balance report, whole and of a game, variant or
+# level (what stats_balance answers) and of a player (what it does not), in
+# every format, and its chart in OUT.svg
+balance() {
+	for r in "" "--game splinter" "--game splinter --variant knockout" "--level random" \
+		"--level players" "--player P3"; do
+		for f in table csv json; do
+			# shellcheck disable=SC2086 # the words of $r are arguments
+			"$bin/kifu-stats" --db "$1" --format $f $r balance ${3:-} || fail "balance $r"
+		done
+	done >"$2"
+	"$bin/kifu-stats" --db "$1" balance --svg "$2.svg" ${3:-} >/dev/null || fail "balance --svg"
+}
 # same DB: the kept tables of DB equal a refresh from scratch on a copy, and so do the reports
 same() {
+	balance "$1" "$tmp/balance.nocache" --no-cache
 	reports "$1" "$tmp/kept.out"
+	balance "$1" "$tmp/balance.kept"
+	check "$2: balance from the kept sums equals the whole computation" \
+		test_cmp "$tmp/balance.nocache" "$tmp/balance.kept"
+	check "$2: balance's chart too" test_cmp "$tmp/balance.nocache.svg" "$tmp/balance.kept.svg"
 	rows "$1" >"$tmp/kept.rows"
 	n=$((n + 1))
 	scratch=$(kcopy "$1" "scratch$n") || fail "copy the database"
@@ -79,6 +102,7 @@ same() {
 	check "$2: reports from the kept sums equal those from scratch" test_cmp "$tmp/scratch.out" "$tmp/kept.out"
 	check "$2: the kept tables equal a refresh from scratch" test_cmp "$tmp/scratch.rows" "$tmp/kept.rows"
 	check "$2: players were counted" grep -q "^stats_pairs" "$tmp/kept.rows"
+	check "$2: levels were counted" grep -q "^stats_balance|" "$tmp/kept.rows"
 }
 
 stats_kept_check() {
@@ -91,33 +115,55 @@ stats_kept_check() {
 	top=$(maxid "$db")
 	# kifu-import fits the ratings at its end, from the kept sums
 	check "first import: every kept table current" test "$(state "$db")" = \
-		"lines|$top|6 outcomes|$top|0 players|$top|2 "
+		"balance|$top|0 lines|$top|6 outcomes|$top|0 players|$top|2 "
 	same "$db" "first import"
 
 	# Incremental imports (not in bulk mode) onto current tables.
 	"$bin/kifu-import" --quiet --db "$db" "$tmp/b.yaml" examples/splinter-quad/ || fail "import b"
 	top=$(maxid "$db")
 	check "import: kept current" test "$(state "$db")" = \
-		"lines|$top|6 outcomes|$top|0 players|$top|2 "
+		"balance|$top|0 lines|$top|6 outcomes|$top|0 players|$top|2 "
 	"$bin/kifu-import" --quiet --db "$db" "$tmp/c.yaml" examples/splay-schmidt/ || fail "import c"
 	# another writer keeps the sums but leaves the ratings due: the first report fits them
 	"$bin/kifu-play" splinter --players random --games 4 --max-plies 30 --seed 7 --quiet \
 		--db "$db" >/dev/null || fail "kifu-play --db"
+	# stored reviews of some games (the balance reads them, not kept)
+	"$bin/kifu-analyse" --db "$db" --player P3 --playouts 8 --threads 1 --store >/dev/null ||
+		fail "kifu-analyse --store"
+	"$bin/kifu-analyse" --db "$db" --game splinter --level random --playouts 8 --threads 1 \
+		--store >/dev/null || fail "kifu-analyse --store splinter"
 	top=$(maxid "$db")
 	check "kifu-play: ratings due" test "$(state "$db")" = \
-		"lines|$top|6 outcomes|$top|0 players|$top|1 "
+		"balance|$top|0 lines|$top|6 outcomes|$top|0 players|$top|1 "
 	same "$db" "incremental imports"
+	check "kifu-play's level counted" grep -q "^stats_balance|splinter|[a-z]*|random|" "$tmp/kept.rows"
 	check "ratings fitted by the report and kept" test "$(state "$db")" = \
-		"lines|$top|6 outcomes|$top|0 players|$top|2 "
+		"balance|$top|0 lines|$top|6 outcomes|$top|0 players|$top|2 "
 
 	# Tables left behind stay behind; the reports catch up from the games.
-	kq "$db" "DELETE FROM stats_state WHERE name IN ('lines', 'players')" >/dev/null
+	kq "$db" "DELETE FROM stats_state WHERE name IN ('lines', 'players', 'balance')" >/dev/null
 	"$bin/kifu-import" --quiet --db "$db" examples/splinter/ examples/glaisher/ || fail "import d"
 	top=$(maxid "$db")
 	check "behind: only outcomes kept" test "$(state "$db")" = "outcomes|$top|0 "
 	same "$db" "after an import onto tables left behind"
 	check "behind: caught up by the reports" test "$(state "$db")" = \
+		"balance|$top|0 lines|$top|6 outcomes|$top|0 players|$top|2 "
+
+	# A database of schema 11 (made to look so: its stats_balance kept, and
+	# wrong): the first write migrates it and forgets the balance, which the
+	# import then leaves behind and the report counts again from the games.
+	old=$(kcopy "$db" old) || fail "copy the database"
+	kq "$old" "UPDATE stats_balance SET games = games + 1, moves = moves + 7" >/dev/null
+	kversion "$old" 11
+	gen "$tmp/f.yaml" splinter random 20 6
+	"$bin/kifu-import" --quiet --db "$old" "$tmp/f.yaml" || fail "import into schema 11"
+	top=$(maxid "$old")
+	check "schema 11 migrated to 12" test "$(kversion "$old")" = 12
+	check "migrated: the balance left behind" test "$(state "$old")" = \
 		"lines|$top|6 outcomes|$top|0 players|$top|2 "
+	same "$old" "after a migration from schema 11"
+	check "migrated: the balance caught up by the report" test "$(state "$old")" = \
+		"balance|$top|0 lines|$top|6 outcomes|$top|0 players|$top|2 "
 }
 
 # Writers at once: three imports of overlapping inputs and a reader in a loop
