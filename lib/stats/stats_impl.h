@@ -44,6 +44,7 @@ struct kifu_report {
 	const char *note; /* the table's text when there are no rows */
 	struct kifu_report_column_ *cols;
 	size_t ncols, cap_cols;
+	size_t next_col;  /* the column after the one kifu_report_add_col_ last gave */
 	struct kifu_report_row_ *rows;
 	size_t nrows, cap_rows;
 	struct kifu_arena_block *strings; /* util/arena.h */

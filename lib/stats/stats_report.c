@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "stats/stats_impl.h"
+#include "util/text_impl.h"
 
 /* ---- Building ---- */
 
@@ -28,11 +29,20 @@ int kifu_report_new_(struct kifu_report **out, const char *name)
 
 long kifu_report_add_col_(struct kifu_report *rep, const char *name, unsigned flags, int prec)
 {
-	size_t i;
+	size_t i = rep->next_col;
 
+	/* a row's columns come in the same order row after row: first the one after the last */
+	if (i >= rep->ncols)
+		i = 0;
+	if (i < rep->ncols && !strcmp(rep->cols[i].name, name)) {
+		rep->next_col = i + 1;
+		return (long)i;
+	}
 	for (i = 0; i < rep->ncols; i++)
-		if (!strcmp(rep->cols[i].name, name))
+		if (!strcmp(rep->cols[i].name, name)) {
+			rep->next_col = i + 1;
 			return (long)i;
+		}
 	if (rep->ncols == rep->cap_cols) {
 		size_t cap = rep->cap_cols ? rep->cap_cols * 2 : 16;
 		struct kifu_report_column_ *v = realloc(rep->cols, cap * sizeof(*v));
@@ -51,6 +61,7 @@ long kifu_report_add_col_(struct kifu_report *rep, const char *name, unsigned fl
 	}
 	rep->cols[rep->ncols].flags = flags;
 	rep->cols[rep->ncols].prec = prec;
+	rep->next_col = rep->ncols + 1;
 	return (long)rep->ncols++;
 }
 
@@ -272,8 +283,7 @@ const struct kifu_cell *kifu_report_cell(const struct kifu_report *rep, size_t r
 /* Whether v written with prec decimals ("%.*f") reads back as v; the text into text. */
 static int reads_back(char *text, size_t size, int prec, double v)
 {
-	snprintf(text, size, "%.*f", prec, v);
-	return strtod(text, NULL) == v;
+	return kifu_text_fixed_reads_back_(text, size, v, prec);
 }
 
 /* Appends v as the shortest text that reads back as the same double. */
@@ -331,10 +341,19 @@ static void put_real(struct kifu_buf *out, double v)
 
 void kifu_report_real_text_(struct kifu_buf *out, double v, int prec)
 {
+	char text[400];
+
 	if (prec >= 0)
-		kifu_buf_printf(out, "%.*f", prec, v);
+		kifu_buf_add(out, text, kifu_text_fixed_(text, sizeof(text), v, prec));
 	else
 		put_real(out, v);
+}
+
+static void put_int(struct kifu_buf *out, long long v)
+{
+	char text[KIFU_TEXT_INT_SIZE];
+
+	kifu_buf_add(out, text, kifu_text_int_(text, v));
 }
 
 /*
@@ -348,7 +367,7 @@ static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec
 
 	switch (c->type) {
 	case KIFU_CELL_NULL: kifu_buf_putc(out, '-'); break;
-	case KIFU_CELL_INT: kifu_buf_printf(out, "%lld", c->i); break;
+	case KIFU_CELL_INT: put_int(out, c->i); break;
 	case KIFU_CELL_REAL: kifu_report_real_text_(out, c->r, prec); break;
 	case KIFU_CELL_TEXT:
 		if (escaped)
@@ -499,13 +518,25 @@ size_t kifu_report_table_plan_(struct kifu_report_tcol_ *t, const struct kifu_re
 	return n;
 }
 
+/* Appends n spaces. */
+static void put_spaces(struct kifu_buf *out, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	while (n > sizeof(spaces) - 1) {
+		kifu_buf_add(out, spaces, sizeof(spaces) - 1);
+		n -= sizeof(spaces) - 1;
+	}
+	kifu_buf_add(out, spaces, n);
+}
+
 static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 {
-	struct kifu_buf cell = KIFU_BUF_INIT;
+	struct kifu_buf cell = KIFU_BUF_INIT, texts = KIFU_BUF_INIT;
 	struct kifu_report_tcol_ *t = calloc(rep->ncols ? rep->ncols : 1, sizeof(*t));
 	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
 	int drop_game = same_text(rep, game), drop_variant = drop_game && same_text(rep, variant);
-	size_t n = 0, c;
+	size_t n = 0, c, i, *ends = NULL;
 	long r;
 	int ret = 0;
 
@@ -520,13 +551,22 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 		goto out;
 	}
 	n = kifu_report_table_plan_(t, rep, drop_game, drop_variant);
-	for (r = -1; r < (long)rep->nrows; r++) {
+	/* Every cell's text once (the header's first), for the widths and then the lines. */
+	ends = malloc(((rep->nrows + 1) * n + 1) * sizeof(*ends));
+	if (!ends) {
+		ret = KIFU_ENOMEM;
+		goto out;
+	}
+	for (r = -1, i = 0; r < (long)rep->nrows; r++) {
 		for (c = 0; c < n; c++) {
 			const struct kifu_cell *kc;
-			size_t w;
+			size_t w, start = texts.len;
 
 			kifu_report_tcol_text_(&cell, rep, &t[c], r);
-			w = cell.data ? text_width(cell.data, cell.len) : 0;
+			if (cell.len)
+				kifu_buf_add(&texts, cell.data, cell.len);
+			ends[i++] = texts.len;
+			w = texts.data ? text_width(texts.data + start, texts.len - start) : 0;
 			if (w > t[c].width)
 				t[c].width = w;
 			if (r < 0)
@@ -535,6 +575,10 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 			if (kc->type == KIFU_CELL_INT || kc->type == KIFU_CELL_REAL)
 				t[c].numeric = 1;
 		}
+	}
+	if (texts.failed || cell.failed) {
+		ret = KIFU_ENOMEM;
+		goto out;
 	}
 	if (drop_game) {
 		kifu_buf_puts(out, "game: ");
@@ -546,27 +590,24 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 		kifu_buf_putc(out, '\n');
 	}
 	/* Line -1 is the header. */
-	for (r = -1; r < (long)rep->nrows; r++) {
+	for (r = -1, i = 0; r < (long)rep->nrows; r++) {
 		size_t line_start = out->len, end = out->len;
 
-		for (c = 0; c < n; c++) {
-			const char *s;
-			size_t w, pad;
+		for (c = 0; c < n; c++, i++) {
+			size_t start = i ? ends[i - 1] : 0, len = ends[i] - start, w, pad;
+			const char *s = texts.data ? texts.data + start : "";
 
-			kifu_report_tcol_text_(&cell, rep, &t[c], r);
-			s = cell.data ? cell.data : "";
-			w = text_width(s, cell.len);
+			w = text_width(s, len);
 			pad = t[c].width > w ? t[c].width - w : 0;
 			if (t[c].numeric)
-				while (pad--)
-					kifu_buf_putc(out, ' ');
-			kifu_buf_puts(out, s);
+				put_spaces(out, pad);
+			kifu_buf_add(out, s, len);
 			end = out->len;
-			if (!t[c].numeric && c + 1 != n)
-				while (pad--)
-					kifu_buf_putc(out, ' ');
-			if (c + 1 != n)
-				kifu_buf_puts(out, "  ");
+			if (c + 1 != n) {
+				if (!t[c].numeric)
+					put_spaces(out, pad);
+				kifu_buf_add(out, "  ", 2);
+			}
 		}
 		/* No trailing blanks (absent cells at the end of a row). */
 		if (out->data && out->len > line_start) {
@@ -577,11 +618,13 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 		}
 		kifu_buf_putc(out, '\n');
 	}
-	if (out->failed || cell.failed)
+	if (out->failed)
 		ret = KIFU_ENOMEM;
 out:
 	free(t);
+	free(ends);
 	kifu_buf_release(&cell);
+	kifu_buf_release(&texts);
 	return ret;
 }
 
@@ -613,6 +656,19 @@ static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
 			first = 0;
 			if (k->type == KIFU_CELL_ABSENT || k->type == KIFU_CELL_NULL)
 				continue;
+			/* numbers need no quotes, a text is its own field */
+			if (k->type == KIFU_CELL_INT) {
+				put_int(out, k->i);
+				continue;
+			}
+			if (k->type == KIFU_CELL_REAL) {
+				put_real(out, k->r);
+				continue;
+			}
+			if (k->type == KIFU_CELL_TEXT) {
+				kifu_buf_csv_field(out, k->text);
+				continue;
+			}
 			kifu_buf_reset(&cell);
 			/* Full precision: csv is for programs. */
 			table_text(&cell, k, -1, 0);
@@ -635,7 +691,7 @@ static int write_json(struct kifu_buf *out, const struct kifu_report *rep)
 		kifu_buf_json_string(out, rep->head[i].name);
 		kifu_buf_puts(out, ": ");
 		if (rep->head[i].cell.type == KIFU_CELL_INT)
-			kifu_buf_printf(out, "%lld", rep->head[i].cell.i);
+			put_int(out, rep->head[i].cell.i);
 		else
 			kifu_buf_json_string(out, rep->head[i].cell.text);
 	}
@@ -657,7 +713,7 @@ static int write_json(struct kifu_buf *out, const struct kifu_report *rep)
 			kifu_buf_puts(out, ": ");
 			switch (k->type) {
 			case KIFU_CELL_NULL: kifu_buf_puts(out, "null"); break;
-			case KIFU_CELL_INT: kifu_buf_printf(out, "%lld", k->i); break;
+			case KIFU_CELL_INT: put_int(out, k->i); break;
 			case KIFU_CELL_REAL: put_real(out, k->r); break;
 			case KIFU_CELL_TEXT: kifu_buf_json_string(out, k->text); break;
 			case KIFU_CELL_LIST:

@@ -294,6 +294,14 @@ static int sq_column_is_null(struct kifu_stmt *s, int i)
 	return sqlite3_column_type(S(s), i) == SQLITE_NULL;
 }
 
+static int sq_column_integer(struct kifu_stmt *s, int i, int64_t *v)
+{
+	if (sqlite3_column_type(S(s), i) != SQLITE_INTEGER)
+		return 0;
+	*v = sqlite3_column_int64(S(s), i);
+	return 1;
+}
+
 static int64_t sq_column_int64(struct kifu_stmt *s, int i)
 {
 	return sqlite3_column_int64(S(s), i);
@@ -453,6 +461,7 @@ const struct kifu_store_backend kifu_store_sqlite_ = {
 	.column_count = sq_column_count,
 	.column_is_null = sq_column_is_null,
 	.column_int64 = sq_column_int64,
+	.column_integer = sq_column_integer,
 	.column_double = sq_column_double,
 	.column_text = sq_column_text,
 	.column_blob = sq_column_blob,
