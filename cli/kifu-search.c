@@ -214,14 +214,14 @@ static int table_pass(const struct kifu_search_result *res, int with_ply, size_t
 			g = kifu_game_find(h->game);
 		for (c = 0; c < NCOLS; c++) {
 			switch (c) {
-			case 0: kifu_buf_printf(&text, "%" PRId64, h->id); break;
+			case 0: kifu_buf_int(&text, h->id); break;
 			case 1: cell_text(&text, h->game, 0); break;
 			case 2: cell_text(&text, h->variant, 0); break;
 			case 3: players_text(&text, g, h, *budget); break;
 			case 4: cell_text(&text, h->date ? h->date : "-", 0); break;
 			case 5: cell_text(&text, h->result, 0); break;
-			case 6: kifu_buf_printf(&text, "%ld", h->plies); break;
-			default: kifu_buf_printf(&text, "%ld", h->ply); break;
+			case 6: kifu_buf_int(&text, h->plies); break;
+			default: kifu_buf_int(&text, h->ply); break;
 			}
 			e[c] = text.len;
 			if (c < ncols && width_of(text.data + from, e[c] - from) > width[c])

@@ -25,6 +25,8 @@ int kifu_buf_puts(struct kifu_buf *b, const char *s);
 int kifu_buf_putc(struct kifu_buf *b, char c);
 int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Appends v in decimal, as "%lld" writes it (without printf: for many rows). */
+int kifu_buf_int(struct kifu_buf *b, long long v);
 
 /*
  * Appends s as a JSON string, quotes included: '"', '\\' and control

@@ -72,6 +72,13 @@ int kifu_buf_putc(struct kifu_buf *b, char c)
 	return 0;
 }
 
+int kifu_buf_int(struct kifu_buf *b, long long v)
+{
+	char text[KIFU_TEXT_INT_SIZE];
+
+	return kifu_buf_add(b, text, kifu_text_int_(text, v));
+}
+
 int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
 {
 	va_list ap;
