@@ -99,13 +99,14 @@ static size_t width_of(const char *s, size_t n)
  * share of them (the short ones keep all of theirs) and ending in an
  * ellipsis (U+2026).
  */
-static void players_text(struct kifu_buf *b, const struct kifu_game *g,
+static void players_text(struct kifu_buf *b, struct kifu_buf *scratch, const struct kifu_game *g,
 			 const struct kifu_search_hit *h, size_t budget)
 {
-	struct kifu_buf esc = KIFU_BUF_INIT;
+	struct kifu_buf esc = *scratch;  /* (its memory reused from row to row) */
 	size_t i, start[MAX_SIDES + 1], w[MAX_SIDES], cap = 0, total, seps;
 	int s, n = g ? (g->nsides < MAX_SIDES ? g->nsides : MAX_SIDES) : 0;
 
+	kifu_buf_reset(&esc);
 	/* A name is a stranger's text: escaped for the terminal. */
 	for (s = 0; s < n; s++) {
 		const char *name = "?";
@@ -156,7 +157,7 @@ static void players_text(struct kifu_buf *b, const struct kifu_game *g,
 		kifu_buf_add(b, p, cut);
 		kifu_buf_puts(b, "\u2026");
 	}
-	kifu_buf_release(&esc);
+	*scratch = esc;
 }
 
 #define NCOLS 8
@@ -176,8 +177,11 @@ static void cell_text(struct kifu_buf *b, const char *s, int whole)
 
 static void pad(struct kifu_buf *line, size_t n)
 {
-	while (n--)
-		kifu_buf_putc(line, ' ');
+	static const char spaces[] = "                                ";
+
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		kifu_buf_add(line, spaces, sizeof(spaces) - 1);
+	kifu_buf_add(line, spaces, n);
 }
 
 /*
@@ -191,20 +195,22 @@ static int table_pass(const struct kifu_search_result *res, int with_ply, size_t
 	static const char *const heads[NCOLS] = { "id", "game", "variant", "players", "date",
 						  "result", "plies", "ply" };
 	static const int right[NCOLS] = { 1, 0, 0, 0, 0, 0, 1, 1 };
-	size_t width[NCOLS], i, n = kifu_search_count(res), *ends, total;
-	struct kifu_buf text = KIFU_BUF_INIT, line = KIFU_BUF_INIT;
+	size_t width[NCOLS], i, n = kifu_search_count(res), *ends, *widths, total;
+	struct kifu_buf text = KIFU_BUF_INIT, line = KIFU_BUF_INIT, scratch = KIFU_BUF_INIT;
 	const struct kifu_game *g = NULL;
 	int c, ncols = with_ply ? NCOLS : NCOLS - 1;
 
+	/* each cell's end in text and its width, taken once */
 	ends = malloc((n + 1) * NCOLS * sizeof(*ends));
-	if (!ends) {
+	widths = malloc((n + 1) * NCOLS * sizeof(*widths));
+	if (!ends || !widths) {
 		cli_errorf("out of memory");
 		exit(EXIT_FAILURE_IO);
 	}
 	for (c = 0; c < NCOLS; c++) {
 		kifu_buf_puts(&text, heads[c]);
 		ends[c] = text.len;
-		width[c] = strlen(heads[c]);
+		width[c] = widths[c] = strlen(heads[c]);
 	}
 	for (i = 0; i < n; i++) {
 		const struct kifu_search_hit *h = kifu_search_hit(res, i);
@@ -217,18 +223,20 @@ static int table_pass(const struct kifu_search_result *res, int with_ply, size_t
 			case 0: kifu_buf_int(&text, h->id); break;
 			case 1: cell_text(&text, h->game, 0); break;
 			case 2: cell_text(&text, h->variant, 0); break;
-			case 3: players_text(&text, g, h, *budget); break;
+			case 3: players_text(&text, &scratch, g, h, *budget); break;
 			case 4: cell_text(&text, h->date ? h->date : "-", 0); break;
 			case 5: cell_text(&text, h->result, 0); break;
 			case 6: kifu_buf_int(&text, h->plies); break;
 			default: kifu_buf_int(&text, h->ply); break;
 			}
 			e[c] = text.len;
-			if (c < ncols && width_of(text.data + from, e[c] - from) > width[c])
-				width[c] = width_of(text.data + from, e[c] - from);
+			widths[(i + 1) * NCOLS + c] = width_of(text.data + from, e[c] - from);
+			if (c < ncols && widths[(i + 1) * NCOLS + c] > width[c])
+				width[c] = widths[(i + 1) * NCOLS + c];
 			from = e[c];
 		}
 	}
+	kifu_buf_release(&scratch);
 	if (text.failed) {
 		cli_errorf("out of memory");
 		exit(EXIT_FAILURE_IO);
@@ -240,6 +248,7 @@ static int table_pass(const struct kifu_search_result *res, int with_ply, size_t
 		if (*budget < PLAYERS_MIN)
 			*budget = PLAYERS_MIN;
 		free(ends);
+		free(widths);
 		kifu_buf_release(&text);
 		return 1;
 	}
@@ -248,7 +257,7 @@ static int table_pass(const struct kifu_search_result *res, int with_ply, size_t
 
 		for (c = 0; c < ncols; c++) {
 			const char *s = text.data + from;
-			size_t len = ends[i * NCOLS + c] - from, w = width_of(s, len);
+			size_t len = ends[i * NCOLS + c] - from, w = widths[i * NCOLS + c];
 
 			if (right[c])
 				pad(&line, width[c] - w);
@@ -267,6 +276,7 @@ static int table_pass(const struct kifu_search_result *res, int with_ply, size_t
 		}
 	}
 	free(ends);
+	free(widths);
 	kifu_buf_release(&line);
 	kifu_buf_release(&text);
 	return 0;

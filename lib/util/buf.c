@@ -63,6 +63,11 @@ int kifu_buf_puts(struct kifu_buf *b, const char *s)
 	return kifu_buf_add(b, s, strlen(s));
 }
 
+int kifu_buf_reserve(struct kifu_buf *b, size_t n)
+{
+	return fits(b, n) ? 0 : buf_grow(b, n);
+}
+
 int kifu_buf_putc(struct kifu_buf *b, char c)
 {
 	if (!fits(b, 1))
