@@ -175,15 +175,6 @@ static void cell_text(struct kifu_buf *b, const char *s, int whole)
 		b->len = start + 63;
 }
 
-static void pad(struct kifu_buf *line, size_t n)
-{
-	static const char spaces[] = "                                ";
-
-	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
-		kifu_buf_add(line, spaces, sizeof(spaces) - 1);
-	kifu_buf_add(line, spaces, n);
-}
-
 /*
  * The table: every cell written once into one buffer (its end in ends[]),
  * the widths taken on the way, then printed padded. Returns 1, printing
@@ -255,20 +246,40 @@ static int table_pass(const struct kifu_search_result *res, int with_ply, size_t
 	for (i = 0; i <= n; i++) {
 		size_t from = i ? ends[i * NCOLS - 1] : 0;
 
+		size_t room = 1;
+		char *p;
+
+		/* the row's room at once, then its cells copied in (no call per cell) */
+		for (c = 0; c < ncols; c++)
+			room += width[c] + 2 + (ends[i * NCOLS + c] - (c || i ? ends[i * NCOLS + c - 1] : 0));
+		if (kifu_buf_reserve(&line, room) < 0) {
+			cli_errorf("out of memory");
+			exit(EXIT_FAILURE_IO);
+		}
+		p = line.data + line.len;
 		for (c = 0; c < ncols; c++) {
 			const char *s = text.data + from;
 			size_t len = ends[i * NCOLS + c] - from, w = widths[i * NCOLS + c];
 
-			if (right[c])
-				pad(&line, width[c] - w);
-			kifu_buf_add(&line, s, len);
-			if (!right[c] && c != ncols - 1)
-				pad(&line, width[c] - w);
-			if (c != ncols - 1)
-				kifu_buf_puts(&line, "  ");
+			if (right[c]) {
+				memset(p, ' ', width[c] - w);
+				p += width[c] - w;
+			}
+			memcpy(p, s, len);
+			p += len;
+			if (!right[c] && c != ncols - 1) {
+				memset(p, ' ', width[c] - w);
+				p += width[c] - w;
+			}
+			if (c != ncols - 1) {
+				memcpy(p, "  ", 2);
+				p += 2;
+			}
 			from = ends[i * NCOLS + c];
 		}
-		kifu_buf_putc(&line, '\n');
+		*p++ = '\n';
+		line.len = (size_t)(p - line.data);
+		line.data[line.len] = '\0';
 		/* Written in blocks: one call per row costs more than the row. */
 		if (line.len >= 65536 || i == n) {
 			fwrite(line.data, 1, line.len, stdout);
