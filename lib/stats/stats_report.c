@@ -603,14 +603,16 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 
 			tcol_append(&texts, rep, &t[c], r);
 			ends[i] = texts.len;
-			w = widths[i++] = texts.data ? text_width(texts.data + start, texts.len - start)
-					  : 0;
+			kc = r < 0 ? NULL : kifu_report_cell(rep, (size_t)r, t[c].col);
+			/* a number, a null or nothing is ASCII: as wide as it is long */
+			if (kc && kc->type != KIFU_CELL_TEXT && kc->type != KIFU_CELL_LIST)
+				w = texts.len - start;
+			else
+				w = texts.data ? text_width(texts.data + start, texts.len - start) : 0;
+			widths[i++] = w;
 			if (w > t[c].width)
 				t[c].width = w;
-			if (r < 0)
-				continue;
-			kc = kifu_report_cell(rep, (size_t)r, t[c].col);
-			if (kc->type == KIFU_CELL_INT || kc->type == KIFU_CELL_REAL)
+			if (kc && (kc->type == KIFU_CELL_INT || kc->type == KIFU_CELL_REAL))
 				t[c].numeric = 1;
 		}
 	}
