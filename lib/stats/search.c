@@ -623,10 +623,10 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 		goto out;
 	/*
 	 * (the same order: game_listing's dates are the games', kept so by its
-	 * triggers). A whole search at a position is sorted here, on keys of two
+	 * triggers). A whole search (not a page) is sorted here, on keys of two
 	 * integers: SQLite's sorter took longer than the rest of the search.
 	 */
-	sort_here = hash && !by_date && !limit;
+	sort_here = !by_date && !limit;
 	if (!sort_here)
 		kifu_buf_puts(&sql, by_date ? " ORDER BY d.date_first DESC NULLS LAST, d.id DESC"
 			      : " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");

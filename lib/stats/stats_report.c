@@ -430,13 +430,25 @@ static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec
 	}
 }
 
-/* Display width of UTF-8 text: code points (wide characters are rare in names). */
+/*
+ * Display width of UTF-8 text: code points (wide characters are rare in
+ * names), its bytes less the continuation bytes (10xxxxxx), eight ASCII
+ * bytes at a time.
+ */
 static size_t text_width(const char *s, size_t n)
 {
-	size_t i, w = 0;
+	size_t i = 0, w = n, k;
+	uint64_t x;
 
-	for (i = 0; i < n; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&x, s + i, 8);
+		if (!(x & 0x8080808080808080ULL))
+			continue;  /* ASCII */
+		for (k = i; k < i + 8; k++)
+			w -= ((unsigned char)s[k] & 0xc0) == 0x80;
+	}
+	for (; i < n; i++)
+		w -= ((unsigned char)s[i] & 0xc0) == 0x80;
 	return w;
 }
 

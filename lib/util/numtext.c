@@ -35,20 +35,36 @@ static const uint64_t pow10[] = {
 	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
 };
 
+/* "00" .. "99" */
+static const char two_digits[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* Writes the decimal digits of v (at least `width` of them, zeros before); the count. */
 static size_t put_digits(char *dst, uint64_t v, size_t width)
 {
-	char tmp[24];
-	size_t n = 0;
+	char tmp[32], *p = tmp + sizeof(tmp);
+	size_t n;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n < width)
-		tmp[n++] = '0';
-	for (width = 0; width < n; width++)
-		dst[width] = tmp[n - 1 - width];
+	/* from the end, two digits a division */
+	while (v >= 100) {
+		const char *d = two_digits + 2 * (v % 100);
+
+		v /= 100;
+		*--p = d[1];
+		*--p = d[0];
+	}
+	if (v >= 10) {
+		*--p = two_digits[2 * v + 1];
+		*--p = two_digits[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	while ((size_t)(tmp + sizeof(tmp) - p) < width && p > tmp)
+		*--p = '0';
+	n = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(dst, p, n);
 	return n;
 }
 
