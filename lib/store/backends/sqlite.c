@@ -145,21 +145,17 @@ static int sq_open(struct kifu_store *st, const char *path, unsigned flags,
 		if (kifu_store_sqlite_functions_(DB(st)) < 0)
 			return kifu_store_fail_(st, "cannot configure", err);
 		/*
-		 * A server (KIFU_STORE_READ_ONLY: one process, request after
-		 * request) maps the file: a search reads a row from each of
-		 * thousands of pages, and a page mapped once costs no system
-		 * call again. As much as SQLite maps (SQLITE_MAX_MMAP_SIZE, 2 GB
-		 * less 64 KB, in Debian's build): a database of 1,000,000 games
-		 * is 2.8 GB. A tool's fresh process reads instead: it would
-		 * fault each page in once and unmap them all at its exit, which
-		 * cost a search of 18,000 games at 1,000,000 more CPU than its
-		 * reads (132 ms against 74, perf stat).
+		 * Readers map the file: a search reads a row from each of
+		 * thousands of pages, and a page mapped costs no system call.
+		 * As much as SQLite maps (SQLITE_MAX_MMAP_SIZE, 2 GB less 64 KB,
+		 * in Debian's build): a database of 1,000,000 games is 2.8 GB.
+		 * (Reading instead of mapping saved a fresh search of 18,000
+		 * games at 1,000,000 some 10 ms of unmapping, but a report that
+		 * comes back to its pages, novelties at 100,000 games, then read
+		 * 185,000 pages: 0.2 s more.)
 		 */
-		return kifu_store_exec_(st, (flags & KIFU_STORE_READ_ONLY)
-					? "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096; "
-					  "PRAGMA mmap_size = 2147418112"
-					: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096",
-					"cannot configure", err);
+		return kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096; "
+					"PRAGMA mmap_size = 2147418112", "cannot configure", err);
 	}
 	/* One thread per store: SQLite's own locking would only cost time. */
 	rc = sqlite3_open_v2(st->path, &db,
