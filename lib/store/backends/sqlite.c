@@ -149,13 +149,17 @@ static int sq_open(struct kifu_store *st, const char *path, unsigned flags,
 		 * thousands of pages, and a page mapped costs no system call.
 		 * As much as SQLite maps (SQLITE_MAX_MMAP_SIZE, 2 GB less 64 KB,
 		 * in Debian's build): a database of 1,000,000 games is 2.8 GB.
-		 * (Reading instead of mapping saved a fresh search of 18,000
-		 * games at 1,000,000 some 10 ms of unmapping, but a report that
-		 * comes back to its pages, novelties at 100,000 games, then read
-		 * 185,000 pages: 0.2 s more.)
+		 * Not for KIFU_STORE_READ_ONCE (kifu/store.h), which reads each
+		 * page about once: there a fault per page and the unmapping at
+		 * exit cost more than the reads. (Reading everywhere cost
+		 * novelties, which comes back to its pages, 185,000 reads at
+		 * 100,000 games: 0.2 s more.)
 		 */
-		return kifu_store_exec_(st, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096; "
-					"PRAGMA mmap_size = 2147418112", "cannot configure", err);
+		return kifu_store_exec_(st, (flags & KIFU_STORE_READ_ONCE)
+					? "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096"
+					: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -4096; "
+					  "PRAGMA mmap_size = 2147418112",
+					"cannot configure", err);
 	}
 	/* One thread per store: SQLite's own locking would only cost time. */
 	rc = sqlite3_open_v2(st->path, &db,
