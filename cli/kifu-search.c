@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,13 +78,25 @@ static void help(void)
 	exit(EXIT_OK);
 }
 
-/* Display width: code points of UTF-8 text. */
+/*
+ * Display width: code points of UTF-8 text, its bytes less the
+ * continuation bytes (10xxxxxx), eight ASCII bytes at a time (every cell
+ * of a listing of 100,000 games is measured).
+ */
 static size_t width_of(const char *s, size_t n)
 {
-	size_t w = 0, i;
+	size_t w = n, i = 0, k;
+	uint64_t x;
 
-	for (i = 0; i < n; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&x, s + i, 8);
+		if (!(x & 0x8080808080808080ULL))
+			continue;  /* ASCII */
+		for (k = i; k < i + 8; k++)
+			w -= ((unsigned char)s[k] & 0xc0) == 0x80;
+	}
+	for (; i < n; i++)
+		w -= ((unsigned char)s[i] & 0xc0) == 0x80;
 	return w;
 }
 
@@ -99,13 +112,14 @@ static size_t width_of(const char *s, size_t n)
  * share of them (the short ones keep all of theirs) and ending in an
  * ellipsis (U+2026).
  */
-static void players_text(struct kifu_buf *b, const struct kifu_game *g,
+static void players_text(struct kifu_buf *b, struct kifu_buf *scratch, const struct kifu_game *g,
 			 const struct kifu_search_hit *h, size_t budget)
 {
-	struct kifu_buf esc = KIFU_BUF_INIT;
+	struct kifu_buf esc = *scratch;  /* (its memory reused from row to row) */
 	size_t i, start[MAX_SIDES + 1], w[MAX_SIDES], cap = 0, total, seps;
 	int s, n = g ? (g->nsides < MAX_SIDES ? g->nsides : MAX_SIDES) : 0;
 
+	kifu_buf_reset(&esc);
 	/* A name is a stranger's text: escaped for the terminal. */
 	for (s = 0; s < n; s++) {
 		const char *name = "?";
@@ -156,7 +170,7 @@ static void players_text(struct kifu_buf *b, const struct kifu_game *g,
 		kifu_buf_add(b, p, cut);
 		kifu_buf_puts(b, "\u2026");
 	}
-	kifu_buf_release(&esc);
+	*scratch = esc;
 }
 
 #define NCOLS 8
@@ -174,38 +188,41 @@ static void cell_text(struct kifu_buf *b, const char *s, int whole)
 		b->len = start + 63;
 }
 
-static void pad(struct kifu_buf *line, size_t n)
-{
-	while (n--)
-		kifu_buf_putc(line, ' ');
-}
-
 /*
- * The table: every cell written once into one buffer (its end in ends[]),
- * the widths taken on the way, then printed padded. Returns 1, printing
- * nothing, when it is wider than TABLE_COLUMNS with its players whole
- * (*budget is then the players' columns for the next pass), else 0.
+ * The table, its players shortened when it would be wider than
+ * TABLE_COLUMNS: every cell written once into one buffer (its end in
+ * ends[]; the players' cells in their own), the widths taken on the way;
+ * when the table is too wide with its players whole, the players' cells
+ * alone are made again within their share of the columns; then printed
+ * padded.
  */
-static int table_pass(const struct kifu_search_result *res, int with_ply, size_t *budget)
+static void print_table(const struct kifu_search_result *res, int with_ply)
 {
 	static const char *const heads[NCOLS] = { "id", "game", "variant", "players", "date",
 						  "result", "plies", "ply" };
 	static const int right[NCOLS] = { 1, 0, 0, 0, 0, 0, 1, 1 };
-	size_t width[NCOLS], i, n = kifu_search_count(res), *ends, total;
-	struct kifu_buf text = KIFU_BUF_INIT, line = KIFU_BUF_INIT;
+	size_t width[NCOLS], i, n = kifu_search_count(res), *ends, *widths, *pends, total;
+	size_t budget = 0;
+	/* the players' cells apart (ptext, pends), to be made again shorter alone */
+	struct kifu_buf text = KIFU_BUF_INIT, line = KIFU_BUF_INIT, scratch = KIFU_BUF_INIT;
+	struct kifu_buf ptext = KIFU_BUF_INIT;
 	const struct kifu_game *g = NULL;
 	int c, ncols = with_ply ? NCOLS : NCOLS - 1;
 
+	/* each cell's end in text and its width, taken once */
 	ends = malloc((n + 1) * NCOLS * sizeof(*ends));
-	if (!ends) {
+	widths = malloc((n + 1) * NCOLS * sizeof(*widths));
+	pends = malloc((n + 1) * sizeof(*pends));
+	if (!ends || !widths || !pends) {
 		cli_errorf("out of memory");
 		exit(EXIT_FAILURE_IO);
 	}
 	for (c = 0; c < NCOLS; c++) {
-		kifu_buf_puts(&text, heads[c]);
+		kifu_buf_puts(c == 3 ? &ptext : &text, heads[c]);
 		ends[c] = text.len;
-		width[c] = strlen(heads[c]);
+		width[c] = widths[c] = strlen(heads[c]);
 	}
+	pends[0] = ptext.len;
 	for (i = 0; i < n; i++) {
 		const struct kifu_search_hit *h = kifu_search_hit(res, i);
 		size_t *e = ends + (i + 1) * NCOLS, from = text.len;
@@ -214,52 +231,97 @@ static int table_pass(const struct kifu_search_result *res, int with_ply, size_t
 			g = kifu_game_find(h->game);
 		for (c = 0; c < NCOLS; c++) {
 			switch (c) {
-			case 0: kifu_buf_printf(&text, "%" PRId64, h->id); break;
+			case 0: kifu_buf_int(&text, h->id); break;
 			case 1: cell_text(&text, h->game, 0); break;
 			case 2: cell_text(&text, h->variant, 0); break;
-			case 3: players_text(&text, g, h, *budget); break;
+			case 3: players_text(&ptext, &scratch, g, h, budget); break;
 			case 4: cell_text(&text, h->date ? h->date : "-", 0); break;
 			case 5: cell_text(&text, h->result, 0); break;
-			case 6: kifu_buf_printf(&text, "%ld", h->plies); break;
-			default: kifu_buf_printf(&text, "%ld", h->ply); break;
+			case 6: kifu_buf_int(&text, h->plies); break;
+			default: kifu_buf_int(&text, h->ply); break;
 			}
 			e[c] = text.len;
-			if (c < ncols && width_of(text.data + from, e[c] - from) > width[c])
-				width[c] = width_of(text.data + from, e[c] - from);
+			if (c == 3) {
+				pends[i + 1] = ptext.len;
+				widths[(i + 1) * NCOLS + c] = width_of(ptext.data + pends[i],
+								     pends[i + 1] - pends[i]);
+			} else
+				widths[(i + 1) * NCOLS + c] = width_of(text.data + from, e[c] - from);
+			if (c < ncols && widths[(i + 1) * NCOLS + c] > width[c])
+				width[c] = widths[(i + 1) * NCOLS + c];
 			from = e[c];
 		}
 	}
-	if (text.failed) {
-		cli_errorf("out of memory");
-		exit(EXIT_FAILURE_IO);
-	}
 	for (total = 0, c = 0; c < ncols; c++)
 		total += width[c] + (c ? 2 : 0);
-	if (!*budget && total > TABLE_COLUMNS && width[3] > PLAYERS_MIN) {
-		*budget = width[3] - (total - TABLE_COLUMNS);
-		if (*budget < PLAYERS_MIN)
-			*budget = PLAYERS_MIN;
-		free(ends);
-		kifu_buf_release(&text);
-		return 1;
+	if (total > TABLE_COLUMNS && width[3] > PLAYERS_MIN) {
+		budget = width[3] - (total - TABLE_COLUMNS);
+		if (budget < PLAYERS_MIN)
+			budget = PLAYERS_MIN;
+		/* the players again, shortened (the other cells stay) */
+		kifu_buf_reset(&ptext);
+		kifu_buf_puts(&ptext, heads[3]);
+		width[3] = strlen(heads[3]);
+		for (i = 0, g = NULL; i < n; i++) {
+			const struct kifu_search_hit *h = kifu_search_hit(res, i);
+			size_t *w = &widths[(i + 1) * NCOLS + 3];
+
+			if (!g || strcmp(g->name, h->game) != 0)
+				g = kifu_game_find(h->game);
+			players_text(&ptext, &scratch, g, h, budget);
+			pends[i + 1] = ptext.len;
+			*w = width_of(ptext.data + pends[i], pends[i + 1] - pends[i]);
+			if (*w > width[3])
+				width[3] = *w;
+		}
+	}
+	kifu_buf_release(&scratch);
+	if (text.failed || ptext.failed) {
+		cli_errorf("out of memory");
+		exit(EXIT_FAILURE_IO);
 	}
 	for (i = 0; i <= n; i++) {
 		size_t from = i ? ends[i * NCOLS - 1] : 0;
 
+		size_t room = 1;
+		char *p;
+
+		/* the row's room at once, then its cells copied in (no call per cell) */
+		for (c = 0; c < ncols; c++)
+			room += width[c] + 2 + (ends[i * NCOLS + c] - (c || i ? ends[i * NCOLS + c - 1] : 0));
+		room += pends[i] - (i ? pends[i - 1] : 0);
+		if (kifu_buf_reserve(&line, room) < 0) {
+			cli_errorf("out of memory");
+			exit(EXIT_FAILURE_IO);
+		}
+		p = line.data + line.len;
 		for (c = 0; c < ncols; c++) {
 			const char *s = text.data + from;
-			size_t len = ends[i * NCOLS + c] - from, w = width_of(s, len);
+			size_t len = ends[i * NCOLS + c] - from, w = widths[i * NCOLS + c];
 
-			if (right[c])
-				pad(&line, width[c] - w);
-			kifu_buf_add(&line, s, len);
-			if (!right[c] && c != ncols - 1)
-				pad(&line, width[c] - w);
-			if (c != ncols - 1)
-				kifu_buf_puts(&line, "  ");
+			if (c == 3) {
+				s = ptext.data + (i ? pends[i - 1] : 0);
+				len = pends[i] - (i ? pends[i - 1] : 0);
+			}
+			if (right[c]) {
+				memset(p, ' ', width[c] - w);
+				p += width[c] - w;
+			}
+			memcpy(p, s, len);
+			p += len;
+			if (!right[c] && c != ncols - 1) {
+				memset(p, ' ', width[c] - w);
+				p += width[c] - w;
+			}
+			if (c != ncols - 1) {
+				memcpy(p, "  ", 2);
+				p += 2;
+			}
 			from = ends[i * NCOLS + c];
 		}
-		kifu_buf_putc(&line, '\n');
+		*p++ = '\n';
+		line.len = (size_t)(p - line.data);
+		line.data[line.len] = '\0';
 		/* Written in blocks: one call per row costs more than the row. */
 		if (line.len >= 65536 || i == n) {
 			fwrite(line.data, 1, line.len, stdout);
@@ -267,20 +329,11 @@ static int table_pass(const struct kifu_search_result *res, int with_ply, size_t
 		}
 	}
 	free(ends);
+	free(widths);
+	free(pends);
 	kifu_buf_release(&line);
 	kifu_buf_release(&text);
-	return 0;
-}
-
-/* The table, its players shortened when it would be wider than TABLE_COLUMNS. */
-static void print_table(const struct kifu_search_result *res, int with_ply)
-{
-	size_t budget = 0;
-	int pass;
-
-	for (pass = 0; pass < 2; pass++)
-		if (table_pass(res, with_ply, &budget) == 0)
-			break;
+	kifu_buf_release(&ptext);
 }
 
 /*
@@ -388,8 +441,13 @@ int main(int argc, char **argv)
 	}
 
 	db = cli_db_path(db);
-	/* A page (--limit) is read alone where the store can; a pattern's, or an offset alone, is cut. */
-	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
+	/*
+	 * A page (--limit) is read alone where the store can; a pattern's, or
+	 * an offset alone, is cut. The file is read once, not mapped, but for
+	 * a pattern search (unmeasured: kept as it was).
+	 */
+	if (kifu_store_open(&st, db, KIFU_STORE_READ | (pattern ? 0 : KIFU_STORE_READ_ONCE),
+			    &err) < 0 ||
 	    (limit && !pattern
 	     ? kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
 				      symmetric && after ? orient : NULL, norient, (size_t)offset,

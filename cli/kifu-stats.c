@@ -341,7 +341,9 @@ int main(int argc, char **argv)
 	xopt.stats = opt;
 	if (depth_given)
 		xopt.depth = opt.depth;
-	if (kifu_store_open(&st, db, KIFU_STORE_READ, &err) < 0 ||
+	/* a tree (not a page of trees) reads each page about once: not mapped */
+	if (kifu_store_open(&st, db, KIFU_STORE_READ | (kind == KIFU_STATS_TREE && !html
+							 ? KIFU_STORE_READ_ONCE : 0), &err) < 0 ||
 	    (html ? kifu_explorer_html(&out, &info, st, &f, &xopt, &err)
 		  : kifu_stats_report(&rep, st, kind, &f, &opt, &err)) < 0) {
 		/* tree: a bad move in --after is a usage error (dates were checked above). */

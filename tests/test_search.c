@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "kifu/search.h"
 #include "kifu/stats.h"
@@ -101,6 +102,64 @@ static void test_search_position(void **state)
 	assert_int_equal(kifu_search_hit(res, 0)->nplayers, 4);
 	assert_string_equal(kifu_search_hit(res, 0)->players[3].side, "yellow");
 	kifu_search_result_free(res);
+}
+
+/*
+ * The players of a listing row as search reads them: the plain JSON the
+ * store writes without jansson, any other form (spaces, escapes, a side
+ * said twice, a value that is no name, no object at all) as jansson reads
+ * it; each the same players either way.
+ */
+static void test_listing_players(void **state)
+{
+	static const struct {
+		const char *json;
+		int n;
+		const char *side[2], *name[2];
+	} cases[] = {
+		{ "{\"white\":\"Bob\",\"black\":\"Cat\"}", 2, { "white", "black" }, { "Bob", "Cat" } },
+		{ "{\"black\":\"Cat\",\"white\":\"Bob\"}", 2, { "black", "white" }, { "Cat", "Bob" } },
+		{ "{\"white\": \"B o\", \"black\":\"Cat\"}", 2, { "white", "black" }, { "B o", "Cat" } },
+		{ "{\"white\":\"A\\\"B\"}", 1, { "white" }, { "A\"B" } },
+		{ "{\"white\":\"X\",\"white\":\"Y\"}", 1, { "white" }, { "Y" } },
+		{ "{\"white\":1,\"black\":\"Cat\"}", 1, { "black" }, { "Cat" } },
+		{ "{\"white\":\"Zo\xc3\xab\"}", 1, { "white" }, { "Zo\xc3\xab" } },
+		{ "{\"\":\"\"}", 1, { "" }, { "" } },
+		{ "{}", 0, { NULL }, { NULL } },
+		{ "[1]", 0, { NULL }, { NULL } },
+		{ "{\"white\":\"A\",}", 0, { NULL }, { NULL } },
+		{ "{\"white\":\"A\"}x", 0, { NULL }, { NULL } },
+		{ "{\"white\":\"A\"", 0, { NULL }, { NULL } },
+		{ "{\"white\"}", 0, { NULL }, { NULL } },
+	};
+	struct kifu_store *st = *state;
+	char sql[256];
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kifu_search_result *res;
+		const struct kifu_search_hit *h;
+		char *q;
+
+		q = sqlite3_mprintf("UPDATE game_listing SET players = %Q WHERE id = 2", cases[i].json);
+		snprintf(sql, sizeof(sql), "%s", q);
+		sqlite3_free(q);
+		th_exec(st, sql);
+		res = search(st, "splay-schmidt", "d4,f6,e5", NULL);
+		assert_int_equal(kifu_search_count(res), 2);
+		h = kifu_search_hit(res, 0);
+		assert_int_equal(h->id, 2);
+		if (h->nplayers != (size_t)cases[i].n)
+			fail_msg("%s: %zu players", cases[i].json, h->nplayers);
+		for (k = 0; k < cases[i].n; k++) {
+			assert_string_equal(h->players[k].side, cases[i].side[k]);
+			assert_string_equal(h->players[k].name, cases[i].name[k]);
+		}
+		/* the other hit keeps its own */
+		assert_int_equal(kifu_search_hit(res, 1)->nplayers, 2);
+		kifu_search_result_free(res);
+	}
 }
 
 static void test_search_filters_and_order(void **state)
@@ -270,6 +329,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_search_position, th_stats_setup,
+						th_stats_teardown),
+		cmocka_unit_test_setup_teardown(test_listing_players, th_stats_setup,
 						th_stats_teardown),
 		cmocka_unit_test_setup_teardown(test_search_filters_and_order, th_stats_setup,
 						th_stats_teardown),

@@ -101,6 +101,28 @@ static void test_open_creates_schema(void **state)
 	kifu_store_free(st);
 }
 
+/* Readers map the file, but those that read each page about once (KIFU_STORE_READ_ONCE). */
+static void test_open_read_once(void **state)
+{
+	struct kifu_store *st;
+	struct kifu_error err;
+
+	(void)state;
+	kifu_store_free(th_store_open(th_dbpath));
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_open(&st, th_dbpath, KIFU_STORE_READ, &err), 0);
+	assert_true(th_q_int(st, "PRAGMA mmap_size") > 0);
+	kifu_store_free(st);
+	assert_int_equal(kifu_store_open(&st, th_dbpath, KIFU_STORE_READ_ONLY, &err), 0);
+	assert_true(th_q_int(st, "PRAGMA mmap_size") > 0);
+	kifu_store_free(st);
+	assert_int_equal(kifu_store_open(&st, th_dbpath, KIFU_STORE_READ | KIFU_STORE_READ_ONCE,
+					 &err), 0);
+	assert_int_equal(th_q_int(st, "PRAGMA mmap_size"), 0);
+	assert_int_equal(th_q_int(st, "PRAGMA foreign_keys"), 1);
+	kifu_store_free(st);
+}
+
 static void test_game_rows(void **state)
 {
 	struct kifu_replay rp = KIFU_REPLAY_INIT;
@@ -761,6 +783,7 @@ static void test_move_at(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_open_read_once, th_tmpdb_setup, th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_open_creates_schema, th_tmpdb_setup,
 						th_tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_game_rows, th_tmpdb_setup, th_tmpdb_teardown),

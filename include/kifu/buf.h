@@ -25,6 +25,14 @@ int kifu_buf_puts(struct kifu_buf *b, const char *s);
 int kifu_buf_putc(struct kifu_buf *b, char c);
 int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Appends v in decimal, as "%lld" writes it (without printf: for many rows). */
+int kifu_buf_int(struct kifu_buf *b, long long v);
+/*
+ * Makes room for n more bytes and the NUL, so that a writer may fill
+ * data + len .. data + len + n - 1 itself and then advance len (and put
+ * the NUL); 0, or KIFU_ENOMEM (b failed).
+ */
+int kifu_buf_reserve(struct kifu_buf *b, size_t n);
 
 /*
  * Appends s as a JSON string, quotes included: '"', '\\' and control

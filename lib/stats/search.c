@@ -403,6 +403,77 @@ static int add_players_json(struct kifu_search_result *res, const char *text, si
 	return ret;
 }
 
+/*
+ * add_players_json for the form SQLite's json_group_object writes,
+ * {"side":"name",...} with no space, no escape and printable ASCII only,
+ * without building a JSON tree (at 18,000 games jansson was a quarter of a
+ * search): 1 when it was that form (the players added), 0 to leave it to
+ * jansson (anything else: other characters, a repeated side, more sides).
+ */
+static int add_players_plain(struct kifu_search_result *res, const char *text, size_t len,
+			     int *ret, struct kifu_error *err)
+{
+	const char *at[2 * MAX_SIDES], *p = text, *end = text + len;
+	size_t n[2 * MAX_SIDES], k, j;
+	int nstr = 0;
+
+	if (!text || len < 2 || *p++ != '{' || end[-1] != '}')
+		return 0;
+	end--;
+	while (p < end) {
+		/* "key":"value" then ',' or the end */
+		for (k = 0; k < 2; k++) {
+			const char *q;
+
+			if (nstr == 2 * MAX_SIDES || p >= end || *p != '"')
+				return 0;
+			for (q = ++p; q < end && *q != '"'; q++)
+				if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f || *q == '\\')
+					return 0;
+			if (q >= end)
+				return 0;
+			at[nstr] = p;
+			n[nstr++] = (size_t)(q - p);
+			p = q + 1;
+			if (k == 0 && (p >= end || *p++ != ':'))
+				return 0;
+		}
+		if (p < end && (*p++ != ',' || p == end))
+			return 0;
+	}
+	/* a side said twice is jansson's to settle (its last name, in the first place) */
+	for (k = 0; k < (size_t)nstr; k += 2)
+		for (j = 0; j < k; j += 2)
+			if (n[j] == n[k] && !memcmp(at[j], at[k], n[k]))
+				return 0;
+	for (k = 0; k < (size_t)nstr; k += 2) {
+		struct kifu_search_player *pl;
+
+		if (res->nplayers == res->cap_players) {
+			size_t cap = res->cap_players ? res->cap_players * 2 : 128;
+			struct kifu_search_player *v = realloc(res->players, cap * sizeof(*v));
+
+			if (!v) {
+				*ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+				return 1;
+			}
+			res->players = v;
+			res->cap_players = cap;
+		}
+		pl = &res->players[res->nplayers];
+		pl->side = kifu_arena_strndup_(&res->strings, at[k], n[k]);
+		pl->name = kifu_arena_strndup_(&res->strings, at[k + 1], n[k + 1]);
+		if (!pl->side || !pl->name) {
+			*ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			return 1;
+		}
+		res->nplayers++;
+		res->v[res->n - 1].nplayers++;
+	}
+	*ret = 0;
+	return 1;
+}
+
 /* Whether the listing table answers for f (its columns cover the filter). */
 static int listing_usable(struct kifu_store *st, const struct kifu_filter *f)
 {
@@ -454,6 +525,61 @@ static int listing_by_date(int *yes, struct kifu_store *st, const struct kifu_fi
 	return ret;
 }
 
+/* A hit's place in the listing's order: its first day (YYYYMMDD, -1 for none) and id. */
+struct listing_key {
+	long day;
+	int64_t id;
+	size_t hit;
+};
+
+/* Newest first, undated last, ties by id, newest (highest) first: the listing's ORDER BY. */
+static int cmp_listing(const void *a, const void *b)
+{
+	const struct listing_key *x = a, *y = b;
+
+	if (x->day != y->day)
+		return x->day > y->day ? -1 : 1;
+	return (x->id < y->id) - (x->id > y->id);
+}
+
+/* The first day of column i (checked by add_hit: NULL or YYYY-MM-DD) as YYYYMMDD, or -1. */
+static long listing_day(struct kifu_stmt *s, int i)
+{
+	const char *t = kifu_db_column_text_(s, i);
+	long v = 0;
+	int k;
+
+	if (!t)
+		return -1;
+	for (k = 0; k < 10; k++)
+		if (t[k] >= '0' && t[k] <= '9')
+			v = v * 10 + (t[k] - '0');
+	return v;
+}
+
+/* Puts the hits (and their first players) in the order of keys, sorted. */
+static int listing_sort(struct kifu_search_result *res, struct listing_key *keys)
+{
+	struct kifu_search_hit *v = malloc((res->n ? res->n : 1) * sizeof(*v));
+	size_t *fp = malloc((res->n ? res->n : 1) * sizeof(*fp)), i;
+
+	if (!v || !fp) {
+		free(v);
+		free(fp);
+		return KIFU_ENOMEM;
+	}
+	qsort(keys, res->n, sizeof(*keys), cmp_listing);
+	for (i = 0; i < res->n; i++) {
+		v[i] = res->v[keys[i].hit];
+		fp[i] = res->first_player[keys[i].hit];
+	}
+	memcpy(res->v, v, res->n * sizeof(*v));
+	memcpy(res->first_player, fp, res->n * sizeof(*fp));
+	free(v);
+	free(fp);
+	return 0;
+}
+
 /*
  * Schema 5: one narrow row per game (game_listing) instead of a game and
  * its sides; the listing has the columns of games the filter reads (but
@@ -466,7 +592,9 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 {
 	struct kifu_buf sql = KIFU_BUF_INIT;
 	struct kifu_stmt *s = NULL;
-	int ret, rc, by_date = 0;
+	struct listing_key *keys = NULL;
+	size_t cap_keys = 0;
+	int ret, rc, by_date = 0, sort_here;
 
 	if (hash && limit && !symmetric) {
 		ret = listing_by_date(&by_date, st, f, *hash, offset + limit, err);
@@ -493,9 +621,15 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 	ret = kifu_filter_sql_(&sql, f, "g", hash ? 2 : 1, err);
 	if (ret < 0)
 		goto out;
-	/* (the same order: game_listing's dates are the games', kept so by its triggers) */
-	kifu_buf_puts(&sql, by_date ? " ORDER BY d.date_first DESC NULLS LAST, d.id DESC"
-		      : " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
+	/*
+	 * (the same order: game_listing's dates are the games', kept so by its
+	 * triggers). A whole search (not a page) is sorted here, on keys of two
+	 * integers: SQLite's sorter took longer than the rest of the search.
+	 */
+	sort_here = !by_date && !limit;
+	if (!sort_here)
+		kifu_buf_puts(&sql, by_date ? " ORDER BY d.date_first DESC NULLS LAST, d.id DESC"
+			      : " ORDER BY g.date_first DESC NULLS LAST, g.id DESC");
 	if (limit)
 		kifu_buf_printf(&sql, " LIMIT %zu OFFSET %zu", limit, offset);
 	if (sql.failed) {
@@ -518,14 +652,35 @@ static int search_listing(struct kifu_search_result *res, struct kifu_store *st,
 		ret = add_hit(res, s, 8, err);
 		if (ret < 0)
 			goto out;
-		ret = add_players_json(res, kifu_db_column_text_(s, 7),
-				       kifu_db_column_bytes_(s, 7), err);
+		if (sort_here) {
+			if (res->n > cap_keys) {
+				size_t cap = cap_keys ? cap_keys * 2 : 256;
+				struct listing_key *k = realloc(keys, cap * sizeof(*k));
+
+				if (!k) {
+					ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+					goto out;
+				}
+				keys = k;
+				cap_keys = cap;
+			}
+			keys[res->n - 1].day = listing_day(s, 8);
+			keys[res->n - 1].id = res->v[res->n - 1].id;
+			keys[res->n - 1].hit = res->n - 1;
+		}
+		if (!add_players_plain(res, kifu_db_column_text_(s, 7),
+				       kifu_db_column_bytes_(s, 7), &ret, err))
+			ret = add_players_json(res, kifu_db_column_text_(s, 7),
+					       kifu_db_column_bytes_(s, 7), err);
 		if (ret < 0)
 			goto out;
 	}
 	if (rc != KIFU_DB_DONE)
 		ret = kifu_search_fail_db_(st, "cannot search games", err);
+	else if (sort_here && res->n && listing_sort(res, keys) < 0)
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 out:
+	free(keys);
 	kifu_db_finalize_(s);
 	kifu_buf_release(&sql);
 	return ret;
@@ -744,7 +899,9 @@ int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, i
 	for (i = 0; i < n; i++) {
 		const struct kifu_search_hit *h = kifu_search_hit(res, i);
 
-		kifu_buf_printf(b, "  {\"id\": %" PRId64 ", \"game\": ", h->id);
+		kifu_buf_puts(b, "  {\"id\": ");
+		kifu_buf_int(b, h->id);
+		kifu_buf_puts(b, ", \"game\": ");
 		kifu_buf_json_string(b, h->game);
 		kifu_buf_puts(b, ", \"variant\": ");
 		kifu_buf_json_string(b, h->variant);
@@ -762,9 +919,12 @@ int kifu_search_json(struct kifu_buf *b, const struct kifu_search_result *res, i
 			kifu_buf_puts(b, "null");
 		kifu_buf_puts(b, ", \"result\": ");
 		kifu_buf_json_string(b, h->result);
-		kifu_buf_printf(b, ", \"plies\": %ld", h->plies);
-		if (with_ply)
-			kifu_buf_printf(b, ", \"ply\": %ld", h->ply);
+		kifu_buf_puts(b, ", \"plies\": ");
+		kifu_buf_int(b, h->plies);
+		if (with_ply) {
+			kifu_buf_puts(b, ", \"ply\": ");
+			kifu_buf_int(b, h->ply);
+		}
 		kifu_buf_puts(b, i + 1 < n ? "},\n" : "}\n]\n");
 	}
 	return b->failed ? KIFU_ENOMEM : 0;
@@ -795,7 +955,8 @@ int kifu_search_csv(struct kifu_buf *b, const struct kifu_search_result *res, in
 	for (i = 0; i < n; i++) {
 		const struct kifu_search_hit *h = kifu_search_hit(res, i);
 
-		kifu_buf_printf(b, "%" PRId64 ",", h->id);
+		kifu_buf_int(b, h->id);
+		kifu_buf_putc(b, ',');
 		kifu_buf_csv_field(b, h->game);
 		kifu_buf_putc(b, ',');
 		kifu_buf_csv_field(b, h->variant);
@@ -810,9 +971,12 @@ int kifu_search_csv(struct kifu_buf *b, const struct kifu_search_result *res, in
 			kifu_buf_csv_field(b, h->date);
 		kifu_buf_putc(b, ',');
 		kifu_buf_csv_field(b, h->result);
-		kifu_buf_printf(b, ",%ld", h->plies);
-		if (with_ply)
-			kifu_buf_printf(b, ",%ld", h->ply);
+		kifu_buf_putc(b, ',');
+		kifu_buf_int(b, h->plies);
+		if (with_ply) {
+			kifu_buf_putc(b, ',');
+			kifu_buf_int(b, h->ply);
+		}
 		kifu_buf_puts(b, "\r\n");
 	}
 	return b->failed ? KIFU_ENOMEM : 0;

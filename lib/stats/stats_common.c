@@ -405,8 +405,13 @@ void kifu_stats_put_wins_(struct kifu_report *rep, long row, const struct kifu_g
 	char name[64];
 	int s;
 
+	memcpy(name, "wins_", 5);
 	for (s = 0; s < g->nsides && s < MAX_SIDES; s++) {
-		snprintf(name, sizeof(name), "wins_%s", g->sides[s]);
+		/* (every row asks: no printf) */
+		size_t n = strnlen(g->sides[s], sizeof(name) - 6);
+
+		memcpy(name + 5, g->sides[s], n);
+		name[5 + n] = '\0';
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, name, 0, 0), wins[s]);
 	}
 	kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "draws", 0, 0), draws);

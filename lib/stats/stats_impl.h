@@ -44,6 +44,9 @@ struct kifu_report {
 	const char *note; /* the table's text when there are no rows */
 	struct kifu_report_column_ *cols;
 	size_t ncols, cap_cols;
+	size_t next_col;  /* the column after the one kifu_report_add_col_ last gave */
+	long *col_slots;  /* the columns by name: index + 1 (0: free), open addressing */
+	size_t nslots;    /* a power of two, over twice ncols (0: none yet) */
 	struct kifu_report_row_ *rows;
 	size_t nrows, cap_rows;
 	struct kifu_arena_block *strings; /* util/arena.h */

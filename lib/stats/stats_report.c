@@ -7,11 +7,13 @@
  * data. Strings live in an arena owned by the report.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/stats_impl.h"
+#include "util/text_impl.h"
 
 /* ---- Building ---- */
 
@@ -26,13 +28,62 @@ int kifu_report_new_(struct kifu_report **out, const char *name)
 	return 0;
 }
 
+/* The slot of name in rep->col_slots: its column's, or the free one where it would go. */
+static size_t col_slot(const struct kifu_report *rep, const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	uint32_t h = 2166136261u;
+	size_t k;
+
+	for (; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	for (k = h & (rep->nslots - 1); rep->col_slots[k];  k = (k + 1) & (rep->nslots - 1))
+		if (!strcmp(rep->cols[rep->col_slots[k] - 1].name, name))
+			break;
+	return k;
+}
+
+/* The slots grown to over twice the columns, every column in its slot; -1 out of memory. */
+static int col_slots_grow(struct kifu_report *rep)
+{
+	size_t n = rep->nslots ? rep->nslots * 2 : 64, i;
+	long *v = calloc(n, sizeof(*v));
+
+	if (!v)
+		return -1;
+	free(rep->col_slots);
+	rep->col_slots = v;
+	rep->nslots = n;
+	for (i = 0; i < rep->ncols; i++)
+		rep->col_slots[col_slot(rep, rep->cols[i].name)] = (long)i + 1;
+	return 0;
+}
+
 long kifu_report_add_col_(struct kifu_report *rep, const char *name, unsigned flags, int prec)
 {
-	size_t i;
+	size_t i = rep->next_col, slot;
 
-	for (i = 0; i < rep->ncols; i++)
-		if (!strcmp(rep->cols[i].name, name))
-			return (long)i;
+	/*
+	 * Every cell of every row asks (a report of 250,000 rows asks millions
+	 * of times): a row's columns come in the same order row after row, so
+	 * first the one after the last, then the others by name.
+	 */
+	if (i >= rep->ncols)
+		i = 0;
+	if (i < rep->ncols && !strcmp(rep->cols[i].name, name)) {
+		rep->next_col = i + 1;
+		return (long)i;
+	}
+	if ((rep->ncols + 1) * 2 > rep->nslots && col_slots_grow(rep) < 0) {
+		rep->failed = 1;
+		return -1;
+	}
+	slot = col_slot(rep, name);
+	if (rep->col_slots[slot]) {
+		i = (size_t)rep->col_slots[slot] - 1;
+		rep->next_col = i + 1;
+		return (long)i;
+	}
 	if (rep->ncols == rep->cap_cols) {
 		size_t cap = rep->cap_cols ? rep->cap_cols * 2 : 16;
 		struct kifu_report_column_ *v = realloc(rep->cols, cap * sizeof(*v));
@@ -51,6 +102,8 @@ long kifu_report_add_col_(struct kifu_report *rep, const char *name, unsigned fl
 	}
 	rep->cols[rep->ncols].flags = flags;
 	rep->cols[rep->ncols].prec = prec;
+	rep->col_slots[slot] = (long)rep->ncols + 1;
+	rep->next_col = rep->ncols + 1;
 	return (long)rep->ncols++;
 }
 
@@ -219,6 +272,7 @@ void kifu_report_free(struct kifu_report *rep)
 		free(rep->rows[i].cells);
 	free(rep->rows);
 	free(rep->cols);
+	free(rep->col_slots);
 	kifu_arena_release_(&rep->strings);
 	free(rep);
 }
@@ -272,8 +326,7 @@ const struct kifu_cell *kifu_report_cell(const struct kifu_report *rep, size_t r
 /* Whether v written with prec decimals ("%.*f") reads back as v; the text into text. */
 static int reads_back(char *text, size_t size, int prec, double v)
 {
-	snprintf(text, size, "%.*f", prec, v);
-	return strtod(text, NULL) == v;
+	return kifu_text_fixed_reads_back_(text, size, v, prec);
 }
 
 /* Appends v as the shortest text that reads back as the same double. */
@@ -331,10 +384,19 @@ static void put_real(struct kifu_buf *out, double v)
 
 void kifu_report_real_text_(struct kifu_buf *out, double v, int prec)
 {
+	char text[400];
+
 	if (prec >= 0)
-		kifu_buf_printf(out, "%.*f", prec, v);
+		kifu_buf_add(out, text, kifu_text_fixed_(text, sizeof(text), v, prec));
 	else
 		put_real(out, v);
+}
+
+static void put_int(struct kifu_buf *out, long long v)
+{
+	char text[KIFU_TEXT_INT_SIZE];
+
+	kifu_buf_add(out, text, kifu_text_int_(text, v));
 }
 
 /*
@@ -348,7 +410,7 @@ static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec
 
 	switch (c->type) {
 	case KIFU_CELL_NULL: kifu_buf_putc(out, '-'); break;
-	case KIFU_CELL_INT: kifu_buf_printf(out, "%lld", c->i); break;
+	case KIFU_CELL_INT: put_int(out, c->i); break;
 	case KIFU_CELL_REAL: kifu_report_real_text_(out, c->r, prec); break;
 	case KIFU_CELL_TEXT:
 		if (escaped)
@@ -368,13 +430,25 @@ static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec
 	}
 }
 
-/* Display width of UTF-8 text: code points (wide characters are rare in names). */
+/*
+ * Display width of UTF-8 text: code points (wide characters are rare in
+ * names), its bytes less the continuation bytes (10xxxxxx), eight ASCII
+ * bytes at a time.
+ */
 static size_t text_width(const char *s, size_t n)
 {
-	size_t i, w = 0;
+	size_t i = 0, w = n, k;
+	uint64_t x;
 
-	for (i = 0; i < n; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&x, s + i, 8);
+		if (!(x & 0x8080808080808080ULL))
+			continue;  /* ASCII */
+		for (k = i; k < i + 8; k++)
+			w -= ((unsigned char)s[k] & 0xc0) == 0x80;
+	}
+	for (; i < n; i++)
+		w -= ((unsigned char)s[i] & 0xc0) == 0x80;
 	return w;
 }
 
@@ -429,13 +503,12 @@ static int same_text(const struct kifu_report *rep, long c)
 	return 1;
 }
 
-/* The text of table column t in row r (r < 0: the header). */
-void kifu_report_tcol_text_(struct kifu_buf *cell, const struct kifu_report *rep,
-			    const struct kifu_report_tcol_ *t, long r)
+/* Appends the text of table column t in row r (r < 0: the header). */
+static void tcol_append(struct kifu_buf *cell, const struct kifu_report *rep,
+			const struct kifu_report_tcol_ *t, long r)
 {
 	const struct kifu_cell *lo, *hi;
 
-	kifu_buf_reset(cell);
 	if (r < 0) {
 		kifu_buf_puts(cell, t->head);
 		return;
@@ -460,6 +533,14 @@ void kifu_report_tcol_text_(struct kifu_buf *cell, const struct kifu_report *rep
 	table_text(cell, lo, rep->cols[t->col].prec, 1);
 	kifu_buf_putc(cell, '-');
 	table_text(cell, hi, rep->cols[t->pair].prec, 1);
+}
+
+/* The text of table column t in row r (r < 0: the header). */
+void kifu_report_tcol_text_(struct kifu_buf *cell, const struct kifu_report *rep,
+			    const struct kifu_report_tcol_ *t, long r)
+{
+	kifu_buf_reset(cell);
+	tcol_append(cell, rep, t, r);
 }
 
 size_t kifu_report_table_plan_(struct kifu_report_tcol_ *t, const struct kifu_report *rep,
@@ -501,11 +582,11 @@ size_t kifu_report_table_plan_(struct kifu_report_tcol_ *t, const struct kifu_re
 
 static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 {
-	struct kifu_buf cell = KIFU_BUF_INIT;
+	struct kifu_buf texts = KIFU_BUF_INIT;
 	struct kifu_report_tcol_ *t = calloc(rep->ncols ? rep->ncols : 1, sizeof(*t));
 	long game = kifu_report_find_col(rep, "game"), variant = kifu_report_find_col(rep, "variant");
 	int drop_game = same_text(rep, game), drop_variant = drop_game && same_text(rep, variant);
-	size_t n = 0, c;
+	size_t n = 0, c, i, *ends = NULL, *widths = NULL;
 	long r;
 	int ret = 0;
 
@@ -520,21 +601,36 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 		goto out;
 	}
 	n = kifu_report_table_plan_(t, rep, drop_game, drop_variant);
-	for (r = -1; r < (long)rep->nrows; r++) {
+	/* Every cell's text once (the header's first), for the widths and then the lines. */
+	ends = malloc(((rep->nrows + 1) * n + 1) * sizeof(*ends));
+	widths = malloc(((rep->nrows + 1) * n + 1) * sizeof(*widths));
+	if (!ends || !widths) {
+		ret = KIFU_ENOMEM;
+		goto out;
+	}
+	for (r = -1, i = 0; r < (long)rep->nrows; r++) {
 		for (c = 0; c < n; c++) {
 			const struct kifu_cell *kc;
-			size_t w;
+			size_t w, start = texts.len;
 
-			kifu_report_tcol_text_(&cell, rep, &t[c], r);
-			w = cell.data ? text_width(cell.data, cell.len) : 0;
+			tcol_append(&texts, rep, &t[c], r);
+			ends[i] = texts.len;
+			kc = r < 0 ? NULL : kifu_report_cell(rep, (size_t)r, t[c].col);
+			/* a number, a null or nothing is ASCII: as wide as it is long */
+			if (kc && kc->type != KIFU_CELL_TEXT && kc->type != KIFU_CELL_LIST)
+				w = texts.len - start;
+			else
+				w = texts.data ? text_width(texts.data + start, texts.len - start) : 0;
+			widths[i++] = w;
 			if (w > t[c].width)
 				t[c].width = w;
-			if (r < 0)
-				continue;
-			kc = kifu_report_cell(rep, (size_t)r, t[c].col);
-			if (kc->type == KIFU_CELL_INT || kc->type == KIFU_CELL_REAL)
+			if (kc && (kc->type == KIFU_CELL_INT || kc->type == KIFU_CELL_REAL))
 				t[c].numeric = 1;
 		}
+	}
+	if (texts.failed) {
+		ret = KIFU_ENOMEM;
+		goto out;
 	}
 	if (drop_game) {
 		kifu_buf_puts(out, "game: ");
@@ -545,43 +641,56 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 		}
 		kifu_buf_putc(out, '\n');
 	}
-	/* Line -1 is the header. */
-	for (r = -1; r < (long)rep->nrows; r++) {
-		size_t line_start = out->len, end = out->len;
+	/*
+	 * Line -1 is the header. Each line's room taken at once, then its
+	 * cells, padding and gaps copied in (millions of cells: no call each).
+	 */
+	for (r = -1, i = 0; r < (long)rep->nrows; r++) {
+		size_t room = 2 * n + 1, end, k;
+		char *p, *line;
 
-		for (c = 0; c < n; c++) {
-			const char *s;
-			size_t w, pad;
+		for (c = 0, k = i; c < n; c++, k++)
+			room += (k ? ends[k] - ends[k - 1] : ends[k]) +
+				(t[c].width > widths[k] ? t[c].width - widths[k] : 0);
+		if (kifu_buf_reserve(out, room) < 0)
+			break;
+		line = p = out->data + out->len;
+		end = 0;
+		for (c = 0; c < n; c++, i++) {
+			size_t start = i ? ends[i - 1] : 0, len = ends[i] - start;
+			size_t pad = t[c].width > widths[i] ? t[c].width - widths[i] : 0;
 
-			kifu_report_tcol_text_(&cell, rep, &t[c], r);
-			s = cell.data ? cell.data : "";
-			w = text_width(s, cell.len);
-			pad = t[c].width > w ? t[c].width - w : 0;
-			if (t[c].numeric)
-				while (pad--)
-					kifu_buf_putc(out, ' ');
-			kifu_buf_puts(out, s);
-			end = out->len;
-			if (!t[c].numeric && c + 1 != n)
-				while (pad--)
-					kifu_buf_putc(out, ' ');
-			if (c + 1 != n)
-				kifu_buf_puts(out, "  ");
+			if (t[c].numeric) {
+				memset(p, ' ', pad);
+				p += pad;
+			}
+			if (len)
+				memcpy(p, texts.data + start, len);
+			p += len;
+			end = (size_t)(p - line);
+			if (c + 1 != n) {
+				if (!t[c].numeric) {
+					memset(p, ' ', pad);
+					p += pad;
+				}
+				memcpy(p, "  ", 2);
+				p += 2;
+			}
 		}
 		/* No trailing blanks (absent cells at the end of a row). */
-		if (out->data && out->len > line_start) {
-			while (end > line_start && out->data[end - 1] == ' ')
-				end--;
-			out->len = end;
-			out->data[end] = '\0';
-		}
-		kifu_buf_putc(out, '\n');
+		while (end > 0 && line[end - 1] == ' ')
+			end--;
+		line[end] = '\n';
+		out->len += end + 1;
+		out->data[out->len] = '\0';
 	}
-	if (out->failed || cell.failed)
+	if (out->failed)
 		ret = KIFU_ENOMEM;
 out:
 	free(t);
-	kifu_buf_release(&cell);
+	free(ends);
+	free(widths);
+	kifu_buf_release(&texts);
 	return ret;
 }
 
@@ -613,6 +722,19 @@ static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
 			first = 0;
 			if (k->type == KIFU_CELL_ABSENT || k->type == KIFU_CELL_NULL)
 				continue;
+			/* numbers need no quotes, a text is its own field */
+			if (k->type == KIFU_CELL_INT) {
+				put_int(out, k->i);
+				continue;
+			}
+			if (k->type == KIFU_CELL_REAL) {
+				put_real(out, k->r);
+				continue;
+			}
+			if (k->type == KIFU_CELL_TEXT) {
+				kifu_buf_csv_field(out, k->text);
+				continue;
+			}
 			kifu_buf_reset(&cell);
 			/* Full precision: csv is for programs. */
 			table_text(&cell, k, -1, 0);
@@ -635,7 +757,7 @@ static int write_json(struct kifu_buf *out, const struct kifu_report *rep)
 		kifu_buf_json_string(out, rep->head[i].name);
 		kifu_buf_puts(out, ": ");
 		if (rep->head[i].cell.type == KIFU_CELL_INT)
-			kifu_buf_printf(out, "%lld", rep->head[i].cell.i);
+			put_int(out, rep->head[i].cell.i);
 		else
 			kifu_buf_json_string(out, rep->head[i].cell.text);
 	}
@@ -657,7 +779,7 @@ static int write_json(struct kifu_buf *out, const struct kifu_report *rep)
 			kifu_buf_puts(out, ": ");
 			switch (k->type) {
 			case KIFU_CELL_NULL: kifu_buf_puts(out, "null"); break;
-			case KIFU_CELL_INT: kifu_buf_printf(out, "%lld", k->i); break;
+			case KIFU_CELL_INT: put_int(out, k->i); break;
 			case KIFU_CELL_REAL: put_real(out, k->r); break;
 			case KIFU_CELL_TEXT: kifu_buf_json_string(out, k->text); break;
 			case KIFU_CELL_LIST:

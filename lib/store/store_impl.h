@@ -119,6 +119,11 @@ struct kifu_store_backend {
 	const char *(*column_text)(struct kifu_stmt *s, int i);
 	const void *(*column_blob)(struct kifu_stmt *s, int i);
 	size_t (*column_bytes)(struct kifu_stmt *s, int i);
+	/*
+	 * Optional: 1 with the value in *v when column i holds an integer as
+	 * such (no text to parse), else 0 (the caller then reads the text).
+	 */
+	int (*column_integer)(struct kifu_stmt *s, int i, int64_t *v);
 	int (*exec)(struct kifu_store *st, const char *sql);
 	/*
 	 * Optional: exec whose answer may come with the next statement's

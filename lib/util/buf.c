@@ -42,9 +42,15 @@ fail:
 	return KIFU_ENOMEM;
 }
 
+/* Whether n more bytes (and the NUL) fit as it is: the common case, without buf_grow. */
+static int fits(const struct kifu_buf *b, size_t n)
+{
+	return !b->failed && n < b->cap - b->len && (!b->max || b->len + n <= b->max);
+}
+
 int kifu_buf_add(struct kifu_buf *b, const char *s, size_t n)
 {
-	if (buf_grow(b, n) < 0)
+	if (!fits(b, n) && buf_grow(b, n) < 0)
 		return KIFU_ENOMEM;
 	memcpy(b->data + b->len, s, n);
 	b->len += n;
@@ -57,9 +63,25 @@ int kifu_buf_puts(struct kifu_buf *b, const char *s)
 	return kifu_buf_add(b, s, strlen(s));
 }
 
+int kifu_buf_reserve(struct kifu_buf *b, size_t n)
+{
+	return fits(b, n) ? 0 : buf_grow(b, n);
+}
+
 int kifu_buf_putc(struct kifu_buf *b, char c)
 {
-	return kifu_buf_add(b, &c, 1);
+	if (!fits(b, 1))
+		return kifu_buf_add(b, &c, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int kifu_buf_int(struct kifu_buf *b, long long v)
+{
+	char text[KIFU_TEXT_INT_SIZE];
+
+	return kifu_buf_add(b, text, kifu_text_int_(text, v));
 }
 
 int kifu_buf_printf(struct kifu_buf *b, const char *fmt, ...)
@@ -91,6 +113,15 @@ int kifu_buf_escaped(struct kifu_buf *b, const char *s)
 	size_t n;
 
 	for (; *p; p++) {
+		/* a run of what is shown as it is (printable ASCII), in one copy */
+		const unsigned char *run = p;
+
+		while (*p >= 0x20 && *p < 0x7f)
+			p++;
+		if (p != run)
+			kifu_buf_add(b, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
 		if (*p == '\n')
 			kifu_buf_puts(b, "\\n");
 		else if (*p == '\t')
@@ -115,12 +146,22 @@ int kifu_buf_json_string(struct kifu_buf *b, const char *s)
 
 	kifu_buf_putc(b, '"');
 	while (*p) {
-		unsigned char c = *p;
-		int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
-			: (c & 0xf8) == 0xf0 ? 4 : 0;
+		unsigned char c;
+		const unsigned char *run = p;
+		int n, i;
 		unsigned unseen;
 		size_t k;
-		int i;
+
+		/* a run of printable ASCII but the quote and the backslash, in one copy */
+		while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+			p++;
+		if (p != run)
+			kifu_buf_add(b, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
+		c = *p;
+		n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+			: (c & 0xf8) == 0xf0 ? 4 : 0;
 
 		if (c == '"' || c == '\\') {
 			kifu_buf_putc(b, '\\');

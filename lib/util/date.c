@@ -54,8 +54,17 @@ int kifu_date_first_day(char *out, const char *date, struct kifu_error *err)
 		return kifu_error_set(err, KIFU_EPARSE,
 				      "invalid date '%s': expected YYYY, YYYY-MM or YYYY-MM-DD",
 				      date ? date : "");
-	/* Four digits of year at most, but the compiler cannot see that. */
-	snprintf(out, 11, "%04u-%02u-%02u", (unsigned)y % 10000u, (unsigned)m % 100u,
-		 (unsigned)d % 100u);
+	/* "%04u-%02u-%02u" (four digits of year at most), without printf: a search checks every game's */
+	out[0] = (char)('0' + y / 1000 % 10);
+	out[1] = (char)('0' + y / 100 % 10);
+	out[2] = (char)('0' + y / 10 % 10);
+	out[3] = (char)('0' + y % 10);
+	out[4] = '-';
+	out[5] = (char)('0' + m / 10 % 10);
+	out[6] = (char)('0' + m % 10);
+	out[7] = '-';
+	out[8] = (char)('0' + d / 10 % 10);
+	out[9] = (char)('0' + d % 10);
+	out[10] = '\0';
 	return 0;
 }

@@ -41,4 +41,27 @@ void kifu_text_clip_chars_(char *dst, size_t size, const char *s, size_t max);
  */
 size_t kifu_text_unseen_(const char *s, unsigned *cp);
 
+/* Room for any long long as text (kifu_text_int_), its NUL included. */
+#define KIFU_TEXT_INT_SIZE 24
+/* The most decimals kifu_text_fixed_ writes without printf. */
+#define KIFU_TEXT_FIXED_MAX 22
+
+/* v in decimal into dst, NUL-terminated, as "%lld" writes it; its length. */
+size_t kifu_text_int_(char dst[KIFU_TEXT_INT_SIZE], long long v);
+
+/*
+ * v with prec decimals into dst (size bytes, NUL-terminated), exactly as
+ * snprintf's "%.*f" writes it (the exact binary value rounded, ties to
+ * even; "-0.000" for a negative that rounds to zero); its length (cut to
+ * size - 1 like snprintf's text). Without printf while the value times
+ * 10^prec fits in 64 bits and prec <= KIFU_TEXT_FIXED_MAX (size >= 64).
+ */
+size_t kifu_text_fixed_(char *dst, size_t size, double v, int prec);
+
+/*
+ * kifu_text_fixed_(dst, size, v, prec), and whether that text read back
+ * with strtod gives v again (== v: a zero reads back as either zero).
+ */
+int kifu_text_fixed_reads_back_(char *dst, size_t size, double v, int prec);
+
 #endif
