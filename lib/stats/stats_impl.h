@@ -266,6 +266,23 @@ extern const struct kifu_stats_kind_ kifu_stats_players_;
 extern const struct kifu_stats_kind_ kifu_stats_tree_;
 /* stats_novelties.c: each game's first move no earlier game played (the position index). */
 extern const struct kifu_stats_kind_ kifu_stats_novelties_;
+/*
+ * stats_novelty_pass.c: every dated game's novelty of game and variant in
+ * one pass over their moves and hashes (what the walk over the position
+ * index gives); kifu_stats_novelty_pass_get_ gives game id's: GOT (into
+ * *out), NONE (not a dated game of the variant with moves stored), UNREAD
+ * (its hashes do not read as one a ply: the walk names the damage).
+ */
+struct kifu_novelty_pass_;
+#define KIFU_NOVELTY_PASS_NONE 0
+#define KIFU_NOVELTY_PASS_GOT 1
+#define KIFU_NOVELTY_PASS_UNREAD 2
+#define KIFU_NOVELTY_PASS_READ 3 /* (no pass: the listing reads the game) */
+int kifu_stats_novelty_pass_(struct kifu_novelty_pass_ **out, struct kifu_store *st,
+			     const char *game, const char *variant, struct kifu_error *err);
+int kifu_stats_novelty_pass_get_(struct kifu_novelty *out, const struct kifu_novelty_pass_ *np,
+				 int64_t id);
+void kifu_stats_novelty_pass_free_(struct kifu_novelty_pass_ *np);
 /* stats_balance.c: per game, variant and playing level: fairness, length, width, tension. */
 extern const struct kifu_stats_kind_ kifu_stats_balance_;
 

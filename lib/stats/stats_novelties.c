@@ -478,9 +478,13 @@ static int players_text(struct kifu_buf *out, struct kifu_stmt *s, const struct 
 static const char *const novelties_columns[] = { "id", "date", "players", "ply", "move",
 						 "earlier", NULL };
 
-/* One listed game's row: its novelty, found along its own moves and hashes. */
+/*
+ * One listed game's row: its novelty, found along its own moves and hashes
+ * (columns 3 and 4 of row), or the pass's (given, row without them).
+ */
 static int novelty_row(struct kifu_report *rep, const long *col, struct source *src,
-		       struct kifu_stmt *row, const char *players, struct kifu_error *err)
+		       const struct kifu_novelty *given, struct kifu_stmt *row,
+		       const char *players, struct kifu_error *err)
 {
 	struct kifu_novelty nov;
 	uint64_t *hashes = NULL;
@@ -495,14 +499,17 @@ static int novelty_row(struct kifu_report *rep, const long *col, struct source *
 	/* the hashes the walk follows: one a position, and the date shown a calendar date */
 	ret = kifu_db_column_whole_(&plies, row, 5, 0, KIFU_DB_PLIES_MAX, err, "games.plies of "
 				    "game %lld", id);
-	if (ret == 0)
+	if (ret == 0 && !given)
 		ret = kifu_store_game_hashes_(&hashes, &nhashes, &cap, row, 4, id, plies, err);
 	if (ret == 0)
 		ret = kifu_db_column_date_(row, 1, 2, err, "games.date of game %lld", id);
 	if (ret < 0)
 		goto out;
-	ret = novelty_walk(&nov, src, kifu_db_column_text_(row, 3), hashes, nhashes,
-			   kifu_db_column_text_(row, 2), 1, err);
+	if (given)
+		nov = *given;
+	else
+		ret = novelty_walk(&nov, src, kifu_db_column_text_(row, 3), hashes, nhashes,
+				   kifu_db_column_text_(row, 2), 1, err);
 	if (ret < 0)
 		goto out;
 	if (nov.has_novelty) {
@@ -519,14 +526,52 @@ out:
 	return ret;
 }
 
+/* The listed games' statement: with their moves and hashes unless the pass read them. */
+static int list_prepare(struct kifu_stmt **list, struct kifu_store *st, const struct kifu_filter *f,
+			int pass, struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	int ret;
+
+	if (pass)
+		kifu_buf_puts(&sql, "SELECT g.id, g.date, g.date_first, NULL, NULL, g.plies "
+			      "FROM games g WHERE g.date_first || '' IS NOT NULL AND ");
+	else
+		kifu_buf_printf(&sql, "SELECT g.id, g.date, g.date_first, m.moves, m.hashes, "
+				"g.plies FROM games g CROSS JOIN %s m WHERE m.game_id = g.id AND "
+				"g.date_first IS NOT NULL AND ", kifu_db_game_data_(st));
+	ret = kifu_filter_sql_(&sql, f, "g", 1, err);
+	if (ret < 0)
+		goto out;
+	/*
+	 * With the pass the listing is most of the variant: its games are
+	 * read by a scan and sorted (date_first || '' is date_first, with no
+	 * index to follow), not found one by one down the index of dates.
+	 */
+	kifu_buf_puts(&sql, pass ? " ORDER BY g.date_first || '', g.id" : " ORDER BY g.date_first, g.id");
+	if (sql.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (kifu_db_prepare_(list, st, sql.data, err) < 0) {
+		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
+		goto out;
+	}
+	ret = kifu_filter_bind_(*list, 1, f, err);
+out:
+	kifu_buf_release(&sql);
+	return ret < 0 ? ret : 0;
+}
+
 static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 			    const struct kifu_filter *f, const struct kifu_stats_options *opt)
 {
 	struct kifu_error *err = c->err;
 	struct kifu_store *st = c->st;
-	struct kifu_stmt *list = NULL, *sides = NULL;
+	struct kifu_stmt *list = NULL, *sides = NULL, *one = NULL;
 	struct kifu_buf sql = KIFU_BUF_INIT, players = KIFU_BUF_INIT;
 	struct source src;
+	struct kifu_novelty_pass_ *np = NULL;
 	const struct kifu_game *g;
 	long col[6];
 	int ret, rc, variant, i;
@@ -541,34 +586,49 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 		col[i] = kifu_report_add_col_(rep, novelties_columns[i], 0, 0);
 	if (!kifu_search_position_index_(st))
 		goto out; /* a database without the index has no game to list either */
-	kifu_buf_printf(&sql, "SELECT g.id, g.date, g.date_first, m.moves, m.hashes, g.plies "
-			"FROM games g "
-			"CROSS JOIN %s m WHERE m.game_id = g.id AND g.date_first IS NOT NULL AND ",
-			kifu_db_game_data_(st));
-	ret = kifu_filter_sql_(&sql, f, "g", 1, err);
+	/* The index alone: the report reads most positions' games anyway, for earlier. */
+	ret = source_prepare(&src, g, variant, 0, err);
+	if (ret == 0)
+		ret = kifu_stats_novelty_pass_(&np, st, g->name, g->variants[variant], err);
+	if (ret == 0)
+		ret = list_prepare(&list, st, f, np != NULL, err);
 	if (ret < 0)
 		goto out;
-	kifu_buf_puts(&sql, " ORDER BY g.date_first, g.id");
+	/* a game the pass could not read: its row as the walk makes it (its damage named) */
+	kifu_buf_printf(&sql, "SELECT g.id, g.date, g.date_first, m.moves, m.hashes, g.plies "
+			"FROM games g CROSS JOIN %s m WHERE m.game_id = g.id AND g.id = ?1",
+			kifu_db_game_data_(st));
 	if (sql.failed) {
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (kifu_db_prepare_(&list, st, sql.data, err) < 0 ||
-	    kifu_db_prepare_(&sides, st, "SELECT s.side, p.name FROM sides s JOIN players p ON "
-			     "p.id = s.player_id WHERE s.game_id = ?1", err) < 0) {
+	if (kifu_db_prepare_(&sides, st, "SELECT s.side, p.name FROM sides s JOIN players p ON "
+			     "p.id = s.player_id WHERE s.game_id = ?1", err) < 0 ||
+	    kifu_db_prepare_(&one, st, sql.data, err) < 0) {
 		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
 		goto out;
 	}
-	/* The index alone: the report reads most positions' games anyway, for earlier. */
-	ret = source_prepare(&src, g, variant, 0, err);
-	if (ret < 0)
-		goto out;
-	ret = kifu_filter_bind_(list, 1, f, err);
-	if (ret < 0)
-		goto out;
-	ret = 0;
 	while ((rc = kifu_db_step_(list)) == KIFU_DB_ROW) {
-		if (players_text(&players, sides, g, kifu_db_column_int64_(list, 0)) < 0) {
+		int64_t id = kifu_db_column_int64_(list, 0);
+		struct kifu_novelty nov;
+		struct kifu_stmt *row = list;
+		int got = np ? kifu_stats_novelty_pass_get_(&nov, np, id) : KIFU_NOVELTY_PASS_READ;
+
+		if (got == KIFU_NOVELTY_PASS_NONE)
+			continue; /* no moves stored: the walk's join leaves it out */
+		if (got == KIFU_NOVELTY_PASS_UNREAD) {
+			kifu_db_bind_int64_(one, 1, id);
+			rc = kifu_db_step_(one);
+			if (rc != KIFU_DB_ROW) {
+				kifu_db_reset_(one);
+				if (rc == KIFU_DB_DONE)
+					continue;
+				ret = kifu_search_fail_db_(st, "cannot find novelties", err);
+				goto out;
+			}
+			row = one;
+		}
+		if (players_text(&players, sides, g, id) < 0) {
 			ret = kifu_search_fail_db_(st, "cannot find novelties", err);
 			goto out;
 		}
@@ -576,7 +636,10 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 			goto out;
 		}
-		ret = novelty_row(rep, col, &src, list, players.data, err);
+		ret = novelty_row(rep, col, &src, got == KIFU_NOVELTY_PASS_GOT ? &nov : NULL, row,
+				  players.data, err);
+		if (row == one)
+			kifu_db_reset_(one);
 		if (ret < 0)
 			goto out;
 	}
@@ -587,9 +650,11 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 out:
 	kifu_db_finalize_(list);
 	kifu_db_finalize_(sides);
+	kifu_db_finalize_(one);
 	kifu_buf_release(&sql);
 	kifu_buf_release(&players);
 	source_release(&src);
+	kifu_stats_novelty_pass_free_(np);
 	return ret;
 }
 

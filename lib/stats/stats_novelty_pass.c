@@ -1,0 +1,505 @@
+/*
+ * The novelties of every dated game of one game and variant in one pass,
+ * for kifu-stats novelties' listing: the games are read once each, in
+ * (first day, id) order, their moves and hashes held as two tables in
+ * memory: each position with how many games reached it, and each position
+ * and move with the first date a game played it from there (each game
+ * counted at the first ply it reached the position, as the position index
+ * holds it). A game's novelty is found against what games of strictly
+ * earlier dates put there: a date's games enter the tables stamped with
+ * the date's rank and only count from the next date on, so no date's games
+ * need holding. It gives what stats_novelties.c's walk over the position
+ * index gives, reading each game once where that walk reads every game of
+ * every popular position (a random row and a JSON extraction each).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats_impl.h"
+#include "store/store_impl.h"
+#include "util/hash.h"
+#include "util/json_list.h"
+
+#define DATE_LEN 11 /* YYYY-MM-DD and its NUL */
+
+/*
+ * A position: the games that reached it, those of the date being read
+ * apart, and the first move played from it (most positions past the
+ * opening have one: the others go to the table of plays).
+ */
+struct pos {
+	uint64_t hash;
+	uint32_t count;     /* games of dates before pend_rank */
+	uint32_t pend;      /* games of date pend_rank */
+	uint32_t pend_rank; /* 1 + a date's rank (0: empty slot) */
+	uint32_t last_game; /* 1 + the last game that reached it (counted once a game) */
+	uint32_t move;      /* 1 + the first move played from it (0: none), MORE: others too */
+	uint32_t move_rank; /* the rank of the first date it was played */
+};
+
+#define MORE UINT32_C(0x80000000)
+
+/* A position and a move played from it, with the rank of the first date it was. */
+struct play {
+	uint64_t hash;
+	uint32_t move; /* 1 + an interned move (0: empty slot) */
+	uint32_t rank;
+};
+
+/* Each game's result, sorted by id at the end. */
+struct result {
+	int64_t id;
+	long ply; /* 0: no novelty */
+	long earlier;
+	uint32_t move;
+	int unread; /* its hashes are not one a ply: the listing's walk names the damage */
+};
+
+struct kifu_novelty_pass_ {
+	struct pos *pos;
+	size_t npos, pos_slots;
+	struct play *plays;
+	size_t nplays, play_slots;
+	/* the moves, interned: texts at offsets into text, found through slots */
+	char *text;
+	size_t text_len, text_cap;
+	size_t *move_off; /* move i's offset */
+	size_t nmoves, moves_cap;
+	uint32_t *move_slot; /* 1 + a move, 0: empty */
+	size_t move_slots;
+	struct result *res;
+	size_t nres;
+	/* one game's slots and moves */
+	size_t *slot;
+	uint32_t *mv;
+	size_t scratch_cap;
+};
+
+struct game_ref {
+	int64_t id;
+	long long plies;
+	char date[DATE_LEN];
+};
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct game_ref *x = a, *y = b;
+	int c = strcmp(x->date, y->date);
+
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_result(const void *a, const void *b)
+{
+	const struct result *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static uint64_t text_hash(const char *s)
+{
+	uint64_t h = KIFU_HASH_FNV_OFFSET;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+/* Doubles the move slots (the moves rehashed). */
+static int moves_rehash(struct kifu_novelty_pass_ *np)
+{
+	size_t n = np->move_slots ? 2 * np->move_slots : 1024, i, k;
+	uint32_t *slot = calloc(n, sizeof(*slot));
+
+	if (!slot)
+		return KIFU_ENOMEM;
+	for (i = 0; i < np->nmoves; i++) {
+		for (k = text_hash(np->text + np->move_off[i]) & (n - 1); slot[k]; k = (k + 1) & (n - 1))
+			;
+		slot[k] = (uint32_t)i + 1;
+	}
+	free(np->move_slot);
+	np->move_slot = slot;
+	np->move_slots = n;
+	return 0;
+}
+
+/* 1 + move's number, interned the first time (0: out of memory). */
+static uint32_t intern(struct kifu_novelty_pass_ *np, const char *move)
+{
+	size_t len = strlen(move) + 1, k;
+
+	if (2 * (np->nmoves + 1) > np->move_slots && moves_rehash(np) < 0)
+		return 0;
+	for (k = text_hash(move) & (np->move_slots - 1); np->move_slot[k];
+	     k = (k + 1) & (np->move_slots - 1))
+		if (!strcmp(np->text + np->move_off[np->move_slot[k] - 1], move))
+			return np->move_slot[k];
+	if (np->nmoves == np->moves_cap) {
+		size_t cap = np->moves_cap ? 2 * np->moves_cap : 256;
+		size_t *off = realloc(np->move_off, cap * sizeof(*off));
+
+		if (!off)
+			return 0;
+		np->move_off = off;
+		np->moves_cap = cap;
+	}
+	if (np->text_len + len > np->text_cap) {
+		size_t cap = 2 * (np->text_len + len) + 4096;
+		char *t = realloc(np->text, cap);
+
+		if (!t)
+			return 0;
+		np->text = t;
+		np->text_cap = cap;
+	}
+	memcpy(np->text + np->text_len, move, len);
+	np->move_off[np->nmoves] = np->text_len;
+	np->text_len += len;
+	np->move_slot[k] = (uint32_t)++np->nmoves;
+	return (uint32_t)np->nmoves;
+}
+
+__extension__ typedef unsigned __int128 wide;
+
+/* hash's home slot among n: the mixed hash scaled to [0, n) (any n, no division). */
+static size_t home(uint64_t hash, size_t n)
+{
+	return (size_t)(((wide)kifu_hash_mix64_(hash) * n) >> 64);
+}
+
+/* Room for n positions (at most 85% of the slots full), the positions moved. */
+static int pos_reserve(struct kifu_novelty_pass_ *np, size_t n)
+{
+	size_t slots, i, k;
+	struct pos *v;
+
+	if (20 * n <= 17 * np->pos_slots)
+		return 0;
+	slots = n + n / 4 + 1024;
+	if (slots < 2 * np->pos_slots)
+		slots = 2 * np->pos_slots;
+	v = calloc(slots, sizeof(*v));
+	if (!v)
+		return KIFU_ENOMEM;
+	for (i = 0; i < np->pos_slots; i++) {
+		if (!np->pos[i].pend_rank)
+			continue;
+		for (k = home(np->pos[i].hash, slots); v[k].pend_rank; k = k + 1 == slots ? 0 : k + 1)
+			;
+		v[k] = np->pos[i];
+	}
+	free(np->pos);
+	np->pos = v;
+	np->pos_slots = slots;
+	return 0;
+}
+
+/* The position's entry from its home slot k, made (nothing counted) at date rank when new. */
+static struct pos *pos_get(struct kifu_novelty_pass_ *np, size_t k, uint64_t hash, uint32_t rank)
+{
+	struct pos *v = np->pos;
+
+	for (; v[k].pend_rank; k = k + 1 == np->pos_slots ? 0 : k + 1)
+		if (v[k].hash == hash)
+			return &v[k];
+	np->npos++;
+	v[k].hash = hash;
+	v[k].pend_rank = rank;
+	return &v[k];
+}
+
+static int plays_rehash(struct kifu_novelty_pass_ *np)
+{
+	size_t n = np->play_slots ? 2 * np->play_slots : 4096, i, k;
+	struct play *v = calloc(n, sizeof(*v));
+
+	if (!v)
+		return KIFU_ENOMEM;
+	for (i = 0; i < np->play_slots; i++) {
+		if (!np->plays[i].move)
+			continue;
+		for (k = kifu_hash_mix64_(np->plays[i].hash ^ np->plays[i].move) & (n - 1);
+		     v[k].move; k = (k + 1) & (n - 1))
+			;
+		v[k] = np->plays[i];
+	}
+	free(np->plays);
+	np->plays = v;
+	np->play_slots = n;
+	return 0;
+}
+
+/* The play of move from hash, made at rank when new; NULL: out of memory. */
+static struct play *play_get(struct kifu_novelty_pass_ *np, uint64_t hash, uint32_t move,
+			     uint32_t rank)
+{
+	size_t k;
+
+	if (4 * (np->nplays + 1) > 3 * np->play_slots && plays_rehash(np) < 0)
+		return NULL;
+	for (k = kifu_hash_mix64_(hash ^ move) & (np->play_slots - 1); np->plays[k].move;
+	     k = (k + 1) & (np->play_slots - 1))
+		if (np->plays[k].hash == hash && np->plays[k].move == move)
+			return &np->plays[k];
+	np->nplays++;
+	np->plays[k].hash = hash;
+	np->plays[k].move = move;
+	np->plays[k].rank = rank;
+	return &np->plays[k];
+}
+
+/* Whether a game of a date before rank played move from p's position. */
+static int known(const struct kifu_novelty_pass_ *np, const struct pos *p, uint32_t move,
+		 uint32_t rank)
+{
+	size_t k;
+
+	if ((p->move & ~MORE) == move)
+		return p->move_rank < rank;
+	if (!(p->move & MORE))
+		return 0;
+	for (k = kifu_hash_mix64_(p->hash ^ move) & (np->play_slots - 1); np->plays[k].move;
+	     k = (k + 1) & (np->play_slots - 1))
+		if (np->plays[k].hash == p->hash && np->plays[k].move == move)
+			return np->plays[k].rank < rank;
+	return 0;
+}
+
+/* Records that a game of date rank played move from p's position (the first such date kept). */
+static int play(struct kifu_novelty_pass_ *np, struct pos *p, uint32_t move, uint32_t rank)
+{
+	if (!p->move) {
+		p->move = move;
+		p->move_rank = rank;
+		return 0;
+	}
+	if ((p->move & ~MORE) == move)
+		return 0;
+	p->move |= MORE;
+	return play_get(np, p->hash, move, rank) ? 0 : KIFU_ENOMEM;
+}
+
+/* Room for n of a game's positions in the scratch arrays. */
+static int scratch_reserve(struct kifu_novelty_pass_ *np, size_t n)
+{
+	if (n > np->scratch_cap) {
+		size_t cap = n + 64;
+		size_t *slot = realloc(np->slot, cap * sizeof(*slot));
+		uint32_t *mv;
+
+		if (!slot)
+			return KIFU_ENOMEM;
+		np->slot = slot;
+		mv = realloc(np->mv, cap * sizeof(*mv));
+		if (!mv)
+			return KIFU_ENOMEM;
+		np->mv = mv;
+		np->scratch_cap = cap;
+	}
+	return 0;
+}
+
+/*
+ * One game of date rank (ranks start at 1) read into the tables, its
+ * novelty into *r on the way: at each ply, whether an earlier date's game
+ * played its move from the position before it (as novelty_walk asks it).
+ * Its moves are read first and its positions' slots fetched ahead, the
+ * tables being far larger than the caches.
+ */
+static int read_game(struct kifu_novelty_pass_ *np, struct result *r, const char *moves,
+		     const uint64_t *hashes, size_t nhashes, uint32_t rank, uint32_t game)
+{
+	struct kifu_json_list l;
+	struct kifu_json_item it;
+	char move[KIFU_MOVE_TEXT_MAX];
+	size_t k, nmoves = 0;
+	int walking = 1;
+
+	r->ply = 0;
+	if (pos_reserve(np, np->npos + nhashes) < 0 || scratch_reserve(np, nhashes) < 0)
+		return KIFU_ENOMEM;
+	for (k = 0; k < nhashes; k++) {
+		np->slot[k] = home(hashes[k], np->pos_slots);
+		__builtin_prefetch(&np->pos[np->slot[k]], 1);
+	}
+	/* its moves (none once the list ends: the game ended there) */
+	if (moves && kifu_json_list_open_(&l, moves, strlen(moves)) == 0) {
+		while (nmoves < nhashes && kifu_json_list_next_(&l, &it) == 1 &&
+		       kifu_json_item_decode_(move, sizeof(move), &it) == 0) {
+			np->mv[nmoves] = intern(np, move);
+			if (!np->mv[nmoves++])
+				return KIFU_ENOMEM;
+		}
+	}
+	for (k = 0; k < nhashes; k++) {
+		struct pos *p = pos_get(np, np->slot[k], hashes[k], rank);
+		int first;
+
+		/* the games of earlier dates become counted ones */
+		if (p->pend_rank != rank) {
+			p->count += p->pend;
+			p->pend = 0;
+			p->pend_rank = rank;
+		}
+		first = p->last_game != game;
+		if (first) {
+			p->last_game = game;
+			p->pend++;
+		}
+		if (k >= nmoves)
+			continue;
+		if (walking && k + 1 < nhashes && !known(np, p, np->mv[k], rank)) {
+			walking = 0;
+			r->ply = (long)k + 1;
+			r->move = np->mv[k];
+			r->earlier = (long)p->count;
+		}
+		if (first && play(np, p, np->mv[k], rank) < 0)
+			return KIFU_ENOMEM;
+	}
+	return 0;
+}
+
+void kifu_stats_novelty_pass_free_(struct kifu_novelty_pass_ *np)
+{
+	if (!np)
+		return;
+	free(np->pos);
+	free(np->plays);
+	free(np->text);
+	free(np->move_off);
+	free(np->move_slot);
+	free(np->res);
+	free(np->slot);
+	free(np->mv);
+	free(np);
+}
+
+int kifu_stats_novelty_pass_(struct kifu_novelty_pass_ **out, struct kifu_store *st,
+			     const char *game, const char *variant, struct kifu_error *err)
+{
+	struct kifu_novelty_pass_ *np = calloc(1, sizeof(*np));
+	struct kifu_stmt *ids = NULL, *data = NULL;
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct game_ref *refs = NULL;
+	size_t nrefs = 0, cap = 0, i, nhashes = 0, hcap = 0, total = 0;
+	long long plies;
+	uint64_t *hashes = NULL;
+	uint32_t rank = 0;
+	int ret = 0, rc;
+
+	*out = NULL;
+	if (!np)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	kifu_buf_printf(&sql, "SELECT moves, hashes FROM %s WHERE game_id = ?1",
+			kifu_db_game_data_(st));
+	if (sql.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (kifu_db_prepare_(&ids, st, "SELECT id, date_first, plies FROM games WHERE game = ?1 AND "
+			     "variant = ?2 AND date_first IS NOT NULL", err) < 0 ||
+	    kifu_db_prepare_(&data, st, sql.data, err) < 0) {
+		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
+		goto out;
+	}
+	/* the games in (first day, id) order, as the listing reads them */
+	kifu_db_bind_text_static_(ids, 1, game, -1);
+	kifu_db_bind_text_static_(ids, 2, variant, -1);
+	while ((rc = kifu_db_step_(ids)) == KIFU_DB_ROW) {
+		if (nrefs == cap) {
+			size_t c = cap ? 2 * cap : 1024;
+			struct game_ref *v = realloc(refs, c * sizeof(*v));
+
+			if (!v) {
+				ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+				goto out;
+			}
+			refs = v;
+			cap = c;
+		}
+		refs[nrefs].id = kifu_db_column_int64_(ids, 0);
+		plies = refs[nrefs].plies = kifu_db_column_int64_(ids, 2);
+		total += plies >= 0 && plies < KIFU_DB_PLIES_MAX ? (size_t)plies + 1 : 1;
+		snprintf(refs[nrefs++].date, DATE_LEN, "%s", kifu_db_column_text_(ids, 1));
+	}
+	if (rc != KIFU_DB_DONE) {
+		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
+		goto out;
+	}
+	qsort(refs, nrefs, sizeof(*refs), cmp_ref);
+	/* room for every position at once, the few repeated ones spare */
+	if (pos_reserve(np, total) < 0) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	np->res = calloc(nrefs ? nrefs : 1, sizeof(*np->res));
+	if (!np->res) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < nrefs; i++) {
+		struct result *r = &np->res[np->nres];
+
+		if (!i || strcmp(refs[i].date, refs[i - 1].date))
+			rank++;
+		kifu_db_bind_int64_(data, 1, refs[i].id);
+		rc = kifu_db_step_(data);
+		if (rc == KIFU_DB_ROW) {
+			r->id = refs[i].id;
+			np->nres++;
+			ret = kifu_store_column_hashes_(&hashes, &nhashes, &hcap, data, 1);
+			if (ret == 0) {
+				r->unread = (long long)nhashes != refs[i].plies + 1;
+				ret = read_game(np, r, kifu_db_column_text_(data, 0), hashes, nhashes,
+						rank, (uint32_t)i + 1);
+			} else if (ret != KIFU_ENOMEM) {
+				r->unread = 1;
+				ret = 0;
+			}
+		}
+		kifu_db_reset_(data);
+		if (ret < 0) {
+			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+			goto out;
+		}
+		if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE) {
+			ret = kifu_search_fail_db_(st, "cannot find novelties", err);
+			goto out;
+		}
+	}
+	qsort(np->res, np->nres, sizeof(*np->res), cmp_result);
+out:
+	kifu_db_finalize_(ids);
+	kifu_db_finalize_(data);
+	kifu_buf_release(&sql);
+	free(refs);
+	free(hashes);
+	if (ret < 0)
+		kifu_stats_novelty_pass_free_(np);
+	else
+		*out = np;
+	return ret;
+}
+
+int kifu_stats_novelty_pass_get_(struct kifu_novelty *out, const struct kifu_novelty_pass_ *np,
+				 int64_t id)
+{
+	struct result key = { .id = id }, *r;
+
+	memset(out, 0, sizeof(*out));
+	out->earlier = -1;
+	r = np->nres ? bsearch(&key, np->res, np->nres, sizeof(*np->res), cmp_result) : NULL;
+	if (!r)
+		return KIFU_NOVELTY_PASS_NONE;
+	if (r->unread)
+		return KIFU_NOVELTY_PASS_UNREAD;
+	if (r->ply) {
+		out->has_novelty = 1;
+		out->ply = r->ply;
+		snprintf(out->move, sizeof(out->move), "%s", np->text + np->move_off[r->move - 1]);
+		out->earlier = r->earlier;
+	}
+	return KIFU_NOVELTY_PASS_GOT;
+}
