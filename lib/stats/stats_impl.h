@@ -267,21 +267,18 @@ extern const struct kifu_stats_kind_ kifu_stats_tree_;
 /* stats_novelties.c: each game's first move no earlier game played (the position index). */
 extern const struct kifu_stats_kind_ kifu_stats_novelties_;
 /*
- * stats_novelty_pass.c: every dated game's novelty of game and variant in
- * one pass over their moves and hashes (what the walk over the position
- * index gives); kifu_stats_novelty_pass_get_ gives game id's: GOT (into
- * *out), NONE (not a dated game of the variant with moves stored), UNREAD
- * (its hashes do not read as one a ply: the walk names the damage).
+ * stats_novelty_pass.c: the novelties of one variant's dated games read
+ * one after another in (first day, id) order, each against the games read
+ * before it of strictly earlier dates, from two tables in memory (what the
+ * walk over the position index gives). positions: room made for that many
+ * at once (a hint: the tables grow).
  */
 struct kifu_novelty_pass_;
-#define KIFU_NOVELTY_PASS_NONE 0
-#define KIFU_NOVELTY_PASS_GOT 1
-#define KIFU_NOVELTY_PASS_UNREAD 2
-#define KIFU_NOVELTY_PASS_READ 3 /* (no pass: the listing reads the game) */
-int kifu_stats_novelty_pass_(struct kifu_novelty_pass_ **out, struct kifu_store *st,
-			     const char *game, const char *variant, struct kifu_error *err);
-int kifu_stats_novelty_pass_get_(struct kifu_novelty *out, const struct kifu_novelty_pass_ *np,
-				 int64_t id);
+int kifu_stats_novelty_pass_open_(struct kifu_novelty_pass_ **out, size_t positions);
+/* The game's novelty into *out, then its moves (a JSON array) and hashes into the tables. */
+int kifu_stats_novelty_pass_game_(struct kifu_novelty *out, struct kifu_novelty_pass_ *np,
+				  const char *moves, const uint64_t *hashes, size_t nhashes,
+				  const char *date);
 void kifu_stats_novelty_pass_free_(struct kifu_novelty_pass_ *np);
 /* stats_balance.c: per game, variant and playing level: fairness, length, width, tension. */
 extern const struct kifu_stats_kind_ kifu_stats_balance_;

@@ -479,39 +479,107 @@ static const char *const novelties_columns[] = { "id", "date", "players", "ply",
 						 "earlier", NULL };
 
 /*
- * One listed game's row: its novelty, found along its own moves and hashes
- * (columns 3 and 4 of row), or the pass's (given, row without them).
+ * The pass: every dated game of the variant in (first day, id) order
+ * (g.date_first || '' is the date, with no index to follow: the games are
+ * read by one scan and sorted, not found one by one down the index of
+ * dates), whether f lists it last; its moves and hashes one look-up each.
  */
-static int novelty_row(struct kifu_report *rep, const long *col, struct source *src,
-		       const struct kifu_novelty *given, struct kifu_stmt *row,
-		       const char *players, struct kifu_error *err)
+struct pass_reader {
+	struct kifu_stmt *games; /* id, date, date_first, (none), (none), plies, listed */
+	struct kifu_stmt *data;  /* moves, hashes of ?1 */
+	uint64_t *hashes;
+	size_t nhashes, cap;
+};
+
+static int pass_prepare(struct pass_reader *pr, struct kifu_store *st, const struct kifu_filter *f,
+			const struct kifu_game *g, int variant, struct kifu_error *err)
 {
+	struct kifu_buf sql = KIFU_BUF_INIT, data = KIFU_BUF_INIT;
+	int ret, n;
+
+	kifu_buf_puts(&sql, "SELECT g.id, g.date, g.date_first, NULL, NULL, g.plies, CASE WHEN ");
+	ret = n = kifu_filter_sql_(&sql, f, "g", 1, err);
+	if (ret < 0)
+		goto out;
+	kifu_buf_printf(&sql, " THEN 1 ELSE 0 END FROM games g WHERE g.game = ?%d AND g.variant = "
+			"?%d AND g.date_first || '' IS NOT NULL ORDER BY g.date_first || '', g.id",
+			n + 1, n + 2);
+	kifu_buf_printf(&data, "SELECT moves, hashes FROM %s WHERE game_id = ?1",
+			kifu_db_game_data_(st));
+	if (sql.failed || data.failed) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (kifu_db_prepare_(&pr->games, st, sql.data, err) < 0 ||
+	    kifu_db_prepare_(&pr->data, st, data.data, err) < 0) {
+		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
+		goto out;
+	}
+	ret = kifu_filter_bind_(pr->games, 1, f, err);
+	if (ret < 0)
+		goto out;
+	kifu_db_bind_text_static_(pr->games, n + 1, g->name, -1);
+	kifu_db_bind_text_static_(pr->games, n + 2, g->variants[variant], -1);
+	ret = 0;
+out:
+	kifu_buf_release(&sql);
+	kifu_buf_release(&data);
+	return ret;
+}
+
+static void pass_release(struct pass_reader *pr)
+{
+	kifu_db_finalize_(pr->games);
+	kifu_db_finalize_(pr->data);
+	free(pr->hashes);
+}
+
+/*
+ * The games row's game read into the pass (pr->data holds its moves and
+ * hashes), its row added when listed, checked as novelty_row checks it.
+ */
+static int pass_row(struct kifu_report *rep, const long *col, struct kifu_novelty_pass_ *np,
+		    struct pass_reader *pr, struct kifu_buf *players, struct kifu_store *st,
+		    struct kifu_stmt *sides, const struct kifu_game *g, struct kifu_error *err)
+{
+	struct kifu_stmt *row = pr->games;
 	struct kifu_novelty nov;
-	uint64_t *hashes = NULL;
-	size_t nhashes = 0, cap = 0;
-	long r = kifu_report_add_row_(rep);
 	long long id = kifu_db_column_int64_(row, 0), plies;
+	long r = -1;
 	int ret;
 
-	kifu_report_set_int_(rep, r, col[0], kifu_db_column_int64_(row, 0));
-	kifu_report_set_text_(rep, r, col[1], kifu_db_column_text_(row, 1));
-	kifu_report_set_text_(rep, r, col[2], players);
-	/* the hashes the walk follows: one a position, and the date shown a calendar date */
-	ret = kifu_db_column_whole_(&plies, row, 5, 0, KIFU_DB_PLIES_MAX, err, "games.plies of "
-				    "game %lld", id);
-	if (ret == 0 && !given)
-		ret = kifu_store_game_hashes_(&hashes, &nhashes, &cap, row, 4, id, plies, err);
-	if (ret == 0)
-		ret = kifu_db_column_date_(row, 1, 2, err, "games.date of game %lld", id);
+	if (!kifu_db_column_int64_(row, 6)) {
+		/* an earlier game only: hashes that do not read are none the index holds */
+		ret = kifu_store_column_hashes_(&pr->hashes, &pr->nhashes, &pr->cap, pr->data, 1);
+		if (ret == KIFU_ENOMEM)
+			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		if (ret < 0)
+			return 0;
+	} else {
+		if (players_text(players, sides, g, id) < 0)
+			return kifu_search_fail_db_(st, "cannot find novelties", err);
+		if (players->failed)
+			return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		r = kifu_report_add_row_(rep);
+		kifu_report_set_int_(rep, r, col[0], id);
+		kifu_report_set_text_(rep, r, col[1], kifu_db_column_text_(row, 1));
+		kifu_report_set_text_(rep, r, col[2], players->data);
+		ret = kifu_db_column_whole_(&plies, row, 5, 0, KIFU_DB_PLIES_MAX, err,
+					    "games.plies of game %lld", id);
+		if (ret == 0)
+			ret = kifu_store_game_hashes_(&pr->hashes, &pr->nhashes, &pr->cap, pr->data,
+						      1, id, plies, err);
+		if (ret == 0)
+			ret = kifu_db_column_date_(row, 1, 2, err, "games.date of game %lld", id);
+		if (ret < 0)
+			return ret;
+	}
+	ret = kifu_stats_novelty_pass_game_(&nov, np, kifu_db_column_text_(pr->data, 0), pr->hashes,
+					    pr->nhashes, kifu_db_column_text_(row, 2));
 	if (ret < 0)
-		goto out;
-	if (given)
-		nov = *given;
-	else
-		ret = novelty_walk(&nov, src, kifu_db_column_text_(row, 3), hashes, nhashes,
-				   kifu_db_column_text_(row, 2), 1, err);
-	if (ret < 0)
-		goto out;
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	if (r < 0)
+		return 0;
 	if (nov.has_novelty) {
 		kifu_report_set_int_(rep, r, col[3], (long long)nov.ply);
 		kifu_report_set_text_(rep, r, col[4], nov.move);
@@ -521,46 +589,7 @@ static int novelty_row(struct kifu_report *rep, const long *col, struct source *
 		kifu_report_set_null_(rep, r, col[4]);
 		kifu_report_set_null_(rep, r, col[5]);
 	}
-out:
-	free(hashes);
-	return ret;
-}
-
-/* The listed games' statement: with their moves and hashes unless the pass read them. */
-static int list_prepare(struct kifu_stmt **list, struct kifu_store *st, const struct kifu_filter *f,
-			int pass, struct kifu_error *err)
-{
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	int ret;
-
-	if (pass)
-		kifu_buf_puts(&sql, "SELECT g.id, g.date, g.date_first, NULL, NULL, g.plies "
-			      "FROM games g WHERE g.date_first || '' IS NOT NULL AND ");
-	else
-		kifu_buf_printf(&sql, "SELECT g.id, g.date, g.date_first, m.moves, m.hashes, "
-				"g.plies FROM games g CROSS JOIN %s m WHERE m.game_id = g.id AND "
-				"g.date_first IS NOT NULL AND ", kifu_db_game_data_(st));
-	ret = kifu_filter_sql_(&sql, f, "g", 1, err);
-	if (ret < 0)
-		goto out;
-	/*
-	 * With the pass the listing is most of the variant: its games are
-	 * read by a scan and sorted (date_first || '' is date_first, with no
-	 * index to follow), not found one by one down the index of dates.
-	 */
-	kifu_buf_puts(&sql, pass ? " ORDER BY g.date_first || '', g.id" : " ORDER BY g.date_first, g.id");
-	if (sql.failed) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (kifu_db_prepare_(list, st, sql.data, err) < 0) {
-		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
-		goto out;
-	}
-	ret = kifu_filter_bind_(*list, 1, f, err);
-out:
-	kifu_buf_release(&sql);
-	return ret < 0 ? ret : 0;
+	return 0;
 }
 
 static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
@@ -568,17 +597,16 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 {
 	struct kifu_error *err = c->err;
 	struct kifu_store *st = c->st;
-	struct kifu_stmt *list = NULL, *sides = NULL, *one = NULL;
-	struct kifu_buf sql = KIFU_BUF_INIT, players = KIFU_BUF_INIT;
-	struct source src;
+	struct kifu_stmt *sides = NULL;
+	struct kifu_buf players = KIFU_BUF_INIT;
+	struct pass_reader pr;
 	struct kifu_novelty_pass_ *np = NULL;
 	const struct kifu_game *g;
 	long col[6];
 	int ret, rc, variant, i;
 
 	(void)opt;
-	memset(&src, 0, sizeof(src));
-	src.st = st;
+	memset(&pr, 0, sizeof(pr));
 	ret = kifu_stats_game_of_(&g, &variant, f, "novelties", err);
 	if (ret < 0)
 		return ret;
@@ -586,74 +614,38 @@ static int novelties_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 		col[i] = kifu_report_add_col_(rep, novelties_columns[i], 0, 0);
 	if (!kifu_search_position_index_(st))
 		goto out; /* a database without the index has no game to list either */
-	/* The index alone: the report reads most positions' games anyway, for earlier. */
-	ret = source_prepare(&src, g, variant, 0, err);
-	if (ret == 0)
-		ret = kifu_stats_novelty_pass_(&np, st, g->name, g->variants[variant], err);
-	if (ret == 0)
-		ret = list_prepare(&list, st, f, np != NULL, err);
+	ret = pass_prepare(&pr, st, f, g, variant, err);
 	if (ret < 0)
 		goto out;
-	/* a game the pass could not read: its row as the walk makes it (its damage named) */
-	kifu_buf_printf(&sql, "SELECT g.id, g.date, g.date_first, m.moves, m.hashes, g.plies "
-			"FROM games g CROSS JOIN %s m WHERE m.game_id = g.id AND g.id = ?1",
-			kifu_db_game_data_(st));
-	if (sql.failed) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
 	if (kifu_db_prepare_(&sides, st, "SELECT s.side, p.name FROM sides s JOIN players p ON "
-			     "p.id = s.player_id WHERE s.game_id = ?1", err) < 0 ||
-	    kifu_db_prepare_(&one, st, sql.data, err) < 0) {
+			     "p.id = s.player_id WHERE s.game_id = ?1", err) < 0) {
 		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
 		goto out;
 	}
-	while ((rc = kifu_db_step_(list)) == KIFU_DB_ROW) {
-		int64_t id = kifu_db_column_int64_(list, 0);
-		struct kifu_novelty nov;
-		struct kifu_stmt *row = list;
-		int got = np ? kifu_stats_novelty_pass_get_(&nov, np, id) : KIFU_NOVELTY_PASS_READ;
-
-		if (got == KIFU_NOVELTY_PASS_NONE)
-			continue; /* no moves stored: the walk's join leaves it out */
-		if (got == KIFU_NOVELTY_PASS_UNREAD) {
-			kifu_db_bind_int64_(one, 1, id);
-			rc = kifu_db_step_(one);
-			if (rc != KIFU_DB_ROW) {
-				kifu_db_reset_(one);
-				if (rc == KIFU_DB_DONE)
-					continue;
-				ret = kifu_search_fail_db_(st, "cannot find novelties", err);
-				goto out;
-			}
-			row = one;
-		}
-		if (players_text(&players, sides, g, id) < 0) {
-			ret = kifu_search_fail_db_(st, "cannot find novelties", err);
-			goto out;
-		}
-		if (players.failed) {
-			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-			goto out;
-		}
-		ret = novelty_row(rep, col, &src, got == KIFU_NOVELTY_PASS_GOT ? &nov : NULL, row,
-				  players.data, err);
-		if (row == one)
-			kifu_db_reset_(one);
+	if (kifu_stats_novelty_pass_open_(&np, 0) < 0) {
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+		goto out;
+	}
+	while ((rc = kifu_db_step_(pr.games)) == KIFU_DB_ROW) {
+		/* a game without moves stored is in no position's games, nor listed */
+		kifu_db_bind_int64_(pr.data, 1, kifu_db_column_int64_(pr.games, 0));
+		rc = kifu_db_step_(pr.data);
+		ret = rc == KIFU_DB_ROW ? pass_row(rep, col, np, &pr, &players, st,
+							   sides, g, err) : 0;
+		kifu_db_reset_(pr.data);
 		if (ret < 0)
 			goto out;
+		if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
+			break;
 	}
 	if (rc != KIFU_DB_DONE)
 		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
 	else if (kifu_report_failed_(rep))
 		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 out:
-	kifu_db_finalize_(list);
+	pass_release(&pr);
 	kifu_db_finalize_(sides);
-	kifu_db_finalize_(one);
-	kifu_buf_release(&sql);
 	kifu_buf_release(&players);
-	source_release(&src);
 	kifu_stats_novelty_pass_free_(np);
 	return ret;
 }

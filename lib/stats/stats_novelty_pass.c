@@ -48,15 +48,6 @@ struct play {
 	uint32_t rank;
 };
 
-/* Each game's result, sorted by id at the end. */
-struct result {
-	int64_t id;
-	long ply; /* 0: no novelty */
-	long earlier;
-	uint32_t move;
-	int unread; /* its hashes are not one a ply: the listing's walk names the damage */
-};
-
 struct kifu_novelty_pass_ {
 	struct pos *pos;
 	size_t npos, pos_slots;
@@ -69,34 +60,14 @@ struct kifu_novelty_pass_ {
 	size_t nmoves, moves_cap;
 	uint32_t *move_slot; /* 1 + a move, 0: empty */
 	size_t move_slots;
-	struct result *res;
-	size_t nres;
+	char date[DATE_LEN]; /* the date being read, of rank rank */
+	uint32_t rank;
+	uint32_t games;
 	/* one game's slots and moves */
 	size_t *slot;
 	uint32_t *mv;
 	size_t scratch_cap;
 };
-
-struct game_ref {
-	int64_t id;
-	long long plies;
-	char date[DATE_LEN];
-};
-
-static int cmp_ref(const void *a, const void *b)
-{
-	const struct game_ref *x = a, *y = b;
-	int c = strcmp(x->date, y->date);
-
-	return c ? c : (x->id > y->id) - (x->id < y->id);
-}
-
-static int cmp_result(const void *a, const void *b)
-{
-	const struct result *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
 
 static uint64_t text_hash(const char *s)
 {
@@ -202,13 +173,16 @@ static int pos_reserve(struct kifu_novelty_pass_ *np, size_t n)
 
 	if (20 * n <= 17 * np->pos_slots)
 		return 0;
-	slots = n + n / 4 + 1024;
+	slots = n + n / 4 + 65536;
 	if (slots < 2 * np->pos_slots)
 		slots = 2 * np->pos_slots;
 	v = pos_alloc(slots);
 	if (!v)
 		return KIFU_ENOMEM;
+	/* the slots a few entries ahead fetched while this one moves */
 	for (i = 0; i < np->pos_slots; i++) {
+		if (i + 16 < np->pos_slots && np->pos[i + 16].pend_rank)
+			__builtin_prefetch(&v[home(np->pos[i + 16].hash, slots)], 1);
 		if (!np->pos[i].pend_rank)
 			continue;
 		for (k = home(np->pos[i].hash, slots); v[k].pend_rank; k = k + 1 == slots ? 0 : k + 1)
@@ -333,7 +307,7 @@ static int scratch_reserve(struct kifu_novelty_pass_ *np, size_t n)
  * Its moves are read first and its positions' slots fetched ahead, the
  * tables being far larger than the caches.
  */
-static int read_game(struct kifu_novelty_pass_ *np, struct result *r, const char *moves,
+static int read_game(struct kifu_novelty_pass_ *np, struct kifu_novelty *r, const char *moves,
 		     const uint64_t *hashes, size_t nhashes, uint32_t rank, uint32_t game)
 {
 	struct kifu_json_list l;
@@ -342,7 +316,6 @@ static int read_game(struct kifu_novelty_pass_ *np, struct result *r, const char
 	size_t k, nmoves = 0;
 	int walking = 1;
 
-	r->ply = 0;
 	if (pos_reserve(np, np->npos + nhashes) < 0 || scratch_reserve(np, nhashes) < 0)
 		return KIFU_ENOMEM;
 	for (k = 0; k < nhashes; k++) {
@@ -377,8 +350,9 @@ static int read_game(struct kifu_novelty_pass_ *np, struct result *r, const char
 			continue;
 		if (walking && k + 1 < nhashes && !known(np, p, np->mv[k], rank)) {
 			walking = 0;
+			r->has_novelty = 1;
 			r->ply = (long)k + 1;
-			r->move = np->mv[k];
+			snprintf(r->move, sizeof(r->move), "%s", np->text + np->move_off[np->mv[k] - 1]);
 			r->earlier = (long)p->count;
 		}
 		if (first && play(np, p, np->mv[k], rank) < 0)
@@ -396,136 +370,37 @@ void kifu_stats_novelty_pass_free_(struct kifu_novelty_pass_ *np)
 	free(np->text);
 	free(np->move_off);
 	free(np->move_slot);
-	free(np->res);
 	free(np->slot);
 	free(np->mv);
 	free(np);
 }
 
-int kifu_stats_novelty_pass_(struct kifu_novelty_pass_ **out, struct kifu_store *st,
-			     const char *game, const char *variant, struct kifu_error *err)
+int kifu_stats_novelty_pass_open_(struct kifu_novelty_pass_ **out, size_t positions)
 {
 	struct kifu_novelty_pass_ *np = calloc(1, sizeof(*np));
-	struct kifu_stmt *ids = NULL, *data = NULL;
-	struct kifu_buf sql = KIFU_BUF_INIT;
-	struct game_ref *refs = NULL;
-	size_t nrefs = 0, cap = 0, i, nhashes = 0, hcap = 0, total = 0;
-	long long plies;
-	uint64_t *hashes = NULL;
-	uint32_t rank = 0;
-	int ret = 0, rc;
 
 	*out = NULL;
-	if (!np)
-		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	kifu_buf_printf(&sql, "SELECT moves, hashes FROM %s WHERE game_id = ?1",
-			kifu_db_game_data_(st));
-	if (sql.failed) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (kifu_db_prepare_(&ids, st, "SELECT id, date_first, plies FROM games WHERE game = ?1 AND "
-			     "variant = ?2 AND date_first IS NOT NULL", err) < 0 ||
-	    kifu_db_prepare_(&data, st, sql.data, err) < 0) {
-		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
-		goto out;
-	}
-	/* the games in (first day, id) order, as the listing reads them */
-	kifu_db_bind_text_static_(ids, 1, game, -1);
-	kifu_db_bind_text_static_(ids, 2, variant, -1);
-	while ((rc = kifu_db_step_(ids)) == KIFU_DB_ROW) {
-		if (nrefs == cap) {
-			size_t c = cap ? 2 * cap : 1024;
-			struct game_ref *v = realloc(refs, c * sizeof(*v));
-
-			if (!v) {
-				ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-				goto out;
-			}
-			refs = v;
-			cap = c;
-		}
-		refs[nrefs].id = kifu_db_column_int64_(ids, 0);
-		plies = refs[nrefs].plies = kifu_db_column_int64_(ids, 2);
-		total += plies >= 0 && plies < KIFU_DB_PLIES_MAX ? (size_t)plies + 1 : 1;
-		snprintf(refs[nrefs++].date, DATE_LEN, "%s", kifu_db_column_text_(ids, 1));
-	}
-	if (rc != KIFU_DB_DONE) {
-		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
-		goto out;
-	}
-	qsort(refs, nrefs, sizeof(*refs), cmp_ref);
-	/* room for every position at once, the few repeated ones spare */
-	if (pos_reserve(np, total) < 0) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	np->res = calloc(nrefs ? nrefs : 1, sizeof(*np->res));
-	if (!np->res) {
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < nrefs; i++) {
-		struct result *r = &np->res[np->nres];
-
-		if (!i || strcmp(refs[i].date, refs[i - 1].date))
-			rank++;
-		kifu_db_bind_int64_(data, 1, refs[i].id);
-		rc = kifu_db_step_(data);
-		if (rc == KIFU_DB_ROW) {
-			r->id = refs[i].id;
-			np->nres++;
-			ret = kifu_store_column_hashes_(&hashes, &nhashes, &hcap, data, 1);
-			if (ret == 0) {
-				r->unread = (long long)nhashes != refs[i].plies + 1;
-				ret = read_game(np, r, kifu_db_column_text_(data, 0), hashes, nhashes,
-						rank, (uint32_t)i + 1);
-			} else if (ret != KIFU_ENOMEM) {
-				r->unread = 1;
-				ret = 0;
-			}
-		}
-		kifu_db_reset_(data);
-		if (ret < 0) {
-			ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-			goto out;
-		}
-		if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE) {
-			ret = kifu_search_fail_db_(st, "cannot find novelties", err);
-			goto out;
-		}
-	}
-	qsort(np->res, np->nres, sizeof(*np->res), cmp_result);
-out:
-	kifu_db_finalize_(ids);
-	kifu_db_finalize_(data);
-	kifu_buf_release(&sql);
-	free(refs);
-	free(hashes);
-	if (ret < 0)
+	if (!np || pos_reserve(np, positions) < 0) {
 		kifu_stats_novelty_pass_free_(np);
-	else
-		*out = np;
-	return ret;
+		return KIFU_ENOMEM;
+	}
+	*out = np;
+	return 0;
 }
 
-int kifu_stats_novelty_pass_get_(struct kifu_novelty *out, const struct kifu_novelty_pass_ *np,
-				 int64_t id)
+int kifu_stats_novelty_pass_game_(struct kifu_novelty *out, struct kifu_novelty_pass_ *np,
+				  const char *moves, const uint64_t *hashes, size_t nhashes,
+				  const char *date)
 {
-	struct result key = { .id = id }, *r;
+	char d[DATE_LEN];
 
 	memset(out, 0, sizeof(*out));
 	out->earlier = -1;
-	r = np->nres ? bsearch(&key, np->res, np->nres, sizeof(*np->res), cmp_result) : NULL;
-	if (!r)
-		return KIFU_NOVELTY_PASS_NONE;
-	if (r->unread)
-		return KIFU_NOVELTY_PASS_UNREAD;
-	if (r->ply) {
-		out->has_novelty = 1;
-		out->ply = r->ply;
-		snprintf(out->move, sizeof(out->move), "%s", np->text + np->move_off[r->move - 1]);
-		out->earlier = r->earlier;
+	snprintf(d, sizeof(d), "%s", date);
+	/* a new date: the games of the one before now count as earlier */
+	if (!np->rank || strcmp(d, np->date)) {
+		memcpy(np->date, d, sizeof(d));
+		np->rank++;
 	}
-	return KIFU_NOVELTY_PASS_GOT;
+	return read_game(np, out, moves, hashes, nhashes, np->rank, ++np->games);
 }
