@@ -34,12 +34,12 @@ struct pos {
 	uint32_t count;     /* games of dates before pend_rank */
 	uint32_t pend;      /* games of date pend_rank */
 	uint32_t pend_rank; /* 1 + a date's rank (0: empty slot) */
-	uint32_t last_game; /* 1 + the last game that reached it (counted once a game) */
-	uint32_t move;      /* 1 + the first move played from it (0: none), MORE: others too */
-	uint32_t move_rank; /* the rank of the first date it was played */
+	uint32_t move;      /* 1 + the first move played from it (0: none), with the flags: */
 };
 
-#define MORE UINT32_C(0x80000000)
+#define MORE UINT32_C(0x80000000)  /* other moves were played from it too (the plays) */
+#define FRESH UINT32_C(0x40000000) /* move was first played on date pend_rank */
+#define MOVE(p) ((p)->move & ~(MORE | FRESH))
 
 /* A position and a move played from it, with the rank of the first date it was. */
 struct play {
@@ -63,6 +63,10 @@ struct kifu_novelty_pass_ {
 	char date[DATE_LEN]; /* the date being read, of rank rank */
 	uint32_t rank;
 	uint32_t games;
+	/* one game's positions reached (seen_game[k] the game whose seen_key[k] it is) */
+	uint64_t *seen_key;
+	uint32_t *seen_game;
+	size_t seen_slots;
 	/* one game's slots and moves */
 	size_t *slot;
 	uint32_t *mv;
@@ -102,7 +106,8 @@ static uint32_t intern(struct kifu_novelty_pass_ *np, const char *move)
 {
 	size_t len = strlen(move) + 1, k;
 
-	if (2 * (np->nmoves + 1) > np->move_slots && moves_rehash(np) < 0)
+	if (np->nmoves >= FRESH - 1 ||
+	    (2 * (np->nmoves + 1) > np->move_slots && moves_rehash(np) < 0))
 		return 0;
 	for (k = text_hash(move) & (np->move_slots - 1); np->move_slot[k];
 	     k = (k + 1) & (np->move_slots - 1))
@@ -255,8 +260,8 @@ static int known(const struct kifu_novelty_pass_ *np, const struct pos *p, uint3
 {
 	size_t k;
 
-	if ((p->move & ~MORE) == move)
-		return p->move_rank < rank;
+	if (MOVE(p) == move)
+		return !(p->move & FRESH); /* (p was brought to rank: pend_rank is rank) */
 	if (!(p->move & MORE))
 		return 0;
 	for (k = kifu_hash_mix64_(p->hash ^ move) & (np->play_slots - 1); np->plays[k].move;
@@ -271,13 +276,43 @@ static int play(struct kifu_novelty_pass_ *np, struct pos *p, uint32_t move, uin
 {
 	if (!p->move) {
 		p->move = move;
-		p->move_rank = rank;
+		p->move |= FRESH;
 		return 0;
 	}
-	if ((p->move & ~MORE) == move)
+	if (MOVE(p) == move)
 		return 0;
 	p->move |= MORE;
 	return play_get(np, p->hash, move, rank) ? 0 : KIFU_ENOMEM;
+}
+
+/* Room for n of a game's positions in the set of those it reached (cleared: stamps 0). */
+static int seen_reserve(struct kifu_novelty_pass_ *np, size_t n)
+{
+	size_t slots = np->seen_slots ? np->seen_slots : 256;
+
+	while (slots < 2 * n)
+		slots *= 2;
+	if (slots == np->seen_slots)
+		return 0;
+	free(np->seen_key);
+	free(np->seen_game);
+	np->seen_key = malloc(slots * sizeof(*np->seen_key));
+	np->seen_game = calloc(slots, sizeof(*np->seen_game));
+	np->seen_slots = np->seen_key && np->seen_game ? slots : 0;
+	return np->seen_slots ? 0 : KIFU_ENOMEM;
+}
+
+/* Whether game reaches hash for the first time (a game counts once a position, as the index). */
+static int first_reach(struct kifu_novelty_pass_ *np, uint64_t hash, uint32_t game)
+{
+	size_t k, mask = np->seen_slots - 1;
+
+	for (k = kifu_hash_mix64_(hash) & mask; np->seen_game[k] == game; k = (k + 1) & mask)
+		if (np->seen_key[k] == hash)
+			return 0;
+	np->seen_game[k] = game;
+	np->seen_key[k] = hash;
+	return 1;
 }
 
 /* Room for n of a game's positions in the scratch arrays. */
@@ -316,7 +351,8 @@ static int read_game(struct kifu_novelty_pass_ *np, struct kifu_novelty *r, cons
 	size_t k, nmoves = 0;
 	int walking = 1;
 
-	if (pos_reserve(np, np->npos + nhashes) < 0 || scratch_reserve(np, nhashes) < 0)
+	if (pos_reserve(np, np->npos + nhashes) < 0 || scratch_reserve(np, nhashes) < 0 ||
+	    seen_reserve(np, nhashes) < 0)
 		return KIFU_ENOMEM;
 	for (k = 0; k < nhashes; k++) {
 		np->slot[k] = home(hashes[k], np->pos_slots);
@@ -340,12 +376,11 @@ static int read_game(struct kifu_novelty_pass_ *np, struct kifu_novelty *r, cons
 			p->count += p->pend;
 			p->pend = 0;
 			p->pend_rank = rank;
+			p->move &= ~FRESH;
 		}
-		first = p->last_game != game;
-		if (first) {
-			p->last_game = game;
+		first = first_reach(np, hashes[k], game);
+		if (first)
 			p->pend++;
-		}
 		if (k >= nmoves)
 			continue;
 		if (walking && k + 1 < nhashes && !known(np, p, np->mv[k], rank)) {
@@ -372,6 +407,8 @@ void kifu_stats_novelty_pass_free_(struct kifu_novelty_pass_ *np)
 	free(np->move_slot);
 	free(np->slot);
 	free(np->mv);
+	free(np->seen_key);
+	free(np->seen_game);
 	free(np);
 }
 
