@@ -266,6 +266,20 @@ extern const struct kifu_stats_kind_ kifu_stats_players_;
 extern const struct kifu_stats_kind_ kifu_stats_tree_;
 /* stats_novelties.c: each game's first move no earlier game played (the position index). */
 extern const struct kifu_stats_kind_ kifu_stats_novelties_;
+/*
+ * stats_novelty_pass.c: the novelties of one variant's dated games read
+ * one after another in (first day, id) order, each against the games read
+ * before it of strictly earlier dates, from two tables in memory (what the
+ * walk over the position index gives). positions: room made for that many
+ * at once (a hint: the tables grow).
+ */
+struct kifu_novelty_pass_;
+int kifu_stats_novelty_pass_open_(struct kifu_novelty_pass_ **out, size_t positions);
+/* The game's novelty into *out, then its moves (a JSON array) and hashes into the tables. */
+int kifu_stats_novelty_pass_game_(struct kifu_novelty *out, struct kifu_novelty_pass_ *np,
+				  const char *moves, const uint64_t *hashes, size_t nhashes,
+				  const char *date);
+void kifu_stats_novelty_pass_free_(struct kifu_novelty_pass_ *np);
 /* stats_balance.c: per game, variant and playing level: fairness, length, width, tension. */
 extern const struct kifu_stats_kind_ kifu_stats_balance_;
 

@@ -40,6 +40,28 @@ check "no novelty: null" grep -qx '  "novelty_ply":null,' "$tmp/7.json"
 "$bin/kifu-export" --db "$db" --id 4 --to html >"$tmp/4.html" || fail "export 4 html"
 check "the mark at ply 5" grep -q '<li><button data-ply="5">.*<span class="nov" title="novelty: no earlier game played f5 here; 1 earlier game reached this position">N</span>' "$tmp/4.html"
 check "one mark" test "$(grep -c '<span class="nov"' "$tmp/4.html")" -eq 1
+# Few games listed (a twentieth of the variant or less: here two) are walked
+# over the position index, many read in one pass over the variant: the rows
+# of the days with one or two games listed are the whole listing's.
+for spec in splay-schmidt: splinter:knockout; do
+	game=${spec%%:*} variant=${spec#*:}
+	"$bin/kifu-stats" --db "$db" --game "$game" ${variant:+--variant "$variant"} --format csv \
+		novelties >"$tmp/all.csv" || fail "novelties $game"
+	check "$game: enough games for a walk" test "$(wc -l <"$tmp/all.csv")" -gt 40
+	walked=0
+	for day in $(cut -d, -f2 "$tmp/all.csv" | grep -x '[0-9-]\{10\}' | sort -u); do
+		"$bin/kifu-stats" --db "$db" --game "$game" ${variant:+--variant "$variant"} \
+			--since "$day" --until "$day" --format csv novelties >"$tmp/day.csv" ||
+			fail "novelties $game on $day"
+		tail -n +2 "$tmp/day.csv" >"$tmp/rows.csv"
+		[ "$(wc -l <"$tmp/rows.csv")" -le 2 ] || continue
+		walked=$((walked + 1))
+		# (no row listed on the day that the whole listing does not hold)
+		check "$game on $day: walked rows as the pass's" sh -c \
+			"! grep -qvxF -f '$tmp/all.csv' '$tmp/rows.csv'"
+	done
+	check "$game: days walked ($walked)" test "$walked" -ge 3
+done
 # A record from a file: no key, no mark.
 "$bin/kifu-export" --file tests/data/novelties/games.yaml --to json >"$tmp/file.json" || fail "file json"
 check "files have no novelty_ply" sh -c "! grep -q novelty_ply '$tmp/file.json'"
