@@ -16,6 +16,11 @@
 # every game once, ids 1..N without a gap. (A server of its own: its log
 # counts the statements.)
 # tests/run: early (it is long)
+# tests/run: plain (what it counts, the server's per-game look-ups, the ids
+# and the quarantined refusal, holds for any build; the client's ids and
+# duplicates (pg_ids.c) and the COPYs of a group run under the sanitizers in
+# pg-stats-kept.sh, whose imports of 1,100 games and three writers at once
+# take several groups, and in pg-store.sh and pg-faults.sh)
 set -u
 pg_own_server=1
 . tests/cli/lib/pg.sh

@@ -73,16 +73,18 @@ reports() { # DB OUT: every report the kept tables answer, then the same filtere
 	done >"$2"
 }
 # balance DB OUT [--no-cache]: the balance report, whole and of a game, variant or
-# level (what stats_balance answers) and of a player (what it does not), in
-# every format, and its chart in OUT.svg
+# level (what stats_balance answers) and of a player (what it does not), as csv;
+# the whole report in the other formats too (one writer serves every row), and
+# its chart in OUT.svg
 balance() {
+	for f in table json; do
+		"$bin/kifu-stats" --db "$1" --format $f balance ${3:-} || fail "balance --format $f"
+	done >"$2"
 	for r in "" "--game splinter" "--game splinter --variant knockout" "--level random" \
 		"--level players" "--player P3"; do
-		for f in table csv json; do
-			# shellcheck disable=SC2086 # the words of $r are arguments
-			"$bin/kifu-stats" --db "$1" --format $f $r balance ${3:-} || fail "balance $r"
-		done
-	done >"$2"
+		# shellcheck disable=SC2086 # the words of $r are arguments
+		"$bin/kifu-stats" --db "$1" --format csv $r balance ${3:-} || fail "balance $r"
+	done >>"$2"
 	"$bin/kifu-stats" --db "$1" balance --svg "$2.svg" ${3:-} >/dev/null || fail "balance --svg"
 }
 # same DB: the kept tables of DB equal a refresh from scratch on a copy, and so do the reports
