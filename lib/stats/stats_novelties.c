@@ -479,6 +479,21 @@ static int players_text(struct kifu_buf *out, struct kifu_stmt *s, const struct 
 static const char *const novelties_columns[] = { "id", "date", "players", "ply", "move",
 						 "earlier", NULL };
 
+/* A listed game's novelty into its row r (columns col[3..5]): null when it left no known move. */
+static void put_novelty(struct kifu_report *rep, long r, const long *col,
+			const struct kifu_novelty *nov)
+{
+	if (nov->has_novelty) {
+		kifu_report_set_int_(rep, r, col[3], (long long)nov->ply);
+		kifu_report_set_text_(rep, r, col[4], nov->move);
+		kifu_report_set_int_(rep, r, col[5], nov->earlier);
+	} else {
+		kifu_report_set_null_(rep, r, col[3]);
+		kifu_report_set_null_(rep, r, col[4]);
+		kifu_report_set_null_(rep, r, col[5]);
+	}
+}
+
 /* One listed game's row: its novelty, found along its own moves and hashes. */
 static int novelty_row(struct kifu_report *rep, const long *col, struct source *src,
 		       struct kifu_stmt *row, const char *players, struct kifu_error *err)
@@ -506,15 +521,7 @@ static int novelty_row(struct kifu_report *rep, const long *col, struct source *
 			   kifu_db_column_text_(row, 2), 1, err);
 	if (ret < 0)
 		goto out;
-	if (nov.has_novelty) {
-		kifu_report_set_int_(rep, r, col[3], (long long)nov.ply);
-		kifu_report_set_text_(rep, r, col[4], nov.move);
-		kifu_report_set_int_(rep, r, col[5], nov.earlier);
-	} else {
-		kifu_report_set_null_(rep, r, col[3]);
-		kifu_report_set_null_(rep, r, col[4]);
-		kifu_report_set_null_(rep, r, col[5]);
-	}
+	put_novelty(rep, r, col, &nov);
 out:
 	free(hashes);
 	return ret;
@@ -755,15 +762,7 @@ static int pass_row(struct kifu_report *rep, const long *col, struct kifu_novelt
 		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
 	if (r < 0)
 		return 0;
-	if (nov.has_novelty) {
-		kifu_report_set_int_(rep, r, col[3], (long long)nov.ply);
-		kifu_report_set_text_(rep, r, col[4], nov.move);
-		kifu_report_set_int_(rep, r, col[5], nov.earlier);
-	} else {
-		kifu_report_set_null_(rep, r, col[3]);
-		kifu_report_set_null_(rep, r, col[4]);
-		kifu_report_set_null_(rep, r, col[5]);
-	}
+	put_novelty(rep, r, col, &nov);
 	return 0;
 }
 
