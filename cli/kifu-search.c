@@ -20,6 +20,7 @@
 #include "kifu/pattern.h"
 #include "kifu/search.h"
 #include "kifu/stats.h"
+#include "kifu/text.h"
 #include "kifu/store.h"
 
 static const char usage[] =
@@ -78,28 +79,6 @@ static void help(void)
 	exit(EXIT_OK);
 }
 
-/*
- * Display width: code points of UTF-8 text, its bytes less the
- * continuation bytes (10xxxxxx), eight ASCII bytes at a time (every cell
- * of a listing of 100,000 games is measured).
- */
-static size_t width_of(const char *s, size_t n)
-{
-	size_t w = n, i = 0, k;
-	uint64_t x;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&x, s + i, 8);
-		if (!(x & 0x8080808080808080ULL))
-			continue;  /* ASCII */
-		for (k = i; k < i + 8; k++)
-			w -= ((unsigned char)s[k] & 0xc0) == 0x80;
-	}
-	for (; i < n; i++)
-		w -= ((unsigned char)s[i] & 0xc0) == 0x80;
-	return w;
-}
-
 /* The table's width when it holds games of several games (kifu-stats' tables fit as much). */
 #define TABLE_COLUMNS 100
 /* A shortened players cell keeps at least this much. */
@@ -129,7 +108,7 @@ static void players_text(struct kifu_buf *b, struct kifu_buf *scratch, const str
 				name = h->players[i].name;
 		start[s] = esc.len;
 		kifu_buf_escaped(&esc, name);
-		w[s] = width_of(esc.data + start[s], esc.len - start[s]);
+		w[s] = kifu_text_width(esc.data + start[s], esc.len - start[s]);
 	}
 	start[n] = esc.len;
 	seps = n > 1 ? 3 * (size_t)(n - 1) : 0;
@@ -243,10 +222,10 @@ static void print_table(const struct kifu_search_result *res, int with_ply)
 			e[c] = text.len;
 			if (c == 3) {
 				pends[i + 1] = ptext.len;
-				widths[(i + 1) * NCOLS + c] = width_of(ptext.data + pends[i],
+				widths[(i + 1) * NCOLS + c] = kifu_text_width(ptext.data + pends[i],
 								     pends[i + 1] - pends[i]);
 			} else
-				widths[(i + 1) * NCOLS + c] = width_of(text.data + from, e[c] - from);
+				widths[(i + 1) * NCOLS + c] = kifu_text_width(text.data + from, e[c] - from);
 			if (c < ncols && widths[(i + 1) * NCOLS + c] > width[c])
 				width[c] = widths[(i + 1) * NCOLS + c];
 			from = e[c];
@@ -270,7 +249,7 @@ static void print_table(const struct kifu_search_result *res, int with_ply)
 				g = kifu_game_find(h->game);
 			players_text(&ptext, &scratch, g, h, budget);
 			pends[i + 1] = ptext.len;
-			*w = width_of(ptext.data + pends[i], pends[i + 1] - pends[i]);
+			*w = kifu_text_width(ptext.data + pends[i], pends[i + 1] - pends[i]);
 			if (*w > width[3])
 				width[3] = *w;
 		}

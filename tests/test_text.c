@@ -77,6 +77,24 @@ static void check_int(long long v)
 		fail_msg("%s: '%s'", want, got);
 }
 
+/* Display width: code points, whatever the run of eight bytes they fall in. */
+static void test_width(void **unused)
+{
+	/* "Zo\u00eb K\u014dji \u674e" twice: 2- and 3-byte characters across the 8-byte steps */
+	static const char s[] = "Zo\xc3\xab K\xc5\x8dji \xe6\x9d\x8e, Zo\xc3\xab K\xc5\x8dji \xe6\x9d\x8e";
+	size_t n, want, i;
+
+	(void)unused;
+	assert_int_equal(kifu_text_width("", 0), 0);
+	assert_int_equal(kifu_text_width("Player 0149", 11), 11);
+	for (n = 0; n <= sizeof(s) - 1; n++) {
+		for (want = 0, i = 0; i < n; i++)
+			want += ((unsigned char)s[i] & 0xc0) != 0x80;
+		assert_int_equal(kifu_text_width(s, n), want);
+	}
+	assert_int_equal(kifu_text_width(s, sizeof(s) - 1), 22);
+}
+
 static void test_int_text(void **unused)
 {
 	unsigned long long x = 88172645463325252ULL;
@@ -191,6 +209,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_near),
+		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_int_text),
 		cmocka_unit_test(test_fixed_text),
 	};

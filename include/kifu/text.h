@@ -32,6 +32,13 @@ struct kifu_near {
 	int ties;
 };
 
+/*
+ * The display width of n bytes of UTF-8 text (a table's cells): its code
+ * points, the bytes less the continuation bytes (10xxxxxx; wide characters
+ * are rare in names), counted eight ASCII bytes at a time.
+ */
+size_t kifu_text_width(const char *s, size_t n);
+
 void kifu_near_init(struct kifu_near *n, const char *name);
 void kifu_near_add(struct kifu_near *n, const char *candidate);
 const char *kifu_near_best(const struct kifu_near *n);

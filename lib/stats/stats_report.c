@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "stats/stats_impl.h"
+#include "kifu/text.h"
 #include "util/text_impl.h"
 
 /* ---- Building ---- */
@@ -431,28 +432,6 @@ static void table_text(struct kifu_buf *out, const struct kifu_cell *c, int prec
 }
 
 /*
- * Display width of UTF-8 text: code points (wide characters are rare in
- * names), its bytes less the continuation bytes (10xxxxxx), eight ASCII
- * bytes at a time.
- */
-static size_t text_width(const char *s, size_t n)
-{
-	size_t i = 0, w = n, k;
-	uint64_t x;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&x, s + i, 8);
-		if (!(x & 0x8080808080808080ULL))
-			continue;  /* ASCII */
-		for (k = i; k < i + 8; k++)
-			w -= ((unsigned char)s[k] & 0xc0) == 0x80;
-	}
-	for (; i < n; i++)
-		w -= ((unsigned char)s[i] & 0xc0) == 0x80;
-	return w;
-}
-
-/*
  * The table is for a person at a terminal, so it is laid out for reading,
  * not for scripts (csv and json keep the column names and order of
  * CLI.md): the wins of each side sit right after `games`, headed by the
@@ -620,7 +599,7 @@ static int write_table(struct kifu_buf *out, const struct kifu_report *rep)
 			if (kc && kc->type != KIFU_CELL_TEXT && kc->type != KIFU_CELL_LIST)
 				w = texts.len - start;
 			else
-				w = texts.data ? text_width(texts.data + start, texts.len - start) : 0;
+				w = texts.data ? kifu_text_width(texts.data + start, texts.len - start) : 0;
 			widths[i++] = w;
 			if (w > t[c].width)
 				t[c].width = w;

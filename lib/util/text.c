@@ -149,3 +149,20 @@ size_t kifu_text_unseen_(const char *s, unsigned *cp)
 	}
 	return 0;
 }
+
+size_t kifu_text_width(const char *s, size_t n)
+{
+	size_t w = n, i = 0, k;
+	uint64_t x;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&x, s + i, 8);
+		if (!(x & 0x8080808080808080ULL))
+			continue;  /* ASCII */
+		for (k = i; k < i + 8; k++)
+			w -= ((unsigned char)s[k] & 0xc0) == 0x80;
+	}
+	for (; i < n; i++)
+		w -= ((unsigned char)s[i] & 0xc0) == 0x80;
+	return w;
+}
