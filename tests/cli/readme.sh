@@ -6,13 +6,13 @@
 #   it in the block are what it prints (stdout and stderr together): each must
 #   be a line of its output. It must exit 0, or N where it ends in "# exit N".
 # - `make serve ...` runs from the sources as written (make -s, the build
-#   under test's SANITIZE), its SERVE_DB in the scratch directory and
-#   SERVE_LISTEN=127.0.0.1:0 added; the line it prints must be the one shown,
+#   under test's SANITIZE, -o all: the tools as built, never rebuilt here),
+#   its SERVE_DB in the scratch directory and SERVE_LISTEN=127.0.0.1:0 added; the line it prints must be the one shown,
 #   with that path and port put back. It serves until the test ends.
 # - every <http://127.0.0.1:8080/...> address of the README is then asked of
 #   that server (its own port) and must answer 200 with a page or JSON; the
 #   game the tour reviews shows its stored review.
-# - kifu-play's --games 24 plays 2 games a level (seconds, not minutes).
+# - kifu-play's --games 24 plays 1 game a level (seconds, not minutes).
 # `make demo` and `make test` are not run here (make test runs this; the demo
 # is examples/demo); the PostgreSQL recipes of docs/postgresql.md, which the
 # README links, are tests/cli/pg-readme.sh's.
@@ -50,7 +50,8 @@ run_one() {
 	'make serve'*)
 		db=$(echo "$1" | sed -n 's/.*SERVE_DB=\([^ ]*\).*/\1/p')
 		[ -n "$db" ] || { fail "make serve without SERVE_DB: $1"; return; }
-		(cd "$tmp/w" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$src" serve \
+		: >"$tmp/out"
+		(cd "$tmp/w" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -o all -C "$src" serve \
 			SERVE_DB="$tmp/w/$db" SERVE_LISTEN=127.0.0.1:0 SANITIZE="$san") \
 			>"$tmp/serve.out" 2>>"$tmp/serve.log" </dev/null &
 		serve_pids="$serve_pids $!"
@@ -62,7 +63,7 @@ run_one() {
 		sed -e "s|$tmp/w/||g" -e "s|127.0.0.1:$port/|127.0.0.1:8080/|" "$tmp/serve.out" >"$tmp/out"
 		return ;;
 	esac
-	cmd=$(echo "$1" | sed 's/\(kifu-play .*\)--games 24/\1--games 2/')
+	cmd=$(echo "$1" | sed 's/\(kifu-play .*\)--games 24/\1--games 1/')
 	(cd "$tmp/w" && sh -c "$cmd") >"$tmp/out" 2>&1 </dev/null
 	rc=$?
 	check "'$1' exits $want (exit $rc: $(head -c 300 "$tmp/out"))" [ "$rc" -eq "$want" ]
