@@ -3,7 +3,9 @@
 #   make                 build libkifu and the tools into bin/
 #   make test            build and run every test
 #   make demo            build, then show what kifu does on the examples
-#   make serve           kifu-serve on the demo's database (made first when missing)
+#   make serve           kifu-serve on the demo's database (made first when missing),
+#                        or on SERVE_DB=FILE|URI; SERVE_LISTEN=ADDR:PORT (127.0.0.1:8080)
+#   make man             the tools' man pages, into build/default/man/ (make install installs them)
 #   make bench           benchmarks (figures for the closing notes)
 #   make fit-eval        fit the games' evaluation weights to self-play games
 #   make fuzz            libFuzzer harnesses (clang)
@@ -100,7 +102,7 @@ DEB_FUZZ = clang libclang-rt-14-dev
 # scid: bench/import.sh's chess baseline; valgrind: instruction counts).
 DEB_BENCH = wrk scid valgrind python3-numpy
 
-.PHONY: all test demo serve bench fit-eval fuzz install clean deps deps-test deps-fuzz deps-bench \
+.PHONY: all test demo serve man bench fit-eval fuzz install clean deps deps-test deps-fuzz deps-bench \
 	check-tests
 .DEFAULT_GOAL := all
 # keep object files that pattern chains would treat as intermediate
@@ -192,10 +194,12 @@ test: deps-test check-tests
 demo: all
 	@sh examples/demo $(BIN)
 
+# SERVE_DB: another database (a file or a PostgreSQL URI); only the demo's is made when missing.
+SERVE_DB ?= build/demo.db
 SERVE_LISTEN ?= 127.0.0.1:8080
 serve: all
-	@test -f build/demo.db || sh examples/demo $(BIN) >/dev/null
-	$(BIN)/kifu-serve --db build/demo.db --listen $(SERVE_LISTEN)
+	@test "$(SERVE_DB)" != build/demo.db || test -f build/demo.db || sh examples/demo $(BIN) >/dev/null
+	$(BIN)/kifu-serve --db '$(SERVE_DB)' --listen $(SERVE_LISTEN)
 
 bench: deps-bench all
 	@sh bench/run $(BIN)
@@ -212,7 +216,9 @@ $(O)/bench/fit-eval: bench/fit-eval.c $(LIBKIFU)
 fit-eval: $(O)/bench/fit-eval
 	nice -n 10 $(O)/bench/fit-eval $(FIT_EVAL_ARGS)
 
-# Man pages: one per tool from its --help (help2man), and kifu-records(5).
+# Man pages: one per tool from its --help (help2man) and man/kifu-NAME.h2m,
+# the tool's whole reference (the sections --help leaves out: details,
+# examples), then man/kifu.h2m, what every page shares; and kifu-records(5).
 MAN1 := $(CLI_SRCS:cli/%.c=$(O)/man/%.1)
 MAN_NAME_kifu-validate = check game records against the record format
 MAN_NAME_kifu-import = store game records in the game database
@@ -224,11 +230,13 @@ MAN_NAME_kifu-perft = count move sequences of a game
 MAN_NAME_kifu-analyse = review games with the built-in engine
 MAN_NAME_kifu-serve = serve the game database to a browser, read-only
 
-$(O)/man/%.1: $(BIN)/% man/kifu.h2m
+$(O)/man/%.1: $(BIN)/% man/%.h2m man/kifu.h2m
 	@mkdir -p $(dir $@)
 	$(say) MAN $@
-	$(Q)help2man --no-info --version-string=$(VERSION) --include=man/kifu.h2m \
+	$(Q)help2man --no-info --version-string=$(VERSION) --include=man/$*.h2m --include=man/kifu.h2m \
 		--name="$(or $(MAN_NAME_$*),a kifu tool)" --output=$@ ./$<
+
+man: $(MAN1)
 
 VERSION = $(shell sed -n 's/^\#define KIFU_VERSION "\(.*\)"/\1/p' cli/cli.h)
 

@@ -7,7 +7,7 @@
 # giving seconds per 60-ply game, and the mean loss of each player kind from
 # the json review with their ratio (the issue asks random >= 2 x mcts:1000;
 # over two 60-ply games that ratio is noisy: tests/test_analyse.c measures
-# it over whole games, README.md "What the review tells apart").
+# it over whole games, bench/README.md "What the review tells apart").
 # The two thread counts must give byte-identical reviews (checked).
 set -u
 bin=${1:-bin}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The engine's benchmark (README.md, "The engine"): four tables over every
+# The engine's benchmark (bench/README.md, "The engine: measured"; kifu-play(1), THE ENGINE): four tables over every
 # game and variant, each from kifu-play --json or kifu-analyse runs.
 #
 #   1. engine against mcts:1000, seats rotating, GAMES per variant (default

@@ -341,7 +341,7 @@ static const struct {
 	/*
 	 * mcts:1000 against random: the engine finds mcts:1000's moves almost
 	 * as costly as random's in most variants (measured ratios 0.74 to 2.04;
-	 * README.md, "The engine: measured"), so the bounds are what it gives,
+	 * bench/README.md, "The engine: measured"), so the bounds are what it gives,
 	 * not the issue's 2. They move with the games' evaluation weights.
 	 */
 	{ "loss/", "splay-schmidt-standard", 1, 1.1 },

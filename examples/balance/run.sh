@@ -1,5 +1,5 @@
 #!/bin/sh
-# The study of README's "Is my game fair?": every variant of the five games
+# The study of docs/balance.md, "Is my game fair?": every variant of the five games
 # played by kifu-play's mirror levels (every side the same player) at
 # random, mcts:100, mcts:1000 and engine into one database, then kifu-stats
 # balance's table, csv and chart written here (balance.txt, balance.csv,
@@ -8,7 +8,7 @@
 # review, 1000 playouts a ply, which gives lead changes, drama and
 # decided_at), then more games of the same level with other seeds and no
 # review, for the first mover's score, where a review would cost more than
-# the CPU there was (README says what the runs cost). Games stop at
+# the CPU there was (docs/balance.md says what the runs cost). Games stop at
 # kifu-play's default cap of 1000 plies (one splinter-quad engine game
 # reached it: unfinished). The database is left in build/ (24 MB), not
 # kept: the same commands give the same games and reviews.

@@ -52,7 +52,7 @@ enum kifu_review_mark {
 };
 
 /*
- * How a review values the moves (README.md, "What the review tells apart",
+ * How a review values the moves (bench/README.md, "What the review tells apart",
  * has both measured):
  *   - TREE (the default): in the search of the position before the move,
  *     the engine's choice and the move played each get N/4 more iterations

@@ -16,7 +16,7 @@
  *     ... write out.data ...
  *     kifu_report_free(rep);
  *
- * Definitions (the same words as kifu-stats --help and the README):
+ * Definitions (the same words as kifu-stats --help and its man page):
  * - a finished game is one whose result is not `unfinished`;
  * - a side's score is (wins + draws / number of sides) / finished games;
  * - the first mover is the side to move at the start (the record's

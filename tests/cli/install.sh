@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make install` into a temporary prefix, as a packager or a user of the
 # library runs it: the tools, libkifu.a, the headers, kifu.pc, a man page
-# per tool and kifu-records(5); then a small program (examples/pgn2yaml.c)
+# per tool (each with the sections of its man/NAME.h2m: its reference) and
+# kifu-records(5); then a small program (examples/pgn2yaml.c)
 # built against the installed library with
 # `pkg-config --cflags --libs kifu`, reading PGN and printing canonical
 # YAML, which must be what kifu-export writes for the same games.
@@ -24,6 +25,11 @@ for t in "$bin"/kifu-*; do
 		sh -c "groff -man -ww -z '$prefix/share/man/man1/$name.1' 2>&1 | grep -q . && exit 1 || exit 0"
 	check "$name.1 has the usage" grep -q "^usage: $(echo "$name" | sed 's/-/\\\\-/g')" \
 		"$prefix/share/man/man1/$name.1"
+	# its reference: every section of man/NAME.h2m, and EXAMPLES
+	for sec in $(sed -n 's/^\[\([A-Z][A-Z0-9 :]*\)\]$/\1/p' "man/$name.h2m" | tr ' ' '_') EXAMPLES; do
+		sec=$(echo "$sec" | tr '_' ' ')
+		check "$name.1 has the section $sec" grep -q "^\.SH \"*$sec\"*\$" "$prefix/share/man/man1/$name.1"
+	done
 done
 check "kifu-records.5 installed" [ -s "$prefix/share/man/man5/kifu-records.5" ]
 check "kifu-records.5 renders without warnings" \

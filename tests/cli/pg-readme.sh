@@ -1,6 +1,7 @@
 #!/bin/sh
-# README.md's PostgreSQL recipes, run as written (the blocks that follow a
-# "tested by tests/cli/pg-readme.sh" comment, taken from README.md itself),
+# The PostgreSQL recipes of docs/postgresql.md (the README's PostgreSQL
+# section links there), run as written (the blocks that follow a "tested by
+# tests/cli/pg-readme.sh" comment, taken from docs/postgresql.md itself),
 # with the test server's URI in place of db.example.org's, the password of a
 # role that needs one in ~/.pgpass (HOME is a scratch directory), and
 # smaller numbers of games and playouts (mcts:400 becomes mcts:4):
@@ -19,12 +20,12 @@ src=$(pwd)
 . tests/cli/lib/games.sh
 
 
-# block N: the code block after the Nth test marker of README.md, unindented.
+# block N: the code block after the Nth test marker of docs/postgresql.md, unindented.
 block() {
 	awk -v n="$1" '
 		/<!-- tested by tests\/cli\/pg-readme.sh/ { k++; if (k == n) on = 1; next }
 		on && /^ *$/ { if (started) exit; next }
-		on { started = 1; print }' "$src/README.md" | sed 's/^ *//'
+		on { started = 1; print }' "$src/docs/postgresql.md" | sed 's/^ *//'
 }
 
 pg_psql postgres -c "CREATE ROLE kifu_auth LOGIN PASSWORD 'club pass phrase'" >/dev/null &&
@@ -41,7 +42,7 @@ club="postgresql://kifu_auth@/club?host=$PG_DIR"
 # ---- Self-play on several machines.
 block 1 >"$tmp/play.sh"
 grep -q '^export KIFU_DB=' "$tmp/play.sh" && grep -q 'kifu-play .*--seed "$MACHINE"' "$tmp/play.sh" ||
-	fail "README's self-play block is not the one this test knows: $(cat "$tmp/play.sh")"
+	fail "docs/postgresql.md's self-play block is not the one this test knows: $(cat "$tmp/play.sh")"
 sed -i -e "s|^export KIFU_DB=.*|export KIFU_DB='$club'|" -e 's/mcts:\([0-9]\)[0-9]*/mcts:\1/g' \
 	-e 's/--games [0-9]*/--games 5/' "$tmp/play.sh"
 pids=""
@@ -72,7 +73,7 @@ mkdir "$tmp/move"
 kifu-import --quiet --db "$tmp/move/kifu.db" "$src/examples" >/dev/null 2>&1
 block 2 >"$tmp/move.sh"
 grep -q '^export KIFU_DB=' "$tmp/move.sh" && grep -q 'kifu-import -$' "$tmp/move.sh" ||
-	fail "README's moving block is not the one this test knows: $(cat "$tmp/move.sh")"
+	fail "docs/postgresql.md's moving block is not the one this test knows: $(cat "$tmp/move.sh")"
 sed -i "s|^export KIFU_DB=.*|export KIFU_DB='postgresql://kifu_auth@/moved?host=$PG_DIR'|" "$tmp/move.sh"
 (cd "$tmp/move" && sh "$tmp/move.sh") >"$tmp/move.out" 2>&1
 [ "$(tail -1 "$tmp/move.out")" = "the same games" ] || fail "moving: $(head -c 600 "$tmp/move.out")"

@@ -41,7 +41,7 @@ done
 for d in examples/*/; do
 	[ "$d" = examples/invalid/ ] && continue
 	[ "$d" = examples/interop/ ] && continue
-	# a study's report (README's "Is my game fair?"): its csv is kifu-stats', no records
+	# a study's report (docs/balance.md, "Is my game fair?"): its csv is kifu-stats', no records
 	[ "$d" = examples/balance/ ] && continue
 	checks=$((checks + 1))
 	"$bin/kifu-validate" "$d" >"$tmp/out" 2>"$tmp/err" || { fail "$d: not all valid"; cat "$tmp/err"; }
