@@ -14,9 +14,6 @@
 set -u
 . tests/cli/lib/test-lib.sh
 . tests/cli/lib/serve.sh
-# 1,200 slow connections and the probes (the server takes what it needs itself)
-[ "$(ulimit -n)" -ge 4096 ] || ulimit -n 4096 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-[ "$(ulimit -n)" -ge 1400 ] || { fail "1,400 file descriptors needed, $(ulimit -n) allowed"; test_done; }
 db=$tmp/ex.db
 "$bin/kifu-import" --quiet --db "$db" examples/glaisher >/dev/null 2>&1 || fail "import the examples"
 serve_start "$db" || test_done

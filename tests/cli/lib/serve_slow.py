@@ -2,7 +2,11 @@
 
 usage: serve_slow.py PORT CONNECTIONS HEADER_SECONDS
 
-Three loads, one after the other, each beside probes (GET
+First, which connections make room: 8 that send most of a request's
+headers (2 KB), then 8 that send nothing, and 1.2 s later CONNECTIONS - 8
+more that send nothing: 8 must be closed to make room, and they are the 8
+that have waited longest and sent nothing, not the 8 before them nor any
+newer one. Then three loads, one after the other, each beside probes (GET
 /api/stats/summary, or /api/tree, sent whole at once) that must each be
 answered 200 within 5 s:
 - many addresses: 1,200 connections from 20 addresses (127.0.1.1 to
@@ -25,15 +29,22 @@ open. Prints one line per failure, then one line per load with the probes'
 worst time; exits 1 on a failure.
 """
 import errno
+import resource
 import select
 import socket
 import sys
 import threading
 import time
 
-from rawhttp import exchange
-
 PORT, CONNECTIONS, DEADLINE = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+# 1,200 slow connections and the probes (the server raises its own limit)
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+if soft < 4096:
+    soft = 4096 if hard == resource.RLIM_INFINITY else min(4096, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+if soft < 1400:
+    print("FAIL 1,400 open files needed, %d allowed" % soft)
+    sys.exit(1)
 HOST = b"Host: 127.0.0.1:%d\r\n" % PORT
 PROBE_SECONDS = 5
 failures = []
@@ -148,6 +159,25 @@ def report(load, slow, held, times, bad):
                    % (load, len(slow.socks), held, len(times) - len(bad), len(times), max(times)))
 
 
+def who_goes():
+    load = "who goes"
+    nearly = Slow(8, ["127.0.0.1"], b"GET / HTTP/1.1\r\n" + HOST + b"".join(
+        b"X-Pad-%02d: %s\r\n" % (i, b"a" * 90) for i in range(20)))
+    silent = Slow(8, ["127.0.0.1"], b"")
+    time.sleep(1.2)
+    flood = Slow(CONNECTIONS - 8, ["127.0.0.1"], b"")
+    time.sleep(0.3)
+    counts = (nearly.held(), silent.held(), flood.held())
+    if counts != (8, 0, CONNECTIONS - 8):
+        failures.append("%s: kept %d of the 8 that sent 2 KB, %d of the 8 after them that sent nothing, "
+                        "%d of the %d newer ones; expected 8, 0, %d"
+                        % ((load,) + counts + (CONNECTIONS - 8, CONNECTIONS - 8)))
+    summary.append("%s: kept %d of 8 with their headers nearly in, %d of 8 after them silent, %d of %d newer"
+                   % ((load,) + counts + (CONNECTIONS - 8,)))
+    for slow in (nearly, silent, flood):
+        slow.close()
+
+
 def many_addresses():
     load = "many addresses"
     sources = ["127.0.1.%d" % i for i in range(1, 21)]
@@ -221,6 +251,7 @@ def one_address():
     slow.close()
 
 
+who_goes()
 many_addresses()
 half_open()
 one_address()
