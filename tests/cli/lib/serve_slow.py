@@ -264,5 +264,5 @@ one_address()
 for f in failures:
     print("FAIL " + f)
 for line in summary:
-    print(line)
+    print(line + ".")
 sys.exit(1 if failures else 0)
