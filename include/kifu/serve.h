@@ -27,7 +27,7 @@ struct kifu_serve_options {
 	const char *address;  /* an IPv4 or IPv6 address to listen on (NULL: 127.0.0.1) */
 	int port;             /* 0: a free port, kifu_serve_port says which */
 	int threads;          /* worker threads, each with its own database connection (>= 1) */
-	unsigned connections; /* at most this many connections at once */
+	unsigned connections; /* at most this many waiting for their headers, and as many answered */
 	unsigned timeout;     /* seconds a connection may stay idle */
 	/* Called from the worker threads (at once) with one line per request, no line break. */
 	void (*log)(void *ctx, const char *line);
@@ -40,7 +40,9 @@ struct kifu_server;
 
 /*
  * Opens the database once to check it (read-only: KIFU_STORE_READ_ONLY),
- * then listens. *out belongs to the caller (kifu_serve_stop).
+ * then listens. *out belongs to the caller (kifu_serve_stop). It raises the
+ * process's soft limit of open files, as far as the hard one allows, to
+ * what the connections take (2 * o->connections and a few more).
  */
 int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *o,
 		     struct kifu_error *err);

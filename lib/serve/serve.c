@@ -29,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -45,8 +46,6 @@
 #define ANSWER_MAX ((size_t)64 << 20)
 /* At most this many parameters in a request. */
 #define MAX_PARAMS 32
-/* Connections at once from one client address (a browser opens 6 per site). */
-#define PER_ADDRESS 64
 /* A request's line and headers arrive within this many seconds of the connection's start. */
 #define HEADER_SECONDS 10
 
@@ -496,6 +495,22 @@ void kifu_serve_log_(void (*log)(void *ctx, const char *line), void *ctx, const 
 	kifu_buf_release(&line);
 }
 
+/*
+ * Raises the soft limit of open files to want when the hard limit allows
+ * (as far as it does): it is often 1,024, fewer than the connections this
+ * server takes, and the front door would then close waiting connections
+ * early to make room (serve_gate.c), with none left for the database.
+ */
+static void raise_open_files(rlim_t want)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
+	(void)setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 /* The front door hands over a connection whose request it let through. */
 static void pass(void *ctx, int fd, const struct sockaddr *addr, socklen_t len)
 {
@@ -557,9 +572,10 @@ int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *
 		}
 		srv->nworkers++;
 	}
+	/* waiting for their headers, and being answered: each as many as o->connections */
+	raise_open_files((rlim_t)o->connections * 2 + 256);
 	srv->gate_conf.where = &srv->where;
 	srv->gate_conf.connections = o->connections;
-	srv->gate_conf.per_address = PER_ADDRESS;
 	srv->gate_conf.header_seconds = HEADER_SECONDS;
 	srv->gate_conf.pass = pass;
 	srv->gate_conf.ctx = srv;
@@ -573,10 +589,10 @@ int kifu_serve_start(struct kifu_server **out, const struct kifu_serve_options *
 		return kifu_error_set(err, KIFU_EIO, "cannot listen on %s port %d: %s", address, o->port,
 				      why);
 	}
-	/* (the front door checked the headers' size: the memory holds them and the answer's) */
+	/* (the front door checked the headers' size: the memory holds them and the answer's; no
+	 * bound per client address: the clients of a proxy, or of a server on 127.0.0.1, share one) */
 	srv->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, srv,
 				  MHD_OPTION_CONNECTION_LIMIT, o->connections,
-				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_ADDRESS,
 				  MHD_OPTION_CONNECTION_TIMEOUT, o->timeout,
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
 				  MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,

@@ -12,8 +12,11 @@
  * (405), a GET or HEAD with a body (400), and a request whose headers are
  * not all in within the deadline (408). Every answer closes its connection
  * (Connection: close), so that each request comes through here. It also
- * bounds the connections waiting for their headers, per client address and
- * in all.
+ * bounds the connections waiting for their headers: when they are all
+ * taken, a new one closes the one that has waited longest and sent least
+ * (victim()). No bound is per client address: every client of a server on
+ * 127.0.0.1, or behind a reverse proxy, shares one, and a bound that one of
+ * them could fill would lock out all the others.
  */
 #define _GNU_SOURCE /* accept4 and memmem */
 #include <arpa/inet.h>
@@ -42,6 +45,12 @@
 #define PARTS_MAX 64
 /* A client answered here has this long to stop sending before its connection is closed. */
 #define LINGER_MS 2000
+/* At most this many connections accepted at a time, before those with something to read. */
+#define ACCEPT_BATCH 64
+/* Room to be made: the victim is one of this many that came first... */
+#define VICTIM_SCAN 64
+/* ... and a connection younger than this (its request still on its way) is taken only when all are. */
+#define GRACE_MS 1000.0
 
 /* One connection waiting for its headers, or answered and closing. */
 struct pending {
@@ -50,6 +59,7 @@ struct pending {
 	socklen_t addrlen;
 	double deadline;  /* ms (kifu_serve_now_ms_): its headers by then; closing: closed then */
 	double start;
+	size_t sent;      /* bytes of its request in so far */
 	int closing;      /* answered: what the client still sends is read and dropped */
 	struct pending *prev, *next;
 };
@@ -57,7 +67,7 @@ struct pending {
 struct kifu_serve_gate_ {
 	int listen_fd, ep, wake_fd;
 	const struct kifu_serve_gate_conf_ *conf;
-	struct pending *list;
+	struct pending *list, *last;  /* in the order they came, the first the oldest */
 	size_t n;
 	pthread_t thread;
 	int running;
@@ -272,6 +282,8 @@ static void pending_free(struct kifu_serve_gate_ *g, struct pending *k)
 		g->list = k->next;
 	if (k->next)
 		k->next->prev = k->prev;
+	else
+		g->last = k->prev;
 	g->n--;
 	free(k);
 }
@@ -372,6 +384,7 @@ static void ready(struct kifu_serve_gate_ *g, struct pending *k, int ended)
 	}
 	if (r < 0)
 		return;
+	k->sent = (size_t)r;
 	g->buf[r] = '\0';
 	memset(&h, 0, sizeof(h));
 	end = memmem(g->buf, (size_t)r, "\r\n\r\n", 4);
@@ -418,41 +431,63 @@ static void ready(struct kifu_serve_gate_ *g, struct pending *k, int ended)
 	pending_free(g, k);
 }
 
-static int same_address(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+/*
+ * The connection to close to make room for a new one: one already
+ * answered, else the one that has sent least for the time it has waited
+ * past GRACE_MS, among the VICTIM_SCAN that came first; else (all younger
+ * than that) the first. So a client whose request comes at once is never
+ * the one, unless a flood of connections younger still fills the whole
+ * table before its request is in: the first ones have waited longest, and
+ * of them, one whose headers are nearly in is kept before one that sends a
+ * byte now and then or nothing.
+ */
+static struct pending *victim(struct kifu_serve_gate_ *g)
 {
-	if (a->ss_family != b->ss_family)
-		return 0;
-	if (a->ss_family == AF_INET)
-		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
-			       &((const struct sockaddr_in *)b)->sin_addr, 4);
-	return a->ss_family == AF_INET6 &&
-	       !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-		       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
+	struct pending *k, *best = g->list;
+	double now = kifu_serve_now_ms_(), score, best_score = 0;
+	int i;
+
+	for (k = g->list, i = 0; k && i < VICTIM_SCAN; k = k->next, i++) {
+		if (k->closing)
+			return k;
+		score = (now - k->start - GRACE_MS) / ((double)k->sent + 1);
+		if (score > best_score) {
+			best = k;
+			best_score = score;
+		}
+	}
+	return best;
 }
 
-/* Takes every connection waiting; those past the bounds are closed at once. */
-static void accept_all(struct kifu_serve_gate_ *g)
+/*
+ * Takes the connections waiting (ACCEPT_BATCH at most: those with a request
+ * in are read first), each closing a victim() when the table is full or
+ * the descriptors have run out.
+ */
+static void accept_some(struct kifu_serve_gate_ *g)
 {
 	struct sockaddr_storage addr;
 	struct epoll_event ev;
 	struct pending *k;
 	socklen_t len;
-	unsigned same;
-	int fd;
+	int fd, i;
 
-	for (;;) {
+	for (i = 0; i < ACCEPT_BATCH; i++) {
 		len = sizeof(addr);
 		fd = accept4(g->listen_fd, (struct sockaddr *)&addr, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE) && g->list) {
+			pending_close(g, victim(g));
+			continue;
+		}
 		if (fd < 0) {
-			/* out of descriptors: the listening socket stays ready, so wait a little */
+			/* out of descriptors, none held here: the listening socket stays ready, so wait a little */
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
 				nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
 			return;
 		}
-		for (same = 0, k = g->list; k; k = k->next)
-			same += same_address(&k->addr, &addr);
-		if (g->n >= g->conf->connections || same >= g->conf->per_address ||
-		    !(k = calloc(1, sizeof(*k)))) {
+		if (g->n >= g->conf->connections && g->list)
+			pending_close(g, victim(g));
+		if (!(k = calloc(1, sizeof(*k)))) {
 			close(fd);
 			continue;
 		}
@@ -470,10 +505,12 @@ static void accept_all(struct kifu_serve_gate_ *g)
 			free(k);
 			continue;
 		}
-		k->next = g->list;
-		if (g->list)
-			g->list->prev = k;
-		g->list = k;
+		k->prev = g->last;
+		if (g->last)
+			g->last->next = k;
+		else
+			g->list = k;
+		g->last = k;
 		g->n++;
 	}
 }
@@ -507,18 +544,23 @@ static void *run(void *p)
 {
 	struct kifu_serve_gate_ *g = p;
 	struct epoll_event ev[64];
-	int n, i, stop = 0;
+	int n, i, stop = 0, incoming;
 
 	while (!stop) {
 		n = epoll_wait(g->ep, ev, 64, 250);
+		incoming = 0;
 		for (i = 0; i < n; i++) {
 			if (ev[i].data.ptr == &g->listen_fd)
-				accept_all(g);
+				incoming = 1;
 			else if (ev[i].data.ptr == &g->wake_fd)
 				stop = 1;
 			else
 				ready(g, ev[i].data.ptr, !!(ev[i].events & (EPOLLRDHUP | EPOLLHUP)));
 		}
+		/* after the others: a request in is passed on before any room is made (and ev[] is
+		 * done with before a victim is freed) */
+		if (incoming && !stop)
+			accept_some(g);
 		sweep(g);
 	}
 	return NULL;

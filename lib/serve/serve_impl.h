@@ -86,8 +86,7 @@ void kifu_serve_log_(void (*log)(void *ctx, const char *line), void *ctx, const 
 /* The front door (serve_gate.c): it listens, and passes on the connections whose requests it lets through. */
 struct kifu_serve_gate_conf_ {
 	struct kifu_serve_where_ *where;
-	unsigned connections;    /* waiting for their headers at once, at most */
-	unsigned per_address;    /* of them from one client address */
+	unsigned connections;    /* waiting for their headers at once, at most (from any addresses) */
 	unsigned header_seconds; /* a request's line and headers within this (else 408) */
 	/* takes the socket of a connection let through (and closes it when it cannot) */
 	void (*pass)(void *ctx, int fd, const struct sockaddr *addr, socklen_t len);
