@@ -253,9 +253,10 @@ int kifu_store_game_validate(struct kifu_replay *rp, struct kifu_diags *diags,
  * exactly (case-sensitive; termination is the stated or implied one:
  * 'rules' for a game the rules ended); player matches a game where any
  * side's player has exactly that name; since and until (YYYY, YYYY-MM or
- * YYYY-MM-DD) are inclusive and compare first days (a partial date, in a
- * record or here, counts as its first day), and games without a date are
- * left out when either is given. player_side (with player only; ignored
+ * YYYY-MM-DD) are inclusive, a partial one covering its whole period
+ * (since from its first day, until to its last: until 2024-06 is up to 30
+ * June), a record's partial date counting as its first day, and games
+ * without a date are left out when either is given. player_side (with player only; ignored
  * without it) keeps the games where that player had that side. level (a
  * kifu-play SPEC, or "players") keeps the games kifu-stats balance counts
  * at that level: SPEC when every side's player is named "SPEC #k" (k
