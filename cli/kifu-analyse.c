@@ -102,8 +102,10 @@ static void help(void)
 	       "                marked move's mark as its nag (?! ? ??; PGN $6 $2 $4), and\n"
 	       "                at each ? or ?? a line of the engine's move and up to 5\n"
 	       "                more plies of its principal line (not where a line of the\n"
-	       "                move already starts with them); comments are kept as they\n"
-	       "                are; pgn leaves eval out. Not with --to text or html\n"
+	       "                move already starts with them, nor one that would take the\n"
+	       "                game past 100,000 turns, its lines included: a warning\n"
+	       "                says so); comments are kept as they are; pgn leaves eval\n"
+	       "                out. Not with --to text or html\n"
 	       "  --store       also keep the review in the database, with the SPEC, its count\n"
 	       "                and seed (a review of the same game with the same settings\n"
 	       "                replaces the last one); kifu-stats players then gives each\n"
@@ -157,16 +159,25 @@ static void write_out(struct run *r, struct kifu_buf *b)
 /*
  * --annotate: the review rv written into rec (kifu_analyse_annotate), which
  * is validated again for the replay its writer needs, then written to b as
- * the format asks. Returns 0 or a negative KIFU_E* code (err says why).
+ * the format asks; lines left out for the limit on a game's turns are said
+ * as a warning on label's game. Returns 0 or a negative KIFU_E* code (err
+ * says why).
  */
 static int write_annotated(struct run *r, struct kifu_buf *b, struct kifu_record *rec,
-			   const struct kifu_ply_review *rv, const char *spec, struct kifu_error *err)
+			   const struct kifu_ply_review *rv, const char *spec, const char *label,
+			   struct kifu_error *err)
 {
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	const struct kifu_record *one[1] = { rec };
 	const struct kifu_replay *rps[1] = { &r->annotated };
 	int ret = kifu_analyse_annotate(rec, &r->replay, rv, spec, err);
 
+	if (ret > 0) {
+		cli_line(stderr, "%s: warning: %s: %d line%s of the review left out: the game would "
+			 "pass %d turns, its lines included", cli_progname(), label, ret,
+			 ret == 1 ? "" : "s", KIFU_RECORD_MAX_TURNS);
+		ret = 0;
+	}
 	if (ret == 0)
 		ret = kifu_record_validate(&r->annotated, &diags, rec,
 					   KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK, err);
@@ -251,7 +262,7 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	review.seed = r->opts.seed;
 	snprintf(engine, sizeof(engine), "%s, seed %llu", spec, (unsigned long long)r->opts.seed);
 	if (r->annotate) {
-		ret = write_annotated(r, &b, rec, rv, spec, &err);
+		ret = write_annotated(r, &b, rec, rv, spec, label, &err);
 	} else if (r->format == FMT_JSON) {
 		if (r->json_array)
 			kifu_buf_puts(&b, r->done ? ",\n" : "[\n");

@@ -3,7 +3,9 @@
  * archives, directories searched recursively, or - for standard input),
  * replays them, and stores the valid games in the database (--db, else
  * $KIFU_DB, else ./kifu.db) and the invalid ones in quarantine, with their
- * raw text and diagnostics. A game already stored counts as a duplicate.
+ * raw text and diagnostics. A game already stored counts as a duplicate,
+ * and one whose lines, nags or evals differ from the stored game's is
+ * counted apart (--update-annotations: they replace the stored ones).
  * Exit 0, 1 when some record was rejected, 2 usage, 3 on I/O or database
  * errors.
  *
@@ -32,20 +34,27 @@
 
 static const char usage[] =
 	"kifu-import [--db FILE] [--from FORMAT] [--json] [--quiet] [--progress]\n"
-	"                   PATH...";
+	"                   [--update-annotations] PATH...";
 
 #define BATCH_GAMES 1000        /* records per transaction at most... */
 #define BATCH_SECONDS 1.0       /* ...and seconds per transaction at most */
 #define BULK_MIN_GAMES 1000     /* games stored by this run before the indexes are dropped */
 #define PROGRESS_LINE_SECONDS 5 /* --progress off a terminal: a line this often at most */
 
+/*
+ * What a write was: the first three are the summary's; a duplicate whose
+ * annotations differ is one of the last two, which count as duplicates too.
+ */
+enum { IMPORTED, DUPLICATES, REJECTED, DUP_NOT_KEPT, DUP_UPDATED, NKINDS };
+
 struct run {
 	int json, quiet, progress;
+	unsigned put_flags;         /* --update-annotations: KIFU_STORE_UPDATE_ANNOTATIONS */
 	int progress_lines;         /* --progress off a terminal: whole lines, for a log */
 	struct kifu_store *st;
 	int64_t import_id, file_id;
-	long counts[3];             /* committed: imported, duplicates, rejected */
-	long pending[3];            /* in the open transaction */
+	long counts[NKINDS];        /* committed, by kind */
+	long pending[NKINDS];       /* in the open transaction */
 	unsigned char kinds[BATCH_GAMES]; /* ...each write's, in order */
 	long long committed_before; /* kifu_store_writes_committed at the batch's start */
 	long lost;                  /* records read whose transaction failed */
@@ -60,7 +69,22 @@ struct run {
 	int shown_any;
 };
 
-enum { IMPORTED, DUPLICATES, REJECTED };
+/* Writes of every kind in v (counts or pending). */
+static long all_kinds(const long *v)
+{
+	long n = 0;
+	int k;
+
+	for (k = 0; k < NKINDS; k++)
+		n += v[k];
+	return n;
+}
+
+/* The duplicates in v, whatever became of their annotations. */
+static long duplicates(const long *v)
+{
+	return v[DUPLICATES] + v[DUP_NOT_KEPT] + v[DUP_UPDATED];
+}
 
 static void progress_clear(struct run *run)
 {
@@ -74,8 +98,7 @@ static void progress_clear(struct run *run)
 static void progress(struct run *run)
 {
 	double t = cli_now(), el = t - run->started;
-	long done = run->counts[0] + run->counts[1] + run->counts[2] + run->pending[0] +
-		    run->pending[1] + run->pending[2];
+	long done = all_kinds(run->counts) + all_kinds(run->pending);
 	char eta[64] = "";
 
 	if (!run->progress || t - run->shown < (run->progress_lines ? PROGRESS_LINE_SECONDS : 0.25))
@@ -106,7 +129,7 @@ static void progress(struct run *run)
 static int db_fail(struct run *run, const struct kifu_error *err)
 {
 	long long stayed = kifu_store_writes_committed(run->st) - run->committed_before;
-	long n = run->pending[0] + run->pending[1] + run->pending[2], i;
+	long n = all_kinds(run->pending), i;
 	int k;
 
 	progress_clear(run);
@@ -116,17 +139,17 @@ static int db_fail(struct run *run, const struct kifu_error *err)
 		run->counts[run->kinds[i]]++;
 		run->pending[run->kinds[i]]--;
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NKINDS; k++) {
 		run->lost += run->pending[k];
 		run->pending[k] = 0;
 	}
 	return -1;
 }
 
-/* A write made in the open batch, of kind k (IMPORTED, DUPLICATES, REJECTED). */
+/* A write made in the open batch, of kind k (IMPORTED, ...). */
 static void pending_add(struct run *run, int k)
 {
-	long n = run->pending[0] + run->pending[1] + run->pending[2];
+	long n = all_kinds(run->pending);
 
 	if (n < BATCH_GAMES)
 		run->kinds[n] = (unsigned char)k;
@@ -159,7 +182,7 @@ static int end_batch(struct run *run, struct kifu_error *err)
 	if (kifu_store_in_transaction(run->st) && kifu_store_commit(run->st, err) < 0)
 		return db_fail(run, err);
 	run->committed_before = kifu_store_writes_committed(run->st);
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NKINDS; k++) {
 		run->counts[k] += run->pending[k];
 		run->pending[k] = 0;
 	}
@@ -207,7 +230,7 @@ static int write_record(struct run *run, const struct kifu_item *it, struct kifu
 {
 	const struct kifu_record *rec = *it->rec;
 	struct kifu_origin from;
-	int ret;
+	int ret, ann;
 	size_t i;
 
 	if (ensure_tx(run, err) < 0)
@@ -218,13 +241,16 @@ static int write_record(struct run *run, const struct kifu_item *it, struct kifu
 	from.line = rec->at.line;
 	from.number = rec->number;
 	if (it->valid) {
-		ret = kifu_store_game_add(NULL, run->st, rec, it->replay, &from, err);
+		ret = kifu_store_game_put(NULL, &ann, run->st, rec, it->replay, &from,
+					  run->put_flags, err);
 		if (ret == KIFU_EINVALID)
 			ret = quarantine_unstored(run, it, &from, err);
 		else if (ret < 0)
 			return db_fail(run, err);
 		else
-			pending_add(run, ret > 0 ? IMPORTED : DUPLICATES);
+			pending_add(run, ret > 0 ? IMPORTED
+					 : ann == KIFU_ANNOTATIONS_NOT_KEPT ? DUP_NOT_KEPT
+					 : ann == KIFU_ANNOTATIONS_REPLACED ? DUP_UPDATED : DUPLICATES);
 		if (ret < 0)
 			return -1;
 	} else {
@@ -240,7 +266,7 @@ static int write_record(struct run *run, const struct kifu_item *it, struct kifu
 			return db_fail(run, err);
 		pending_add(run, REJECTED);
 	}
-	if (run->pending[0] + run->pending[1] + run->pending[2] >= BATCH_GAMES ||
+	if (all_kinds(run->pending) >= BATCH_GAMES ||
 	    cli_now() - run->batch_started >= BATCH_SECONDS)
 		return end_batch(run, err);
 	return 0;
@@ -286,16 +312,26 @@ static void help(void)
 	       "                 (postgresql://...); its schema brought up to date\n"
 	       "  --from FORMAT  read every input as FORMAT (yaml, apgr, pgn, csv)\n"
 	       "  --json         print the summary as {\"imported\":N,\"duplicates\":D,\"rejected\":R}\n"
-	       "                 (printed even with --quiet), with \"not_imported\":X when a\n"
-	       "                 batch could not be committed\n"
+	       "                 (printed even with --quiet), with \"annotations_not_kept\":K or\n"
+	       "                 \"annotations_updated\":U when some duplicates had other\n"
+	       "                 annotations, and \"not_imported\":X when a batch could not be\n"
+	       "                 committed\n"
 	       "  --quiet        no progress bar, no diagnostics, no summary line\n"
 	       "  --progress     show progress on stderr even when it is not a terminal\n"
 	       "                 (nohup, a pipe, a CI log: a line every 5 seconds at most;\n"
 	       "                 also with --quiet)\n"
+	       "  --update-annotations\n"
+	       "                 a duplicate's lines, nags and evals (format 2) replace the\n"
+	       "                 stored game's (a copy without any removes them); nothing\n"
+	       "                 else of the stored game changes\n"
 	       "  --help, --version\n\n"
 	       "Valid games are stored with every position; a game already in the\n"
 	       "database (same game, variant, players, date and positions, however the\n"
-	       "moves were spelt) is counted as a duplicate. Invalid records go to the\n"
+	       "moves were spelt) is counted as a duplicate, and its lines, nags and evals\n"
+	       "are not stored: 'duplicates D (annotations not kept: K)' counts the K\n"
+	       "whose annotations differ from the stored game's (with\n"
+	       "--update-annotations, 'annotations updated: K': they replaced them).\n"
+	       "Invalid records go to the\n"
 	       "quarantine table with their text and diagnostics, which are also printed\n"
 	       "on stderr as FILE:LINE:COL: error: ... (FILE is ARCHIVE(MEMBER) inside an\n"
 	       "archive). Games are written in batches, so an interrupted import can simply\n"
@@ -369,11 +405,46 @@ static void run_import(struct run *run, char **paths, int npaths,
 	}
 	if (!run->db_error &&
 	    kifu_store_import_end(run->st, run->import_id, run->counts[IMPORTED],
-				  run->counts[DUPLICATES], run->counts[REJECTED], &err) < 0)
+				  duplicates(run->counts), run->counts[REJECTED], &err) < 0)
 		db_fail(run, &err);
 	if (run->db_error)
 		kifu_store_rollback(run->st);
 	progress_clear(run);
+}
+
+/*
+ * The summary line (RECORDS.md, CLI.md): "imported N, duplicates D,
+ * rejected R", the duplicates whose lines, nags or evals differ from the
+ * stored game's said after D ("duplicates 3 (annotations not kept: 1)");
+ * or its JSON, with "annotations_not_kept", "annotations_updated" and
+ * "not_imported" where they are not 0.
+ */
+static void summary(const struct run *run)
+{
+	long kept = run->counts[DUP_NOT_KEPT], updated = run->counts[DUP_UPDATED];
+
+	if (run->json) {
+		printf("{\"imported\":%ld,\"duplicates\":%ld,\"rejected\":%ld",
+		       run->counts[IMPORTED], duplicates(run->counts), run->counts[REJECTED]);
+		if (kept)
+			printf(",\"annotations_not_kept\":%ld", kept);
+		if (updated)
+			printf(",\"annotations_updated\":%ld", updated);
+		if (run->lost)
+			printf(",\"not_imported\":%ld", run->lost);
+		printf("}\n");
+		return;
+	}
+	printf("imported %ld, duplicates %ld", run->counts[IMPORTED], duplicates(run->counts));
+	if (kept || updated) {
+		printf(" (");
+		if (kept)
+			printf("annotations not kept: %ld%s", kept, updated ? ", " : "");
+		if (updated)
+			printf("annotations updated: %ld", updated);
+		printf(")");
+	}
+	printf(", rejected %ld\n", run->counts[REJECTED]);
 }
 
 /* Removes the database file this run created, and SQLite's files beside it. */
@@ -396,6 +467,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "progress", no_argument, NULL, 'p' },
+		{ "update-annotations", no_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -417,6 +489,7 @@ int main(int argc, char **argv)
 		case 'j': run.json = 1; break;
 		case 'q': run.quiet = 1; break;
 		case 'p': force_progress = 1; break;
+		case 'u': run.put_flags |= KIFU_STORE_UPDATE_ANNOTATIONS; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -449,22 +522,15 @@ int main(int argc, char **argv)
 	run_import(&run, argv + optind, argc - optind, &opt);
 	kifu_store_free(run.st);
 	/* A failed run that stored nothing leaves no database of its own behind (as sqlite3 would). */
-	if (created && (run.db_error || run.status == EXIT_FAILURE_IO) && !run.counts[IMPORTED] &&
-	    !run.counts[DUPLICATES] && !run.counts[REJECTED] && !run.lost)
+	if (created && (run.db_error || run.status == EXIT_FAILURE_IO) && !all_kinds(run.counts) &&
+	    !run.lost)
 		remove_created(db);
 	if (run.lost)
 		cli_errorf("%ld record%s read but not imported: %s rolled back", run.lost,
 			   run.lost == 1 ? "" : "s", run.lost == 1 ? "its transaction was" :
 			   "their transactions were");
-	if (run.json && run.lost)
-		printf("{\"imported\":%ld,\"duplicates\":%ld,\"rejected\":%ld,\"not_imported\":%ld}\n",
-		       run.counts[IMPORTED], run.counts[DUPLICATES], run.counts[REJECTED], run.lost);
-	else if (run.json)
-		printf("{\"imported\":%ld,\"duplicates\":%ld,\"rejected\":%ld}\n",
-		       run.counts[IMPORTED], run.counts[DUPLICATES], run.counts[REJECTED]);
-	else if (!run.quiet)
-		printf("imported %ld, duplicates %ld, rejected %ld\n", run.counts[IMPORTED],
-		       run.counts[DUPLICATES], run.counts[REJECTED]);
+	if (run.json || !run.quiet)
+		summary(&run);
 	status = run.db_error || run.status == EXIT_FAILURE_IO ? EXIT_FAILURE_IO
 		 : run.counts[REJECTED] || run.status ? EXIT_INVALID : EXIT_OK;
 	if (cli_flush_stdout() < 0)

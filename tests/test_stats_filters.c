@@ -64,8 +64,16 @@ static void test_filters(void **state)
 		 * first day counts), K3; Q1. Q2 and G1 have no date.
 		 */
 		{ { .since = "2024-04" }, 2, 2, 1, 0 },
-		/* Until 2024 (= 2024-01-01): S3 ('2024' is 2024-01-01); Q3 (2022). */
-		{ { .until = "2024" }, 1, 0, 1, 0 },
+		/*
+		 * A partial until covers its whole period: until 2024 is every
+		 * dated game (none is later); until 2024-06 (to 30 June) is
+		 * S1-S5 (S4 of 06-15 too), K1, K2 and Q3, not K3 (08-01) or Q1
+		 * (07-01); June alone is S4; until 2023 is Q3 (2022-01-01).
+		 */
+		{ { .until = "2024" }, 5, 3, 2, 0 },
+		{ { .until = "2024-06" }, 5, 2, 1, 0 },
+		{ { .since = "2024-06", .until = "2024-06" }, 1, 0, 0, 0 },
+		{ { .until = "2023" }, 0, 0, 1, 0 },
 		{ { .since = "2024-02-01", .until = "2024-04-01" }, 1, 2, 0, 0 },
 		/* Resignation: S1, S2; K1; Q1, Q3. */
 		{ { .termination = "resignation" }, 2, 1, 2, 0 },

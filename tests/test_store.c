@@ -382,8 +382,15 @@ static void test_filters(void **state)
 	assert_string_equal(ids_of(st, (struct kifu_filter){ .event = "Online Blitz" }), "");
 	assert_string_equal(ids_of(st, (struct kifu_filter){ .since = "2023-02" }), "2,5,1,4");
 	assert_string_equal(ids_of(st, (struct kifu_filter){ .until = "2023-02-27" }), "1,4");
-	assert_string_equal(ids_of(st, (struct kifu_filter){ .until = "2023-02" }), "4");
+	/* A partial until covers its whole period (CLI.md): 2023-02 is up to 28 February. */
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .until = "2023-02" }), "1,4");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .until = "2023-01" }), "");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .until = "2023" }), "5,1,4");
 	assert_string_equal(ids_of(st, (struct kifu_filter){ .since = "2024", .until = "2024" }), "2");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .since = "2023-07",
+							     .until = "2023-07" }), "5");
+	assert_string_equal(ids_of(st, (struct kifu_filter){ .since = "2023-02-27",
+							     .until = "2023-07-04" }), "1");
 	assert_string_equal(ids_of(st, (struct kifu_filter){ .termination = "rules" }), "2,1,4,3");
 	assert_string_equal(ids_of(st, (struct kifu_filter){ .termination = "resignation" }), "5");
 	assert_string_equal(ids_of(st, (struct kifu_filter){ .game = "glaisher" }), "5");

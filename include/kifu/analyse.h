@@ -186,9 +186,12 @@ void kifu_analyse_game_free(struct kifu_ply_review *rv);
  * any; other moves keep theirs), and at each ? or ?? a line after the
  * move's lines: the ply's principal line (the engine's move alone where the
  * review has none), cut where the game ends, unless a line of the move
- * already starts with the same moves. Comments are left as they are; rec
- * then says format 2. rp no longer matches rec's lines and evals: validate
- * rec again for a replay to write it with. Returns 0 or KIFU_ENOMEM.
+ * already starts with the same moves, or the game's turns, its lines
+ * included, would pass KIFU_RECORD_MAX_TURNS (RECORDS.md's limit: the
+ * record must read back). Comments are left as they are; rec then says
+ * format 2. rp no longer matches rec's lines and evals: validate rec again
+ * for a replay to write it with. Returns the number of lines left out for
+ * that limit (0 mostly) or KIFU_ENOMEM.
  */
 int kifu_analyse_annotate(struct kifu_record *rec, const struct kifu_replay *rp,
 			  const struct kifu_ply_review *rv, const char *spec, struct kifu_error *err);

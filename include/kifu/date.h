@@ -1,7 +1,9 @@
 /*
  * Dates as records and filters write them: YYYY, YYYY-MM or YYYY-MM-DD,
- * a partial date counting as its first day (how the store orders and
- * filters games, and how tools check a --since or --until).
+ * a record's partial date counting as its first day (how the store orders
+ * and filters games, and how tools check a --since or --until); a filter's
+ * partial date covers its whole period (CLI.md: --since 2024-06 from 1
+ * June, --until 2024-06 to 30 June).
  */
 #ifndef KIFU_DATE_H
 #define KIFU_DATE_H
@@ -22,5 +24,13 @@ int kifu_date_parse(int *y, int *m, int *d, const char *date);
  * (11 bytes). Returns 0 or KIFU_EPARSE.
  */
 int kifu_date_first_day(char *out, const char *date, struct kifu_error *err);
+
+/*
+ * The same date's last day "YYYY-MM-DD" in out (11 bytes): 31 December of a
+ * year, the last day of a month (29 February in a leap year), a full date
+ * itself. What a filter's end (until) compares records' first days with,
+ * so that a partial until covers its whole period. Returns 0 or KIFU_EPARSE.
+ */
+int kifu_date_last_day(char *out, const char *date, struct kifu_error *err);
 
 #endif

@@ -208,6 +208,29 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
 			const struct kifu_replay *rp, const struct kifu_origin *origin,
 			struct kifu_error *err);
 
+/* What became of a duplicate's format-2 annotations (kifu_store_game_put). */
+enum kifu_annotations {
+	KIFU_ANNOTATIONS_SAME,     /* a new game, or the stored game's are the same */
+	KIFU_ANNOTATIONS_NOT_KEPT, /* they differ; the stored game's stay */
+	KIFU_ANNOTATIONS_REPLACED  /* they differ, and rec's replaced them */
+};
+/* kifu_store_game_put: a duplicate's lines, nags and evals replace the stored game's. */
+#define KIFU_STORE_UPDATE_ANNOTATIONS 0x1u
+
+/*
+ * kifu_store_game_add, telling a duplicate's annotations apart
+ * (RECORDS.md: a game that differs from a stored one only in its lines,
+ * nags and evals is a duplicate): *annotations (may be NULL) gets a
+ * KIFU_ANNOTATIONS_* value, rec's lines, nags and evals compared with
+ * those stored with the game (none and none are the same). With flags
+ * KIFU_STORE_UPDATE_ANNOTATIONS, differing ones replace the stored game's
+ * (rec without any removes them) and nothing else of the game changes:
+ * kifu-import --update-annotations. Returns as kifu_store_game_add.
+ */
+int kifu_store_game_put(int64_t *id, int *annotations, struct kifu_store *st,
+			const struct kifu_record *rec, const struct kifu_replay *rp,
+			const struct kifu_origin *origin, unsigned flags, struct kifu_error *err);
+
 /*
  * Puts a rejected record in quarantine: raw (len bytes, any content: the
  * document as it was in its file; truncated says the text was cut),
@@ -253,9 +276,10 @@ int kifu_store_game_validate(struct kifu_replay *rp, struct kifu_diags *diags,
  * exactly (case-sensitive; termination is the stated or implied one:
  * 'rules' for a game the rules ended); player matches a game where any
  * side's player has exactly that name; since and until (YYYY, YYYY-MM or
- * YYYY-MM-DD) are inclusive and compare first days (a partial date, in a
- * record or here, counts as its first day), and games without a date are
- * left out when either is given. player_side (with player only; ignored
+ * YYYY-MM-DD) are inclusive, a partial one covering its whole period
+ * (since from its first day, until to its last: until 2024-06 is up to 30
+ * June), a record's partial date counting as its first day, and games
+ * without a date are left out when either is given. player_side (with player only; ignored
  * without it) keeps the games where that player had that side. level (a
  * kifu-play SPEC, or "players") keeps the games kifu-stats balance counts
  * at that level: SPEC when every side's player is named "SPEC #k" (k

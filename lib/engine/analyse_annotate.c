@@ -5,8 +5,11 @@
  * move), each marked move's mark as its `nag`, and at each ? or ?? a line
  * of the engine's principal line from the position before the move, after
  * the lines the move had unless one of them already starts with the same
- * moves. Comments stay as they were. The record's own writers (yaml, pgn)
- * and kifu-export's json then write it: nothing here writes text.
+ * moves, as long as the game's turns, its lines included, stay within
+ * RECORDS.md's limit (a line that would pass it is left out, and counted,
+ * so that the record always reads back). Comments stay as they were. The
+ * record's own writers (yaml, pgn) and kifu-export's json then write it:
+ * nothing here writes text.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +44,8 @@ static int starts_with(const struct kifu_game *g, void *scratch, const void *sta
 /*
  * Turn t's new line: p's principal line from state (the position before
  * the move), cut where the game ends; nothing when a line of t already
- * starts with those moves.
+ * starts with those moves. Returns 1 when the line was left out because
+ * the record would then pass KIFU_RECORD_MAX_TURNS.
  */
 static int add_line(struct kifu_record *rec, struct kifu_turn *t, const struct kifu_game *g,
 		    const void *state, void *scratch, const struct kifu_ply_review *p,
@@ -67,6 +71,9 @@ static int add_line(struct kifu_record *rec, struct kifu_turn *t, const struct k
 	for (j = 0; j < t->nlines; j++)
 		if (starts_with(g, scratch, state, &t->lines[j], m, n))
 			return 0;
+	/* RECORDS.md counts every turn of a game, its lines included: the record must read back */
+	if (rec->nturns + rec->line_turns + (size_t)n > KIFU_RECORD_MAX_TURNS)
+		return 1;
 	l = kifu_record_turn_add_line(rec, t, err);
 	if (!l)
 		return KIFU_ENOMEM;
@@ -88,7 +95,7 @@ int kifu_analyse_annotate(struct kifu_record *rec, const struct kifu_replay *rp,
 	void *scratch = NULL;
 	char best[KIFU_MOVE_TEXT_MAX], expected[32];
 	size_t i;
-	int ret;
+	int ret, left_out = 0;
 
 	ret = kifu_pos_new(&pos, g, rp->variant, rp->first, err);
 	if (ret < 0)
@@ -108,8 +115,12 @@ int kifu_analyse_annotate(struct kifu_record *rec, const struct kifu_replay *rp,
 		ret = kifu_record_turn_eval(rec, t, spec, expected, best, err);
 		if (ret == 0 && p->mark)
 			ret = kifu_record_turn_nag(rec, t, kifu_analyse_mark_text(p->mark), err);
-		if (ret == 0 && p->mark >= KIFU_REVIEW_MISTAKE)
+		if (ret == 0 && p->mark >= KIFU_REVIEW_MISTAKE) {
 			ret = add_line(rec, t, g, pos->state, scratch, p, err);
+			if (ret > 0)
+				left_out++;
+			ret = ret > 0 ? 0 : ret;
+		}
 		g->apply(pos->state, rp->moves[i]);
 	}
 	if (ret == 0)
@@ -117,5 +128,5 @@ int kifu_analyse_annotate(struct kifu_record *rec, const struct kifu_replay *rp,
 out:
 	free(scratch);
 	kifu_pos_free(pos);
-	return ret;
+	return ret < 0 ? ret : left_out;
 }

@@ -441,6 +441,8 @@ struct game_write {
 	const struct kifu_origin *origin;
 	uint64_t key;
 	int64_t gid;
+	int *annotations;   /* NULL: a duplicate's are not looked at */
+	unsigned flags;     /* KIFU_STORE_UPDATE_ANNOTATIONS */
 };
 
 static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
@@ -453,9 +455,15 @@ static int game_write(struct kifu_store *st, void *arg, struct kifu_error *err)
 	ret = insert_game_row(&w->gid, st, w->rec, w->rp, w->origin, w->key, err);
 	if (ret < 0)
 		return ret;
-	/* The unique key said no: the game is already stored. */
-	if (w->gid == 0)
-		return find_by_key(&w->gid, st, w->key, err);
+	/* The unique key said no: the game is already stored, perhaps with other annotations. */
+	if (w->gid == 0) {
+		ret = find_by_key(&w->gid, st, w->key, err);
+		if (ret == 0 && w->gid && w->annotations)
+			ret = kifu_store_lines_update_(w->annotations, st, w->gid, w->rec, w->rp,
+						       (w->flags & KIFU_STORE_UPDATE_ANNOTATIONS) != 0,
+						       err);
+		return ret;
+	}
 	st->sides.n = 0;
 	st->sides.ok = 1;
 	ret = insert_sides(st, w->gid, w->rec, w->rp, err);
@@ -486,11 +494,20 @@ int kifu_store_game_add(int64_t *id, struct kifu_store *st, const struct kifu_re
 			const struct kifu_replay *rp, const struct kifu_origin *origin,
 			struct kifu_error *err)
 {
-	struct game_write w = { rec, rp, origin, 0, 0 };
+	return kifu_store_game_put(id, NULL, st, rec, rp, origin, 0, err);
+}
+
+int kifu_store_game_put(int64_t *id, int *annotations, struct kifu_store *st,
+			const struct kifu_record *rec, const struct kifu_replay *rp,
+			const struct kifu_origin *origin, unsigned flags, struct kifu_error *err)
+{
+	struct game_write w = { rec, rp, origin, 0, 0, annotations, flags };
 	int ret;
 
 	if (id)
 		*id = 0;
+	if (annotations)
+		*annotations = KIFU_ANNOTATIONS_SAME;
 	if (!rp->game || !rp->complete || !rp->hashes) {
 		kifu_error_at(err, st->path, 0, 0);
 		return kifu_error_set(err, KIFU_EINVALID,

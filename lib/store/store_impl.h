@@ -16,7 +16,8 @@
  *   store_symm_replay.c,  tree counts (store_symm_impl.h), reached by the
  *   store_symm.c          store only through their hooks
  *   store_lines.c       format 2's lines, nags and evals (game_lines), a
- *                       derived table's hooks and the loader's reader
+ *                       derived table's hooks, the loader's reader and a
+ *                       duplicate's compared or replaced
  *   store_sums.c        the sums kifu-stats keeps (stats_outcomes,
  *                       stats_lines, stats_players): what a game adds,
  *                       for the store and the reports alike, and writing it
@@ -240,6 +241,7 @@ enum kifu_store_stmt_ {
 	ST_CELLS_INSERT,
 	ST_LINES_INSERT,
 	ST_LOAD_LINES,
+	ST_LINES_DELETE,
 	ST_COUNT
 };
 
@@ -445,6 +447,15 @@ int kifu_store_lines_pack_(struct kifu_buf *b, const struct kifu_record *rec,
 			   const struct kifu_replay *rp);
 int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64_t id,
 			   struct kifu_error *err);
+/*
+ * A duplicate's lines, nags and evals (rec, rp) against those stored with
+ * game id: *out = KIFU_ANNOTATIONS_SAME, _NOT_KEPT when they differ, or
+ * _REPLACED when they differ and replace is set (the stored ones are then
+ * rec's, nothing else changed). Inside the caller's write.
+ */
+int kifu_store_lines_update_(int *out, struct kifu_store *st, int64_t id,
+			     const struct kifu_record *rec, const struct kifu_replay *rp, int replace,
+			     struct kifu_error *err);
 
 /*
  * The sums kifu-stats keeps (store_sums.c, declared for lib/stats in

@@ -3,10 +3,11 @@
  * game's lines, nags and engine figures, as one JSON text per game that has
  * any, written beside the game through the derived-table hooks and read
  * back by kifu_store_game_load, so that every export gives them back as
- * they came in. Nothing else reads them: statistics, the position index,
- * the tree, search, novelties and reviews read the main line (game_data).
- * Moves and bests are kept canonical (the replay's texts), clocks and
- * expected scores as written.
+ * they came in; a duplicate's are compared with them, and put in their
+ * place when asked (kifu-import --update-annotations). Nothing else reads
+ * them: statistics, the position index, the tree, search, novelties and
+ * reviews read the main line (game_data). Moves and bests are kept
+ * canonical (the replay's texts), clocks and expected scores as written.
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -90,27 +91,39 @@ int kifu_store_lines_pack_(struct kifu_buf *b, const struct kifu_record *rec,
 	return b->failed ? KIFU_ENOMEM : 0;
 }
 
+/* rec's JSON text into b (left empty when rec has no lines, nags or evals). */
+static int pack(struct kifu_buf *b, const struct kifu_record *rec, const struct kifu_replay *rp,
+		struct kifu_error *err)
+{
+	if (kifu_record_uses_format2(rec) && kifu_store_lines_pack_(b, rec, rp) < 0)
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Game id's row of the text in b, when it holds any. */
+static int insert(struct kifu_store *st, int64_t id, const struct kifu_buf *b,
+		  struct kifu_error *err)
+{
+	struct kifu_stmt *s;
+
+	if (!b->len)
+		return 0;
+	s = kifu_store_stmt_(st, ST_LINES_INSERT, err);
+	if (!s)
+		return err ? err->code : KIFU_EDB;
+	kifu_db_bind_int64_(s, 1, id);
+	kifu_db_bind_text_(s, 2, b->data, (long)b->len);
+	return kifu_store_step_(st, s, "cannot store a game's lines", err);
+}
+
 static int lines_game(struct kifu_store *st, int64_t id, const struct kifu_record *rec,
 		      const struct kifu_replay *rp, struct kifu_error *err)
 {
 	struct kifu_buf b = KIFU_BUF_INIT;
-	struct kifu_stmt *s;
-	int ret;
+	int ret = pack(&b, rec, rp, err);
 
-	if (!kifu_record_uses_format2(rec))
-		return 0;
-	if (kifu_store_lines_pack_(&b, rec, rp) < 0) {
-		kifu_buf_release(&b);
-		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	}
-	s = kifu_store_stmt_(st, ST_LINES_INSERT, err);
-	if (!s) {
-		kifu_buf_release(&b);
-		return err ? err->code : KIFU_EDB;
-	}
-	kifu_db_bind_int64_(s, 1, id);
-	kifu_db_bind_text_(s, 2, b.data, (long)b.len);
-	ret = kifu_store_step_(st, s, "cannot store a game's lines", err);
+	if (ret == 0)
+		ret = insert(st, id, &b, err);
 	kifu_buf_release(&b);
 	return ret;
 }
@@ -119,6 +132,80 @@ const struct kifu_store_derived_ kifu_store_lines_derived_ = {
 	.name = "lines",
 	.game = lines_game,
 };
+
+/* ---- A duplicate's (kifu-import --update-annotations) ---- */
+
+/*
+ * Whether two texts of game_lines (NULL or "": none) say the same: equal
+ * bytes, or the same JSON (a text some other writer laid out otherwise).
+ */
+static int same_lines(const char *a, const char *b)
+{
+	json_t *x, *y;
+	int same;
+
+	if (!a || !*a || !b || !*b)
+		return (!a || !*a) && (!b || !*b);
+	if (!strcmp(a, b))
+		return 1;
+	x = json_loads(a, 0, NULL);
+	y = json_loads(b, 0, NULL);
+	same = x && y && json_equal(x, y);
+	json_decref(x);
+	json_decref(y);
+	return same;
+}
+
+int kifu_store_lines_update_(int *out, struct kifu_store *st, int64_t id,
+			     const struct kifu_record *rec, const struct kifu_replay *rp, int replace,
+			     struct kifu_error *err)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct kifu_stmt *s;
+	char *stored = NULL;
+	int rc, ret;
+
+	*out = KIFU_ANNOTATIONS_SAME;
+	ret = pack(&b, rec, rp, err);
+	if (ret < 0 || st->version < 10)
+		goto out; /* an older schema holds none, and a reader does not write */
+	s = kifu_store_stmt_(st, ST_LOAD_LINES, err);
+	if (!s) {
+		ret = err ? err->code : KIFU_EDB;
+		goto out;
+	}
+	kifu_db_bind_int64_(s, 1, id);
+	rc = kifu_db_step_(s);
+	if (rc == KIFU_DB_ROW && kifu_db_column_text_(s, 0) &&
+	    !(stored = strdup(kifu_db_column_text_(s, 0))))
+		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	else if (rc != KIFU_DB_ROW && rc != KIFU_DB_DONE)
+		ret = kifu_store_fail_(st, "cannot load a game's lines", err);
+	kifu_db_reset_(s);
+	if (ret < 0 || same_lines(stored, b.data))
+		goto out;
+	*out = KIFU_ANNOTATIONS_NOT_KEPT;
+	if (!replace)
+		goto out;
+	s = kifu_store_stmt_(st, ST_LINES_DELETE, err);
+	if (!s) {
+		ret = err ? err->code : KIFU_EDB;
+		goto out;
+	}
+	kifu_db_bind_int64_(s, 1, id);
+	ret = kifu_store_step_(st, s, "cannot replace a game's lines", err);
+	/* the new row may wait in memory for the commit (PostgreSQL's COPY), as a new game's do */
+	if (ret == 0 && b.len)
+		st->write_kept = 1;
+	if (ret == 0)
+		ret = insert(st, id, &b, err);
+	if (ret == 0)
+		*out = KIFU_ANNOTATIONS_REPLACED;
+out:
+	free(stored);
+	kifu_buf_release(&b);
+	return ret;
+}
 
 /* ---- Reading them back ---- */
 

@@ -196,7 +196,13 @@ int kifu_filter_bind_(struct kifu_stmt *stmt, int first, const struct kifu_filte
 		if (!v)
 			continue;
 		if (k == F_SINCE || k == F_UNTIL) {
-			if (kifu_date_first_day(day, v, err) < 0)
+			/*
+			 * Records' dates are kept as their first days; a filter's
+			 * partial date covers its whole period (CLI.md): since from
+			 * its first day, until to its last
+			 */
+			if ((k == F_SINCE ? kifu_date_first_day(day, v, err)
+					  : kifu_date_last_day(day, v, err)) < 0)
 				return KIFU_EPARSE;
 			rc = kifu_db_bind_text_(stmt, first + n, day, -1);
 		} else if (k == F_LEVEL) {

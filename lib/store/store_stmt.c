@@ -73,6 +73,7 @@ static const struct kifu_db_query stmt_sql[ST_COUNT] = {
 	[ST_LINES_INSERT] = { "lines_insert",
 		"INSERT INTO game_lines(game_id, lines) VALUES (?1, ?2)" },
 	[ST_LOAD_LINES] = { "load_lines", "SELECT lines FROM game_lines WHERE game_id = ?1" },
+	[ST_LINES_DELETE] = { "lines_delete", "DELETE FROM game_lines WHERE game_id = ?1" },
 	[ST_LISTING_INSERT] = { "listing_insert",
 		"INSERT INTO game_listing(id, game, variant, date, date_first, result, plies, "
 		"players) SELECT id, game, variant, date, date_first, result, plies, ?2 FROM games "

@@ -1,7 +1,8 @@
 /*
  * Dates as records and filters write them (include/kifu/date.h): checked
  * against the calendar and normalised to their first day, the form the
- * store keeps in games.date_first and compares filters with.
+ * store keeps in games.date_first and compares filters with, or, for the
+ * end of a filter's period (--until), to their last day.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,9 +21,11 @@ static int digits(const char *s, int n)
 	return v;
 }
 
+/* Days of each month in a common year. */
+static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
 int kifu_date_parse(int *y, int *m, int *d, const char *date)
 {
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	size_t n = date ? strlen(date) : 0;
 	int leap;
 
@@ -43,18 +46,9 @@ int kifu_date_parse(int *y, int *m, int *d, const char *date)
 	return 0;
 }
 
-int kifu_date_first_day(char *out, const char *date, struct kifu_error *err)
+/* "%04u-%02u-%02u" (four digits of year at most), without printf: a search checks every game's */
+static void put_day(char *out, int y, int m, int d)
 {
-	int y, m, d, ret = kifu_date_parse(&y, &m, &d, date);
-
-	if (ret == KIFU_ERANGE)
-		return kifu_error_set(err, KIFU_EPARSE, "invalid date '%s': not a calendar date",
-				      date);
-	if (ret < 0)
-		return kifu_error_set(err, KIFU_EPARSE,
-				      "invalid date '%s': expected YYYY, YYYY-MM or YYYY-MM-DD",
-				      date ? date : "");
-	/* "%04u-%02u-%02u" (four digits of year at most), without printf: a search checks every game's */
 	out[0] = (char)('0' + y / 1000 % 10);
 	out[1] = (char)('0' + y / 100 % 10);
 	out[2] = (char)('0' + y / 10 % 10);
@@ -66,5 +60,46 @@ int kifu_date_first_day(char *out, const char *date, struct kifu_error *err)
 	out[8] = (char)('0' + d / 10 % 10);
 	out[9] = (char)('0' + d % 10);
 	out[10] = '\0';
+}
+
+/* kifu_date_parse with the message a filter's or a record's date gets. */
+static int parse(int *y, int *m, int *d, const char *date, struct kifu_error *err)
+{
+	int ret = kifu_date_parse(y, m, d, date);
+
+	if (ret == KIFU_ERANGE)
+		return kifu_error_set(err, KIFU_EPARSE, "invalid date '%s': not a calendar date",
+				      date);
+	if (ret < 0)
+		return kifu_error_set(err, KIFU_EPARSE,
+				      "invalid date '%s': expected YYYY, YYYY-MM or YYYY-MM-DD",
+				      date ? date : "");
+	return 0;
+}
+
+int kifu_date_first_day(char *out, const char *date, struct kifu_error *err)
+{
+	int y, m, d, ret = parse(&y, &m, &d, date, err);
+
+	if (ret == 0)
+		put_day(out, y, m, d);
+	return ret;
+}
+
+int kifu_date_last_day(char *out, const char *date, struct kifu_error *err)
+{
+	size_t n = date ? strlen(date) : 0;
+	int y, m, d, leap, ret = parse(&y, &m, &d, date, err);
+
+	if (ret < 0)
+		return ret;
+	/* a year ends on 31 December, a month on its own last day (parse checked the shape) */
+	if (n == 4)
+		m = 12;
+	if (n == 4 || n == 7) {
+		leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+		d = mdays[m - 1] + (m == 2 && leap);
+	}
+	put_day(out, y, m, d);
 	return 0;
 }

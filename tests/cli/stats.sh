@@ -68,7 +68,7 @@ check "--help exits 0" [ $? -eq 0 ]
 check "--help prints the usage" grep -q '^usage: kifu-stats \[--db FILE\] \[FILTERS\] \[--format table|csv|json\] \[--svg FILE\] REPORT' "$tmp/out"
 for word in summary openings players lengths 'finished game' 'number of sides' 'first mover' \
 	'Wilson' draw_rate 'median' '--by-position' '--min-games' 'virtual' 'four-player' \
-	'RFC 4180' 'first day'; do
+	'RFC 4180' 'first day' 'whole period'; do
 	check "--help explains '$word'" grep -q -- "$word" "$tmp/out"
 done
 check "--help prints nothing on stderr" [ ! -s "$tmp/err" ]
@@ -276,6 +276,17 @@ check "an unknown variant exits 2" [ $? -eq 2 ]
 check "search filters" python3 -c '
 import json, sys
 assert [h["id"] for h in json.load(open(sys.argv[1]))] == [2, 4]' "$tmp/json"
+# A partial --until covers its whole period (CLI.md): June is game 3's 2024-06-15 (not
+# until 1 June), a year all of it; a record's '2023' is 2023-01-01.
+ids() { python3 -c 'import json, sys; print(*[h["id"] for h in json.load(sys.stdin)])'; }
+check "--since 2024-06 --until 2024-06 is the whole of June" \
+	[ "$("$search" --db "$db" --since 2024-06 --until 2024-06 --json | ids)" = "3" ]
+check "--until 2024-06 takes in 2024-06-15" \
+	[ "$("$search" --db "$db" --until 2024-06 --json | ids)" = "3 2 1 6 4" ]
+check "--since 2023 --until 2023: the record's '2023'" \
+	[ "$("$search" --db "$db" --since 2023 --until 2023 --json | ids)" = "4" ]
+check "kifu-stats --until 2024: every dated game" \
+	[ "$("$stats" --db "$db" --until 2024 lengths --format csv | awk -F, 'NR > 1 { n += $4 } END { print n }')" = 5 ]
 
 # tree: every format, the csv header, transpositions, --min-games, usage errors.
 "$stats" --db "$db" --game splay-schmidt tree --format csv >"$tmp/csv"

@@ -3,7 +3,11 @@
 # store_lines_check A B, two empty databases. examples/format2's 70
 # annotated games go into A, the same games without their lines, nags and
 # evals into B: every export of A gives them back as they came in, and every
-# report (statistics, tree, novelties, search) of A equals B's.
+# report (statistics, tree, novelties, search) of A equals B's. Duplicates
+# (RECORDS.md): the plain games into A are counted as 70 whose annotations
+# were not kept, the annotated ones again as plain duplicates;
+# kifu-import --update-annotations of the annotated games into B gives B
+# A's exports (store_lines_update, at the end).
 store_lines_check() {
 	a=$1 b=$2
 	src=examples/format2/annotated.yaml
@@ -27,9 +31,17 @@ PY
 	check "all 70 stored" grep -q '^imported 70, duplicates 0, rejected 0$' "$tmp/out"
 	"$bin/kifu-import" --db "$b" "$tmp/plain.yaml" >"$tmp/out" 2>&1 || fail "import plain"
 	check "the plain games stored" grep -q '^imported 70, duplicates 0' "$tmp/out"
-	# the same games without their lines are duplicates: the stored copies stay
+	# the same games without their lines are duplicates: the stored copies stay,
+	# and the summary says their annotations were not kept (issue 39)
 	"$bin/kifu-import" --db "$a" "$tmp/plain.yaml" >"$tmp/out" 2>&1
-	check "without lines: duplicates" grep -q '^imported 0, duplicates 70' "$tmp/out"
+	check "without lines: duplicates, annotations not kept ($(cat "$tmp/out"))" \
+		grep -q '^imported 0, duplicates 70 (annotations not kept: 70), rejected 0$' "$tmp/out"
+	"$bin/kifu-import" --db "$a" --json "$src" >"$tmp/out" 2>&1
+	check "the same annotations: plain duplicates ($(cat "$tmp/out"))" \
+		[ "$(cat "$tmp/out")" = '{"imported":0,"duplicates":70,"rejected":0}' ]
+	"$bin/kifu-import" --db "$b" --json "$src" >"$tmp/out" 2>&1
+	check "annotated into the plain games: annotations_not_kept in json ($(cat "$tmp/out"))" \
+		[ "$(cat "$tmp/out")" = '{"imported":0,"duplicates":70,"rejected":0,"annotations_not_kept":70}' ]
 
 	# every game comes back as it came in (newest first: ids in reverse; the
 	# store keeps `first` only where it is not the game's default)
@@ -91,4 +103,46 @@ PY
 	same_report kifu-search --json
 	same_report kifu-search --game splay-schmidt --after "$first" --json
 	same_report kifu-search --game splay-schmidt --after "$first" --symmetric --json
+}
+
+# After store_lines_check A B: kifu-import --update-annotations of the
+# annotated games into B makes B's games A's (every export the same, the
+# ids, headers and provenance as they were), then the plain games with it
+# take them away again (RECORDS.md: the record's lines, nags and evals
+# replace the stored game's, nothing else changes): B's export is as it was
+# before. C, an empty database, gets the first game plain and then
+# annotated in one run (the copy stored moments before, in the same
+# transaction): with --update-annotations, A's first game.
+store_lines_update() {
+	a=$1 b=$2 c=$3 ev="kifu-play, annotated"
+	src=examples/format2/annotated.yaml
+	python3 - "$tmp/plain.yaml" "$src" >"$tmp/twice.yaml" <<'PY'
+import sys
+print("".join("---\n" + open(f).read().split("---\n")[1] for f in sys.argv[1:]), end="")
+PY
+	"$bin/kifu-import" --db "$c" --update-annotations "$tmp/twice.yaml" >"$tmp/out" 2>&1
+	check "plain then annotated in one run: updated ($(cat "$tmp/out"))" \
+		grep -q '^imported 1, duplicates 1 (annotations updated: 1), rejected 0$' "$tmp/out"
+	"$bin/kifu-export" --db "$a" --id 1 --to yaml >"$tmp/a1.yaml" 2>"$tmp/err" || fail "export A's 1"
+	"$bin/kifu-export" --db "$c" --id 1 --to yaml >"$tmp/c1.yaml" 2>"$tmp/err" || fail "export C's 1"
+	check "plain then annotated in one run: the annotated game" test_cmp "$tmp/a1.yaml" "$tmp/c1.yaml"
+	"$bin/kifu-export" --db "$b" --event "$ev" --to yaml >"$tmp/b-before.yaml" 2>"$tmp/err" || fail "export B"
+	"$bin/kifu-import" --db "$b" --update-annotations "$src" >"$tmp/out" 2>&1
+	check "--update-annotations: exit 0" [ $? -eq 0 ]
+	check "--update-annotations: updated counted ($(cat "$tmp/out"))" \
+		grep -q '^imported 0, duplicates 70 (annotations updated: 70), rejected 0$' "$tmp/out"
+	"$bin/kifu-export" --db "$a" --event "$ev" --to yaml >"$tmp/a.yaml" 2>"$tmp/err" || fail "export A"
+	"$bin/kifu-export" --db "$b" --event "$ev" --to yaml >"$tmp/b.yaml" 2>"$tmp/err" || fail "export B"
+	check "--update-annotations: B's games are A's" test_cmp "$tmp/a.yaml" "$tmp/b.yaml"
+	"$bin/kifu-export" --db "$a" --event "$ev" --to json >"$tmp/a.json" 2>"$tmp/err" || fail "export A json"
+	"$bin/kifu-export" --db "$b" --event "$ev" --to json >"$tmp/b.json" 2>"$tmp/err" || fail "export B json"
+	check "--update-annotations: B's json is A's" cmp -s "$tmp/a.json" "$tmp/b.json"
+	"$bin/kifu-import" --db "$b" --update-annotations --json "$src" >"$tmp/out" 2>&1
+	check "--update-annotations again: nothing to update ($(cat "$tmp/out"))" \
+		[ "$(cat "$tmp/out")" = '{"imported":0,"duplicates":70,"rejected":0}' ]
+	"$bin/kifu-import" --db "$b" --update-annotations --json "$tmp/plain.yaml" >"$tmp/out" 2>&1
+	check "--update-annotations of the plain games: updated ($(cat "$tmp/out"))" \
+		[ "$(cat "$tmp/out")" = '{"imported":0,"duplicates":70,"rejected":0,"annotations_updated":70}' ]
+	"$bin/kifu-export" --db "$b" --event "$ev" --to yaml >"$tmp/b.yaml" 2>"$tmp/err" || fail "export B"
+	check "--update-annotations of the plain games: B as it was" test_cmp "$tmp/b-before.yaml" "$tmp/b.yaml"
 }
