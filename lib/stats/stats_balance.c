@@ -199,6 +199,7 @@ static int balance_read_games(struct balance *b, struct kifu_stats_ctx_ *c,
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		int64_t id = kifu_db_column_int64_(s, 0);
 		const char *name;
+		long long plies;
 		int side;
 
 		if (id != r.id) {
@@ -216,7 +217,11 @@ static int balance_read_games(struct balance *b, struct kifu_stats_ctx_ *c,
 				r.res = kifu_stats_classify_(g, kifu_stats_col_text_(s, 4));
 				r.first = kifu_game_side_index(g, kifu_stats_col_text_(s, 3));
 			}
-			r.plies = (long)kifu_db_column_int64_(s, 5);
+			ret = kifu_db_column_whole_(&plies, s, 5, 0, KIFU_DB_PLIES_MAX, c->err,
+						    "games.plies of game %lld", (long long)id);
+			if (ret < 0)
+				break;
+			r.plies = (long)plies;
 		}
 		if (kifu_db_column_is_null_(s, 6))
 			continue; /* a game without players */

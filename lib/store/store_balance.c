@@ -181,7 +181,16 @@ int kifu_store_balance_count_(struct kifu_store *st, int64_t after, int64_t upto
 				r.first = f ? kifu_game_side_index(r.g, f) : -1;
 				r.res = kifu_store_sums_classify_(r.g, kifu_db_column_text_(s, 4));
 			}
-			r.plies = (long)kifu_db_column_int64_(s, 5);
+			{
+				long long plies;
+
+				ret = kifu_db_column_whole_(&plies, s, 5, 0, KIFU_DB_PLIES_MAX, err,
+							    "games.plies of game %lld",
+							    (long long)id);
+				if (ret < 0)
+					break;
+				r.plies = (long)plies;
+			}
 			kifu_buf_reset(&r.moves);
 			r.has_moves = !kifu_db_column_is_null_(s, 6);
 			if (r.has_moves)
