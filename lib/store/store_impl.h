@@ -521,7 +521,13 @@ int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
 
 int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err);
-int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct kifu_error *err);
+/*
+ * strict (a reader's refresh, not a migration): a stored game whose moves
+ * do not replay to its stored positions (game_data.moves against
+ * game_data.hashes) is damage, not counted up to where it broke.
+ */
+int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, int strict,
+				struct kifu_error *err);
 
 /* Fills err from the database's last error (kifu_db_fail_). */
 #define kifu_store_fail_ kifu_db_fail_
