@@ -8,6 +8,7 @@
  * kept tables, and writing the ratings back. kifu_store_import_end fits
  * them so at the end of an import, the players report where they are due.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,8 +130,11 @@ static int pairings_check(struct kifu_store_sums_ *a, struct kifu_store *st,
 	}
 	for (i = 0; ret == 0 && i < a->npl; i++) {
 		const struct kifu_store_sums_player_ *p = &a->pl[i];
-		long long least = p->wins + p->draws + p->losses;
-		long long most = 3 * (p->wins + p->draws) + p->losses;
+		/* (the results add up to games, checked as read: only 3 (wins + draws) may not fit) */
+		long long least = p->wins + p->draws + p->losses, most = LLONG_MAX;
+
+		if (p->wins + p->draws <= (LLONG_MAX - p->losses) / 3)
+			most = 3 * (p->wins + p->draws) + p->losses;
 
 		if (n[i] < least || n[i] > most)
 			ret = kifu_db_damaged_(st, err, "stats_pairs: player %lld has %lld pairings "
