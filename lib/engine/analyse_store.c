@@ -178,7 +178,11 @@ int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, in
 			n = 0;
 			break;
 		}
-		/* the run as kifu-analyse --store writes it: its playouts a --playouts, every ply */
+		/*
+		 * The run as kifu-analyse --store writes it: its playouts a
+		 * --playouts, its plies a game's length (a review of another
+		 * length than nplies is none, as below).
+		 */
 		if (n == 0) {
 			long long v;
 
@@ -187,11 +191,12 @@ int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, in
 						    (long long)game_id);
 			out->playouts = (long)v;
 			if (ret == 0)
-				ret = kifu_db_column_whole_(&v, s, 11, (long long)nplies,
-							    (long long)nplies, err,
+				ret = kifu_db_column_whole_(&v, s, 11, 1, KIFU_DB_PLIES_MAX, err,
 							    "analysis_runs.plies of game %lld",
 							    (long long)game_id);
 			if (ret < 0)
+				break;
+			if (v != (long long)nplies)
 				break;
 		}
 		out->seed = (uint64_t)kifu_db_column_int64_(s, 1);
