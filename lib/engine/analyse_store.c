@@ -15,6 +15,7 @@
 
 #include "kifu/analyse.h"
 #include "kifu/game.h"
+#include "kifu/player.h"
 #include "kifu/store.h"
 #include "store/db.h"
 
@@ -143,7 +144,7 @@ out:
  */
 static const char *const select_review =
 	"SELECT r.playouts, r.seed, r.engine, p.ply, p.side_index, p.best, p.expected, p.best_score, "
-	"p.played_score, p.loss, p.mark FROM analysis_plies p JOIN analysis_runs r "
+	"p.played_score, p.loss, p.mark, r.plies FROM analysis_plies p JOIN analysis_runs r "
 	"ON r.id = p.run_id WHERE p.run_id = " KIFU_DB_REVIEW_RUN_("?1") " ORDER BY p.ply";
 
 int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, int64_t game_id,
@@ -177,7 +178,27 @@ int kifu_analyse_load(struct kifu_analyse_stored *out, struct kifu_store *st, in
 			n = 0;
 			break;
 		}
-		out->playouts = (long)kifu_db_column_int64_(s, 0);
+		/*
+		 * The run as kifu-analyse --store writes it: its playouts a
+		 * --playouts, its plies a game's length (a review of another
+		 * length than nplies is none, as below).
+		 */
+		if (n == 0) {
+			long long v;
+
+			ret = kifu_db_column_whole_(&v, s, 0, 1, KIFU_PLAYER_MAX_PLAYOUTS, err,
+						    "analysis_runs.playouts of game %lld",
+						    (long long)game_id);
+			out->playouts = (long)v;
+			if (ret == 0)
+				ret = kifu_db_column_whole_(&v, s, 11, 1, KIFU_DB_PLIES_MAX, err,
+							    "analysis_runs.plies of game %lld",
+							    (long long)game_id);
+			if (ret < 0)
+				break;
+			if (v != (long long)nplies)
+				break;
+		}
 		out->seed = (uint64_t)kifu_db_column_int64_(s, 1);
 		engine = kifu_db_column_text_(s, 2);
 		snprintf(out->engine, sizeof(out->engine), "%s", engine ? engine : "");

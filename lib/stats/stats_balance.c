@@ -199,6 +199,7 @@ static int balance_read_games(struct balance *b, struct kifu_stats_ctx_ *c,
 	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
 		int64_t id = kifu_db_column_int64_(s, 0);
 		const char *name;
+		long long plies;
 		int side;
 
 		if (id != r.id) {
@@ -216,7 +217,11 @@ static int balance_read_games(struct balance *b, struct kifu_stats_ctx_ *c,
 				r.res = kifu_stats_classify_(g, kifu_stats_col_text_(s, 4));
 				r.first = kifu_game_side_index(g, kifu_stats_col_text_(s, 3));
 			}
-			r.plies = (long)kifu_db_column_int64_(s, 5);
+			ret = kifu_db_column_whole_(&plies, s, 5, 0, KIFU_DB_PLIES_MAX, c->err,
+						    "games.plies of game %lld", (long long)id);
+			if (ret < 0)
+				break;
+			r.plies = (long)plies;
 		}
 		if (kifu_db_column_is_null_(s, 6))
 			continue; /* a game without players */
@@ -529,6 +534,44 @@ static int kept_filter(const struct kifu_filter *f)
 	return !f || (!f->player && !f->event && !f->since && !f->until && !f->termination);
 }
 
+/*
+ * Row of stats_balance (game and variant k at level) into v[0..6): games,
+ * fm_wins, draws, unfinished, plies, moves, as the store writes them: a
+ * level a SPEC or players; the results of no more games than counted; at
+ * most KIFU_DB_PLIES_MAX plies a game; as many legal moves as plies or
+ * more (a move played was legal), none without plies, and no more than
+ * the game has moves in a position. Damage otherwise, with the row named.
+ */
+static int balance_kept_row(long long *v, struct kifu_stmt *s, struct kifu_stats_ctx_ *c, int k,
+			    const char *level)
+{
+	static const char *const names[] = { "games", "fm_wins", "draws", "unfinished" };
+	const struct kifu_game *g = c->gv[k].g;
+	const char *variant = g->variants[c->gv[k].v];
+	long long most;
+	int ret;
+
+	if (!kifu_store_level_valid(level))
+		return kifu_db_damaged_(c->st, c->err, "stats_balance of %s %s: level '%s' is no "
+					"SPEC and not players", g->name, variant, level);
+	ret = kifu_db_column_counts_(v, s, 3, 4, names, 0, c->err, "stats_balance of %s %s at "
+				     "level %s", g->name, variant, level);
+	most = v[0] > KIFU_DB_COUNT_MAX / KIFU_DB_PLIES_MAX ? KIFU_DB_COUNT_MAX
+							     : v[0] * KIFU_DB_PLIES_MAX;
+	if (ret == 0)
+		ret = kifu_db_column_whole_(&v[4], s, 7, 0, most, c->err, "stats_balance.plies of %s "
+					    "%s at level %s", g->name, variant, level);
+	/* legal moves: from one a position to the game's most (when it says them) */
+	most = !g->max_moves || v[4] > KIFU_DB_COUNT_MAX / (long long)g->max_moves
+		       ? KIFU_DB_COUNT_MAX
+		       : v[4] * (long long)g->max_moves;
+	if (ret == 0)
+		ret = kifu_db_column_whole_(&v[5], s, 8, v[4], most, c->err, "stats_balance.moves "
+					    "of %s %s at level %s (plies %lld)", g->name, variant,
+					    level, v[4]);
+	return ret;
+}
+
 /* The levels' sums of the games f selects, from stats_balance. */
 static int balance_read_kept(struct balance *b, struct kifu_stats_ctx_ *c,
 			     const struct kifu_filter *f)
@@ -557,18 +600,12 @@ static int balance_read_kept(struct balance *b, struct kifu_stats_ctx_ *c,
 		long long v[6];
 		struct level *lv;
 		long i;
-		int j;
 
 		if (k < 0)
 			continue; /* a game no report shows */
-		for (j = 0; j < 6; j++) {
-			ret = kifu_db_column_whole_(&v[j], s, 3 + j, 0, KIFU_DB_COUNT_MAX, c->err,
-						    "stats_balance of %s %s at level %s",
-						    c->gv[k].g->name,
-						    c->gv[k].g->variants[c->gv[k].v], level);
-			if (ret < 0)
-				goto out;
-		}
+		ret = balance_kept_row(v, s, c, k, level);
+		if (ret < 0)
+			goto out;
 		i = level_get(&b->gvl[k], players ? NULL : level, players ? 0 : strlen(level));
 		if (i < 0) {
 			ret = kifu_stats_nomem_(c);
@@ -604,6 +641,9 @@ static int balance_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 		return kifu_stats_nomem_(c);
 	if (!(opt->flags & KIFU_STATS_NO_CACHE) && kept_filter(f))
 		ret = balance_refresh(c);
+	/* what the kept sums count, checked against the games (rows deleted by hand) */
+	if (ret == 0)
+		ret = kifu_store_balance_check_(c->st, c->err);
 	if (ret == 0) {
 		/* The sums kept, then the reviews of the games they count, in id order. */
 		ret = balance_read_kept(&b, c, f);

@@ -680,33 +680,66 @@ out:
 }
 
 /*
+ * Damage for the first game of g's variant whose games.plies is below 0
+ * or past KIFU_DB_PLIES_MAX (the game and the value named).
+ */
+static int plies_damaged(struct kifu_store *st, const struct kifu_game *g, int variant,
+			 struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	long long plies;
+	int ret = 0;
+
+	if (kifu_db_prepare_(&s, st, "SELECT id, plies FROM games WHERE game = ?1 AND "
+			     "variant = ?2 AND (plies < 0 OR plies > ?3) ORDER BY id LIMIT 1",
+			     err) < 0)
+		return kifu_search_fail_db_(st, "cannot find novelties", err);
+	kifu_db_bind_text_static_(s, 1, g->name, -1);
+	kifu_db_bind_text_static_(s, 2, g->variants[variant], -1);
+	kifu_db_bind_int64_(s, 3, KIFU_DB_PLIES_MAX);
+	if (kifu_db_step_(s) == KIFU_DB_ROW)
+		ret = kifu_db_column_whole_(&plies, s, 1, 0, KIFU_DB_PLIES_MAX, err,
+					    "games.plies of game %lld",
+					    (long long)kifu_db_column_int64_(s, 0));
+	else
+		ret = kifu_search_fail_db_(st, "cannot find novelties", err);
+	kifu_db_finalize_(s);
+	return ret;
+}
+
+/*
  * The positions the variant's games pass through (plies + 1 a game): the
  * pass's table made that large at once, not grown and moved four or five
- * times (a scan of games, a fraction of what growing cost).
+ * times (a scan of games, a fraction of what growing cost). A length no
+ * kifu writes is damage, not a table of billions.
  */
 static int pass_size(size_t *total, long long *games, struct kifu_store *st,
 		     const struct kifu_game *g, int variant, struct kifu_error *err)
 {
 	struct kifu_stmt *s = NULL;
-	int rc;
+	int rc, bad = 0;
 
 	*total = 0;
 	*games = 0;
-	if (kifu_db_prepare_(&s, st, "SELECT count(*) + sum(plies), count(*) FROM games WHERE "
-			     "game = ?1 AND variant = ?2", err) < 0)
+	if (kifu_db_prepare_(&s, st, "SELECT count(*) + sum(plies), count(*), CASE WHEN "
+			     "min(plies) < 0 OR max(plies) > ?3 THEN 1 ELSE 0 END FROM games "
+			     "WHERE game = ?1 AND variant = ?2", err) < 0)
 		return kifu_search_fail_db_(st, "cannot find novelties", err);
 	kifu_db_bind_text_static_(s, 1, g->name, -1);
 	kifu_db_bind_text_static_(s, 2, g->variants[variant], -1);
+	kifu_db_bind_int64_(s, 3, KIFU_DB_PLIES_MAX);
 	rc = kifu_db_step_(s);
 	if (rc == KIFU_DB_ROW && kifu_db_column_int64_(s, 0) > 0 &&
 	    kifu_db_column_int64_(s, 0) < INT64_C(1) << 40)
 		*total = (size_t)kifu_db_column_int64_(s, 0);
-	if (rc == KIFU_DB_ROW)
+	if (rc == KIFU_DB_ROW) {
 		*games = kifu_db_column_int64_(s, 1);
+		bad = !kifu_db_column_is_null_(s, 2) && kifu_db_column_int64_(s, 2) != 0;
+	}
 	kifu_db_finalize_(s);
 	if (rc != KIFU_DB_ROW)
 		return kifu_search_fail_db_(st, "cannot find novelties", err);
-	return 0;
+	return bad ? plies_damaged(st, g, variant, err) : 0;
 }
 
 static void pass_release(struct pass_reader *pr)

@@ -155,8 +155,8 @@ static int outcomes_fill(struct kifu_stats_ctx_ *c)
 		return ret;
 	if (kifu_store_sums_new_(&sums) < 0)
 		return kifu_stats_nomem_(c);
-	ret = kifu_stats_prepare_(c, &s, "SELECT game, variant, first, result, termination, plies "
-					 "FROM games WHERE id > ?1 AND id <= ?2",
+	ret = kifu_stats_prepare_(c, &s, "SELECT game, variant, first, result, termination, plies, "
+					 "id FROM games WHERE id > ?1 AND id <= ?2",
 				  "cannot update the statistics");
 	if (ret < 0)
 		goto out;
@@ -166,6 +166,7 @@ static int outcomes_fill(struct kifu_stats_ctx_ *c)
 		int k = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 0),
 					    kifu_stats_col_text_(s, 1));
 		struct kifu_store_sums_game_ x;
+		long long plies;
 
 		if (k < 0)
 			continue; /* a game no report shows */
@@ -175,7 +176,13 @@ static int outcomes_fill(struct kifu_stats_ctx_ *c)
 		x.first_name = kifu_stats_col_text_(s, 2);
 		x.result = kifu_stats_col_text_(s, 3);
 		x.termination = kifu_stats_col_text_(s, 4);
-		x.plies = (long)kifu_db_column_int64_(s, 5);
+		/* a length no kifu writes is damage, not a row of a wrapped length */
+		ret = kifu_db_column_whole_(&plies, s, 5, 0, KIFU_DB_PLIES_MAX, c->err,
+					    "games.plies of game %lld",
+					    (long long)kifu_db_column_int64_(s, 6));
+		if (ret < 0)
+			goto out;
+		x.plies = (long)plies;
 		if (kifu_store_sums_add_(sums, &x, 1u << KIFU_SUMS_OUTCOMES) < 0) {
 			ret = kifu_stats_nomem_(c);
 			goto out;

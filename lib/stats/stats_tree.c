@@ -944,6 +944,19 @@ static int tree_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 		ended = 0;
 		ret = tree_reached(&games, &ended, st, f, &tp, hash, symmetric, err);
 	}
+	/* Every row a move of the position: a stored move no game has is damage, not a dead link. */
+	for (i = 0; ret == 0 && i < t.n; i++) {
+		struct kifu_error why;
+		kifu_move m;
+
+		if (strlen(t.v[i].move) >= KIFU_MOVE_TEXT_MAX ||
+		    g->parse_move(tp.pos->state, t.v[i].move, &m, &why) < 0)
+			ret = kifu_db_damaged_(st, err, "%s at %016" PRIx64 " of %s %s: move '%s' "
+					       "of %lld game%s is not a move there",
+					       ready && found ? "tree_moves" : "game_data.moves", hash,
+					       g->name, g->variants[variant], t.v[i].move,
+					       t.v[i].games, t.v[i].games == 1 ? "" : "s");
+	}
 	if (ret < 0)
 		goto out;
 	if (t.n)

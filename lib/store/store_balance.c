@@ -181,7 +181,16 @@ int kifu_store_balance_count_(struct kifu_store *st, int64_t after, int64_t upto
 				r.first = f ? kifu_game_side_index(r.g, f) : -1;
 				r.res = kifu_store_sums_classify_(r.g, kifu_db_column_text_(s, 4));
 			}
-			r.plies = (long)kifu_db_column_int64_(s, 5);
+			{
+				long long plies;
+
+				ret = kifu_db_column_whole_(&plies, s, 5, 0, KIFU_DB_PLIES_MAX, err,
+							    "games.plies of game %lld",
+							    (long long)id);
+				if (ret < 0)
+					break;
+				r.plies = (long)plies;
+			}
 			kifu_buf_reset(&r.moves);
 			r.has_moves = !kifu_db_column_is_null_(s, 6);
 			if (r.has_moves)
@@ -224,3 +233,172 @@ out:
 	return ret;
 }
 
+
+/* ---- Checking the kept sums against the games ---- */
+
+/* A game and variant: the games stats_balance sums at its levels, and the games stored. */
+struct gv_total {
+	char *game, *variant;
+	long long kept, stored;
+};
+
+struct gv_totals {
+	struct gv_total *v;
+	size_t n, cap;
+};
+
+/* The entry of game and variant (added when new), or NULL when out of memory. */
+static struct gv_total *total_get(struct gv_totals *t, const char *game, const char *variant)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].game, game) && !strcmp(t->v[i].variant, variant))
+			return &t->v[i];
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		struct gv_total *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->cap = cap;
+	}
+	memset(&t->v[t->n], 0, sizeof(t->v[t->n]));
+	t->v[t->n].game = strdup(game);
+	t->v[t->n].variant = strdup(variant);
+	if (!t->v[t->n].game || !t->v[t->n].variant) {
+		free(t->v[t->n].game);
+		free(t->v[t->n].variant);
+		return NULL;
+	}
+	return &t->v[t->n++];
+}
+
+/*
+ * The games the balance counts, per game and variant (KIFU_STORE_SPEC_PLAYER_SQL_'s
+ * grammar): those with a result whose sides have no SPEC player, or a player
+ * "SPEC #k" of one SPEC on each of the game's sides (kifu_store_sums_level_).
+ */
+static int counted_sql(struct kifu_buf *sql)
+{
+	int k;
+
+	kifu_buf_puts(sql, "SELECT g.game, g.variant, count(*) FROM games g LEFT JOIN "
+			   "(SELECT ls.game_id AS id, count(*) AS n, "
+			   "min(rtrim(lp.name, " KIFU_STORE_DIGITS_SQL_ ")) AS lo, "
+			   "max(rtrim(lp.name, " KIFU_STORE_DIGITS_SQL_ ")) AS hi "
+			   "FROM sides ls JOIN players lp ON lp.id = ls.player_id WHERE "
+			   KIFU_STORE_SPEC_PLAYER_SQL_ " GROUP BY ls.game_id) sp ON sp.id = g.id "
+			   "WHERE g.result IS NOT NULL AND (sp.id IS NULL OR (sp.lo = sp.hi AND "
+			   "sp.n = CASE g.game");
+	for (k = 0; kifu_games[k]; k++)
+		kifu_buf_printf(sql, " WHEN '%s' THEN %d", kifu_games[k]->name, kifu_games[k]->nsides);
+	kifu_buf_puts(sql, " ELSE -1 END)) GROUP BY g.game, g.variant");
+	return sql->failed ? KIFU_ENOMEM : 0;
+}
+
+/* Reads the rows of sql (game, variant, count) into t's stored: 0, or an error. */
+static int read_stored(struct gv_totals *t, struct kifu_store *st, const char *sql,
+		       struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	int ret = 0, rc;
+
+	if (kifu_db_prepare_(&s, st, sql, err) < 0)
+		return kifu_store_fail_(st, "cannot check the statistics", err);
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		const char *game = kifu_db_column_text_(s, 0), *variant = kifu_db_column_text_(s, 1);
+		struct gv_total *e;
+
+		if (!game || !variant)
+			continue; /* a game no report shows */
+		e = total_get(t, game, variant);
+		if (!e) {
+			ret = nomem(err);
+			break;
+		}
+		e->stored = kifu_db_column_int64_(s, 2);
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE)
+		ret = kifu_store_fail_(st, "cannot check the statistics", err);
+	kifu_db_finalize_(s);
+	return ret;
+}
+
+/* Whether game and variant are ones this kifu knows (the only ones the balance counts). */
+static int known(const char *game, const char *variant)
+{
+	const struct kifu_game *g = kifu_game_find(game);
+
+	return g && kifu_game_variant_index(g, variant) >= 0;
+}
+
+int kifu_store_balance_check_(struct kifu_store *st, struct kifu_error *err)
+{
+	struct kifu_buf sql = KIFU_BUF_INIT;
+	struct gv_totals t = { NULL, 0, 0 };
+	struct kifu_stmt *s = NULL;
+	int ret = 0, rc, exact = 0;
+	size_t i;
+
+	if (kifu_db_prepare_(&s, st, "SELECT game, variant, games FROM stats_balance", err) < 0) {
+		ret = kifu_store_fail_(st, "cannot check the statistics", err);
+		goto out;
+	}
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		const char *game = kifu_db_column_text_(s, 0), *variant = kifu_db_column_text_(s, 1);
+		struct gv_total *e;
+		long long v;
+
+		if (!game || !variant || !known(game, variant))
+			continue; /* a game no report shows */
+		e = total_get(&t, game, variant);
+		if (!e) {
+			ret = nomem(err);
+			break;
+		}
+		ret = kifu_db_column_whole_(&v, s, 2, 1, KIFU_DB_COUNT_MAX, err,
+					    "stats_balance.games of %s %s", game, variant);
+		if (ret == 0)
+			ret = kifu_db_sum_(&e->kept, v, st, err, "stats_balance.games of %s %s", game,
+					   variant);
+		if (ret < 0)
+			break;
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE)
+		ret = kifu_store_fail_(st, "cannot check the statistics", err);
+	kifu_db_finalize_(s);
+	s = NULL;
+	/* The games of each game and variant (one scan), then, where some are not summed, those at a level. */
+	if (ret == 0)
+		ret = read_stored(&t, st, "SELECT game, variant, count(*) FROM games WHERE result IS "
+				  "NOT NULL GROUP BY game, variant", err);
+	for (i = 0; ret == 0 && i < t.n; i++)
+		if (t.v[i].kept < t.v[i].stored && known(t.v[i].game, t.v[i].variant))
+			exact = 1;
+	if (ret == 0 && exact) {
+		for (i = 0; i < t.n; i++)
+			t.v[i].stored = 0;
+		ret = counted_sql(&sql) < 0 ? nomem(err) : read_stored(&t, st, sql.data, err);
+	}
+	for (i = 0; ret == 0 && i < t.n; i++) {
+		const struct gv_total *e = &t.v[i];
+
+		if (!known(e->game, e->variant) || e->kept == e->stored ||
+		    (!exact && e->kept < e->stored))
+			continue;
+		ret = kifu_db_damaged_(st, err, "stats_balance of %s %s sums %lld games, the "
+				       "database holds %lld %s", e->game, e->variant, e->kept,
+				       e->stored, exact ? "at a level" : "of it");
+	}
+out:
+	kifu_db_finalize_(s);
+	for (i = 0; i < t.n; i++) {
+		free(t.v[i].game);
+		free(t.v[i].variant);
+	}
+	free(t.v);
+	kifu_buf_release(&sql);
+	return ret;
+}

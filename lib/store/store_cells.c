@@ -132,7 +132,7 @@ static int cells_fill(struct kifu_store *st, struct kifu_error *err);
  */
 int kifu_store_history_migrate_(struct kifu_store *st, struct kifu_error *err)
 {
-	int ret = kifu_store_symm_tree_count_(st, -1, err);
+	int ret = kifu_store_symm_tree_count_(st, -1, 0, err);
 
 	return ret < 0 ? ret : cells_fill(st, err);
 }

@@ -532,12 +532,39 @@ int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err);
 
 int kifu_store_symm_tree_fresh_(int *fresh, struct kifu_store *st, struct kifu_error *err);
 int kifu_store_symm_tree_last_(long long *last, struct kifu_store *st, struct kifu_error *err);
-int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct kifu_error *err);
+/*
+ * strict (a reader's refresh, not a migration): a stored game whose moves
+ * do not replay to its stored positions (game_data.moves against
+ * game_data.hashes) is damage, not counted up to where it broke.
+ */
+int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, int strict,
+				struct kifu_error *err);
 
 /* Fills err from the database's last error (kifu_db_fail_). */
 #define kifu_store_fail_ kifu_db_fail_
 
 /* The single integer a query of libkifu's own returns (kifu_db_query_int_). */
 #define kifu_store_query_int_ kifu_db_query_int_
+
+/*
+ * kifu_store_spec_length's grammar in SQL that SQLite and PostgreSQL both
+ * read (substr, ltrim with a set of characters): "X is one digit or more"
+ * is X <> '' AND ltrim(X, digits) = ''. KIFU_STORE_SPEC_PLAYER_SQL_: the
+ * player under alias lp is named "SPEC #k" (the level filter, store_select.c,
+ * and the balance's check, store_balance.c).
+ */
+#define KIFU_STORE_DIGITS_SQL_ "'0123456789'"
+#define KIFU_STORE_ALL_DIGITS_SQL_(x) \
+	"(" x " <> '' AND ltrim(" x ", " KIFU_STORE_DIGITS_SQL_ ") = '')"
+/* R (of a name after "mcts:" or "engine:") is digits, " #", digits */
+#define KIFU_STORE_NUMBER_TAIL_SQL_(r) \
+	"(ltrim(substr(" r ", 1, 1), " KIFU_STORE_DIGITS_SQL_ ") = '' AND substr(" r ", 1, 1) <> '' " \
+	"AND substr(ltrim(" r ", " KIFU_STORE_DIGITS_SQL_ "), 1, 2) = ' #' AND " \
+	KIFU_STORE_ALL_DIGITS_SQL_("substr(ltrim(" r ", " KIFU_STORE_DIGITS_SQL_ "), 3)") ")"
+#define KIFU_STORE_SPEC_PLAYER_SQL_ \
+	"((substr(lp.name, 1, 8) IN ('random #', 'engine #') AND " \
+	KIFU_STORE_ALL_DIGITS_SQL_("substr(lp.name, 9)") ") OR (substr(lp.name, 1, 5) = 'mcts:' AND " \
+	KIFU_STORE_NUMBER_TAIL_SQL_("substr(lp.name, 6)") ") OR (substr(lp.name, 1, 7) = 'engine:' AND " \
+	KIFU_STORE_NUMBER_TAIL_SQL_("substr(lp.name, 8)") "))"
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "kifu/record.h"
 #include "kifu/replay.h"
+#include "record/record_impl.h"
 #include "store/store_impl.h"
 
 static void put_eval(struct kifu_buf *b, const struct kifu_eval *e, const struct kifu_replay *rp,
@@ -209,6 +210,20 @@ out:
 
 /* ---- Reading them back ---- */
 
+/* Room for what is wrong with a game's stored lines (a damage message). */
+#define WHY 128
+
+/* v clipped to 40 bytes into buf (41), its control bytes as '?' (it reaches a terminal). */
+static const char *shown(char *buf, const char *v)
+{
+	size_t k;
+
+	for (k = 0; v[k] && k < 40; k++)
+		buf[k] = (unsigned char)v[k] < 0x20 || v[k] == 0x7f ? '?' : v[k];
+	buf[k] = '\0';
+	return buf;
+}
+
 static const char *str(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
@@ -216,22 +231,40 @@ static const char *str(const json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* A turn's nag and eval from o; -1 when they are not what kifu writes. */
-static int load_marks(struct kifu_record *rec, struct kifu_turn *t, const json_t *o)
+/*
+ * A turn's nag and eval from o; -1 when they are not what kifu writes: the
+ * reader's rules (record_read.c) for what it would refuse in a file, an
+ * empty engine, an expected score that is no number from 0 to 1
+ * (kifu_record_expected_), so that no export writes a record that
+ * kifu-validate rejects.
+ */
+static int load_marks(struct kifu_record *rec, struct kifu_turn *t, const json_t *o, char *why)
 {
 	const json_t *e = json_object_get(o, "eval"), *n = json_object_get(o, "nag");
+	const char *x = e ? str(e, "expected") : NULL;
+	char buf[41];
+	double v;
 
 	if (n && (!json_is_string(n) || !kifu_nag_index(json_string_value(n)) ||
 		  kifu_record_turn_nag(rec, t, json_string_value(n), NULL) < 0))
 		return -1;
-	if (e && (!str(e, "engine") || !str(e, "expected") || !str(e, "best") ||
-		  kifu_record_turn_eval(rec, t, str(e, "engine"), str(e, "expected"),
-					str(e, "best"), NULL) < 0))
+	if (e && str(e, "engine") && !str(e, "engine")[0]) {
+		snprintf(why, WHY, "an eval's engine is empty");
+		return -1;
+	}
+	if (x && kifu_record_expected_(x, strlen(x), &v) < 0) {
+		snprintf(why, WHY, "an eval's expected score is '%s', not a number from 0 to 1",
+			 shown(buf, x));
+		return -1;
+	}
+	if (e && (!str(e, "engine") || !x || !str(e, "best") ||
+		  kifu_record_turn_eval(rec, t, str(e, "engine"), x, str(e, "best"), NULL) < 0))
 		return -1;
 	return 0;
 }
 
-static int load_lines(struct kifu_record *rec, struct kifu_turn *t, const json_t *v, int level)
+static int load_lines(struct kifu_record *rec, struct kifu_turn *t, const json_t *v, int level,
+		      char *why)
 {
 	size_t j, k;
 
@@ -249,13 +282,24 @@ static int load_lines(struct kifu_record *rec, struct kifu_turn *t, const json_t
 			const json_t *o = json_array_get(line, k);
 			struct kifu_turn *lt;
 
+			const char *clock = str(o, "clock");
+			char buf[41];
+			double secs;
+
+			/* a clock as the reader takes it (kifu_clock_seconds), not -5 */
+			if (clock && kifu_clock_seconds(clock, strlen(clock), &secs) < 0) {
+				snprintf(why, WHY, "a clock is '%s', not a number of seconds "
+					 "from 0", shown(buf, clock));
+				return -1;
+			}
 			if (!json_is_object(o) || !str(o, "move") ||
+			    (json_object_get(o, "clock") && !clock) ||
 			    rec->nturns + rec->line_turns >= KIFU_RECORD_MAX_TURNS)
 				return -1;
 			lt = kifu_record_line_add_turn(rec, &t->lines[j], str(o, "move"),
 						       str(o, "comment"), str(o, "clock"));
-			if (!lt || load_marks(rec, lt, o) < 0 ||
-			    load_lines(rec, lt, json_object_get(o, "variations"), level + 1) < 0)
+			if (!lt || load_marks(rec, lt, o, why) < 0 ||
+			    load_lines(rec, lt, json_object_get(o, "variations"), level + 1, why) < 0)
 				return -1;
 		}
 	}
@@ -268,6 +312,7 @@ int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64
 	struct kifu_stmt *s;
 	json_t *root = NULL, *v;
 	const char *key;
+	char why[WHY] = "";
 	int rc, ret = 0;
 
 	if (st->version < 10)
@@ -277,9 +322,13 @@ int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64
 		return err ? err->code : KIFU_EDB;
 	kifu_db_bind_int64_(s, 1, id);
 	rc = kifu_db_step_(s);
-	if (rc == KIFU_DB_ROW)
-		root = json_loads(kifu_db_column_text_(s, 0) ? kifu_db_column_text_(s, 0) : "",
+	/* all of its bytes: a NUL in it is damage, not the end of the text */
+	if (rc == KIFU_DB_ROW && kifu_db_column_text_(s, 0)) {
+		root = json_loadb(kifu_db_column_text_(s, 0), kifu_db_column_bytes_(s, 0),
 				  JSON_REJECT_DUPLICATES, NULL);
+		if (memchr(kifu_db_column_text_(s, 0), '\0', kifu_db_column_bytes_(s, 0)))
+			snprintf(why, sizeof(why), "a NUL byte in its text");
+	}
 	else if (rc != KIFU_DB_DONE)
 		ret = kifu_store_fail_(st, "cannot load a game's lines", err);
 	kifu_db_reset_(s);
@@ -288,15 +337,24 @@ int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64
 	if (!json_is_object(root))
 		goto damaged;
 	json_object_foreach(root, key, v) {
-		char *end;
+		char *end, canon[24], buf[41];
 		unsigned long ply = strtoul(key, &end, 10);
+		const json_t *p = json_object_get(v, "ply");
 		struct kifu_turn *t;
 
-		if (*end || ply < 1 || ply > rec->nturns || !json_is_object(v))
+		/* the key as kifu writes it: " 1", "01" and "+1" would be a second ply 1 */
+		snprintf(canon, sizeof(canon), "%lu", ply);
+		if (*end || strcmp(key, canon) || ply < 1 || ply > rec->nturns) {
+			snprintf(why, sizeof(why), "key '%s' is no ply of its %zu as kifu writes it",
+				 shown(buf, key), rec->nturns);
+			goto damaged;
+		}
+		if (!json_is_object(v) ||
+		    (p && (!json_is_integer(p) || json_integer_value(p) != (json_int_t)ply)))
 			goto damaged;
 		t = &rec->turns[ply - 1];
-		if (load_marks(rec, t, v) < 0 ||
-		    load_lines(rec, t, json_object_get(v, "variations"), 0) < 0)
+		if (load_marks(rec, t, v, why) < 0 ||
+		    load_lines(rec, t, json_object_get(v, "variations"), 0, why) < 0)
 			goto damaged;
 	}
 	rec->format = 2;
@@ -304,5 +362,7 @@ int kifu_store_lines_load_(struct kifu_record *rec, struct kifu_store *st, int64
 	return 0;
 damaged:
 	json_decref(root);
+	if (why[0])
+		return kifu_db_damaged_(st, err, "game_lines of game %lld: %s", (long long)id, why);
 	return kifu_db_damaged_(st, err, "game %lld has lines that no kifu writes", (long long)id);
 }

@@ -8,6 +8,7 @@
  * kept tables, and writing the ratings back. kifu_store_import_end fits
  * them so at the end of an import, the players report where they are due.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,54 @@ int kifu_store_sums_ratings_write_(struct kifu_store *st, const struct kifu_stor
 }
 
 /*
+ * The pairings of each player (stats_pairs) against its results
+ * (stats_players), as players_add counts them: a game of n sides pairs
+ * its winner (or, drawn, each side) with the n - 1 others and a loser with
+ * the winner, so a player's pairings are from wins + draws + losses to
+ * 3 (wins + draws) + losses (no game has more than four sides). Damage
+ * otherwise: pairs deleted or counts changed by hand, which the fit would
+ * turn into ratings of thousands of points or none.
+ */
+static int pairings_check(struct kifu_store_sums_ *a, struct kifu_store *st,
+			  struct kifu_error *err)
+{
+	long long *n = calloc(a->npl ? a->npl : 1, sizeof(*n));
+	size_t i;
+	int ret = 0;
+
+	if (!n || (a->pl_stale && kifu_store_sums_reindex_(a, 0) < 0)) {
+		free(n);
+		return kifu_error_set(err, KIFU_ENOMEM, "out of memory");
+	}
+	for (i = 0; ret == 0 && i < a->npr; i++) {
+		long x = kifu_store_sums_find_(&a->plmap, a->pr[i].a, 0);
+		long y = kifu_store_sums_find_(&a->plmap, a->pr[i].b, 0);
+
+		ret = kifu_db_sum_(&n[x], a->pr[i].games, st, err, "stats_pairs.games of player "
+				   "%lld", (long long)a->pr[i].a);
+		if (ret == 0)
+			ret = kifu_db_sum_(&n[y], a->pr[i].games, st, err, "stats_pairs.games of "
+					   "player %lld", (long long)a->pr[i].b);
+	}
+	for (i = 0; ret == 0 && i < a->npl; i++) {
+		const struct kifu_store_sums_player_ *p = &a->pl[i];
+		/* (the results add up to games, checked as read: only 3 (wins + draws) may not fit) */
+		long long least = p->wins + p->draws + p->losses, most = LLONG_MAX;
+
+		if (p->wins + p->draws <= (LLONG_MAX - p->losses) / 3)
+			most = 3 * (p->wins + p->draws) + p->losses;
+
+		if (n[i] < least || n[i] > most)
+			ret = kifu_db_damaged_(st, err, "stats_pairs: player %lld has %lld pairings "
+					       "for %lld wins, %lld draws and %lld losses",
+					       (long long)p->pid, n[i], p->wins, p->draws,
+					       p->losses);
+	}
+	free(n);
+	return ret;
+}
+
+/*
  * Reads stats_players with stats_player_sums, and stats_pairs, into a
  * (empty), each value checked as the reports check what they read.
  */
@@ -176,7 +225,7 @@ static int players_load(struct kifu_store_sums_ *a, struct kifu_store *st, struc
 	if (ret == 0 && rc != KIFU_DB_DONE)
 		ret = kifu_store_fail_(st, "cannot read the statistics", err);
 	kifu_db_finalize_(s);
-	return ret;
+	return ret == 0 ? pairings_check(a, st, err) : ret;
 }
 
 int kifu_store_sums_ratings_(struct kifu_store_sums_ *a, struct kifu_store *st, int64_t last,

@@ -77,22 +77,8 @@ int kifu_store_level_valid(const char *level)
 	return kifu_store_spec_length(name) == strlen(level);
 }
 
-/*
- * kifu_store_spec_length's grammar in SQL that SQLite and PostgreSQL both
- * read (substr, ltrim with a set of characters): "X is one digit or more"
- * is X <> '' AND ltrim(X, digits) = ''.
- */
-#define DIGITS "'0123456789'"
-#define ALL_DIGITS(x) "(" x " <> '' AND ltrim(" x ", " DIGITS ") = '')"
-/* R (of a name after "mcts:" or "engine:") is digits, " #", digits */
-#define NUMBER_TAIL(r) \
-	"(ltrim(substr(" r ", 1, 1), " DIGITS ") = '' AND substr(" r ", 1, 1) <> '' AND " \
-	"substr(ltrim(" r ", " DIGITS "), 1, 2) = ' #' AND " \
-	ALL_DIGITS("substr(ltrim(" r ", " DIGITS "), 3)") ")"
-static const char spec_player_sql[] =
-	"((substr(lp.name, 1, 8) IN ('random #', 'engine #') AND " ALL_DIGITS("substr(lp.name, 9)")
-	") OR (substr(lp.name, 1, 5) = 'mcts:' AND " NUMBER_TAIL("substr(lp.name, 6)") ") OR "
-	"(substr(lp.name, 1, 7) = 'engine:' AND " NUMBER_TAIL("substr(lp.name, 8)") "))";
+/* kifu_store_spec_length's grammar in SQL (store_impl.h) */
+static const char spec_player_sql[] = KIFU_STORE_SPEC_PLAYER_SQL_;
 
 /*
  * The level filter on the games under alias a: SPEC (its "SPEC #" bound
@@ -112,7 +98,7 @@ static void level_sql(struct kifu_buf *out, const char *level, const char *a, in
 	}
 	kifu_buf_printf(out, "(SELECT count(*) FROM sides ls JOIN players lp ON lp.id = "
 			"ls.player_id WHERE ls.game_id = %s.id AND substr(lp.name, 1, %zu) = ?%d "
-			"AND " ALL_DIGITS("substr(lp.name, %zu)") ") = CASE %s.game", a,
+			"AND " KIFU_STORE_ALL_DIGITS_SQL_("substr(lp.name, %zu)") ") = CASE %s.game", a,
 			strlen(level) + 2, p, strlen(level) + 3, strlen(level) + 3, a);
 	/* the games' sides from the registry (names and counts are the code's, not the user's) */
 	for (k = 0; kifu_games[k]; k++)

@@ -176,6 +176,16 @@ int kifu_store_sums_legal_(uint64_t *out, const struct kifu_game *g, int variant
  */
 int kifu_store_balance_count_(struct kifu_store *st, int64_t after, int64_t upto,
 			      struct kifu_error *err);
+/*
+ * The check of a current stats_balance (it counts every stored game) the
+ * balance report makes before it answers from it: per game and variant,
+ * the games its levels sum are the stored games it counts (with a result,
+ * at a level: no SPEC player, or one SPEC on every side), else damage
+ * (KIFU_EDB) naming the game, the variant and both counts: rows deleted or
+ * counts changed by hand. One scan of games; the sides and players too
+ * only where some games are at no level (kifu-play with mixed players).
+ */
+int kifu_store_balance_check_(struct kifu_store *st, struct kifu_error *err);
 
 /* A line summed (n: games, wins of side 0..3, draws, unfinished). */
 struct kifu_store_sums_line_ {

@@ -786,7 +786,8 @@ static int symm_restore(struct kifu_store *st, struct kifu_error *err)
  * chunk at a time. A game of a game this kifu does not know, or whose
  * moves do not replay, is left out (and its canon NULL).
  */
-static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct kifu_error *err)
+static int fill_from(struct kifu_store *st, int64_t from, int want_canon, int strict,
+		     struct kifu_error *err)
 {
 	struct kifu_store_symm_ *sy = symm_of(st);
 	struct kifu_stmt *sel = NULL, *upd = NULL;
@@ -883,6 +884,7 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 		for (i = 0; i < nc && ret == 0; i++) {
 			struct kifu_store_symm_game_ x;
 			struct kifu_error why;
+			size_t k;
 
 			if (!c[i].g || c[i].variant < 0 || c[i].first < 0 ||
 			    !json_is_array(c[i].moves))
@@ -902,8 +904,21 @@ static int fill_from(struct kifu_store *st, int64_t from, int want_canon, struct
 			if (kifu_store_symm_replay_(sy, &sy->held, &x, c[i].id, want_canon, &why) < 0) {
 				if (why.code == KIFU_ENOMEM)
 					ret = nomem(err);
+				else if (strict)
+					ret = kifu_db_damaged_(st, err, "game_data.moves of game %lld do "
+							       "not replay: %s", (long long)c[i].id,
+							       why.message);
 				continue;
 			}
+			/* a legal move in place of the stored one: the positions say so */
+			for (k = 0; strict && ret == 0 && k <= x.nplies && k < x.nhashes; k++)
+				if (sy->plain[k] != x.hashes[k])
+					ret = kifu_db_damaged_(st, err, "game_data.moves of game %lld do "
+							       "not replay as stored: ply %zu does not "
+							       "reach the position game_data.hashes holds",
+							       (long long)c[i].id, k);
+			if (ret < 0)
+				continue;
 			if (want_canon) {
 				ret = insert_canon(st, upd, c[i].id, sy, x.nplies, err);
 			}
@@ -944,7 +959,7 @@ out:
 
 int kifu_store_symm_migrate_(struct kifu_store *st, struct kifu_error *err)
 {
-	return fill_from(st, 0, 1, err);
+	return fill_from(st, 0, 1, 0, err);
 }
 
 int kifu_store_tree_depth(void)
@@ -1003,7 +1018,8 @@ int kifu_store_packed_check_(struct kifu_store *st, struct kifu_error *err)
 	return ret;
 }
 
-int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct kifu_error *err)
+int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, int strict,
+				struct kifu_error *err)
 {
 	int ret = 0;
 
@@ -1013,7 +1029,7 @@ int kifu_store_symm_tree_count_(struct kifu_store *st, long long last, struct ki
 	if (st->symm)
 		st->symm->tracked.loaded = 0;
 	if (ret == 0)
-		ret = fill_from(st, last < 0 ? 0 : last, 0, err);
+		ret = fill_from(st, last < 0 ? 0 : last, 0, strict, err);
 	return ret;
 }
 

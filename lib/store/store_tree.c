@@ -30,7 +30,7 @@ int kifu_store_tree_update(int *ready, struct kifu_store *st, struct kifu_error 
 	ret = kifu_store_begin_tx(st, KIFU_TX_REFRESH, err);
 	if (ret < 0)
 		return 0;
-	ret = kifu_store_symm_tree_count_(st, last, err);
+	ret = kifu_store_symm_tree_count_(st, last, 1, err);
 	if (ret == 0)
 		ret = kifu_store_commit(st, err);
 	if (ret < 0) {

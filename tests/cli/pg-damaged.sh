@@ -7,13 +7,18 @@
 # move, a date 'garbage', a negative loss, an empty kifu_schema), make the readers exit 3 with
 # "database '...' is damaged: ..." where they crashed (openings), wrapped
 # (summary) or answered silently; kifu-import on the empty kifu_schema says
-# damaged, not 'relation "kifu_schema" already exists'.
+# damaged, not 'relation "kifu_schema" already exists'. Issue 39: the
+# balance's and the pairings' kept sums changed or emptied, stored lines the
+# record reader refuses, a review's run of -7 playouts, a length of 2^31 - 1
+# for novelties, a stored move that is no move or not the game's: damaged.
 set -u
 . tests/cli/lib/pg.sh
-"$bin/kifu-import" --quiet --db "$db" examples/splinter/ >/dev/null || fail "import into PostgreSQL"
+awk '/^---/ { n++ } n == 1' examples/format2/annotated.yaml >"$tmp/annotated.yaml"
+"$bin/kifu-import" --quiet --db "$db" examples/splinter/ "$tmp/annotated.yaml" >/dev/null ||
+	fail "import into PostgreSQL"
 "$bin/kifu-analyse" --db "$db" --id 3 --playouts 20 --store >/dev/null 2>&1 || fail "store a review"
 # the kept tables filled
-for r in summary openings players; do
+for r in summary openings players balance; do
 	"$bin/kifu-stats" --db "$db" $r >/dev/null 2>&1
 	check "the good database: $r exits 0" [ $? -eq 0 ]
 done
@@ -71,6 +76,61 @@ damaged kifu-export --id 1 --to pgn
 check "date: nothing exported" [ ! -s "$tmp/out" ]
 corrupt negloss "UPDATE analysis_plies SET loss = -5 WHERE ply = 1"
 damaged kifu-stats players
+
+# ---- issue 39 (store-damaged.sh has the same on SQLite) ----
+corrupt fmwins "UPDATE stats_balance SET fm_wins = games + 1000"
+damaged kifu-stats balance
+check "fmwins: the row named" grep -q "stats_balance of splinter [a-z]* at level players: results of" "$tmp/err"
+corrupt noplies "UPDATE stats_balance SET plies = 0"
+damaged kifu-stats balance
+corrupt nolevel "UPDATE stats_balance SET level = 'bogus'"
+damaged kifu-stats balance
+check "nolevel: the level named" grep -q "level 'bogus' is no SPEC" "$tmp/err"
+corrupt balempty "DELETE FROM stats_balance"
+damaged kifu-stats balance
+check "balempty: the variant named" grep -q "stats_balance of splinter [a-z]* sums 0 games, the database holds [1-9]" "$tmp/err"
+corrupt pairsempty "DELETE FROM stats_pairs; UPDATE stats_state SET depth = 1 WHERE name = 'players'"
+damaged kifu-stats players
+check "pairsempty: stats_pairs named" grep -q "stats_pairs: player [0-9]* has 0 pairings for" "$tmp/err"
+corrupt pairsmax "UPDATE stats_pairs SET games = 9223372036854775807; UPDATE stats_state SET depth = 1 WHERE name = 'players'"
+damaged kifu-stats players
+lg=$(q "SELECT game_id FROM game_lines")
+# (a NUL cannot be stored in PostgreSQL's text)
+for c in "xexp|jsonb_set(lines::jsonb, '{7,eval,expected}', '\"abc\"')::text|expected score is 'abc'" \
+	"rexp|jsonb_set(lines::jsonb, '{7,eval,expected}', '\"1.5\"')::text|expected score is '1.5'" \
+	"engine|jsonb_set(lines::jsonb, '{7,eval,engine}', '\"\"')::text|engine is empty" \
+	"clock|jsonb_set(lines::jsonb, '{16,variations,0,0,clock}', '\"-5\"')::text|a clock is '-5'" \
+	"space|'{\" 7\":' || (lines::jsonb -> '7')::text || '}'|key ' 7'" \
+	"zero|'{\"07\":' || (lines::jsonb -> '7')::text || ',\"7\":' || (lines::jsonb -> '14')::text || '}'|key '07'" \
+	"plus|'{\"+7\":' || (lines::jsonb -> '7')::text || '}'|key '+7'"; do
+	r=${c#*|}
+	corrupt "lines${c%%|*}" "UPDATE game_lines SET lines = ${r%|*} WHERE game_id = $lg"
+	damaged kifu-export --id "$lg" --to yaml
+	check "$name: nothing exported" [ ! -s "$tmp/out" ]
+	check "$name: game_lines, the game and the value named" grep -q "game_lines of game $lg: .*${r##*|}" "$tmp/err"
+done
+corrupt runs "UPDATE analysis_runs SET playouts = -7, plies = -1"
+damaged kifu-export --id 3 --to json
+check "runs: the value named" grep -q "analysis_runs.playouts of game 3 is '-7'" "$tmp/err"
+corrupt runplies "UPDATE analysis_runs SET plies = -1"
+damaged kifu-export --id 3 --to json
+# (games.plies is a 32-bit integer here: 2^31 - 1 is the longest it holds)
+corrupt pliesmax "UPDATE games SET plies = 2147483647 WHERE id = 1"
+damaged kifu-stats --game splinter --variant "$g1" novelties
+check "pliesmax: novelties names the game" grep -q "games.plies of game 1 is '2147483647'" "$tmp/err"
+corrupt a1 "UPDATE game_moves SET moves = jsonb_set(moves, '{0}', '\"a1-a1\"') WHERE game_id = 1"
+damaged kifu-stats --game splinter --variant "$g1" tree
+check "a1: the move named" grep -q "game_data.moves of game 1 do not replay: ply 1: .*'a1-a1'" "$tmp/err"
+damaged kifu-stats --no-cache --game splinter --variant "$g1" tree
+check "a1: --no-cache: the move named" grep -q "move 'a1-a1' of 1 game is not a move there" "$tmp/err"
+g2=$(q "SELECT id FROM games WHERE id <> 1 AND variant = '$g1' AND game = 'splinter' AND plies = (SELECT plies FROM games WHERE id = 1) ORDER BY id LIMIT 1")
+corrupt swapped "UPDATE game_moves SET moves = (SELECT moves FROM game_moves WHERE game_id = $g2) WHERE game_id = 1"
+damaged kifu-stats --game splinter --variant "$g1" tree
+check "swapped: the game named" grep -q "game_data.moves of game 1 do not replay as stored: ply 1 " "$tmp/err"
+corrupt treemove "UPDATE tree_moves SET move = 'a1-a1' WHERE move = '$m1'"
+damaged kifu-stats --game splinter --variant "$g1" tree
+check "treemove: tree_moves named" grep -q "tree_moves at [0-9a-f]* of splinter $g1: move 'a1-a1'" "$tmp/err"
+
 corrupt noschema "DELETE FROM kifu_schema"
 damaged kifu-stats summary
 damaged kifu-import examples/splinter/

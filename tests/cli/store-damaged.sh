@@ -7,8 +7,11 @@
 # that are not one per ply, a null move, dates that are no calendar dates, a
 # stored game that does not replay) make the readers exit 3 with "database
 # 'PATH' is damaged: ..." and kifu-serve answer 500 and go on; --since 0000
-# is no calendar date, as a record's. Runs from the repo root; tools in
-# $KIFU_BIN.
+# is no calendar date, as a record's. Issue 39: the balance's and the
+# pairings' kept sums changed or emptied, stored lines the record reader
+# refuses, a review's run of -7 playouts, a length of 2^31, a stored move
+# that is no move or not the game's: damaged, on the tools and kifu-serve.
+# Runs from the repo root; tools in $KIFU_BIN.
 set -u
 . tests/cli/lib/test-lib.sh
 # corrupt NAME SQL: a copy of the good database, $tmp/NAME.db, changed by SQL
@@ -35,13 +38,15 @@ damaged() {
 	check "$name: $tool $*: said damaged" grep -q "database '$tmp/$name.db' is damaged: " "$tmp/err"
 }
 
-"$bin/kifu-import" --quiet --db "$tmp/ok.db" examples/splinter/ >/dev/null
+# the splinter examples and one annotated game of format 2 (its lines kept in game_lines)
+awk '/^---/ { n++ } n == 1' examples/format2/annotated.yaml >"$tmp/annotated.yaml"
+"$bin/kifu-import" --quiet --db "$tmp/ok.db" examples/splinter/ "$tmp/annotated.yaml" >/dev/null
 "$bin/kifu-analyse" --db "$tmp/ok.db" --id 3 --playouts 20 --store >/dev/null 2>&1
 # the precomputed tables filled
 "$bin/kifu-stats" --db "$tmp/ok.db" --game splinter --variant knockout tree >/dev/null
 "$bin/kifu-stats" --db "$tmp/ok.db" openings >/dev/null
 "$bin/kifu-stats" --db "$tmp/ok.db" summary >/dev/null
-for r in openings players summary; do
+for r in openings players summary balance; do
 	"$bin/kifu-stats" --db "$tmp/ok.db" $r >/dev/null 2>&1
 	check "the good database: $r exits 0" [ $? -eq 0 ]
 done
@@ -155,6 +160,85 @@ printf 'game: splinter\ndate: "0000"\nmoves: []\n' >"$tmp/d0.yaml"
 "$bin/kifu-validate" "$tmp/d0.yaml" >/dev/null 2>"$tmp/err"
 check "a record dated 0000: not a calendar date" grep -q "not a calendar date: '0000'" "$tmp/err"
 
+# ---- issue 39 ----
+# the balance's kept sums: more first-mover wins than games, no plies but
+# legal moves, a level no SPEC names, the table emptied (its games counted
+# nowhere: the report would show none of them)
+corrupt fmwins "UPDATE stats_balance SET fm_wins = games + 1000"
+damaged fmwins kifu-stats balance
+check "fmwins: the row and value named" grep -q "stats_balance of splinter [a-z]* at level players: results of [0-9]* games" "$tmp/err"
+corrupt noplies "UPDATE stats_balance SET plies = 0"
+damaged noplies kifu-stats balance
+check "noplies: the column named" grep -q "stats_balance.moves of splinter [a-z]* at level players (plies 0) is '[0-9]*'" "$tmp/err"
+corrupt nolevel "UPDATE stats_balance SET level = 'bogus'"
+damaged nolevel kifu-stats balance
+check "nolevel: the level named" grep -q "level 'bogus' is no SPEC" "$tmp/err"
+corrupt balempty "DELETE FROM stats_balance"
+damaged balempty kifu-stats balance
+damaged balempty kifu-stats --game splinter --variant knockout balance
+check "balempty: the variant named" grep -q "stats_balance of splinter knockout sums 0 games, the database holds [1-9]" "$tmp/err"
+"$bin/kifu-stats" --db "$tmp/balempty.db" --no-cache balance >/dev/null 2>&1
+check "balempty: --no-cache counts the games (exit 0)" [ $? -eq 0 ]
+
+# the players' pairings: emptied, or one past any count; the ratings due (fitted from them)
+corrupt pairsempty "DELETE FROM stats_pairs; UPDATE stats_state SET depth = 1 WHERE name = 'players'"
+damaged pairsempty kifu-stats players
+check "pairsempty: stats_pairs named" grep -q "stats_pairs: player [0-9]* has 0 pairings for" "$tmp/err"
+corrupt pairsmax "UPDATE stats_pairs SET games = 9223372036854775807; UPDATE stats_state SET depth = 1 WHERE name = 'players'"
+damaged pairsmax kifu-stats players
+
+# game_lines: what the record reader refuses, keys that collide, a NUL
+lg=$(q "SELECT game_id FROM game_lines")
+for c in "xexp|json_set(lines, '\$.7.eval.expected', 'abc')|expected score is 'abc'" \
+	"rexp|json_set(lines, '\$.7.eval.expected', '1.5')|expected score is '1.5'" \
+	"engine|json_set(lines, '\$.7.eval.engine', '')|engine is empty" \
+	"clock|json_set(lines, '\$.16.variations[0][0].clock', '-5')|a clock is '-5'" \
+	"space|'{\" 7\":' || json_extract(lines, '\$.7') || '}'|key ' 7'" \
+	"zero|'{\"07\":' || json_extract(lines, '\$.7') || ',\"7\":' || json_extract(lines, '\$.14') || '}'|key '07'" \
+	"plus|'{\"+7\":' || json_extract(lines, '\$.7') || '}'|key '+7'" \
+	"nul|CAST(json_extract(lines, '\$.7') || char(0) || lines AS TEXT)|a NUL byte"; do
+	n=${c%%|*}
+	r=${c#*|}
+	corrupt "lines$n" "UPDATE game_lines SET lines = ${r%|*} WHERE game_id = $lg"
+	damaged "lines$n" kifu-export --id "$lg" --to yaml
+	check "lines$n: nothing exported" [ ! -s "$tmp/out" ]
+	check "lines$n: game_lines, the game and the value named" grep -q "game_lines of game $lg: .*${r##*|}" "$tmp/err"
+done
+corrupt linesnul2 "UPDATE game_lines SET lines = CAST('{}' || char(0) || lines AS TEXT) WHERE game_id = $lg"
+damaged linesnul2 kifu-export --id "$lg" --to yaml
+
+# a stored review's run as no kifu-analyse writes it
+corrupt runs "UPDATE analysis_runs SET playouts = -7, plies = -1"
+damaged runs kifu-export --id 3 --to json
+check "runs: the value named" grep -q "analysis_runs.playouts of game 3 is '-7'" "$tmp/err"
+corrupt runplies "UPDATE analysis_runs SET plies = -1"
+damaged runplies kifu-export --id 3 --to json
+check "runplies: the value named" grep -q "analysis_runs.plies of game 3 is '-1'" "$tmp/err"
+
+# a length past 2^31: no table of billions, no wrapped row written
+corrupt plies31 "UPDATE games SET plies = 2147483648 WHERE id = 1"
+damaged plies31 kifu-stats --game "$g1" --variant "$v1" novelties
+check "plies31: novelties names the game" grep -q "games.plies of game 1 is '2147483648'" "$tmp/err"
+damaged plies31 kifu-stats summary
+check "plies31: summary names the game" grep -q "games.plies of game 1 is '2147483648'" "$tmp/err"
+check "plies31: no wrapped length kept" [ "$(python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM stats_outcomes WHERE plies < 0").fetchone()[0])' "$tmp/plies31.db")" = 0 ]
+damaged plies31 kifu-stats balance
+
+# a stored move no game has, and a game's moves replaced by another's (legal, not its positions)
+corrupt a1 "UPDATE game_moves SET moves = json_set(moves, '\$[0]', 'a1-a1') WHERE game_id = 1"
+damaged a1 kifu-stats --game "$g1" --variant "$v1" tree
+check "a1: the move named" grep -q "game_data.moves of game 1 do not replay: ply 1: .*'a1-a1'" "$tmp/err"
+damaged a1 kifu-stats --no-cache --game "$g1" --variant "$v1" tree
+check "a1: --no-cache: the move named" grep -q "move 'a1-a1' of 1 game is not a move there" "$tmp/err"
+g2=$(q "SELECT id FROM games WHERE id <> 1 AND game = '$g1' AND variant = '$v1' AND plies = (SELECT plies FROM games WHERE id = 1) ORDER BY id LIMIT 1")
+corrupt swapped "UPDATE game_moves SET moves = (SELECT moves FROM game_moves WHERE game_id = $g2) WHERE game_id = 1"
+damaged swapped kifu-stats --game "$g1" --variant "$v1" tree
+check "swapped: the game named" grep -q "game_data.moves of game 1 do not replay as stored: ply 1 " "$tmp/err"
+corrupt treemove "UPDATE tree_moves SET move = 'a1-a1' WHERE move = '$m1'"
+damaged treemove kifu-stats --game "$g1" --variant "$v1" tree
+check "treemove: tree_moves named" grep -q "tree_moves at [0-9a-f]* of $g1 $v1: move 'a1-a1'" "$tmp/err"
+
 # kifu-serve answers 500 on a damaged database and goes on answering
 if command -v python3 >/dev/null 2>&1; then
 	. tests/cli/lib/serve.sh
@@ -166,6 +250,19 @@ if command -v python3 >/dev/null 2>&1; then
 		check "kifu-serve: the API says damaged" grep -q "is damaged" "$tmp/body"
 		serve_get /api/stats/summary >"$tmp/body"
 		check "kifu-serve: goes on answering" [ "$(cat "$tmp/status")" = 200 ]
+		serve_stop
+	fi
+	if serve_start "$tmp/a1.db" --threads 2; then
+		for p in "/api/tree?game=$g1&variant=$v1" "/explore/$g1/$v1"; do
+			serve_get "$p" >"$tmp/body"
+			check "kifu-serve: $p with a move no game has is 500" [ "$(cat "$tmp/status")" = 500 ]
+			check "kifu-serve: $p: said damaged" grep -q "is damaged" "$tmp/body"
+		done
+		serve_stop
+	fi
+	if serve_start "$tmp/balempty.db" --threads 2; then
+		serve_get /api/stats/balance >"$tmp/body"
+		check "kifu-serve: the emptied balance is 500" [ "$(cat "$tmp/status")" = 500 ]
 		serve_stop
 	fi
 	if serve_start "$tmp/illegal.db" --threads 2; then
