@@ -914,10 +914,22 @@ static int read_movetext(struct pgn *p)
 		}
 		kifu_import_text_reset_(&p->tok);
 		if (c == '$') {
+			char buf[KIFU_TEXT_CLIP + 1];
+			long value = 0;
+
+			/* the whole digit run: $123456 is one NAG, not $12345 and a move '6' */
 			kifu_import_text_addc_(&p->tok, kifu_import_getc_(&p->in));
-			while ((c = kifu_import_peek_(&p->in)) >= '0' && c <= '9' && p->tok.n < 6)
-				kifu_import_text_addc_(&p->tok, kifu_import_getc_(&p->in));
+			while ((c = kifu_import_peek_(&p->in)) >= '0' && c <= '9') {
+				kifu_import_getc_(&p->in);
+				if (p->tok.n < MAX_TOKEN)
+					kifu_import_text_addc_(&p->tok, c);
+				value = value > 255 ? value : value * 10 + (c - '0');
+			}
 			resolve_queue(p, 1);
+			if (value > 255)
+				diag(p, KIFU_DIAG_WARNING, 0, at,
+				     "NAG '%s' is past PGN's $255: kept in the comment",
+				     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 			add_nag(p, p->tok.s, at);
 			continue;
 		}
