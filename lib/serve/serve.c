@@ -14,7 +14,8 @@
  * (else 421; none 400: another site's page cannot read this one through a
  * browser, DNS rebinding); GET or HEAD (else 405); the path and every
  * parameter, once decoded, UTF-8 without control characters (a %00
- * included) and the path without a "." or ".." step (else 400). Every
+ * included; a tab, CR or LF is text: names hold them) and the path
+ * without a "." or ".." step (else 400, the problem named). Every
  * answer carries a Content-Security-Policy that lets a page load nothing
  * but what this server sends, and nosniff (kifu_serve_headers_); the log
  * line of a request is written once its answer was sent whole, or says
