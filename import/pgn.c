@@ -767,17 +767,15 @@ static int open_variation(struct pgn *p)
 	kifu_import_getc_(&p->in);
 	flush_note(p);
 	parent = p->depth ? &line_at(p, p->depth, NULL)->turns[n - 1] : &p->rec->turns[n - 1];
-	v = realloc(parent->lines, (parent->nlines + 1) * sizeof(*v));
+	/* (its room grows geometrically: 64,000 lines of one move cost O(n)) */
+	v = kifu_record_turn_add_line(p->rec, parent, NULL);
 	if (!v) {
 		p->failed = 1;
 		return -1;
 	}
-	parent->lines = v;
-	memset(&v[parent->nlines], 0, sizeof(*v));
-	v[parent->nlines].at = at;
-	if (!parent->nlines)
+	v->at = at;
+	if (parent->nlines == 1)
 		parent->lines_at = at;
-	parent->nlines++;
 	p->rec->format = 2;
 	p->depth++;
 	p->open_at[p->depth] = at;
