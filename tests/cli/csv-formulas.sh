@@ -90,4 +90,4 @@ for path in "/api/search?format=csv" "/api/stats/players?format=csv" "/api/game/
 	check "$path" guarded "$tmp/api.csv"
 done
 serve_stop
-test_done
+test_done "$checks checks"
