@@ -72,7 +72,9 @@ static void help(void)
 	       "  --to FORMAT   a record format:\n", usage);
 	for (i = 0; kifu_formats[i]; i++)
 		printf("                %-6s %s\n", kifu_formats[i]->name, kifu_formats[i]->description);
-	printf("                or\n"
+	printf("                (csv: a ' before a cell that starts with = + - @ ', a tab\n"
+	       "                or a CR, so that no spreadsheet runs it as a formula)\n"
+	       "                or\n"
 	       "                json   headers, players, moves, result, termination, a stored\n"
 	       "                       game's novelty_ply (kifu-stats novelties' ply, or\n"
 	       "                       null), and every ply with its move, position hash and\n"

@@ -24,7 +24,7 @@ static const char *player_name(char *buf, size_t size, const char *const *specs,
 void play_summary_text(FILE *fp, const char *const *specs, const struct kifu_match *m)
 {
 	double diff, margin;
-	char na[256], nb[256];
+	char na[256], nb[256], nw[256];
 	int k, a, b;
 
 	fprintf(fp, "%s:   %-16s %6s %6s %6s %6s %10s %6s %12s\n", cli_progname(), "player",
@@ -55,9 +55,11 @@ void play_summary_text(FILE *fp, const char *const *specs, const struct kifu_mat
 			cli_progname(), player_name(na, sizeof(na), specs, m, a),
 			player_name(nb, sizeof(nb), specs, m, b), diff);
 	else if (m->spec[a].wins + m->spec[a].draws + m->spec[a].losses)
-		fprintf(fp, "%s:   Elo difference of %s against %s: %s (no interval)\n",
+		/* one side won every game: no finite difference to give (CLI.md) */
+		fprintf(fp, "%s:   Elo difference of %s against %s: every game won by %s\n",
 			cli_progname(), player_name(na, sizeof(na), specs, m, a),
-			player_name(nb, sizeof(nb), specs, m, b), diff > 0 ? "+inf" : "-inf");
+			player_name(nb, sizeof(nb), specs, m, b),
+			player_name(nw, sizeof(nw), specs, m, diff > 0 ? a : b));
 }
 
 /* A number, or null where there is none (NaN, infinite). */

@@ -31,6 +31,7 @@ struct column {
 struct cell {
 	struct kifu_import_text_ text;
 	struct kifu_mark at; /* the cell's first character (inside the quotes) */
+	int held;            /* its first character was a "'", not yet kept */
 };
 
 struct csv {
@@ -51,6 +52,35 @@ static const int field_keys[] = { KIFU_KEY_GAME, KIFU_KEY_VARIANT, KIFU_KEY_FIRS
 				  KIFU_KEY_TERMINATION, KIFU_KEY_ANNOTATOR, KIFU_KEY_SOURCE, -1 };
 
 /*
+ * Adds c to a cell. A "'" before one of KIFU_CSV_GUARDED is the writer's
+ * guard against formulas (INTEROP.md csv): the first character of a cell,
+ * when it is a "'", waits for the next one to say whether it is kept.
+ */
+static void cell_addc(struct cell *cell, int c) /* -1: the cell ends */
+{
+	if (cell->held) {
+		cell->held = 0;
+		if (c >= 0 && kifu_buf_csv_guarded(c))
+			cell->at.col++;
+		else
+			kifu_import_text_addc_(&cell->text, '\'');
+	} else if (c == '\'' && cell->text.n == 0) {
+		cell->held = 1;
+		return;
+	}
+	if (c >= 0)
+		kifu_import_text_addc_(&cell->text, c);
+}
+
+/* A new cell starting at the reader's place. */
+static void cell_start(struct csv *p, struct cell *cell)
+{
+	kifu_import_text_reset_(&cell->text);
+	cell->at = kifu_import_at_(&p->in);
+	cell->held = 0;
+}
+
+/*
  * Reads one row into p->cells. Returns 1 for a row, 0 at the end, -1 when
  * the input stopped (bad bytes, I/O) or a quoted field was not closed.
  */
@@ -66,8 +96,7 @@ static int read_row(struct csv *p)
 	c = kifu_import_peek_(&p->in);
 	if (c < 0)
 		return c == IMP_EOF ? 0 : -1;
-	kifu_import_text_reset_(&cell->text);
-	cell->at = kifu_import_at_(&p->in);
+	cell_start(p, cell);
 	for (;;) {
 		struct kifu_mark here = kifu_import_at_(&p->in);
 
@@ -84,18 +113,19 @@ static int read_row(struct csv *p)
 			if (c == '"') {
 				if (kifu_import_peek_(&p->in) == '"') {
 					kifu_import_getc_(&p->in);
-					kifu_import_text_addc_(&cell->text, '"');
+					cell_addc(cell, '"');
 				} else {
 					quoted = 0;
 					after_quote = 1;
 				}
 			} else {
-				kifu_import_text_addc_(&cell->text, c);
+				cell_addc(cell, c);
 			}
 			continue;
 		}
 		if (c == ',' || c == '\n' || c < 0 ||
 		    (c == '\r' && kifu_import_peek_(&p->in) == '\n')) {
+			cell_addc(cell, -1); /* a "'" held alone is kept */
 			if (cell->text.over && !p->over) {
 				p->over = 1;
 				p->over_at = cell->at;
@@ -110,12 +140,11 @@ static int read_row(struct csv *p)
 			if (c != ',')
 				return 1;
 			cell = &p->cells[n < MAX_COLUMNS ? n : MAX_COLUMNS - 1];
-			kifu_import_text_reset_(&cell->text);
-			cell->at = kifu_import_at_(&p->in);
+			cell_start(p, cell);
 			after_quote = 0;
 			continue;
 		}
-		if (c == '"' && cell->text.n == 0 && !after_quote) {
+		if (c == '"' && cell->text.n == 0 && !cell->held && !after_quote) {
 			quoted = 1;
 			cell->at = kifu_import_at_(&p->in);
 			continue;
@@ -124,7 +153,7 @@ static int read_row(struct csv *p)
 			p->problem = "a quoted field goes on after its closing '\"'";
 			p->problem_at = here;
 		}
-		kifu_import_text_addc_(&cell->text, c);
+		cell_addc(cell, c);
 	}
 }
 

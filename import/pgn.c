@@ -767,17 +767,15 @@ static int open_variation(struct pgn *p)
 	kifu_import_getc_(&p->in);
 	flush_note(p);
 	parent = p->depth ? &line_at(p, p->depth, NULL)->turns[n - 1] : &p->rec->turns[n - 1];
-	v = realloc(parent->lines, (parent->nlines + 1) * sizeof(*v));
+	/* (its room grows geometrically: 64,000 lines of one move cost O(n)) */
+	v = kifu_record_turn_add_line(p->rec, parent, NULL);
 	if (!v) {
 		p->failed = 1;
 		return -1;
 	}
-	parent->lines = v;
-	memset(&v[parent->nlines], 0, sizeof(*v));
-	v[parent->nlines].at = at;
-	if (!parent->nlines)
+	v->at = at;
+	if (parent->nlines == 1)
 		parent->lines_at = at;
-	parent->nlines++;
 	p->rec->format = 2;
 	p->depth++;
 	p->open_at[p->depth] = at;
@@ -914,10 +912,22 @@ static int read_movetext(struct pgn *p)
 		}
 		kifu_import_text_reset_(&p->tok);
 		if (c == '$') {
+			char buf[KIFU_TEXT_CLIP + 1];
+			long value = 0;
+
+			/* the whole digit run: $123456 is one NAG, not $12345 and a move '6' */
 			kifu_import_text_addc_(&p->tok, kifu_import_getc_(&p->in));
-			while ((c = kifu_import_peek_(&p->in)) >= '0' && c <= '9' && p->tok.n < 6)
-				kifu_import_text_addc_(&p->tok, kifu_import_getc_(&p->in));
+			while ((c = kifu_import_peek_(&p->in)) >= '0' && c <= '9') {
+				kifu_import_getc_(&p->in);
+				if (p->tok.n < MAX_TOKEN)
+					kifu_import_text_addc_(&p->tok, c);
+				value = value > 255 ? value : value * 10 + (c - '0');
+			}
 			resolve_queue(p, 1);
+			if (value > 255)
+				diag(p, KIFU_DIAG_WARNING, 0, at,
+				     "NAG '%s' is past PGN's $255: kept in the comment",
+				     kifu_text_clip_(buf, p->tok.s, SIZE_MAX));
 			add_nag(p, p->tok.s, at);
 			continue;
 		}

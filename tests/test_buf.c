@@ -41,6 +41,39 @@ static void test_json_string(void **unused)
 	expect_json("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");
 }
 
+static void expect_csv(const char *in, const char *want)
+{
+	struct kifu_buf b = KIFU_BUF_INIT;
+
+	assert_int_equal(kifu_buf_csv_field(&b, in), 0);
+	assert_string_equal(b.data ? b.data : "", want);
+	kifu_buf_release(&b);
+}
+
+/* RFC 4180 quoting, and INTEROP.md's "'" before what a spreadsheet would run. */
+static void test_csv_field(void **unused)
+{
+	(void)unused;
+	expect_csv("", "");
+	expect_csv("Ann", "Ann");
+	expect_csv("a,b", "\"a,b\"");
+	expect_csv("say \"hi\"", "\"say \"\"hi\"\"\"");
+	expect_csv(" x", "\" x\"");
+	expect_csv("=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"");
+	expect_csv("=1+2", "'=1+2");
+	expect_csv("+1", "'+1");
+	expect_csv("-0.5", "'-0.5");
+	expect_csv("@SUM(A1)", "'@SUM(A1)");
+	expect_csv("\tx", "'\tx");
+	expect_csv("\rx", "\"'\rx\"");
+	expect_csv("'x", "''x");
+	expect_csv("'", "''");
+	/* only the first character counts */
+	expect_csv("a=1", "a=1");
+	expect_csv("x-1", "x-1");
+	expect_csv("0.5", "0.5");
+}
+
 static void test_appends(void **unused)
 {
 	struct kifu_buf b = KIFU_BUF_INIT;
@@ -274,6 +307,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_csv_field),
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_escaped),
 		cmocka_unit_test(test_max),

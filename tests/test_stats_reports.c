@@ -112,6 +112,36 @@ static void test_real_shortest(void **state)
 	}
 }
 
+/* A report's csv guards its cells as INTEROP.md has it, numbers included: -0.5 is '-0.5. */
+static void test_csv_guarded(void **state)
+{
+	struct kifu_report *rep = NULL;
+	struct kifu_buf b = KIFU_BUF_INIT;
+	struct kifu_error err;
+	long r;
+
+	(void)state;
+	assert_int_equal(kifu_report_new_(&rep, "t"), 0);
+	kifu_report_add_col_(rep, "player", 0, 0);
+	kifu_report_add_col_(rep, "score", 0, 3);
+	kifu_report_add_col_(rep, "n", 0, 0);
+	r = kifu_report_add_row_(rep);
+	kifu_report_set_text_(rep, r, 0, "=HYPERLINK(\"x\")");
+	kifu_report_set_real_(rep, r, 1, -0.5);
+	kifu_report_set_int_(rep, r, 2, -3);
+	r = kifu_report_add_row_(rep);
+	kifu_report_set_text_(rep, r, 0, "Ann");
+	kifu_report_set_real_(rep, r, 1, 0.25);
+	kifu_report_set_int_(rep, r, 2, 7);
+	assert_false(kifu_report_failed_(rep));
+	assert_int_equal(kifu_report_write(&b, rep, KIFU_REPORT_CSV, &err), 0);
+	assert_string_equal(b.data, "player,score,n\r\n"
+				    "\"'=HYPERLINK(\"\"x\"\")\",'-0.5,'-3\r\n"
+				    "Ann,0.25,7\r\n");
+	kifu_buf_release(&b);
+	kifu_report_free(rep);
+}
+
 /* ---- summary ---- */
 
 static void test_wilson_formula(void **state)
@@ -708,6 +738,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wilson_formula),
 		cmocka_unit_test(test_real_shortest),
+		cmocka_unit_test(test_csv_guarded),
 		cmocka_unit_test_setup_teardown(test_summary, th_stats_setup, th_stats_teardown),
 		cmocka_unit_test_setup_teardown(test_summary_even_median, th_stats_setup,
 						th_stats_teardown),

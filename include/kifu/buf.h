@@ -44,9 +44,18 @@ int kifu_buf_json_string(struct kifu_buf *b, const char *s);
 /*
  * Appends s as one CSV field (RFC 4180): as it is, or in double quotes with
  * '"' doubled when it holds a comma, a quote or a line break, or starts or
- * ends with a space (which spreadsheets would otherwise trim).
+ * ends with a space (which spreadsheets would otherwise trim). A field
+ * that starts with one of KIFU_CSV_GUARDED gets a "'" before it, so that
+ * no spreadsheet runs it as a formula (INTEROP.md csv; numbers too: -0.5
+ * is written '-0.5); a reader takes that "'" off again.
  */
 int kifu_buf_csv_field(struct kifu_buf *b, const char *s);
+
+/* The characters a CSV field may not start with as it is: = + - @ tab CR '. */
+#define KIFU_CSV_GUARDED "=+-@\t\r'"
+
+/* Whether c (a byte, 0 for none) is one of KIFU_CSV_GUARDED. */
+int kifu_buf_csv_guarded(int c);
 
 /*
  * Appends s with control characters escaped, for text meant for a terminal

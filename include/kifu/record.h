@@ -126,6 +126,7 @@ struct kifu_turn {
 	struct kifu_eval *eval;
 	struct kifu_line *lines; /* `variations`: what could have been played instead */
 	size_t nlines;
+	size_t lines_cap_;     /* private: the room of lines (at most; 0: nlines) */
 	struct kifu_mark nag_at, eval_at, lines_at; /* each key, for "needs format 2" */
 	/* The lines and the eval are the record's (freed with it): never copy a turn that has them. */
 };
@@ -208,7 +209,11 @@ int kifu_record_add_turn(struct kifu_record *rec, const char *move, const char *
  */
 int kifu_record_turn_lines(struct kifu_record *rec, struct kifu_turn *t, size_t n,
 			   struct kifu_error *err);
-/* One more (empty) line after turn t's lines; NULL when out of memory (err says so). */
+/*
+ * One more (empty) line after turn t's lines; NULL when out of memory (err
+ * says so). The room grows by half again each time it is full, so that n
+ * lines cost O(n), not O(n^2).
+ */
 struct kifu_line *kifu_record_turn_add_line(struct kifu_record *rec, struct kifu_turn *t,
 					    struct kifu_error *err);
 struct kifu_turn *kifu_record_line_add_turn(struct kifu_record *rec, struct kifu_line *line,

@@ -283,6 +283,7 @@ int kifu_record_turn_lines(struct kifu_record *rec, struct kifu_turn *t, size_t 
 	free(t->lines);
 	t->lines = v;
 	t->nlines = n;
+	t->lines_cap_ = n;
 	(void)rec;
 	return 0;
 }
@@ -290,14 +291,21 @@ int kifu_record_turn_lines(struct kifu_record *rec, struct kifu_turn *t, size_t 
 struct kifu_line *kifu_record_turn_add_line(struct kifu_record *rec, struct kifu_turn *t,
 					    struct kifu_error *err)
 {
-	struct kifu_line *v = realloc(t->lines, (t->nlines + 1) * sizeof(*v));
+	struct kifu_line *v;
 
 	(void)rec;
-	if (!v) {
-		nomem(err);
-		return NULL;
+	/* (a room of 0 or less than nlines is one nobody counted: grow it as full) */
+	if (t->nlines >= t->lines_cap_) {
+		size_t cap = t->nlines < 4 ? 4 : t->nlines + t->nlines / 2;
+
+		if (cap > SIZE_MAX / sizeof(*v) || !(v = realloc(t->lines, cap * sizeof(*v)))) {
+			nomem(err);
+			return NULL;
+		}
+		t->lines = v;
+		t->lines_cap_ = cap;
 	}
-	t->lines = v;
+	v = t->lines;
 	memset(&v[t->nlines], 0, sizeof(*v));
 	return &v[t->nlines++];
 }

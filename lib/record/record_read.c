@@ -375,6 +375,7 @@ static void convert_lines(struct kifu_record_doc_ *d, struct kifu_turn *t,
 		d->failed = 1;
 		return;
 	}
+	t->lines_cap_ = v->nkids;
 	if (level == 0)
 		d->main_ply = ply;
 	for (c = v->first; c && !(d->rec->flags & KIFU_RECORD_TRUNCATED); c = N(d, c)->next) {

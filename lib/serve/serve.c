@@ -14,7 +14,8 @@
  * (else 421; none 400: another site's page cannot read this one through a
  * browser, DNS rebinding); GET or HEAD (else 405); the path and every
  * parameter, once decoded, UTF-8 without control characters (a %00
- * included) and the path without a "." or ".." step (else 400). Every
+ * included; a tab, CR or LF is text: names hold them) and the path
+ * without a "." or ".." step (else 400, the problem named). Every
  * answer carries a Content-Security-Policy that lets a page load nothing
  * but what this server sends, and nosniff (kifu_serve_headers_); the log
  * line of a request is written once its answer was sent whole, or says
@@ -92,8 +93,15 @@ static const char csp_fmt[] = "default-src 'none'; script-src 'nonce-%s'; "
 			      "connect-src 'self'; base-uri 'none'; form-action 'self'; "
 			      "frame-ancestors 'none'";
 
-/* Whether s (n bytes) is UTF-8 without control characters (NUL, C0, DEL). */
-static int clean_text(const char *s, size_t n)
+/*
+ * What is wrong with a decoded path or parameter s (n bytes), named for the
+ * client in buf ("the path holds a control character (%1B)"), or NULL when
+ * it is UTF-8 without control characters. A tab, CR or LF is text: records'
+ * names may hold them (a player "Ann<TAB>Lee" has a page at
+ * /player/Ann%09Lee). unescape leaves a decoded NUL as C0 80.
+ */
+static const char *text_problem(char *buf, size_t size, const char *what, const char *s,
+				size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
@@ -101,8 +109,14 @@ static int clean_text(const char *s, size_t n)
 	while (i < n) {
 		unsigned c = u[i], need, cp, k;
 
-		if (c < 0x20 || c == 0x7f)
-			return 0;
+		if (c == 0xc0 && i + 1 < n && u[i + 1] == 0x80) {
+			snprintf(buf, size, "%s holds a NUL (%%00)", what);
+			return buf;
+		}
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) {
+			snprintf(buf, size, "%s holds a control character (%%%02X)", what, c);
+			return buf;
+		}
 		if (c < 0x80) {
 			i++;
 			continue;
@@ -114,25 +128,29 @@ static int clean_text(const char *s, size_t n)
 		else if (c >= 0xf0 && c <= 0xf4)
 			need = 3, cp = c & 0x07;
 		else
-			return 0;
+			break;
 		for (k = 1; k <= need; k++) {
 			if (i + k >= n || (u[i + k] & 0xc0) != 0x80)
-				return 0;
+				break;
 			cp = cp << 6 | (u[i + k] & 0x3f);
 		}
 		/* Overlong forms, surrogates, past U+10FFFF. */
-		if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return 0;
+		if (k <= need || (need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			break;
 		i += need + 1;
 	}
-	return 1;
+	if (i == n)
+		return NULL;
+	snprintf(buf, size, "%s is not UTF-8 text", what);
+	return buf;
 }
 
 /*
  * Decodes the path and the parameters as libmicrohttpd does, except that
  * a decoded NUL (which would cut the text short unseen) makes the whole
- * text one control character, refused by clean_text.
+ * text C0 80 (never UTF-8, so never a text of its own), which
+ * text_problem names.
  */
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 {
@@ -142,9 +160,11 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 	(void)c;
 	n = MHD_http_unescape(s);
 	if (strlen(s) != n) {
-		s[0] = '\x01';
-		s[1] = '\0';
-		n = 1;
+		/* (n >= 3: "%00" was decoded into it) */
+		s[0] = '\xc0';
+		s[1] = '\x80';
+		s[2] = '\0';
+		n = 2;
 	}
 	return n;
 }
@@ -152,7 +172,8 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 struct params {
 	struct kifu_serve_param v[MAX_PARAMS];
 	size_t n;
-	int bad;   /* a name or value is not clean text, or too many */
+	const char *bad;   /* what is wrong: a name or a value, or too many */
+	char why[160], what[80];
 };
 
 static enum MHD_Result param_each(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -161,11 +182,16 @@ static enum MHD_Result param_each(void *cls, enum MHD_ValueKind kind, const char
 	struct params *p = cls;
 
 	(void)kind;
-	if (p->n == MAX_PARAMS || !clean_text(key, key_size) ||
-	    (value && !clean_text(value, value_size))) {
-		p->bad = 1;
-		return MHD_NO;
+	if (p->n == MAX_PARAMS)
+		p->bad = "too many parameters";
+	else if (!(p->bad = text_problem(p->why, sizeof(p->why), "a parameter's name", key, key_size)) &&
+		 value) {
+		/* (the name, checked, is text) */
+		snprintf(p->what, sizeof(p->what), "parameter '%.40s'", key);
+		p->bad = text_problem(p->why, sizeof(p->why), p->what, value, value_size);
 	}
+	if (p->bad)
+		return MHD_NO;
 	p->v[p->n].name = key;
 	p->v[p->n].value = value ? value : "";
 	p->n++;
@@ -318,6 +344,8 @@ static int request_check(struct request *q, const char *url, const char *method)
 {
 	struct kifu_serve_answer *a = &q->a;
 	struct params p;
+	const char *why;
+	char buf[80];
 	size_t i;
 
 	memset(&p, 0, sizeof(p));
@@ -325,13 +353,14 @@ static int request_check(struct request *q, const char *url, const char *method)
 		return -1;
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 		return kifu_serve_fail_(a, 405, "only GET and HEAD are answered");
-	if (!clean_text(url, strlen(url)) || url[0] != '/')
-		return kifu_serve_fail_(a, 400, "the path is not UTF-8 text");
+	if ((why = text_problem(buf, sizeof(buf), "the path", url, strlen(url))))
+		return kifu_serve_fail_(a, 400, why);
+	if (url[0] != '/')
+		return kifu_serve_fail_(a, 400, "the path does not start with '/'");
 	if (dot_steps(url))
 		return kifu_serve_fail_(a, 400, "no '.' or '..' in a path");
 	if (MHD_get_connection_values_n(q->c, MHD_GET_ARGUMENT_KIND, param_each, &p) < 0 || p.bad)
-		return kifu_serve_fail_(a, 400, p.n == MAX_PARAMS ? "too many parameters"
-							   : "a parameter is not UTF-8 text");
+		return kifu_serve_fail_(a, 400, p.bad ? p.bad : "a parameter is not UTF-8 text");
 	/* (the connection's texts, kept while a worker reads them) */
 	for (i = 0; i < p.n; i++) {
 		q->params[i].name = strdup(p.v[i].name);
@@ -483,7 +512,19 @@ void kifu_serve_log_(void (*log)(void *ctx, const char *line), void *ctx, const 
 	struct kifu_buf line = KIFU_BUF_INIT;
 	size_t n = strlen(path);
 
-	kifu_buf_printf(&line, "%s %.200s%s ", method, path, n > 200 ? "..." : "");
+	/* (a path may hold a tab, CR or LF: escaped, the log keeps one line a request) */
+	kifu_buf_printf(&line, "%s ", method);
+	if (n > 200) {
+		char head[201];
+
+		memcpy(head, path, 200);
+		head[200] = '\0';
+		kifu_buf_escaped(&line, head);
+		kifu_buf_puts(&line, "... ");
+	} else {
+		kifu_buf_escaped(&line, path);
+		kifu_buf_putc(&line, ' ');
+	}
 	if (status)
 		kifu_buf_printf(&line, "%d %zu %.1f ms", status, size, ms);
 	else

@@ -181,9 +181,16 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 	} else if (!strncmp(path, "/game/", 6) && path[6] && path[strlen(path) - 1] == '/' &&
 		   !strchr(path + 6, '/')[1]) {
 		/* /game/ID/ is /game/ID, as a browser or a hand-typed address may ask */
+		size_t i, plen = strlen(path);
+
 		a->status = 308;
 		a->header = "Location";
-		kifu_buf_add(&a->header_value, path, strlen(path) - 1);
+		/* (what was decoded encoded again: a header is one line, ? and # not the path's) */
+		for (i = 0; i + 1 < plen; i++)
+			if ((unsigned char)path[i] <= 0x20 || path[i] == 0x7f || strchr("%?#", path[i]))
+				kifu_buf_printf(&a->header_value, "%%%02X", (unsigned char)path[i]);
+			else
+				kifu_buf_putc(&a->header_value, path[i]);
 		/* the ply kept (digits only: nothing else of the request reaches the header) */
 		if (kifu_serve_param_(r, "ply") && *kifu_serve_param_(r, "ply") &&
 		    strspn(kifu_serve_param_(r, "ply"), "0123456789") ==

@@ -701,22 +701,21 @@ static int write_csv(struct kifu_buf *out, const struct kifu_report *rep)
 			first = 0;
 			if (k->type == KIFU_CELL_ABSENT || k->type == KIFU_CELL_NULL)
 				continue;
-			/* numbers need no quotes, a text is its own field */
-			if (k->type == KIFU_CELL_INT) {
-				put_int(out, k->i);
-				continue;
-			}
-			if (k->type == KIFU_CELL_REAL) {
-				put_real(out, k->r);
-				continue;
-			}
 			if (k->type == KIFU_CELL_TEXT) {
 				kifu_buf_csv_field(out, k->text);
 				continue;
 			}
+			/*
+			 * Numbers too go through the field writer: a negative
+			 * one starts with '-', which INTEROP.md has written '-0.5.
+			 */
 			kifu_buf_reset(&cell);
-			/* Full precision: csv is for programs. */
-			table_text(&cell, k, -1, 0);
+			if (k->type == KIFU_CELL_INT)
+				put_int(&cell, k->i);
+			else if (k->type == KIFU_CELL_REAL)
+				put_real(&cell, k->r);
+			else /* full precision: csv is for programs */
+				table_text(&cell, k, -1, 0);
 			kifu_buf_csv_field(out, cell.data ? cell.data : "");
 		}
 		kifu_buf_puts(out, "\r\n");

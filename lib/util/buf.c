@@ -247,13 +247,25 @@ void kifu_buf_detached_free(char *data)
 	free(data);
 }
 
+int kifu_buf_csv_guarded(int c)
+{
+	return c && strchr(KIFU_CSV_GUARDED, c) != NULL;
+}
+
 int kifu_buf_csv_field(struct kifu_buf *b, const char *s)
 {
 	size_t n = strlen(s);
+	int guard = kifu_buf_csv_guarded((unsigned char)s[0]);
 
-	if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' ')))
+	if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
+		/* a spreadsheet would run it as a formula: INTEROP.md csv */
+		if (guard)
+			kifu_buf_putc(b, '\'');
 		return kifu_buf_add(b, s, n);
+	}
 	kifu_buf_putc(b, '"');
+	if (guard)
+		kifu_buf_putc(b, '\'');
 	for (; *s; s++) {
 		if (*s == '"')
 			kifu_buf_putc(b, '"');

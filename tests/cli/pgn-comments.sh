@@ -3,8 +3,10 @@
 # gives every comment back as it was (long ones wrapped at 80 characters,
 # ' - ', runs of spaces, tabs beside spaces, '}' in a `;` comment), but for
 # the losses formats/pgn.md names: a comment's own line breaks come back
-# as a space, white space at its ends is dropped. Runs from the repo root;
-# tools in $KIFU_BIN.
+# as a space, white space at its ends is dropped. A NAG of any number of
+# digits is one NAG, kept in the comment ($123456 once read as $12345 and a
+# move '6'), with a warning naming it when it is past PGN's $255. Runs from
+# the repo root; tools in $KIFU_BIN.
 set -u
 . tests/cli/lib/test-lib.sh
 
@@ -50,5 +52,29 @@ check "the long comments are wrapped" [ "$(grep -c '^nice - very' "$tmp/a.pgn")"
 "$bin/kifu-export" --to yaml --file "$tmp/a.pgn" >"$tmp/b.yaml"
 check "the pgn reads back" [ $? -eq 0 ]
 check "yaml -> pgn -> yaml keeps the comments" python3 "$tmp/comments.py" compare "$tmp/a.yaml" "$tmp/b.yaml"
+
+# NAGs past $255: the whole digit run, named in the warning, kept in the comment
+cat >"$tmp/nag.pgn" <<'EOF'
+[Game "splay-schmidt"]
+[Variant "standard"]
+[White "A"]
+[Black "B"]
+[Result "*"]
+
+1. f4 $123456 g5 $14 $0255 2. b5 $1234567890123456789012345 *
+EOF
+"$bin/kifu-export" --to json --file "$tmp/nag.pgn" >"$tmp/nag.json" 2>"$tmp/nag.err"
+check "a long NAG reads (exit 0)" [ $? -eq 0 ]
+check "a long NAG is no move" eval '! grep -q "unparsable move" "$tmp/nag.err"'
+check "the warning names \$123456" grep -q "7:7: warning: game 1: NAG '\$123456' is past PGN's \$255" \
+	"$tmp/nag.err"
+check "the warning names the 25 digits" grep -q "NAG '\$1234567890123456789012345'" "$tmp/nag.err"
+check "\$14 and \$0255 draw no warning" [ "$(grep -c warning "$tmp/nag.err")" -eq 2 ]
+check "the NAGs are kept in the comments" python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))[0]
+got = [(m["move"], m.get("comment")) for m in g["moves"]]
+want = [("f4", "$123456"), ("g5", "$14 $0255"), ("b5", "$1234567890123456789012345")]
+sys.exit(0 if got == want else "%r, not %r" % (got, want))' "$tmp/nag.json"
 
 test_done "$checks checks"

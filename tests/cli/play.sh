@@ -4,7 +4,9 @@
 # expected), once with another seed (different output expected), as a
 # stream and as one file per game (the same games), and everything written
 # must pass kifu-validate. Then capped games, seat rotation, player names,
-# --first, and the usage errors of bad player specs.
+# --first, and the usage errors of bad player specs; the summary's line
+# for a side that won every game (CLI.md: "every game won by SPEC", no
+# number, where it said -inf or +inf).
 set -u
 . tests/cli/lib/test-lib.sh
 play=$bin/kifu-play
@@ -138,5 +140,14 @@ assert len(stored) == 4, stored
 assert stored == [" ".join(g) for g in games], (stored, games)
 PY
 fi
+
+# one side won every game: named, no infinite Elo difference
+for p in mcts:8,random random,mcts:8; do
+	"$play" glaisher --players "$p" --games 2 --seed 1 2>"$tmp/err" >/dev/null ||
+		fail "--players $p: exit $?"
+	grep -q "^kifu-play:   Elo difference of ${p%,*} against ${p#*,}: every game won by mcts:8\$" \
+		"$tmp/err" || fail "--players $p, every game won: $(tail -1 "$tmp/err")"
+	grep -q 'inf' "$tmp/err" && fail "--players $p: an infinite number: $(tail -1 "$tmp/err")"
+done
 
 test_done
