@@ -48,7 +48,9 @@ struct kifu_check_summary {
  * What is wrong, one call each: check is the kind ("game": a game that does
  * not load, replay or match its row as stored, format 2's lines included;
  * "hashes": stored hashes that are not the replay's; "index", "canonical
- * index": a position missing or extra in a position index; "sums": a
+ * index": a position missing or extra in a position index; "pattern
+ * summary": what kifu-search --pattern reads of the game, missing or not
+ * its replay's; "sums": a
  * report's kept sums that are not their recount; "tree": the tree's
  * counts at a position), id the game it concerns (-1: none in
  * particular), message what is wrong, naming it. A non-zero return

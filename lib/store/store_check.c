@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kifu/game.h"
+#include "kifu/pattern.h"
 #include "store/store_check.h"
 #include "store/store_impl.h"
 
@@ -34,7 +35,7 @@ struct kifu_store_check_ {
 	struct kifu_diags diags;
 	int replayed;            /* rp is the last game's, replayed as stored */
 	int incomplete;          /* some game did not replay: no totals */
-	struct kifu_stmt *row, *hashes, *index, *canon;
+	struct kifu_stmt *row, *hashes, *index, *canon, *cells;
 	uint64_t *h;
 	size_t nh, caph;
 	struct first *f;
@@ -113,6 +114,10 @@ int kifu_store_check_open_(struct kifu_store_check_ **out, struct kifu_store *st
 		kifu_buf_puts(&sql, " h WHERE h.hash = ?1 AND h.game_id = ?2");
 		ret = sql.failed ? nomem(err) : kifu_db_prepare_(&ck->canon, st, sql.data, err);
 	}
+	/* Pattern search's summaries (schema 8). */
+	if (ret == 0 && st->version >= 8)
+		ret = kifu_db_prepare_(&ck->cells, st, "SELECT cells FROM game_cells WHERE "
+				       "game_id = ?1", err);
 	kifu_buf_release(&sql);
 	if (ret < 0) {
 		kifu_store_check_free_(ck);
@@ -130,6 +135,7 @@ void kifu_store_check_free_(struct kifu_store_check_ *ck)
 	kifu_db_finalize_(ck->hashes);
 	kifu_db_finalize_(ck->index);
 	kifu_db_finalize_(ck->canon);
+	kifu_db_finalize_(ck->cells);
 	kifu_record_free(ck->rec);
 	kifu_replay_release(&ck->rp);
 	kifu_diags_release(&ck->diags);
@@ -213,6 +219,38 @@ static int check_index(struct kifu_store_check_ *ck, struct kifu_stmt *s, const 
 }
 
 /*
+ * The game's pattern summary (game_cells) is the one its replay makes:
+ * kifu-search --pattern replays only the games whose summary may hold a
+ * pattern, so a missing or wrong one hides games from it.
+ */
+static int check_cells(struct kifu_store_check_ *ck, int64_t id, struct kifu_error *err)
+{
+	unsigned char packed[KIFU_GAME_SIDES_MAX * (KIFU_CELLS_MAX / 8)];
+	const struct kifu_game *g = ck->rp.game;
+	size_t len;
+	int rc, ret = 0;
+
+	if (!g || !g->ncells || ck->rp.variant < 0 || ck->rp.cells_plies != ck->rp.nplies + 1 ||
+	    !ck->rp.state)
+		return 0;
+	kifu_pattern_summary_pack(packed, g, g->ncells(ck->rp.state), ck->rp.cells);
+	len = KIFU_PATTERN_PACKED_SIZE(g, g->ncells(ck->rp.state));
+	kifu_db_bind_int64_(ck->cells, 1, id);
+	rc = kifu_db_step_(ck->cells);
+	if (rc == KIFU_DB_DONE)
+		ret = foundf(ck, "pattern summary", id, "game %lld has no pattern summary "
+			     "(game_cells)", (long long)id);
+	else if (rc != KIFU_DB_ROW)
+		ret = kifu_store_fail_(ck->st, "cannot read the pattern summaries", err);
+	else if (kifu_db_column_bytes_(ck->cells, 0) != len ||
+		 memcmp(kifu_db_column_blob_(ck->cells, 0), packed, len))
+		ret = foundf(ck, "pattern summary", id, "the pattern summary of game %lld "
+			     "(game_cells) is not its replay's", (long long)id);
+	kifu_db_reset_(ck->cells);
+	return ret;
+}
+
+/*
  * kifu_store_game_validate with the canonical hashes kept as well: a
  * first error of the game's replay is damage, to fn (1 returned then).
  */
@@ -224,7 +262,7 @@ static int replay(struct kifu_store_check_ *ck, int64_t id, struct kifu_error *e
 
 	kifu_diags_reset(&ck->diags);
 	ret = kifu_record_validate(&ck->rp, &ck->diags, ck->rec,
-				   KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK |
+				   KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK | KIFU_VALIDATE_CELLS |
 				   (ck->canon ? KIFU_VALIDATE_CANON : 0), err);
 	if (ret < 0)
 		return ret;
@@ -325,7 +363,9 @@ int kifu_store_check_game_(struct kifu_store_check_ *ck, int64_t id, struct kifu
 		if (ret != 0)
 			return ret;
 	}
-	if (ck->index)
+	if (ck->cells)
+		ret = check_cells(ck, id, err);
+	if (ret == 0 && ck->index)
 		ret = check_index(ck, ck->index, "position index", id, ck->rp.hashes,
 				  ck->rp.nplies + 1, &ck->positions, err);
 	if (ret == 0 && ck->canon && ck->rp.ncanon == ck->rp.nplies + 1)

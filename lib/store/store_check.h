@@ -20,7 +20,9 @@
  * check the kind ("game": the game does not load or replay as stored, its
  * lines included; "hashes": its stored hashes are not its replay's;
  * "index", "canonical index": a position of it is missing from an index,
- * or the index holds what no game reaches), id the game (-1: none in
+ * or the index holds what no game reaches; "pattern summary": its row of
+ * game_cells, which kifu-search --pattern reads, is missing or not its
+ * replay's), id the game (-1: none in
  * particular) and a message without the "database ... is damaged" prefix.
  * A non-zero return stops the check and is returned.
  */
@@ -38,7 +40,8 @@ void kifu_store_check_free_(struct kifu_store_check_ *ck);
  * Checks stored game id: its record loads (with format 2's lines) and
  * replays, in as many plies as games.plies says, to the duplicate key
  * games.content_hash holds; its stored hashes are the replay's, ply for
- * ply; every position it reaches is in the position index with the first
+ * ply; its pattern summary is its replay's; every position it reaches is
+ * in the position index with the first
  * ply it reached it at (and, where the backend keeps one, in the
  * canonical index by its canonical hash). What is wrong goes to fn; the
  * return is 0, fn's non-zero return, or a negative KIFU_E* code when the

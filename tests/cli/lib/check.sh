@@ -47,6 +47,9 @@ check_cases() { # REF: the reference database
 		"DELETE FROM positions_hash WHERE game_id = 5 AND ply = 2"
 	check_case index-extra "position index holds [0-9]+ entries, the stored games reach [0-9]+ positions" \
 		"INSERT INTO positions_hash(hash, game_id, ply) VALUES (12345, 7, 3)"
+	# Pattern search's summary of a game: missing, or not the game's.
+	check_case cells-missing ": game 4 has no pattern summary" \
+		"DELETE FROM game_cells WHERE game_id = 4"
 	# Kept sums: each report's, named by its rows.
 	check_case outcomes "summary's kept sums \(stats_outcomes\) differ .*kept 'glaisher," \
 		"UPDATE stats_outcomes SET games = games + 2 WHERE game = 'glaisher'"
