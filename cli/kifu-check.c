@@ -18,7 +18,8 @@
 #include "kifu/check.h"
 #include "kifu/store.h"
 
-static const char usage[] = "kifu-check [--db DB] [--sample N [--seed S]] [--json] [--quiet]";
+static const char usage[] =
+	"kifu-check [--db DB] [--sample N [--seed S]] [--trees N|all] [--json] [--quiet]";
 
 static void help(void)
 {
@@ -38,8 +39,9 @@ static void help(void)
 	       "    and by position, players, balance) is made from the kept sums and from\n"
 	       "    the games and must be the same; and the tree's counts (plain and by\n"
 	       "    symmetry) at the positions of the first 4 plies of up to 200 of the\n"
-	       "    checked games, spread over them, the same from its kept counts and\n"
-	       "    from the position index.\n"
+	       "    checked games (--trees), spread over them, the same from its kept\n"
+	       "    counts and from the position index;\n"
+	       "  - the backend's own check of its storage (SQLite: PRAGMA integrity_check).\n"
 	       "Kept sums behind the games are brought up to date first where the database\n"
 	       "can be written (as kifu-stats would), then all is read in one snapshot.\n\n"
 	       "  --db DB        the database (SQLite file or postgresql:// URI); default\n"
@@ -48,6 +50,9 @@ static void help(void)
 	       "                 and of the kept sums only the tree's at their positions\n"
 	       "  --seed S       the sample's draw (0 to 2^64-1; default: from the clock,\n"
 	       "                 printed in the summary): the same seed, the same games\n"
+	       "  --trees N|all  check the tree's counts at the first plies of N of the\n"
+	       "                 checked games (default 200), or of all of them (a report\n"
+	       "                 or two per position: slow on large databases)\n"
 	       "  --json         one JSON object per problem on stdout (JSON Lines):\n"
 	       "                 {\"check\", \"game\" (its id, or null), \"message\"};\n"
 	       "                 the summary goes to stderr\n"
@@ -57,7 +62,7 @@ static void help(void)
 	       "  kifu-check: error: 'DB': MESSAGE\n"
 	       "naming what is wrong: the game and ply, the position (16 hex digits), or the\n"
 	       "report's rows kept and recounted. The checks (\"check\" in json): game,\n"
-	       "hashes, pattern summary, index, canonical index, sums, tree. The summary line is\n"
+	       "file, hashes, pattern summary, index, canonical index, sums, tree. The summary line is\n"
 	       "'N games, C checked, P positions, R reports, T tree positions, K problems'\n"
 	       "(and ', seed S' with --sample).\n\n"
 	       "Exit status: 0 nothing is wrong, 1 something is, 2 usage error, 3 the\n"
@@ -96,6 +101,7 @@ int main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "sample", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "trees", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -117,6 +123,10 @@ int main(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'n': opt.sample = cli_parse_long(usage, "--sample", optarg, 1, LONG_MAX); break;
 		case 's': opt.seed = cli_parse_seed(usage, optarg); seeded = 1; break;
+		case 't':
+			opt.trees = strcmp(optarg, "all") ? cli_parse_long(usage, "--trees", optarg, 1,
+									    LONG_MAX) : -1;
+			break;
 		case 'j': r.json = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': help(); break;

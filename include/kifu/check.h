@@ -31,9 +31,16 @@ struct kifu_check_options {
 	 */
 	long sample;
 	uint64_t seed;      /* the sample's draw: the same seed, the same games */
+	/*
+	 * The tree's counts are checked at the first plies of this many of
+	 * the checked games, spread over them (0: KIFU_CHECK_TREES; < 0: of
+	 * every one of them).
+	 */
+	long trees;
 };
 
-#define KIFU_CHECK_OPTIONS_INIT { 0, 0 }
+#define KIFU_CHECK_TREES 200
+#define KIFU_CHECK_OPTIONS_INIT { 0, 0, 0 }
 
 struct kifu_check_summary {
 	long long games;      /* stored */
@@ -53,7 +60,8 @@ struct kifu_check_summary {
  * its replay's; "sums": a
  * report's kept sums that are not their recount; "tree": the tree's
  * counts at a position), id the game it concerns (-1: none in
- * particular), message what is wrong, naming it. A non-zero return
+ * particular; "file": the backend's own check of its storage, SQLite's
+ * PRAGMA integrity_check), message what is wrong, naming it. A non-zero return
  * stops the check and is returned.
  */
 typedef int (*kifu_check_fn)(void *ctx, const char *check, int64_t id, const char *message);

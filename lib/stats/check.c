@@ -20,8 +20,6 @@
 #include "stats/stats_impl.h"
 #include "store/store_check.h"
 
-/* The tree is checked at the first plies of at most this many of the checked games. */
-#define TREE_GAMES 200
 /* Rows of a report's difference named in one message, on each side. */
 #define DIFF_ROWS 3
 
@@ -381,8 +379,10 @@ int kifu_stats_check(struct kifu_check_summary *sum, struct kifu_store *st,
 		k = choose(ids, n, opt->sample, opt->seed);
 		ret = kifu_store_check_open_(&ck, st, say, &r, err);
 	}
-	/* The tree at the first plies of TREE_GAMES games spread over those checked. */
-	every = k / TREE_GAMES + 1;
+	if (ret == 0)
+		ret = kifu_store_check_file_(ck, err);
+	/* The tree at the first plies of opt->trees games spread over those checked. */
+	every = opt->trees < 0 ? 1 : k / (size_t)(opt->trees ? opt->trees : KIFU_CHECK_TREES) + 1;
 	for (i = 0; i < k && ret == 0; i++) {
 		ret = kifu_store_check_game_(ck, ids[i], err);
 		sum->checked++;

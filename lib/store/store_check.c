@@ -92,8 +92,8 @@ int kifu_store_check_open_(struct kifu_store_check_ **out, struct kifu_store *st
 	ret = kifu_db_prepare_(&ck->row, st, "SELECT plies, content_hash FROM games WHERE id = ?1",
 			       err);
 	if (ret == 0 && st->version >= 4) {
-		kifu_buf_printf(&sql, "SELECT hashes FROM %s WHERE game_id = ?1",
-				kifu_db_game_data_(st));
+		kifu_buf_printf(&sql, "SELECT hashes, %s FROM %s WHERE game_id = ?1",
+				st->version >= 7 ? "canon" : "NULL", kifu_db_game_data_(st));
 		ret = sql.failed ? nomem(err) : kifu_db_prepare_(&ck->hashes, st, sql.data, err);
 	}
 	/* An index set aside by an interrupted bulk load is rebuilt by the next write. */
@@ -219,6 +219,35 @@ static int check_index(struct kifu_store_check_ *ck, struct kifu_stmt *s, const 
 }
 
 /*
+ * The canonical hashes stored with the game (column 1 of ck->hashes, from
+ * schema 7; NULL: none kept) are its replay's: the symmetric tree and
+ * openings read them.
+ */
+static int check_canon(struct kifu_store_check_ *ck, int64_t id, long long plies,
+		       struct kifu_error *err)
+{
+	struct kifu_error why;
+	size_t p;
+	int ret;
+
+	if (kifu_db_column_is_null_(ck->hashes, 1) || ck->rp.ncanon != ck->rp.nplies + 1)
+		return 0;
+	kifu_error_clear(&why);
+	ret = kifu_store_column_hashes_(&ck->h, &ck->nh, &ck->caph, ck->hashes, 1);
+	if (ret == KIFU_ENOMEM)
+		return nomem(err);
+	if (ret < 0 || (long long)ck->nh != plies + 1)
+		return foundf(ck, "hashes", id, "the canonical hashes of game %lld do not read as "
+			      "one a position", (long long)id);
+	for (p = 0; p < ck->nh; p++)
+		if (ck->h[p] != ck->rp.canon[p])
+			return foundf(ck, "hashes", id, "the stored canonical hash of game %lld at "
+				      "ply %zu is %016" PRIx64 ", its replay's %016" PRIx64,
+				      (long long)id, p, ck->h[p], ck->rp.canon[p]);
+	return 0;
+}
+
+/*
  * The game's pattern summary (game_cells) is the one its replay makes:
  * kifu-search --pattern replays only the games whose summary may hold a
  * pattern, so a missing or wrong one hides games from it.
@@ -263,7 +292,7 @@ static int replay(struct kifu_store_check_ *ck, int64_t id, struct kifu_error *e
 	kifu_diags_reset(&ck->diags);
 	ret = kifu_record_validate(&ck->rp, &ck->diags, ck->rec,
 				   KIFU_VALIDATE_TEXT | KIFU_VALIDATE_NO_CLOCK | KIFU_VALIDATE_CELLS |
-				   (ck->canon ? KIFU_VALIDATE_CANON : 0), err);
+				   KIFU_VALIDATE_CANON, err);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < ck->diags.n; i++) {
@@ -353,6 +382,8 @@ int kifu_store_check_game_(struct kifu_store_check_ *ck, int64_t id, struct kifu
 						     "%lld at ply %zu is %016" PRIx64 ", its "
 						     "replay's %016" PRIx64, (long long)id, p,
 						     ck->h[p], ck->rp.hashes[p]);
+			if (ret == 0)
+				ret = check_canon(ck, id, plies, err);
 		} else if (rc == KIFU_DB_DONE) {
 			ret = foundf(ck, "hashes", id, "game %lld has no stored hashes",
 				     (long long)id);
@@ -371,6 +402,26 @@ int kifu_store_check_game_(struct kifu_store_check_ *ck, int64_t id, struct kifu
 	if (ret == 0 && ck->canon && ck->rp.ncanon == ck->rp.nplies + 1)
 		ret = check_index(ck, ck->canon, "canonical index", id, ck->rp.canon,
 				  ck->rp.ncanon, &ck->canon_positions, err);
+	return ret;
+}
+
+int kifu_store_check_file_(struct kifu_store_check_ *ck, struct kifu_error *err)
+{
+	struct kifu_stmt *s = NULL;
+	const char *row;
+	int rc, ret = 0;
+
+	if (!kifu_db_sql_(ck->st, "integrity_check"))
+		return 0;
+	ret = kifu_db_prepare_named_(&s, ck->st, "integrity_check", err);
+	while (ret == 0 && (rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		row = kifu_db_column_text_(s, 0);
+		if (row && strcmp(row, "ok"))
+			ret = foundf(ck, "file", -1, "the database file: %s", row);
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE)
+		ret = kifu_store_fail_(ck->st, "cannot check the database file", err);
+	kifu_db_finalize_(s);
 	return ret;
 }
 

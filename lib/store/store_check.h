@@ -50,6 +50,12 @@ void kifu_store_check_free_(struct kifu_store_check_ *ck);
 int kifu_store_check_game_(struct kifu_store_check_ *ck, int64_t id, struct kifu_error *err);
 
 /*
+ * The backend's own check of its storage where it has one (SQLite's PRAGMA
+ * integrity_check: a problem "file" per row it gives that is not "ok").
+ */
+int kifu_store_check_file_(struct kifu_store_check_ *ck, struct kifu_error *err);
+
+/*
  * The replay of the game checked last when it replayed as stored (moves,
  * texts and hashes: the tree's positions to check), else NULL.
  */
