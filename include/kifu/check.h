@@ -54,7 +54,7 @@ struct kifu_check_summary {
 /*
  * What is wrong, one call each: check is the kind ("game": a game that does
  * not load, replay or match its row as stored, format 2's lines included;
- * "hashes": stored hashes that are not the replay's; "index", "canonical
+ * "hashes": stored hashes that are not the replay's; "position index", "canonical
  * index": a position missing or extra in a position index; "pattern
  * summary": what kifu-search --pattern reads of the game, missing or not
  * its replay's; "sums": a

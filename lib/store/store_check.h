@@ -19,7 +19,7 @@
  * What is wrong, as the check finds it: fn(ctx, check, id, message) with
  * check the kind ("game": the game does not load or replay as stored, its
  * lines included; "hashes": its stored hashes are not its replay's;
- * "index", "canonical index": a position of it is missing from an index,
+ * "position index", "canonical index": a position of it is missing from an index,
  * or the index holds what no game reaches; "pattern summary": its row of
  * game_cells, which kifu-search --pattern reads, is missing or not its
  * replay's), id the game (-1: none in
