@@ -17,6 +17,10 @@ check_cases "$ref"
 # A usage error: --seed without --sample.
 "$bin/kifu-check" --db "$ref" --seed 3 >/dev/null 2>&1
 check "--seed without --sample is a usage error" [ $? -eq 2 ]
+"$bin/kifu-check" --db '' >/dev/null 2>&1
+check "an empty database name is a usage error" [ $? -eq 2 ]
+"$bin/kifu-check" --db "$ref" >/dev/full 2>/dev/null
+check "a full standard output is exit 3" [ $? -eq 3 ]
 "$bin/kifu-check" --db "$tmp/none.db" >/dev/null 2>"$tmp/none.err"
 check "a missing database exits 3" [ $? -eq 3 ]
 check "... and is not created" [ ! -e "$tmp/none.db" ]
