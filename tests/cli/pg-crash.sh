@@ -43,8 +43,15 @@ span=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 # kifu-check finds both whole (every position of every game in the index and
 # nothing else, every kept sum its recount) with the same counts.
 "$imp" --quiet --db "$tmp/ref.sqlite" "$tmp/arch" 2>/dev/null
-"$bin/kifu-check" --db "$tmp/ref.sqlite" >"$tmp/check.sqlite" 2>&1 || fail "kifu-check of SQLite: $(head -c 400 "$tmp/check.sqlite")"
-"$bin/kifu-check" --db "$ref" >"$tmp/check.ref" 2>&1 || fail "kifu-check of PostgreSQL: $(head -c 400 "$tmp/check.ref")"
+# (The tree's positions aside: which games they come from follows the ids, which kills change.)
+whole() { # DB OUT: kifu-check's summary without the tree positions
+	"$bin/kifu-check" --db "$1" >"$2.all" 2>&1
+	_rc=$?
+	sed 's/, [0-9]* tree positions,/,/' "$2.all" >"$2"
+	return $_rc
+}
+whole "$tmp/ref.sqlite" "$tmp/check.sqlite" || fail "kifu-check of SQLite: $(head -c 400 "$tmp/check.sqlite")"
+whole "$ref" "$tmp/check.ref" || fail "kifu-check of PostgreSQL: $(head -c 400 "$tmp/check.ref")"
 cmp -s "$tmp/check.sqlite" "$tmp/check.ref" ||
 	fail "kifu-check: $(cat "$tmp/check.ref") on PostgreSQL, $(cat "$tmp/check.sqlite") on SQLite after the same import"
 
@@ -66,7 +73,7 @@ PY
 # database whole (every game replays, its positions are in the index and the
 # index holds nothing else, every kept sum is its recount) with the clean
 # import's counts; the quarantine (the public view) holds as many records.
-"$bin/kifu-check" --db "$db" >"$tmp/check.db" 2>&1 || fail "kifu-check after the kills: $(head -c 400 "$tmp/check.db")"
+whole "$db" "$tmp/check.db" || fail "kifu-check after the kills: $(head -c 400 "$tmp/check.db")"
 cmp -s "$tmp/check.ref" "$tmp/check.db" ||
 	fail "kifu-check: $(cat "$tmp/check.db") after the kills, $(cat "$tmp/check.ref") in the clean import"
 [ "$(pg_psql ref -c 'SELECT count(*) FROM quarantine_list')" = "$(pg_psql kifu -c 'SELECT count(*) FROM quarantine_list')" ] ||
