@@ -3,10 +3,11 @@
 # format 2's lines) exits 0 with every game checked, a sample checks the
 # games its seed draws, and each kind of damage (a game's row, the position
 # index missing or holding an entry, each report's kept sums, the tree's
-# counts, a lines row) is named and exits 1 (tests/cli/lib/check.sh).
+# counts, a lines row, a pattern summary; here also a stored hash and a
+# canonical one) is named and exits 1 (tests/cli/lib/check.sh).
 set -u
 . tests/cli/lib/test-lib.sh
-test_require sqlite3
+test_require sqlite3 python3
 . tests/cli/lib/check.sh
 ref=$tmp/ref.db
 # shellcheck disable=SC2086
@@ -14,6 +15,22 @@ ref=$tmp/ref.db
 check_copy() { cp "$ref" "$tmp/$1.db" && echo "$tmp/$1.db"; }
 check_sql() { sqlite3 "$1" "$2"; }
 check_cases "$ref"
+# A stored hash and a canonical one that are not the replay's (SQLite keeps
+# them as 8-byte values: one bit changed in each, as a bad copy would).
+for col in hashes canon; do
+	cp "$ref" "$tmp/$col.db"
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+b = bytearray(c.execute("SELECT %s FROM game_data WHERE game_id = 5" % sys.argv[2]).fetchone()[0])
+b[9] ^= 1
+c.execute("UPDATE game_data SET %s = ? WHERE game_id = 5" % sys.argv[2], (bytes(b),))
+c.commit()' "$tmp/$col.db" "$col" || fail "$col: the damage failed"
+	"$bin/kifu-check" --db "$tmp/$col.db" >/dev/null 2>"$tmp/$col.err"
+	check "a changed $col exits 1" [ $? -eq 1 ]
+	check "... naming the game and ply: $(head -c 300 "$tmp/$col.err")" \
+		grep -Eq ": the stored (canonical )?hash of game 5 at ply 1 is [0-9a-f]{16}, its replay's [0-9a-f]{16}" "$tmp/$col.err"
+done
+
 # A usage error: --seed without --sample.
 "$bin/kifu-check" --db "$ref" --seed 3 >/dev/null 2>&1
 check "--seed without --sample is a usage error" [ $? -eq 2 ]
