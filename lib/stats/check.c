@@ -17,6 +17,7 @@
 
 #include "kifu/check.h"
 #include "kifu/game.h"
+#include "kifu/search.h"
 #include "stats/stats_impl.h"
 #include "store/store_check.h"
 
@@ -167,13 +168,51 @@ static int differ(struct run *r, const char *check, const char *what, struct kif
 }
 
 /*
+ * The text of a tree at a position that a board symmetry maps onto itself,
+ * made comparable: a move there has as many names as the symmetries that
+ * fix the position, and the kept counts and a recount may name it either
+ * way (the same move, the same games). Each line without its "move" field,
+ * the lines sorted (ties of the rows' order were broken by the names).
+ */
+static int unnamed(struct kifu_buf *b, struct kifu_error *err)
+{
+	struct kifu_buf out = KIFU_BUF_INIT;
+	char **v = NULL, *p, *q, *e;
+	size_t n, i;
+
+	n = lines_of(&v, b->data);
+	if (n == (size_t)-1)
+		return nomem(err);
+	for (i = 0; i < n; i++) {
+		p = v[i];
+		q = strstr(p, "{\"move\": \"");
+		if (q) {
+			/* a move's text holds no quote or backslash */
+			e = strchr(q + 10, '"');
+			kifu_buf_add(&out, p, (size_t)(q - p) + 1);
+			p = e ? e + 1 + (e[1] == ',') + (e[1] == ',' && e[2] == ' ') : q + 1;
+		}
+		kifu_buf_puts(&out, p);
+		kifu_buf_putc(&out, '\n');
+	}
+	free(v);
+	if (out.failed) {
+		kifu_buf_release(&out);
+		return nomem(err);
+	}
+	kifu_buf_release(b);
+	*b = out;
+	return 0;
+}
+
+/*
  * Report kind with opt over f, from the kept sums and then from the games:
  * the same text, else a problem of check. Damage the kept report meets is
  * a problem too (the recount then is not made).
  */
 static int compare(struct run *r, const char *check, const char *what, int kind,
 		   const struct kifu_filter *f, const struct kifu_stats_options *opt,
-		   int format, struct kifu_error *err)
+		   int format, int fixed, struct kifu_error *err)
 {
 	struct kifu_stats_options o = *opt;
 	struct kifu_report *rep = NULL;
@@ -203,6 +242,11 @@ static int compare(struct run *r, const char *check, const char *what, int kind,
 	}
 	if (ret == 0 && !damaged && (kept.failed || fresh.failed))
 		ret = nomem(err);
+	if (ret == 0 && !damaged && fixed) {
+		ret = unnamed(&kept, err);
+		if (ret == 0)
+			ret = unnamed(&fresh, err);
+	}
 	if (ret == 0 && !damaged && strcmp(kept.data ? kept.data : "", fresh.data ? fresh.data : ""))
 		ret = differ(r, check, what, &kept, &fresh, err);
 	kifu_buf_release(&kept);
@@ -233,7 +277,7 @@ static int check_sums(struct run *r, struct kifu_error *err)
 		opt.depth = reps[i].depth;
 		opt.by_position = reps[i].by_position;
 		ret = compare(r, "sums", reps[i].what, reps[i].kind, NULL, &opt, KIFU_REPORT_CSV,
-			      err);
+			      0, err);
 		r->sum->tables++;
 	}
 	return ret;
@@ -294,6 +338,21 @@ static int cmp_tpos(const void *a, const void *b)
 	return strcmp(x->after, y->after);
 }
 
+/* Whether a board symmetry other than the identity maps t's position onto itself. */
+static int self_symmetric(const struct tpos *t)
+{
+	uint64_t o[KIFU_GAME_SYMMETRIES_MAX];
+	struct kifu_error why;
+	int n = 0, k;
+
+	if (kifu_search_position_orientations(o, &n, t->g, t->variant, t->after, &why) < 0)
+		return 1; /* not known: compared without the names, as the safe side */
+	for (k = 1; k < n; k++)
+		if (o[k] == o[0])
+			return 1;
+	return 0;
+}
+
 /* The tree's kept counts at each distinct position collected, plain and symmetric. */
 static int check_trees(struct run *r, struct kifu_error *err)
 {
@@ -324,7 +383,7 @@ static int check_trees(struct run *r, struct kifu_error *err)
 					f.variant, t->hash, t->after);
 			ret = what.failed ? nomem(err)
 					  : compare(r, "tree", what.data, KIFU_STATS_TREE, &f, &opt,
-						    KIFU_REPORT_JSON, err);
+						    KIFU_REPORT_JSON, sym && self_symmetric(t), err);
 		}
 		r->sum->trees++;
 	}
