@@ -87,7 +87,8 @@ static size_t choose(int64_t *ids, size_t n, long sample, uint64_t seed)
 			ids[j] = t;
 		}
 	}
-	qsort(ids, k, sizeof(*ids), cmp_id);
+	if (k)
+		qsort(ids, k, sizeof(*ids), cmp_id);
 	return k;
 }
 
