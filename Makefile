@@ -229,6 +229,7 @@ MAN_NAME_kifu-play = play games between built-in players
 MAN_NAME_kifu-perft = count move sequences of a game
 MAN_NAME_kifu-analyse = review games with the built-in engine
 MAN_NAME_kifu-serve = serve the game database to a browser, read-only
+MAN_NAME_kifu-check = check the game database against a replay of its games
 
 $(O)/man/%.1: $(BIN)/% man/%.h2m man/kifu.h2m
 	@mkdir -p $(dir $@)

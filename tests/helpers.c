@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "kifu/check.h"
+#include "kifu/search.h"
 #include "store/db.h"
 #include "helpers.h"
 
@@ -502,4 +504,63 @@ uint64_t th_rng_next(struct th_rng *r)
 size_t th_rng_below(struct th_rng *r, size_t n)
 {
 	return (size_t)(th_rng_next(r) % n);
+}
+
+/* Each problem kifu_stats_check finds, printed for the failing test. */
+static int th_check_say(void *ctx, const char *check, int64_t id, const char *message)
+{
+	(void)ctx;
+	print_error("kifu_stats_check: %s (game %lld): %s\n", check, (long long)id, message);
+	return 0;
+}
+
+long long th_check_whole(struct kifu_store *st)
+{
+	struct kifu_check_options opt = KIFU_CHECK_OPTIONS_INIT;
+	struct kifu_check_summary sum;
+	struct kifu_error err;
+	long long games = -1;
+
+	kifu_error_clear(&err);
+	opt.trees = -1;
+	if (kifu_stats_check(&sum, st, &opt, th_check_say, NULL, &err) < 0)
+		fail_msg("kifu_stats_check: %s", err.message);
+	assert_int_equal(kifu_store_game_count(&games, st, &err), 0);
+	assert_int_equal(sum.games, games);
+	assert_int_equal(sum.checked, games);
+	assert_int_equal(sum.problems, 0);
+	return sum.positions;
+}
+
+static struct kifu_search_result *th_search_at(struct kifu_store *st, uint64_t hash)
+{
+	struct kifu_search_result *res = NULL;
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	if (kifu_search_games(&res, st, NULL, &hash, &err) < 0)
+		fail_msg("kifu_search_games: %s", err.message);
+	return res;
+}
+
+long th_games_at(struct kifu_store *st, uint64_t hash)
+{
+	struct kifu_search_result *res = th_search_at(st, hash);
+	long n = (long)kifu_search_count(res);
+
+	kifu_search_result_free(res);
+	return n;
+}
+
+long th_ply_at(struct kifu_store *st, uint64_t hash, int64_t id)
+{
+	struct kifu_search_result *res = th_search_at(st, hash);
+	long ply = -1;
+	size_t i;
+
+	for (i = 0; i < kifu_search_count(res); i++)
+		if (kifu_search_hit(res, i)->id == id)
+			ply = kifu_search_hit(res, i)->ply;
+	kifu_search_result_free(res);
+	return ply;
 }

@@ -66,6 +66,23 @@ long long th_q_int(struct kifu_store *st, const char *fmt, ...)
 const char *th_q_text(struct kifu_store *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* ---- what the store answers (the facts tests check, whatever its layout) ---- */
+
+/*
+ * kifu_stats_check of st, every game and the tree at every game's first
+ * plies: fails unless every game was checked and nothing is wrong (the
+ * problems are printed); returns the position index entries the games
+ * make (each game once per position it reaches).
+ */
+long long th_check_whole(struct kifu_store *st);
+/*
+ * The position index's answer for hash (kifu_search_games, no filter):
+ * how many games reach it; th_ply_at, the first ply game id reaches it at
+ * (-1 when the index does not list the game there).
+ */
+long th_games_at(struct kifu_store *st, uint64_t hash);
+long th_ply_at(struct kifu_store *st, uint64_t hash, int64_t id);
+
 /* ---- reports ---- */
 
 /*

@@ -17,7 +17,10 @@
 #include <sqlite3.h>
 
 #include "kifu/buf.h"
+#include "kifu/game.h"
 #include "kifu/record.h"
+#include "kifu/search.h"
+#include "kifu/stats.h"
 #include "kifu/store.h"
 #include "helpers.h"
 
@@ -112,9 +115,22 @@ static void test_migrate_lines(void **state)
 	assert_string_equal(after.data, before.data);
 	th_add_games(st, annotated);
 	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_lines"), 1);
-	/* kept with the game; the main line alone in game_data and the position index */
+	/*
+	 * kept with the game; the main line alone in the position index: its
+	 * last position found at ply 3, the line's (f6, d4) not at all, and
+	 * nothing else indexed than the two games' 4 positions each
+	 */
 	assert_int_equal(th_q_int(st, "SELECT plies FROM games WHERE id = 2"), 3);
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 2"), 4);
+	{
+		const struct kifu_game *g = kifu_game_find("splay-schmidt");
+		uint64_t h = 0;
+
+		assert_int_equal(kifu_search_position(&h, g, 0, "f6,f3,d4", &err), 0);
+		assert_int_equal(th_ply_at(st, h, 2), 3);
+		assert_int_equal(kifu_search_position(&h, g, 0, "f6,d4", &err), 0);
+		assert_int_equal(th_games_at(st, h), 0);
+		assert_int_equal(th_check_whole(st), 8);
+	}
 	assert_int_equal(kifu_store_game_load(&rec, st, 2, &err), 0);
 	th_revalidate(rec, &rp);
 	assert_int_equal(kifu_record_write(&after, rec, &rp, &err), 0);
@@ -237,7 +253,11 @@ static void write_all_games(struct kifu_buf *out, struct kifu_store *st)
 	kifu_store_game_ids_free(ids);
 }
 
-/* The rows every migration must keep, and the moves and positions, as one text. */
+/*
+ * The rows every migration must keep and the moves, as one text (the
+ * positions follow from the moves: th_check_whole checks the stored ones
+ * against a replay).
+ */
 static const char keep_sql[] =
 	"SELECT (SELECT count(*) FROM games) || '|' || (SELECT count(*) FROM quarantine) || '|' || "
 	"(SELECT count(*) FROM quarantine_diags) || '|' || (SELECT count(*) FROM imports) || '|' || "
@@ -246,8 +266,24 @@ static const char keep_sql[] =
 	"(SELECT sum(length(raw)) FROM quarantine) || '|' || "
 	"(SELECT group_concat(game_id || ':' || ply || ':' || move || ':' || ifnull(comment, '-') "
 	"|| ':' || ifnull(clock, '-') || ':' || ifnull(clock_text, '-'), ',') FROM "
-	"(SELECT * FROM moves ORDER BY game_id, ply)) || '|' || (SELECT group_concat(game_id || ':' "
-	"|| ply || ':' || hash, ',') FROM (SELECT * FROM positions ORDER BY game_id, ply))";
+	"(SELECT * FROM moves ORDER BY game_id, ply))";
+
+/* The hash of stored game id's start position, from its replay. */
+static uint64_t game_start(struct kifu_store *st, int64_t id)
+{
+	struct kifu_replay rp = KIFU_REPLAY_INIT;
+	struct kifu_record *rec;
+	struct kifu_error err;
+	uint64_t h;
+
+	kifu_error_clear(&err);
+	assert_int_equal(kifu_store_game_load(&rec, st, id, &err), 0);
+	th_revalidate(rec, &rp);
+	h = rp.hashes[0];
+	kifu_record_free(rec);
+	kifu_replay_release(&rp);
+	return h;
+}
 
 /* A database of the release before schema 4 migrates keeping everything. */
 static void test_migrate_release_3(void **state)
@@ -255,6 +291,10 @@ static void test_migrate_release_3(void **state)
 	struct kifu_buf before = KIFU_BUF_INIT, after = KIFU_BUF_INIT;
 	struct kifu_store *st = NULL;
 	struct kifu_error err;
+	long long positions;
+	uint64_t start;
+	long n_start;
+	int deferred = -1;
 	char *kept;
 
 	(void)state;
@@ -276,26 +316,31 @@ static void test_migrate_release_3(void **state)
 				       "clock_text = '1:30'"), "1:30=90.0");
 	write_all_games(&after, st);
 	assert_string_equal(after.data, before.data);
-	/* The position index: each game once per position, at its first ply. */
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash"),
-			 th_q_int(st, "SELECT count(*) FROM (SELECT DISTINCT hash, game_id FROM positions)"));
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash h WHERE ply <> (SELECT "
-				   "min(ply) FROM positions p WHERE p.hash = h.hash AND "
-				   "p.game_id = h.game_id)"), 0);
-	assert_string_equal(th_q_text(st, "PRAGMA integrity_check"), "ok");
+	/*
+	 * The position index: each game once per position, at its first ply,
+	 * nothing else; the stored hashes the replay's; the file's own check.
+	 */
+	positions = th_check_whole(st);
+	assert_true(positions > 30);
 	assert_int_equal(th_q_int(st, "PRAGMA foreign_key_check"), -999);
 	/* Deleting a game takes its moves and index entries with it, also after a bulk load. */
+	start = game_start(st, 2);
+	n_start = th_games_at(st, start);
 	th_exec(st, "DELETE FROM games WHERE id = 2");
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 2"), 0);
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_moves WHERE game_id = 2"), 0);
+	assert_int_equal(th_ply_at(st, start, 2), -1);
+	assert_int_equal(th_games_at(st, start), n_start - 1);
+	assert_true(th_check_whole(st) < positions);
+	assert_int_equal(th_q_int(st, "SELECT count(*) FROM moves WHERE game_id = 2"), 0);
 	assert_int_equal(kifu_store_bulk_begin(st, &err), 0);
 	assert_int_equal(kifu_store_bulk_end(st, &err), 0);
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"),
-			 th_q_int(st, "SELECT count(DISTINCT hash) FROM positions WHERE game_id = 3"));
+	positions = th_check_whole(st);
+	start = game_start(st, 3);
+	assert_int_equal(th_ply_at(st, start, 3), 0);
 	th_exec(st, "DELETE FROM games WHERE id = 3");
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 3"), 0);
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM sqlite_master WHERE sql LIKE "
-				   "'%%positions_hash_deferred%%'"), 0);
+	assert_int_equal(th_ply_at(st, start, 3), -1);
+	assert_true(th_check_whole(st) < positions);
+	assert_int_equal(kifu_store_indexes_deferred(&deferred, st, &err), 0);
+	assert_int_equal(deferred, 0);
 	kifu_store_free(st);
 	free(kept);
 	kifu_buf_release(&before);
@@ -303,10 +348,12 @@ static void test_migrate_release_3(void **state)
 }
 
 /*
- * Schema 7: every row of every table a database of the release before it
- * holds (tests/data/store/schema-6.sqlite), as plain SQL reads it, one line
- * per row in key order; the hash arrays through the views game_moves and
- * game_canon, which give them back as the JSON text of schema 6.
+ * Schema 7: every row of the public tables and views of a database of the
+ * release before it (tests/data/store/schema-6.sqlite: games, players,
+ * provenance, tags, figures, the quarantine, stored reviews, each game's
+ * moves as text), as plain SQL reads it, one line per row in key order.
+ * What the store derives (positions, indexes, kept sums, tree counts,
+ * listing) is checked by what it answers: write_answers and th_check_whole.
  */
 static int cmp_lines(const void *a, const void *b)
 {
@@ -317,17 +364,8 @@ static void dump_rows(struct kifu_buf *out, const char *path)
 {
 	static const char *const tables[] = {
 		"games", "players", "sides", "figures", "tags", "quarantine", "quarantine_diags",
-		"imports", "files", "analysis_runs", "analysis_plies", "stats_state",
-		"stats_outcomes", "stats_lines", "stats_players",
-		/*
-		 * schema 6's columns and rows: schema 8 adds the dates
-		 * (tests/cli/novelties.sh) and rows of move '' for the
-		 * games that end at a position (tests/cli/tree-ended.sh)
-		 */
-		"SELECT game, variant, \"symmetric\", hash, move, games, w0, w1, w2, w3, draws, "
-		"unfinished, plies FROM tree_moves WHERE move <> ''", "game_listing",
-		"positions_hash", "positions_canon", "game_moves", "game_canon", "moves",
-		"positions", "positions_hex", "game_list", "quarantine_list", NULL
+		"imports", "files", "analysis_runs", "analysis_plies", "moves", "game_list",
+		"quarantine_list", NULL
 	};
 	const char *const *t;
 	sqlite3 *db;
@@ -374,13 +412,90 @@ static void dump_rows(struct kifu_buf *out, const char *path)
 	assert_false(out->failed);
 }
 
+/*
+ * The tree's JSON in (reset after) appended to out without its rows'
+ * first_date and last_date: null on a file older than schema 8, the
+ * dates after its migration (tests/cli/novelties.sh checks them).
+ */
+static void undated(struct kifu_buf *out, struct kifu_buf *in)
+{
+	const char *p = in->data ? in->data : "", *d, *e;
+
+	while ((d = strstr(p, ", \"first_date\": ")) != NULL) {
+		kifu_buf_add(out, p, (size_t)(d - p));
+		e = strstr(d, "\"last_date\": ");
+		assert_non_null(e);
+		e += strlen("\"last_date\": ");
+		e += *e == '"' ? strcspn(e + 1, "\"") + 2 : strcspn(e, ",}");
+		p = e;
+	}
+	kifu_buf_puts(out, p);
+	kifu_buf_reset(in);
+}
+
+/*
+ * What the store answers from what it derives: every report over every
+ * game, the openings to the kept depth by line and by position, the tree
+ * of every game and variant at its start, plain and symmetric (when the
+ * version has it), and the listing of kifu-search, as CSV and JSON text.
+ */
+static void write_answers(struct kifu_buf *out, struct kifu_store *st)
+{
+	static const int kinds[] = { KIFU_STATS_SUMMARY, KIFU_STATS_LENGTHS, KIFU_STATS_OPENINGS,
+				     KIFU_STATS_OPENINGS, KIFU_STATS_PLAYERS };
+	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
+	struct kifu_search_result *res = NULL;
+	struct kifu_buf tree = KIFU_BUF_INIT;
+	struct kifu_report *rep;
+	struct kifu_error err;
+	size_t k, g, v;
+
+	kifu_error_clear(&err);
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		opt.depth = kinds[k] == KIFU_STATS_OPENINGS ? 6 : 2;
+		opt.by_position = k == 3;
+		if (kifu_stats_report(&rep, st, kinds[k], NULL, &opt, &err) < 0)
+			fail_msg("report %zu: %s", k, err.message);
+		assert_int_equal(kifu_report_write(out, rep, KIFU_REPORT_CSV, &err), 0);
+		kifu_report_free(rep);
+	}
+	opt = (struct kifu_stats_options)KIFU_STATS_OPTIONS_INIT;
+	for (g = 0; kifu_games[g]; g++) {
+		for (v = 0; kifu_games[g]->variants[v]; v++) {
+			struct kifu_filter f = { 0 };
+
+			f.game = kifu_games[g]->name;
+			f.variant = kifu_games[g]->variants[v];
+			for (k = 0; k < 2; k++) {
+				opt.symmetric = (int)k;
+				if (k && kifu_store_version(st) < 5)
+					break;
+				if (kifu_stats_report(&rep, st, KIFU_STATS_TREE, &f, &opt, &err) < 0)
+					fail_msg("tree of %s %s: %s", f.game, f.variant, err.message);
+				assert_int_equal(kifu_report_write(&tree, rep, KIFU_REPORT_JSON, &err), 0);
+				kifu_report_free(rep);
+				undated(out, &tree);
+			}
+		}
+	}
+	kifu_buf_release(&tree);
+	assert_int_equal(kifu_search_games(&res, st, NULL, NULL, &err), 0);
+	assert_int_equal(kifu_search_json(out, res, 0), 0);
+	kifu_search_result_free(res);
+	assert_false(out->failed);
+}
+
 /* A database of the release before schema 7 migrates keeping everything. */
 static void test_migrate_release_6(void **state)
 {
 	struct kifu_buf rows6 = KIFU_BUF_INIT, rows7 = KIFU_BUF_INIT;
 	struct kifu_buf before = KIFU_BUF_INIT, after = KIFU_BUF_INIT;
+	struct kifu_buf said6 = KIFU_BUF_INIT, said7 = KIFU_BUF_INIT;
+	struct kifu_record *rec;
 	struct kifu_store *st = NULL;
 	struct kifu_error err;
+	long long positions;
+	uint64_t start;
 
 	(void)state;
 	copy_fixture("tests/data/store/schema-6.sqlite");
@@ -392,17 +507,20 @@ static void test_migrate_release_6(void **state)
 	assert_int_equal(th_q_int(st, "SELECT count(*) FROM quarantine"), 5);
 	assert_int_equal(th_q_int(st, "SELECT count(*) FROM analysis_runs"), 4);
 	write_all_games(&before, st);
+	write_answers(&said6, st);
 	kifu_store_free(st);
 	st = th_store_open(th_dbpath);
 	assert_int_equal(kifu_store_version(st), kifu_store_schema_version());
 	assert_true(kifu_store_schema_version() >= 7);
-	/* 8 bytes per hash, big-endian: hex() gives the tools' digits */
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_data d JOIN games g ON g.id = d.game_id "
-				   "WHERE length(d.hashes) <> 8 * (g.plies + 1) OR "
-				   "length(d.canon) <> 8 * (g.plies + 1)"), 0);
-	assert_string_equal(th_q_text(st, "SELECT lower(hex(substr(hashes, 9, 8))) FROM game_data "
-				       "WHERE game_id = 3"),
-			    th_q_text(st, "SELECT hash FROM positions_hex WHERE game_id = 3 AND ply = 1"));
+	/*
+	 * Every game's hashes and canonical hashes its replay's, every
+	 * position indexed once at its first ply, every kept sum and tree
+	 * count its recount; and the answers of before, from what was kept.
+	 */
+	positions = th_check_whole(st);
+	assert_true(positions > 29);
+	write_answers(&said7, st);
+	assert_string_equal(said7.data, said6.data);
 	write_all_games(&after, st);
 	assert_string_equal(after.data, before.data);
 	assert_string_equal(th_q_text(st, "PRAGMA integrity_check"), "ok");
@@ -410,20 +528,25 @@ static void test_migrate_release_6(void **state)
 	kifu_store_free(st);
 	dump_rows(&rows7, th_dbpath);
 	assert_string_equal(rows7.data, rows6.data);
-	/* Changes by hand through the views: the indexes follow, as in schema 6. */
+	/*
+	 * Changes by hand (a game deleted, as in the plain shell): its record,
+	 * moves and index entries go with it, and the kept sums and tree
+	 * counts are counted again (they equal their recount after it).
+	 */
 	st = th_store_open(th_dbpath);
-	th_exec(st, "DELETE FROM game_moves WHERE game_id = 4");
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 4"), 0);
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = 4"), 0);
-	th_exec(st, "DELETE FROM games WHERE id = 6");
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM game_data WHERE game_id = 6"), 0);
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_hash WHERE game_id = 6"), 0);
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM positions_canon WHERE game_id = 6"), 0);
-	assert_int_equal(th_q_int(st, "SELECT count(*) FROM stats_state WHERE name IN ('lines', "
-				   "'tree')"), 0);
-	th_exec(st, "UPDATE game_moves SET moves = json_array('x') WHERE game_id = 7");
-	assert_string_equal(th_q_text(st, "SELECT moves FROM game_data WHERE game_id = 7"), "[\"x\"]");
+	for (int64_t id = 4; id <= 6; id += 2) {
+		start = game_start(st, id);
+		assert_int_equal(th_ply_at(st, start, id), 0);
+		th_exec(st, id == 4 ? "DELETE FROM games WHERE id = 4" : "DELETE FROM games WHERE id = 6");
+		assert_int_equal(kifu_store_game_load(&rec, st, id, &err), KIFU_ENOTFOUND);
+		assert_int_equal(th_ply_at(st, start, id), -1);
+		assert_int_equal(th_q_int(st, "SELECT count(*) FROM moves WHERE game_id = %lld",
+					  (long long)id), 0);
+		assert_true(th_check_whole(st) < positions);
+	}
 	kifu_store_free(st);
+	kifu_buf_release(&said6);
+	kifu_buf_release(&said7);
 	kifu_buf_release(&rows6);
 	kifu_buf_release(&rows7);
 	kifu_buf_release(&before);

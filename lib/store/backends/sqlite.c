@@ -429,6 +429,8 @@ static const struct kifu_db_query sq_queries[] = {
 	{ "commit", "COMMIT" },
 	{ "rollback", "ROLLBACK" },
 	{ "has", "SELECT 1 FROM sqlite_master WHERE name = ?1" },
+	/* kifu-check (store_check.c): the file's own check, a row "ok" or one per problem */
+	{ "integrity_check", "PRAGMA integrity_check" },
 	/* kifu_store_packed_check_: a game whose hashes are not 8 bytes a position */
 	{ "hashes_mismatch", "SELECT g.id, g.plies, CASE WHEN typeof(d.hashes) = 'blob' AND "
 			     "length(d.hashes) % 8 = 0 THEN length(d.hashes) / 8 ELSE -1 END "
