@@ -251,6 +251,43 @@ double cli_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+void cli_print_wrapped(int width, const char *fmt, ...)
+{
+	char *text = NULL;
+	const char *p, *end;
+	int col = 0, n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (text = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(text, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	/* greedy: each word on the line while it fits, words longer than a line alone */
+	for (p = text ? text : ""; *p; p = end) {
+		while (*p == ' ')
+			p++;
+		for (end = p; *end && *end != ' '; end++)
+			;
+		if (end == p)
+			break;
+		if (col && col + 1 + (end - p) > width) {
+			putchar('\n');
+			col = 0;
+		} else if (col) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, (size_t)(end - p), stdout);
+		col += (int)(end - p);
+	}
+	putchar('\n');
+	free(text);
+}
+
 void cli_print_games(int sides)
 {
 	const struct kifu_game *const *g;

@@ -103,6 +103,13 @@ double cli_now(void);
  */
 void cli_print_games(int sides);
 
+/*
+ * Prints the text of fmt on stdout as one paragraph of lines of at most
+ * width columns, broken at spaces (for --help: a paragraph holding a list
+ * whose length varies, as the input patterns).
+ */
+void cli_print_wrapped(int width, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Prints "PROG (kifu) VERSION" and exits 0. */
 void cli_version(void) __attribute__((noreturn));
 

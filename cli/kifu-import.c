@@ -277,10 +277,12 @@ static int consume(const struct kifu_item *it, void *ctx)
 
 static void help(void)
 {
-	printf("usage: %s\n\n"
-	       "Replays game records and stores them in the game database. PATH is a file,\n"
-	       "a directory (searched recursively, in name order, for %s),\n"
-	       "an archive or compressed file, or - for standard input.\n\n"
+	printf("usage: %s\n\n", usage);
+	cli_print_wrapped(78, "Replays game records and stores them in the game database. PATH is a "
+			  "file, a directory (searched recursively, in name order, for %s), an "
+			  "archive or compressed file, or - for standard input.",
+			  kifu_pipeline_patterns());
+	printf("\n"
 	       "  --db FILE      the database (default: $KIFU_DB, else kifu.db here): a SQLite\n"
 	       "                 file, created on first use, or a PostgreSQL URI\n"
 	       "                 (postgresql://...); its schema brought up to date\n"
@@ -304,8 +306,7 @@ static void help(void)
 	       "as not imported. A progress bar goes to stderr when it is a terminal\n"
 	       "(--progress: always).\n\n"
 	       "Exit status: 0 nothing rejected, 1 some records rejected (the others are\n"
-	       "stored), 2 usage error, 3 I/O or database error (3 wins over 1).\n",
-	       usage, kifu_pipeline_patterns());
+	       "stored), 2 usage error, 3 I/O or database error (3 wins over 1).\n");
 	exit(EXIT_OK);
 }
 
