@@ -51,6 +51,8 @@ static void vline(FILE *fp, const char *fmt, va_list ap)
 	va_list again;
 	int n;
 
+	if (fp == stderr)
+		cli_progress_clear_any();
 	va_copy(again, ap);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
 	if (n >= (int)sizeof(small) && (text = malloc((size_t)n + 1)) != NULL)
@@ -77,6 +79,7 @@ void cli_errorf(const char *fmt, ...)
 {
 	va_list ap;
 
+	cli_progress_clear_any();
 	fprintf(stderr, "%s: error: ", progname);
 	va_start(ap, fmt);
 	vline(stderr, fmt, ap);

@@ -37,11 +37,9 @@ static const char usage[] =
 #define BATCH_GAMES 1000        /* records per transaction at most... */
 #define BATCH_SECONDS 1.0       /* ...and seconds per transaction at most */
 #define BULK_MIN_GAMES 1000     /* games stored by this run before the indexes are dropped */
-#define PROGRESS_LINE_SECONDS 5 /* --progress off a terminal: a line this often at most */
 
 struct run {
-	int json, quiet, progress;
-	int progress_lines;         /* --progress off a terminal: whole lines, for a log */
+	int json, quiet;
 	struct kifu_store *st;
 	int64_t import_id, file_id;
 	long counts[3];             /* committed: imported, duplicates, rejected */
@@ -54,48 +52,28 @@ struct run {
 	long long existing;         /* games in the database before */
 	double batch_started;
 	/* Progress. */
+	struct cli_progress pr;
 	long long total_bytes;      /* -1 when unknown */
 	uint64_t bytes;
-	double started, shown;
-	int shown_any;
 };
 
 enum { IMPORTED, DUPLICATES, REJECTED };
 
 static void progress_clear(struct run *run)
 {
-	if (run->shown_any) {
-		fputs("\r\033[K", stderr);
-		run->shown_any = 0;
-	}
+	cli_progress_clear(&run->pr);
 }
 
-/* At most four times a second: games done, rate, and the ETA when the input's size is known. */
+/* Games done, the rate, and the ETA when the input's size is known (cli/progress.c). */
 static void progress(struct run *run)
 {
-	double t = cli_now(), el = t - run->started;
-	long done = run->counts[0] + run->counts[1] + run->counts[2] + run->pending[0] +
-		    run->pending[1] + run->pending[2];
-	char eta[64] = "";
+	struct cli_progress_counts c = { NULL, 0, 0, -1, 0 };
 
-	if (!run->progress || t - run->shown < (run->progress_lines ? PROGRESS_LINE_SECONDS : 0.25))
-		return;
-	run->shown = t;
-	if (run->total_bytes > 0 && run->bytes > 0 && el > 0.5) {
-		double frac = (double)run->bytes / (double)run->total_bytes;
-		double left;
-
-		if (frac > 1)
-			frac = 1;
-		left = frac > 0 ? el / frac - el : 0;
-		snprintf(eta, sizeof(eta), ", %.0f%%, ETA %ld:%02ld", frac * 100, (long)left / 60,
-			 (long)left % 60);
-	}
-	/* A log (nohup, a pipe, CI) gets lines; a terminal one line redrawn. */
-	fprintf(stderr, "%skifu-import: %ld game%s, %.0f games/s%s%s", run->progress_lines ? "" : "\r",
-		done, done == 1 ? "" : "s", el > 0 ? (double)done / el : 0.0, eta,
-		run->progress_lines ? "\n" : "\033[K");
-	run->shown_any = !run->progress_lines;
+	c.games = run->counts[0] + run->counts[1] + run->counts[2] + run->pending[0] +
+		  run->pending[1] + run->pending[2];
+	if (run->total_bytes > 0)
+		c.frac = (double)run->bytes / (double)run->total_bytes;
+	cli_progress_show(&run->pr, &c);
 }
 
 /*
@@ -349,7 +327,7 @@ static void run_import(struct run *run, char **paths, int npaths,
 	kifu_buf_detached_free(list);
 	/* An import interrupted in bulk mode left indexes dropped: rebuild them at the end. */
 	run->bulk = deferred > 0;
-	run->started = cli_now();
+	cli_progress_restart(&run->pr);
 	if (kifu_pipeline_run((const char *const *)paths, (size_t)npaths, opt, consume, run, &sum,
 			      &err) < 0 && !run->db_error) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
@@ -359,12 +337,7 @@ static void run_import(struct run *run, char **paths, int npaths,
 	if (!run->db_error)
 		end_batch(run, &err);
 	if (!run->db_error && run->bulk) {
-		if (run->progress) {
-			progress_clear(run);
-			fputs(run->progress_lines ? "kifu-import: building the search indexes...\n"
-						  : "kifu-import: building the search indexes...", stderr);
-			run->shown_any = !run->progress_lines;
-		}
+		cli_progress_note(&run->pr, "building the search indexes...");
 		if (kifu_store_bulk_end(run->st, &err) < 0)
 			db_fail(run, &err);
 	}
@@ -427,9 +400,8 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		cli_usage_error(usage, "expected at least one PATH");
 	db = cli_db_path(db);
-	run.progress = force_progress || (!run.quiet && isatty(2));
-	run.progress_lines = run.progress && !isatty(2);
-	if (run.progress)
+	cli_progress_init(&run.pr, force_progress, run.quiet);
+	if (run.pr.on)
 		run.total_bytes = kifu_pipeline_size((const char *const *)argv + optind,
 						     (size_t)(argc - optind));
 	kifu_error_clear(&err);
