@@ -18,9 +18,10 @@ shown() {
 	tr '\r' '\n' <"$1" | sed 's/\x1b\[K//g' | grep -v '^$'
 }
 
-# kifu-play on a terminal: two games long enough (a fifth of a second each)
-# for the line to be redrawn during the second.
-script -qec "'$play' splinter --players mcts:100 --games 2 --max-plies 20 --db '$tmp/p.db'" \
+# kifu-play on a terminal: two games long enough (half a second each here,
+# five times the redraws' interval) for the line to be redrawn during the
+# second.
+script -qec "'$play' splinter --players mcts:200 --games 2 --max-plies 20 --db '$tmp/p.db'" \
 	/dev/null >"$tmp/tty" 2>&1
 shown "$tmp/tty" >"$tmp/lines"
 check "kifu-play, a terminal: games, plies, rate" \
