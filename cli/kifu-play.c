@@ -7,7 +7,9 @@
  * same valid games. With --levels, one series of mirror games (every side
  * the same SPEC) per level, each exactly the series --players SPEC would
  * play, and with --review each stored game's review kept beside it as
- * kifu-analyse --store keeps it (kifu-stats balance reads both).
+ * kifu-analyse --store keeps it (kifu-stats balance reads both). --names,
+ * --event and --date give the records' players, event and dates instead of
+ * kifu-play's own, so that a realistic database needs no rewriting.
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -16,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "play_summary.h"
