@@ -51,6 +51,8 @@ static void vline(FILE *fp, const char *fmt, va_list ap)
 	va_list again;
 	int n;
 
+	if (fp == stderr)
+		cli_progress_clear_any();
 	va_copy(again, ap);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
 	if (n >= (int)sizeof(small) && (text = malloc((size_t)n + 1)) != NULL)
@@ -77,6 +79,7 @@ void cli_errorf(const char *fmt, ...)
 {
 	va_list ap;
 
+	cli_progress_clear_any();
 	fprintf(stderr, "%s: error: ", progname);
 	va_start(ap, fmt);
 	vline(stderr, fmt, ap);
@@ -249,6 +252,43 @@ double cli_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cli_print_wrapped(int width, const char *fmt, ...)
+{
+	char *text = NULL;
+	const char *p, *end;
+	int col = 0, n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (text = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(text, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	/* greedy: each word on the line while it fits, words longer than a line alone */
+	for (p = text ? text : ""; *p; p = end) {
+		while (*p == ' ')
+			p++;
+		for (end = p; *end && *end != ' '; end++)
+			;
+		if (end == p)
+			break;
+		if (col && col + 1 + (end - p) > width) {
+			putchar('\n');
+			col = 0;
+		} else if (col) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, (size_t)(end - p), stdout);
+		col += (int)(end - p);
+	}
+	putchar('\n');
+	free(text);
 }
 
 void cli_print_games(int sides)

@@ -103,6 +103,13 @@ double cli_now(void);
  */
 void cli_print_games(int sides);
 
+/*
+ * Prints the text of fmt on stdout as one paragraph of lines of at most
+ * width columns, broken at spaces (for --help: a paragraph holding a list
+ * whose length varies, as the input patterns).
+ */
+void cli_print_wrapped(int width, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Prints "PROG (kifu) VERSION" and exits 0. */
 void cli_version(void) __attribute__((noreturn));
 
@@ -183,6 +190,49 @@ int cli_filter_option(struct kifu_filter *f, int opt, const char *arg);
  */
 void cli_filter_check(const char *usage, const struct kifu_filter *f);
 
+/* ---- the progress line of long runs (cli/progress.c) ---- */
+
+struct cli_progress {
+	int on;          /* shown at all: stderr is a terminal (and not --quiet), or --progress */
+	int lines;       /* off a terminal: whole lines, for a log */
+	int shown_any;   /* a redrawn line stands on the terminal */
+	double started;  /* when the work (or its stage) began: the rate and the ETA count from it */
+	double shown;    /* when a line was last shown */
+	long last_games; /* the games the last line said */
+};
+
+/* Where the work stands. */
+struct cli_progress_counts {
+	const char *stage; /* said first ("mcts:4 (2/3)"), or NULL */
+	long games;        /* games done */
+	long total;        /* of how many (0: not known) */
+	long long plies;   /* plies done (the rate counts them), or -1 (the rate counts games) */
+	double frac;       /* share of the work done, for the ETA (0 or less: none shown) */
+};
+
+/*
+ * Starts the clock; shown when force (--progress) or stderr is a terminal
+ * and not quiet.
+ */
+void cli_progress_init(struct cli_progress *p, int force, int quiet);
+/* The clock started again: a new stage, whose rate and ETA are its own. */
+void cli_progress_restart(struct cli_progress *p);
+/* "PROG: [STAGE: ]GAMES[, PLIES], RATE[, PCT%, ETA]", when it is time for one. */
+void cli_progress_show(struct cli_progress *p, const struct cli_progress_counts *c);
+/*
+ * A long unit of work done (a game reviewed): a terminal's line redrawn at
+ * once, however soon after the last; a log keeps its pace.
+ */
+void cli_progress_step(struct cli_progress *p, const struct cli_progress_counts *c);
+/* Clears a terminal's line (before a diagnostic or a summary). */
+void cli_progress_clear(struct cli_progress *p);
+/* Clears the line on the terminal, whichever shows it: every message on stderr goes first. */
+void cli_progress_clear_any(void);
+/* The end: a log gets the last figures c (may be NULL), a terminal's line is cleared. */
+void cli_progress_end(struct cli_progress *p, const struct cli_progress_counts *c);
+/* "PROG: TEXT" in the progress line's place (a last, long step). */
+void cli_progress_note(struct cli_progress *p, const char *text);
+
 /* ---- the games a tool reads (cli/games.c) ---- */
 
 /* What went wrong while reading games: the exit status follows from it. */
@@ -202,6 +252,7 @@ struct cli_stored {
 	int64_t id;
 	/* where cli_stored_novelty keeps its finder over st, closed with the store */
 	struct kifu_novelty_finder **novelty;
+	long count; /* the games this run reads (1 for --id): a progress line's whole */
 };
 
 /*

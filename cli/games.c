@@ -115,9 +115,10 @@ int cli_stored_novelty(struct kifu_render_stored *out, struct kifu_novelty *nov,
 	return ret;
 }
 
-/* Hands stored game id to fn; returns -1 to stop everything. */
-static int stored(struct kifu_store *st, int64_t id, struct kifu_novelty_finder **novelty,
-		  cli_game_fn fn, void *ctx, struct cli_status *status)
+/* Hands stored game id (of count read) to fn; returns -1 to stop everything. */
+static int stored(struct kifu_store *st, int64_t id, long count,
+		  struct kifu_novelty_finder **novelty, cli_game_fn fn, void *ctx,
+		  struct cli_status *status)
 {
 	struct kifu_diags diags = KIFU_DIAGS_INIT;
 	struct kifu_record *rec = NULL;
@@ -142,7 +143,7 @@ static int stored(struct kifu_store *st, int64_t id, struct kifu_novelty_finder 
 	}
 	snprintf(name, sizeof(name), "game-%03lld", (long long)id);
 	snprintf(label, sizeof(label), "game %lld in %s", (long long)id, db);
-	ret = fn(ctx, &rec, &diags, db, label, name, &(struct cli_stored){ st, id, novelty });
+	ret = fn(ctx, &rec, &diags, db, label, name, &(struct cli_stored){ st, id, novelty, count });
 out:
 	kifu_record_free(rec);
 	kifu_diags_release(&diags);
@@ -172,7 +173,7 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 		goto out;
 	}
 	if (id >= 0) {
-		stored(st, id, &novelty, fn, ctx, status);
+		stored(st, id, 1, &novelty, fn, ctx, status);
 		goto out;
 	}
 	if (kifu_store_game_ids(&ids, &n, st, f, &err) < 0) {
@@ -184,7 +185,7 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if (stored(st, ids[i], &novelty, fn, ctx, status) < 0)
+		if (stored(st, ids[i], (long)n, &novelty, fn, ctx, status) < 0)
 			break;
 out:
 	kifu_store_game_ids_free(ids);

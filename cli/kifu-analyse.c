@@ -35,7 +35,7 @@
 static const char usage[] =
 	"kifu-analyse [--db DB] (--id N | FILTERS | --file RECORD) [--engine SPEC] [--playouts N]\n"
 	"                    [--threads T] [--seed S] [--values tree|positions] [--store]\n"
-	"                    [--annotate] [--to yaml|json|text|html|pgn] [-o OUT]";
+	"                    [--annotate] [--to yaml|json|text|html|pgn] [--progress] [-o OUT]";
 
 enum format { FMT_YAML, FMT_JSON, FMT_TEXT, FMT_HTML, FMT_PGN };
 
@@ -58,6 +58,8 @@ struct run {
 	long stored;           /* reviews kept */
 	struct kifu_buf stored_ids; /* "12, 13, 14": the games of the first ones */
 	char *stored_in;       /* the database they went into (as messages quote it) */
+	struct cli_progress pr; /* the progress line, per game reviewed (cli/progress.c) */
+	struct cli_progress_counts counts;
 };
 
 static void help(void)
@@ -95,8 +97,9 @@ static void help(void)
 	       "                       of each side's expected score per ply (click a ply\n"
 	       "                       to open it) and the marks in the move list; one game\n"
 	       "                       per page: several games need -o DIR/\n"
-	       "                pgn    with --annotate only\n"
-	       "  --annotate    write the review into the record as format 2, to yaml (the\n"
+	       "                pgn    with --annotate only\n", usage, KIFU_ANALYSE_PLAYOUTS);
+	/* In parts: ISO C bounds one string literal's length. */
+	printf("  --annotate    write the review into the record as format 2, to yaml (the\n"
 	       "                default then), json (kifu-export's) or pgn: every move's\n"
 	       "                eval {engine: SPEC, expected, best: the engine's move}, a\n"
 	       "                marked move's mark as its nag (?! ? ??; PGN $6 $2 $4), and\n"
@@ -120,9 +123,15 @@ static void help(void)
 	       "                --since DATE, --until DATE, --termination T, --level L\n"
 	       "  --db FILE     the database (default $KIFU_DB, else kifu.db): a SQLite file\n"
 	       "                or a PostgreSQL URI (postgresql://...)\n"
-	       "  --help, --version\n\n"
-	       "Exit status: 0 success, 1 a game was invalid, 2 usage error, 3 I/O or\n"
-	       "database error.\n", usage, KIFU_ANALYSE_PLAYOUTS);
+	       "  --progress    show progress on stderr even when it is not a terminal (a\n"
+	       "                line every 5 seconds at most)\n"
+	       "  --help, --version\n\n");
+	fputs("A progress line goes to stderr when it is a terminal (--progress: always),\n"
+	      "redrawn as each game's review is done: the games reviewed (of how many,\n"
+	      "for stored games), their plies, plies per second and, for stored games,\n"
+	      "the time left at the pace of the games so far.\n\n"
+	      "Exit status: 0 success, 1 a game was invalid, 2 usage error, 3 I/O or\n"
+	      "database error.\n", stdout);
 	exit(EXIT_OK);
 }
 
@@ -199,6 +208,21 @@ static int write_annotated(struct run *r, struct kifu_buf *b, struct kifu_record
 	return kifu_format_find(r->format == FMT_PGN ? "pgn" : "yaml")->write(b, one, rps, 1, err);
 }
 
+/*
+ * The progress line with the games reviewed so far (of stored->count,
+ * where known); step: a game's review is done, shown at once.
+ */
+static void progress(struct run *r, const struct cli_stored *stored, int step)
+{
+	if (stored)
+		r->counts.total = stored->count;
+	r->counts.frac = r->counts.total > 0 ? (double)r->counts.games / (double)r->counts.total : 0;
+	if (step)
+		cli_progress_step(&r->pr, &r->counts);
+	else
+		cli_progress_show(&r->pr, &r->counts);
+}
+
 /* Validates, analyses and writes one record (a cli_game_fn). Returns -1 to stop everything. */
 static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diags *diags,
 			  const char *source, const char *label, const char *name,
@@ -218,6 +242,7 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	int ret;
 
 	kifu_error_clear(&err);
+	progress(r, stored, 0);
 	/* a stored game that is not valid is damage (exit 3), as kifu-export says */
 	if ((stored ? kifu_store_game_validate(rp, diags, stored->st, stored->id, rec, &err)
 		    : kifu_record_validate(rp, diags, rec, KIFU_VALIDATE_TEXT, &err)) < 0) {
@@ -225,6 +250,8 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 		r->io_error = 1;
 		return -1;
 	}
+	if (diags->n)
+		cli_progress_clear(&r->pr);
 	for (i = 0; i < diags->n; i++)
 		cli_print_diag(stderr, source, &diags->v[i]);
 	if (diags->errors) {
@@ -297,9 +324,16 @@ static int analyse_record(void *ctx, struct kifu_record **recp, struct kifu_diag
 	}
 	if (r->dir_mode && cli_write_in_dir(r->out_path, name, "html", &b) < 0)
 		r->io_error = 1;
-	else if (!r->dir_mode)
+	else if (!r->dir_mode) {
+		/* standard output may be the terminal the progress line stands on */
+		if (!r->out_path || !strcmp(r->out_path, "-"))
+			cli_progress_clear(&r->pr);
 		write_out(r, &b);
+	}
 	r->done++;
+	r->counts.games++;
+	r->counts.plies += (long long)rp->nplies;
+	progress(r, stored, 1);
 out:
 	kifu_analyse_game_free(rv);
 	free(best);
@@ -366,7 +400,7 @@ static void finish(struct run *r)
 int main(int argc, char **argv)
 {
 	enum { O_DB = 256, O_ID, O_FILE, O_TO, O_ENGINE, O_PLAYOUTS, O_THREADS, O_SEED, O_STORE,
-	       O_VALUES, O_ANNOTATE };
+	       O_VALUES, O_ANNOTATE, O_PROGRESS };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		{ "id", required_argument, NULL, O_ID },
@@ -379,6 +413,7 @@ int main(int argc, char **argv)
 		{ "store", no_argument, NULL, O_STORE },
 		{ "annotate", no_argument, NULL, O_ANNOTATE },
 		{ "values", required_argument, NULL, O_VALUES },
+		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "output", required_argument, NULL, 'o' },
 		CLI_FILTER_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -390,7 +425,7 @@ int main(int argc, char **argv)
 	struct kifu_filter f;
 	const char *db = NULL, *file = NULL, *to = NULL;
 	long id = -1;
-	int opt, any_filter = 0, store = 0, sources;
+	int opt, any_filter = 0, store = 0, sources, force_progress = 0;
 
 	cli_init(argv[0]);
 	memset(&r, 0, sizeof(r));
@@ -418,6 +453,7 @@ int main(int argc, char **argv)
 		case O_SEED: r.opts.seed = cli_parse_seed(usage, optarg); break;
 		case O_STORE: store = 1; break;
 		case O_ANNOTATE: r.annotate = 1; break;
+		case O_PROGRESS: force_progress = 1; break;
 		case O_VALUES:
 			if (!strcmp(optarg, "tree"))
 				r.opts.values = KIFU_ANALYSE_VALUES_TREE;
@@ -486,11 +522,14 @@ int main(int argc, char **argv)
 		}
 	}
 
+	cli_progress_init(&r.pr, force_progress, 0);
+	r.counts.plies = 0;
 	if (file)
 		cli_games_file(file, NULL, analyse_record, &r, &status);
 	else
 		cli_games_store(db, id, &f, store ? CLI_GAMES_WRITE : CLI_GAMES_MUST_EXIST,
 				analyse_record, &r, &status);
+	cli_progress_end(&r.pr, &r.counts);
 	finish(&r);
 	say_stored(&r);
 	kifu_buf_release(&r.stored_ids);

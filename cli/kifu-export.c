@@ -30,8 +30,8 @@
 #include "kifu/store.h"
 
 static const char usage[] =
-	"kifu-export [--db FILE] (--id N | FILTERS | --file RECORD) [--from FORMAT] --to FORMAT "
-	"[--ply K] [-o OUT]";
+	"kifu-export [--db FILE] (--id N | FILTERS | --file RECORD) [--from FORMAT]\n"
+	"                   --to FORMAT [--ply K] [-o OUT]";
 
 enum kind { K_RECORD, K_JSON, K_TEXT, K_SVG, K_HTML };
 static const char *const render_names[] = { "", "json", "text", "svg", "html", NULL };

@@ -39,7 +39,6 @@ static const char usage[] =
 #define BATCH_GAMES 1000        /* records per transaction at most... */
 #define BATCH_SECONDS 1.0       /* ...and seconds per transaction at most */
 #define BULK_MIN_GAMES 1000     /* games stored by this run before the indexes are dropped */
-#define PROGRESS_LINE_SECONDS 5 /* --progress off a terminal: a line this often at most */
 
 /*
  * What a write was: the first three are the summary's; a duplicate whose
@@ -48,9 +47,8 @@ static const char usage[] =
 enum { IMPORTED, DUPLICATES, REJECTED, DUP_NOT_KEPT, DUP_UPDATED, NKINDS };
 
 struct run {
-	int json, quiet, progress;
+	int json, quiet;
 	unsigned put_flags;         /* --update-annotations: KIFU_STORE_UPDATE_ANNOTATIONS */
-	int progress_lines;         /* --progress off a terminal: whole lines, for a log */
 	struct kifu_store *st;
 	int64_t import_id, file_id;
 	long counts[NKINDS];        /* committed, by kind */
@@ -63,10 +61,9 @@ struct run {
 	long long existing;         /* games in the database before */
 	double batch_started;
 	/* Progress. */
+	struct cli_progress pr;
 	long long total_bytes;      /* -1 when unknown */
 	uint64_t bytes;
-	double started, shown;
-	int shown_any;
 };
 
 /* Writes of every kind in v (counts or pending). */
@@ -88,37 +85,18 @@ static long duplicates(const long *v)
 
 static void progress_clear(struct run *run)
 {
-	if (run->shown_any) {
-		fputs("\r\033[K", stderr);
-		run->shown_any = 0;
-	}
+	cli_progress_clear(&run->pr);
 }
 
-/* At most four times a second: games done, rate, and the ETA when the input's size is known. */
+/* Games done, the rate, and the ETA when the input's size is known (cli/progress.c). */
 static void progress(struct run *run)
 {
-	double t = cli_now(), el = t - run->started;
-	long done = all_kinds(run->counts) + all_kinds(run->pending);
-	char eta[64] = "";
+	struct cli_progress_counts c = { NULL, 0, 0, -1, 0 };
 
-	if (!run->progress || t - run->shown < (run->progress_lines ? PROGRESS_LINE_SECONDS : 0.25))
-		return;
-	run->shown = t;
-	if (run->total_bytes > 0 && run->bytes > 0 && el > 0.5) {
-		double frac = (double)run->bytes / (double)run->total_bytes;
-		double left;
-
-		if (frac > 1)
-			frac = 1;
-		left = frac > 0 ? el / frac - el : 0;
-		snprintf(eta, sizeof(eta), ", %.0f%%, ETA %ld:%02ld", frac * 100, (long)left / 60,
-			 (long)left % 60);
-	}
-	/* A log (nohup, a pipe, CI) gets lines; a terminal one line redrawn. */
-	fprintf(stderr, "%skifu-import: %ld game%s, %.0f games/s%s%s", run->progress_lines ? "" : "\r",
-		done, done == 1 ? "" : "s", el > 0 ? (double)done / el : 0.0, eta,
-		run->progress_lines ? "\n" : "\033[K");
-	run->shown_any = !run->progress_lines;
+	c.games = all_kinds(run->counts) + all_kinds(run->pending);
+	if (run->total_bytes > 0)
+		c.frac = (double)run->bytes / (double)run->total_bytes;
+	cli_progress_show(&run->pr, &c);
 }
 
 /*
@@ -303,10 +281,12 @@ static int consume(const struct kifu_item *it, void *ctx)
 
 static void help(void)
 {
-	printf("usage: %s\n\n"
-	       "Replays game records and stores them in the game database. PATH is a file,\n"
-	       "a directory (searched recursively, in name order, for %s),\n"
-	       "an archive or compressed file, or - for standard input.\n\n"
+	printf("usage: %s\n\n", usage);
+	cli_print_wrapped(78, "Replays game records and stores them in the game database. PATH is a "
+			  "file, a directory (searched recursively, in name order, for %s), an "
+			  "archive or compressed file, or - for standard input.",
+			  kifu_pipeline_patterns());
+	printf("\n"
 	       "  --db FILE      the database (default: $KIFU_DB, else kifu.db here): a SQLite\n"
 	       "                 file, created on first use, or a PostgreSQL URI\n"
 	       "                 (postgresql://...); its schema brought up to date\n"
@@ -340,8 +320,7 @@ static void help(void)
 	       "as not imported. A progress bar goes to stderr when it is a terminal\n"
 	       "(--progress: always).\n\n"
 	       "Exit status: 0 nothing rejected, 1 some records rejected (the others are\n"
-	       "stored), 2 usage error, 3 I/O or database error (3 wins over 1).\n",
-	       usage, kifu_pipeline_patterns());
+	       "stored), 2 usage error, 3 I/O or database error (3 wins over 1).\n");
 	exit(EXIT_OK);
 }
 
@@ -384,7 +363,7 @@ static void run_import(struct run *run, char **paths, int npaths,
 	kifu_buf_detached_free(list);
 	/* An import interrupted in bulk mode left indexes dropped: rebuild them at the end. */
 	run->bulk = deferred > 0;
-	run->started = cli_now();
+	cli_progress_restart(&run->pr);
 	if (kifu_pipeline_run((const char *const *)paths, (size_t)npaths, opt, consume, run, &sum,
 			      &err) < 0 && !run->db_error) {
 		cli_errorf("%s", err.message[0] ? err.message : kifu_strerror(err.code));
@@ -394,12 +373,7 @@ static void run_import(struct run *run, char **paths, int npaths,
 	if (!run->db_error)
 		end_batch(run, &err);
 	if (!run->db_error && run->bulk) {
-		if (run->progress) {
-			progress_clear(run);
-			fputs(run->progress_lines ? "kifu-import: building the search indexes...\n"
-						  : "kifu-import: building the search indexes...", stderr);
-			run->shown_any = !run->progress_lines;
-		}
+		cli_progress_note(&run->pr, "building the search indexes...");
 		if (kifu_store_bulk_end(run->st, &err) < 0)
 			db_fail(run, &err);
 	}
@@ -499,9 +473,8 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		cli_usage_error(usage, "expected at least one PATH");
 	db = cli_db_path(db);
-	run.progress = force_progress || (!run.quiet && isatty(2));
-	run.progress_lines = run.progress && !isatty(2);
-	if (run.progress)
+	cli_progress_init(&run.pr, force_progress, run.quiet);
+	if (run.pr.on)
 		run.total_bytes = kifu_pipeline_size((const char *const *)argv + optind,
 						     (size_t)(argc - optind));
 	kifu_error_clear(&err);

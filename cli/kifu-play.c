@@ -7,7 +7,9 @@
  * same valid games. With --levels, one series of mirror games (every side
  * the same SPEC) per level, each exactly the series --players SPEC would
  * play, and with --review each stored game's review kept beside it as
- * kifu-analyse --store keeps it (kifu-stats balance reads both).
+ * kifu-analyse --store keeps it (kifu-stats balance reads both). --names,
+ * --event and --date give the records' players, event and dates instead of
+ * kifu-play's own, so that a realistic database needs no rewriting.
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -16,14 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "play_summary.h"
 #include "kifu/analyse.h"
+#include "kifu/date.h"
 #include "kifu/diag.h"
 #include "kifu/game.h"
 #include "kifu/player.h"
+#include "kifu/reader.h"
 #include "kifu/record.h"
 #include "kifu/record_write.h"
 #include "kifu/render.h"
@@ -32,10 +35,11 @@
 
 static const char usage[] =
 	"kifu-play GAME [--variant V] [--first SIDE] --players SPEC,SPEC[,...] [--games N]\n"
-	"                 [--seed S] [--max-plies N] [--quiet] [--json] [-o DIR | --db FILE]\n"
+	"                 [--seed S] [--max-plies N] [--names NAME,NAME,...] [--event TEXT]\n"
+	"                 [--date DATE] [--quiet] [--progress] [--json] [-o DIR | --db FILE]\n"
 	"       kifu-play GAME [--variant V] [--first SIDE] --levels SPEC,SPEC,...\n"
-	"                 [--games N] [--seed S] [--max-plies N] [--quiet] [--json]\n"
-	"                 [-o DIR | --db FILE [--review]]";
+	"                 [--games N] [--seed S] [--max-plies N] [--event TEXT] [--date DATE]\n"
+	"                 [--quiet] [--progress] [--json] [-o DIR | --db FILE [--review]]";
 
 /* Most sides a game may have here, and so most SPECs. */
 #define MAX_SPECS 16
@@ -61,6 +65,13 @@ struct options {
 	char *levels_text;
 	int nlevels;
 	int review;         /* --review: each stored game's review stored too */
+	int progress;       /* --progress: the progress line even off a terminal */
+	char *names[MAX_SPECS]; /* --names, pointing into names_text; nnames 0 without */
+	char *names_text;
+	int nnames;
+	const char *event;  /* --event, or NULL */
+	long date_day;      /* --date: round 1's day (days since 1970-01-01); has_date */
+	int has_date;
 };
 
 /* What the summary reports besides the match's figures. */
@@ -99,14 +110,26 @@ static void help(void)
 	       "  --seed S         0 to 2^64-1 (default 1): same seed, same games\n"
 	       "  --max-plies N    stop a game after N plies and write it as 'result:\n"
 	       "                   unfinished' (default %d)\n"
+	       "  --names NAMES    the players' names instead of 'SPEC #k', comma-separated:\n"
+	       "                   one per SPEC of --players, seated with it as seats\n"
+	       "                   rotate (one SPEC for every side: one per side, in the\n"
+	       "                   game's side order); names the record reader takes, none\n"
+	       "                   empty or given twice\n"
+	       "  --event TEXT     the records' event (default 'kifu-play')\n"
+	       "  --date DATE      YYYY-MM-DD, the date of round 1; round r is dated DATE\n"
+	       "                   + r - 1 days (default: no date)\n"
 	       "  -o, --output DIR write one file per game into DIR (created if missing)\n"
 	       "  --db FILE        store the games in the database FILE (created if missing),\n"
 	       "                   or a PostgreSQL URI (postgresql://...)\n"
-	       "  --quiet          no progress bar and no summary on stderr\n"
+	       "  --quiet          no progress line and no summary on stderr\n"
+	       "  --progress       the progress line on stderr even when it is not a\n"
+	       "                   terminal (a line every 5 seconds at most; also with\n"
+	       "                   --quiet)\n"
 	       "  --json           the summary as one JSON object on stdout (the games are\n"
 	       "                   then written only with -o or --db)\n"
-	       "  --help, --version\n\n"
-	       "Game i (from 0) gives side j the SPEC at position (i + j) mod n of the list,\n"
+	       "  --help, --version\n\n", usage, DEFAULT_MAX_PLIES);
+	/* In parts: ISO C bounds one string literal's length. */
+	printf("Game i (from 0) gives side j the SPEC at position (i + j) mod n of the list,\n"
 	       "so seats rotate; the player name written is the SPEC and ' #k', k its\n"
 	       "1-based position ('mcts:200 #1'), or with one SPEC for all sides the\n"
 	       "side's 1-based index in the game's side order, whatever --first says\n"
@@ -116,12 +139,13 @@ static void help(void)
 	       "a 1/sides share of draws, over finished games) and mean CPU time per\n"
 	       "move; with two SPECs in a two-sided game, the first one's Elo difference\n"
 	       "with its 95%% interval (as cutechess computes it; \"every game won by\n"
-	       "SPEC\" when one side won them all); a progress bar too\n"
-	       "when stderr is a terminal (with --levels: the level, and once a game of\n"
-	       "it is played, the time left at that level from the pace of its games so\n"
-	       "far). With --levels the summary is one per level, and --json gives\n"
-	       "{\"levels\": [one object per level]}.\n\n"
-	       "Games:\n", usage, DEFAULT_MAX_PLIES);
+	       "SPEC\" when one side won them all). A progress line goes to stderr when\n"
+	       "it is a terminal (--progress: always): games, plies, plies\n"
+	       "per second and, once a game is played, the time left at the pace of the\n"
+	       "games so far (with --levels: the level, and the time left at that level;\n"
+	       "other levels play at other strengths). With --levels the summary is one\n"
+	       "per level, and --json gives {\"levels\": [one object per level]}.\n\n"
+	       "Games:\n");
 	cli_print_games(1);
 	exit(EXIT_OK);
 }
@@ -206,80 +230,188 @@ static void parse_levels(struct options *o, const char *text)
 				cli_usage_error(usage, "--levels: '%s' is given twice", o->levels[k]);
 }
 
-/* The progress bar, redrawn at most ten times a second. */
+/*
+ * Whether text (of option, for the player of side or the event) reads back
+ * from a record as itself: it is written into a record of o->game and read
+ * again by the record reader, so that what the reader refuses in a file
+ * (text that is not UTF-8, a scalar past its limit) is refused here, before
+ * any game is played. A usage error (exit 2) otherwise.
+ */
+static void check_text(const struct options *o, const char *option, const char *text, int player)
+{
+	struct kifu_buf doc = KIFU_BUF_INIT, shown = KIFU_BUF_INIT;
+	struct kifu_diags diags = KIFU_DIAGS_INIT;
+	struct kifu_reader *r = NULL;
+	struct kifu_record *rec = NULL;
+	struct kifu_error err;
+	const char *back = NULL, *why = NULL;
+	size_t d;
+
+	kifu_error_clear(&err);
+	kifu_buf_printf(&doc, "game: %s\n%s", o->game->name, player ? "players:\n  " : "event: ");
+	if (player)
+		kifu_buf_printf(&doc, "%s: ", o->game->sides[0]);
+	kifu_yaml_put_string(&doc, text, 0);
+	kifu_buf_puts(&doc, "\nmoves: []\n");
+	if (doc.failed || kifu_reader_open_mem(&r, doc.data, doc.len, option, &err) < 0 ||
+	    kifu_reader_next(&rec, &diags, r, &err) < 0) {
+		cli_errorf("%s: %s", option, err.message[0] ? err.message : "out of memory");
+		exit(EXIT_FAILURE_IO);
+	}
+	for (d = 0; d < diags.n && !why; d++)
+		if (diags.v[d].severity == KIFU_DIAG_ERROR)
+			why = diags.v[d].message;
+	if (rec && player && rec->nplayers == 1)
+		back = rec->players[0].name;
+	else if (rec && !player)
+		back = rec->event;
+	if (!why && (!back || strcmp(back, text)))
+		why = "a record would not read it back as written (text that is not UTF-8)";
+	if (why) {
+		/* the terminal sees the text escaped */
+		kifu_buf_escaped(&shown, text);
+		cli_usage_error(usage, "%s: '%.60s%s' cannot be %s: %s", option,
+				shown.data ? shown.data : "", shown.len > 60 ? "..." : "",
+				player ? "a player's name" : "an event", why);
+	}
+	kifu_record_free(rec);
+	kifu_reader_free(r);
+	kifu_diags_release(&diags);
+	kifu_buf_release(&doc);
+	kifu_buf_release(&shown);
+}
+
+/*
+ * --names: one name per SPEC of --players (with one SPEC for every side,
+ * one per side), each a name the record reader takes, none empty or given
+ * twice (one player on two seats would be counted as one).
+ */
+static void parse_names(struct options *o, const char *text)
+{
+	int n = o->nspecs == 1 ? o->game->nsides : o->nspecs, k, j;
+	char *p;
+
+	o->names_text = malloc(strlen(text) + 1);
+	if (!o->names_text) {
+		cli_errorf("out of memory");
+		exit(EXIT_FAILURE_IO);
+	}
+	strcpy(o->names_text, text);
+	for (p = o->names_text;; p++) {
+		char *comma = strchr(p, ',');
+
+		if (o->nnames < MAX_SPECS)
+			o->names[o->nnames] = p;
+		o->nnames++;
+		if (!comma)
+			break;
+		*comma = '\0';
+		p = comma;
+	}
+	if (o->nnames != n && o->nspecs == 1)
+		cli_usage_error(usage, "--names: '%s' gives %d name%s; %s needs %d, one per side "
+				"(--players gives one SPEC for every side)", text, o->nnames,
+				o->nnames == 1 ? "" : "s", o->game->name, n);
+	if (o->nnames != n)
+		cli_usage_error(usage, "--names: '%s' gives %d name%s; --players gives %d SPECs, "
+				"one name each", text, o->nnames, o->nnames == 1 ? "" : "s", n);
+	for (k = 0; k < n; k++) {
+		if (!o->names[k][0])
+			cli_usage_error(usage, "--names: name %d of '%s' is empty", k + 1, text);
+		for (j = 0; j < k; j++)
+			if (!strcmp(o->names[k], o->names[j]))
+				cli_usage_error(usage, "--names: '%s' is given twice", o->names[k]);
+		check_text(o, "--names", o->names[k], 1);
+	}
+}
+
+/* Days since 1970-01-01 of a calendar date, and back (Howard Hinnant's days_from_civil). */
+static long days_from_civil(long y, long m, long d)
+{
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static void civil_from_days(long z, long *y, long *m, long *d)
+{
+	long era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+/* The date of round `round` (from 1) as YYYY-MM-DD: --date's day and round - 1 days. */
+static void round_date(char *out, size_t size, const struct options *o, long round)
+{
+	long y, m, d;
+
+	civil_from_days(o->date_day + round - 1, &y, &m, &d);
+	snprintf(out, size, "%04ld-%02ld-%02ld", y, m, d);
+}
+
+/*
+ * --date: a day (YYYY-MM-DD, a calendar date), round 1's; the last round's
+ * (--games) must still be a date of four-digit years.
+ */
+static void parse_date(struct options *o, const char *text)
+{
+	int y, m, d, ret = kifu_date_parse(&y, &m, &d, text);
+	char last[64];
+
+	if (ret == KIFU_ERANGE)
+		cli_usage_error(usage, "--date: invalid date '%s': not a calendar date", text);
+	if (ret < 0 || strlen(text) != 10)
+		cli_usage_error(usage, "--date: invalid date '%s': expected YYYY-MM-DD (round r is "
+				"dated DATE + r - 1 days)", text);
+	o->date_day = days_from_civil(y, m, d);
+	o->has_date = 1;
+	round_date(last, sizeof(last), o, o->games);
+	if (strlen(last) != 10)
+		cli_usage_error(usage, "--date: round %ld of '%s' would be dated past 9999-12-31",
+				o->games, text);
+}
+
+/* Where the run stands, for the progress line (cli/progress.c). */
 struct progress {
-	int on;
-	double last;
+	struct cli_progress line;
 	long game, games;  /* the game being played, of how many */
-	/* With --levels: the level being played (NULL without), and when it began. */
-	const char *level;
-	int nlevel, nlevels;
-	double level_start;
+	long long plies;   /* plies of the games before it (of this level) */
+	/* With --levels: "SPEC (k/n)", the level being played; its clock starts with it. */
+	char level[128];
 };
 
-/* A duration for a person: "45s", "3m20s", "2h05m". */
-static void duration_text(char *out, size_t size, double s)
+static void progress_show(struct progress *pr, int ply, int end)
 {
-	long t = (long)(s + 0.5);
+	struct cli_progress_counts c;
 
-	if (t < 60)
-		snprintf(out, size, "%lds", t);
-	else if (t < 3600)
-		snprintf(out, size, "%ldm%02lds", t / 60, t % 60);
+	c.stage = pr->level[0] ? pr->level : NULL;
+	c.games = pr->game;
+	c.total = pr->games;
+	c.plies = pr->plies + ply;
+	/* the pace of the games played (of this level: other levels play at other strengths) */
+	c.frac = pr->games ? (double)pr->game / (double)pr->games : 0;
+	if (end)
+		cli_progress_end(&pr->line, &c);
 	else
-		snprintf(out, size, "%ldh%02ldm", t / 3600, t % 3600 / 60);
-}
-
-static void progress_show(struct progress *pr, long game, long games, int ply, int force)
-{
-	char left[32];
-	double t;
-	int i, filled;
-
-	if (!pr->on)
-		return;
-	t = cli_now();
-	if (!force && t - pr->last < 0.1)
-		return;
-	pr->last = t;
-	if (pr->level) {
-		/* Within 80 columns for a SPEC of up to 10 characters. */
-		filled = (int)(16 * game / games);
-		fprintf(stderr, "\r%s: [", cli_progname());
-		for (i = 0; i < 16; i++)
-			fputc(i < filled ? '#' : '.', stderr);
-		fprintf(stderr, "] %s (%d/%d), game %ld/%ld, ply %d", pr->level, pr->nlevel + 1,
-			pr->nlevels, game + 1 > games ? games : game + 1, games, ply);
-		/* The level's games so far tell its pace; other levels play at other strengths. */
-		if (game > 0) {
-			duration_text(left, sizeof(left),
-				      (t - pr->level_start) / (double)game * (double)(games - game));
-			fprintf(stderr, ", %s left", left);
-		}
-		fprintf(stderr, "\033[K");
-		fflush(stderr);
-		return;
-	}
-	filled = (int)(30 * game / games);
-	fprintf(stderr, "\r%s: [", cli_progname());
-	for (i = 0; i < 30; i++)
-		fputc(i < filled ? '#' : '.', stderr);
-	fprintf(stderr, "] game %ld of %ld, ply %d", game + 1 > games ? games : game + 1, games, ply);
-	fprintf(stderr, "   ");
-	fflush(stderr);
-}
-
-static void progress_end(struct progress *pr)
-{
-	if (pr->on)
-		fprintf(stderr, "\r\033[K");
+		cli_progress_show(&pr->line, &c);
 }
 
 static void progress_ply(void *ctx, int ply)
 {
-	struct progress *pr = ctx;
-
-	progress_show(pr, pr->game, pr->games, ply, 0);
+	progress_show(ctx, ply, 0);
 }
 
 /*
@@ -291,15 +423,26 @@ static int play_game(struct kifu_record **out, const struct options *o, long i,
 {
 	struct kifu_outcome oc;
 	struct kifu_error err;
+	struct kifu_play_head head = { NULL, NULL, NULL };
 	double cpu[MAX_SPECS] = { 0 };
 	long nmoves[MAX_SPECS] = { 0 };
+	char date[64];
 
 	kifu_error_clear(&err);
+	if (o->nnames)
+		head.names = (const char *const *)o->names;
+	head.event = o->event;
+	if (o->has_date) {
+		round_date(date, sizeof(date), o, i + 1);
+		head.date = date;
+	}
 	pr->game = i;
 	pr->games = o->games;
+	if (i == 0)
+		pr->plies = 0;
 	if (kifu_play_game(out, &oc, o->game, o->variant, o->first,
 			   (const char *const *)o->specs, o->nspecs, i, o->seed, o->max_plies,
-			   progress_ply, pr, cpu, nmoves, &err) < 0) {
+			   progress_ply, pr, cpu, nmoves, &head, &err) < 0) {
 		if (err.code == KIFU_ENOMEM || !err.message[0])
 			cli_errorf("game %ld: %s", i + 1,
 				   err.message[0] ? err.message : "out of memory");
@@ -450,8 +593,10 @@ static int play_series(const struct options *o, struct tally *t, struct kifu_sto
 		struct kifu_record *rec = NULL;
 
 		ret = play_game(&rec, o, i, t, pr);
-		if (!ret)
+		if (!ret) {
+			pr->plies += (long long)rec->nturns;
 			ret = keep(doc, st, rec, i, t, o);
+		}
 		kifu_record_free(rec);
 		if (ret)
 			break;
@@ -470,13 +615,17 @@ static int play_series(const struct options *o, struct tally *t, struct kifu_sto
 			ret = write_file(path, doc);
 			if (ret)
 				break;
-		} else if (!o->json &&
-			   (fwrite(doc->data, 1, doc->len, stdout) != doc->len || fflush(stdout))) {
-			cli_errorf("cannot write the games: %s", strerror(errno));
-			ret = EXIT_FAILURE_IO;
-			break;
+		} else if (!o->json) {
+			/* standard output may be the terminal the progress line stands on */
+			cli_progress_clear(&pr->line);
+			if (fwrite(doc->data, 1, doc->len, stdout) != doc->len || fflush(stdout)) {
+				cli_errorf("cannot write the games: %s", strerror(errno));
+				ret = EXIT_FAILURE_IO;
+				break;
+			}
 		}
-		progress_show(pr, i + 1, o->games, 0, 1);
+		pr->game = i + 1;
+		progress_show(pr, 0, 0);
 	}
 	return ret;
 }
@@ -516,12 +665,16 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "levels", required_argument, NULL, 'l' },
 		{ "review", no_argument, NULL, 'r' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "names", required_argument, NULL, 'n' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "date", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *variant = NULL, *first = NULL, *players = NULL, *levels = NULL;
-	const char *games = NULL, *seed = NULL, *max_plies = NULL;
+	const char *games = NULL, *seed = NULL, *max_plies = NULL, *names = NULL, *date = NULL;
 	struct options o;
 	struct tally tally, *tallies = NULL;
 	struct progress pr;
@@ -551,6 +704,10 @@ int main(int argc, char **argv)
 		case 'j': o.json = 1; break;
 		case 'l': levels = optarg; break;
 		case 'r': o.review = 1; break;
+		case 'P': o.progress = 1; break;
+		case 'n': names = optarg; break;
+		case 'e': o.event = optarg; break;
+		case 'D': date = optarg; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -572,6 +729,15 @@ int main(int argc, char **argv)
 	o.seed = seed ? cli_parse_seed(usage, seed) : 1;
 	o.max_plies = max_plies ? cli_parse_long(usage, "--max-plies", max_plies, 1,
 						 KIFU_RECORD_MAX_TURNS) : DEFAULT_MAX_PLIES;
+	if (names && o.nlevels)
+		cli_usage_error(usage, "--names and --levels exclude each other (kifu-stats balance "
+				"reads the level from the names --levels writes)");
+	if (names)
+		parse_names(&o, names);
+	if (o.event)
+		check_text(&o, "--event", o.event, 0);
+	if (date)
+		parse_date(&o, date);
 	if (o.dir && o.db)
 		cli_usage_error(usage, "-o and --db exclude each other");
 	if (o.db || (!o.dir && getenv("KIFU_DB")))
@@ -600,7 +766,7 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	pr.on = !o.quiet && isatty(STDERR_FILENO);
+	cli_progress_init(&pr.line, o.progress, o.quiet);
 
 	if (!o.nlevels) {
 		ret = play_series(&o, &tally, st, &doc, path, &file, &pr);
@@ -613,17 +779,16 @@ int main(int argc, char **argv)
 		}
 		/* One series of mirror games per level: the SPEC alone, for every side. */
 		o.nspecs = 1;
-		pr.nlevels = o.nlevels;
 		for (k = 0; k < o.nlevels && !ret; k++) {
 			o.specs[0] = o.levels[k];
-			pr.level = o.levels[k];
-			pr.nlevel = k;
-			pr.level_start = cli_now();
+			snprintf(pr.level, sizeof(pr.level), "%.80s (%d/%d)", o.levels[k], k + 1,
+				 o.nlevels);
+			cli_progress_restart(&pr.line);
 			ret = play_series(&o, &tallies[k], st, &doc, path, &file, &pr);
 			played = k + 1;
 		}
 	}
-	progress_end(&pr);
+	progress_show(&pr, 0, 1);
 	kifu_error_clear(&err);
 	if (st && !ret && kifu_store_commit(st, &err) < 0) {
 		cli_error(&err);
@@ -651,6 +816,7 @@ out:
 	free(tallies);
 	free(o.specs_text);
 	free(o.levels_text);
+	free(o.names_text);
 	kifu_buf_release(&doc);
 	return ret;
 }

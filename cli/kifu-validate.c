@@ -29,11 +29,12 @@ struct run {
 
 static void help(void)
 {
-	printf("usage: %s\n\n"
-	       "Checks game records against the record format (format 1), replaying every\n"
-	       "game through its rules engine. PATH is a file, a directory (searched\n"
-	       "recursively, in name order, for %s),\n"
-	       "an archive or compressed file, or - for standard input.\n\n"
+	printf("usage: %s\n\n", usage);
+	cli_print_wrapped(76, "Checks game records against the record format (format 1), replaying "
+			  "every game through its rules engine. PATH is a file, a directory "
+			  "(searched recursively, in name order, for %s), an archive or compressed "
+			  "file, or - for standard input.", kifu_pipeline_patterns());
+	printf("\n"
 	       "  --from FORMAT  read every input as FORMAT (yaml, apgr, pgn, csv) instead\n"
 	       "                 of telling it by name and content\n"
 	       "  --json     one JSON object per game on stdout (JSON Lines):\n"
@@ -45,8 +46,7 @@ static void help(void)
 	       "(warnings as FILE:LINE:COL: warning: ...); FILE names an archive's member\n"
 	       "as ARCHIVE(MEMBER). The summary line is 'N games, V valid, I invalid'.\n\n"
 	       "Exit status: 0 every game is valid, 1 some game is invalid, 2 usage error,\n"
-	       "3 an input could not be read or an archive is damaged (3 wins over 1).\n",
-	       usage, kifu_pipeline_patterns());
+	       "3 an input could not be read or an archive is damaged (3 wins over 1).\n");
 	exit(EXIT_OK);
 }
 

@@ -191,6 +191,18 @@ long kifu_player_playouts(const struct kifu_player *p);
 /* ---- Playing whole games (kifu-play) ---- */
 
 /*
+ * What kifu_play_game writes in a record's head instead of its own (each
+ * NULL: its own): names[k] for "SPEC #k" (k - 1 the SPEC's position, or
+ * with one SPEC the side's index, as the name it replaces), the event
+ * (else "kifu-play") and the game's date (YYYY-MM-DD; else none).
+ */
+struct kifu_play_head {
+	const char *const *names;
+	const char *event;
+	const char *date;
+};
+
+/*
  * Plays game i (from 0) of a series between the players specs[0..nspecs)
  * and writes it as a record into *out (the caller frees it): game i gives
  * side j the SPEC at position (i + j) mod nspecs, named "SPEC #k" (k its
@@ -200,14 +212,15 @@ long kifu_player_playouts(const struct kifu_player *p);
  * unfinished). *outcome gets the final position's outcome. progress (may
  * be NULL) is called with ctx before each move. cpu and nmoves (each may
  * be NULL, else g->nsides entries) get, per side, the CPU seconds its
- * player spent choosing (this thread's clock) and its moves added. Returns
- * 0 or a negative KIFU_E* code (err says why).
+ * player spent choosing (this thread's clock) and its moves added. head
+ * (may be NULL) replaces the names, event and date written. Returns 0 or a
+ * negative KIFU_E* code (err says why).
  */
 int kifu_play_game(struct kifu_record **out, struct kifu_outcome *outcome,
 		   const struct kifu_game *g, int variant, int first,
 		   const char *const *specs, int nspecs, long i, uint64_t seed, long max_plies,
 		   void (*progress)(void *ctx, int ply), void *ctx, double *cpu, long *nmoves,
-		   struct kifu_error *err);
+		   const struct kifu_play_head *head, struct kifu_error *err);
 
 /* ---- A series' figures (kifu-play's summary) ---- */
 

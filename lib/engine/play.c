@@ -32,17 +32,19 @@ static uint64_t mix(uint64_t a, uint64_t b)
 	return kifu_hash_mix64_(a + KIFU_HASH_GOLDEN * (b + 1));
 }
 
-/* The record's head: game, variant, event, round, the seed tag, first. */
+/* The record's head: game, variant, event, round, date, the seed tag, first. */
 static int put_head(struct kifu_record *rec, const struct kifu_game *g, int variant, int first,
-		    long i, uint64_t seed, struct kifu_error *err)
+		    long i, uint64_t seed, const struct kifu_play_head *head, struct kifu_error *err)
 {
 	char text[32];
 
 	snprintf(text, sizeof(text), "%ld", i + 1);
 	if (kifu_record_set(rec, KIFU_KEY_GAME, g->name, err) < 0 ||
 	    kifu_record_set(rec, KIFU_KEY_VARIANT, g->variants[variant], err) < 0 ||
-	    kifu_record_set(rec, KIFU_KEY_EVENT, "kifu-play", err) < 0 ||
-	    kifu_record_set(rec, KIFU_KEY_ROUND, text, err) < 0)
+	    kifu_record_set(rec, KIFU_KEY_EVENT, head && head->event ? head->event : "kifu-play",
+			    err) < 0 ||
+	    kifu_record_set(rec, KIFU_KEY_ROUND, text, err) < 0 ||
+	    (head && head->date && kifu_record_set(rec, KIFU_KEY_DATE, head->date, err) < 0))
 		return err->code;
 	/* With the same options, the seed and the round replay the game. */
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)seed);
@@ -58,7 +60,7 @@ int kifu_play_game(struct kifu_record **out, struct kifu_outcome *outcome,
 		   const struct kifu_game *g, int variant, int first,
 		   const char *const *specs, int nspecs, long i, uint64_t seed, long max_plies,
 		   void (*progress)(void *ctx, int ply), void *ctx, double *cpu, long *nmoves,
-		   struct kifu_error *err)
+		   const struct kifu_play_head *head, struct kifu_error *err)
 {
 	struct kifu_player *bots[MAX_SIDES] = { NULL };
 	struct kifu_record *rec = NULL;
@@ -72,14 +74,15 @@ int kifu_play_game(struct kifu_record **out, struct kifu_outcome *outcome,
 		return kifu_error_set(err, KIFU_ERANGE, "no players for '%s'", g->name);
 	if ((ret = kifu_record_new(&rec, err)) < 0 ||
 	    (ret = kifu_pos_new(&pos, g, variant, first, err)) < 0 ||
-	    (ret = put_head(rec, g, variant, first, i, seed, err)) < 0)
+	    (ret = put_head(rec, g, variant, first, i, seed, head, err)) < 0)
 		goto out;
 	for (j = 0; j < g->nsides; j++) {
-		int k = (int)((i + j) % nspecs);
+		int k = (int)((i + j) % nspecs), n = nspecs == 1 ? j : k;
 
 		/* one SPEC for every side: each side its own player, by its index (random #2) */
-		snprintf(name, sizeof(name), "%s #%d", specs[k], nspecs == 1 ? j + 1 : k + 1);
-		if ((ret = kifu_record_set_player(rec, g->sides[j], name, 0, 0, err)) < 0 ||
+		snprintf(name, sizeof(name), "%s #%d", specs[k], n + 1);
+		if ((ret = kifu_record_set_player(rec, g->sides[j], head && head->names ?
+						  head->names[n] : name, 0, 0, err)) < 0 ||
 		    (ret = kifu_player_new(&bots[j], g, specs[k], mix(game_seed, (uint64_t)j),
 					   err)) < 0)
 			goto out;

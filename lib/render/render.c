@@ -241,6 +241,17 @@ static int put_text(struct kifu_buf *b, const struct kifu_record *rec,
 	/* Text for a terminal: what a record (or a file name) holds is escaped. */
 	kifu_buf_escaped(b, label);
 	kifu_buf_printf(b, ": %s, variant %s\n", g->name, g->variants[rp->variant]);
+	/* when and where, as a PGN's Date and Event head it */
+	if (rec->date) {
+		kifu_buf_puts(b, "date: ");
+		kifu_buf_escaped(b, rec->date);
+	}
+	if (rec->event) {
+		kifu_buf_puts(b, rec->date ? "; event: " : "event: ");
+		kifu_buf_escaped(b, rec->event);
+	}
+	if (rec->date || rec->event)
+		kifu_buf_putc(b, '\n');
 	for (s = 0; g->sides[s]; s++) {
 		const char *name = player_name(rec, g->sides[s]);
 

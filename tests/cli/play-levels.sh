@@ -3,8 +3,9 @@
 # --players SPEC plays with the same seed (files numbered on across the
 # levels), named as a single SPEC names them, so that kifu-stats balance
 # finds every level with its N games; the summary per level (text and
-# --json); the progress bar with the level and the time left, on a
-# terminal (script(1) gives the tool one); --review stores the same review
+# --json); the progress line with the level, on a terminal (script(1)
+# gives the tool one; progress.sh checks the line's figures and time
+# left, the same printer's); --review stores the same review
 # as kifu-analyse --store with its defaults; and the usage errors.
 set -u
 . tests/cli/lib/test-lib.sh
@@ -50,13 +51,15 @@ assert [lv["games"] for lv in d["levels"]] == [2, 2], d
 assert [lv["players"][0]["spec"] for lv in d["levels"]] == ["random", "mcts:4"], d
 PY
 
-# The progress bar on a terminal: the level, and the time left once a game is played.
+# The progress line on a terminal: the level (each shown as it starts), its games and plies.
 if command -v script >/dev/null 2>&1; then
 	script -qec "'$play' splinter --levels random,mcts:4 --games 3 --db '$tmp/p.db'" \
 		/dev/null >"$tmp/tty" 2>&1
-	check "progress shows the level" grep -q 'mcts:4 (2/2), game 3/3' "$tmp/tty"
-	check "progress shows the time left" grep -q 'game 2/3, ply [0-9]*, [0-9ms]* left' "$tmp/tty"
-	check "the bar fits 80 columns" sh -c 'tr "\r" "\n" <"$0" | sed "s/\x1b\[K//g" |
+	check "progress shows the first level" grep -Eq 'kifu-play: random \(1/2\): [0-3]/3 games, [0-9]+ plies' \
+		"$tmp/tty"
+	check "progress shows the second level" grep -Eq 'kifu-play: mcts:4 \(2/2\): [0-3]/3 games, [0-9]+ plies' \
+		"$tmp/tty"
+	check "the line fits 80 columns" sh -c 'tr "\r" "\n" <"$0" | sed "s/\x1b\[K//g" |
 		grep "(1/2)" | awk "length > 80 { exit 1 }"' "$tmp/tty"
 else
 	fail "script(1) is missing (util-linux)"
