@@ -6,7 +6,7 @@
 # s of processor time and 200 MB (/usr/bin/time's maximum resident set), a
 # page of at most 300 bytes a position; kifu-serve answers /game/ID with
 # that page (200, complete) in under 2 s of the server's processor time
-# (and 20 s of wall time: the machine may be busy), the server's peak
+# (and 30 s of wall time: the machine may be busy), the server's peak
 # resident set under 200 MB after both. (The pages' script is run in
 # Chromium by browser.sh and browser-lines.sh, on games of every game.)
 # tests/run: alone (it measures time)
@@ -43,15 +43,18 @@ for shape in "long 100001" "lines 99993"; do
 		"$bin/kifu-export" --file "$tmp/$1.yaml" --to html -o "$tmp/$1.html" 2>"$tmp/err"
 	code=$?
 	check "$1: kifu-export --to html exits 0, not $code: $(tail -1 "$tmp/err")" [ "$code" -eq 0 ]
-	read -r wall user sys rss <"$tmp/$1.time" || { fail "$1: no time"; continue; }
-	size=$(wc -c <"$tmp/$1.html")
+	# (the last line: a failed command's status comes first)
+	read -r wall user sys rss <<-EOF
+	$(tail -1 "$tmp/$1.time")
+	EOF
+	size=$(wc -c <"$tmp/$1.html" 2>/dev/null || echo 0)
 	echo "$1: kifu-export --to html: ${wall} s (${user} s user, ${sys} s system), ${rss} KB, page $size bytes"
 	check "$1: kifu-export --to html took $user + $sys s of processor time, not under 2" \
 		awk "BEGIN { exit !($user + $sys < 2) }"
 	check "$1: kifu-export --to html took $rss KB, not under 200 MB" [ "$rss" -lt 204800 ]
 	check "$1: a page of $size bytes for $2 positions, more than 300 a position" \
 		[ "$size" -le $(($2 * 300)) ]
-	check "$1: the page is complete" sh -c "tail -1 '$tmp/$1.html' | grep -qx '</html>'"
+	check "$1: the page is complete" sh -c "tail -1 '$tmp/$1.html' 2>/dev/null | grep -qx '</html>'"
 done
 
 # kifu-serve's /game/ID
@@ -67,12 +70,13 @@ import sys, time, urllib.request, urllib.error
 url, path, out = sys.argv[1:4]
 t = time.time()
 try:
-    r = urllib.request.urlopen(url.rstrip("/") + path, timeout=20)
+    r = urllib.request.urlopen(url.rstrip("/") + path, timeout=30)
     code, body = r.status, r.read()
 except urllib.error.HTTPError as e:
     code, body = e.code, e.read()
 except Exception as e:
-    code, body = "none (%s)" % e, b""
+    print(path, e, file=sys.stderr)
+    code, body = "none", b""
 open(out, "wb").write(body)
 print(code, "%.2f" % (time.time() - t))
 PY
@@ -83,7 +87,7 @@ PY
 	echo "$2: /game/$1: $code in $wall s ($cpu s of the server's processor time), $size bytes"
 	check "$2: /game/$1 answered $code, not 200" [ "$code" = 200 ]
 	check "$2: /game/$1 took $cpu s of processor time, not under 2" awk "BEGIN { exit !($cpu < 2) }"
-	check "$2: /game/$1 took $wall s, not under 20" awk "BEGIN { exit !($wall < 20) }"
+	check "$2: /game/$1 took $wall s, not under 30" awk "BEGIN { exit !($wall < 30) }"
 	check "$2: /game/$1: a page of $size bytes for $3 positions, more than 300 a position" \
 		[ "$size" -le $(($3 * 300)) ]
 	check "$2: /game/$1: the page is complete, with the site's bar" \
