@@ -8,6 +8,7 @@
 #define KIFU_RENDER_HTML_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kifu/buf.h"
 
@@ -30,5 +31,38 @@ void kifu_render_js_string_(struct kifu_buf *b, const char *s);
  * KIFU_ENOMEM.
  */
 int kifu_render_pictures_(struct kifu_buf *b, char **svg, size_t n);
+
+/*
+ * The replay's pictures as changes (lib/render/render_page.c): every
+ * distinct line of the pictures numbered once, a picture being the list of
+ * its lines' numbers, and each picture sent as the splices that make it
+ * from its parent's (the position before its move): a few numbers a
+ * position, whatever the number of positions.
+ */
+struct kifu_render_ids_ {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+int kifu_render_ids_push_(struct kifu_render_ids_ *ids, uint32_t id);
+/* dst (its own list, kept) made a copy of src. 0 or KIFU_ENOMEM. */
+int kifu_render_ids_copy_(struct kifu_render_ids_ *dst, const struct kifu_render_ids_ *src);
+
+struct kifu_render_pics_;
+
+int kifu_render_pics_new_(struct kifu_render_pics_ **out);
+void kifu_render_pics_free_(struct kifu_render_pics_ *p);
+/* The numbers of svg's lines (split at each newline, the new ones numbered) into ids. 0 or KIFU_ENOMEM. */
+int kifu_render_pics_ids_(struct kifu_render_pics_ *p, struct kifu_render_ids_ *ids,
+			  const char *svg);
+/*
+ * Appends the splices that make list to from list from, as a JavaScript
+ * array [at, deleted, inserted, ...the inserted numbers, ...] (at counted in
+ * the list as the splices before it left it). 0 or KIFU_ENOMEM.
+ */
+int kifu_render_pics_diff_(struct kifu_buf *b, struct kifu_render_pics_ *p,
+			   const struct kifu_render_ids_ *from, const struct kifu_render_ids_ *to);
+/* Appends "var LINES = [...];": the numbered lines as JavaScript strings. */
+void kifu_render_pics_lines_(struct kifu_buf *b, const struct kifu_render_pics_ *p);
 
 #endif

@@ -2,7 +2,8 @@
  * Format 2's lines on the replay page (kifu-export html, kifu-serve's game
  * page): every move of every line becomes a position of its own, numbered
  * after the main line's (nplies + 1 on, in the order the move list shows
- * them), with its picture, figures, text and its neighbours in its line, so
+ * them), with its picture and figures (written as changes from the position
+ * before it, render_page.c), text and its neighbours in its line, so
  * that the page's script can follow a line on the board and return to the
  * game. The move list shows each line under the move it replaces, nested
  * lines under their move, nags beside every move.
@@ -32,29 +33,37 @@ static int grow(struct kifu_render_lines_ *rl)
 
 static int add_turns(struct kifu_render_lines_ *rl, const struct kifu_game *g,
 		     const struct kifu_replay *rp, const struct kifu_turn *t, const void *before,
-		     size_t ply, size_t main, size_t *xi);
+		     const struct kifu_render_shown_ *shown, size_t ply, size_t main, size_t *xi);
 
 /*
  * The nodes of line l, played from before (the position before the move it
- * replaces, at ply), its moves' texts from the replay's walk (*xi).
+ * replaces, at ply, showing shown), its moves' texts from the replay's walk
+ * (*xi).
  */
 static int add_line(struct kifu_render_lines_ *rl, const struct kifu_game *g,
 		    const struct kifu_replay *rp, const struct kifu_line *l, const void *before,
-		    size_t ply, size_t main, size_t *xi)
+		    const struct kifu_render_shown_ *shown, size_t ply, size_t main, size_t *xi)
 {
-	void *state = malloc(g->state_size);
+	void *state;
+	struct kifu_render_shown_ *here; /* what the line's position shows, move by move */
 	long prev = rl->prev_of_line; /* the position before the move it replaces */
 	size_t k;
-	int ret = 0;
+	int ret;
 
-	if (!state)
+	/* (the record's reader allows KIFU_RECORD_MAX_LEVELS levels of lines) */
+	if (rl->level >= KIFU_RECORD_MAX_LEVELS + 1)
+		return KIFU_EINVALID;
+	if (!rl->at[rl->level].state && !(rl->at[rl->level].state = malloc(g->state_size)))
 		return KIFU_ENOMEM;
+	state = rl->at[rl->level].state;
+	here = &rl->at[rl->level].shown;
+	rl->level++;
 	memcpy(state, before, g->state_size);
+	ret = kifu_render_shown_copy_(here, shown);
 	for (k = 0; k < l->nturns && ret == 0; k++) {
 		const struct kifu_turn *lt = &l->turns[k];
 		const char *text = kifu_replay_xtext(rp, (*xi)++);
 		struct kifu_render_node_ *nd;
-		struct kifu_buf svg = KIFU_BUF_INIT;
 		struct kifu_error err;
 		kifu_move m;
 		size_t idx;
@@ -72,7 +81,7 @@ static int add_line(struct kifu_render_lines_ *rl, const struct kifu_game *g,
 				break;
 			/* reserve this move's node, so that the list keeps the move before its lines */
 			idx = rl->n++;
-			ret = add_turns(rl, g, rp, lt, state, ply + k, main, xi);
+			ret = add_turns(rl, g, rp, lt, state, here, ply + k, main, xi);
 			rl->prev_of_line = saved;
 		} else {
 			if ((ret = grow(rl)) < 0)
@@ -84,15 +93,9 @@ static int add_line(struct kifu_render_lines_ *rl, const struct kifu_game *g,
 		nd = &rl->v[idx];
 		nd->turn = lt;
 		nd->mover = g->side_to_move(state);
-		snprintf(nd->text, sizeof(nd->text), "%s", text);
+		nd->text = text;
 		g->apply(state, m);
-		if (kifu_game_render_svg(&svg, g, state, &m) < 0 || !svg.data) {
-			kifu_buf_release(&svg);
-			ret = KIFU_ENOMEM;
-			break;
-		}
-		nd->svg = kifu_buf_detach(&svg);
-		nd->nfig = g->figures(state, nd->fig);
+		ret = kifu_render_page_position_(rl->page, rl->base + idx, state, &m, NULL, here);
 		nd->ply = ply + k;
 		nd->main = main;
 		nd->prev = prev;
@@ -103,14 +106,14 @@ static int add_line(struct kifu_render_lines_ *rl, const struct kifu_game *g,
 		rl->last_of_line = idx;
 		prev = (long)(rl->base + idx);
 	}
-	free(state);
+	rl->level--;
 	return ret;
 }
 
 /* The nodes of turn t's lines (t played at ply from before); skips its eval's text. */
 static int add_turns(struct kifu_render_lines_ *rl, const struct kifu_game *g,
 		     const struct kifu_replay *rp, const struct kifu_turn *t, const void *before,
-		     size_t ply, size_t main, size_t *xi)
+		     const struct kifu_render_shown_ *shown, size_t ply, size_t main, size_t *xi)
 {
 	size_t j, saved_last = rl->last_of_line;
 	int ret = 0;
@@ -118,13 +121,14 @@ static int add_turns(struct kifu_render_lines_ *rl, const struct kifu_game *g,
 	if (t->eval)
 		(*xi)++;
 	for (j = 0; j < t->nlines && ret == 0; j++)
-		ret = add_line(rl, g, rp, &t->lines[j], before, ply, main, xi);
+		ret = add_line(rl, g, rp, &t->lines[j], before, shown, ply, main, xi);
 	rl->last_of_line = saved_last;
 	return ret;
 }
 
 int kifu_render_lines_add_(struct kifu_render_lines_ *rl, const struct kifu_record *rec,
-			   const struct kifu_replay *rp, size_t ply, const void *before)
+			   const struct kifu_replay *rp, size_t ply, const void *before,
+			   const struct kifu_render_shown_ *shown)
 {
 	const struct kifu_turn *t = ply >= 1 && ply <= rec->nturns ? &rec->turns[ply - 1] : NULL;
 	size_t i;
@@ -138,7 +142,7 @@ int kifu_render_lines_add_(struct kifu_render_lines_ *rl, const struct kifu_reco
 	rl->prev_of_line = (long)ply - 1;
 	{
 		size_t x0 = rl->xi;
-		int ret = add_turns(rl, rp->game, rp, t, before, ply, ply, &rl->xi);
+		int ret = add_turns(rl, rp->game, rp, t, before, shown, ply, ply, &rl->xi);
 
 		rl->xi = x0 + kifu_turn_texts(t);
 		return ret;
@@ -147,10 +151,12 @@ int kifu_render_lines_add_(struct kifu_render_lines_ *rl, const struct kifu_reco
 
 void kifu_render_lines_release_(struct kifu_render_lines_ *rl)
 {
-	size_t i;
+	int i;
 
-	for (i = 0; i < rl->n; i++)
-		kifu_buf_detached_free(rl->v[i].svg);
+	for (i = 0; i <= KIFU_RECORD_MAX_LEVELS; i++) {
+		free(rl->at[i].state);
+		kifu_render_shown_release_(&rl->at[i].shown);
+	}
 	free(rl->v);
 	memset(rl, 0, sizeof(*rl));
 }

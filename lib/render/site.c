@@ -8,8 +8,9 @@
  * kifu-stats --svg's; a game is kifu-export's replay page. Every text
  * from the database or the request is escaped for HTML (html.c) and, in
  * an address, percent-encoded first. Here: the pieces every page shares
- * (render/site_impl.h), the home, game and player pages; the explorer is
- * site_explore.c, the pattern page site_pattern.c.
+ * (render/site_impl.h), the home and player pages; a game's is
+ * site_game.c, the explorer site_explore.c, the pattern page
+ * site_pattern.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -65,8 +66,7 @@ static const char style[] =
 	".pages a{margin-right:10px}\n"
 	"#p-pattern{width:18em}form.filters input[type=checkbox]{width:auto}\n"
 	".error{color:#a0302a;font-weight:bold}\n"
-	"#moves tr.rest{display:none}#moves:has(#more-moves[open]) tr.rest{display:table-row}\n"
-	"#moves tr.more td{background:#fffaf0}#moves summary{cursor:pointer;color:#1d4f91}\n"
+	"#moves tr.more td{background:#fffaf0}\n"
 	".r-w{color:#2f7a3f;font-weight:bold}.r-l{color:#a0302a;font-weight:bold}.r-d{color:#6b5f4a}\n"
 	"p.data{font-size:13px;color:#6b5f4a;margin:4px 0}p.data a{margin:0 3px}\n"
 	"td.thumb svg{width:150px;height:auto;display:block}\n"
@@ -595,148 +595,6 @@ void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page
 		kifu_buf_printf(b, "<a id=\"older\" href=\"%s&amp;page=%ld\">older</a>", base->data,
 				page + 2);
 	kifu_buf_puts(b, "</p>\n");
-}
-
-/* ---- /game/ID ---- */
-
-static const char game_nav_style[] =
-	"nav.site{display:flex;flex-wrap:wrap;gap:6px 16px;align-items:baseline;padding:8px 20px;"
-	"background:#2b2418;color:#e8dfc8;font-size:14px}\n"
-	"nav.site a{color:#ffe08a}nav.site a.home{font-weight:bold;font-size:17px;color:#fffaf0;"
-	"text-decoration:none;margin-right:6px}\n"
-	"nav.site .data{margin-left:auto}nav.site .data a{margin-left:8px}\n";
-
-/*
- * The site's bar above a game's replay: home, each player's page, the
- * explorer at the ply shown (its script follows the replay's board), the
- * data as JSON and CSV.
- */
-static void game_nav(struct kifu_buf *b, const struct kifu_record *rec,
-		     const struct kifu_replay *rp, int64_t id, long ply, const char *nonce)
-{
-	const struct kifu_game *g = rp->game;
-	long i;
-	size_t k;
-
-	kifu_buf_printf(b, "<style>%s</style>\n<nav class=\"site\"><a class=\"home\" href=\"/\">"
-			"kifu</a><span>game %" PRId64 "</span>", game_nav_style, id);
-	for (k = 0; k < rec->nplayers; k++) {
-		if (!rec->players[k].name || !rec->players[k].side)
-			continue;
-		kifu_buf_puts(b, "<span class=\"player\">");
-		kifu_site_text_(b, rec->players[k].side);
-		kifu_buf_puts(b, ": <a href=\"/player/");
-		kifu_site_url_part_(b, rec->players[k].name);
-		kifu_buf_puts(b, "\">");
-		kifu_site_text_(b, rec->players[k].name);
-		kifu_buf_puts(b, "</a></span>");
-	}
-	/* the explorer's positions start with the game's first side to move (index 0) */
-	if (rp->first != 0)
-		goto data;
-	kifu_buf_puts(b, "<a id=\"to-explorer\" data-base=\"/explore/");
-	kifu_site_url_part_(b, g->name);
-	kifu_buf_putc(b, '/');
-	kifu_site_url_part_(b, g->variants[rp->variant]);
-	kifu_buf_puts(b, "?after=\" href=\"/explore/");
-	kifu_site_url_part_(b, g->name);
-	kifu_buf_putc(b, '/');
-	kifu_site_url_part_(b, g->variants[rp->variant]);
-	kifu_buf_puts(b, "?after=");
-	for (i = 1; i <= ply && (size_t)i <= rp->nplies; i++) {
-		if (i > 1)
-			kifu_buf_puts(b, "%2C");
-		kifu_site_url_part_(b, kifu_replay_text(rp, (size_t)i));
-	}
-	kifu_buf_puts(b, "\">this position in the explorer</a>");
-data:
-	kifu_buf_printf(b, "<span class=\"data\">data:"
-			"<a id=\"data-json\" href=\"/api/game/%" PRId64 "\">JSON</a><a id=\"data-csv\" "
-			"href=\"/api/game/%" PRId64 "?format=csv\">CSV</a></span></nav>\n", id, id);
-	/* the replay moves its board without a new page: the link follows its data-ply */
-	kifu_buf_printf(b, "<script nonce=\"%s\">\n", nonce);
-	kifu_buf_puts(b, "(function () {\n"
-		      "var a = document.getElementById(\"to-explorer\");\n"
-		      "if (!a) return;\n"
-		      "function follow() {\n"
-		      "\tvar board = document.getElementById(\"board\");\n"
-		      "\tif (!board || typeof MOVES === \"undefined\") return;\n"
-		      "\tvar p = +board.getAttribute(\"data-ply\");\n"
-		      "\ta.href = a.getAttribute(\"data-base\") + MOVES.slice(1, p + 1)"
-		      ".map(encodeURIComponent).join(\"%2C\");\n"
-		      "}\n"
-		      "document.addEventListener(\"DOMContentLoaded\", function () {\n"
-		      "\tfollow();\n"
-		      "\tnew MutationObserver(follow).observe(document.getElementById(\"board\"), "
-		      "{ attributes: true, attributeFilter: [\"data-ply\"] });\n"
-		      "});\n"
-		      "})();\n</script>\n");
-}
-
-int kifu_site_game(struct kifu_buf *b, struct kifu_store *st, int64_t id, long ply,
-		   const char *nonce, struct kifu_error *err)
-{
-	struct kifu_replay rp = KIFU_REPLAY_INIT;
-	struct kifu_diags diags = KIFU_DIAGS_INIT;
-	struct kifu_record *rec = NULL;
-	struct kifu_buf page = KIFU_BUF_INIT, nav = KIFU_BUF_INIT;
-	struct kifu_analyse_stored review;
-	struct kifu_render_stored known = { 0 };
-	struct kifu_novelty nov;
-	const char *s, *at;
-	int ret;
-
-	memset(&review, 0, sizeof(review));
-
-	ret = kifu_store_game_load(&rec, st, id, err);
-	if (ret == KIFU_ENOTFOUND)
-		kifu_error_set(err, ret, "no game with id %" PRId64, id);
-	if (ret == 0)
-		ret = kifu_store_game_validate(&rp, &diags, st, id, rec, err);
-	if (ret == 0 && ply > (long)rp.nplies)
-		ret = kifu_error_set(err, KIFU_ERANGE, "game %" PRId64 " has %zu plies: there is no "
-				     "ply %ld", id, rp.nplies, ply);
-	/* With its stored review (chart and marks), as kifu-analyse --to html draws it. */
-	if (ret == 0)
-		ret = kifu_analyse_load(&review, st, id, rp.nplies, err);
-	if (ret == 0)
-		ret = kifu_stats_novelty(&nov, st, id, KIFU_NOVELTY_EARLIER, err);
-	if (ret == 0) {
-		kifu_render_stored_novelty(&known, &nov);
-		known.review = review.n ? &review.view : NULL;
-		ret = kifu_render_html(&page, rec, &rp, ply, &known);
-	}
-	if (ret == 0 && page.failed)
-		ret = kifu_error_set(err, KIFU_ENOMEM, "out of memory");
-	if (ret < 0)
-		goto out;
-	/*
-	 * The page's own elements carry the nonce: the records' texts in it are
-	 * escaped, so every "<script>" and "<body>" in it is the page's.
-	 */
-	for (s = page.data; (at = strstr(s, "<script>")) != NULL; s = at + 8) {
-		kifu_buf_add(b, s, (size_t)(at - s));
-		kifu_buf_printf(b, "<script nonce=\"%s\">", nonce);
-	}
-	kifu_buf_puts(b, s);
-	if ((at = strstr(b->data, "<body>\n")) != NULL) {
-		size_t pos = (size_t)(at - b->data) + 7;
-
-		game_nav(&nav, rec, &rp, id, ply < 0 ? 0 : ply, nonce);
-		if (!nav.failed && kifu_buf_add(b, nav.data, nav.len) == 0) {
-			memmove(b->data + pos + nav.len, b->data + pos, b->len - nav.len - pos);
-			memcpy(b->data + pos, nav.data, nav.len);
-		}
-	}
-	ret = b->failed ? KIFU_ENOMEM : 0;
-out:
-	kifu_analyse_stored_release(&review);
-	kifu_buf_release(&page);
-	kifu_buf_release(&nav);
-	kifu_replay_release(&rp);
-	kifu_diags_release(&diags);
-	kifu_record_free(rec);
-	return ret;
 }
 
 /* ---- /player/NAME ---- */

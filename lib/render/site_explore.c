@@ -169,9 +169,10 @@ static void year_cell(struct kifu_buf *b, const struct kifu_report *rep, size_t 
 /*
  * The moves played from the position, most played first: each with its
  * share of the games that reached it (reached) beside its bar, at most
- * KIFU_SITE_MOVES rows unless p->all, the rest folded under one
- * "N other moves" row (a <details>; the style sheet shows the rows after it
- * when it is open). Each row shown is also a link on the board: its
+ * KIFU_SITE_MOVES rows unless p->all, the rest left out of the page (at
+ * any position it stays small: glaisher's start has hundreds of moves) for
+ * one "N other moves" row linking the page with all=1, which shows every
+ * row. Each row shown is also a link on the board: its
  * picture goes to board (drawn least played first, so the most played is
  * on top).
  */
@@ -213,17 +214,20 @@ static int move_table(struct kifu_buf *b, struct kifu_buf *board,
 		long long d = kifu_site_cell_int_(rep, r, "draws");
 		long long u = kifu_site_cell_int_(rep, r, "unfinished");
 
-		if (r == shown)
-			kifu_buf_printf(b, "<tr class=\"more\"><td class=\"text\" colspan=\"9\">"
-					"<details id=\"more-moves\"><summary>%zu other move%s"
-					"</summary></details></td></tr>\n", nrows - shown,
-					nrows - shown == 1 ? "" : "s");
+		if (r == shown) {
+			/* the rest are not in the page: one row links the page that shows them */
+			kifu_buf_puts(b, "<tr class=\"more\"><td class=\"text\" colspan=\"9\">"
+				      "<a id=\"more-moves\" href=\"");
+			link_to(b, p, after, p->symmetric, p->filter);
+			kifu_buf_printf(b, "&amp;all=1\">%zu other move%s</a></td></tr>\n",
+					nrows - shown, nrows - shown == 1 ? "" : "s");
+			break;
+		}
 		kifu_buf_reset(&next);
 		kifu_buf_printf(&next, "%s%s%s", after, *after ? "," : "", move);
 		kifu_buf_reset(&href);
 		link_to(&href, p, next.data, p->symmetric, p->filter);
-		kifu_buf_puts(b, r < shown ? "<tr" : "<tr class=\"rest\"");
-		kifu_buf_puts(b, "><td class=\"text move\"><a href=\"");
+		kifu_buf_puts(b, "<tr><td class=\"text move\"><a href=\"");
 		kifu_buf_puts(b, href.data);
 		kifu_buf_puts(b, "\">");
 		kifu_site_text_(b, move);
@@ -247,7 +251,7 @@ static int move_table(struct kifu_buf *b, struct kifu_buf *board,
 		year_cell(b, rep, r, "first_date");
 		year_cell(b, rep, r, "last_date");
 		kifu_buf_puts(b, "</tr>\n");
-		if (r < shown) {
+		{
 			struct kifu_site_move_geo geo;
 			struct kifu_error err;
 			char title[KIFU_MOVE_TEXT_MAX + 64];
@@ -264,12 +268,11 @@ static int move_table(struct kifu_buf *b, struct kifu_buf *board,
 		}
 	}
 	kifu_buf_puts(b, "</table>\n");
-	if (nrows > KIFU_SITE_MOVES) {
+	if (nrows > KIFU_SITE_MOVES && p->all) {
 		kifu_buf_puts(b, "<p class=\"note\" id=\"all-moves\">");
 		kifu_buf_puts(b, "<a href=\"");
 		link_to(b, p, after, p->symmetric, p->filter);
-		kifu_buf_puts(b, p->all ? "\">the most played moves first, the rest folded</a></p>\n"
-				       : "&amp;all=1\">every move unfolded</a></p>\n");
+		kifu_buf_puts(b, "\">the most played moves only</a></p>\n");
 	}
 	kifu_site_board_defs_(board);
 	for (r = shown; r-- > 0;) {

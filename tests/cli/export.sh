@@ -125,7 +125,7 @@ EOF
 import re, sys
 s = open('$d/page.html').read()
 n = len(re.findall(r'<button data-ply=', s))
-plies = s[s.index('var PLY = ['):s.index('var LINES')].count('[') - 1
+plies = len(re.findall(r'^\d+:\[', s[s.index('var DIFF = {'):s.index('var FIG')], re.M))
 assert n == plies == $(grep -c '^ply [0-9]*:' "$d/out.txt"), (n, plies)
 "
 done
@@ -159,7 +159,7 @@ want = sorted(count(d["moves"]) + 1 for d in docs)
 got = []
 for name in os.listdir(sys.argv[2]):
     s = open(os.path.join(sys.argv[2], name)).read()
-    got.append(s[s.index("var PLY = ["):s.index("var LINES")].count("[") - 1)
+    got.append(len(re.findall(r"^\d+:\[", s[s.index("var DIFF = {"):s.index("var FIG")], re.M)))
     assert len(re.findall(r"<button data-ply=", s)) == got[-1], name
 assert sorted(got) == want, (sorted(got)[:5], want[:5])
 EOF

@@ -2,10 +2,11 @@
 # kifu-serve's pages as users of the lichess explorer, SCID and Datasette
 # expect them (issue 29), in headless Chromium over a real kifu-serve
 # (tests/cli/lib/serve_explorer.py says what is checked): the explorer's
-# move table capped at 30 rows with shares and the rest folded, every move
-# shown also a link on the board (clicked), min_games and all on the page,
-# the games listed opening at the explored ply; a game's page linking its
-# players and the explorer at the ply shown, and a reviewed game's marks
+# move table capped at 30 rows with shares and one row linking the rest
+# (all=1), every move shown also a link on the board (clicked), min_games
+# and all on the page, the games listed opening at the explored ply; a
+# game's page linking its players and the explorer at the ply shown, and a
+# reviewed game's marks
 # with the engine's move as text and on the board, and each side's counts
 # and mean loss; a player's view (as=SIDE, kifu-stats/kifu-search --as) with
 # the bars as that player's results, the player page's games as win, draw

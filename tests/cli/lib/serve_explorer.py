@@ -4,14 +4,15 @@ usage: serve_explorer.py BIN DB URL CHROMIUM PROFILE OUTDIR REVIEWED_ID REVIEW_J
 
 The explorer (glaisher standard from the start: more than 30 moves; and
 splay-schmidt, a placement game): the move table's rows are kifu-stats
-tree's, in its order, every one of them in the page; the first 30 shown,
-the rest hidden behind one "N other moves" row that opens them (clicked);
+tree's, in its order, the first 30 in the page and the rest left out for
+one "N other moves" row linking the page with all=1 (clicked), which
+shows every row;
 each row's share is its games over the position's, in whole percent; each
 shown row is one link in the board's <svg> to the row's own address (the
 most played drawn last, on top), on the cell the move places on in
 splay-schmidt; a mouse click on the board's most played cell plays it (the
 next page is the explorer after that move). min_games=K is kifu-stats
-tree --min-games K; all=1 shows every row and no fold; a bad min_games is
+tree --min-games K; all=1 shows every row and no other row; a bad min_games is
 a 400. The games listed link /game/ID?ply=K, K the ply at which they
 reached the position, and that page opens at ply K; a ply past the end
 of the game is a 400. A game's page: its bar links each player's page
@@ -128,21 +129,23 @@ def check_table(b, game, variant, after, what, extra=(), shown_max=30):
     t = tree(game, variant, after, extra)
     rows = b.js(ROWS) or []
     want = t["rows"]
-    check([r[:2] for r in rows] == [[r["move"], r["games"]] for r in want],
-          "%s: the move table is not kifu-stats tree's (%s)" % (what, rows[:3]))
-    check([r[2] for r in rows] == [share(r["games"], t["games"]) for r in want],
-          "%s: the shares are not games / %d in whole percent (%s)" % (what, t["games"], [r[2] for r in rows[:5]]))
     shown = min(len(want), shown_max)
-    check([r[3] for r in rows] == [True] * shown + [False] * (len(want) - shown),
-          "%s: not the first %d rows shown and the rest hidden" % (what, shown))
-    more = b.js("(function () { var s = document.querySelector('#more-moves summary'); "
-                "return s ? s.textContent : null; })()")
+    check([r[:2] for r in rows] == [[r["move"], r["games"]] for r in want[:shown]],
+          "%s: the move table is not kifu-stats tree's first %d rows (%s)" % (what, shown, rows[:3]))
+    check([r[2] for r in rows] == [share(r["games"], t["games"]) for r in want[:shown]],
+          "%s: the shares are not games / %d in whole percent (%s)" % (what, t["games"], [r[2] for r in rows[:5]]))
+    check([r[3] for r in rows] == [True] * shown,
+          "%s: not the first %d rows shown, and only they in the page" % (what, shown))
+    more = b.js("(function () { var a = document.querySelector('#more-moves'); "
+                "return a ? [a.textContent, a.getAttribute('href')] : null; })()")
     if len(want) > shown:
         n = len(want) - shown
-        check(more == "%d other move%s" % (n, "" if n == 1 else "s"),
-              "%s: the fold says %r, not %d other moves" % (what, more, n))
+        check(more and more[0] == "%d other move%s" % (n, "" if n == 1 else "s"),
+              "%s: the last row says %r, not %d other moves" % (what, more, n))
+        check(more and more[1].startswith("/explore/%s/%s?after=" % (game, variant)) and
+              more[1].endswith("&all=1"), "%s: the other moves' row links %r, not all=1" % (what, more))
     else:
-        check(more is None, "%s: a fold with nothing in it" % what)
+        check(more is None, "%s: an other moves' row with nothing behind it" % what)
     links = b.js(LINKS) or []
     # one link per row shown, the most played last (drawn on top), each to its row's address
     check(sorted(l[0] for l in links) == sorted(r[4] for r in rows[:shown]),
@@ -156,16 +159,13 @@ with Browser(CHROMIUM, PROFILE) as b:
     # ---- glaisher: more than 30 moves from the start ----
     b.go(explore_url("glaisher", "standard"))
     t, rows, links = check_table(b, "glaisher", "standard", "", "glaisher start")
-    check(len(t["rows"]) > 30, "glaisher start: only %d moves, the fold is not tested" % len(t["rows"]))
+    check(len(t["rows"]) > 30, "glaisher start: only %d moves, the other moves' row is not tested" % len(t["rows"]))
     check(all(l[1] and l[1] in l[0].split("%20")[-1] or l[1] in urllib.parse.unquote(l[0]) for l in links),
           "glaisher start: a link's cell is not one its move names")
     b.screenshot(os.path.join(OUT, "serve-explorer-capped.png"))
-    b.js("document.querySelector('#more-moves summary').click()")
-    hidden = b.js("[...document.querySelectorAll('#moves tr.rest')].filter(tr => "
-                  "getComputedStyle(tr).display === 'none').length")
-    check(hidden == 0, "glaisher start: %s rows still hidden after opening the fold" % hidden)
-    # all=1: every row shown, no fold; min_games=2: the tool's --min-games 2
-    b.go(explore_url("glaisher", "standard", "", "&all=1"))
+    # the other moves' row: every row shown, no such row; min_games=2: the tool's --min-games 2
+    b.click("#more-moves")
+    check(b.js("location.search").endswith("&all=1"), "glaisher start: the other moves' row does not open all=1")
     check_table(b, "glaisher", "standard", "", "glaisher all=1", shown_max=10 ** 6)
     b.go(explore_url("glaisher", "standard", "", "&min_games=2"))
     check_table(b, "glaisher", "standard", "", "glaisher min_games=2", ["--min-games", "2"])
