@@ -5,6 +5,7 @@
  * (no such game, variant, game id or player).
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kifu/site.h"
@@ -18,6 +19,24 @@ static void page_error(struct kifu_serve_answer *a, const struct kifu_error *err
 
 	kifu_serve_fail_err_(a, code == KIFU_ENOTFOUND ? 404 : code == KIFU_EPARSE ||
 			     code == KIFU_EILLEGAL || code == KIFU_ERANGE ? 400 : 500, err);
+}
+
+/*
+ * The player filter as --player matches it (kifu_stats_match_player): f's
+ * player then the stored spelling (*spelling, to free); none is a 404
+ * page with the nearest names.
+ */
+static int match_player(char **spelling, struct kifu_serve_answer *a, struct kifu_store *st,
+			struct kifu_filter *f)
+{
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	if (kifu_stats_match_player(spelling, f, st, &err) < 0) {
+		page_error(a, &err);
+		return -1;
+	}
+	return 0;
 }
 
 #define GAME_NAME_MAX 64
@@ -49,6 +68,7 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	struct kifu_filter f;
 	struct kifu_error err;
 	char game[GAME_NAME_MAX], variant[GAME_NAME_MAX];
+	char *spelling = NULL;
 	long page = 1;
 	int ret;
 
@@ -66,6 +86,8 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	    kifu_serve_flag_(&p.all, a, r, "all") < 0)
 		return;
 	kifu_serve_filter_(&f, r);
+	if (match_player(&spelling, a, st, &f) < 0)
+		return;
 	p.game = game;
 	p.variant = variant;
 	p.after = kifu_serve_param_(r, "after");
@@ -77,6 +99,7 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 		a->status = 404;
 	else if (ret < 0)
 		page_error(a, &err);
+	free(spelling);
 }
 
 /* /pattern/GAME/VARIANT?pattern=P[&symmetric=1][&page=N]. */
@@ -119,6 +142,7 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 	struct kifu_site_games_query q;
 	struct kifu_filter f;
 	struct kifu_error err;
+	char *spelling = NULL;
 
 	kifu_error_clear(&err);
 	memset(&q, 0, sizeof(q));
@@ -127,6 +151,8 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 	    kifu_serve_count_(&q.page, a, r, "page", "page", 1) < 0)
 		return;
 	kifu_serve_filter_(&f, r);
+	if (match_player(&spelling, a, st, &f) < 0)
+		return;
 	q.filter = &f;
 	q.sort = kifu_serve_param_(r, "sort") && *kifu_serve_param_(r, "sort")
 		 ? kifu_serve_param_(r, "sort") : "date";
@@ -134,6 +160,7 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 		q.desc = 1;
 	if (kifu_site_games(&a->body, st, &q, &err) < 0)
 		page_error(a, &err);
+	free(spelling);
 }
 
 /* /balance?FILTERS: kifu-stats balance as a page. */
@@ -143,13 +170,17 @@ static void balance(struct kifu_serve_answer *a, struct kifu_store *st,
 	static const char *const params[] = { FILTER_PARAMS, NULL };
 	struct kifu_filter f;
 	struct kifu_error err;
+	char *spelling = NULL;
 
 	kifu_error_clear(&err);
 	if (kifu_serve_params_check_(a, r, params) < 0)
 		return;
 	kifu_serve_filter_(&f, r);
+	if (match_player(&spelling, a, st, &f) < 0)
+		return;
 	if (kifu_site_balance(&a->body, st, &f, &err) < 0)
 		page_error(a, &err);
+	free(spelling);
 }
 
 void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const char *path,
