@@ -12,6 +12,7 @@
  * site_explore.c, the pattern page site_pattern.c.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,8 @@ static const char style[] =
 	"form.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0}\n"
 	"form.filters input{font:inherit;padding:1px 4px;width:9em}\n"
 	".note{color:#6b5f4a;font-size:13px}\n"
+	"form.filters input.wide{width:16em}.hint{color:#6b5f4a;font-size:13px}\n"
+	"td.ratings{font-size:13px;line-height:1.45}td.ratings .gv{color:#6b5f4a}td.rank{color:#6b5f4a}\n"
 	".chart svg{max-width:100%;height:auto;background:#fff;border:1px solid #d8ccb0}\n"
 	".pages a{margin-right:10px}\n"
 	"#p-pattern{width:18em}form.filters input[type=checkbox]{width:auto}\n"
@@ -172,7 +175,8 @@ static void head(struct kifu_buf *b, const char *title, const char *db)
 	kifu_site_text_(b, title);
 	kifu_buf_puts(b, " - kifu</title>\n<link rel=\"stylesheet\" href=\"/assets/kifu.css\">\n"
 		      "</head>\n<body>\n<header><a class=\"home\" href=\"/\">kifu</a>"
-		      "<a href=\"/games\" id=\"all-games\">games</a>");
+		      "<a href=\"/games\" id=\"all-games\">games</a>"
+		      "<a href=\"/players\" id=\"all-players\">players</a>");
 	if (db) {
 		kifu_buf_puts(b, "<span class=\"db\">");
 		kifu_site_text_(b, db);
@@ -503,8 +507,8 @@ static void games_table(struct kifu_buf *b, const struct kifu_search_result *res
 
 int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error *err)
 {
-	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
-	struct kifu_report *sum = NULL, *len = NULL, *pl = NULL;
+	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT, vopt = KIFU_STATS_OPTIONS_INIT;
+	struct kifu_report *sum = NULL, *len = NULL, *pl = NULL, *byv = NULL;
 	struct kifu_buf api = KIFU_BUF_INIT;
 	struct kifu_filter f;
 	size_t r;
@@ -516,10 +520,19 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		ret = kifu_stats_report(&len, st, KIFU_STATS_LENGTHS, &f, &opt, err);
 	if (ret == 0)
 		ret = kifu_stats_report(&pl, st, KIFU_STATS_PLAYERS, &f, &opt, err);
+	vopt.by_variant = 1;
+	if (ret == 0)
+		ret = kifu_stats_report(&byv, st, KIFU_STATS_PLAYERS, &f, &vopt, err);
 	if (ret < 0)
 		goto out;
 	head(b, "the database", kifu_store_path(st));
-	kifu_buf_puts(b, "<h1>The database at a glance</h1>\n<table id=\"summary\">\n<tr>"
+	kifu_buf_puts(b, "<h1>The database at a glance</h1>\n");
+	kifu_buf_puts(b, "<form class=\"filters\" id=\"find-player\" method=\"get\" "
+		      "action=\"/players\"><label for=\"home-q\">find a player</label>"
+		      "<input type=\"search\" id=\"home-q\" name=\"q\" class=\"wide\">"
+		      "<span class=\"hint\">any part of the name, any case</span>"
+		      "<button type=\"submit\" id=\"home-find\">find</button></form>\n");
+	kifu_buf_puts(b, "<table id=\"summary\">\n<tr>"
 		      "<th class=\"text\">game</th><th class=\"text\">variant</th><th>games</th>"
 		      "<th>draws</th><th>draw rate</th><th>first mover</th><th>95% interval</th>"
 		      "<th>mean plies</th><th class=\"text\">explore</th></tr>\n");
@@ -551,9 +564,11 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 	kifu_buf_reset(&api);
 	kifu_buf_puts(&api, "/api/stats/lengths");
 	kifu_site_data_links_(b, "data-lengths", "The lengths", &api, 1);
-	kifu_buf_puts(b, "<h2>Players</h2>\n<table id=\"players\">\n<tr><th class=\"text\">player"
-		      "</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>score</th>"
-		      "<th>rating</th></tr>\n");
+	kifu_buf_puts(b, "<h2>Players</h2>\n<table id=\"players\" class=\"players\">\n<tr>"
+		      "<th class=\"text\">player</th><th>games</th><th>wins</th><th>draws</th>"
+		      "<th>losses</th><th>score</th><th>rating<br><span class=\"note\">all games"
+		      "</span></th><th class=\"text\">rating per game and variant <span "
+		      "class=\"note\">(games)</span></th></tr>\n");
 	for (r = 0; r < kifu_report_nrows(pl) && r < 30; r++) {
 		static const char *const pcols[] = { "games", "wins", "draws", "losses", "score",
 						     "rating", NULL };
@@ -564,11 +579,14 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		kifu_site_text_(b, kifu_site_cell_text_(pl, r, "player"));
 		kifu_buf_puts(b, "</a></td>");
 		kifu_site_cells_(b, pl, r, pcols);
+		kifu_site_variant_ratings_(b, byv, kifu_site_cell_text_(pl, r, "player"));
 		kifu_buf_puts(b, "</tr>\n");
 	}
 	kifu_buf_puts(b, "</table>\n<p class=\"note\">");
 	kifu_site_count_(b, (long long)kifu_report_nrows(pl));
-	kifu_buf_puts(b, " players; the 30 best rated shown</p>\n");
+	kifu_buf_puts(b, " players; the 30 best rated over all games shown (each game and "
+		      "variant also rated alone, beside it): <a id=\"every-player\" "
+		      "href=\"/players\">every player</a></p>\n");
 	kifu_buf_reset(&api);
 	kifu_buf_puts(&api, "/api/stats/players");
 	kifu_site_data_links_(b, "data-players", "Every player", &api, 1);
@@ -580,6 +598,7 @@ out:
 	kifu_report_free(sum);
 	kifu_report_free(len);
 	kifu_report_free(pl);
+	kifu_report_free(byv);
 	return ret;
 }
 
@@ -746,13 +765,27 @@ struct as_side {
 	const char *game, *variant, *side;
 	long games, wins, draws, losses, unfinished;
 	int nsides;
+	int order[3]; /* the registry's game and variant, the game's side: the table's order */
 };
+
+/* In the registry's order of games, their variants, then the game's order of sides. */
+static int cmp_sides(const void *x, const void *y)
+{
+	const struct as_side *a = x, *b = y;
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (a->order[k] != b->order[k])
+			return a->order[k] < b->order[k] ? -1 : 1;
+	return 0;
+}
 
 static void tally(struct as_side *v, size_t *n, size_t max, const struct kifu_search_hit *h,
 		  const char *side)
 {
 	const struct kifu_game *g = kifu_game_find(h->game);
 	size_t i;
+	int k;
 
 	for (i = 0; i < *n; i++)
 		if (!strcmp(v[i].game, h->game) && !strcmp(v[i].variant, h->variant) &&
@@ -766,6 +799,12 @@ static void tally(struct as_side *v, size_t *n, size_t max, const struct kifu_se
 		v[i].variant = h->variant;
 		v[i].side = side;
 		v[i].nsides = g ? g->nsides : 2;
+		for (k = 0; g && kifu_games[k] && kifu_games[k] != g; k++)
+			;
+		/* a game the registry does not know goes last */
+		v[i].order[0] = g ? k : INT_MAX;
+		v[i].order[1] = g ? kifu_game_variant_index(g, h->variant) : 0;
+		v[i].order[2] = g ? kifu_game_side_index(g, side) : 0;
 		(*n)++;
 	}
 	v[i].games++;
@@ -905,26 +944,108 @@ static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *n
 	return b->failed || after.failed ? KIFU_ENOMEM : 0;
 }
 
-int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name, long page,
-		     struct kifu_error *err)
+/* name's page with game and variant (NULL: every one), for a link (escaped for an attribute). */
+static void player_link(struct kifu_buf *b, const char *name, const char *game, const char *variant)
 {
-	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
+	kifu_buf_puts(b, "/player/");
+	kifu_site_url_part_(b, name);
+	if (game) {
+		kifu_buf_puts(b, "?game=");
+		kifu_site_url_part_(b, game);
+	}
+	if (game && variant) {
+		kifu_buf_puts(b, "&amp;variant=");
+		kifu_site_url_part_(b, variant);
+	}
+}
+
+/*
+ * The player's rating in each game and variant (kifu-stats players
+ * --by-variant: each rated over that game and variant's games alone), in
+ * the registry's order, each row a link to the page of that variant.
+ */
+static void player_ratings(struct kifu_buf *b, const struct kifu_report *byv, const char *name)
+{
+	static const char *const cols[] = { "games", "wins", "draws", "losses", "score", "rating",
+					    NULL };
+	size_t r, shown = 0;
+
+	kifu_buf_puts(b, "<h2>Rating per game and variant</h2>\n<table id=\"ratings\">\n<tr>"
+		      "<th class=\"text\">game</th><th class=\"text\">variant</th><th>games</th>"
+		      "<th>wins</th><th>draws</th><th>losses</th><th>score</th><th>rating</th>"
+		      "</tr>\n");
+	for (r = 0; r < kifu_report_nrows(byv); r++) {
+		const char *g = kifu_site_cell_text_(byv, r, "game");
+		const char *v = kifu_site_cell_text_(byv, r, "variant");
+
+		if (strcmp(kifu_site_cell_text_(byv, r, "player"), name))
+			continue;
+		kifu_buf_puts(b, "<tr><td class=\"text\"><a href=\"");
+		player_link(b, name, g, v);
+		kifu_buf_puts(b, "\">");
+		kifu_site_text_(b, g);
+		kifu_buf_puts(b, "</a></td><td class=\"text\">");
+		kifu_site_text_(b, v);
+		kifu_buf_puts(b, "</td>");
+		kifu_site_cells_(b, byv, r, cols);
+		kifu_buf_puts(b, "</tr>\n");
+		shown++;
+	}
+	kifu_buf_puts(b, "</table>\n");
+	if (!shown)
+		kifu_buf_puts(b, "<p class=\"note\">No rated game here (a rating counts the games "
+			      "whose every side names a player).</p>\n");
+	kifu_buf_puts(b, "<p class=\"note\">Each rating is fitted over that game and variant's "
+		      "games alone, as lichess keeps one per variant; the rating above is over "
+		      "every game together.</p>\n");
+}
+
+int kifu_site_player(struct kifu_buf *b, struct kifu_store *st,
+		     const struct kifu_site_player_query *q, struct kifu_error *err)
+{
+	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT, vopt = KIFU_STATS_OPTIONS_INIT;
 	struct kifu_search_result *res = NULL, *shown = NULL;
-	struct kifu_report *pl = NULL;
+	struct kifu_report *pl = NULL, *byv = NULL;
 	struct as_side sides[64];
 	struct kifu_buf base = KIFU_BUF_INIT;
 	struct kifu_filter f, none, view;
+	const char *name = q->name;
+	long page = q->page;
 	size_t i, k, n = 0;
-	int ret;
+	int ret = 0;
 
 	memset(&f, 0, sizeof(f));
 	memset(&none, 0, sizeof(none));
 	f.player = name;
+	if (q->game) {
+		const struct kifu_game *g = kifu_game_find(q->game);
+
+		if (!g)
+			return kifu_stats_unknown_game(err, q->game), err->code = KIFU_ENOTFOUND;
+		if (q->variant && kifu_game_variant_index(g, q->variant) < 0)
+			return kifu_stats_unknown_variant(err, q->variant, g),
+			       err->code = KIFU_ENOTFOUND;
+		f.game = g->name;
+		f.variant = q->variant;
+		/* the ratings of that game (and variant) alone */
+		none.game = f.game;
+		none.variant = f.variant;
+	}
 	ret = kifu_search_games(&res, st, &f, NULL, err);
 	if (ret == 0 && kifu_search_count(res) == 0)
-		ret = kifu_error_set(err, KIFU_ENOTFOUND, "no games of a player called '%s'", name);
-	if (ret == 0)
-		ret = kifu_stats_report(&pl, st, KIFU_STATS_PLAYERS, &none, &opt, err);
+		ret = kifu_error_set(err, KIFU_ENOTFOUND, "no games of a player called '%s'%s%s%s%s",
+				     name, f.game ? " in " : "", f.game ? f.game : "",
+				     f.variant ? " " : "", f.variant ? f.variant : "");
+	if (ret == 0) {
+		struct kifu_filter all;
+
+		memset(&all, 0, sizeof(all));
+		ret = kifu_stats_report(&pl, st, KIFU_STATS_PLAYERS, &all, &opt, err);
+	}
+	if (ret == 0) {
+		vopt.by_variant = 1;
+		ret = kifu_stats_report(&byv, st, KIFU_STATS_PLAYERS, &none, &vopt, err);
+	}
 	if (ret == 0)
 		ret = kifu_search_games_page(&shown, st, &f, NULL, 0, NULL, 0,
 					     (size_t)page * KIFU_SITE_PAGE_GAMES,
@@ -942,11 +1063,29 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 				tally(sides, &n, sizeof(sides) / sizeof(sides[0]), h,
 				      h->players[k].side);
 	}
+	qsort(sides, n, sizeof(sides[0]), cmp_sides);
 	head(b, name, kifu_store_path(st));
 	kifu_buf_puts(b, "<h1 id=\"player\">");
 	kifu_site_text_(b, name);
+	if (f.game) {
+		kifu_buf_puts(b, " <span class=\"note\" id=\"only\">");
+		kifu_site_text_(b, f.game);
+		if (f.variant) {
+			kifu_buf_puts(b, " ");
+			kifu_site_text_(b, f.variant);
+		}
+		kifu_buf_puts(b, "</span>");
+	}
 	kifu_buf_puts(b, "</h1>\n");
+	if (f.game) {
+		kifu_buf_puts(b, "<p class=\"note\">Only these games shown: <a id=\"every-game\" "
+			      "href=\"");
+		player_link(b, name, NULL, NULL);
+		kifu_buf_puts(b, "\">every game</a></p>\n");
+	}
+	kifu_buf_puts(b, "<h2>Over all games</h2>\n");
 	player_record(b, pl, name);
+	player_ratings(b, byv, name);
 	kifu_buf_puts(b, "<h2>As each side</h2>\n<table id=\"sides\">\n<tr><th class=\"text\">game"
 		      "</th><th class=\"text\">side</th><th>games</th><th class=\"text\">win / draw "
 		      "/ loss</th><th>score</th></tr>\n");
@@ -980,17 +1119,38 @@ int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name
 		ret = player_lines(b, st, name, &sides[i], err);
 	if (ret < 0)
 		goto out;
-	kifu_buf_printf(b, "<h2>Games</h2>\n<p class=\"note\">%zu, newest first</p>\n",
-			kifu_search_count(res));
+	kifu_buf_puts(b, "<h2>Games</h2>\n<p class=\"note\">");
+	kifu_site_count_(b, (long long)kifu_search_count(res));
+	kifu_buf_puts(b, ", newest first</p>\n");
 	games_table(b, shown, KIFU_SITE_PAGE_GAMES, name);
 	kifu_buf_reset(&base);
 	kifu_buf_puts(&base, "/api/search?player=");
 	kifu_site_url_part_(&base, name);
+	if (f.game) {
+		kifu_buf_puts(&base, "&game=");
+		kifu_site_url_part_(&base, f.game);
+	}
+	if (f.variant) {
+		kifu_buf_puts(&base, "&variant=");
+		kifu_site_url_part_(&base, f.variant);
+	}
 	kifu_site_data_links_(b, "data-games", "These games", &base, 1);
 	kifu_buf_reset(&base);
-	kifu_buf_puts(&base, "/player/");
-	kifu_site_url_part_(&base, name);
-	kifu_buf_puts(&base, "?");
+	kifu_buf_puts(&base, "/api/stats/players?by_variant=1");
+	if (f.game) {
+		kifu_buf_puts(&base, "&game=");
+		kifu_site_url_part_(&base, f.game);
+	}
+	if (f.variant) {
+		kifu_buf_puts(&base, "&variant=");
+		kifu_site_url_part_(&base, f.variant);
+	}
+	kifu_site_data_links_(b, "data-ratings", "Every player's rating per game and variant",
+			      &base, 1);
+	kifu_buf_reset(&base);
+	player_link(&base, name, f.game, f.variant);
+	if (!f.game)
+		kifu_buf_puts(&base, "?");
 	kifu_site_pager_(b, &base, page, kifu_search_count(shown) > KIFU_SITE_PAGE_GAMES);
 	ret = kifu_site_foot_(b);
 out:
@@ -998,6 +1158,7 @@ out:
 	kifu_search_result_free(res);
 	kifu_search_result_free(shown);
 	kifu_report_free(pl);
+	kifu_report_free(byv);
 	return ret;
 }
 

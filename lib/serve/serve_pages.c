@@ -163,6 +163,124 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 	free(spelling);
 }
 
+/* A parameter's text, NULL when absent or empty (a form's empty field is no choice). */
+static const char *given(const struct kifu_serve_req_ *r, const char *name)
+{
+	const char *v = kifu_serve_param_(r, name);
+
+	return v && *v ? v : NULL;
+}
+
+/*
+ * gv=GAME/VARIANT (the page's one select) as game and variant, into buf;
+ * game= and variant= (the page's links) win over it.
+ */
+static void game_and_variant(const char **game, const char **variant, char *buf, size_t size,
+			     const struct kifu_serve_req_ *r)
+{
+	const char *gv = given(r, "gv"), *slash = gv ? strchr(gv, '/') : NULL;
+
+	*game = given(r, "game");
+	*variant = given(r, "variant");
+	if (!*game && slash && strlen(gv) < size) {
+		memcpy(buf, gv, strlen(gv) + 1);
+		buf[slash - gv] = '\0';
+		*game = buf;
+		*variant = buf + (slash - gv) + 1;
+	} else if (!*game && gv && strlen(gv) < size) {
+		memcpy(buf, gv, strlen(gv) + 1);
+		*game = buf;
+	}
+}
+
+/* /players?q=PART&game=G&variant=V&sort=rating|games&page=N (from 1). */
+static void players(struct kifu_serve_answer *a, struct kifu_store *st,
+		    const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { "q", "game", "variant", "gv", "sort", "page", NULL };
+	struct kifu_site_players_query q;
+	struct kifu_error err;
+	char gv[2 * GAME_NAME_MAX];
+
+	kifu_error_clear(&err);
+	memset(&q, 0, sizeof(q));
+	q.page = 1;
+	if (kifu_serve_params_check_(a, r, params) < 0 ||
+	    kifu_serve_count_(&q.page, a, r, "page", "page", 1) < 0)
+		return;
+	q.part = given(r, "q");
+	game_and_variant(&q.game, &q.variant, gv, sizeof(gv), r);
+	q.sort = given(r, "sort") ? given(r, "sort") : "rating";
+	if (kifu_site_players(&a->body, st, &q, &err) < 0)
+		page_error(a, &err);
+}
+
+/* s percent-encoded as one path segment (all but A-Z a-z 0-9 - . _ ~). */
+static void path_part(struct kifu_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~')
+			kifu_buf_putc(b, (char)c);
+		else
+			kifu_buf_printf(b, "%%%02X", c);
+	}
+}
+
+/*
+ * /player/NAME[?game=G&variant=V][&page=N]: NAME matched as --player is; a
+ * name found only without regard to case is a 308 to the stored spelling
+ * (the parameters kept, encoded again), none a 404 with the nearest names.
+ */
+static void player(struct kifu_serve_answer *a, struct kifu_store *st, const char *name,
+		   const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { "game", "variant", "gv", "page", NULL };
+	static const char *const kept[] = { "game", "variant", "page" };
+	struct kifu_site_player_query q;
+	struct kifu_error err;
+	char gv[2 * GAME_NAME_MAX];
+	char *spelling = NULL;
+	long n = 1;
+	size_t k;
+	int sep = '?';
+
+	kifu_error_clear(&err);
+	if (kifu_serve_params_check_(a, r, params) < 0 ||
+	    kifu_serve_count_(&n, a, r, "page", "page", 1) < 0)
+		return;
+	if (kifu_stats_find_player(&spelling, st, name, &err) < 0) {
+		page_error(a, &err);
+		return;
+	}
+	if (strcmp(spelling, name)) {
+		a->status = 308;
+		a->header = "Location";
+		kifu_buf_puts(&a->header_value, "/player/");
+		path_part(&a->header_value, spelling);
+		for (k = 0; k < sizeof(kept) / sizeof(kept[0]); k++)
+			if (given(r, kept[k])) {
+				kifu_buf_printf(&a->header_value, "%c%s=", sep, kept[k]);
+				path_part(&a->header_value, given(r, kept[k]));
+				sep = '&';
+			}
+		kifu_buf_puts(&a->body, "moved to /player/");
+		path_part(&a->body, spelling);
+		a->type = "text/plain; charset=utf-8";
+		free(spelling);
+		return;
+	}
+	memset(&q, 0, sizeof(q));
+	q.name = spelling;
+	game_and_variant(&q.game, &q.variant, gv, sizeof(gv), r);
+	q.page = (n > 100000 ? 100000 : n) - 1;
+	if (kifu_site_player(&a->body, st, &q, &err) < 0)
+		page_error(a, &err);
+	free(spelling);
+}
+
 /* /balance?FILTERS: kifu-stats balance as a page. */
 static void balance(struct kifu_serve_answer *a, struct kifu_store *st,
 		    const struct kifu_serve_req_ *r)
@@ -187,7 +305,6 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 		      const struct kifu_serve_req_ *r)
 {
 	static const char *const none[] = { NULL };
-	static const char *const paged[] = { "page", NULL };
 	static const char *const at_ply[] = { "ply", NULL };
 	struct kifu_error err;
 	const char *asset;
@@ -241,12 +358,9 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 	} else if (!strcmp(path, "/balance")) {
 		balance(a, st, r);
 	} else if (!strncmp(path, "/player/", 8) && path[8]) {
-		n = 1;
-		if (kifu_serve_params_check_(a, r, paged) < 0 ||
-		    kifu_serve_count_(&n, a, r, "page", "page", 1) < 0)
-			return;
-		if (kifu_site_player(&a->body, st, path + 8, (n > 100000 ? 100000 : n) - 1, &err) < 0)
-			page_error(a, &err);
+		player(a, st, path + 8, r);
+	} else if (!strcmp(path, "/players")) {
+		players(a, st, r);
 	} else {
 		kifu_serve_fail_(a, 404, "no such page");
 	}
