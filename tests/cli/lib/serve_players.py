@@ -59,13 +59,15 @@ def num(text):
 
 
 every = report()
-byv = report("--by-variant")
 games_of = {r["player"]: r["games"] for r in every}
-ratings_of = {}
-for r in byv:
-    ratings_of.setdefault(r["player"], []).append(r)
 summary = json.loads(tool(["kifu-stats", "summary", "--format", "json"]))["rows"]
 order = [(r["game"], r["variant"]) for r in summary]
+# each player's rating per game and variant: the report of that game and variant alone,
+# in the order of the games and variants
+ratings_of = {}
+for g, v in order:
+    for r in report("--game", g, "--variant", v):
+        ratings_of.setdefault(r["player"], []).append(dict(r, game=g, variant=v))
 
 
 def cell_ratings(text):
