@@ -20,7 +20,7 @@
 /* Names each narrowing query may hand over (the work stays bounded), as SQL text. */
 #define FIND_LIMIT "400"
 /* The longest name folded and compared (longer ones are never a hint). */
-#define FIND_NAME_MAX 256
+#define FIND_NAME_MAX 1024
 
 /* The lower case of code point c: ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic capitals. */
 static uint32_t fold_cp(uint32_t c)
@@ -64,8 +64,9 @@ int kifu_stats_fold_(char *out, size_t size, const char *s)
 		} else {
 			if (n + (size_t)len + 1 > size)
 				return -1;
+			/* ASCII folded; a stray byte of a longer or broken sequence kept */
 			for (k = 0; k < len; k++)
-				out[n++] = (char)fold_cp(p[k]);
+				out[n++] = (char)(p[k] < 0x80 ? fold_cp(p[k]) : p[k]);
 		}
 		p += len;
 	}
@@ -118,6 +119,12 @@ static int offer(struct finder *fd, const char *name)
 	size_t d;
 	int k, i;
 
+	if (!strcmp(name, fd->name)) {
+		/* the name itself (found by the first query, however long) */
+		free(fd->exact);
+		fd->exact = strdup(name);
+		return fd->exact ? 0 : KIFU_ENOMEM;
+	}
 	if (kifu_stats_fold_(folded, sizeof(folded), name) < 0)
 		return 0;
 	if (!strcmp(folded, fd->folded)) {
@@ -250,10 +257,8 @@ int kifu_stats_find_player(char **out, struct kifu_store *st, const char *name,
 	fd.name = name;
 	for (k = 0; name[k]; k++)
 		ascii &= (unsigned char)name[k] < 0x80;
-	if (!name[0] || kifu_stats_fold_(fd.folded, sizeof(fd.folded), name) < 0) {
-		/* nothing to fold or hint from: the name itself, or none */
-		fd.folded[0] = '\0';
-	}
+	if (!name[0] || kifu_stats_fold_(fd.folded, sizeof(fd.folded), name) < 0)
+		fd.folded[0] = '\0'; /* nothing to fold or hint from: the name itself, or none */
 	/* 1. exactly the name */
 	p[0].text = name;
 	ret = scan(&fd, "SELECT name FROM players WHERE name = ?1", p, 1);

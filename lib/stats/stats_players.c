@@ -564,7 +564,7 @@ static int cmp_players(const void *x, const void *y)
 static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, struct pmap *m,
 			 int reviews, const struct kifu_stats_gv_ *gv, const char *part)
 {
-	char folded[256], name_folded[256];
+	char folded[1024], name_folded[1024];
 	struct pl **order = malloc((m->n ? m->n : 1) * sizeof(*order));
 	struct kifu_stmt *s = NULL;
 	size_t i;
