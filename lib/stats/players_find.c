@@ -4,9 +4,9 @@
  * one is exactly NAME, else the stored name equal to it without regard to
  * case, else none, with up to three nearest stored names as hints. The
  * store may hold hundreds of thousands of players: SQL narrows the names
- * (same length in characters; a case-folded prefix, part or same first
- * letter), each query with a LIMIT, and only that bounded set is folded and
- * ranked here. Case is folded in C, not by the backend's lower(), so that
+ * (a case-folded prefix or part; about its length with its first letter
+ * or its last three), each query with a LIMIT, and only that bounded set
+ * is folded and ranked here. Case is folded in C, not by the backend's lower(), so that
  * SQLite (ASCII only) and PostgreSQL (the locale's) find the same names.
  */
 #include <stdint.h>
@@ -315,6 +315,27 @@ int kifu_stats_find_player(char **out, struct kifu_store *st, const char *name,
 		p[3].n = n + spread;
 		ret = scan(&fd, "SELECT name FROM players WHERE substr(name, 1, 1) IN (?1, ?2) AND "
 				"length(name) BETWEEN ?3 AND ?4 ORDER BY name LIMIT " FIND_LIMIT, p, 4);
+	}
+	if (ret == 0 && n >= 6) {
+		/* a slip at the start (an accent, a capital): names of about its length that end
+		 * as it does (its last three characters) */
+		const char *end = fd.folded + strlen(fd.folded);
+		int c;
+
+		for (c = 0; c < 3 && end > fd.folded;)
+			c += ((unsigned char)*--end & 0xC0) != 0x80;
+		kifu_buf_reset(&like);
+		kifu_buf_putc(&like, '%');
+		like_text(&like, end, "");
+		p[0].text = like.data;
+		p[1].text = NULL;
+		p[1].n = n - spread;
+		p[2].text = NULL;
+		p[2].n = n + spread;
+		ret = like.failed ? kifu_error_set(err, KIFU_ENOMEM, "out of memory")
+				  : scan(&fd, "SELECT name FROM players WHERE lower(name) LIKE ?1 "
+					      "ESCAPE '\\' AND length(name) BETWEEN ?2 AND ?3 "
+					      "ORDER BY name LIMIT " FIND_LIMIT, p, 3);
 	}
 	if (ret < 0)
 		goto out;

@@ -70,6 +70,8 @@ check "a case and a typo" none "no player 'player 0011' (did you mean 'Player 00
 	kifu-search --db "$db" --player 'player 0011'
 check "nothing near" none "no player 'Zbigniew Qx'" kifu-stats --db "$db" --player 'Zbigniew Qx' players
 check "LIKE's wildcards are letters" none "no player '%'" kifu-search --db "$db" --player '%'
+check "a capital beyond ASCII" test "$("$bin/kifu-search" --db "$db" --player 'éMILE ZOLA' --csv |
+	grep -c 'Émile Zola')" = 1
 
 # the players report per game and variant: each rating that variant's alone
 "$bin/kifu-stats" --db "$db" players --by-variant --format json >"$tmp/byv.json" ||
