@@ -144,5 +144,16 @@ check "the redirect keeps game and variant" redirect "/player/ANN%20LEE?game=gla
 check "/player/Ann%20Le is 404 with the nearest names" api "/player/Ann%20Le" 404 \
 	"no player &#39;Ann Le&#39; (did you mean &#39;Ann Lee&#39; or &#39;Ann Leigh&#39;?)"
 check "/player/Ann%20Lee is the page" api "/player/Ann%20Lee" 200 '<h1 id="player">Ann Lee'
+# the pages serve-players.sh drives in Chromium, here also under the sanitizers
+check "/player/NAME of one game and variant" api "/player/Ann%20Lee?game=glaisher&variant=advanced" \
+	200 '<td class="text"><a href="/player/Ann%20Lee?game=glaisher&amp;variant=advanced">glaisher</a>'
+check "/player/NAME of a game it never played" api "/player/Ann%20Lee?game=splinter" 404 \
+	"no games of a player called &#39;Ann Lee&#39; in splinter"
+check "/: the search box" api "/" 200 'id="find-player" method="get" action="/players"'
+check "/players: by part of the name" api "/players?q=ANN&sort=games" 200 '<a href="/player/Ann%20Leigh">'
+check "/players: one game and variant" api "/players?gv=glaisher/advanced" 200 \
+	'<a href="/player/Ann%20Lee?game=glaisher&amp;variant=advanced">'
+check "/players: past the last page" api "/players?page=9" 404 "there are 4 pages of players here"
+check "/players: a bad order" api "/players?sort=name" 400 "sort expects rating or games"
 serve_stop
 test_done "$checks checks"
