@@ -155,7 +155,9 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 {
 	struct kifu_store *st = NULL;
 	struct kifu_novelty_finder *novelty = NULL;
+	struct kifu_filter matched;
 	struct kifu_error err;
+	char *spelling = NULL; /* --player as stored */
 	int64_t *ids = NULL;
 	size_t n = 0, i;
 
@@ -176,9 +178,17 @@ void cli_games_store(const char *db, long id, const struct kifu_filter *f, unsig
 		stored(st, id, 1, &novelty, fn, ctx, status);
 		goto out;
 	}
-	if (kifu_store_game_ids(&ids, &n, st, f, &err) < 0) {
+	memset(&matched, 0, sizeof(matched));
+	if (f) {
+		matched = *f;
+		f = &matched;
+	}
+	if (kifu_stats_match_player(&spelling, &matched, st, &err) < 0 ||
+	    kifu_store_game_ids(&ids, &n, st, f, &err) < 0) {
 		cli_error(&err);
-		if (err.code == KIFU_EPARSE)
+		if (err.code == KIFU_ENOTFOUND)
+			status->invalid = 1;
+		else if (err.code == KIFU_EPARSE)
 			status->usage_error = 1;
 		else
 			status->io_error = 1;
@@ -191,4 +201,5 @@ out:
 	kifu_store_game_ids_free(ids);
 	kifu_stats_novelty_close(novelty);
 	kifu_store_free(st);
+	free(spelling);
 }

@@ -359,6 +359,7 @@ int main(int argc, char **argv)
 	struct kifu_search_result *res = NULL;
 	struct kifu_store *st = NULL;
 	struct kifu_filter f;
+	char *spelling = NULL; /* --player as stored */
 	struct kifu_error err;
 	const char *db = NULL, *after = NULL, *pattern_text = NULL;
 	struct kifu_pattern *pattern = NULL;
@@ -430,6 +431,7 @@ int main(int argc, char **argv)
 	 */
 	if (kifu_store_open(&st, db, KIFU_STORE_READ | (pattern ? 0 : KIFU_STORE_READ_ONCE),
 			    &err) < 0 ||
+	    kifu_stats_match_player(&spelling, &f, st, &err) < 0 ||
 	    (limit && !pattern
 	     ? kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
 				      symmetric && after ? orient : NULL, norient, (size_t)offset,
@@ -439,7 +441,7 @@ int main(int argc, char **argv)
 	     : pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
 	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0) {
 		cli_error(&err);
-		status = EXIT_FAILURE_IO;
+		status = err.code == KIFU_ENOTFOUND ? EXIT_INVALID : EXIT_FAILURE_IO;
 		goto out;
 	}
 	if (paged && (pattern || !limit))
@@ -463,5 +465,6 @@ out:
 	kifu_search_result_free(res);
 	kifu_store_free(st);
 	kifu_pattern_free(pattern);
+	free(spelling);
 	return status;
 }

@@ -44,7 +44,14 @@ static void help(void)
 	       "             are one row, labelled with the most common line among them (the\n"
 	       "             line most of its games took to reach it first), and a game counts\n"
 	       "             once per row\n"
-	       "  players    per player: games, wins, draws, losses, unfinished, score, rating\n"
+	       "  players [--by-variant] [--name-part TEXT]\n"
+	       "             per player: games, wins, draws, losses, unfinished, score, rating\n"
+	       "             (over every game FILTERS select: all games and variants together\n"
+	       "             unless --game and --variant name one); --by-variant: one row per\n"
+	       "             player, game and variant (columns game, variant after player),\n"
+	       "             each rating fitted over that game and variant's games alone, as\n"
+	       "             lichess keeps one per variant; --name-part: only the players\n"
+	       "             whose name holds TEXT, without regard to case\n"
 	       "  lengths    per game and variant: the number of games of each length (plies)\n"
 	       "  balance    per game, variant and level (for game designers: is the game\n"
 	       "             fair, does it stay interesting as play gets stronger?): game,\n"
@@ -237,7 +244,8 @@ static int write_file(const char *path, const struct kifu_buf *b)
 
 int main(int argc, char **argv)
 {
-	enum { O_DB = 256, O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE, O_AFTER, O_HTML, O_SYMM };
+	enum { O_DB = 256, O_FORMAT, O_SVG, O_DEPTH, O_MIN, O_BYPOS, O_NOCACHE, O_AFTER, O_HTML, O_SYMM,
+	       O_BYVAR, O_PART };
 	static const struct option options[] = {
 		{ "db", required_argument, NULL, O_DB },
 		CLI_FILTER_OPTIONS,
@@ -250,6 +258,8 @@ int main(int argc, char **argv)
 		{ "after", required_argument, NULL, O_AFTER },
 		{ "html", required_argument, NULL, O_HTML },
 		{ "symmetric", no_argument, NULL, O_SYMM },
+		{ "by-variant", no_argument, NULL, O_BYVAR },
+		{ "name-part", required_argument, NULL, O_PART },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -259,6 +269,7 @@ int main(int argc, char **argv)
 	struct kifu_explorer_options xopt = KIFU_EXPLORER_OPTIONS_INIT;
 	struct kifu_explorer_info info;
 	struct kifu_filter f;
+	char *spelling = NULL; /* --player as stored */
 	struct kifu_store *st = NULL;
 	struct kifu_report *rep = NULL;
 	char names[128];
@@ -266,7 +277,7 @@ int main(int argc, char **argv)
 	struct kifu_error err;
 	const char *db = NULL, *svg_path = NULL, *format = "table";
 	int opt_c, kind, fmt = -1, k, status = EXIT_OK, openings_only = 0, min_given = 0;
-	int tree_only = 0, depth_given = 0, format_given = 0;
+	int tree_only = 0, depth_given = 0, format_given = 0, players_only = 0;
 	const char *html = NULL;
 
 	cli_init(argv[0]);
@@ -301,6 +312,8 @@ int main(int argc, char **argv)
 		case O_BYPOS: opt.by_position = 1; openings_only = 1; break;
 		case O_NOCACHE: opt.flags |= KIFU_STATS_NO_CACHE; break;
 		case O_SYMM: opt.symmetric = 1; break;
+		case O_BYVAR: opt.by_variant = 1; players_only = 1; break;
+		case O_PART: opt.name_part = optarg; players_only = 1; break;
 		case 'h': help(); break;
 		case 'V': cli_version(); break;
 		default:
@@ -314,6 +327,9 @@ int main(int argc, char **argv)
 	kind = kifu_stats_kind_find(argv[optind]);
 	if (kind < 0)
 		unknown_report(argv[optind]);
+	if (players_only && kind != KIFU_STATS_PLAYERS)
+		cli_usage_error(usage, "--by-variant and --name-part apply to players, not '%s'",
+				argv[optind]);
 	if (openings_only && kind != KIFU_STATS_OPENINGS)
 		cli_usage_error(usage, "--by-position applies to openings, not '%s'", argv[optind]);
 	if (depth_given && kind != KIFU_STATS_OPENINGS && !(kind == KIFU_STATS_TREE && html))
@@ -347,6 +363,7 @@ int main(int argc, char **argv)
 	/* a tree (not a page of trees) reads each page about once: not mapped */
 	if (kifu_store_open(&st, db, KIFU_STORE_READ | (kind == KIFU_STATS_TREE && !html
 							 ? KIFU_STORE_READ_ONCE : 0), &err) < 0 ||
+	    kifu_stats_match_player(&spelling, &f, st, &err) < 0 ||
 	    (html ? kifu_explorer_html(&out, &info, st, &f, &xopt, &err)
 		  : kifu_stats_report(&rep, st, kind, &f, &opt, &err)) < 0) {
 		/* tree: a bad move in --after is a usage error (dates were checked above). */
@@ -355,7 +372,8 @@ int main(int argc, char **argv)
 		else
 			cli_error(&err);
 		status = err.code == KIFU_EPARSE || err.code == KIFU_ERANGE ||
-				 err.code == KIFU_EILLEGAL ? EXIT_USAGE : EXIT_FAILURE_IO;
+				 err.code == KIFU_EILLEGAL ? EXIT_USAGE
+			 : err.code == KIFU_ENOTFOUND ? EXIT_INVALID : EXIT_FAILURE_IO;
 		goto out;
 	}
 	if (html) {
@@ -399,5 +417,6 @@ out:
 	kifu_buf_release(&svg);
 	kifu_report_free(rep);
 	kifu_store_free(st);
+	free(spelling);
 	return status;
 }

@@ -83,9 +83,43 @@ struct kifu_site_pattern_query {
  */
 int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 		      const struct kifu_site_pattern_query *q, struct kifu_error *err);
-/* /player/NAME: the player's record, score per side, lines, games (page: 0-based). */
-int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name, long page,
-		     struct kifu_error *err);
+/* What /player/NAME shows. */
+struct kifu_site_player_query {
+	const char *name;           /* as stored */
+	const char *game, *variant; /* only that game (and variant); NULL: every one */
+	long page;                  /* of the games, 0-based */
+};
+
+/*
+ * /player/NAME: the player's record (the all-games rating), the rating per
+ * game and variant, the score per game, variant and side (in that order:
+ * the registry's games and variants, the game's sides), lines, games; with
+ * q->game (and variant) those of that game (and variant) alone. An unknown
+ * game or variant, a player with no games there, or a page past the last
+ * KIFU_ENOTFOUND.
+ */
+int kifu_site_player(struct kifu_buf *b, struct kifu_store *st,
+		     const struct kifu_site_player_query *q, struct kifu_error *err);
+/* What /players shows. */
+struct kifu_site_players_query {
+	const char *part;           /* a part of the name, any case (NULL or "": every player) */
+	const char *game, *variant; /* ratings in this game and variant alone (NULL: all games) */
+	const char *sort;           /* "rating" (best first) or "games" (most first) */
+	long page;                  /* from 1 */
+};
+
+/* The players of /players a page. */
+#define KIFU_SITE_LIST_PLAYERS 50
+
+/*
+ * /players: every player the players report counts (kifu-stats players
+ * --name-part), sorted, KIFU_SITE_LIST_PLAYERS a page, each with the
+ * all-games rating and the rating per game and variant (--by-variant), or
+ * with a game and variant the rating there; an unknown game or variant,
+ * or a page past the last (page 1 always exists), KIFU_ENOTFOUND.
+ */
+int kifu_site_players(struct kifu_buf *b, struct kifu_store *st,
+		      const struct kifu_site_players_query *q, struct kifu_error *err);
 /* What /games shows: the filters, the order, the page. */
 struct kifu_site_games_query {
 	const struct kifu_filter *filter; /* game, variant, player (as), event, dates, termination */

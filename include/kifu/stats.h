@@ -153,9 +153,11 @@ struct kifu_stats_options {
 	const char *after; /* tree: the position after these moves (as kifu-perft --after; NULL: the start) */
 	int symmetric;     /* openings --by-position, tree: positions equal under a board symmetry are one */
 	long newest;       /* openings: only the newest N games f selects (as kifu_store_game_each orders them); 0: all */
+	int by_variant;    /* players: a row per player, game and variant, each rated over those games */
+	const char *name_part; /* players: only those whose name holds it, without regard to case */
 };
 
-#define KIFU_STATS_OPTIONS_INIT { 2, 1, 0, 0, NULL, 0, 0 }
+#define KIFU_STATS_OPTIONS_INIT { 2, 1, 0, 0, NULL, 0, 0, 0, NULL }
 
 /*
  * Computes report kind over the games f selects (f may be NULL: every
@@ -247,6 +249,25 @@ int kifu_stats_resolve_game(const struct kifu_game **game, int *variant_index, c
  * or termination, or a date that is not one ("--since: ...").
  */
 int kifu_stats_check_filter(const struct kifu_filter *f, struct kifu_error *err);
+/*
+ * The stored player a user means by name (--player NAME, /player/NAME):
+ * the player called exactly name; where none is, the one whose name equals
+ * it without regard to case (ASCII, Latin, Greek and Cyrillic letters; the
+ * first in byte order if several are); where none is either,
+ * KIFU_ENOTFOUND with "no player 'NAME'" and up to three nearest stored
+ * names ("(did you mean 'Ann Lee'?)": edit distance over the case-folded
+ * names, or names the typed one is a part of, from a bounded set SQL
+ * narrows). *out is the stored spelling, the caller's to free().
+ */
+int kifu_stats_find_player(char **out, struct kifu_store *st, const char *name,
+			   struct kifu_error *err);
+/*
+ * f->player as kifu_stats_find_player finds it: f->player then points at
+ * *spelling (the caller's to free(), after f's last use); nothing without
+ * a player filter (*spelling NULL).
+ */
+int kifu_stats_match_player(char **spelling, struct kifu_filter *f, struct kifu_store *st,
+			    struct kifu_error *err);
 /* Whether text is a whole number from min to max in decimal digits alone: 0 with *v set, else -1. */
 int kifu_stats_whole_number(long *v, const char *text, long min, long max);
 /* "OPT expects a whole number of MIN or more, not 'TEXT'" unless text is one (*v then). */

@@ -8,9 +8,9 @@
  * kifu-stats --svg's; a game is kifu-export's replay page. Every text
  * from the database or the request is escaped for HTML (html.c) and, in
  * an address, percent-encoded first. Here: the pieces every page shares
- * (render/site_impl.h), the home and player pages; a game's is
- * site_game.c, the explorer site_explore.c, the pattern page
- * site_pattern.c.
+ * (render/site_impl.h) and the home page; a game's is site_game.c, the
+ * explorer site_explore.c, the pattern page site_pattern.c, a player's
+ * page site_player.c, /players site_players.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -62,6 +62,8 @@ static const char style[] =
 	"form.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0}\n"
 	"form.filters input{font:inherit;padding:1px 4px;width:9em}\n"
 	".note{color:#6b5f4a;font-size:13px}\n"
+	"form.filters input.wide{width:16em}.hint{color:#6b5f4a;font-size:13px}\n"
+	"td.ratings{font-size:13px;line-height:1.45}td.ratings .gv{color:#6b5f4a}td.rank{color:#6b5f4a}\n"
 	".chart svg{max-width:100%;height:auto;background:#fff;border:1px solid #d8ccb0}\n"
 	".pages a{margin-right:10px}\n"
 	"#p-pattern{width:18em}form.filters input[type=checkbox]{width:auto}\n"
@@ -172,7 +174,8 @@ static void head(struct kifu_buf *b, const char *title, const char *db)
 	kifu_site_text_(b, title);
 	kifu_buf_puts(b, " - kifu</title>\n<link rel=\"stylesheet\" href=\"/assets/kifu.css\">\n"
 		      "</head>\n<body>\n<header><a class=\"home\" href=\"/\">kifu</a>"
-		      "<a href=\"/games\" id=\"all-games\">games</a>");
+		      "<a href=\"/games\" id=\"all-games\">games</a>"
+		      "<a href=\"/players\" id=\"all-players\">players</a>");
 	if (db) {
 		kifu_buf_puts(b, "<span class=\"db\">");
 		kifu_site_text_(b, db);
@@ -493,18 +496,12 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 	return ret;
 }
 
-static void games_table(struct kifu_buf *b, const struct kifu_search_result *res, size_t n,
-			const char *player)
-{
-	kifu_site_games_(b, res, 0, n, 0, player, NULL, NULL);
-}
-
 /* ---- / ---- */
 
 int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error *err)
 {
-	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
-	struct kifu_report *sum = NULL, *len = NULL, *pl = NULL;
+	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT, vopt = KIFU_STATS_OPTIONS_INIT;
+	struct kifu_report *sum = NULL, *len = NULL, *pl = NULL, *byv = NULL;
 	struct kifu_buf api = KIFU_BUF_INIT;
 	struct kifu_filter f;
 	size_t r;
@@ -516,10 +513,19 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		ret = kifu_stats_report(&len, st, KIFU_STATS_LENGTHS, &f, &opt, err);
 	if (ret == 0)
 		ret = kifu_stats_report(&pl, st, KIFU_STATS_PLAYERS, &f, &opt, err);
+	vopt.by_variant = 1;
+	if (ret == 0)
+		ret = kifu_stats_report(&byv, st, KIFU_STATS_PLAYERS, &f, &vopt, err);
 	if (ret < 0)
 		goto out;
 	head(b, "the database", kifu_store_path(st));
-	kifu_buf_puts(b, "<h1>The database at a glance</h1>\n<table id=\"summary\">\n<tr>"
+	kifu_buf_puts(b, "<h1>The database at a glance</h1>\n");
+	kifu_buf_puts(b, "<form class=\"filters\" id=\"find-player\" method=\"get\" "
+		      "action=\"/players\"><label for=\"home-q\">find a player</label>"
+		      "<input type=\"search\" id=\"home-q\" name=\"q\" class=\"wide\">"
+		      "<span class=\"hint\">any part of the name, any case</span>"
+		      "<button type=\"submit\" id=\"home-find\">find</button></form>\n");
+	kifu_buf_puts(b, "<table id=\"summary\">\n<tr>"
 		      "<th class=\"text\">game</th><th class=\"text\">variant</th><th>games</th>"
 		      "<th>draws</th><th>draw rate</th><th>first mover</th><th>95% interval</th>"
 		      "<th>mean plies</th><th class=\"text\">explore</th></tr>\n");
@@ -551,9 +557,11 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 	kifu_buf_reset(&api);
 	kifu_buf_puts(&api, "/api/stats/lengths");
 	kifu_site_data_links_(b, "data-lengths", "The lengths", &api, 1);
-	kifu_buf_puts(b, "<h2>Players</h2>\n<table id=\"players\">\n<tr><th class=\"text\">player"
-		      "</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>score</th>"
-		      "<th>rating</th></tr>\n");
+	kifu_buf_puts(b, "<h2>Players</h2>\n<table id=\"players\" class=\"players\">\n<tr>"
+		      "<th class=\"text\">player</th><th>games</th><th>wins</th><th>draws</th>"
+		      "<th>losses</th><th>score</th><th>rating<br><span class=\"note\">all games"
+		      "</span></th><th class=\"text\">rating per game and variant <span "
+		      "class=\"note\">(games)</span></th></tr>\n");
 	for (r = 0; r < kifu_report_nrows(pl) && r < 30; r++) {
 		static const char *const pcols[] = { "games", "wins", "draws", "losses", "score",
 						     "rating", NULL };
@@ -564,11 +572,14 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		kifu_site_text_(b, kifu_site_cell_text_(pl, r, "player"));
 		kifu_buf_puts(b, "</a></td>");
 		kifu_site_cells_(b, pl, r, pcols);
+		kifu_site_variant_ratings_(b, byv, kifu_site_cell_text_(pl, r, "player"));
 		kifu_buf_puts(b, "</tr>\n");
 	}
 	kifu_buf_puts(b, "</table>\n<p class=\"note\">");
 	kifu_site_count_(b, (long long)kifu_report_nrows(pl));
-	kifu_buf_puts(b, " players; the 30 best rated shown</p>\n");
+	kifu_buf_puts(b, " players; the 30 best rated over all games shown (each game and "
+		      "variant also rated alone, beside it): <a id=\"every-player\" "
+		      "href=\"/players\">every player</a></p>\n");
 	kifu_buf_reset(&api);
 	kifu_buf_puts(&api, "/api/stats/players");
 	kifu_site_data_links_(b, "data-players", "Every player", &api, 1);
@@ -580,6 +591,7 @@ out:
 	kifu_report_free(sum);
 	kifu_report_free(len);
 	kifu_report_free(pl);
+	kifu_report_free(byv);
 	return ret;
 }
 
@@ -595,268 +607,6 @@ void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page
 		kifu_buf_printf(b, "<a id=\"older\" href=\"%s&amp;page=%ld\">older</a>", base->data,
 				page + 2);
 	kifu_buf_puts(b, "</p>\n");
-}
-
-/* ---- /player/NAME ---- */
-
-/* A player's games as one side of one game and variant. */
-struct as_side {
-	const char *game, *variant, *side;
-	long games, wins, draws, losses, unfinished;
-	int nsides;
-};
-
-static void tally(struct as_side *v, size_t *n, size_t max, const struct kifu_search_hit *h,
-		  const char *side)
-{
-	const struct kifu_game *g = kifu_game_find(h->game);
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (!strcmp(v[i].game, h->game) && !strcmp(v[i].variant, h->variant) &&
-		    !strcmp(v[i].side, side))
-			break;
-	if (i == *n) {
-		if (*n == max)
-			return;
-		memset(&v[i], 0, sizeof(v[i]));
-		v[i].game = h->game;
-		v[i].variant = h->variant;
-		v[i].side = side;
-		v[i].nsides = g ? g->nsides : 2;
-		(*n)++;
-	}
-	v[i].games++;
-	if (!strcmp(h->result, "unfinished"))
-		v[i].unfinished++;
-	else if (!strcmp(h->result, "draw"))
-		v[i].draws++;
-	else if (!strcmp(h->result, side))
-		v[i].wins++;
-	else
-		v[i].losses++;
-}
-
-static void player_record(struct kifu_buf *b, const struct kifu_report *pl, const char *name)
-{
-	static const char *const cols[] = { "games", "wins", "draws", "losses", "unfinished",
-					    "score", "rating", "analysed_moves", "mean_loss",
-					    "mistakes", "accuracy" };
-	static const char *const words[] = { "games", "wins", "draws", "losses", "unfinished",
-					     "score", "rating", "moves reviewed", "mean loss",
-					     "mistakes", "accuracy" };
-	size_t r, k;
-
-	for (r = 0; r < kifu_report_nrows(pl); r++)
-		if (!strcmp(kifu_site_cell_text_(pl, r, "player"), name))
-			break;
-	if (r == kifu_report_nrows(pl)) {
-		kifu_buf_puts(b, "<p class=\"note\">Not in the players report (it counts the games "
-			      "whose every side names a player).</p>\n");
-		return;
-	}
-	kifu_buf_puts(b, "<table id=\"record\">\n<tr>");
-	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
-		if (kifu_report_find_col(pl, cols[k]) >= 0)
-			kifu_buf_printf(b, "<th>%s</th>", words[k]);
-	kifu_buf_puts(b, "</tr>\n<tr>");
-	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
-		if (kifu_report_find_col(pl, cols[k]) >= 0) {
-			kifu_buf_puts(b, "<td>");
-			cell(b, pl, r, cols[k]);
-			kifu_buf_puts(b, "</td>");
-		}
-	kifu_buf_puts(b, "</tr>\n</table>\n");
-}
-
-/* v's game, variant and side (escaped) after each of the texts a, b, c, then d. */
-static void game_side(struct kifu_buf *b, const struct as_side *v, const char *a, const char *bb,
-		      const char *c, const char *d)
-{
-	kifu_buf_puts(b, a);
-	kifu_site_text_(b, v->game);
-	kifu_buf_puts(b, bb);
-	kifu_site_text_(b, v->variant);
-	kifu_buf_puts(b, c);
-	kifu_site_text_(b, v->side);
-	kifu_buf_puts(b, d);
-}
-
-/*
- * The player's most played lines as one side of one game and variant (v):
- * the openings report of the player's newest KIFU_SITE_LINE_GAMES games
- * on that side, with games and the player's score, each line a link to
- * the explorer's view of the player as that side (player and as).
- */
-static int player_lines(struct kifu_buf *b, struct kifu_store *st, const char *name,
-			const struct as_side *v, struct kifu_error *err)
-{
-	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
-	struct kifu_report *rep = NULL;
-	struct kifu_filter f, link;
-	struct kifu_buf after = KIFU_BUF_INIT;
-	char wins[80];
-	size_t r, shown = 0;
-	int ret;
-
-	memset(&f, 0, sizeof(f));
-	f.game = v->game;
-	f.variant = v->variant;
-	f.player = name;
-	f.player_side = v->side;
-	memset(&link, 0, sizeof(link));
-	link.player = name;
-	link.player_side = v->side;
-	opt.depth = KIFU_SITE_LINE_PLIES;
-	opt.newest = KIFU_SITE_LINE_GAMES;
-	ret = kifu_stats_report(&rep, st, KIFU_STATS_OPENINGS, &f, &opt, err);
-	if (ret < 0)
-		return ret;
-	snprintf(wins, sizeof(wins), "wins_%s", v->side);
-	game_side(b, v, "<h3>", " ", " as ", "</h3>\n");
-	if (v->games > KIFU_SITE_LINE_GAMES)
-		kifu_buf_printf(b, "<p class=\"note\">From the newest %d of these %ld games.</p>\n",
-				KIFU_SITE_LINE_GAMES, v->games);
-	game_side(b, v, "<table class=\"lines\" data-game=\"", "\" data-variant=\"",
-		  "\" data-side=\"", "\">");
-	kifu_buf_printf(b, "\n<tr><th class=\"text\">line (%d plies)</th><th>games</th>"
-			"<th class=\"text\">win / draw / loss</th><th>score</th></tr>\n",
-			KIFU_SITE_LINE_PLIES);
-	/* The rows come most played first within each length. */
-	for (r = 0; r < kifu_report_nrows(rep) && shown < KIFU_SITE_LINES; r++) {
-		const char *line = kifu_site_cell_text_(rep, r, "line");
-		long long n = kifu_site_cell_int_(rep, r, "games");
-		long long w = kifu_site_cell_int_(rep, r, wins);
-		long long d = kifu_site_cell_int_(rep, r, "draws");
-		long long u = kifu_site_cell_int_(rep, r, "unfinished");
-		long c = kifu_report_find_col(rep, "moves");
-		const struct kifu_cell *moves = kifu_report_cell(rep, r, c < 0 ? (size_t)-1 : (size_t)c);
-		const char *m = moves->text;
-		size_t i;
-
-		if (kifu_site_cell_int_(rep, r, "plies") != KIFU_SITE_LINE_PLIES ||
-		    moves->type != KIFU_CELL_LIST)
-			continue;
-		/* the moves one by one: a move's text may hold spaces (glaisher's) */
-		kifu_buf_reset(&after);
-		for (i = 0; i < moves->count; i++, m += strlen(m) + 1) {
-			if (i)
-				kifu_buf_putc(&after, ',');
-			kifu_buf_puts(&after, m);
-		}
-		kifu_buf_puts(b, "<tr><td class=\"text move\"><a href=\"");
-		kifu_site_explore_link_(b, v->game, v->variant, after.data, 0, &link);
-		kifu_buf_puts(b, "\">");
-		kifu_site_text_(b, line);
-		kifu_buf_printf(b, "</a></td><td>%lld</td><td class=\"bar\">", n);
-		kifu_site_bar_(b, w, d, n - w - d - u, u);
-		if (n - u > 0)
-			kifu_buf_printf(b, "</td><td>%.3f</td></tr>\n",
-					((double)w + (double)d / v->nsides) / (double)(n - u));
-		else
-			kifu_buf_puts(b, "</td><td>-</td></tr>\n");
-		shown++;
-	}
-	kifu_buf_puts(b, "</table>\n");
-	kifu_buf_release(&after);
-	kifu_report_free(rep);
-	return b->failed || after.failed ? KIFU_ENOMEM : 0;
-}
-
-int kifu_site_player(struct kifu_buf *b, struct kifu_store *st, const char *name, long page,
-		     struct kifu_error *err)
-{
-	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
-	struct kifu_search_result *res = NULL, *shown = NULL;
-	struct kifu_report *pl = NULL;
-	struct as_side sides[64];
-	struct kifu_buf base = KIFU_BUF_INIT;
-	struct kifu_filter f, none, view;
-	size_t i, k, n = 0;
-	int ret;
-
-	memset(&f, 0, sizeof(f));
-	memset(&none, 0, sizeof(none));
-	f.player = name;
-	ret = kifu_search_games(&res, st, &f, NULL, err);
-	if (ret == 0 && kifu_search_count(res) == 0)
-		ret = kifu_error_set(err, KIFU_ENOTFOUND, "no games of a player called '%s'", name);
-	if (ret == 0)
-		ret = kifu_stats_report(&pl, st, KIFU_STATS_PLAYERS, &none, &opt, err);
-	if (ret == 0)
-		ret = kifu_search_games_page(&shown, st, &f, NULL, 0, NULL, 0,
-					     (size_t)page * KIFU_SITE_PAGE_GAMES,
-					     KIFU_SITE_PAGE_GAMES + 1, err);
-	if (ret == 0 && page > 0 && kifu_search_count(shown) == 0)
-		ret = kifu_error_set(err, KIFU_ENOTFOUND, "%s has %zu games: there is no page %ld of "
-				     "them", name, kifu_search_count(res), page + 1);
-	if (ret < 0)
-		goto out;
-	for (i = 0; i < kifu_search_count(res); i++) {
-		const struct kifu_search_hit *h = kifu_search_hit(res, i);
-
-		for (k = 0; k < h->nplayers; k++)
-			if (!strcmp(h->players[k].name, name))
-				tally(sides, &n, sizeof(sides) / sizeof(sides[0]), h,
-				      h->players[k].side);
-	}
-	head(b, name, kifu_store_path(st));
-	kifu_buf_puts(b, "<h1 id=\"player\">");
-	kifu_site_text_(b, name);
-	kifu_buf_puts(b, "</h1>\n");
-	player_record(b, pl, name);
-	kifu_buf_puts(b, "<h2>As each side</h2>\n<table id=\"sides\">\n<tr><th class=\"text\">game"
-		      "</th><th class=\"text\">side</th><th>games</th><th class=\"text\">win / draw "
-		      "/ loss</th><th>score</th></tr>\n");
-	for (i = 0; i < n; i++) {
-		long fin = sides[i].games - sides[i].unfinished;
-
-		kifu_buf_puts(b, "<tr><td class=\"text\">");
-		kifu_site_text_(b, sides[i].game);
-		kifu_buf_puts(b, " ");
-		kifu_site_text_(b, sides[i].variant);
-		kifu_buf_puts(b, "</td><td class=\"text\"><a class=\"view\" href=\"");
-		memset(&view, 0, sizeof(view));
-		view.player = name;
-		view.player_side = sides[i].side;
-		kifu_site_explore_link_(b, sides[i].game, sides[i].variant, "", 0, &view);
-		kifu_buf_puts(b, "\">");
-		kifu_site_text_(b, sides[i].side);
-		kifu_buf_puts(b, "</a></td><td>");
-		kifu_site_count_(b, sides[i].games);
-		kifu_buf_puts(b, "</td><td class=\"bar\">");
-		kifu_site_bar_(b, sides[i].wins, sides[i].draws, sides[i].losses, sides[i].unfinished);
-		if (fin > 0)
-			kifu_buf_printf(b, "</td><td>%.3f</td></tr>\n",
-					((double)sides[i].wins +
-					 (double)sides[i].draws / sides[i].nsides) / (double)fin);
-		else
-			kifu_buf_puts(b, "</td><td>-</td></tr>\n");
-	}
-	kifu_buf_puts(b, "</table>\n<h2>Most played lines as each side</h2>\n");
-	for (i = 0; ret == 0 && i < n; i++)
-		ret = player_lines(b, st, name, &sides[i], err);
-	if (ret < 0)
-		goto out;
-	kifu_buf_printf(b, "<h2>Games</h2>\n<p class=\"note\">%zu, newest first</p>\n",
-			kifu_search_count(res));
-	games_table(b, shown, KIFU_SITE_PAGE_GAMES, name);
-	kifu_buf_reset(&base);
-	kifu_buf_puts(&base, "/api/search?player=");
-	kifu_site_url_part_(&base, name);
-	kifu_site_data_links_(b, "data-games", "These games", &base, 1);
-	kifu_buf_reset(&base);
-	kifu_buf_puts(&base, "/player/");
-	kifu_site_url_part_(&base, name);
-	kifu_buf_puts(&base, "?");
-	kifu_site_pager_(b, &base, page, kifu_search_count(shown) > KIFU_SITE_PAGE_GAMES);
-	ret = kifu_site_foot_(b);
-out:
-	kifu_buf_release(&base);
-	kifu_search_result_free(res);
-	kifu_search_result_free(shown);
-	kifu_report_free(pl);
-	return ret;
 }
 
 /* ---- for the other pages of the site (render/site_impl.h) ---- */

@@ -90,4 +90,11 @@ void kifu_site_pattern_form_(struct kifu_buf *b, const char *game, const char *v
 void kifu_site_count_(struct kifu_buf *b, long long n);
 void kifu_site_percent_(struct kifu_buf *b, long long n, long long of);
 
+/*
+ * A players table's cell (site_players.c): the rating of name in each game and
+ * variant, with its games, from byv (kifu-stats players --by-variant).
+ */
+void kifu_site_variant_ratings_(struct kifu_buf *b, const struct kifu_report *byv,
+				const char *name);
+
 #endif

@@ -156,7 +156,10 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	static const char *const openings_params[] = { FILTER_PARAMS, "depth", "min_games",
 						       "by_position", "symmetric", "format", NULL };
 	static const char *const plain_params[] = { FILTER_PARAMS, "format", NULL };
+	static const char *const players_params[] = { FILTER_PARAMS, "by_variant", "name_part",
+						       "format", NULL };
 	const char *format;
+	char *spelling = NULL; /* player as stored */
 	int csv;
 	struct kifu_stats_options opt = KIFU_STATS_OPTIONS_INIT;
 	struct kifu_report *rep = NULL;
@@ -168,7 +171,9 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	kifu_error_clear(&err);
 	if (kifu_serve_params_check_(a, r, kind == KIFU_STATS_TREE ? tree_params
 					   : kind == KIFU_STATS_OPENINGS ? openings_params
+					   : kind == KIFU_STATS_PLAYERS ? players_params
 									 : plain_params) < 0 ||
+	    kifu_serve_flag_(&opt.by_variant, a, r, "by_variant") < 0 ||
 	    kifu_serve_count_(&depth, a, r, "depth", "--depth", 1) < 0 ||
 	    kifu_serve_count_(&opt.min_games, a, r, "min_games", "--min-games", 0) < 0 ||
 	    kifu_serve_flag_(&opt.by_position, a, r, "by_position") < 0 ||
@@ -198,6 +203,7 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 	}
 	opt.depth = (int)depth;
 	opt.after = kifu_serve_param_(r, "after");
+	opt.name_part = kifu_serve_param_(r, "name_part");
 	kifu_serve_filter_(&f, r);
 	if (opt.symmetric && kind == KIFU_STATS_OPENINGS && !opt.by_position) {
 		kifu_serve_fail_(a, 400, "--symmetric applies to openings --by-position and tree, "
@@ -212,7 +218,9 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		kifu_serve_fail_err_(a, 400, &err);
 		return;
 	}
-	ret = kifu_stats_report(&rep, st, kind, &f, &opt, &err);
+	ret = kifu_stats_match_player(&spelling, &f, st, &err);
+	if (ret == 0)
+		ret = kifu_stats_report(&rep, st, kind, &f, &opt, &err);
 	if (ret == 0)
 		ret = kifu_report_write(&a->body, rep, csv ? KIFU_REPORT_CSV : KIFU_REPORT_JSON, &err);
 	if (ret == 0 && csv)
@@ -225,10 +233,11 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 		kifu_serve_fail_(a, 400, msg);
 	} else if (ret < 0) {
 		kifu_serve_fail_err_(a, ret == KIFU_EPARSE || ret == KIFU_ERANGE || ret == KIFU_EILLEGAL ? 400
-											   : 500,
+					: ret == KIFU_ENOTFOUND ? 404 : 500,
 			 &err);
 	}
 	kifu_report_free(rep);
+	free(spelling);
 }
 
 /* /api/search's page: limit by default, at most SEARCH_LIMIT_MAX. */
@@ -279,6 +288,7 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 	const char *pattern_text;
 	const struct kifu_game *g;
 	const char *after;
+	char *spelling = NULL; /* player as stored */
 	struct kifu_filter f;
 	struct kifu_error err;
 	uint64_t hash = 0, orient[KIFU_GAME_SYMMETRIES_MAX];
@@ -328,10 +338,15 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 		kifu_pattern_free(pattern);
 		return;
 	}
+	if (kifu_stats_match_player(&spelling, &f, st, &err) < 0) {
+		kifu_serve_fail_err_(a, err.code == KIFU_ENOTFOUND ? 404 : 500, &err);
+		kifu_pattern_free(pattern);
+		return;
+	}
 	if (after) {
 		if (kifu_stats_resolve_game(&g, &variant, f.game, f.variant, &err) < 0) {
 			kifu_serve_fail_err_(a, 400, &err);
-			return;
+			goto out;
 		}
 		f.variant = g->variants[variant];
 		if ((symmetric ? kifu_search_position_canonical(&hash, g, variant, after, &err)
@@ -342,7 +357,7 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 
 			snprintf(msg, sizeof(msg), "--after: %s", err.message);
 			kifu_serve_fail_(a, err.code == KIFU_ENOMEM ? 500 : 400, msg);
-			return;
+			goto out;
 		}
 	}
 	/* kifu-search --limit --offset: one more game read says whether more follow */
@@ -369,6 +384,7 @@ static void search(struct kifu_serve_answer *a, struct kifu_store *st,
 out:
 	kifu_search_result_free(res);
 	kifu_pattern_free(pattern);
+	free(spelling);
 }
 
 /* kifu-export --id ID --to json. */

@@ -5,6 +5,7 @@
  * (no such game, variant, game id or player).
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kifu/site.h"
@@ -18,6 +19,24 @@ static void page_error(struct kifu_serve_answer *a, const struct kifu_error *err
 
 	kifu_serve_fail_err_(a, code == KIFU_ENOTFOUND ? 404 : code == KIFU_EPARSE ||
 			     code == KIFU_EILLEGAL || code == KIFU_ERANGE ? 400 : 500, err);
+}
+
+/*
+ * The player filter as --player matches it (kifu_stats_match_player): f's
+ * player then the stored spelling (*spelling, to free); none is a 404
+ * page with the nearest names.
+ */
+static int match_player(char **spelling, struct kifu_serve_answer *a, struct kifu_store *st,
+			struct kifu_filter *f)
+{
+	struct kifu_error err;
+
+	kifu_error_clear(&err);
+	if (kifu_stats_match_player(spelling, f, st, &err) < 0) {
+		page_error(a, &err);
+		return -1;
+	}
+	return 0;
 }
 
 #define GAME_NAME_MAX 64
@@ -49,6 +68,7 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	struct kifu_filter f;
 	struct kifu_error err;
 	char game[GAME_NAME_MAX], variant[GAME_NAME_MAX];
+	char *spelling = NULL;
 	long page = 1;
 	int ret;
 
@@ -66,6 +86,8 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	    kifu_serve_flag_(&p.all, a, r, "all") < 0)
 		return;
 	kifu_serve_filter_(&f, r);
+	if (match_player(&spelling, a, st, &f) < 0)
+		return;
 	p.game = game;
 	p.variant = variant;
 	p.after = kifu_serve_param_(r, "after");
@@ -77,6 +99,7 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 		a->status = 404;
 	else if (ret < 0)
 		page_error(a, &err);
+	free(spelling);
 }
 
 /* /pattern/GAME/VARIANT?pattern=P[&symmetric=1][&page=N]. */
@@ -119,6 +142,7 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 	struct kifu_site_games_query q;
 	struct kifu_filter f;
 	struct kifu_error err;
+	char *spelling = NULL;
 
 	kifu_error_clear(&err);
 	memset(&q, 0, sizeof(q));
@@ -127,6 +151,8 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 	    kifu_serve_count_(&q.page, a, r, "page", "page", 1) < 0)
 		return;
 	kifu_serve_filter_(&f, r);
+	if (match_player(&spelling, a, st, &f) < 0)
+		return;
 	q.filter = &f;
 	q.sort = kifu_serve_param_(r, "sort") && *kifu_serve_param_(r, "sort")
 		 ? kifu_serve_param_(r, "sort") : "date";
@@ -134,6 +160,125 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 		q.desc = 1;
 	if (kifu_site_games(&a->body, st, &q, &err) < 0)
 		page_error(a, &err);
+	free(spelling);
+}
+
+/* A parameter's text, NULL when absent or empty (a form's empty field is no choice). */
+static const char *given(const struct kifu_serve_req_ *r, const char *name)
+{
+	const char *v = kifu_serve_param_(r, name);
+
+	return v && *v ? v : NULL;
+}
+
+/*
+ * gv=GAME/VARIANT (the page's one select) as game and variant, into buf;
+ * game= and variant= (the page's links) win over it.
+ */
+static void game_and_variant(const char **game, const char **variant, char *buf, size_t size,
+			     const struct kifu_serve_req_ *r)
+{
+	const char *gv = given(r, "gv"), *slash = gv ? strchr(gv, '/') : NULL;
+
+	*game = given(r, "game");
+	*variant = given(r, "variant");
+	if (!*game && slash && strlen(gv) < size) {
+		memcpy(buf, gv, strlen(gv) + 1);
+		buf[slash - gv] = '\0';
+		*game = buf;
+		*variant = buf + (slash - gv) + 1;
+	} else if (!*game && gv && strlen(gv) < size) {
+		memcpy(buf, gv, strlen(gv) + 1);
+		*game = buf;
+	}
+}
+
+/* /players?q=PART&game=G&variant=V&sort=rating|games&page=N (from 1). */
+static void players(struct kifu_serve_answer *a, struct kifu_store *st,
+		    const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { "q", "game", "variant", "gv", "sort", "page", NULL };
+	struct kifu_site_players_query q;
+	struct kifu_error err;
+	char gv[2 * GAME_NAME_MAX];
+
+	kifu_error_clear(&err);
+	memset(&q, 0, sizeof(q));
+	q.page = 1;
+	if (kifu_serve_params_check_(a, r, params) < 0 ||
+	    kifu_serve_count_(&q.page, a, r, "page", "page", 1) < 0)
+		return;
+	q.part = given(r, "q");
+	game_and_variant(&q.game, &q.variant, gv, sizeof(gv), r);
+	q.sort = given(r, "sort") ? given(r, "sort") : "rating";
+	if (kifu_site_players(&a->body, st, &q, &err) < 0)
+		page_error(a, &err);
+}
+
+/* s percent-encoded as one path segment (all but A-Z a-z 0-9 - . _ ~). */
+static void path_part(struct kifu_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~')
+			kifu_buf_putc(b, (char)c);
+		else
+			kifu_buf_printf(b, "%%%02X", c);
+	}
+}
+
+/*
+ * /player/NAME[?game=G&variant=V][&page=N]: NAME matched as --player is; a
+ * name found only without regard to case is a 308 to the stored spelling
+ * (the parameters kept, encoded again), none a 404 with the nearest names.
+ */
+static void player(struct kifu_serve_answer *a, struct kifu_store *st, const char *name,
+		   const struct kifu_serve_req_ *r)
+{
+	static const char *const params[] = { "game", "variant", "gv", "page", NULL };
+	static const char *const kept[] = { "game", "variant", "page" };
+	struct kifu_site_player_query q;
+	struct kifu_error err;
+	char gv[2 * GAME_NAME_MAX];
+	char *spelling = NULL;
+	long n = 1;
+	size_t k;
+	int sep = '?';
+
+	kifu_error_clear(&err);
+	if (kifu_serve_params_check_(a, r, params) < 0 ||
+	    kifu_serve_count_(&n, a, r, "page", "page", 1) < 0)
+		return;
+	if (kifu_stats_find_player(&spelling, st, name, &err) < 0) {
+		page_error(a, &err);
+		return;
+	}
+	if (strcmp(spelling, name)) {
+		a->status = 308;
+		a->header = "Location";
+		kifu_buf_puts(&a->header_value, "/player/");
+		path_part(&a->header_value, spelling);
+		for (k = 0; k < sizeof(kept) / sizeof(kept[0]); k++)
+			if (given(r, kept[k])) {
+				kifu_buf_printf(&a->header_value, "%c%s=", sep, kept[k]);
+				path_part(&a->header_value, given(r, kept[k]));
+				sep = '&';
+			}
+		kifu_buf_puts(&a->body, "moved to /player/");
+		path_part(&a->body, spelling);
+		a->type = "text/plain; charset=utf-8";
+		free(spelling);
+		return;
+	}
+	memset(&q, 0, sizeof(q));
+	q.name = spelling;
+	game_and_variant(&q.game, &q.variant, gv, sizeof(gv), r);
+	q.page = (n > 100000 ? 100000 : n) - 1;
+	if (kifu_site_player(&a->body, st, &q, &err) < 0)
+		page_error(a, &err);
+	free(spelling);
 }
 
 /* /balance?FILTERS: kifu-stats balance as a page. */
@@ -143,20 +288,23 @@ static void balance(struct kifu_serve_answer *a, struct kifu_store *st,
 	static const char *const params[] = { FILTER_PARAMS, NULL };
 	struct kifu_filter f;
 	struct kifu_error err;
+	char *spelling = NULL;
 
 	kifu_error_clear(&err);
 	if (kifu_serve_params_check_(a, r, params) < 0)
 		return;
 	kifu_serve_filter_(&f, r);
+	if (match_player(&spelling, a, st, &f) < 0)
+		return;
 	if (kifu_site_balance(&a->body, st, &f, &err) < 0)
 		page_error(a, &err);
+	free(spelling);
 }
 
 void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const char *path,
 		      const struct kifu_serve_req_ *r)
 {
 	static const char *const none[] = { NULL };
-	static const char *const paged[] = { "page", NULL };
 	static const char *const at_ply[] = { "ply", NULL };
 	struct kifu_error err;
 	const char *asset;
@@ -217,12 +365,9 @@ void kifu_serve_page_(struct kifu_serve_answer *a, struct kifu_store *st, const 
 	} else if (!strcmp(path, "/balance")) {
 		balance(a, st, r);
 	} else if (!strncmp(path, "/player/", 8) && path[8]) {
-		n = 1;
-		if (kifu_serve_params_check_(a, r, paged) < 0 ||
-		    kifu_serve_count_(&n, a, r, "page", "page", 1) < 0)
-			return;
-		if (kifu_site_player(&a->body, st, path + 8, (n > 100000 ? 100000 : n) - 1, &err) < 0)
-			page_error(a, &err);
+		player(a, st, path + 8, r);
+	} else if (!strcmp(path, "/players")) {
+		players(a, st, r);
 	} else {
 		kifu_serve_fail_(a, 404, "no such page");
 	}

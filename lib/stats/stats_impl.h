@@ -260,6 +260,12 @@ extern const struct kifu_stats_kind_ kifu_stats_summary_;
 extern const struct kifu_stats_kind_ kifu_stats_lengths_;
 /* stats_openings.c: openings, which reads stats_lines. */
 extern const struct kifu_stats_kind_ kifu_stats_openings_;
+/*
+ * players_find.c: s case-folded (ASCII, Latin, Greek and Cyrillic letters) into
+ * out, size bytes with the NUL; -1 when it does not fit.
+ */
+int kifu_stats_fold_(char *out, size_t size, const char *s);
+
 /* stats_players.c: players, which reads stats_players. */
 extern const struct kifu_stats_kind_ kifu_stats_players_;
 /* stats_tree.c: the tree, from the position index and the store's tree counts. */

@@ -556,9 +556,15 @@ static int cmp_players(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
+/*
+ * The rows of m's players into rep, best rated first; with gv, each row
+ * also names that game and variant (by_variant); with part, only the
+ * players whose name holds it without regard to case.
+ */
 static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, struct pmap *m,
-			 int reviews)
+			 int reviews, const struct kifu_stats_gv_ *gv, const char *part)
 {
+	char folded[1024], name_folded[1024];
 	struct pl **order = malloc((m->n ? m->n : 1) * sizeof(*order));
 	struct kifu_stmt *s = NULL;
 	size_t i;
@@ -586,12 +592,24 @@ static int build_players(struct kifu_report *rep, struct kifu_stats_ctx_ *c, str
 	if (ret < 0)
 		goto out;
 	qsort(order, m->n, sizeof(*order), cmp_players);
+	if (part && kifu_stats_fold_(folded, sizeof(folded), part) < 0)
+		part = NULL; /* too long to be a part of any name: nothing matches */
 	for (i = 0; i < m->n; i++) {
 		const struct pl *p = order[i];
 		long long finished = p->wins + p->draws + p->losses;
-		long row = kifu_report_add_row_(rep);
+		long row;
 
+		if (part && (kifu_stats_fold_(name_folded, sizeof(name_folded), p->name) < 0 ||
+			     !strstr(name_folded, folded)))
+			continue;
+		row = kifu_report_add_row_(rep);
 		kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "player", 0, 0), p->name);
+		if (gv) {
+			kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "game", 0, 0),
+					      gv->g->name);
+			kifu_report_set_text_(rep, row, kifu_report_add_col_(rep, "variant", 0, 0),
+					      gv->g->variants[gv->v]);
+		}
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "games", 0, 0), p->games);
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "wins", 0, 0), p->wins);
 		kifu_report_set_int_(rep, row, kifu_report_add_col_(rep, "draws", 0, 0), p->draws);
@@ -616,6 +634,96 @@ out:
 	return ret;
 }
 
+/*
+ * by_variant: the games f selects summed per game and variant (each its
+ * own sums, as players_sum_games sums them), each rated alone with the
+ * same fit (kifu_store_sums_fit_): a player's rating in one variant says
+ * nothing of another, as lichess keeps one per variant. Computed from the
+ * games each time (the kept stats_players holds the all-games rating).
+ */
+static int players_by_variant(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
+			      const struct kifu_filter *f, const char *part)
+{
+	struct kifu_stats_source_ src = { f, 0, 0, 0, 0 };
+	struct kifu_store_sums_ *sums[MAX_GV];
+	struct kifu_buf sql = KIFU_BUF_INIT, result = KIFU_BUF_INIT;
+	struct kifu_store_sums_game_ x;
+	struct kifu_store_sides_ sides;
+	struct kifu_stmt *s = NULL;
+	int ret, rc, n, k, at = -1;
+
+	memset(sums, 0, sizeof(sums));
+	memset(&x, 0, sizeof(x));
+	x.id = -1;
+	x.sides = &sides;
+	kifu_buf_puts(&sql, "SELECT g.id, g.game, g.variant, g.result, s.side_index, s.player_id "
+			    "FROM games g CROSS JOIN sides s WHERE ");
+	ret = kifu_stats_source_sql_(&sql, &src, &n, c);
+	if (ret < 0)
+		goto out;
+	kifu_buf_puts(&sql, " AND s.game_id = g.id ORDER BY g.id, s.side_index");
+	ret = kifu_stats_prepare_built_(c, &s, &sql, &src, "cannot read games");
+	if (ret < 0)
+		goto out;
+	while ((rc = kifu_db_step_(s)) == KIFU_DB_ROW) {
+		int64_t id = kifu_db_column_int64_(s, 0);
+
+		if (id != x.id) {
+			if (at >= 0 && (ret = kifu_store_sums_add_(sums[at], &x,
+								   1u << KIFU_SUMS_PLAYERS)) < 0)
+				break;
+			x.id = id;
+			/* a game and variant the registry does not know is left out */
+			at = kifu_stats_gv_find_(c, kifu_stats_col_text_(s, 1),
+						 kifu_stats_col_text_(s, 2));
+			if (at >= 0 && !sums[at] && kifu_store_sums_new_(&sums[at]) < 0) {
+				ret = KIFU_ENOMEM;
+				break;
+			}
+			x.g = at >= 0 ? c->gv[at].g : NULL;
+			kifu_buf_reset(&result);
+			kifu_buf_puts(&result, kifu_stats_col_text_(s, 3));
+			if (result.failed) {
+				ret = KIFU_ENOMEM;
+				break;
+			}
+			x.result = result.data;
+			sides.n = 0;
+			sides.ok = 1;
+		}
+		kifu_store_sides_add_(&sides, kifu_db_column_int_(s, 4), kifu_db_column_int64_(s, 5));
+	}
+	if (ret == 0 && rc != KIFU_DB_DONE && rc != KIFU_DB_ROW)
+		ret = kifu_stats_fail_db_(c, "cannot read games");
+	if (ret == 0 && at >= 0)
+		ret = kifu_store_sums_add_(sums[at], &x, 1u << KIFU_SUMS_PLAYERS);
+	if (ret == KIFU_ENOMEM)
+		ret = kifu_stats_nomem_(c);
+	kifu_db_finalize_(s);
+	s = NULL;
+	/* in the registry's order of games and variants */
+	for (k = 0; ret == 0 && k < c->ngv; k++) {
+		struct pmap m;
+
+		if (!sums[k])
+			continue;
+		memset(&m, 0, sizeof(m));
+		ret = kifu_store_sums_fit_(sums[k], c->err);
+		if (ret == 0)
+			ret = players_from_sums(c, sums[k], &m);
+		if (ret == 0)
+			ret = build_players(rep, c, &m, 0, &c->gv[k], part);
+		pmap_release(&m);
+	}
+out:
+	for (k = 0; k < MAX_GV; k++)
+		kifu_store_sums_free_(sums[k]);
+	kifu_db_finalize_(s);
+	kifu_buf_release(&sql);
+	kifu_buf_release(&result);
+	return ret;
+}
+
 /* The players report into rep. */
 static int players_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 			  const struct kifu_filter *f, const struct kifu_stats_options *opt)
@@ -623,6 +731,8 @@ static int players_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	struct pmap m;
 	int ret, reviews = 0;
 
+	if (opt->by_variant)
+		return players_by_variant(rep, c, f, opt->name_part);
 	memset(&m, 0, sizeof(m));
 	ret = players_collect(c, f, opt->flags, &m);
 	if (ret == 0)
@@ -630,7 +740,7 @@ static int players_report(struct kifu_report *rep, struct kifu_stats_ctx_ *c,
 	if (ret == 0 && reviews)
 		ret = players_accuracy(c, f, &m);
 	if (ret == 0)
-		ret = build_players(rep, c, &m, reviews);
+		ret = build_players(rep, c, &m, reviews, NULL, opt->name_part);
 	pmap_release(&m);
 	return ret;
 }
