@@ -678,7 +678,8 @@ static int chart_balance(struct kifu_buf *out, const struct kifu_report *rep)
 	w = 20 + text_width(sub, 13);
 	right = w > right ? w : right;
 	width = right > WIDTH ? (int)ceil(right) : WIDTH;
-	height = TOP + panels * 60 + (int)n * LEVEL_H + 20;
+	/* the last panel ends with its axis's figures, 14 pixels under its lines */
+	height = TOP + panels * 60 + (int)n * LEVEL_H - 10;
 	svg_begin_wide(out, width, height, title, sub);
 	y = TOP;
 	for (start = 0; start < n; start = end) {
