@@ -52,7 +52,8 @@ games("splinter-quad", "engine:3", ["red"] * 8, QUAD)
 open(path, "w").write("".join(docs))
 PY
 "$bin/kifu-import" --db "$db" --quiet "$tmp/levels.yaml" || fail "import the games"
-check "every game imported" test "$("$bin/kifu-search" --db "$db" --csv | tail -n +2 | wc -l)" -eq 54
+check "every game imported" test \
+	"$("$bin/kifu-search" --db "$db" --csv | tail -n +2 | wc -l)" -eq 54
 "$bin/kifu-stats" --db "$db" --svg "$tmp/levels.svg" balance >/dev/null || fail "--svg"
 serve_start "$db" || test_done
 check "levels in order of strength, verdicts, the chart unclipped" python3 \
