@@ -7,13 +7,17 @@
  * filter level=SPEC, which selects exactly the games the report counts at
  * that level: struct kifu_filter). The figures are the report's, written
  * for people as the other pages write them: counts with thousands
- * separators, rates in whole percent, scores with 3 decimals.
+ * separators, rates in whole percent, scores with 3 decimals. Above them,
+ * a verdict in words per game and variant: the levels whose interval
+ * leaves out a fair game's score (1 / sides), and which way.
  */
+#include <math.h>
 #include <string.h>
 
 #include "kifu/game.h"
 #include "kifu/site.h"
 #include "kifu/stats.h"
+#include "render/html.h"
 #include "render/site_impl.h"
 
 
@@ -32,6 +36,91 @@ static void api_link(struct kifu_buf *b, const struct kifu_filter *f)
 	if (q.failed)
 		b->failed = 1;
 	kifu_buf_release(&q);
+}
+
+/* Row row's real number of column col, NAN when it has none. */
+static double cell_real(const struct kifu_report *rep, size_t row, const char *col)
+{
+	long c = kifu_report_find_col(rep, col);
+	const struct kifu_cell *x;
+
+	if (c < 0)
+		return NAN;
+	x = kifu_report_cell(rep, row, (size_t)c);
+	return x->type == KIFU_CELL_REAL ? x->r : x->type == KIFU_CELL_INT ? (double)x->i : NAN;
+}
+
+/*
+ * The verdict of the rows [start, end) of one game and variant: per level
+ * whose 95% interval leaves out the fair score, "first mover favoured at
+ * the engine level: 0.589, 0.540-0.636" (below it: "second mover
+ * favoured" with two sides, "first mover at a disadvantage" with more),
+ * in the report's order of strength; else that no level shows either.
+ */
+static void verdict(struct kifu_buf *b, const struct kifu_report *rep, size_t start, size_t end)
+{
+	const char *game = kifu_site_cell_text_(rep, start, "game");
+	const struct kifu_game *g = kifu_game_find(game);
+	int sides = g && g->nsides > 0 ? g->nsides : 2, said = 0;
+	double fair = 1.0 / sides;
+	size_t r;
+
+	kifu_buf_puts(b, "<li class=\"verdict\" data-game=\"");
+	kifu_render_html_value_(b, game);
+	kifu_buf_puts(b, "\" data-variant=\"");
+	kifu_render_html_value_(b, kifu_site_cell_text_(rep, start, "variant"));
+	kifu_buf_puts(b, "\"><b>");
+	kifu_render_html_text_(b, game);
+	kifu_buf_putc(b, ' ');
+	kifu_render_html_text_(b, kifu_site_cell_text_(rep, start, "variant"));
+	kifu_buf_puts(b, "</b>: ");
+	for (r = start; r < end; r++) {
+		const char *level = kifu_site_cell_text_(rep, r, "level");
+		double score = cell_real(rep, r, "first_mover_score");
+		double lo = cell_real(rep, r, "ci_low"), hi = cell_real(rep, r, "ci_high");
+		const char *way;
+
+		if (!isfinite(score) || !isfinite(lo) || !isfinite(hi) || (lo <= fair && hi >= fair))
+			continue;
+		way = lo > fair ? "first mover favoured"
+				: sides == 2 ? "second mover favoured" : "first mover at a disadvantage";
+		kifu_buf_printf(b, "%s<span class=\"finding\" data-level=\"", said++ ? "; " : "");
+		kifu_render_html_value_(b, level);
+		kifu_buf_printf(b, "\">%s ", way);
+		if (!strcmp(level, "players")) {
+			kifu_buf_puts(b, "in the games between other players");
+		} else {
+			kifu_buf_puts(b, "at the ");
+			kifu_render_html_text_(b, level);
+			kifu_buf_puts(b, " level");
+		}
+		kifu_buf_printf(b, ": %.3f, %.3f-%.3f</span>", score, lo, hi);
+	}
+	if (said)
+		kifu_buf_printf(b, " (a fair game: %.3f).</li>\n", fair);
+	else
+		kifu_buf_printf(b, "<span class=\"finding\">no level shows an advantage: every "
+				"95%% interval holds a fair game's score, %.3f (more games may "
+				"still show one)</span>.</li>\n", fair);
+}
+
+/* The verdicts of every game and variant of the report, a list item each. */
+static void verdicts(struct kifu_buf *b, const struct kifu_report *rep)
+{
+	size_t n = kifu_report_nrows(rep), start, end;
+
+	kifu_buf_puts(b, "<h2>Verdict</h2>\n<ul id=\"verdicts\">\n");
+	for (start = 0; start < n; start = end) {
+		for (end = start + 1; end < n &&
+				      !strcmp(kifu_site_cell_text_(rep, end, "game"),
+					      kifu_site_cell_text_(rep, start, "game")) &&
+				      !strcmp(kifu_site_cell_text_(rep, end, "variant"),
+					      kifu_site_cell_text_(rep, start, "variant"));
+		     end++)
+			;
+		verdict(b, rep, start, end);
+	}
+	kifu_buf_puts(b, "</ul>\n");
 }
 
 int kifu_site_balance(struct kifu_buf *b, struct kifu_store *st, const struct kifu_filter *f,
@@ -68,7 +157,9 @@ int kifu_site_balance(struct kifu_buf *b, struct kifu_store *st, const struct ki
 	if (n == 0)
 		kifu_buf_puts(b, "<p id=\"none\">No games here.</p>\n");
 	else
-		kifu_buf_puts(b, "<table id=\"balance\">\n<tr><th class=\"text\">game</th>"
+		verdicts(b, rep);
+	if (n)
+		kifu_buf_puts(b, "<h2>Per level</h2>\n<table id=\"balance\">\n<tr><th class=\"text\">game</th>"
 			      "<th class=\"text\">variant</th><th class=\"text\">level</th>"
 			      "<th>games</th><th>first mover</th><th>95% interval</th>"
 			      "<th>draw rate</th><th>mean plies</th><th>branching</th>"

@@ -429,13 +429,69 @@ static int balance_read_plies(struct balance *b, struct kifu_stats_ctx_ *c, int 
 	return ret;
 }
 
-/* Levels in byte order, players last. */
+/*
+ * A level's place in the order of strength (CLI.md): random 0, mcts:N 1,
+ * engine:N 2, engine 3, any other SPEC 4, players 5; *digits the N of
+ * mcts:N and engine:N (NULL otherwise).
+ */
+static int level_rank(const char **digits, const char *spec)
+{
+	*digits = NULL;
+	if (!spec)
+		return 5;
+	if (!strcmp(spec, "random"))
+		return 0;
+	if (!strcmp(spec, "engine"))
+		return 3;
+	if (!strncmp(spec, "mcts:", 5) && spec[5] &&
+	    strspn(spec + 5, "0123456789") == strlen(spec + 5)) {
+		*digits = spec + 5;
+		return 1;
+	}
+	if (!strncmp(spec, "engine:", 7) && spec[7] &&
+	    strspn(spec + 7, "0123456789") == strlen(spec + 7)) {
+		*digits = spec + 7;
+		return 2;
+	}
+	return 4;
+}
+
+/*
+ * Two N as decimal digits compared by value, of any length (no overflow):
+ * leading zeros skipped, then the longer is the larger, then digit by digit.
+ */
+static int cmp_digits(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	while (*a == '0' && a[1])
+		a++;
+	while (*b == '0' && b[1])
+		b++;
+	la = strlen(a);
+	lb = strlen(b);
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return strcmp(a, b);
+}
+
+/*
+ * Levels in order of strength (CLI.md): random, mcts:N by N, engine:N by N,
+ * engine, any other SPEC in byte order, players last; the same N written
+ * otherwise (mcts:8, mcts:08) in byte order.
+ */
 static int cmp_levels(const void *x, const void *y)
 {
 	const struct level *a = x, *b = y;
+	const char *da, *db;
+	int ra = level_rank(&da, a->spec), rb = level_rank(&db, b->spec), d;
 
-	if (!a->spec || !b->spec)
-		return !a->spec - !b->spec;
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	if (ra == 5)
+		return 0;
+	if (da && db && (d = cmp_digits(da, db)) != 0)
+		return d;
 	return strcmp(a->spec, b->spec);
 }
 

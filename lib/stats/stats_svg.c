@@ -85,6 +85,52 @@ static void text_at(struct kifu_buf *out, double x, double y, const char *anchor
 	kifu_buf_puts(out, "</text>\n");
 }
 
+/*
+ * The width of s in pixels at font size size, at most: DejaVu Sans's
+ * advances (the chart's first font; the others are narrower) rounded up,
+ * a whole em for any other character, so that what is laid out by it
+ * stays inside the chart.
+ */
+static double text_width(const char *s, int size)
+{
+	/* em / 1000 of ' ' to '~' */
+	static const short adv[95] = {
+		318, 401, 461, 838, 637, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337,
+		637, 637, 637, 637, 637, 637, 637, 637, 637, 637, 337, 337, 838, 838, 838, 531,
+		1000, 685, 686, 699, 771, 632, 575, 775, 752, 295, 295, 656, 557, 863, 748, 787,
+		604, 787, 695, 635, 611, 732, 685, 989, 686, 611, 685, 390, 337, 390, 838, 500,
+		500, 613, 635, 550, 635, 616, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612,
+		635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838,
+	};
+	double w = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x20 && c < 0x7f)
+			w += adv[c - 0x20];
+		else if (c >= 0xc0 || c < 0x80)
+			w += 1000; /* a character of another script, or a lead byte */
+	}
+	return w * size / 1000.0;
+}
+
+static void svg_begin(struct kifu_buf *out, int height, const char *title, const char *subtitle);
+
+/* svg_begin for a chart of another width than WIDTH. */
+static void svg_begin_wide(struct kifu_buf *out, int width, int height, const char *title,
+			   const char *subtitle)
+{
+	kifu_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+			     "viewBox=\"0 0 %d %d\" " FONT ">\n"
+			     "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
+			width, height, width, height);
+	text_at(out, 20, 30, "start", 20, "#222", "bold", title);
+	if (subtitle)
+		text_at(out, 20, 52, "start", 13, "#555", NULL, subtitle);
+}
+
 static void svg_begin(struct kifu_buf *out, int height, const char *title, const char *subtitle)
 {
 	kifu_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -574,27 +620,67 @@ static int chart_players(struct kifu_buf *out, const struct kifu_report *rep)
 /* ---- balance ---- */
 
 #define LEVEL_H 30
+/* The longest level name shown whole: the longest a store keeps (kifu_store_level_valid). */
+#define LEVEL_CHARS 76
+/* Bold text is at most this much wider than the regular advances of text_width. */
+#define BOLD 1.15
+
+/* The figures written right of a level's line. */
+static void balance_figures(char *label, size_t size, const struct kifu_report *rep, size_t r)
+{
+	double games = num(rep, r, "games");
+
+	snprintf(label, size, "%.3f [%.3f, %.3f], %.0f game%s", num(rep, r, "first_mover_score"),
+		 num(rep, r, "ci_low"), num(rep, r, "ci_high"), games, games == 1 ? "" : "s");
+}
 
 /*
  * Balance: one panel per game and variant, one line per level with the
  * first mover's score and its interval on a 0..1 scale, a fair game's
- * score (1 / sides: 0.5, or 0.25 in a four-sided game) dashed.
+ * score (1 / sides: 0.5, or 0.25 in a four-sided game) dashed. The column
+ * of level names and the chart's width grow with the longest name and
+ * figures, so that every text is inside the chart.
  */
 static int chart_balance(struct kifu_buf *out, const struct kifu_report *rep)
 {
+	static const char title[] = "Balance: the first mover's score per playing level";
+	static const char sub[] = "dot: the first mover's score over finished games; line: its 95% "
+				  "Wilson interval; dashed: a fair game's (1 / sides)";
 	size_t n = kifu_report_nrows(rep), start, end, r;
-	int panels = 0, height, k;
-	double y;
-	char label[200];
+	int panels = 0, height, width, k;
+	double y, label_w = LABEL_W, bar_x, right = 0, w;
+	char label[300];
 
-	for (r = 0; r < n; r++)
+	for (r = 0; r < n; r++) {
 		if (r == 0 || strcmp(text(rep, r, "game"), text(rep, r - 1, "game")) ||
-		    strcmp(text(rep, r, "variant"), text(rep, r - 1, "variant")))
+		    strcmp(text(rep, r, "variant"), text(rep, r - 1, "variant"))) {
 			panels++;
-	height = TOP + panels * 60 + (int)n * LEVEL_H + 20;
-	svg_begin(out, height, "Balance: the first mover's score per playing level",
-		  "dot: the first mover's score over finished games; line: its 95% Wilson "
-		  "interval; dashed: a fair game's (1 / sides)");
+			snprintf(label, sizeof(label), "%s %s", text(rep, r, "game"),
+				 text(rep, r, "variant"));
+			w = 20 + BOLD * text_width(label, 14);
+			right = w > right ? w : right;
+		}
+		kifu_text_clip_chars_(label, sizeof(label), text(rep, r, "level"), LEVEL_CHARS);
+		w = 20 + text_width(label, 12);
+		label_w = w > label_w ? w : label_w;
+	}
+	bar_x = ceil(label_w) + 10;
+	for (r = 0; r < n; r++) {
+		if (isfinite(num(rep, r, "first_mover_score")))
+			balance_figures(label, sizeof(label), rep, r);
+		else
+			snprintf(label, sizeof(label), "%s", "");
+		w = bar_x + BAR_W + 8 + text_width(label, 11) + 20;
+		right = w > right ? w : right;
+	}
+	w = 20 + BOLD * text_width(title, 20);
+	right = w > right ? w : right;
+	w = 20 + text_width(sub, 13);
+	right = w > right ? w : right;
+	width = right > WIDTH ? (int)ceil(right) : WIDTH;
+	/* the last panel ends with its axis's figures, 14 pixels under its lines */
+	height = TOP + panels * 60 + (int)n * LEVEL_H - 10;
+	svg_begin_wide(out, width, height, title, sub);
 	y = TOP;
 	for (start = 0; start < n; start = end) {
 		const struct kifu_game *g = kifu_game_find(text(rep, start, "game"));
@@ -613,7 +699,7 @@ static int chart_balance(struct kifu_buf *out, const struct kifu_report *rep)
 		text_at(out, 20, y + 14, "start", 14, "#222", "bold", label);
 		top = y + 24;
 		for (k = 0; k <= 4; k++) {
-			double x = BAR_X + BAR_W * k / 4.0;
+			double x = bar_x + BAR_W * k / 4.0;
 
 			kifu_buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 					     "y2=\"%.1f\" stroke=\"#ddd\" stroke-width=\"1\"/>\n",
@@ -624,20 +710,22 @@ static int chart_balance(struct kifu_buf *out, const struct kifu_report *rep)
 		}
 		kifu_buf_printf(out, "<line class=\"fair\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 				     "y2=\"%.1f\" stroke=\"#888\" stroke-width=\"1\" "
-				     "stroke-dasharray=\"4 3\"/>\n", BAR_X + BAR_W * fair, top,
-				BAR_X + BAR_W * fair, top + (double)(end - start) * LEVEL_H);
+				     "stroke-dasharray=\"4 3\"/>\n", bar_x + BAR_W * fair, top,
+				bar_x + BAR_W * fair, top + (double)(end - start) * LEVEL_H);
 		for (r = start; r < end; r++) {
 			double yc = top + (double)(r - start) * LEVEL_H + LEVEL_H / 2.0;
 			double score = num(rep, r, "first_mover_score"), lo = num(rep, r, "ci_low");
-			double hi = num(rep, r, "ci_high"), games = num(rep, r, "games");
+			double hi = num(rep, r, "ci_high");
 
 			kifu_buf_puts(out, "<g data-level=\"");
 			xml_text(out, text(rep, r, "level"));
-			kifu_buf_puts(out, "\">\n");
-			kifu_text_clip_chars_(label, sizeof(label), text(rep, r, "level"), 36);
-			text_at(out, LABEL_W, yc + 4, "end", 12, "#222", NULL, label);
+			kifu_buf_puts(out, "\"><title>");
+			xml_text(out, text(rep, r, "level"));
+			kifu_buf_puts(out, "</title>\n");
+			kifu_text_clip_chars_(label, sizeof(label), text(rep, r, "level"), LEVEL_CHARS);
+			text_at(out, label_w, yc + 4, "end", 12, "#222", NULL, label);
 			if (!isfinite(score)) {
-				text_at(out, BAR_X + 6, yc + 4, "start", 11, "#888", NULL,
+				text_at(out, bar_x + 6, yc + 4, "start", 11, "#888", NULL,
 					"no finished game");
 				kifu_buf_puts(out, "</g>\n");
 				continue;
@@ -649,16 +737,15 @@ static int chart_balance(struct kifu_buf *out, const struct kifu_report *rep)
 						     "y2=\"%.1f\"/><line x1=\"%.2f\" y1=\"%.1f\" "
 						     "x2=\"%.2f\" y2=\"%.1f\"/><line x1=\"%.2f\" "
 						     "y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/></g>\n",
-						score, lo, hi, BAR_X + BAR_W * lo, yc, BAR_X + BAR_W * hi,
-						yc, BAR_X + BAR_W * lo, yc - 6, BAR_X + BAR_W * lo,
-						yc + 6, BAR_X + BAR_W * hi, yc - 6, BAR_X + BAR_W * hi,
+						score, lo, hi, bar_x + BAR_W * lo, yc, bar_x + BAR_W * hi,
+						yc, bar_x + BAR_W * lo, yc - 6, bar_x + BAR_W * lo,
+						yc + 6, bar_x + BAR_W * hi, yc - 6, bar_x + BAR_W * hi,
 						yc + 6);
 			kifu_buf_printf(out, "<circle cx=\"%.2f\" cy=\"%.1f\" r=\"5\" "
 					     "fill=\"#4e79a7\" stroke=\"#111\" stroke-width=\"1.5\"/>\n",
-					BAR_X + BAR_W * score, yc);
-			snprintf(label, sizeof(label), "%.3f [%.3f, %.3f], %.0f game%s", score, lo,
-				 hi, games, games == 1 ? "" : "s");
-			text_at(out, BAR_X + BAR_W + 8, yc + 4, "start", 11, "#333", NULL, label);
+					bar_x + BAR_W * score, yc);
+			balance_figures(label, sizeof(label), rep, r);
+			text_at(out, bar_x + BAR_W + 8, yc + 4, "start", 11, "#333", NULL, label);
 			kifu_buf_puts(out, "</g>\n");
 		}
 		kifu_buf_puts(out, "</g>\n");

@@ -110,7 +110,13 @@ for gid, game, variant, first, result, plies in con.execute(
         a["decided"].append(1.0 if at is None else (at + 1) / plies)
 
 mean = lambda v: sum(v) / len(v) if v else None
-order = sorted(acc, key=lambda k: (list(SIDES).index(k[0]), k[1], k[2] == "players", k[2]))
+def strength(level):
+    """CLI.md's order of levels: random, mcts:N by N, engine:N by N, engine, other SPECs, players."""
+    m = re.match(r"^(mcts|engine):([0-9]+)$", level)
+    if m:
+        return (1 if m.group(1) == "mcts" else 2, int(m.group(2)), level)
+    return ({"random": 0, "engine": 3, "players": 5}.get(level, 4), 0, level)
+order = sorted(acc, key=lambda k: (list(SIDES).index(k[0]), k[1], strength(k[2])))
 want = []
 for game, variant, level in order:
     a = acc[(game, variant, level)]
@@ -220,7 +226,7 @@ assert [p.get("data-game") for p in panels] == ["splay-schmidt standard",
                                                 "splinter-quad standard"], panels
 levels = [c.get("data-level") for p in panels for c in p.iter(ns + "g")
           if c.get("data-level")]
-assert levels == ["mcts:8", "random", "players", "random"], levels
+assert levels == ["random", "mcts:8", "players", "random"], levels
 # A fair game's score, dashed: 1 / sides.
 fair = [float(l.get("x1")) for p in panels for l in p.iter(ns + "line") if l.get("class") == "fair"]
 assert len(fair) == 2 and abs((fair[1] - 290) * 2 - (fair[0] - 290)) < 0.2, fair
