@@ -1,96 +1,64 @@
-"""Calibration of the review's expected scores (bench/calibrate.sh).
+"""The review's calibration (bench/calibrate.sh): Platt's map per variant.
 
-Reads kifu-analyse json reviews of finished games, one file per variant, and
-sets each ply's `expected` (the mover's value before its move) against the
-mover's final score in its game (1 won, 0 lost, 1/sides each for a draw).
-Games alternate between fitting (even) and holding out (odd). Two maps from
-expected to score are fitted on the even games:
-  - Platt: score = 1 / (1 + exp(-(a * logit(expected) + b))), by Newton's
-    method on the log-loss (two parameters: a plain loop, no library);
-  - isotonic: the non-decreasing step function of least squares (pool
-    adjacent violators), read between its steps by the nearest one below.
-The calibration error on the held-out games: positions in 10 bins of equal
-width by the (mapped) expected score, sum over bins of the bin's share times
-|mean score - mean expected|.
+Reads bench/review-rows' rows of engine self-play games and sets each ply's
+raw value (the mover's value before the calibration map) against the
+mover's final score in its game (1 won, 0 lost, a draw's share); unfinished
+games are left out. Games alternate, in the order of their files, between
+fitting (even) and holding out (odd): the split is by game, not by
+position. Platt's map, score = 1 / (1 + exp(-(a * logit(raw) + b))), is
+fitted on the even games by Newton's method on the log-loss, each game's
+positions weighing 1 in all (they share one result). On the odd games:
+the expected calibration error (positions in 10 bins of equal width by the
+value, sum over bins of the bin's share times |mean score - mean value|),
+raw and mapped, and the log-loss. Then the map fitted on every game, as
+the lines of lib/engine/calibrate.c's table.
+
+    python3 bench/calibrate.py ROWS...    (files or directories of .tsv)
 """
-import json
 import math
 import sys
+
+sys.path.insert(0, __file__.rsplit('/', 1)[0])
+import rows  # noqa: E402
 
 BINS = 10
 
 
-def positions(path):
-    """(game index, expected, score) of every ply of every finished game."""
+def positions(games):
+    """(raw, score, weight) of every ply of every finished game."""
     out = []
-    for gi, g in enumerate(json.load(open(path))):
-        sides = list(g['sides']) if 'sides' in g else list(g['players'])
-        res = g.get('result')
-        if res is None or res == 'unfinished':
+    for g in games:
+        if not rows.finished(g):
             continue
+        w = 1.0 / len(g['plies'])
         for p in g['plies']:
-            if res == 'draw':
-                score = 1.0 / len(sides)
-            else:
-                score = 1.0 if p['side'] == res else 0.0
-            out.append((gi, p['expected'], score))
+            out.append((p['raw'], p['r'][p['side']], w))
     return out
 
 
-def logit(x):
-    x = min(max(x, 1e-4), 1 - 1e-4)
-    return math.log(x / (1 - x))
-
-
-def platt(xs, ys):
-    """a, b of the logistic on logit(x) that minimise the log-loss (Newton)."""
+def platt(pts):
+    """a, b of the logistic on logit(raw) that minimise the weighted log-loss (Newton)."""
     a, b = 1.0, 0.0
-    zs = [logit(x) for x in xs]
-    for _ in range(50):
+    zs = [(rows.logit(x), y, w) for x, y, w in pts if 0 < x < 1]
+    for _ in range(100):
         ga = gb = haa = hab = hbb = 0.0
-        for z, y in zip(zs, ys):
+        for z, y, w in zs:
             p = 1 / (1 + math.exp(-(a * z + b)))
-            w = p * (1 - p)
-            ga += (p - y) * z
-            gb += p - y
-            haa += w * z * z
-            hab += w * z
-            hbb += w
+            h = w * p * (1 - p)
+            ga += w * (p - y) * z
+            gb += w * (p - y)
+            haa += h * z * z
+            hab += h * z
+            hbb += h
         det = haa * hbb - hab * hab
-        if det <= 1e-12:
+        if det <= 1e-15:
             break
         da = (hbb * ga - hab * gb) / det
         db = (haa * gb - hab * ga) / det
         a, b = a - da, b - db
-        if abs(da) + abs(db) < 1e-10:
+        if abs(da) + abs(db) < 1e-12:
             break
     return a, b
-
-
-def isotonic(xs, ys):
-    """The steps (x, value) of the least-squares non-decreasing fit (PAV)."""
-    pts = sorted(zip(xs, ys))
-    blocks = []  # [sum y, count, first x]
-    for x, y in pts:
-        blocks.append([y, 1, x])
-        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
-            s, n, _ = blocks.pop()
-            blocks[-1][0] += s
-            blocks[-1][1] += n
-    return [(b[2], b[0] / b[1]) for b in blocks]
-
-
-def iso_map(steps, x):
-    lo, hi = 0, len(steps) - 1
-    if x < steps[0][0]:
-        return steps[0][1]
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if steps[mid][0] <= x:
-            lo = mid
-        else:
-            hi = mid - 1
-    return steps[lo][1]
 
 
 def ece(pred, ys):
@@ -104,29 +72,49 @@ def ece(pred, ys):
     return sum(c / n * abs(sp / c - sy / c) for c, sp, sy in bins if c)
 
 
+def logloss(pred, ys):
+    e = 1e-6
+    return -sum(y * math.log(min(max(p, e), 1 - e)) + (1 - y) * math.log(min(max(1 - p, e), 1 - e))
+                for p, y in zip(pred, ys)) / len(ys)
+
+
+GAME = {
+    'splay-schmidt-standard': ('splay-schmidt', 'standard'),
+    'splay-kisenwether-standard': ('splay-kisenwether', 'standard'),
+    'splinter-knockout': ('splinter', 'knockout'),
+    'splinter-survival': ('splinter', 'survival'),
+    'splinter-quad-standard': ('splinter-quad', 'standard'),
+    'glaisher-standard': ('glaisher', 'standard'),
+    'glaisher-advanced': ('glaisher', 'advanced'),
+}
+
+
 def main():
-    print('%-27s %6s %6s %8s %8s %8s %8s  %s' % ('variant', 'fit', 'held', 'raw',
-          'platt', 'isotonic', 'spread', 'platt a, b'))
-    for path in sys.argv[1:]:
-        name = path.rsplit('/', 1)[-1].rsplit('.', 1)[0]
-        pos = positions(path)
-        fit = [(x, y) for g, x, y in pos if g % 2 == 0]
-        held = [(x, y) for g, x, y in pos if g % 2 == 1]
+    games = rows.read(sys.argv[1:])
+    print('%-27s %6s %6s %7s %7s %7s %7s %7s  %s' % ('variant', 'games', 'held', 'plies',
+          'ece raw', 'ece map', 'll raw', 'll map', 'a, b (even games)'))
+    table = []
+    for name in sorted(games):
+        gs = [g for g in games[name] if rows.finished(g)]
+        fit = positions(gs[0::2])
+        held = positions(gs[1::2])
         if not fit or not held:
             print('%-27s too few finished games' % name)
             continue
-        a, b = platt([x for x, _ in fit], [y for _, y in fit])
-        steps = isotonic([x for x, _ in fit], [y for _, y in fit])
-        hx = [x for x, _ in held]
-        hy = [y for _, y in held]
-        raw = ece(hx, hy)
-        pl = ece([1 / (1 + math.exp(-(a * logit(x) + b))) for x in hx], hy)
-        iso = ece([iso_map(steps, x) for x in hx], hy)
-        # how far the expected scores spread: their standard deviation
-        m = sum(hx) / len(hx)
-        spread = math.sqrt(sum((x - m) ** 2 for x in hx) / len(hx))
-        print('%-27s %6d %6d %8.4f %8.4f %8.4f %8.4f  %.3f, %.3f' % (name, len(fit), len(held),
-              raw, pl, iso, spread, a, b))
+        a, b = platt(fit)
+        f = rows.platt_map(a, b)
+        hx = [x for x, _, _ in held]
+        hy = [y for _, y, _ in held]
+        print('%-27s %6d %6d %7d %7.4f %7.4f %7.4f %7.4f  %.4f, %.4f' % (
+            name, len(gs), len(gs[1::2]), len(held), ece(hx, hy), ece([f(x) for x in hx], hy),
+            logloss(hx, hy), logloss([f(x) for x in hx], hy), a, b))
+        a, b = platt(positions(gs))
+        if name in GAME:
+            table.append('\t{ "%s", "%s", %.4f, %.4f }, /* %d games */' % (
+                GAME[name][0], GAME[name][1], a, b, len(gs)))
+    print('\nlib/engine/calibrate.c, fitted on every game:')
+    print('\n'.join(table))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,40 +1,35 @@
 #!/bin/sh
-# Whether the review's expected scores are calibrated (issue 30): in every
-# game and variant, CALIBRATE_GAMES (default 24) self-play games of the
-# default engine (kifu-play --players engine,engine --seed 21, seats rotating) are
-# reviewed by kifu-analyse at its defaults (--seed 7, one thread), and each
-# position's `expected` (the mover's value before its move) is set against
-# the mover's final score in that game (1 won, 0 lost, a draw's share).
-# bench/calibrate.py then fits the map from expected to score on the even
-# games (Platt: a logistic on the logit; isotonic: pool adjacent violators)
-# and reports, on the odd games held out, the calibration error: positions
-# binned by expected score (10 bins), |mean score - mean expected| weighted
-# by the bin's share (the issue asks <= 0.05), raw and after each map, and
-# the Platt coefficients.
+# The review's calibration (issue 40): engine self-play games in every game
+# and variant (bench/selfplay.sh DIR calib GAMES: engine:100, mcts:300 in
+# splinter-quad, seeds 1000 + K for the K-th chunk of 10 games), every ply
+# reviewed at the review's defaults (the engine, seed 7, one thread) by
+# bench/review-rows (a row a ply: the mover's raw value, the final scores),
+# then bench/calibrate.py fits Platt's map from raw value to score per
+# variant on the even games and gives the held-out error (ECE, 10 bins) on
+# the odd ones, and the C table for lib/engine/calibrate.c.
 #
-#   sh bench/calibrate.sh [BIN]     CALIBRATE_DIR=DIR keeps games and reviews
+# Resumable: games and reviews are kept under DIR (chunk by chunk, each
+# written whole or not at all), so a stopped run goes on where it stopped.
+# Long jobs run at nice 10.
+#
+#   sh bench/calibrate.sh DIR [GAMES [BIN [ROWS]]]
+#   (GAMES a variant, default 200; BIN the tools' directory, default bin;
+#   ROWS the review-rows program, default build/default/bench/review-rows)
 set -u
-bin=${1:-bin}
-games=${CALIBRATE_GAMES:-24}
+dir=$1 games=${2:-200} bin=${3:-bin} rows=${4:-build/default/bench/review-rows}
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-dir=${CALIBRATE_DIR:-$tmp}
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-echo "load: $(uptime | sed 's/.*load average/load average/')"
-for gv in splay-schmidt:standard splay-kisenwether:standard splinter:knockout \
-	splinter:survival splinter-quad:standard glaisher:standard glaisher:advanced; do
-	game=${gv%%:*} variant=${gv#*:}
-	name=$game-$variant
-	if [ ! -s "$dir/$name.json" ]; then
-		mkdir -p "$dir/$name"
-		nice -n 10 "$bin/kifu-play" "$game" --variant "$variant" --players engine,engine \
-			--games "$games" --seed 21 --quiet -o "$dir/$name/" || fail=1
-		cat "$dir/$name"/*.yaml >"$dir/$name.yaml"
-		nice -n 10 "$bin/kifu-analyse" --file "$dir/$name.yaml" --seed 7 --threads 1 \
-			--to json -o "$dir/$name.json" || fail=1
-	fi
+sh "$here/selfplay.sh" "$dir" calib "$games" "$bin" || exit 1
+chunks=$(( (games + 9) / 10 ))
+k=0
+while [ $k -lt $chunks ]; do
+	for name in splay-schmidt-standard splay-kisenwether-standard splinter-knockout \
+		splinter-survival splinter-quad-standard glaisher-standard glaisher-advanced; do
+		out=$dir/rows/calib/$name/$k.tsv
+		[ -s "$out" ] && continue
+		mkdir -p "$dir/rows/calib/$name"
+		nice -n 10 "$rows" --seed 7 "$dir/calib/$name/$k"/*.yaml >"$out.tmp" &&
+			mv "$out.tmp" "$out"
+	done
+	k=$((k + 1))
 done
-python3 "$here/calibrate.py" "$dir"/*.json || fail=1
-echo "load: $(uptime | sed 's/.*load average/load average/')"
-exit $fail
+python3 "$here/calibrate.py" "$dir"/rows/calib/*

@@ -12,6 +12,7 @@
 #include <threads.h>
 #include <unistd.h>
 
+#include "engine/calibrate.h"
 #include "kifu/analyse.h"
 #include "kifu/player.h"
 #include "util/hash.h"
@@ -97,10 +98,17 @@ static int new_engine(struct kifu_player **out, long *min_visits, const struct k
 	return ret;
 }
 
-/* A position's analysis: the engine's search of it, or its result where the game is over. */
+/*
+ * A position's analysis: the engine's search of it, or its result where
+ * the game is over; and every side's value there on the review's scale
+ * (position_scale).
+ */
 struct pos_value {
 	struct kifu_player_analysis a;
 	int over;
+	int mover;                         /* the side to move (the game not over) */
+	double raw;                        /* the mover's value before the map */
+	double v[KIFU_GAME_SIDES_MAX];     /* every side's value, on the review's scale */
 };
 
 /*
@@ -110,8 +118,8 @@ struct pos_value {
  * where the game is over.
  */
 static int value_position(struct pos_value *out, struct kifu_player *p, long min_visits,
-			  const struct kifu_game *g, const void *state, kifu_move played,
-			  uint64_t seed, struct kifu_error *err)
+			  const struct kifu_game *g, const void *state, uint64_t seed,
+			  struct kifu_error *err)
 {
 	struct kifu_outcome oc;
 	int s;
@@ -124,57 +132,76 @@ static int value_position(struct pos_value *out, struct kifu_player *p, long min
 			out->a.value[s] = oc.status == KIFU_WIN ? (s == oc.winner) : 1.0 / g->nsides;
 		return 0;
 	}
+	out->mover = g->side_to_move(state);
 	kifu_player_seed(p, seed);
-	return kifu_player_analyse(&out->a, p, state, played, min_visits, err);
+	return kifu_player_analyse(&out->a, p, state, KIFU_PLAYER_NO_MOVE, min_visits, err);
+}
+
+/*
+ * The scale a review's scores are given on: the calibration map of the
+ * game and variant (calibrate.c) for the default engine, the engine's raw
+ * values for any other spec (the map is fitted for the default alone).
+ */
+struct scale {
+	const struct kifu_game *g;
+	int variant;
+	int on;
+};
+
+/*
+ * pv's values on the review's scale: the mover's value is its best move's
+ * (the mean of the iterations forced through the engine's choice, or what
+ * the solver proved), mapped by the calibration; the other sides share the
+ * rest as the search shares it. An ended game: its result.
+ */
+static void position_scale(struct pos_value *pv, const struct scale *sc)
+{
+	const struct kifu_game *g = sc->g;
+	double rest = 0, mine;
+	int s;
+
+	if (pv->over) {
+		for (s = 0; s < g->nsides; s++)
+			pv->v[s] = pv->a.value[s];
+		return;
+	}
+	pv->raw = pv->a.value[pv->mover];
+	mine = sc->on ? kifu_analyse_calibrate_(g, sc->variant, pv->raw) : pv->raw;
+	for (s = 0; s < g->nsides; s++)
+		if (s != pv->mover)
+			rest += pv->a.value[s];
+	for (s = 0; s < g->nsides; s++)
+		pv->v[s] = s == pv->mover ? mine :
+			   rest > 0 ? (1 - mine) * pv->a.value[s] / rest :
+			   (1 - mine) / (g->nsides - 1);
 }
 
 /*
  * What every way of valuing a ply fills alike: the ply, its mover and move,
- * the engine's choice and its principal line.
+ * the engine's choice and its principal line, the position's values (the
+ * mover's is `expected` and the engine's choice's score: a position is
+ * worth its best move).
  */
-static void ply_start(struct kifu_ply_review *out, const struct kifu_game *g, const void *state,
-		      kifu_move played, size_t ply, const struct kifu_player_analysis *a)
+static void ply_start(struct kifu_ply_review *out, const struct kifu_game *g, kifu_move played,
+		      size_t ply, const struct pos_value *before)
 {
+	const struct kifu_player_analysis *a = &before->a;
+
 	memset(out, 0, sizeof(*out));
 	out->ply = ply;
-	out->side = g->side_to_move(state);
+	out->side = before->mover;
 	out->move = played;
 	out->best = a->best.move;
-	out->expected = a->expected;
-	out->best_score = a->best.score;
-	out->nline = a->nline < KIFU_ANALYSE_LINE_MAX ? a->nline : KIFU_ANALYSE_LINE_MAX;
-	memcpy(out->line, a->line, sizeof(*out->line) * (size_t)out->nline);
-}
-
-/*
- * The review of ply `ply`, `played` from state, with every value from the
- * search of the position before (KIFU_ANALYSE_VALUES_TREE): the engine's
- * choice and the move played each valued by N/4 more iterations forced
- * through it.
- */
-static void combine_tree(struct kifu_ply_review *out, const struct kifu_game *g,
-			 const void *state, kifu_move played, size_t ply,
-			 const struct kifu_player_analysis *a)
-{
-	ply_start(out, g, state, played, ply, a);
-	/* the best move analysed is the move played: one value, whatever the forcing added */
-	out->played_score = played == a->best.move ? a->best.score : a->played.score;
-	out->loss = out->best_score > out->played_score ? out->best_score - out->played_score : 0;
-	out->mark = kifu_analyse_mark(out->loss);
+	out->raw = before->raw;
+	memcpy(out->value, before->v, sizeof(out->value));
+	out->expected = before->v[before->mover];
+	out->best_score = out->expected;
 	out->best_visits = a->best.visits;
-	out->played_visits = a->played.visits;
 	out->best_proof = a->best.proof;
 	out->best_plies = a->best.plies;
-	if (played == a->best.move) {
-		out->played_proof = a->best.proof;
-		out->played_plies = a->best.plies;
-	} else {
-		out->played_proof = a->played.proof;
-		out->played_plies = a->played.plies;
-	}
-	/* proven lost where the engine's choice is not: a blunder, whatever the samples say */
-	if (out->played_proof == KIFU_PROOF_LOSS && out->best_proof != KIFU_PROOF_LOSS)
-		out->mark = KIFU_REVIEW_BLUNDER;
+	out->nline = a->nline < KIFU_ANALYSE_LINE_MAX ? a->nline : KIFU_ANALYSE_LINE_MAX;
+	memcpy(out->line, a->line, sizeof(*out->line) * (size_t)out->nline);
+	(void)g;
 }
 
 /* What a proven (or ended) value v for side says: won, lost or drawn. */
@@ -191,11 +218,12 @@ static uint64_t best_seed(uint64_t seed, size_t ply)
 
 /*
  * The mover's value of the position after a move (after: its search, or
- * its result), with what it proves: *proof and *plies (the move included).
+ * its result, on the review's scale), with what it proves: *proof and
+ * *plies (the move included).
  */
 static double after_value(int *proof, int *plies, const struct pos_value *after, int side)
 {
-	double v = after->a.value[side];
+	double v = after->v[side];
 
 	*proof = KIFU_PROOF_NONE;
 	*plies = 0;
@@ -203,36 +231,33 @@ static double after_value(int *proof, int *plies, const struct pos_value *after,
 		*proof = proof_of(v);
 		*plies = 1;
 	} else if (after->a.best.proof != KIFU_PROOF_NONE) {
-		*proof = proof_of(v);
+		*proof = proof_of(after->a.value[side]);
 		*plies = after->a.best.plies + 1;
 	}
 	return v;
 }
 
 /*
- * The review of ply `ply`, `played` from state, as lichess evaluates every
- * position: the engine's choice from the search of the position before,
- * and both moves valued by their own searches of the positions after them
- * at the same budget (after_played: the game's next position; after_best:
- * the position after the engine's choice, when it was not played), each
- * the mover's share there. One kind of measure on both sides of the loss:
- * a search values the side to move there, so the mover's value before the
- * move and after it are not alike. The engine's own move played loses 0.
- * A proof of the engine's choice in the position before keeps its score
- * (1 won, 0 lost).
+ * The review of ply `ply`, `played` from the position before (its search:
+ * before), as lichess evaluates every position: the move played is worth
+ * the mover's value in the position after it (after_played: the game's
+ * next position, its own search), so that the value a move is given and
+ * the value the next position gets are one number; the engine's choice is
+ * worth the position's value (the search of the position before), or with
+ * KIFU_ANALYSE_VALUES_POSITIONS its own position's value (after_best, when
+ * it was not played). The engine's own move played loses 0: it is the
+ * position's best, one move with one value. Proofs as the searches found
+ * them.
  */
-static void combine(struct kifu_ply_review *out, const struct kifu_game *g, const void *state,
-		    kifu_move played, size_t ply, const struct pos_value *before,
-		    const struct pos_value *after_played, const struct pos_value *after_best)
+static void combine(struct kifu_ply_review *out, const struct kifu_game *g, kifu_move played,
+		    size_t ply, const struct pos_value *before, const struct pos_value *after_played,
+		    const struct pos_value *after_best)
 {
 	const struct kifu_player_analysis *a = &before->a;
 	int proof, plies;
 	double v;
 
-	ply_start(out, g, state, played, ply, a);
-	out->best_visits = a->best.visits;
-	out->best_proof = a->best.proof;
-	out->best_plies = a->best.plies;
+	ply_start(out, g, played, ply, before);
 	if (played == a->best.move) {
 		out->played_score = out->best_score;
 		out->played_visits = a->best.visits;
@@ -250,7 +275,7 @@ static void combine(struct kifu_ply_review *out, const struct kifu_game *g, cons
 		}
 		out->played_score = after_value(&out->played_proof, &out->played_plies, after_played,
 						 out->side);
-		out->played_visits = after_played->a.best.visits;
+		out->played_visits = after_played->over ? 0 : after_played->a.best.visits;
 	}
 	out->loss = out->best_score > out->played_score ? out->best_score - out->played_score : 0;
 	out->mark = kifu_analyse_mark(out->loss);
@@ -287,7 +312,6 @@ struct job {
 	const struct kifu_game *g;
 	const struct kifu_analyse_opts *o;
 	const unsigned char *states;   /* n positions, side by side */
-	const kifu_move *played;       /* the move of each, or NULL: none */
 	const uint64_t *seeds;         /* each one's seed */
 	size_t n;
 	struct pos_value *out;         /* n, one per position */
@@ -314,9 +338,7 @@ static int work(void *arg)
 	while (w->ret == 0 && !atomic_load(&j->stop) &&
 	       (i = atomic_fetch_add(&j->next, 1)) < j->n) {
 		w->ret = value_position(&j->out[i], p, min_visits, j->g,
-					j->states + i * j->g->state_size,
-					j->played ? j->played[i] : KIFU_PLAYER_NO_MOVE, j->seeds[i],
-					&w->err);
+					j->states + i * j->g->state_size, j->seeds[i], &w->err);
 	}
 	if (w->ret < 0)
 		atomic_store(&j->stop, 1);
@@ -326,11 +348,11 @@ static int work(void *arg)
 
 /*
  * Searches the n positions states (side by side) into out, each with its
- * own seed and its move played (played NULL: none), on o's threads. Each result depends on its position and seed
+ * own seed, on o's threads. Each result depends on its position and seed
  * alone, so the thread count never shows. Returns 0 or the first failure.
  */
 static int search_all(struct pos_value *out, const struct kifu_game *g,
-		      const unsigned char *states, const kifu_move *played, const uint64_t *seeds,
+		      const unsigned char *states, const uint64_t *seeds,
 		      size_t n, const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
 	struct job j;
@@ -349,7 +371,6 @@ static int search_all(struct pos_value *out, const struct kifu_game *g,
 	j.g = g;
 	j.o = o;
 	j.states = states;
-	j.played = played;
 	j.seeds = seeds;
 	j.n = n;
 	j.out = out;
@@ -378,15 +399,18 @@ static int search_all(struct pos_value *out, const struct kifu_game *g,
 
 /*
  * The review of the n plies moves from states[0], moves[0] being ply
- * `ply` (1-based: the seeds): states has room for n + 1 positions (filled
- * here from states[0]). First every position of the game is searched (the
- * one before each ply, then the last), then the positions after the
- * engine's choices that were not played (unless the choice is proven).
+ * `ply` (1-based: the seeds) in variant: states has room for n + 1
+ * positions (filled here from states[0]). First every position of the
+ * plies is searched (the one before each ply, then the last), then, with
+ * KIFU_ANALYSE_VALUES_POSITIONS, the positions after the engine's choices
+ * that were not played (unless the choice is proven).
  */
-static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g,
+static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g, int variant,
 			unsigned char *states, const kifu_move *moves, size_t n, size_t ply,
 			const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
+	char spec[KIFU_ANALYSE_SPEC_MAX];
+	struct scale sc = { g, variant, 0 };
 	size_t sz = g->state_size, i, m = 0;
 	struct pos_value *values = calloc(2 * n + 1, sizeof(*values));
 	uint64_t *seeds = malloc(sizeof(*seeds) * (n + 1));
@@ -398,6 +422,8 @@ static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g,
 		ret = kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
 		goto out;
 	}
+	ret = kifu_analyse_spec(spec, o, err);
+	sc.on = ret == 0 && !strcmp(spec, KIFU_ANALYSE_ENGINE);
 	for (i = 1; ret == 0 && i <= n; i++) {
 		ret = is_legal(g, states + (i - 1) * sz, moves[i - 1], err);
 		memcpy(states + i * sz, states + (i - 1) * sz, sz);
@@ -406,20 +432,16 @@ static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g,
 	}
 	for (i = 0; i <= n; i++)
 		seeds[i] = kifu_analyse_ply_seed(o->seed, ply + i);
-	if (ret == 0 && o->values == KIFU_ANALYSE_VALUES_TREE) {
-		/* each move valued in the search of the position before it */
-		ret = search_all(values, g, states, moves, seeds, n, o, err);
-		for (i = 0; ret == 0 && i < n; i++)
-			combine_tree(&rev[i], g, states + i * sz, moves[i], ply + i, &values[i].a);
-		goto out;
-	}
 	if (ret == 0)
-		ret = search_all(values, g, states, NULL, seeds, n + 1, o, err);
+		ret = search_all(values, g, states, seeds, n + 1, o, err);
+	for (i = 0; ret == 0 && i <= n; i++)
+		position_scale(&values[i], &sc);
 	for (i = 0; ret == 0 && i < n; i++) {
 		kifu_move best = values[i].a.best.move;
 
 		at[i] = n;
-		if (best == moves[i] || values[i].a.best.proof != KIFU_PROOF_NONE)
+		if (o->values != KIFU_ANALYSE_VALUES_POSITIONS || best == moves[i] ||
+		    values[i].a.best.proof != KIFU_PROOF_NONE)
 			continue;
 		memcpy(after_best + m * sz, states + i * sz, sz);
 		g->apply(after_best + m * sz, best);
@@ -427,9 +449,11 @@ static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g,
 		at[i] = m++;
 	}
 	if (ret == 0)
-		ret = search_all(values + n + 1, g, after_best, NULL, seeds, m, o, err);
+		ret = search_all(values + n + 1, g, after_best, seeds, m, o, err);
+	for (i = 0; ret == 0 && i < m; i++)
+		position_scale(&values[n + 1 + i], &sc);
 	for (i = 0; ret == 0 && i < n; i++)
-		combine(&rev[i], g, states + i * sz, moves[i], ply + i, &values[i], &values[i + 1],
+		combine(&rev[i], g, moves[i], ply + i, &values[i], &values[i + 1],
 			at[i] < n ? &values[n + 1 + at[i]] : NULL);
 out:
 	free(values);
@@ -439,22 +463,33 @@ out:
 	return ret;
 }
 
+int kifu_analyse_plies(struct kifu_ply_review *out, const struct kifu_game *g, int variant,
+		       const void *state, const kifu_move *moves, size_t n, size_t ply,
+		       const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	unsigned char *states;
+	int ret;
+
+	memset(out, 0, sizeof(*out) * n);
+	if (!n)
+		return 0;
+	states = malloc((n + 1) * (g->state_size ? g->state_size : 1));
+	if (!states)
+		return kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
+	memcpy(states, state, g->state_size);
+	ret = review_plies(out, g, variant, states, moves, n, ply, o, err);
+	free(states);
+	return ret;
+}
+
 int kifu_analyse_position(struct kifu_ply_review *out, const struct kifu_game *g,
 			  const void *state, kifu_move played, size_t ply,
 			  const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
-	unsigned char *states = malloc(2 * (g->state_size ? g->state_size : 1));
 	struct kifu_analyse_opts one = *o;
-	int ret;
 
-	memset(out, 0, sizeof(*out));
-	if (!states)
-		return kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
-	memcpy(states, state, g->state_size);
 	one.threads = 1;
-	ret = review_plies(out, g, states, &played, 1, ply, &one, err);
-	free(states);
-	return ret;
+	return kifu_analyse_plies(out, g, o->variant, state, &played, 1, ply, &one, err);
 }
 
 int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, int variant,
@@ -476,7 +511,7 @@ int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, i
 	}
 	ret = g->init(states, variant, first, err);
 	if (ret == 0)
-		ret = review_plies(rev, g, states, moves, n, 1, o, err);
+		ret = review_plies(rev, g, variant, states, moves, n, 1, o, err);
 out:
 	if (ret == 0) {
 		*out = rev;

@@ -1,0 +1,99 @@
+"""Reading bench/review-rows' rows (shared by calibrate.py and review-sums.py)."""
+import math
+import os
+import sys
+
+
+def read(paths):
+    """{variant name: [games]}, each game a dict: key, plies (dicts), cpu.
+
+    A path is a .tsv file or a directory of them; the variant is the name of
+    the directory the games' records were in (bench/selfplay.sh's NAME/K/).
+    """
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            files += sorted(os.path.join(p, f) for f in os.listdir(p) if f.endswith('.tsv'))
+        else:
+            files.append(p)
+    games = {}
+    for f in files:
+        cur = {}
+        for line in open(f):
+            t = line.rstrip('\n').split('\t')
+            if t[0] == '#cpu':
+                g = cur.get((t[1], t[2]))
+                if g:
+                    g['cpu'] = float(t[4])
+                continue
+            key = (t[0], t[1])
+            if key not in cur:
+                parts = t[0].split('/')
+                name = parts[-3] if len(parts) >= 3 else parts[-1]
+                cur[key] = {'key': key, 'variant': name, 'plies': [], 'cpu': None}
+                games.setdefault(name, []).append(cur[key])
+            n = int(t[4])
+            cur[key]['plies'].append({
+                'ply': int(t[2]), 'side': int(t[3]), 'nsides': n, 'player': t[5],
+                'raw': float(t[6]), 'expected': float(t[7]), 'best': float(t[8]),
+                'played': float(t[9]), 'loss': float(t[10]), 'mark': int(t[11]),
+                'v': [float(x) for x in t[12:12 + n]],
+                'r': [float(x) for x in t[16:16 + n]],
+                'own': t[20] == '1',
+            })
+    return games
+
+
+def finished(g):
+    return not math.isnan(g['plies'][0]['r'][0])
+
+
+def logit(x):
+    x = min(max(x, 1e-4), 1 - 1e-4)
+    return math.log(x / (1 - x))
+
+
+def platt_map(a, b):
+    def f(x):
+        if x <= 0 or x >= 1:
+            return 0.0 if x <= 0 else 1.0
+        return 1 / (1 + math.exp(-(a * logit(x) + b)))
+    return f
+
+
+def remap(g, f):
+    """The game's plies with every score mapped by f, from the rows of a
+    review without a map (as lib/engine/analyse.c computes them with one):
+    each position's value for the mover f(raw), the other sides sharing the
+    rest as before; the move played worth its mover's value in the next
+    position (the result after the last ply), the engine's own move the
+    position's value."""
+    vs = []
+    for p in g['plies']:
+        m = f(p['raw']) if 0 < p['raw'] < 1 else p['raw']
+        rest = 1 - p['v'][p['side']]
+        vs.append([m if s == p['side'] else
+                   (p['v'][s] * (1 - m) / rest if rest > 0 else (1 - m) / (p['nsides'] - 1))
+                   for s in range(p['nsides'])])
+    out = []
+    for i, p in enumerate(g['plies']):
+        q = dict(p)
+        s = p['side']
+        q['v'] = vs[i]
+        q['expected'] = q['best'] = vs[i][s]
+        if p['own']:
+            q['played'] = q['best']
+        elif i + 1 < len(vs):
+            q['played'] = vs[i + 1][s]
+        elif finished(g) or p['nsides'] != 2:
+            q['played'] = p['played']   # the result (four sides, unfinished: left raw)
+        else:
+            q['played'] = 1 - f(1 - p['played'])  # the other side's value there, mapped
+        q['loss'] = max(0.0, q['best'] - q['played'])
+        out.append(q)
+    return dict(g, plies=out)
+
+
+if __name__ == '__main__':
+    for name, gs in read(sys.argv[1:]).items():
+        print(name, len(gs))
