@@ -14,11 +14,13 @@ Per variant, over the reviewed games:
     over games (2,000 resamples, seeded);
   - the review's CPU seconds per 60 plies.
 
-    python3 bench/review-sums.py [--fit] ROWS...
+    python3 bench/review-sums.py [--odd] [--remap OLD NEW] ROWS...
 
---fit: the rows are of a review without a calibration map (the raw scores);
-Platt's map is fitted on the even games (bench/calibrate.py) and the figures
-are given over the odd games with every score mapped.
+--odd: the odd games alone (1st, 3rd, ... in file order: those calibrate.py
+holds out). --remap OLD NEW: the rows were made by a build whose lib/engine/calibrate.c
+held the table in the file OLD (its lines), and are given with the table in
+the file NEW instead (bench/calibrate.py's lines; a variant missing from one
+of them: no map), as if reviewed by a build holding NEW.
 """
 import random
 import sys
@@ -64,28 +66,45 @@ def bootstrap(per_game, rng, n=2000):
     return m, xs[int(0.025 * n)], xs[int(0.975 * n) - 1]
 
 
+def table(path):
+    """{variant name: (a, b)} from lines of lib/engine/calibrate.c's table."""
+    out = {}
+    for line in open(path):
+        t = line.replace('{', ' ').replace('}', ' ').replace(',', ' ').replace('"', ' ').split()
+        if len(t) >= 4 and t[0] != 'NULL':
+            name = t[0] + '-' + t[1]
+            out[name] = (float(t[2]), float(t[3]))
+    return out
+
+
 def main():
     args = sys.argv[1:]
-    fit = '--fit' in args
-    args = [a for a in args if a != '--fit']
+    old = new = None
+    odd = args[:1] == ['--odd']
+    if odd:
+        args = args[1:]
+    if args[:1] == ['--remap']:
+        old, new = table(args[1]), table(args[2])
+        args = args[3:]
     games = rows.read(args)
     rng = random.Random(40)
-    print('%-27s %5s %6s %9s %9s %9s %8s  %s' % ('variant', 'games', 'plies', 'drop-loss',
+    print('%-34s %5s %6s %9s %9s %9s %8s  %s' % ('variant', 'games', 'plies', 'drop-loss',
           '|game gap|', 'game gap', 'cpu/60', 'mean loss per move [95%]'))
     for name in sorted(games):
-        gs = games[name]
-        if fit:
-            import calibrate as cf
-            a, b = cf.platt(cf.positions([g for g in gs if rows.finished(g)][0::2]))
-            held = [g for g in gs if rows.finished(g)][1::2]
-            gs = [rows.remap(g, rows.platt_map(a, b)) for g in held]
+        gs = games[name][1::2] if odd else games[name]
+        if old is not None:
+            base = name.rsplit('/', 1)[-1]
+            oa, ob = old.get(base, (1.0, 0.0))
+            na, nb = new.get(base, (1.0, 0.0))
+            gs = [rows.remap_tree(g, rows.platt_inverse(oa, ob), rows.platt_map(na, nb))
+                  for g in gs]
         dl = [x for g in gs for x in drops(g)]
         gaps = [x for x in (game_gap(g) for g in gs) if x is not None]
         per_game = [(sum(p['loss'] for p in g['plies']), len(g['plies'])) for g in gs]
         cpu = sum(g['cpu'] for g in gs if g['cpu'] is not None)
         plies = sum(len(g['plies']) for g in gs if g['cpu'] is not None)
         m, lo, hi = bootstrap(per_game, rng)
-        print('%-27s %5d %6d %9.4f %9s %9s %8s  %.4f [%.4f, %.4f]' % (
+        print('%-34s %5d %6d %9.4f %9s %9s %8s  %.4f [%.4f, %.4f]' % (
             name, len(gs), len(dl), sum(dl) / len(dl) if dl else float('nan'),
             '%.3f' % (sum(abs(x) for x in gaps) / len(gaps)) if gaps else '-',
             '%.3f' % (sum(gaps) / len(gaps)) if gaps else '-',

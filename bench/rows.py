@@ -5,10 +5,11 @@ import sys
 
 
 def read(paths):
-    """{variant name: [games]}, each game a dict: key, plies (dicts), cpu.
+    """{KIND/NAME: [games]}, each game a dict: key, plies (dicts), cpu.
 
-    A path is a .tsv file or a directory of them; the variant is the name of
-    the directory the games' records were in (bench/selfplay.sh's NAME/K/).
+    A path is a .tsv file or a directory of them; KIND/NAME are the
+    directories the games' records were in (bench/selfplay's
+    DIR/KIND/NAME/K/: calib/splinter-knockout).
     """
     files = []
     for p in paths:
@@ -29,7 +30,8 @@ def read(paths):
             key = (t[0], t[1])
             if key not in cur:
                 parts = t[0].split('/')
-                name = parts[-3] if len(parts) >= 3 else parts[-1]
+                # KIND/NAME of bench/selfplay's DIR/KIND/NAME/K/FILE
+                name = '/'.join(parts[-4:-2]) if len(parts) >= 4 else parts[-1]
                 cur[key] = {'key': key, 'variant': name, 'plies': [], 'cpu': None}
                 games.setdefault(name, []).append(cur[key])
             n = int(t[4])
@@ -90,6 +92,36 @@ def remap(g, f):
         else:
             q['played'] = 1 - f(1 - p['played'])  # the other side's value there, mapped
         q['loss'] = max(0.0, q['best'] - q['played'])
+        out.append(q)
+    return dict(g, plies=out)
+
+
+def platt_inverse(a, b):
+    """The raw value that Platt's map (a, b) sends to y."""
+    def f(y):
+        if y <= 0 or y >= 1:
+            return 0.0 if y <= 0 else 1.0
+        return 1 / (1 + math.exp(-((logit(y) - b) / a)))
+    return f
+
+
+def remap_tree(g, old_inv, f):
+    """The game's plies of a tree review (lib/engine/analyse.c's default)
+    made with one map (old_inv its inverse) on another map f: both moves'
+    scores mapped again, the position worth the better, loss the played
+    move's distance below it, the other sides sharing the rest as before."""
+    out = []
+    for p in g['plies']:
+        q = dict(p)
+        s = p['side']
+        q['best'] = f(old_inv(p['best']))
+        q['played'] = q['best'] if p['own'] else f(old_inv(p['played']))
+        q['expected'] = max(q['best'], q['played'])
+        q['loss'] = q['expected'] - q['played']
+        rest = 1 - p['v'][s]
+        q['v'] = [q['expected'] if k == s else
+                  (p['v'][k] * (1 - q['expected']) / rest if rest > 0 else
+                   (1 - q['expected']) / (p['nsides'] - 1)) for k in range(p['nsides'])]
         out.append(q)
     return dict(g, plies=out)
 

@@ -1,16 +1,13 @@
 /*
- * Engine review of games (kifu-analyse): every position of a game is
- * searched by a built-in searching player (kifu/player.h,
- * kifu_player_analyse: `engine` by default, or any engine:N or mcts:N),
- * which gives its value for every side, as expected scores in [0, 1] (a
- * four-player game: shares): the side to move's value is its best move's,
- * mapped by the calibration fitted on engine self-play (the default engine
- * only; lib/engine/calibrate.c). For each ply, the mover's expected score
- * and the engine's choice's score are that value in the position before
- * the move; the move played is worth the mover's value in the position
- * after it (that position's own search, or the result), so that a move's
- * score and the next position's value are one number; the engine's own
- * move played is worth the position's value. loss = max(0, best_score -
+ * Engine review of games (kifu-analyse): for each ply, from the position
+ * before the move, a built-in searching player (kifu/player.h,
+ * kifu_player_analyse: `engine` by default, or any engine:N or mcts:N)
+ * values its own choice and the move played, each by N/4 iterations forced
+ * through it, as expected scores in [0, 1] for the mover (a four-player
+ * game: that side's share), mapped by the calibration fitted on engine
+ * self-play (the default engine only; lib/engine/calibrate.c). The
+ * position is worth its best move: expected = the better of the two
+ * scores, loss = expected - played_score = max(0, best_score -
  * played_score), and a loss of at least 0.10 / 0.20 / 0.35 marks the move
  * ?! / ? / ??. The engine's solver also proves moves won or lost: a move
  * proven lost where a move not proven lost existed is ?? whatever its loss.
@@ -58,13 +55,16 @@ enum kifu_review_mark {
 };
 
 /*
- * How a review values the engine's choice (the move played is always worth
- * the mover's value in the game's next position, its own search):
- *   - TREE (the default): the position's value before the move (the mean
- *     of N/4 more iterations forced through the choice in its search);
+ * How a review values the moves (README.md has both measured):
+ *   - TREE (the default): in the search of the position before the move,
+ *     the engine's choice and the move played each get N/4 more iterations
+ *     forced through them, and their scores are those iterations' means;
+ *     the position is worth the better one;
  *   - POSITIONS: as lichess evaluates every position, the position after
- *     the engine's choice (when not played) gets its own search at the
- *     same budget, and the choice is worth the mover's value there.
+ *     the move played (the game's next position) and the one after the
+ *     engine's choice (when not played) each get their own search at the
+ *     same budget, and each move is worth the mover's value there; the
+ *     position is worth its own search's value.
  * The engine's own move played loses 0.
  */
 enum kifu_analyse_values {
@@ -92,7 +92,7 @@ struct kifu_ply_review {
 	int side;             /* the mover */
 	kifu_move move;       /* played */
 	kifu_move best;       /* the engine's choice */
-	double expected;      /* the mover's expected score before the move (= best_score) */
+	double expected;      /* the mover's expected score before the move (the position's value) */
 	double best_score;
 	double played_score;
 	double loss;
@@ -172,7 +172,7 @@ int kifu_analyse_cores(void);
 /*
  * Reviews the position state (of game g, not over, variant o->variant)
  * where `played` was played as ply `ply` (1-based; it picks the seed) on
- * one thread: the position and the one after the move are searched.
+ * one thread.
  * Returns 0, KIFU_EILLEGAL (played not legal there, or the game is over)
  * or KIFU_ENOMEM.
  */

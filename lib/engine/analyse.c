@@ -113,13 +113,14 @@ struct pos_value {
 
 /*
  * Analyses the position state on engine p, its generator seeded with seed
- * (kifu_player_analyse, played KIFU_PLAYER_NO_MOVE to value the position
- * alone): every side's value under the engine's choice; or the result
- * where the game is over.
+ * (kifu_player_analyse: the engine's choice and the move played, each with
+ * N/4 more iterations forced through it; played KIFU_PLAYER_NO_MOVE to
+ * value the position alone): every side's value under the engine's
+ * choice; or the result where the game is over.
  */
 static int value_position(struct pos_value *out, struct kifu_player *p, long min_visits,
-			  const struct kifu_game *g, const void *state, uint64_t seed,
-			  struct kifu_error *err)
+			  const struct kifu_game *g, const void *state, kifu_move played,
+			  uint64_t seed, struct kifu_error *err)
 {
 	struct kifu_outcome oc;
 	int s;
@@ -134,7 +135,7 @@ static int value_position(struct pos_value *out, struct kifu_player *p, long min
 	}
 	out->mover = g->side_to_move(state);
 	kifu_player_seed(p, seed);
-	return kifu_player_analyse(&out->a, p, state, KIFU_PLAYER_NO_MOVE, min_visits, err);
+	return kifu_player_analyse(&out->a, p, state, played, min_visits, err);
 }
 
 /*
@@ -147,6 +148,17 @@ struct scale {
 	int variant;
 	int on;
 };
+
+/*
+ * A mover's raw value on the review's scale, in [0, 1]: a mean of rewards
+ * that are all 1 may sum to a rounding past it, which readers of a stored
+ * review take for damage.
+ */
+static double scaled(const struct scale *sc, double raw)
+{
+	raw = raw < 0 ? 0 : raw > 1 ? 1 : raw;
+	return sc->on ? kifu_analyse_calibrate_(sc->g, sc->variant, raw) : raw;
+}
 
 /*
  * pv's values on the review's scale: the mover's value is its best move's
@@ -166,7 +178,7 @@ static void position_scale(struct pos_value *pv, const struct scale *sc)
 		return;
 	}
 	pv->raw = pv->a.value[pv->mover];
-	mine = sc->on ? kifu_analyse_calibrate_(g, sc->variant, pv->raw) : pv->raw;
+	mine = scaled(sc, pv->raw);
 	for (s = 0; s < g->nsides; s++)
 		if (s != pv->mover)
 			rest += pv->a.value[s];
@@ -204,6 +216,52 @@ static void ply_start(struct kifu_ply_review *out, const struct kifu_game *g, ki
 	(void)g;
 }
 
+/*
+ * The review of ply `ply`, `played` from the position before (its search
+ * with the move: before), with every value from that one search
+ * (KIFU_ANALYSE_VALUES_TREE): the engine's choice and the move played each
+ * valued by the N/4 iterations forced through it, on the review's scale;
+ * the position is worth the better of the two (a position is worth its
+ * best move), so loss = expected - played_score, and the engine's own move
+ * played loses 0. Both moves' values come from one tree, with the same
+ * depth of search below them, so what they share of the search's errors
+ * does not show in the loss.
+ */
+static void combine_tree(struct kifu_ply_review *out, const struct scale *sc, kifu_move played,
+			 size_t ply, const struct pos_value *before)
+{
+	const struct kifu_player_analysis *a = &before->a;
+	const struct kifu_game *g = sc->g;
+	double rest = 0;
+	int s;
+
+	ply_start(out, g, played, ply, before);
+	out->best_score = scaled(sc, a->best.score);
+	out->played_score = played == a->best.move ? out->best_score : scaled(sc, a->played.score);
+	out->expected = out->best_score > out->played_score ? out->best_score : out->played_score;
+	out->loss = out->expected - out->played_score;
+	out->mark = kifu_analyse_mark(out->loss);
+	out->played_visits = a->played.visits;
+	if (played == a->best.move) {
+		out->played_proof = a->best.proof;
+		out->played_plies = a->best.plies;
+	} else {
+		out->played_proof = a->played.proof;
+		out->played_plies = a->played.plies;
+	}
+	/* every side's value: the mover's expected, the others the rest as the position's */
+	for (s = 0; s < g->nsides; s++)
+		if (s != out->side)
+			rest += before->v[s];
+	for (s = 0; s < g->nsides; s++)
+		out->value[s] = s == out->side ? out->expected :
+				rest > 0 ? (1 - out->expected) * before->v[s] / rest :
+				(1 - out->expected) / (g->nsides - 1);
+	/* proven lost where the engine's choice is not: a blunder, whatever the samples say */
+	if (out->played_proof == KIFU_PROOF_LOSS && out->best_proof != KIFU_PROOF_LOSS)
+		out->mark = KIFU_REVIEW_BLUNDER;
+}
+
 /* What a proven (or ended) value v for side says: won, lost or drawn. */
 static int proof_of(double v)
 {
@@ -239,15 +297,13 @@ static double after_value(int *proof, int *plies, const struct pos_value *after,
 
 /*
  * The review of ply `ply`, `played` from the position before (its search:
- * before), as lichess evaluates every position: the move played is worth
- * the mover's value in the position after it (after_played: the game's
- * next position, its own search), so that the value a move is given and
- * the value the next position gets are one number; the engine's choice is
- * worth the position's value (the search of the position before), or with
- * KIFU_ANALYSE_VALUES_POSITIONS its own position's value (after_best, when
- * it was not played). The engine's own move played loses 0: it is the
- * position's best, one move with one value. Proofs as the searches found
- * them.
+ * before), as lichess evaluates every position (KIFU_ANALYSE_VALUES_POSITIONS):
+ * the move played is worth the mover's value in the position after it
+ * (after_played: the game's next position, its own search), the engine's
+ * choice the mover's value after it (after_best, when it was not played),
+ * each on the review's scale. The engine's own move played loses 0: it is
+ * the position's best, one move with one value. Proofs as the searches
+ * found them.
  */
 static void combine(struct kifu_ply_review *out, const struct kifu_game *g, kifu_move played,
 		    size_t ply, const struct pos_value *before, const struct pos_value *after_played,
@@ -312,6 +368,7 @@ struct job {
 	const struct kifu_game *g;
 	const struct kifu_analyse_opts *o;
 	const unsigned char *states;   /* n positions, side by side */
+	const kifu_move *played;       /* the move of each, or NULL: none */
 	const uint64_t *seeds;         /* each one's seed */
 	size_t n;
 	struct pos_value *out;         /* n, one per position */
@@ -338,7 +395,9 @@ static int work(void *arg)
 	while (w->ret == 0 && !atomic_load(&j->stop) &&
 	       (i = atomic_fetch_add(&j->next, 1)) < j->n) {
 		w->ret = value_position(&j->out[i], p, min_visits, j->g,
-					j->states + i * j->g->state_size, j->seeds[i], &w->err);
+					j->states + i * j->g->state_size,
+					j->played ? j->played[i] : KIFU_PLAYER_NO_MOVE, j->seeds[i],
+					&w->err);
 	}
 	if (w->ret < 0)
 		atomic_store(&j->stop, 1);
@@ -348,11 +407,11 @@ static int work(void *arg)
 
 /*
  * Searches the n positions states (side by side) into out, each with its
- * own seed, on o's threads. Each result depends on its position and seed
+ * own seed and its move played (played NULL: none), on o's threads. Each result depends on its position and seed
  * alone, so the thread count never shows. Returns 0 or the first failure.
  */
 static int search_all(struct pos_value *out, const struct kifu_game *g,
-		      const unsigned char *states, const uint64_t *seeds,
+		      const unsigned char *states, const kifu_move *played, const uint64_t *seeds,
 		      size_t n, const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
 	struct job j;
@@ -371,6 +430,7 @@ static int search_all(struct pos_value *out, const struct kifu_game *g,
 	j.g = g;
 	j.o = o;
 	j.states = states;
+	j.played = played;
 	j.seeds = seeds;
 	j.n = n;
 	j.out = out;
@@ -400,10 +460,11 @@ static int search_all(struct pos_value *out, const struct kifu_game *g,
 /*
  * The review of the n plies moves from states[0], moves[0] being ply
  * `ply` (1-based: the seeds) in variant: states has room for n + 1
- * positions (filled here from states[0]). First every position of the
- * plies is searched (the one before each ply, then the last), then, with
- * KIFU_ANALYSE_VALUES_POSITIONS, the positions after the engine's choices
- * that were not played (unless the choice is proven).
+ * positions (filled here from states[0]). KIFU_ANALYSE_VALUES_TREE: the
+ * position before each ply is searched with its move. POSITIONS: every
+ * position of the plies (the one before each ply, then the last), then the
+ * positions after the engine's choices that were not played (unless the
+ * choice is proven).
  */
 static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g, int variant,
 			unsigned char *states, const kifu_move *moves, size_t n, size_t ply,
@@ -432,16 +493,24 @@ static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g, 
 	}
 	for (i = 0; i <= n; i++)
 		seeds[i] = kifu_analyse_ply_seed(o->seed, ply + i);
+	if (ret == 0 && o->values == KIFU_ANALYSE_VALUES_TREE) {
+		/* each move valued in the search of the position before it */
+		ret = search_all(values, g, states, moves, seeds, n, o, err);
+		for (i = 0; ret == 0 && i < n; i++) {
+			position_scale(&values[i], &sc);
+			combine_tree(&rev[i], &sc, moves[i], ply + i, &values[i]);
+		}
+		goto out;
+	}
 	if (ret == 0)
-		ret = search_all(values, g, states, seeds, n + 1, o, err);
+		ret = search_all(values, g, states, NULL, seeds, n + 1, o, err);
 	for (i = 0; ret == 0 && i <= n; i++)
 		position_scale(&values[i], &sc);
 	for (i = 0; ret == 0 && i < n; i++) {
 		kifu_move best = values[i].a.best.move;
 
 		at[i] = n;
-		if (o->values != KIFU_ANALYSE_VALUES_POSITIONS || best == moves[i] ||
-		    values[i].a.best.proof != KIFU_PROOF_NONE)
+		if (best == moves[i] || values[i].a.best.proof != KIFU_PROOF_NONE)
 			continue;
 		memcpy(after_best + m * sz, states + i * sz, sz);
 		g->apply(after_best + m * sz, best);
@@ -449,7 +518,7 @@ static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g, 
 		at[i] = m++;
 	}
 	if (ret == 0)
-		ret = search_all(values + n + 1, g, after_best, seeds, m, o, err);
+		ret = search_all(values + n + 1, g, after_best, NULL, seeds, m, o, err);
 	for (i = 0; ret == 0 && i < m; i++)
 		position_scale(&values[n + 1 + i], &sc);
 	for (i = 0; ret == 0 && i < n; i++)
