@@ -63,39 +63,6 @@ def platt_map(a, b):
     return f
 
 
-def remap(g, f):
-    """The game's plies with every score mapped by f, from the rows of a
-    review without a map (as lib/engine/analyse.c computes them with one):
-    each position's value for the mover f(raw), the other sides sharing the
-    rest as before; the move played worth its mover's value in the next
-    position (the result after the last ply), the engine's own move the
-    position's value."""
-    vs = []
-    for p in g['plies']:
-        m = f(p['raw']) if 0 < p['raw'] < 1 else p['raw']
-        rest = 1 - p['v'][p['side']]
-        vs.append([m if s == p['side'] else
-                   (p['v'][s] * (1 - m) / rest if rest > 0 else (1 - m) / (p['nsides'] - 1))
-                   for s in range(p['nsides'])])
-    out = []
-    for i, p in enumerate(g['plies']):
-        q = dict(p)
-        s = p['side']
-        q['v'] = vs[i]
-        q['expected'] = q['best'] = vs[i][s]
-        if p['own']:
-            q['played'] = q['best']
-        elif i + 1 < len(vs):
-            q['played'] = vs[i + 1][s]
-        elif finished(g) or p['nsides'] != 2:
-            q['played'] = p['played']   # the result (four sides, unfinished: left raw)
-        else:
-            q['played'] = 1 - f(1 - p['played'])  # the other side's value there, mapped
-        q['loss'] = max(0.0, q['best'] - q['played'])
-        out.append(q)
-    return dict(g, plies=out)
-
-
 def platt_inverse(a, b):
     """The raw value that Platt's map (a, b) sends to y."""
     def f(y):
