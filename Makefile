@@ -102,7 +102,7 @@ DEB_FUZZ = clang libclang-rt-14-dev
 # scid: bench/import.sh's chess baseline; valgrind: instruction counts).
 DEB_BENCH = wrk scid valgrind python3-numpy
 
-.PHONY: all test demo serve man bench fit-eval fuzz install clean deps deps-test deps-fuzz deps-bench \
+.PHONY: all test demo serve man bench fit-eval review-rows fuzz install clean deps deps-test deps-fuzz deps-bench \
 	check-tests
 .DEFAULT_GOAL := all
 # keep object files that pattern chains would treat as intermediate
@@ -212,6 +212,15 @@ $(O)/bench/fit-eval: bench/fit-eval.c $(LIBKIFU)
 	@mkdir -p $(dir $@)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBKIFU) $(LIBS)
+
+# Every ply of some records reviewed, a row each (bench/review-rows.c), for
+# bench/calibrate.sh and bench/review-sums.py.
+$(O)/bench/review-rows: bench/review-rows.c $(LIBKIFU)
+	@mkdir -p $(dir $@)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBKIFU) $(LIBS)
+
+review-rows: $(O)/bench/review-rows
 
 fit-eval: $(O)/bench/fit-eval
 	nice -n 10 $(O)/bench/fit-eval $(FIT_EVAL_ARGS)

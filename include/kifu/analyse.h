@@ -2,12 +2,15 @@
  * Engine review of games (kifu-analyse): for each ply, from the position
  * before the move, a built-in searching player (kifu/player.h,
  * kifu_player_analyse: `engine` by default, or any engine:N or mcts:N)
- * values the position, its own choice and the move played, all as expected
- * scores in [0, 1] for the mover (a four-player game: that side's share);
- * loss = max(0, best_score - played_score), and a loss of at least 0.10 /
- * 0.20 / 0.35 marks the move ?! / ? / ??. The engine's solver also proves
- * moves won or lost: a move proven lost where a move not proven lost
- * existed is ?? whatever its loss.
+ * values its own choice and the move played, each by N/4 iterations forced
+ * through it, as expected scores in [0, 1] for the mover (a four-player
+ * game: that side's share), mapped by the calibration fitted on engine
+ * self-play (the default engine only; lib/engine/calibrate.c). The
+ * position is worth its best move: expected = the better of the two
+ * scores, loss = expected - played_score = max(0, best_score -
+ * played_score), and a loss of at least 0.10 / 0.20 / 0.35 marks the move
+ * ?! / ? / ??. The engine's solver also proves moves won or lost: a move
+ * proven lost where a move not proven lost existed is ?? whatever its loss.
  *
  * Positions are analysed in parallel, each with its own generator seeded
  * from the seed and the ply alone (kifu_analyse_ply_seed), so the same seed
@@ -25,7 +28,7 @@
 
 /*
  * Iterations per position by default: the engine's default budget
- * (KIFU_PLAYER_ENGINE_ITERATIONS). Its speed per game is in README.md
+ * (KIFU_PLAYER_ENGINE_ITERATIONS). Its speed per game is in bench/README.md
  * (bench/engine.sh).
  */
 #define KIFU_ANALYSE_PLAYOUTS 1000L
@@ -57,12 +60,13 @@ enum kifu_review_mark {
  *   - TREE (the default): in the search of the position before the move,
  *     the engine's choice and the move played each get N/4 more iterations
  *     forced through them, and their scores are those iterations' means;
+ *     the position is worth the better one;
  *   - POSITIONS: as lichess evaluates every position, the position after
- *     the move played and the one after the engine's choice (when not
- *     played) each get their own search at the same budget as the position
- *     before, and each move's score is the mover's value there (every
- *     side's mean over the N/4 iterations forced through the engine's
- *     choice in that position). The engine's own move played loses 0.
+ *     the move played (the game's next position) and the one after the
+ *     engine's choice (when not played) each get their own search at the
+ *     same budget, and each move is worth the mover's value there; the
+ *     position is worth its own search's value.
+ * The engine's own move played loses 0.
  */
 enum kifu_analyse_values {
 	KIFU_ANALYSE_VALUES_TREE = 0,
@@ -80,6 +84,7 @@ struct kifu_analyse_opts {
 	int threads;      /* 0: the number of cores */
 	uint64_t seed;
 	int values;       /* enum kifu_analyse_values: how moves are valued (0: the default) */
+	int variant;      /* kifu_analyse_position: the position's variant (its calibration map) */
 };
 
 /* The review of one ply. */
@@ -88,10 +93,18 @@ struct kifu_ply_review {
 	int side;             /* the mover */
 	kifu_move move;       /* played */
 	kifu_move best;       /* the engine's choice */
-	double expected;      /* the mover's expected score before the move */
+	double expected;      /* the mover's expected score before the move (the position's value) */
 	double best_score;
 	double played_score;
 	double loss;
+	/*
+	 * Every side's expected score before the move (the first nsides):
+	 * the mover's is `expected`, the others share the rest as the search
+	 * shares it. raw: the mover's value before the calibration map (what
+	 * bench/calibrate.py fits the map on).
+	 */
+	double value[KIFU_GAME_SIDES_MAX];
+	double raw;
 	int mark;             /* enum kifu_review_mark */
 	uint32_t best_visits, played_visits;
 	int best_proof, played_proof;  /* enum kifu_proof (player.h): what the solver proved */
@@ -158,11 +171,23 @@ long kifu_analyse_spec_count(const char *spec);
 int kifu_analyse_cores(void);
 
 /*
- * Reviews the position state (of game g, not over) where `played` was played
- * as ply `ply` (1-based; it picks the seed) on one thread. Returns 0,
- * KIFU_EILLEGAL (played not legal there, or the game is over) or
- * KIFU_ENOMEM.
+ * Reviews the position state (of game g, not over, variant o->variant)
+ * where `played` was played as ply `ply` (1-based; it picks the seed) on
+ * one thread.
+ * Returns 0, KIFU_EILLEGAL (played not legal there, or the game is over)
+ * or KIFU_ENOMEM.
  */
+/*
+ * Reviews the n plies `moves` (canonical, legal) played from state (of
+ * game g, variant variant), the first of them ply `ply` (1-based), into
+ * out (n of them), on o's threads: as kifu_analyse_game reviews those
+ * plies of a game (the same seeds: the same reviews). Returns as
+ * kifu_analyse_position.
+ */
+int kifu_analyse_plies(struct kifu_ply_review *out, const struct kifu_game *g, int variant,
+		       const void *state, const kifu_move *moves, size_t n, size_t ply,
+		       const struct kifu_analyse_opts *o, struct kifu_error *err);
+
 int kifu_analyse_position(struct kifu_ply_review *out, const struct kifu_game *g,
 			  const void *state, kifu_move played, size_t ply,
 			  const struct kifu_analyse_opts *o, struct kifu_error *err);

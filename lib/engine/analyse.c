@@ -12,6 +12,7 @@
 #include <threads.h>
 #include <unistd.h>
 
+#include "engine/calibrate.h"
 #include "kifu/analyse.h"
 #include "kifu/player.h"
 #include "util/hash.h"
@@ -97,17 +98,25 @@ static int new_engine(struct kifu_player **out, long *min_visits, const struct k
 	return ret;
 }
 
-/* A position's analysis: the engine's search of it, or its result where the game is over. */
+/*
+ * A position's analysis: the engine's search of it, or its result where
+ * the game is over; and every side's value there on the review's scale
+ * (position_scale).
+ */
 struct pos_value {
 	struct kifu_player_analysis a;
 	int over;
+	int mover;                         /* the side to move (the game not over) */
+	double raw;                        /* the mover's value before the map */
+	double v[KIFU_GAME_SIDES_MAX];     /* every side's value, on the review's scale */
 };
 
 /*
  * Analyses the position state on engine p, its generator seeded with seed
- * (kifu_player_analyse, played KIFU_PLAYER_NO_MOVE to value the position
- * alone): every side's value under the engine's choice; or the result
- * where the game is over.
+ * (kifu_player_analyse: the engine's choice and the move played, each with
+ * N/4 more iterations forced through it; played KIFU_PLAYER_NO_MOVE to
+ * value the position alone): every side's value under the engine's
+ * choice; or the result where the game is over.
  */
 static int value_position(struct pos_value *out, struct kifu_player *p, long min_visits,
 			  const struct kifu_game *g, const void *state, kifu_move played,
@@ -124,47 +133,115 @@ static int value_position(struct pos_value *out, struct kifu_player *p, long min
 			out->a.value[s] = oc.status == KIFU_WIN ? (s == oc.winner) : 1.0 / g->nsides;
 		return 0;
 	}
+	out->mover = g->side_to_move(state);
 	kifu_player_seed(p, seed);
 	return kifu_player_analyse(&out->a, p, state, played, min_visits, err);
 }
 
 /*
- * What every way of valuing a ply fills alike: the ply, its mover and move,
- * the engine's choice and its principal line.
+ * The scale a review's scores are given on: the calibration map of the
+ * game and variant (calibrate.c) for the default engine, the engine's raw
+ * values for any other spec (the map is fitted for the default alone).
  */
-static void ply_start(struct kifu_ply_review *out, const struct kifu_game *g, const void *state,
-		      kifu_move played, size_t ply, const struct kifu_player_analysis *a)
+struct scale {
+	const struct kifu_game *g;
+	int variant;
+	int on;
+};
+
+/*
+ * A mover's raw value on the review's scale, in [0, 1]: a mean of rewards
+ * that are all 1 may sum to a rounding past it, which readers of a stored
+ * review take for damage.
+ */
+static double scaled(const struct scale *sc, double raw)
 {
-	memset(out, 0, sizeof(*out));
-	out->ply = ply;
-	out->side = g->side_to_move(state);
-	out->move = played;
-	out->best = a->best.move;
-	out->expected = a->expected;
-	out->best_score = a->best.score;
-	out->nline = a->nline < KIFU_ANALYSE_LINE_MAX ? a->nline : KIFU_ANALYSE_LINE_MAX;
-	memcpy(out->line, a->line, sizeof(*out->line) * (size_t)out->nline);
+	raw = raw < 0 ? 0 : raw > 1 ? 1 : raw;
+	return sc->on ? kifu_analyse_calibrate_(sc->g, sc->variant, raw) : raw;
 }
 
 /*
- * The review of ply `ply`, `played` from state, with every value from the
- * search of the position before (KIFU_ANALYSE_VALUES_TREE): the engine's
- * choice and the move played each valued by N/4 more iterations forced
- * through it.
+ * pv's values on the review's scale: the mover's value is its best move's
+ * (the mean of the iterations forced through the engine's choice, or what
+ * the solver proved), mapped by the calibration; the other sides share the
+ * rest as the search shares it. An ended game: its result.
  */
-static void combine_tree(struct kifu_ply_review *out, const struct kifu_game *g,
-			 const void *state, kifu_move played, size_t ply,
-			 const struct kifu_player_analysis *a)
+static void position_scale(struct pos_value *pv, const struct scale *sc)
 {
-	ply_start(out, g, state, played, ply, a);
-	/* the best move analysed is the move played: one value, whatever the forcing added */
-	out->played_score = played == a->best.move ? a->best.score : a->played.score;
-	out->loss = out->best_score > out->played_score ? out->best_score - out->played_score : 0;
-	out->mark = kifu_analyse_mark(out->loss);
+	const struct kifu_game *g = sc->g;
+	double rest = 0, mine;
+	int s;
+
+	if (pv->over) {
+		for (s = 0; s < g->nsides; s++)
+			pv->v[s] = pv->a.value[s];
+		return;
+	}
+	pv->raw = pv->a.value[pv->mover];
+	mine = scaled(sc, pv->raw);
+	for (s = 0; s < g->nsides; s++)
+		if (s != pv->mover)
+			rest += pv->a.value[s];
+	for (s = 0; s < g->nsides; s++)
+		pv->v[s] = s == pv->mover ? mine :
+			   rest > 0 ? (1 - mine) * pv->a.value[s] / rest :
+			   (1 - mine) / (g->nsides - 1);
+}
+
+/*
+ * What every way of valuing a ply fills alike: the ply, its mover and move,
+ * the engine's choice and its principal line, the position's values (the
+ * mover's is `expected` and the engine's choice's score: a position is
+ * worth its best move).
+ */
+static void ply_start(struct kifu_ply_review *out, const struct kifu_game *g, kifu_move played,
+		      size_t ply, const struct pos_value *before)
+{
+	const struct kifu_player_analysis *a = &before->a;
+
+	memset(out, 0, sizeof(*out));
+	out->ply = ply;
+	out->side = before->mover;
+	out->move = played;
+	out->best = a->best.move;
+	out->raw = before->raw;
+	memcpy(out->value, before->v, sizeof(out->value));
+	out->expected = before->v[before->mover];
+	out->best_score = out->expected;
 	out->best_visits = a->best.visits;
-	out->played_visits = a->played.visits;
 	out->best_proof = a->best.proof;
 	out->best_plies = a->best.plies;
+	out->nline = a->nline < KIFU_ANALYSE_LINE_MAX ? a->nline : KIFU_ANALYSE_LINE_MAX;
+	memcpy(out->line, a->line, sizeof(*out->line) * (size_t)out->nline);
+	(void)g;
+}
+
+/*
+ * The review of ply `ply`, `played` from the position before (its search
+ * with the move: before), with every value from that one search
+ * (KIFU_ANALYSE_VALUES_TREE): the engine's choice and the move played each
+ * valued by the N/4 iterations forced through it, on the review's scale;
+ * the position is worth the better of the two (a position is worth its
+ * best move), so loss = expected - played_score, and the engine's own move
+ * played loses 0. Both moves' values come from one tree, with the same
+ * depth of search below them, so what they share of the search's errors
+ * does not show in the loss.
+ */
+static void combine_tree(struct kifu_ply_review *out, const struct scale *sc, kifu_move played,
+			 size_t ply, const struct pos_value *before)
+{
+	const struct kifu_player_analysis *a = &before->a;
+	const struct kifu_game *g = sc->g;
+	double rest = 0;
+	int s;
+
+	ply_start(out, g, played, ply, before);
+	out->best_score = scaled(sc, a->best.score);
+	out->played_score = played == a->best.move ? out->best_score : scaled(sc, a->played.score);
+	out->expected = out->best_score > out->played_score ? out->best_score : out->played_score;
+	out->loss = out->expected - out->played_score;
+	out->mark = kifu_analyse_mark(out->loss);
+	out->played_visits = a->played.visits;
 	if (played == a->best.move) {
 		out->played_proof = a->best.proof;
 		out->played_plies = a->best.plies;
@@ -172,6 +249,14 @@ static void combine_tree(struct kifu_ply_review *out, const struct kifu_game *g,
 		out->played_proof = a->played.proof;
 		out->played_plies = a->played.plies;
 	}
+	/* every side's value: the mover's expected, the others the rest as the position's */
+	for (s = 0; s < g->nsides; s++)
+		if (s != out->side)
+			rest += before->v[s];
+	for (s = 0; s < g->nsides; s++)
+		out->value[s] = s == out->side ? out->expected :
+				rest > 0 ? (1 - out->expected) * before->v[s] / rest :
+				(1 - out->expected) / (g->nsides - 1);
 	/* proven lost where the engine's choice is not: a blunder, whatever the samples say */
 	if (out->played_proof == KIFU_PROOF_LOSS && out->best_proof != KIFU_PROOF_LOSS)
 		out->mark = KIFU_REVIEW_BLUNDER;
@@ -191,11 +276,12 @@ static uint64_t best_seed(uint64_t seed, size_t ply)
 
 /*
  * The mover's value of the position after a move (after: its search, or
- * its result), with what it proves: *proof and *plies (the move included).
+ * its result, on the review's scale), with what it proves: *proof and
+ * *plies (the move included).
  */
 static double after_value(int *proof, int *plies, const struct pos_value *after, int side)
 {
-	double v = after->a.value[side];
+	double v = after->v[side];
 
 	*proof = KIFU_PROOF_NONE;
 	*plies = 0;
@@ -203,36 +289,31 @@ static double after_value(int *proof, int *plies, const struct pos_value *after,
 		*proof = proof_of(v);
 		*plies = 1;
 	} else if (after->a.best.proof != KIFU_PROOF_NONE) {
-		*proof = proof_of(v);
+		*proof = proof_of(after->a.value[side]);
 		*plies = after->a.best.plies + 1;
 	}
 	return v;
 }
 
 /*
- * The review of ply `ply`, `played` from state, as lichess evaluates every
- * position: the engine's choice from the search of the position before,
- * and both moves valued by their own searches of the positions after them
- * at the same budget (after_played: the game's next position; after_best:
- * the position after the engine's choice, when it was not played), each
- * the mover's share there. One kind of measure on both sides of the loss:
- * a search values the side to move there, so the mover's value before the
- * move and after it are not alike. The engine's own move played loses 0.
- * A proof of the engine's choice in the position before keeps its score
- * (1 won, 0 lost).
+ * The review of ply `ply`, `played` from the position before (its search:
+ * before), as lichess evaluates every position (KIFU_ANALYSE_VALUES_POSITIONS):
+ * the move played is worth the mover's value in the position after it
+ * (after_played: the game's next position, its own search), the engine's
+ * choice the mover's value after it (after_best, when it was not played),
+ * each on the review's scale. The engine's own move played loses 0: it is
+ * the position's best, one move with one value. Proofs as the searches
+ * found them.
  */
-static void combine(struct kifu_ply_review *out, const struct kifu_game *g, const void *state,
-		    kifu_move played, size_t ply, const struct pos_value *before,
-		    const struct pos_value *after_played, const struct pos_value *after_best)
+static void combine(struct kifu_ply_review *out, const struct kifu_game *g, kifu_move played,
+		    size_t ply, const struct pos_value *before, const struct pos_value *after_played,
+		    const struct pos_value *after_best)
 {
 	const struct kifu_player_analysis *a = &before->a;
 	int proof, plies;
 	double v;
 
-	ply_start(out, g, state, played, ply, a);
-	out->best_visits = a->best.visits;
-	out->best_proof = a->best.proof;
-	out->best_plies = a->best.plies;
+	ply_start(out, g, played, ply, before);
 	if (played == a->best.move) {
 		out->played_score = out->best_score;
 		out->played_visits = a->best.visits;
@@ -250,7 +331,7 @@ static void combine(struct kifu_ply_review *out, const struct kifu_game *g, cons
 		}
 		out->played_score = after_value(&out->played_proof, &out->played_plies, after_played,
 						 out->side);
-		out->played_visits = after_played->a.best.visits;
+		out->played_visits = after_played->over ? 0 : after_played->a.best.visits;
 	}
 	out->loss = out->best_score > out->played_score ? out->best_score - out->played_score : 0;
 	out->mark = kifu_analyse_mark(out->loss);
@@ -378,15 +459,19 @@ static int search_all(struct pos_value *out, const struct kifu_game *g,
 
 /*
  * The review of the n plies moves from states[0], moves[0] being ply
- * `ply` (1-based: the seeds): states has room for n + 1 positions (filled
- * here from states[0]). First every position of the game is searched (the
- * one before each ply, then the last), then the positions after the
- * engine's choices that were not played (unless the choice is proven).
+ * `ply` (1-based: the seeds) in variant: states has room for n + 1
+ * positions (filled here from states[0]). KIFU_ANALYSE_VALUES_TREE: the
+ * position before each ply is searched with its move. POSITIONS: every
+ * position of the plies (the one before each ply, then the last), then the
+ * positions after the engine's choices that were not played (unless the
+ * choice is proven).
  */
-static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g,
+static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g, int variant,
 			unsigned char *states, const kifu_move *moves, size_t n, size_t ply,
 			const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
+	char spec[KIFU_ANALYSE_SPEC_MAX];
+	struct scale sc = { g, variant, 0 };
 	size_t sz = g->state_size, i, m = 0;
 	struct pos_value *values = calloc(2 * n + 1, sizeof(*values));
 	uint64_t *seeds = malloc(sizeof(*seeds) * (n + 1));
@@ -398,6 +483,8 @@ static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g,
 		ret = kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
 		goto out;
 	}
+	ret = kifu_analyse_spec(spec, o, err);
+	sc.on = ret == 0 && !strcmp(spec, KIFU_ANALYSE_ENGINE);
 	for (i = 1; ret == 0 && i <= n; i++) {
 		ret = is_legal(g, states + (i - 1) * sz, moves[i - 1], err);
 		memcpy(states + i * sz, states + (i - 1) * sz, sz);
@@ -409,12 +496,16 @@ static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g,
 	if (ret == 0 && o->values == KIFU_ANALYSE_VALUES_TREE) {
 		/* each move valued in the search of the position before it */
 		ret = search_all(values, g, states, moves, seeds, n, o, err);
-		for (i = 0; ret == 0 && i < n; i++)
-			combine_tree(&rev[i], g, states + i * sz, moves[i], ply + i, &values[i].a);
+		for (i = 0; ret == 0 && i < n; i++) {
+			position_scale(&values[i], &sc);
+			combine_tree(&rev[i], &sc, moves[i], ply + i, &values[i]);
+		}
 		goto out;
 	}
 	if (ret == 0)
 		ret = search_all(values, g, states, NULL, seeds, n + 1, o, err);
+	for (i = 0; ret == 0 && i <= n; i++)
+		position_scale(&values[i], &sc);
 	for (i = 0; ret == 0 && i < n; i++) {
 		kifu_move best = values[i].a.best.move;
 
@@ -428,8 +519,10 @@ static int review_plies(struct kifu_ply_review *rev, const struct kifu_game *g,
 	}
 	if (ret == 0)
 		ret = search_all(values + n + 1, g, after_best, NULL, seeds, m, o, err);
+	for (i = 0; ret == 0 && i < m; i++)
+		position_scale(&values[n + 1 + i], &sc);
 	for (i = 0; ret == 0 && i < n; i++)
-		combine(&rev[i], g, states + i * sz, moves[i], ply + i, &values[i], &values[i + 1],
+		combine(&rev[i], g, moves[i], ply + i, &values[i], &values[i + 1],
 			at[i] < n ? &values[n + 1 + at[i]] : NULL);
 out:
 	free(values);
@@ -439,22 +532,33 @@ out:
 	return ret;
 }
 
+int kifu_analyse_plies(struct kifu_ply_review *out, const struct kifu_game *g, int variant,
+		       const void *state, const kifu_move *moves, size_t n, size_t ply,
+		       const struct kifu_analyse_opts *o, struct kifu_error *err)
+{
+	unsigned char *states;
+	int ret;
+
+	memset(out, 0, sizeof(*out) * n);
+	if (!n)
+		return 0;
+	states = malloc((n + 1) * (g->state_size ? g->state_size : 1));
+	if (!states)
+		return kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
+	memcpy(states, state, g->state_size);
+	ret = review_plies(out, g, variant, states, moves, n, ply, o, err);
+	free(states);
+	return ret;
+}
+
 int kifu_analyse_position(struct kifu_ply_review *out, const struct kifu_game *g,
 			  const void *state, kifu_move played, size_t ply,
 			  const struct kifu_analyse_opts *o, struct kifu_error *err)
 {
-	unsigned char *states = malloc(2 * (g->state_size ? g->state_size : 1));
 	struct kifu_analyse_opts one = *o;
-	int ret;
 
-	memset(out, 0, sizeof(*out));
-	if (!states)
-		return kifu_error_set(err, KIFU_ENOMEM, "analysis: out of memory");
-	memcpy(states, state, g->state_size);
 	one.threads = 1;
-	ret = review_plies(out, g, states, &played, 1, ply, &one, err);
-	free(states);
-	return ret;
+	return kifu_analyse_plies(out, g, o->variant, state, &played, 1, ply, &one, err);
 }
 
 int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, int variant,
@@ -476,7 +580,7 @@ int kifu_analyse_game(struct kifu_ply_review **out, const struct kifu_game *g, i
 	}
 	ret = g->init(states, variant, first, err);
 	if (ret == 0)
-		ret = review_plies(rev, g, states, moves, n, 1, o, err);
+		ret = review_plies(rev, g, variant, states, moves, n, 1, o, err);
 out:
 	if (ret == 0) {
 		*out = rev;
