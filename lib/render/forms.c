@@ -103,7 +103,7 @@ int kifu_site_form_check_(struct kifu_site_form_bad *bad, const struct kifu_filt
 
 /* A field's opening: its label, and the marks of a bad value (the input or select follows). */
 static void open_field(struct kifu_buf *b, const struct kifu_site_form *fm, const char *name,
-		       const char *label, const char *hint, const char *tag)
+		       const char *label, const char *hint, const char *tag, const char *value)
 {
 	const char *why = bad_why(fm->bad, name);
 
@@ -112,6 +112,11 @@ static void open_field(struct kifu_buf *b, const struct kifu_site_form *fm, cons
 	kifu_buf_printf(b, "<span class=\"field%s\"><label for=\"%c-%s\">%s</label> <%s name=\"%s\" "
 			"id=\"%c-%s\"", why ? " bad" : "", fm->id, name, label, tag, name, fm->id,
 			name);
+	if (value) {
+		kifu_buf_puts(b, " value=\"");
+		kifu_render_html_value_(b, value);
+		kifu_buf_putc(b, '"');
+	}
 	if (hint || why) {
 		kifu_buf_puts(b, " aria-describedby=\"");
 		if (hint)
@@ -144,10 +149,8 @@ static void close_field(struct kifu_buf *b, const struct kifu_site_form *fm, con
 static void text_field(struct kifu_buf *b, const struct kifu_site_form *fm, const char *name,
 		       const char *value, const char *hint)
 {
-	open_field(b, fm, name, name, hint, "input");
-	kifu_buf_puts(b, " value=\"");
-	kifu_render_html_value_(b, value ? value : "");
-	kifu_buf_puts(b, "\">");
+	open_field(b, fm, name, name, hint, "input", value ? value : "");
+	kifu_buf_puts(b, ">");
 	close_field(b, fm, name, hint);
 }
 
@@ -181,7 +184,7 @@ static void choice_field(struct kifu_buf *b, const struct kifu_site_form *fm, co
 {
 	int k, i, seen = 0;
 
-	open_field(b, fm, name, name, NULL, "select");
+	open_field(b, fm, name, name, NULL, "select", NULL);
 	kifu_buf_printf(b, "><option value=\"\">any %s</option>", !strcmp(name, "as") ? "side"
 								      : name);
 	if (!strcmp(name, "level")) {

@@ -134,9 +134,21 @@ def marked(b, page, field, good, words):
     return m
 
 
+def value(b, id):
+    """The value of the field id (None: no such field)."""
+    return b.js("(document.getElementById(%s) || {}).value" % json.dumps(id))
+
+
+def setv(b, id, v):
+    """Types v in the field id (a failure when the page has no such field)."""
+    check(b.js("(function (e) { if (!e) return false; e.value = %s; return true; })"
+               "(document.getElementById(%s))" % (json.dumps(v), json.dumps(id))),
+          "%s: no field %s to type in" % (b.js("location.pathname"), id))
+
+
 def headers(b):
-    return b.js("[].map.call(document.querySelectorAll('table.games')[0].rows[0].cells, "
-                "function (c) { return c.textContent; })")
+    return b.js("(function (t) { return t ? [].map.call(t.rows[0].cells, function (c) { "
+                "return c.textContent; }) : []; })(document.querySelector('table.games'))")
 
 
 game, variant = "glaisher", "standard"
@@ -145,15 +157,15 @@ with Browser(CHROMIUM, PROFILE, size="1100,700") as b:
     # the explorer's form: a bad date typed and sent
     b.go(explore + "?after=")
     forms_say_what_they_hold(b, "explorer", ["f-as", "f-level"])
-    b.js("document.getElementById('f-player').value = %s; document.getElementById('f-since').value = "
-         "'2024-13'" % json.dumps(PLAYER))
+    setv(b, "f-player", PLAYER)
+    setv(b, "f-since", "2024-13")
     b.click("#f-apply")
     q = urllib.parse.urlparse(b.js("location.href"))
     code, _, _ = status(q.path + "?" + q.query)
     check(code == 400, "explorer since=2024-13: %d, not 400" % code)
-    check(b.js("document.getElementById('f-player').value") == PLAYER, "explorer: the player typed is lost")
+    check(value(b, "f-player") == PLAYER, "explorer: the player typed is lost")
     m = marked(b, "explorer", "f-since", "f-until", DATE_WORDS)
-    check(m and m["value"] == "2024-13", "explorer: the date typed is lost")
+    check(m is not None and m["value"] == "2024-13", "explorer: the date typed is lost")
     b.screenshot(os.path.join(OUT, "serve-form-error.png"))
     forms_say_what_they_hold(b, "explorer's error", ["f-as", "f-level"])
     # a bad side and level in the address: selects keep them, marked
@@ -169,7 +181,7 @@ with Browser(CHROMIUM, PROFILE, size="1100,700") as b:
     b.go(URL + "/games")
     forms_say_what_they_hold(b, "/games", ["g-game", "g-variant", "g-as", "g-level"])
     check("game" in headers(b), "/games: no game column (%s)" % headers(b))
-    b.js("document.getElementById('g-until').value = '2024-13'")
+    setv(b, "g-until", "2024-13")
     b.click("#g-apply")
     q = urllib.parse.urlparse(b.js("location.href"))
     code, _, _ = status(q.path + "?" + q.query)
@@ -188,7 +200,7 @@ with Browser(CHROMIUM, PROFILE, size="1100,700") as b:
     b.go(explore + "?after=")
     h = headers(b)
     check("game" not in h and "ply" not in h, "explorer at the start: columns %s" % h)
-    first = b.js("document.querySelector('#moves td.move a').textContent")
+    first = b.js("(document.querySelector('#moves td.move a') || {}).textContent")
     b.click("#moves td.move a")
     h = headers(b)
     check("game" not in h and "ply" in h, "explorer after %s: columns %s" % (first, h))
@@ -196,31 +208,32 @@ with Browser(CHROMIUM, PROFILE, size="1100,700") as b:
     # the pattern page takes the explorer's filters and keeps them
     b.go(explore + "?after=&player=" + urllib.parse.quote(PLAYER))
     pat = "a3=+"
-    b.js("document.getElementById('p-pattern').value = %s" % json.dumps(pat))
+    setv(b, "p-pattern", pat)
     b.click("#p-find")
     code, _, _ = status(urllib.parse.urlparse(b.js("location.href")).path + "?" +
                         urllib.parse.urlparse(b.js("location.href")).query)
     check(code == 200, "pattern with a player: %d" % code)
-    check(b.js("(document.getElementById('p-player') || {}).value") == PLAYER,
+    check(value(b, "p-player") == PLAYER,
           "pattern page: the explorer's player not kept in its form")
     want = json.loads(tool(["kifu-search", "--game", game, "--variant", variant, "--pattern", pat,
                             "--player", PLAYER, "--json"]))
-    shown = b.js("document.getElementById('pattern-count').textContent")
+    shown = b.js("(document.getElementById('pattern-count') || {}).textContent") or ""
     check(shown.startswith("%d game" % len(want)),
           "pattern page with player %s: %r, kifu-search --player lists %d" % (PLAYER, shown, len(want)))
-    data = b.js("document.querySelector('#data-games a.json').getAttribute('href')")
+    data = b.js("(document.querySelector('#data-games a.json') || {getAttribute: () => ''})"
+                ".getAttribute('href')") or ""
     check("player=" + urllib.parse.quote(PLAYER, safe="") in data or
           "player=" + urllib.parse.quote(PLAYER) in data, "pattern page: its JSON link drops the player: %s" % data)
     forms_say_what_they_hold(b, "pattern page", ["p-as", "p-level"])
     h = headers(b)
     check("game" not in h, "pattern page: a game column (%s)" % h)
-    b.js("document.getElementById('p-since').value = '2024-13'")
+    setv(b, "p-since", "2024-13")
     b.click("#p-find")
     q = urllib.parse.urlparse(b.js("location.href"))
     code, _, _ = status(q.path + "?" + q.query)
     check(code == 400, "pattern since=2024-13: %d, not 400" % code)
     marked(b, "pattern page", "p-since", "p-until", DATE_WORDS)
-    check(b.js("document.getElementById('p-pattern').value") == pat, "pattern page: the pattern lost")
+    check(value(b, "p-pattern") == pat, "pattern page: the pattern lost")
 
     # the home page's rates in one form
     b.go(URL + "/")
