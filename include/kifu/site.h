@@ -48,6 +48,12 @@ struct kifu_site_position {
 
 /* What kifu_site_explore returns when b holds the 404 page of an illegal move in the path. */
 #define KIFU_SITE_MISSING 1
+/*
+ * What a page with a filter form returns when a filter's value is not
+ * right: b holds the page with its form, the field marked and why in
+ * words (the server's 400).
+ */
+#define KIFU_SITE_REJECTED 2
 
 /* /: games per game and variant, the summary, the charts of lengths, the best rated players. */
 int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error *err);
@@ -55,7 +61,8 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
  * /explore/GAME/VARIANT: the board, the moves, the games that reached the
  * position. A path with an illegal move: KIFU_SITE_MISSING, b holding a page
  * that says so and links the explorer at the longest legal start of it; a
- * page of games past the last KIFU_ENOTFOUND.
+ * filter's value that is not right KIFU_SITE_REJECTED; a page of games past
+ * the last KIFU_ENOTFOUND.
  */
 int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		      const struct kifu_site_position *p, struct kifu_error *err);
@@ -73,13 +80,15 @@ struct kifu_site_pattern_query {
 	int symmetric;              /* its images under the board's symmetries too */
 	long page;                  /* of the matching games, 0-based */
 	const char *nonce;          /* the editor's script carries it (the server's policy) */
+	const struct kifu_filter *filter; /* player, side, dates, level (NULL: none) */
 };
 
 /*
  * /pattern/GAME/VARIANT: the pattern box and the games whose positions
  * show the pattern, newest first, each linked to its page at the first
- * ply that does. A pattern kifu-search refuses is a page with its message
- * and *rejected set (the server's 400); an unknown game KIFU_ENOTFOUND.
+ * ply that does. A pattern kifu-search refuses, or a filter's value that is
+ * not right, is a page with its message and *rejected set (the server's
+ * 400); an unknown game KIFU_ENOTFOUND.
  */
 int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 		      const struct kifu_site_pattern_query *q, struct kifu_error *err);
@@ -133,15 +142,16 @@ struct kifu_site_games_query {
 
 /*
  * /games: every game the filters select, sortable, KIFU_SITE_LIST_GAMES a
- * page; a page past the last (page 1 always exists) KIFU_ENOTFOUND.
+ * page; a page past the last (page 1 always exists) KIFU_ENOTFOUND; a
+ * filter's value that is not right KIFU_SITE_REJECTED.
  */
 int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 		    const struct kifu_site_games_query *q, struct kifu_error *err);
 /*
  * /balance: kifu-stats balance for the games f selects (any filter, level
  * included), with its chart and a link per row to the explorer of that
- * level's games; a filter the tools refuse KIFU_EPARSE, an unknown game
- * KIFU_ENOTFOUND.
+ * level's games; a filter's value that is not right KIFU_SITE_REJECTED, an
+ * unknown game KIFU_ENOTFOUND.
  */
 int kifu_site_balance(struct kifu_buf *b, struct kifu_store *st, const struct kifu_filter *f,
 		      struct kifu_error *err);

@@ -61,6 +61,13 @@ static const char style[] =
 	".wdl .u{background:#e4dfd2;color:#6b5f4a}\n"
 	"form.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0}\n"
 	"form.filters input{font:inherit;padding:1px 4px;width:9em}\n"
+	"form.filters select{font:inherit}form.filters .hint{color:#6b5f4a;font-size:12px}\n"
+	"form.filters .bad input,form.filters .bad select{border:2px solid #a0302a;"
+	"background:#fff0ee}\n"
+	"form.filters .field-error{color:#a0302a;font-weight:bold;font-size:13px}\n"
+	"form.filters .field-error::before{content:\"\\26A0  \"}\n"
+	"#form-error{border:1px solid #a0302a;background:#fff0ee;padding:4px 10px;margin:8px 0}\n"
+	"form.filters .field{white-space:nowrap}\n"
 	".note{color:#6b5f4a;font-size:13px}\n"
 	"form.filters input.wide{width:16em}.hint{color:#6b5f4a;font-size:13px}\n"
 	"td.ratings{font-size:13px;line-height:1.45}td.ratings .gv{color:#6b5f4a}td.rank{color:#6b5f4a}\n"
@@ -145,16 +152,18 @@ void kifu_site_url_part_(struct kifu_buf *b, const char *s)
 }
 
 /* A games list's date, game and players cells (each player a link to its page). */
-void kifu_site_game_cells_(struct kifu_buf *b, const struct kifu_search_hit *h)
+void kifu_site_game_cells_(struct kifu_buf *b, const struct kifu_search_hit *h, int game)
 {
 	size_t k;
 
 	kifu_buf_puts(b, "<td class=\"text\">");
 	kifu_site_text_(b, h->date ? h->date : "-");
-	kifu_buf_puts(b, "</td><td class=\"text\">");
-	kifu_site_text_(b, h->game);
-	kifu_buf_puts(b, " ");
-	kifu_site_text_(b, h->variant);
+	if (game) {
+		kifu_buf_puts(b, "</td><td class=\"text\">");
+		kifu_site_text_(b, h->game);
+		kifu_buf_puts(b, " ");
+		kifu_site_text_(b, h->variant);
+	}
 	kifu_buf_puts(b, "</td><td class=\"text\">");
 	for (k = 0; k < h->nplayers; k++) {
 		kifu_buf_puts(b, k ? " - <a href=\"/player/" : "<a href=\"/player/");
@@ -436,8 +445,9 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 	int ret = 0;
 
 	kifu_buf_printf(b, "<table class=\"games\">\n<tr><th>id</th><th class=\"text\">date</th>"
-			"<th class=\"text\">game</th><th class=\"text\">players</th>"
+			"%s<th class=\"text\">players</th>"
 			"<th class=\"text\">result</th><th>plies</th>%s%s</tr>\n",
+			flags & GAMES_ONE_GAME ? "" : "<th class=\"text\">game</th>",
 			flags & GAMES_PLY ? "<th>ply</th>" : "",
 			flags & GAMES_NOVELTY ? "<th class=\"text\">novelty</th>"
 			: flags & GAMES_PICTURE ? "<th class=\"text\">position</th>" : "");
@@ -451,7 +461,7 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 		else
 			kifu_buf_printf(b, "<tr><td><a href=\"/game/%" PRId64 "\">%" PRId64 "</a></td>",
 					h->id, h->id);
-		kifu_site_game_cells_(b, h);
+		kifu_site_game_cells_(b, h, !(flags & GAMES_ONE_GAME));
 		kifu_buf_puts(b, "<td class=\"text result\">");
 		if (player)
 			player_result(b, h, player);
@@ -533,11 +543,21 @@ int kifu_site_home(struct kifu_buf *b, struct kifu_store *st, struct kifu_error 
 		const char *g = kifu_site_cell_text_(sum, r, "game");
 		const char *v = kifu_site_cell_text_(sum, r, "variant");
 
-		static const char *const cols[] = { "game", "variant", "games", "draws", "draw_rate",
-						    "first_mover_score", "ci", "mean_plies", NULL };
+		static const char *const cols[] = { "game", "variant", "games", "draws", NULL };
+		static const char *const rest[] = { "first_mover_score", "ci", "mean_plies", NULL };
+		long c = kifu_report_find_col(sum, "draw_rate");
+		const struct kifu_cell *x = kifu_report_cell(sum, r, c < 0 ? (size_t)-1 : (size_t)c);
 
 		kifu_buf_puts(b, "<tr>");
 		kifu_site_cells_(b, sum, r, cols);
+		/* the rates in one form: the draw rate written as the first mover's score is (0.250) */
+		kifu_buf_puts(b, "<td class=\"draw-rate\">");
+		if (x->type == KIFU_CELL_REAL)
+			kifu_report_real_text_(b, x->r, 3);
+		else
+			kifu_buf_puts(b, "-");
+		kifu_buf_puts(b, "</td>");
+		kifu_site_cells_(b, sum, r, rest);
 		kifu_buf_puts(b, "<td class=\"text\"><a href=\"");
 		kifu_site_explore_link_(b, g, v, "", 0, NULL);
 		kifu_buf_puts(b, "\">explorer</a></td></tr>\n");

@@ -133,27 +133,40 @@ int kifu_site_balance(struct kifu_buf *b, struct kifu_store *st, const struct ki
 	struct kifu_report *rep = NULL;
 	struct kifu_buf api = KIFU_BUF_INIT;
 	struct kifu_filter view;
+	struct kifu_site_form_bad bad;
+	struct kifu_site_form fm = { 'b', FORM_SCOPE | FORM_EVENT, NULL, NULL, NULL };
 	size_t r, n;
 	int ret;
 
+	fm.filter = f;
 	ret = kifu_stats_check_filter(f, err);
 	/* an unknown game is a page that does not exist (404), as on /games */
 	if (ret < 0 && f->game && !kifu_game_find(f->game))
 		return err->code = KIFU_ENOTFOUND;
-	if (ret == 0)
+	/* a bad value: the form again, the field marked (the server's 400) */
+	if (kifu_site_form_check_(&bad, f) < 0) {
+		kifu_error_clear(err);
+		fm.bad = &bad;
+		ret = 0;
+	} else if (ret == 0)
 		ret = kifu_stats_report(&rep, st, KIFU_STATS_BALANCE, f, &opt, err);
 	if (ret < 0)
 		goto out;
-	n = kifu_report_nrows(rep);
+	n = rep ? kifu_report_nrows(rep) : 0;
 	kifu_site_page_head_(b, st, "balance");
 	kifu_buf_puts(b, "<h1>Is the game fair?</h1>\n<p class=\"note\">Per game, variant and "
 		      "playing level: a level is a kifu-play player (random, mcts:N, engine) that "
 		      "played every side of its games (kifu-play --levels); games between other "
-		      "players are the level <i>players</i>, games mixing levels are left out.</p>\n"
-		      "<form class=\"filters\" method=\"get\" action=\"/balance\">");
-	kifu_site_filter_fields_(b, 'b', f, 0);
+		      "players are the level <i>players</i>, games mixing levels are left out.</p>\n");
+	kifu_site_form_error_(b, &fm);
+	kifu_buf_puts(b, "<form class=\"filters\" method=\"get\" action=\"/balance\">");
+	kifu_site_filter_fields_(b, &fm);
 	kifu_buf_puts(b, "<button type=\"submit\" id=\"b-apply\">filter</button> "
 		      "<a href=\"/balance\">no filter</a></form>\n");
+	if (fm.bad) {
+		ret = kifu_site_foot_(b) < 0 ? KIFU_ENOMEM : KIFU_SITE_REJECTED;
+		goto out;
+	}
 	if (n == 0)
 		kifu_buf_puts(b, "<p id=\"none\">No games here.</p>\n");
 	else

@@ -109,11 +109,13 @@ static void path_nav(struct kifu_buf *b, const struct kifu_site_position *p,
 }
 
 static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, const char *after,
-			const struct kifu_game *g)
+			const struct kifu_game *g, const struct kifu_site_form_bad *bad)
 {
-	const struct kifu_filter *f = p->filter;
-	int k;
+	struct kifu_site_form fm = { 'f', FORM_AS, NULL, NULL, NULL };
 
+	fm.filter = p->filter;
+	fm.game = g;
+	fm.bad = bad;
 	kifu_buf_puts(b, "<form class=\"filters\" method=\"get\" action=\"/explore/");
 	kifu_site_url_part_(b, p->game);
 	kifu_buf_putc(b, '/');
@@ -123,32 +125,15 @@ static void filter_form(struct kifu_buf *b, const struct kifu_site_position *p, 
 	kifu_buf_puts(b, "\">");
 	if (p->symmetric)
 		kifu_buf_puts(b, "<input type=\"hidden\" name=\"symmetric\" value=\"1\">");
-	kifu_buf_puts(b, "<label>player <input name=\"player\" id=\"f-player\" value=\"");
-	kifu_render_html_value_(b, f->player ? f->player : "");
-	kifu_buf_puts(b, "\"></label><label>as <select name=\"as\" id=\"f-as\"><option value=\"\">"
-		      "any side</option>");
-	for (k = 0; g->sides[k]; k++) {
-		kifu_buf_printf(b, "<option%s>", f->player_side && !strcmp(f->player_side, g->sides[k])
-						 ? " selected" : "");
-		kifu_site_text_(b, g->sides[k]);
-		kifu_buf_puts(b, "</option>");
-	}
-	kifu_buf_puts(b, "</select></label><label>since <input name=\"since\" id=\"f-since\" "
-		      "placeholder=\"2020\" value=\"");
-	kifu_render_html_value_(b, f->since ? f->since : "");
-	kifu_buf_puts(b, "\"></label><label>until <input name=\"until\" id=\"f-until\" "
-		      "placeholder=\"2024-12\" value=\"");
-	kifu_render_html_value_(b, f->until ? f->until : "");
-	/* kifu-stats balance's levels: a kifu-play SPEC every side played, or players */
-	kifu_buf_puts(b, "\"></label><label>level <input name=\"level\" id=\"f-level\" "
-		      "placeholder=\"engine\" value=\"");
-	kifu_render_html_value_(b, f->level ? f->level : "");
-	kifu_buf_puts(b, "\"></label><label>min. games <input name=\"min_games\" id=\"f-min-games\" "
-		      "type=\"number\" min=\"1\" class=\"short\" value=\"");
+	kifu_site_filter_fields_(b, &fm);
+	kifu_buf_puts(b, "<span class=\"field\"><label for=\"f-min-games\">min. games</label> "
+		      "<input name=\"min_games\" id=\"f-min-games\" type=\"number\" min=\"1\" "
+		      "class=\"short\" aria-describedby=\"f-min-games-hint\" value=\"");
 	if (p->min_games > 1)
 		kifu_buf_printf(b, "%ld", p->min_games);
-	kifu_buf_puts(b, "\"></label><button type=\"submit\" id=\"f-apply\">filter</button> <a "
-		      "href=\"");
+	kifu_buf_puts(b, "\"> <span class=\"hint\" id=\"f-min-games-hint\">moves played that "
+		      "often</span></span><button type=\"submit\" id=\"f-apply\">filter</button> "
+		      "<a href=\"");
 	kifu_site_explore_link_(b, p->game, p->variant, after, p->symmetric, NULL);
 	kifu_buf_puts(b, "\">no filter</a></form>\n");
 }
@@ -406,6 +391,8 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	const char *mover;
 	long long reached;
 	uint64_t hash, orient[KIFU_GAME_SYMMETRIES_MAX];
+	struct kifu_site_form_bad bad;
+	struct kifu_site_form keep = { 'f', 0, NULL, NULL, NULL };
 	int norient = 0;
 	int ret, variant;
 
@@ -414,6 +401,15 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 		return ret == KIFU_EPARSE ? (err->code = KIFU_ENOTFOUND) : ret;
 	f.game = g->name;
 	f.variant = g->variants[variant];
+	/* a bad value: the page's form again, the field marked (the server's 400) */
+	if (kifu_site_form_check_(&bad, &f) < 0) {
+		keep.id = 'f';
+		keep.bad = &bad;
+		kifu_site_game_head_(b, st, g, variant, "explorer", "");
+		kifu_site_form_error_(b, &keep);
+		filter_form(b, p, p->after, g, &bad);
+		return kifu_site_foot_(b) < 0 ? KIFU_ENOMEM : KIFU_SITE_REJECTED;
+	}
 	ret = kifu_stats_check_filter(&f, err);
 	if (ret < 0)
 		return ret;
@@ -488,8 +484,11 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 	link_to(b, p, after.data, !p->symmetric, p->filter);
 	kifu_buf_puts(b, p->symmetric ? "\">tell them apart</a></p>\n"
 				      : "\">count symmetric positions as one</a></p>\n");
-	filter_form(b, p, after.data, g);
-	kifu_site_pattern_form_(b, p->game, p->variant, NULL, 0);
+	filter_form(b, p, after.data, g, NULL);
+	/* the pattern box keeps the page's filters */
+	keep.filter = p->filter;
+	keep.bad = NULL;
+	kifu_site_pattern_form_(b, p->game, p->variant, NULL, 0, &keep);
 	api_address(&base, "/api/tree", g, variant, after.data, p->symmetric);
 	if (p->min_games > 1)
 		kifu_buf_printf(&base, "&amp;min_games=%ld", p->min_games);
@@ -504,7 +503,9 @@ int kifu_site_explore(struct kifu_buf *b, struct kifu_store *st,
 			       err)) < 0)
 		goto out;
 	kifu_buf_puts(b, "<h2>Games that reached it</h2>\n<p class=\"note\">newest first</p>\n");
-	ret = kifu_site_games_(b, res, 0, KIFU_SITE_PAGE_GAMES, GAMES_PLY | GAMES_NOVELTY, NULL, st,
+	/* one game and variant: no game column; at the start every ply is 0: no ply column */
+	ret = kifu_site_games_(b, res, 0, KIFU_SITE_PAGE_GAMES,
+			       (w.plies ? GAMES_PLY : 0) | GAMES_NOVELTY | GAMES_ONE_GAME, NULL, st,
 			       err);
 	if (ret < 0)
 		goto out;

@@ -43,26 +43,17 @@ static void list_link(struct kifu_buf *b, const struct kifu_site_games_query *q,
 	kifu_site_scope_query_(b, f);
 }
 
-static void field(struct kifu_buf *b, char form, const char *name, const char *value,
-		  const char *hint)
+/* The list's form: the filters, the sort kept. */
+static void form(struct kifu_buf *b, const struct kifu_site_games_query *q,
+		 const struct kifu_site_form *fm)
 {
-	kifu_buf_printf(b, "<label>%s <input name=\"%s\" id=\"%c-%s\" placeholder=\"%s\" value=\"",
-			name, name, form, name, hint);
-	kifu_site_text_(b, value);
-	kifu_buf_puts(b, "\"></label>");
-}
-
-void kifu_site_filter_fields_(struct kifu_buf *b, char form, const struct kifu_filter *f, int as)
-{
-	field(b, form, "game", f->game, "glaisher");
-	field(b, form, "variant", f->variant, "standard");
-	field(b, form, "player", f->player, "");
-	if (as)
-		field(b, form, "as", f->player_side, "white");
-	field(b, form, "event", f->event, "");
-	field(b, form, "since", f->since, "2020");
-	field(b, form, "until", f->until, "2024-12");
-	field(b, form, "level", f->level, "engine");
+	kifu_buf_puts(b, "<form class=\"filters\" method=\"get\" action=\"/games\">");
+	kifu_site_filter_fields_(b, fm);
+	kifu_buf_puts(b, "<input type=\"hidden\" name=\"sort\" value=\"");
+	kifu_site_text_(b, q->sort);
+	kifu_buf_printf(b, "\">%s<button type=\"submit\" id=\"g-apply\">filter</button> "
+			"<a href=\"/games\">no filter</a></form>\n",
+			q->desc ? "<input type=\"hidden\" name=\"desc\" value=\"1\">" : "");
 }
 
 /* A column's head: a link sorting by it (the other way when it is the sort already). */
@@ -85,13 +76,26 @@ int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 	struct kifu_search_result *res = NULL;
 	struct kifu_buf base = KIFU_BUF_INIT;
 	const struct kifu_filter *f = q->filter;
+	struct kifu_site_form_bad bad;
+	struct kifu_site_form fm = { 'g', FORM_SCOPE | FORM_AS | FORM_EVENT, NULL, NULL, NULL };
 	size_t n, from, i, last;
 	int ret;
 
+	fm.filter = f;
 	ret = kifu_stats_check_filter(f, err);
 	/* an unknown game is a page that does not exist (404), as /explore/GAME is */
 	if (ret < 0 && f->game && !kifu_game_find(f->game))
 		return err->code = KIFU_ENOTFOUND;
+	/* a bad value: the form again, the field marked (the server's 400) */
+	if (kifu_site_form_check_(&bad, f) < 0) {
+		kifu_error_clear(err);
+		fm.bad = &bad;
+		kifu_site_page_head_(b, st, "games");
+		kifu_buf_puts(b, "<h1>Games</h1>\n");
+		kifu_site_form_error_(b, &fm);
+		form(b, q, &fm);
+		return kifu_site_foot_(b) < 0 ? KIFU_ENOMEM : KIFU_SITE_REJECTED;
+	}
 	if (ret < 0)
 		return ret;
 	if (strcmp(q->sort, "date") && strcmp(q->sort, "id") && strcmp(q->sort, "plies") &&
@@ -115,12 +119,8 @@ int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 	}
 	from = (size_t)(q->page - 1) * KIFU_SITE_LIST_GAMES;
 	kifu_site_page_head_(b, st, "games");
-	kifu_buf_puts(b, "<h1>Games</h1>\n<form class=\"filters\" method=\"get\" action=\"/games\">");
-	kifu_site_filter_fields_(b, 'g', f, 1);
-	kifu_buf_printf(b, "<input type=\"hidden\" name=\"sort\" value=\"%s\">%s"
-			"<button type=\"submit\" id=\"g-apply\">filter</button> "
-			"<a href=\"/games\">no filter</a></form>\n", q->sort,
-			q->desc ? "<input type=\"hidden\" name=\"desc\" value=\"1\">" : "");
+	kifu_buf_puts(b, "<h1>Games</h1>\n");
+	form(b, q, &fm);
 	kifu_buf_puts(b, "<p id=\"count\"><b>");
 	kifu_site_count_(b, (long long)n);
 	kifu_buf_printf(b, "</b> game%s", n == 1 ? "" : "s");
@@ -144,7 +144,7 @@ int kifu_site_games(struct kifu_buf *b, struct kifu_store *st,
 
 		kifu_buf_printf(b, "<tr><td><a href=\"/game/%lld\">%lld</a></td>",
 				(long long)h->id, (long long)h->id);
-		kifu_site_game_cells_(b, h);
+		kifu_site_game_cells_(b, h, 1);
 		kifu_buf_puts(b, "<td class=\"text\">");
 		kifu_site_text_(b, h->result);
 		kifu_buf_printf(b, "</td><td>%ld</td></tr>\n", h->plies);

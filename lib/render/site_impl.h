@@ -20,8 +20,8 @@ struct kifu_filter;
 /* s (NULL: nothing) escaped for HTML text and attributes. */
 void kifu_site_text_(struct kifu_buf *b, const char *s);
 struct kifu_search_hit;
-/* A games list's date, game and players cells (each player a link to its page). */
-void kifu_site_game_cells_(struct kifu_buf *b, const struct kifu_search_hit *h);
+/* A games list's date, game (when game) and players cells (each player a link to its page). */
+void kifu_site_game_cells_(struct kifu_buf *b, const struct kifu_search_hit *h, int game);
 /* The page's end: 0 or KIFU_ENOMEM. */
 int kifu_site_foot_(struct kifu_buf *b);
 /* A game's page start: "GAME VARIANT PAGE" as its title, its heading then heading. */
@@ -52,12 +52,38 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 void kifu_site_filter_query_(struct kifu_buf *b, const struct kifu_filter *f);
 /* The same with f's game and variant first: a report's or a list's whole scope (site_games.c). */
 void kifu_site_scope_query_(struct kifu_buf *b, const struct kifu_filter *f);
+/* forms.c: a request's filter values that are not right, each its field's name and why in words. */
+#define KIFU_SITE_FORM_FIELDS 8
+#define KIFU_SITE_FORM_WHY (KIFU_ERROR_MSG_MAX + 64) /* a library message and a few words */
+struct kifu_site_form_bad {
+	int n;
+	const char *field[KIFU_SITE_FORM_FIELDS]; /* "since", "as", ... (static strings) */
+	char why[KIFU_SITE_FORM_FIELDS][KIFU_SITE_FORM_WHY];
+};
+/* f's values field by field: 0, or KIFU_EPARSE with bad filled (a page answers it, 400). */
+int kifu_site_form_check_(struct kifu_site_form_bad *bad, const struct kifu_filter *f);
+/* Which fields a form has besides player, dates and level. */
+#define FORM_SCOPE 0x1 /* game and variant (selects) */
+#define FORM_AS 0x2    /* the player's side (a select) */
+#define FORM_EVENT 0x4 /* the event */
+struct kifu_site_form {
+	char id;                             /* the fields' ids: ID-NAME (g-since) */
+	unsigned fields;                     /* FORM_* */
+	const struct kifu_filter *filter;    /* the values held */
+	const struct kifu_game *game;        /* the side select's game (NULL: f's game, or every game's) */
+	const struct kifu_site_form_bad *bad; /* fields marked (NULL: none) */
+};
 /*
- * A filter form's text fields (site_games.c): game, variant, player, with as
- * the player's side, event, dates and level, each labelled by its name, its
- * id FORM-NAME, holding f's value or showing an example.
+ * A filter form's fields, the one builder every page's form uses: each
+ * labelled by its name, empty or holding its value, a hint in words beside
+ * a text field, a select for the fixed choices (game, variant, side,
+ * level); a bad field marked (aria-invalid, class bad) with why beside it.
  */
-void kifu_site_filter_fields_(struct kifu_buf *b, char form, const struct kifu_filter *f, int as);
+void kifu_site_filter_fields_(struct kifu_buf *b, const struct kifu_site_form *fm);
+/* The message above a form whose fields fm->bad marks (id form-error; nothing when none is). */
+void kifu_site_form_error_(struct kifu_buf *b, const struct kifu_site_form *fm);
+/* f's filters as hidden inputs: another form (the pattern box) keeps the page's. */
+void kifu_site_filter_hidden_(struct kifu_buf *b, const struct kifu_filter *f);
 /*
  * The line "WHAT as JSON CSV" (id its element's id) linking the API
  * address api (escaped for an attribute), and with csv its format=csv.
@@ -70,6 +96,7 @@ void kifu_site_data_links_(struct kifu_buf *b, const char *id, const char *what,
 #define GAMES_PLY_LINK 0x2 /* ... as a link to the game page at that ply (#ply=N) */
 #define GAMES_NOVELTY 0x4  /* each game's novelty (kifu_stats_novelty, from st), linked likewise */
 #define GAMES_PICTURE 0x8  /* a small picture of the game at the hit's ply (loaded from st) */
+#define GAMES_ONE_GAME 0x10 /* no game column: the list is of one game and variant */
 
 /*
  * The hits from .. from + n - 1 of res as a table; player (NULL: none):
@@ -82,9 +109,13 @@ int kifu_site_games_(struct kifu_buf *b, const struct kifu_search_result *res, s
 /* Links to the newer and older page of a list whose address (with a query) is base. */
 void kifu_site_pager_(struct kifu_buf *b, const struct kifu_buf *base, long page, int more);
 
-/* site_pattern.c: the pattern box, to /pattern/GAME/VARIANT, holding pattern (NULL: empty). */
+/*
+ * site_pattern.c: the pattern box, to /pattern/GAME/VARIANT, holding
+ * pattern (NULL: empty) and fm's filters: its fields (the pattern page),
+ * or hidden (fm->fields 0: the explorer's, kept).
+ */
 void kifu_site_pattern_form_(struct kifu_buf *b, const char *game, const char *variant,
-			     const char *pattern, int symmetric);
+			     const char *pattern, int symmetric, const struct kifu_site_form *fm);
 
 /* site.c: a count with thousands separators (12,000), for people; a whole percent of n in of. */
 void kifu_site_count_(struct kifu_buf *b, long long n);

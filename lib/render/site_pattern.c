@@ -22,20 +22,27 @@
 #include "render/site_impl.h"
 
 void kifu_site_pattern_form_(struct kifu_buf *b, const char *game, const char *variant,
-			     const char *pattern, int symmetric)
+			     const char *pattern, int symmetric, const struct kifu_site_form *fm)
 {
 	kifu_buf_puts(b, "<form class=\"filters\" id=\"pattern-box\" method=\"get\" "
 		      "action=\"/pattern/");
 	kifu_site_url_part_(b, game);
 	kifu_buf_putc(b, '/');
 	kifu_site_url_part_(b, variant);
-	kifu_buf_puts(b, "\"><label>pattern <input name=\"pattern\" id=\"p-pattern\" "
-		      "placeholder=\"CELL=TOKEN,...\" value=\"");
+	kifu_buf_puts(b, "\"><span class=\"field\"><label for=\"p-pattern\">pattern</label> "
+		      "<input name=\"pattern\" id=\"p-pattern\" aria-describedby=\"p-pattern-hint\" "
+		      "value=\"");
 	kifu_render_html_value_(b, pattern ? pattern : "");
-	kifu_buf_printf(b, "\"></label><label><input type=\"checkbox\" name=\"symmetric\" "
-			"value=\"1\" id=\"p-symmetric\"%s> symmetric</label>"
-			"<button type=\"submit\" id=\"p-find\">find games</button></form>\n",
+	kifu_buf_printf(b, "\"> <span class=\"hint\" id=\"p-pattern-hint\">CELL=TOKEN, comma "
+			"between</span></span><label><input type=\"checkbox\" name=\"symmetric\" "
+			"value=\"1\" id=\"p-symmetric\"%s> symmetric</label>",
 			symmetric ? " checked" : "");
+	/* the filters: the page's fields, or the explorer's kept */
+	if (fm && fm->fields)
+		kifu_site_filter_fields_(b, fm);
+	else if (fm)
+		kifu_site_filter_hidden_(b, fm->filter);
+	kifu_buf_puts(b, "<button type=\"submit\" id=\"p-find\">find games</button></form>\n");
 }
 
 /* ---- the editor: the board drawn empty, a click cycles a cell's token ---- */
@@ -243,7 +250,7 @@ out:
 
 /* The address of the page's list (page and all), for the pager. */
 static void list_base(struct kifu_buf *base, const struct kifu_game *g, int variant,
-		      const char *pattern, int symmetric)
+		      const char *pattern, int symmetric, const struct kifu_filter *f)
 {
 	kifu_buf_puts(base, "/pattern/");
 	kifu_site_url_part_(base, g->name);
@@ -253,6 +260,7 @@ static void list_base(struct kifu_buf *base, const struct kifu_game *g, int vari
 	kifu_site_url_part_(base, pattern);
 	if (symmetric)
 		kifu_buf_puts(base, "&amp;symmetric=1");
+	kifu_site_filter_query_(base, f);
 }
 
 int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
@@ -262,6 +270,8 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 	struct kifu_pattern *pat = NULL;
 	struct kifu_buf base = KIFU_BUF_INIT;
 	struct kifu_filter f;
+	struct kifu_site_form_bad bad;
+	struct kifu_site_form fm = { 'p', FORM_AS, NULL, NULL, NULL };
 	const struct kifu_game *g;
 	size_t from = (size_t)q->page * KIFU_SITE_PAGE_GAMES, n;
 	int ret, variant;
@@ -270,9 +280,19 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 	ret = kifu_stats_resolve_game(&g, &variant, q->game, q->variant, err);
 	if (ret < 0)
 		return ret == KIFU_EPARSE ? (err->code = KIFU_ENOTFOUND) : ret;
-	memset(&f, 0, sizeof(f));
+	/* the explorer's filters (player, side, dates, level), the address's game */
+	if (q->filter)
+		f = *q->filter;
+	else
+		memset(&f, 0, sizeof(f));
 	f.game = g->name;
 	f.variant = g->variants[variant];
+	fm.filter = &f;
+	fm.game = g;
+	if (kifu_site_form_check_(&bad, &f) < 0) {
+		fm.bad = &bad;
+		*rejected = 1;
+	}
 	kifu_site_game_head_(b, st, g, variant, "pattern search", " pattern search");
 	kifu_buf_puts(b, "<p class=\"note\"><a id=\"explorer\" href=\"/explore/");
 	kifu_site_url_part_(b, g->name);
@@ -284,8 +304,9 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 	ret = editor(b, g, variant, q->pattern, q->nonce);
 	if (ret < 0)
 		return kifu_error_set(err, ret, "out of memory");
-	kifu_site_pattern_form_(b, g->name, g->variants[variant], q->pattern, q->symmetric);
-	if (!q->pattern || !*q->pattern)
+	kifu_site_form_error_(b, &fm);
+	kifu_site_pattern_form_(b, g->name, g->variants[variant], q->pattern, q->symmetric, &fm);
+	if (!q->pattern || !*q->pattern || fm.bad)
 		return kifu_site_foot_(b);
 	ret = kifu_search_pattern_prepare(&pat, &f, q->pattern, q->symmetric, err);
 	if (ret == KIFU_EPARSE || ret == KIFU_ENOTFOUND) {
@@ -312,7 +333,7 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 			"each with the first ply at which it does.</p>\n", n, n == 1 ? "" : "s",
 			n == 1 ? "s" : "", q->symmetric ? " or one of its images" : "");
 	ret = kifu_site_games_(b, res, from, KIFU_SITE_PAGE_GAMES,
-			       GAMES_PLY | GAMES_PLY_LINK | GAMES_PICTURE, NULL,
+			       GAMES_PLY | GAMES_PLY_LINK | GAMES_PICTURE | GAMES_ONE_GAME, NULL,
 			       st, err);
 	if (ret < 0)
 		goto out;
@@ -324,10 +345,11 @@ int kifu_site_pattern(struct kifu_buf *b, int *rejected, struct kifu_store *st,
 	kifu_site_url_part_(&base, q->pattern);
 	if (q->symmetric)
 		kifu_buf_puts(&base, "&amp;symmetric=1");
+	kifu_site_filter_query_(&base, q->filter);
 	kifu_buf_printf(&base, "&amp;offset=%zu&amp;limit=%d", from, KIFU_SITE_PAGE_GAMES);
 	kifu_site_data_links_(b, "data-games", "These games", &base, 1);
 	kifu_buf_reset(&base);
-	list_base(&base, g, variant, q->pattern, q->symmetric);
+	list_base(&base, g, variant, q->pattern, q->symmetric, q->filter);
 	kifu_site_pager_(b, &base, q->page, n > from + KIFU_SITE_PAGE_GAMES);
 	ret = kifu_site_foot_(b);
 out:

@@ -1,8 +1,9 @@
 /*
  * kifu-serve's pages: their addresses and parameters, checked as the API
  * checks its own, then made by lib/render/site.c. A request's mistake is
- * an HTML error page: 400 (a bad parameter, with the tools' message), 404
- * (no such game, variant, game id or player).
+ * an HTML error page: 400 (a bad parameter, with the tools' message; a bad
+ * filter is the page itself, its form kept and the field marked), 404 (no
+ * such game, variant, game id or player).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -97,6 +98,8 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	ret = kifu_site_explore(&a->body, st, &p, &err);
 	if (ret == KIFU_SITE_MISSING)
 		a->status = 404;
+	else if (ret == KIFU_SITE_REJECTED)
+		a->status = 400;
 	else if (ret < 0)
 		page_error(a, &err);
 	free(spelling);
@@ -106,10 +109,14 @@ static void explore(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 static void pattern(struct kifu_serve_answer *a, struct kifu_store *st, const char *rest,
 		    const struct kifu_serve_req_ *r)
 {
-	static const char *const params[] = { "pattern", "symmetric", "page", NULL };
+	static const char *const params[] = { "pattern", "symmetric", "page", "player", "as",
+					      "event", "since", "until", "termination", "level",
+					      NULL };
 	struct kifu_site_pattern_query q;
+	struct kifu_filter f;
 	struct kifu_error err;
 	char game[GAME_NAME_MAX], variant[GAME_NAME_MAX];
+	char *spelling = NULL;
 	int rejected = 0;
 
 	kifu_error_clear(&err);
@@ -126,12 +133,18 @@ static void pattern(struct kifu_serve_answer *a, struct kifu_store *st, const ch
 	q.variant = variant;
 	q.pattern = kifu_serve_param_(r, "pattern");
 	q.nonce = a->nonce;
+	/* the explorer's filters, kept */
+	kifu_serve_filter_(&f, r);
+	if (match_player(&spelling, a, st, &f) < 0)
+		return;
+	q.filter = &f;
 	if (q.page > 100000)
 		q.page = 100000;
 	if (kifu_site_pattern(&a->body, &rejected, st, &q, &err) < 0)
 		page_error(a, &err);
 	else if (rejected)
 		a->status = 400;
+	free(spelling);
 }
 
 /* /games?FILTERS&sort=KEY&desc=1&page=N (from 1). */
@@ -143,6 +156,7 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 	struct kifu_filter f;
 	struct kifu_error err;
 	char *spelling = NULL;
+	int ret;
 
 	kifu_error_clear(&err);
 	memset(&q, 0, sizeof(q));
@@ -158,7 +172,10 @@ static void list_games(struct kifu_serve_answer *a, struct kifu_store *st,
 		 ? kifu_serve_param_(r, "sort") : "date";
 	if (!kifu_serve_param_(r, "sort") && !kifu_serve_param_(r, "desc"))
 		q.desc = 1;
-	if (kifu_site_games(&a->body, st, &q, &err) < 0)
+	ret = kifu_site_games(&a->body, st, &q, &err);
+	if (ret == KIFU_SITE_REJECTED)
+		a->status = 400;
+	else if (ret < 0)
 		page_error(a, &err);
 	free(spelling);
 }
@@ -289,6 +306,7 @@ static void balance(struct kifu_serve_answer *a, struct kifu_store *st,
 	struct kifu_filter f;
 	struct kifu_error err;
 	char *spelling = NULL;
+	int ret;
 
 	kifu_error_clear(&err);
 	if (kifu_serve_params_check_(a, r, params) < 0)
@@ -296,7 +314,10 @@ static void balance(struct kifu_serve_answer *a, struct kifu_store *st,
 	kifu_serve_filter_(&f, r);
 	if (match_player(&spelling, a, st, &f) < 0)
 		return;
-	if (kifu_site_balance(&a->body, st, &f, &err) < 0)
+	ret = kifu_site_balance(&a->body, st, &f, &err);
+	if (ret == KIFU_SITE_REJECTED)
+		a->status = 400;
+	else if (ret < 0)
 		page_error(a, &err);
 	free(spelling);
 }

@@ -46,8 +46,8 @@ rlo=$(python3 -c 'print("Ann\u202eevil")')
 enc=$(python3 -c 'import urllib.parse; print(urllib.parse.quote("Ann\u202eevil", safe=""))')
 for path in / "/game/$id" "/player/$enc" "/explore/glaisher/advanced?player=$enc" \
 	"/explore/glaisher/advanced" "/player/$enc-nobody" "/explore/glaisher/advanced?since=$enc"; do
-	# (but in the filter's field: below)
-	serve_get "$path" | sed 's/id="f-player" value="[^"]*"//' >"$tmp/page"
+	# (but in the filters' fields, shown or hidden, that send them back: below)
+	serve_get "$path" | sed 's/\(<input [^>]*\) value="[^"]*"/\1/g' >"$tmp/page"
 	check "$path: no raw control" clean "$tmp/page"
 	check "$path: \\u202e shown" grep -q 'Ann\\u202eevil' "$tmp/page"
 done
@@ -58,6 +58,9 @@ done
 # the filter's field sends the name back as it is
 serve_get "/explore/glaisher/advanced?player=$enc" >"$tmp/page"
 check "the player field keeps the name" grep -q "id=\"f-player\" value=\"$rlo\"" "$tmp/page"
+# a bad date: the page again, its field holding what was asked
+serve_get "/explore/glaisher/advanced?since=$enc" >"$tmp/page"
+check "the since field keeps the value" grep -q "id=\"f-since\" value=\"$rlo\"" "$tmp/page"
 for path in /api/stats/players "/api/search?player=$enc" "/api/game/$id"; do
 	serve_get "$path" >"$tmp/json"
 	check "$path: no raw control" clean "$tmp/json"

@@ -219,11 +219,12 @@ check(escaped.replace('"', "&quot;") in page or escaped.replace('"', "&#34;") in
 check(("player=" + enc) in page, "the hostile name percent-encoded in the links")
 
 # ---- mistakes ----
-for path, status, says in [("/balance?level=foo", 400, "unknown level &#39;foo&#39;"),
-                           ("/balance?level=mcts", 400, "unknown level"),
+# (a page's bad filter: the page again, the field marked and why in words)
+for path, status, says in [("/balance?level=foo", 400, "&#39;foo&#39; is not a level"),
+                           ("/balance?level=mcts", 400, "is not a level"),
                            ("/balance?nope=1", 400, "nope"),
-                           ("/balance?since=soon", 400, "--since"),
-                           ("/balance?game=glaisher&variant=knockout", 400, "unknown variant"),
+                           ("/balance?since=soon", 400, "soon is not a date"),
+                           ("/balance?game=glaisher&variant=knockout", 400, "is not a variant of glaisher"),
                            ("/balance?game=chess", 404, ""),
                            ("/api/stats/balance?level=engine%3Ax", 400, "unknown level")]:
     got, _, body = get(path)

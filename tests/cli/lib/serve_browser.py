@@ -85,7 +85,8 @@ ROWS = ("[...document.querySelectorAll('#moves tr')].slice(1).filter(tr => !tr.c
 BOARD = ("[...document.querySelectorAll('#board [data-cell]')].map(e => e.getAttribute('data-cell') + '=' + "
          "(e.getAttribute('data-content') === null ? 'null' : e.getAttribute('data-content')))")
 FIRST_GAME = ("(function () { var r = document.querySelector('table.games tr:nth-child(2)'); "
-              "return r ? [+r.cells[0].textContent, +r.cells[6].textContent] : null; })()")
+              "return r ? [+r.cells[0].textContent, r.querySelector('td.ply') ? "
+              "+r.querySelector('td.ply').textContent : 0] : null; })()")  # no ply column at the start: 0
 
 
 def tree(game, variant, after, extra=()):
@@ -98,8 +99,8 @@ def tree(game, variant, after, extra=()):
 YEARS = ("[...document.querySelectorAll('#moves tr')].slice(1).filter(tr => !tr.classList.contains('more')).map(tr => "
          "[tr.querySelector('.first_date').textContent, tr.querySelector('.last_date').textContent])")
 NOVELTY = ("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => [+tr.cells[0].textContent, "
-           "tr.cells[7].textContent, tr.cells[7].querySelector('a') ? "
-           "tr.cells[7].querySelector('a').getAttribute('href') : null])")
+           "tr.querySelector('td.novelty').textContent, tr.querySelector('td.novelty a') ? "
+           "tr.querySelector('td.novelty a').getAttribute('href') : null])")
 novelties = {}
 
 
@@ -238,8 +239,8 @@ with Browser(CHROMIUM, PROFILE) as b:
         check(b.js("location.pathname") == "/pattern/%s/%s" % (pg, pv),
               "the pattern box does not open /pattern/%s/%s" % (pg, pv))
         listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => "
-                      "[+tr.cells[0].textContent, +tr.cells[6].textContent, "
-                      "tr.cells[6].querySelector('a').getAttribute('href')])") or []
+                      "[+tr.cells[0].textContent, +tr.querySelector('td.ply').textContent, "
+                      "tr.querySelector('td.ply a').getAttribute('href')])") or []
         check(listed == [[h["id"], h["ply"], "/game/%d?ply=%d" % (h["id"], h["ply"])] for h in found[:25]],
               "pattern %s: the list is not kifu-search --pattern's (%s)" % (pat, listed[:3]))
         check(b.js("+document.querySelector('#pattern-count b').textContent") == len(found),

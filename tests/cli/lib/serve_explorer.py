@@ -44,8 +44,8 @@ games 50 a page with the count, sorts by plies when its head is clicked,
 /game/ID.
 
 Numbers and errors: the home page's summary writes splinter knockout's
-1,000 games with a thousands separator and its draw rate in whole
-percent; an illegal move in the explorer's path is a 404 whose link opens
+1,000 games with a thousands separator and its draw rate as its
+scores are written (3 decimals); an illegal move in the explorer's path is a 404 whose link opens
 the explorer at the longest legal start of the path (clicked); a page of
 games past the last is a 404 (explorer, player, pattern), page=0 a 400.
 
@@ -213,7 +213,7 @@ with Browser(CHROMIUM, PROFILE) as b:
     b.go(explore_url("splay-schmidt", "standard", after))
     listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => "
                   "[+tr.cells[0].textContent, tr.cells[0].querySelector('a').getAttribute('href'), "
-                  "+tr.cells[6].textContent])") or []
+                  "+tr.querySelector('td.ply').textContent])") or []
     check(listed, "splay-schmidt after %s: no game listed" % after)
     check(all(h == "/game/%d?ply=%d" % (i, k) for i, h, k in listed),
           "the games listed do not link /game/ID?ply=K (%s)" % listed[:2])
@@ -441,8 +441,8 @@ with Browser(CHROMIUM, PROFILE) as b:
                "&& tr.cells[1].textContent === 'knockout').map(tr => [tr.cells[2].textContent, tr.cells[4].textContent])[0]")
     srow = [r for r in json.loads(tool(["kifu-stats", "summary", "--format", "json"]))["rows"]
             if r["game"] == "splinter" and r["variant"] == "knockout"][0]
-    check(row == ["{:,}".format(srow["games"]), "%.0f%%" % (100 * srow["draw_rate"])],
-          "home: splinter knockout's games and draw rate are %s, not %s games and %.0f%%" % (row, "{:,}".format(srow["games"]), 100 * srow["draw_rate"]))
+    check(row == ["{:,}".format(srow["games"]), "%.3f" % srow["draw_rate"]],
+          "home: splinter knockout's games and draw rate are %s, not %s games and %.3f" % (row, "{:,}".format(srow["games"]), srow["draw_rate"]))
     b.screenshot(os.path.join(OUT, "serve-explorer-home.png"))
     line = tree("splay-schmidt", "standard")["rows"][0]["move"]
     t2 = tree("splay-schmidt", "standard", line)["rows"][0]["move"]
@@ -495,7 +495,7 @@ with Browser(CHROMIUM, PROFILE) as b:
     click_cell(cell)
     b.click("#p-find")
     found = json.loads(tool(["kifu-search", "--game", "splay-schmidt", "--variant", "standard", "--pattern", cell + "=+", "--json"]))
-    listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => [+tr.cells[0].textContent, +tr.cells[6].textContent])") or []
+    listed = b.js("[...document.querySelectorAll('table.games tr')].slice(1).map(tr => [+tr.cells[0].textContent, +tr.querySelector('td.ply').textContent])") or []
     check(listed == [[h["id"], h["ply"]] for h in found[:25]], "the editor's search is not kifu-search --pattern %s=+'s" % cell)
     check(b.js("[...document.querySelectorAll('#pattern-board g.on')].map(g => g.getAttribute('data-cell'))") == [cell],
           "the results' page does not show the pattern on the board")
