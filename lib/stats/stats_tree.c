@@ -172,6 +172,40 @@ static void map_text(const struct kifu_game *g, const void *state, void *scratch
 }
 
 /*
+ * Whether games that played move text at state (the position as they
+ * had it) stored after it the position that move makes: next, the hash
+ * game_data.hashes holds at the ply after, of game (one of them). A legal
+ * move stored in place of the one played moves no game into another row
+ * silently: that is damage. A move that does not parse is left to
+ * tree_report's check, which names it.
+ */
+static int tree_next_check(const struct tree_pos *tp, const void *state, const char *text,
+			   size_t len, uint64_t next, long long game, uint64_t hash,
+			   struct kifu_store *st, struct kifu_error *err)
+{
+	const struct kifu_game *g = tp->g;
+	char buf[KIFU_MOVE_TEXT_MAX];
+	struct kifu_error why;
+	kifu_move m;
+	uint64_t child;
+
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (g->parse_move(state, buf, &m, &why) < 0)
+		return 0;
+	memcpy(tp->scratch->state, state, g->state_size);
+	g->apply(tp->scratch->state, m);
+	child = g->hash(tp->scratch->state);
+	if (child == next)
+		return 0;
+	return kifu_db_damaged_(st, err, "game_data.moves of game %lld: move '%s' at %016" PRIx64
+				" does not reach the position game_data.hashes holds after it "
+				"(%016" PRIx64 ", not %016" PRIx64 ")", game, buf, hash, next, child);
+}
+
+/*
  * Adds the group of games whose position had the plain hash ph and that
  * played move text there, to t under the move as C shows it (--symmetric):
  * the game's orientation j of C is the one of hash ph, so the move maps
@@ -319,6 +353,7 @@ struct tree_group {
 	char *first, *last;         /* min and max of date_first || ' ' || date, NULL none */
 	size_t move_len, result_len, first_len, last_len;
 	long long n, plies, ended;
+	uint64_t next;              /* the position its first game stored after the move */
 };
 
 struct tree_groups {
@@ -483,8 +518,9 @@ static int tree_rows(struct tree_moves *t, long long *ended, struct kifu_store *
 	kifu_db_json_at_(&sql, st, "m.moves", "h.ply");
 	kifu_buf_printf(&sql, ", g.result, g.plies, g.date_first || ' ' || g.date, "
 			"CASE WHEN h.ply >= g.plies THEN 1 ELSE 0 END, "
-			"typeof(g.plies) = 'integer' AND typeof(g.result) = 'text' "
-			"FROM positions_hash h CROSS JOIN games g CROSS JOIN %s m WHERE "
+			"typeof(g.plies) = 'integer' AND typeof(g.result) = 'text', ");
+	kifu_db_hash_at_(&sql, st, "m.hashes", "h.ply + 1");
+	kifu_buf_printf(&sql, ", g.id FROM positions_hash h CROSS JOIN games g CROSS JOIN %s m WHERE "
 			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND %s",
 			kifu_db_game_data_(st), where.data ? where.data : "1 = 1");
 	ret = tree_prepare(&s, st, &sql, f, tp, 0, hash, after, err);
@@ -510,6 +546,18 @@ static int tree_rows(struct tree_moves *t, long long *ended, struct kifu_store *
 		if (__builtin_add_overflow(e->plies, plies, &e->plies)) {
 			fallback = 1;
 			goto out;
+		}
+		/* every game of the group stored the position its first one did, checked once */
+		if (move && !kifu_db_column_is_null_(s, 6)) {
+			uint64_t next = (uint64_t)kifu_db_column_int64_(s, 6);
+
+			if (!e->n || next != e->next)
+				ret = tree_next_check(tp, tp->pos->state, move, e->move_len, next,
+						      kifu_db_column_int64_(s, 7), hash, st, err);
+			if (ret < 0)
+				goto out;
+			if (!e->n)
+				e->next = next;
 		}
 		e->n++;
 		e->ended += kifu_db_column_int_(s, 4) != 0;
@@ -594,7 +642,7 @@ static int tree_collect(struct tree_moves *t, long long *ended, struct kifu_stor
 		ret = kifu_filter_sql_(&where, f, "g", 3, err);
 		if (ret >= 0)
 			kifu_store_tree_scan_sql_(&sql, st, symmetric, kifu_search_position_index_(st),
-						  where.data ? where.data : "1 = 1");
+						  1, where.data ? where.data : "1 = 1");
 		kifu_buf_release(&where);
 	} else {
 		kifu_buf_puts(&sql, "SELECT mv.move, g.result, count(*), sum(g.plies), NULL, "
@@ -630,6 +678,24 @@ static int tree_collect(struct tree_moves *t, long long *ended, struct kifu_stor
 			goto out;
 		if (!move)
 			continue;
+		/* the groups' positions after their move, in the orientation they had (5) */
+		if (symmetric || kifu_search_position_index_(st)) {
+			const void *at = tp->pos->state;
+			int j = 0;
+
+			if (symmetric)
+				for (j = 0; j < tp->g->nsymmetries; j++)
+					if (tp->orient_hash[j] == (uint64_t)kifu_db_column_int64_(s, 4))
+						break;
+			if (symmetric && j < tp->g->nsymmetries)
+				at = tp->orient[j]->state;
+			if (j < tp->g->nsymmetries && !kifu_db_column_is_null_(s, 8))
+				ret = tree_next_check(tp, at, move, len,
+						      (uint64_t)kifu_db_column_int64_(s, 8),
+						      kifu_db_column_int64_(s, 9), hash, st, err);
+			if (ret < 0)
+				goto out;
+		}
 		/* plies adding up to less than a ply a game: a length of 0 or less was stored */
 		ret = kifu_db_column_whole_(&plies, s, 3, n, KIFU_DB_COUNT_MAX, err,
 					    "games.plies of the games that played '%s' at %016" PRIx64,
@@ -816,13 +882,14 @@ static int tree_position(struct tree_pos *tp, const struct kifu_game *g, int var
 	ret = kifu_pos_new(&tp->pos, g, variant, 0, err);
 	if (ret == 0)
 		ret = kifu_pos_play_list(tp->pos, after, err);
+	/* scratch: tree_next_check plays each row's move there, and --symmetric maps into it */
+	if (ret == 0)
+		ret = kifu_pos_new(&tp->scratch, g, variant, 0, err);
 	if (ret < 0 || !symmetric)
 		return ret;
 	ret = kifu_game_canonical_hash(&c, &tp->sym, g, tp->pos->state);
 	if (ret == 0)
 		ret = kifu_pos_new(&tp->canon, g, variant, 0, err);
-	if (ret == 0)
-		ret = kifu_pos_new(&tp->scratch, g, variant, 0, err);
 	if (ret < 0)
 		return ret < 0 && ret != KIFU_ENOMEM ? ret
 			: kifu_error_set(err, KIFU_ENOMEM, "out of memory");

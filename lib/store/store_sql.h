@@ -37,10 +37,14 @@ int kifu_filter_bind_(struct kifu_stmt *stmt, int first, const struct kifu_filte
  * hash, ?2 the ply the games' first arrival must be after, where an SQL
  * condition over the games (alias g) and the index (h); symmetric, the
  * orientations bound by kifu_store_reach_bind_ (below); have_index as
- * there (a plain scan needs the index).
+ * there (a plain scan needs the index). next: the groups also by the
+ * position each game stored after its move (9), with the least game id
+ * of the group (10), so that a stored move other than the one the stored
+ * positions played (a legal move put in its place) shows as a group
+ * whose position is not the move's.
  */
 void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
-			      int have_index, const char *where);
+			      int have_index, int next, const char *where);
 /*
  * Checks a row of kifu_store_tree_scan_sql_ at position hash: the games
  * that end there are those with no next move (a move missing from

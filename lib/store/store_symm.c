@@ -402,7 +402,7 @@ int kifu_store_orient_hashes_(uint64_t *out, const struct kifu_game *g, const vo
 }
 
 void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int symmetric,
-			      int have_index, const char *where)
+			      int have_index, int next, const char *where)
 {
 	kifu_buf_puts(sql, "SELECT ");
 	kifu_db_json_at_(sql, st, "m.moves", "h.ply");
@@ -414,13 +414,20 @@ void kifu_store_tree_scan_sql_(struct kifu_buf *sql, struct kifu_store *st, int 
 	/* 6, 7: the earliest and latest date (first day, space, as written: see TREE_SEEN_MAX). */
 	kifu_buf_puts(sql, ", min(g.date_first || ' ' || g.date), max(g.date_first || ' ' || g.date)");
 	/* 7: the games that end there, which have no next move (kifu_store_tree_scan_check_) */
-	kifu_buf_puts(sql, ", sum(CASE WHEN h.ply >= g.plies THEN 1 ELSE 0 END) FROM ");
+	kifu_buf_puts(sql, ", sum(CASE WHEN h.ply >= g.plies THEN 1 ELSE 0 END)");
+	/* 9, 10: the position stored after the move, and a game of the group (see store_sql.h) */
+	if (next) {
+		kifu_buf_puts(sql, ", ");
+		kifu_db_hash_at_(sql, st, "m.hashes", "h.ply + 1");
+		kifu_buf_puts(sql, ", min(g.id)");
+	}
+	kifu_buf_puts(sql, " FROM ");
 	kifu_store_reach_sql_(sql, st, symmetric, have_index);
 	kifu_buf_printf(sql, " h CROSS JOIN games g CROSS JOIN %s m WHERE "
 			"h.hash = ?1 AND h.ply > ?2 AND g.id = h.game_id AND m.game_id = g.id AND "
-			"%s%s GROUP BY 1, 2%s",
+			"%s%s GROUP BY 1, 2%s%s",
 			kifu_db_game_data_(st), st->version >= 8 ? "" : "h.ply < g.plies AND ",
-			where, symmetric ? ", 5" : "");
+			where, symmetric ? ", 5" : "", next ? ", 9" : "");
 }
 
 int kifu_store_tree_scan_check_(struct kifu_stmt *s, uint64_t hash, struct kifu_error *err)
@@ -565,7 +572,7 @@ static int backfill(struct kifu_store *st, struct kifu_store_symm_ *sy, struct k
 		ret = backfill_hits(st, sy, kind, hit, &checked[kind], err);
 	for (kind = 0; kind < 2 && ret == 0; kind++) {
 		kifu_buf_reset(&sql);
-		kifu_store_tree_scan_sql_(&sql, st, kind, 1, "g.game = ?3 AND g.variant = ?4");
+		kifu_store_tree_scan_sql_(&sql, st, kind, 1, 0, "g.game = ?3 AND g.variant = ?4");
 		if (sql.failed) {
 			ret = nomem(err);
 			goto out;

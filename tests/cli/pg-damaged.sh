@@ -10,7 +10,8 @@
 # damaged, not 'relation "kifu_schema" already exists'. Issue 39: the
 # balance's and the pairings' kept sums changed or emptied, stored lines the
 # record reader refuses, a review's run of -7 playouts, a length of 2^31 - 1
-# for novelties, a stored move that is no move or not the game's: damaged.
+# for novelties, a stored move that is no move or not the game's (a legal one
+# in its place also on --no-cache, filtered and --symmetric trees): damaged.
 set -u
 . tests/cli/lib/pg.sh
 awk '/^---/ { n++ } n == 1' examples/format2/annotated.yaml >"$tmp/annotated.yaml"
@@ -127,6 +128,11 @@ g2=$(q "SELECT id FROM games WHERE id <> 1 AND variant = '$g1' AND game = 'splin
 corrupt swapped "UPDATE game_moves SET moves = (SELECT moves FROM game_moves WHERE game_id = $g2) WHERE game_id = 1"
 damaged kifu-stats --game splinter --variant "$g1" tree
 check "swapped: the game named" grep -q "game_data.moves of game 1 do not replay as stored: ply 1 " "$tmp/err"
+# the same on the trees that read the games (no kept counts)
+for a in --no-cache "--since 2000-01-01" "--no-cache --symmetric" "--since 2000-01-01 --symmetric"; do
+	damaged kifu-stats $a --game splinter --variant "$g1" tree
+	check "swapped: $a: the game and move named" grep -q "game_data.moves of game 1: move '[^']*' at [0-9a-f]* does not reach the position game_data.hashes holds after it" "$tmp/err"
+done
 corrupt treemove "UPDATE tree_moves SET move = 'a1-a1' WHERE move = '$m1'"
 damaged kifu-stats --game splinter --variant "$g1" tree
 check "treemove: tree_moves named" grep -q "tree_moves at [0-9a-f]* of splinter $g1: move 'a1-a1'" "$tmp/err"

@@ -10,7 +10,9 @@
 # is no calendar date, as a record's. Issue 39: the balance's and the
 # pairings' kept sums changed or emptied, stored lines the record reader
 # refuses, a review's run of -7 playouts, a length of 2^31, a stored move
-# that is no move or not the game's: damaged, on the tools and kifu-serve.
+# that is no move or not the game's (a legal one in its place also on the
+# trees that read the games: --no-cache, a filter, --symmetric, the API and
+# the explorer with a filter): damaged, on the tools and kifu-serve.
 # Runs from the repo root; tools in $KIFU_BIN.
 set -u
 . tests/cli/lib/test-lib.sh
@@ -235,6 +237,12 @@ g2=$(q "SELECT id FROM games WHERE id <> 1 AND game = '$g1' AND variant = '$v1' 
 corrupt swapped "UPDATE game_moves SET moves = (SELECT moves FROM game_moves WHERE game_id = $g2) WHERE game_id = 1"
 damaged swapped kifu-stats --game "$g1" --variant "$v1" tree
 check "swapped: the game named" grep -q "game_data.moves of game 1 do not replay as stored: ply 1 " "$tmp/err"
+# the same on the trees that read the games (no kept counts): the row's move does not reach the
+# position the game stored after it
+for a in --no-cache "--since 2000-01-01" "--no-cache --symmetric" "--since 2000-01-01 --symmetric"; do
+	damaged swapped kifu-stats $a --game "$g1" --variant "$v1" tree
+	check "swapped: $a: the game and move named" grep -q "game_data.moves of game 1: move '[^']*' at [0-9a-f]* does not reach the position game_data.hashes holds after it" "$tmp/err"
+done
 corrupt treemove "UPDATE tree_moves SET move = 'a1-a1' WHERE move = '$m1'"
 damaged treemove kifu-stats --game "$g1" --variant "$v1" tree
 check "treemove: tree_moves named" grep -q "tree_moves at [0-9a-f]* of $g1 $v1: move 'a1-a1'" "$tmp/err"
@@ -257,6 +265,16 @@ if command -v python3 >/dev/null 2>&1; then
 			serve_get "$p" >"$tmp/body"
 			check "kifu-serve: $p with a move no game has is 500" [ "$(cat "$tmp/status")" = 500 ]
 			check "kifu-serve: $p: said damaged" grep -q "is damaged" "$tmp/body"
+		done
+		serve_stop
+	fi
+	if serve_start "$tmp/swapped.db" --threads 2; then
+		for p in "/api/tree?game=$g1&variant=$v1&since=2000-01-01" \
+			"/api/tree?game=$g1&variant=$v1&since=2000-01-01&symmetric=1" \
+			"/explore/$g1/$v1?since=2000-01-01"; do
+			serve_get "$p" >"$tmp/body"
+			check "kifu-serve: $p with a legal move not the game's is 500" [ "$(cat "$tmp/status")" = 500 ]
+			check "kifu-serve: $p: the game named" grep -q "is damaged: game_data.moves of game 1: " "$tmp/body"
 		done
 		serve_stop
 	fi
