@@ -51,6 +51,35 @@ static void expect_csv(const char *in, const char *want)
 }
 
 /* RFC 4180 quoting, and INTEROP.md's "'" before what a spreadsheet would run. */
+/* One part of an address: the unreserved bytes as they are, every other byte as %XX. */
+static void test_url_part(void **unused)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "Ann-Lee_1.2~", "Ann-Lee_1.2~" },
+		{ "Ann Lee", "Ann%20Lee" },
+		{ "a/b?c#d&e=f%", "a%2Fb%3Fc%23d%26e%3Df%25" },
+		{ "\t\r\n\"<'", "%09%0D%0A%22%3C%27" },
+		{ "\xc3\xa9", "%C3%A9" },
+		{ "", "" },
+	};
+	struct kifu_buf b = KIFU_BUF_INIT;
+	size_t i;
+
+	(void)unused;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kifu_buf_reset(&b);
+		kifu_buf_url_part(&b, cases[i].in);
+		assert_false(b.failed);
+		assert_string_equal(b.data ? b.data : "", cases[i].out);
+	}
+	kifu_buf_reset(&b);
+	kifu_buf_url_part(&b, NULL);
+	assert_int_equal(b.len, 0);
+	kifu_buf_release(&b);
+}
+
 static void test_csv_field(void **unused)
 {
 	(void)unused;
@@ -308,6 +337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_csv_field),
+		cmocka_unit_test(test_url_part),
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_escaped),
 		cmocka_unit_test(test_max),

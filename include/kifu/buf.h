@@ -51,6 +51,13 @@ int kifu_buf_json_string(struct kifu_buf *b, const char *s);
  */
 int kifu_buf_csv_field(struct kifu_buf *b, const char *s);
 
+/*
+ * Appends s (NULL: nothing) percent-encoded as one part of an address: every
+ * byte but A-Z a-z 0-9 - . _ ~ as %XX, so a path segment's '/' too, and the
+ * result is safe in an HTML attribute as it is.
+ */
+void kifu_buf_url_part(struct kifu_buf *b, const char *s);
+
 /* The characters a CSV field may not start with as it is: = + - @ tab CR '. */
 #define KIFU_CSV_GUARDED "=+-@\t\r'"
 

@@ -140,15 +140,7 @@ void kifu_site_percent_(struct kifu_buf *b, long long n, long long of)
 /* s percent-encoded for an address (all but A-Z a-z 0-9 - . _ ~): safe in an attribute too. */
 void kifu_site_url_part_(struct kifu_buf *b, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '.' || c == '_' || c == '~')
-			kifu_buf_putc(b, (char)c);
-		else
-			kifu_buf_printf(b, "%%%02X", c);
-	}
+	kifu_buf_url_part(b, s);
 }
 
 /* A games list's date, game and players cells (each player a link to its page). */

@@ -244,19 +244,6 @@ static void report(struct kifu_serve_answer *a, struct kifu_store *st, int kind,
 #define SEARCH_LIMIT 100
 #define SEARCH_LIMIT_MAX 10000
 
-/* s percent-encoded for a query (all but A-Z a-z 0-9 - . _ ~). */
-static void query_part(struct kifu_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '.' || c == '_' || c == '~')
-			kifu_buf_putc(b, (char)c);
-		else
-			kifu_buf_printf(b, "%%%02X", c);
-	}
-}
 
 /* A Link header to the next page: the request's parameters with offset moved on. */
 static void next_link(struct kifu_serve_answer *a, const struct kifu_serve_req_ *r, long offset)
@@ -268,9 +255,9 @@ static void next_link(struct kifu_serve_answer *a, const struct kifu_serve_req_ 
 	for (i = 0; i < r->n; i++) {
 		if (!strcmp(r->p[i].name, "offset"))
 			continue;
-		query_part(&a->header_value, r->p[i].name);
+		kifu_buf_url_part(&a->header_value, r->p[i].name);
 		kifu_buf_putc(&a->header_value, '=');
-		query_part(&a->header_value, r->p[i].value);
+		kifu_buf_url_part(&a->header_value, r->p[i].value);
 		kifu_buf_putc(&a->header_value, '&');
 	}
 	kifu_buf_printf(&a->header_value, "offset=%ld>; rel=\"next\"", offset);

@@ -232,19 +232,6 @@ static void players(struct kifu_serve_answer *a, struct kifu_store *st,
 		page_error(a, &err);
 }
 
-/* s percent-encoded as one path segment (all but A-Z a-z 0-9 - . _ ~). */
-static void path_part(struct kifu_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '.' || c == '_' || c == '~')
-			kifu_buf_putc(b, (char)c);
-		else
-			kifu_buf_printf(b, "%%%02X", c);
-	}
-}
 
 /*
  * /player/NAME[?game=G&variant=V][&page=N]: NAME matched as --player is; a
@@ -276,15 +263,15 @@ static void player(struct kifu_serve_answer *a, struct kifu_store *st, const cha
 		a->status = 308;
 		a->header = "Location";
 		kifu_buf_puts(&a->header_value, "/player/");
-		path_part(&a->header_value, spelling);
+		kifu_buf_url_part(&a->header_value, spelling);
 		for (k = 0; k < sizeof(kept) / sizeof(kept[0]); k++)
 			if (given(r, kept[k])) {
 				kifu_buf_printf(&a->header_value, "%c%s=", sep, kept[k]);
-				path_part(&a->header_value, given(r, kept[k]));
+				kifu_buf_url_part(&a->header_value, given(r, kept[k]));
 				sep = '&';
 			}
 		kifu_buf_puts(&a->body, "moved to /player/");
-		path_part(&a->body, spelling);
+		kifu_buf_url_part(&a->body, spelling);
 		a->type = "text/plain; charset=utf-8";
 		free(spelling);
 		return;

@@ -252,6 +252,19 @@ int kifu_buf_csv_guarded(int c)
 	return c && strchr(KIFU_CSV_GUARDED, c) != NULL;
 }
 
+void kifu_buf_url_part(struct kifu_buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~')
+			kifu_buf_putc(b, (char)c);
+		else
+			kifu_buf_printf(b, "%%%02X", c);
+	}
+}
+
 int kifu_buf_csv_field(struct kifu_buf *b, const char *s)
 {
 	size_t n = strlen(s);
