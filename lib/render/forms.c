@@ -273,16 +273,14 @@ void kifu_site_form_error_(struct kifu_buf *b, const struct kifu_site_form *fm)
 
 void kifu_site_filter_hidden_(struct kifu_buf *b, const struct kifu_filter *f)
 {
-	const char *names[] = { "player", "as", "event", "since", "until", "termination", "level" };
+	const char *name;
 	int k;
 
-	for (k = 0; f && k < 7; k++) {
-		const char *v = k == 0 ? f->player : k == 1 ? f->player_side : k == 2 ? f->event
-			      : k == 3 ? f->since : k == 4 ? f->until : k == 5 ? f->termination
-			      : f->level;
+	for (k = 0; f && k < KIFU_SITE_FILTER_PARAMS; k++) {
+		const char *v = kifu_site_filter_param_(f, k, &name);
 
 		if (v && *v) {
-			kifu_buf_printf(b, "<input type=\"hidden\" name=\"%s\" value=\"", names[k]);
+			kifu_buf_printf(b, "<input type=\"hidden\" name=\"%s\" value=\"", name);
 			kifu_render_html_value_(b, v);
 			kifu_buf_puts(b, "\">");
 		}

@@ -339,18 +339,27 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 	kifu_site_filter_query_(b, f);
 }
 
+const char *kifu_site_filter_param_(const struct kifu_filter *f, int k, const char **name)
+{
+	static const char *const names[KIFU_SITE_FILTER_PARAMS] = {
+		"player", "as", "event", "since", "until", "termination", "level"
+	};
+
+	*name = names[k];
+	return k == 0 ? f->player : k == 1 ? f->player_side : k == 2 ? f->event
+	     : k == 3 ? f->since : k == 4 ? f->until : k == 5 ? f->termination : f->level;
+}
+
 void kifu_site_filter_query_(struct kifu_buf *b, const struct kifu_filter *f)
 {
-	const char *names[] = { "player", "as", "event", "since", "until", "termination", "level" };
+	const char *name;
 	int k;
 
-	for (k = 0; f && k < 7; k++) {
-		const char *v = k == 0 ? f->player : k == 1 ? f->player_side : k == 2 ? f->event
-			      : k == 3 ? f->since : k == 4 ? f->until : k == 5 ? f->termination
-			      : f->level;
+	for (k = 0; f && k < KIFU_SITE_FILTER_PARAMS; k++) {
+		const char *v = kifu_site_filter_param_(f, k, &name);
 
 		if (v) {
-			kifu_buf_printf(b, "&amp;%s=", names[k]);
+			kifu_buf_printf(b, "&amp;%s=", name);
 			kifu_site_url_part_(b, v);
 		}
 	}

@@ -50,6 +50,9 @@ void kifu_site_explore_link_(struct kifu_buf *b, const char *game, const char *v
 
 /* The filters of f as an address's "&amp;name=value" parameters (player, as, event, dates, termination). */
 void kifu_site_filter_query_(struct kifu_buf *b, const struct kifu_filter *f);
+/* The filters' page parameters, k from 0 to KIFU_SITE_FILTER_PARAMS - 1: f's value (or NULL) and *name. */
+#define KIFU_SITE_FILTER_PARAMS 7
+const char *kifu_site_filter_param_(const struct kifu_filter *f, int k, const char **name);
 /* The same with f's game and variant first: a report's or a list's whole scope (site_games.c). */
 void kifu_site_scope_query_(struct kifu_buf *b, const struct kifu_filter *f);
 /* forms.c: a request's filter values that are not right, each its field's name and why in words. */
