@@ -360,6 +360,7 @@ int main(int argc, char **argv)
 	struct kifu_store *st = NULL;
 	struct kifu_filter f;
 	char *spelling = NULL; /* --player as stored */
+	int matched = 0;       /* kifu_stats_match_player's: KIFU_ENOTFOUND, no such player */
 	struct kifu_error err;
 	const char *db = NULL, *after = NULL, *pattern_text = NULL;
 	struct kifu_pattern *pattern = NULL;
@@ -431,7 +432,7 @@ int main(int argc, char **argv)
 	 */
 	if (kifu_store_open(&st, db, KIFU_STORE_READ | (pattern ? 0 : KIFU_STORE_READ_ONCE),
 			    &err) < 0 ||
-	    kifu_stats_match_player(&spelling, &f, st, &err) < 0 ||
+	    (matched = kifu_stats_match_player(&spelling, &f, st, &err)) < 0 ||
 	    (limit && !pattern
 	     ? kifu_search_games_page(&res, st, &f, after ? &hash : NULL, symmetric,
 				      symmetric && after ? orient : NULL, norient, (size_t)offset,
@@ -441,7 +442,8 @@ int main(int argc, char **argv)
 	     : pattern ? kifu_search_games_pattern(&res, st, &f, pattern, &err)
 	     : kifu_search_games_symmetric(&res, st, &f, after ? &hash : NULL, symmetric, &err)) < 0) {
 		cli_error(&err);
-		status = err.code == KIFU_ENOTFOUND ? EXIT_INVALID : EXIT_FAILURE_IO;
+		/* no such player is a question answered (exit 1); no database is not */
+		status = matched == KIFU_ENOTFOUND ? EXIT_INVALID : EXIT_FAILURE_IO;
 		goto out;
 	}
 	if (paged && (pattern || !limit))

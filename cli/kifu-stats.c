@@ -271,6 +271,7 @@ int main(int argc, char **argv)
 	struct kifu_explorer_info info;
 	struct kifu_filter f;
 	char *spelling = NULL; /* --player as stored */
+	int matched = 0;       /* kifu_stats_match_player's: KIFU_ENOTFOUND, no such player */
 	struct kifu_store *st = NULL;
 	struct kifu_report *rep = NULL;
 	char names[128];
@@ -364,7 +365,7 @@ int main(int argc, char **argv)
 	/* a tree (not a page of trees) reads each page about once: not mapped */
 	if (kifu_store_open(&st, db, KIFU_STORE_READ | (kind == KIFU_STATS_TREE && !html
 							 ? KIFU_STORE_READ_ONCE : 0), &err) < 0 ||
-	    kifu_stats_match_player(&spelling, &f, st, &err) < 0 ||
+	    (matched = kifu_stats_match_player(&spelling, &f, st, &err)) < 0 ||
 	    (html ? kifu_explorer_html(&out, &info, st, &f, &xopt, &err)
 		  : kifu_stats_report(&rep, st, kind, &f, &opt, &err)) < 0) {
 		/* tree: a bad move in --after is a usage error (dates were checked above). */
@@ -374,7 +375,7 @@ int main(int argc, char **argv)
 			cli_error(&err);
 		status = err.code == KIFU_EPARSE || err.code == KIFU_ERANGE ||
 				 err.code == KIFU_EILLEGAL ? EXIT_USAGE
-			 : err.code == KIFU_ENOTFOUND ? EXIT_INVALID : EXIT_FAILURE_IO;
+			 : matched == KIFU_ENOTFOUND ? EXIT_INVALID : EXIT_FAILURE_IO;
 		goto out;
 	}
 	if (html) {

@@ -39,7 +39,7 @@ check "balance has every level with its games" python3 - "$tmp/balance.csv" <<'P
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert [(r["level"], r["games"], r["reviewed"]) for r in rows] == [
-    ("engine:8", "3", "0"), ("mcts:4", "3", "0"), ("random", "3", "0")], rows
+    ("random", "3", "0"), ("mcts:4", "3", "0"), ("engine:8", "3", "0")], rows
 PY
 
 # --json: one object with one summary per level.

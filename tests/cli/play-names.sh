@@ -11,7 +11,8 @@
 # date, a run dated past 9999, --names with --levels.
 set -u
 . tests/cli/lib/test-lib.sh
-test_require python3-yaml
+# PyYAML reads the records back (python3-yaml, which make test installs, as every tool test's python3).
+py=python3
 play=$bin/kifu-play
 
 # Two SPECs, three games: the names follow their SPEC's seat.
@@ -65,8 +66,8 @@ expect() {
 	rc=$?
 	if [ "$rc" -ne 2 ]; then
 		fail "$desc: exit $rc, expected 2"
-	elif ! head -1 "$tmp/err" | LC_ALL=C grep -Eq -- "^kifu-play: error: $pat"; then
-		fail "$desc: stderr: $(head -1 "$tmp/err")"
+	elif ! sed -n 1p "$tmp/err" | LC_ALL=C grep -Eq -- "^kifu-play: error: $pat"; then
+		fail "$desc: stderr: $(sed -n 1p "$tmp/err")"
 	elif ! grep -q '^usage: kifu-play ' "$tmp/err" || [ -s "$tmp/out" ]; then
 		fail "$desc: no usage, or output written"
 	fi

@@ -57,12 +57,14 @@ check_cases() { # REF: the reference database
 		"UPDATE stats_lines SET games = games + 1 WHERE game = 'splinter' AND plies = 1"
 	check_case players "players' kept sums \(stats_players\) differ" \
 		"UPDATE stats_players SET games = games + 1, wins = wins + 1 WHERE player_id = (SELECT min(player_id) FROM stats_players)"
-	check_case balance "balance's kept sums \(stats_balance\) differ" \
+	# (the balance's own reader names a count no longer its games' first)
+	check_case balance "(balance's kept sums \(stats_balance\) differ|stats_balance of glaisher [a-z]+ sums [0-9]+ games, the database holds [0-9]+ at a level)" \
 		"UPDATE stats_balance SET games = games + 1 WHERE game = 'glaisher'"
 	check_case tree "tree's kept counts of splinter [a-z]+ at [0-9a-f]{16} \(after ''\) differ" \
 		"UPDATE tree_moves SET games = games + 1, w0 = w0 + 1 WHERE game = 'splinter' AND move = 'd6-c6'"
 	# A lines row that does not read back, and one whose move is not legal.
-	check_case lines-row ": game [0-9]+ has lines that no kifu writes" \
+	# (the lines' reader names a key no kifu writes first)
+	check_case lines-row "(: game [0-9]+ has lines that no kifu writes|game_lines of game [0-9]+: key '999' is no ply)" \
 		"UPDATE game_lines SET lines = '{\"999\":{}}' WHERE game_id = (SELECT min(game_id) FROM game_lines)"
 	check_case lines-move ": game [0-9]+ does not replay as stored: ply [0-9]+: 'best' of 'eval': unparsable move 'zz9" \
 		"UPDATE game_lines SET lines = replace(lines, '\"best\":\"', '\"best\":\"zz9') WHERE game_id = (SELECT min(game_id) FROM game_lines WHERE lines LIKE '%\"best\":\"%')"
